@@ -44,17 +44,17 @@ pub fn validate(problem: Problem, text: &[u8]) -> Result<(), Invalid> {
         Problem::QueensBoards | Problem::CheckerChallenge => {
             let (lo, hi) = problem.n_bounds();
             let [n] = reader.numbers("n")?;
-            reader.bounded("n", &n, lo.into(), hi.into())?;
+            reader.bounded("n", n, lo.into(), hi.into())?;
         }
         Problem::KingQueens => {
             let [n, x, y] = reader.numbers("`n x y`")?;
-            let n = reader.bounded("n", &n, 1, 12)?;
-            reader.bounded("x", &x, 1, n)?;
-            reader.bounded("y", &y, 1, n)?;
+            let n = reader.bounded("n", n, 1, 12)?;
+            reader.bounded("x", x, 1, n)?;
+            reader.bounded("y", y, 1, n)?;
         }
         Problem::TwoNQueens => {
             let [n] = reader.numbers("n")?;
-            let n = reader.bounded("n", &n, 1, 8)? as usize;
+            let n = reader.bounded("n", n, 1, 8)? as usize;
             for r in 1..=n {
                 let row = reader.row(n, r)?;
                 for (c, v) in row.iter().enumerate() {

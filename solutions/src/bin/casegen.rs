@@ -1,0 +1,71 @@
+//! casegen: prints one input of a problem, determined by (family, seed), or writes smaller
+//! candidates of a failing input for shrinking.
+//!
+//! Usage:
+//!   casegen <problem> <family> <seed>                 one input on stdout
+//!   casegen <problem> shrink <input-file> <out-dir>   candidates as <out-dir>/000.in, …
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use solutions::{exit, gen, shrink, Instance, Problem};
+
+const USAGE: &str = "usage: casegen <problem> <family> <seed>\n       casegen <problem> shrink <input-file> <out-dir>";
+
+fn run(args: &[String]) -> Result<(), String> {
+    let [problem, family, rest @ ..] = args else {
+        return Err("expected a problem and a family".to_string());
+    };
+    let problem = Problem::from_id(problem).ok_or_else(|| {
+        format!(
+            "unknown problem `{problem}` (hint: problems are {})",
+            Problem::known_ids()
+        )
+    })?;
+    if family == "shrink" {
+        let [input, out_dir] = rest else {
+            return Err("`shrink` takes an input file and an output directory".to_string());
+        };
+        return write_candidates(problem, Path::new(input), Path::new(out_dir));
+    }
+    let [seed] = rest else {
+        return Err(format!(
+            "`{family}` takes exactly one seed, found {} arguments",
+            rest.len()
+        ));
+    };
+    let seed: u64 = seed
+        .parse()
+        .map_err(|_| format!("seed `{seed}` is not an unsigned 64-bit integer"))?;
+    let instance = gen::generate(problem, family, seed).map_err(|e| e.to_string())?;
+    std::io::stdout()
+        .write_all(instance.render().as_bytes())
+        .map_err(|e| format!("cannot write stdout: {e}"))
+}
+
+fn write_candidates(problem: Problem, input: &Path, out_dir: &Path) -> Result<(), String> {
+    let text = fs::read(input).map_err(|e| format!("cannot read `{}`: {e}", input.display()))?;
+    let instance = Instance::parse(problem, &text)
+        .map_err(|e| format!("`{}` is not a `{problem}` input: {e}", input.display()))?;
+    fs::create_dir_all(out_dir)
+        .map_err(|e| format!("cannot create `{}`: {e}", out_dir.display()))?;
+    for (i, candidate) in shrink::candidates(problem, &instance).iter().enumerate() {
+        let path = out_dir.join(format!("{i:03}.in"));
+        fs::write(&path, candidate.render())
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("casegen: {message}\n{USAGE}");
+            ExitCode::from(exit::USAGE as u8)
+        }
+    }
+}
