@@ -1,0 +1,398 @@
+//! Runs one program under limits and measures it. The runner never prints: it returns numbers.
+//!
+//! The program runs directly (no shell, so rusage counts it), in its own process group, with
+//! stdin from a file, in a fresh temporary folder, under rlimits set between fork and exec.
+//! One thread watches it (see `unix`): CPU time and peak memory come from `wait4`, the wall
+//! clock and resident memory are enforced while it runs by killing the whole group, and the
+//! group is killed again once the main process ends, so nothing it left behind (a grandchild
+//! holding stdout) can keep the judge waiting.
+
+use std::borrow::Cow;
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[cfg(unix)]
+use crate::unix;
+
+/// The limits one run is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU time (user + sys) allowed; the verdict uses this.
+    pub cpu_time: Duration,
+    /// Wall-clock bound that kills programs that sleep or block (about 2× cpu + 1 s).
+    pub wall_time: Duration,
+    /// Peak resident memory allowed, in bytes.
+    pub memory_bytes: u64,
+    /// Bytes of stdout allowed; the runner never holds more than this.
+    pub output_bytes: u64,
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RunRequest<'a> {
+    /// The executable. A relative path with a folder in it (`./a.out`, `target/sol`) is taken
+    /// from the harness's current folder, not the run's; a bare name is looked up in `PATH`.
+    pub program: &'a Path,
+    pub args: &'a [OsString],
+    /// A file fed as stdin; `None` means /dev/null.
+    pub stdin: Option<&'a Path>,
+    pub limits: Limits,
+    /// Working directory. `None`: a fresh temporary folder, removed after the run.
+    pub workdir: Option<&'a Path>,
+}
+
+/// How the main process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    Exited(i32),
+    /// Killed by this signal number (shown by name through [`signal_name`]).
+    Signaled(i32),
+}
+
+/// Which limit made the runner kill the program, if any. Output is also reported when the
+/// program wrote past the limit and ended before it could be killed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitHit {
+    WallTime,
+    Memory,
+    Output,
+}
+
+/// Everything measured about one run.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub termination: Termination,
+    pub limit_hit: Option<LimitHit>,
+    /// User + system time of the main process and the children it waited for.
+    pub cpu_time: Duration,
+    /// From spawn to the end of the main process.
+    pub wall_time: Duration,
+    /// Peak resident size of the main process (`ru_maxrss`, or a higher sample).
+    pub peak_memory_bytes: u64,
+    /// At most `limits.output_bytes` bytes.
+    pub stdout: Vec<u8>,
+    /// True when the program wrote more than the output limit.
+    pub stdout_truncated: bool,
+    /// The last few KiB of stderr.
+    pub stderr_tail: Vec<u8>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("cannot start `{}`: {source}", program.display())]
+    Spawn {
+        program: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot open stdin `{}`: {source}", path.display())]
+    Stdin {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot make a working folder: {0}")]
+    Workdir(std::io::Error),
+    #[error("lost track of the child process: {0}")]
+    Wait(std::io::Error),
+}
+
+/// How much of the end of stderr a result keeps: enough for a panic message or a backtrace.
+const STDERR_TAIL_BYTES: usize = 8 * 1024;
+/// Scratch folders are named so; a leftover one is easy to tell apart in the temp dir.
+const SCRATCH_PREFIX: &str = "harness-run-";
+
+/// Runs `request.program` once under `request.limits` and reports what it did.
+///
+/// Errors are for the harness's side only (cannot start, cannot open stdin, cannot make the
+/// working folder); anything the program does, crash included, is a `RunResult`.
+pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
+    #[cfg(unix)]
+    return run_watching(request, unix::ExitWatch::Pidfd);
+    #[cfg(not(unix))]
+    return Err(RunError::Spawn {
+        program: request.program.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "the runner needs a Unix system",
+        ),
+    });
+}
+
+#[cfg(unix)]
+fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
+    // Open stdin first: a missing input file should not cost a folder.
+    let stdin = match request.stdin {
+        Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
+            path: path.to_path_buf(),
+            source,
+        })?),
+        None => Stdio::null(),
+    };
+    match request.workdir {
+        Some(workdir) => {
+            if !workdir.is_dir() {
+                return Err(RunError::Workdir(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("`{}` is not a folder", workdir.display()),
+                )));
+            }
+            run_in(request, stdin, workdir, watch)
+        }
+        None => {
+            let scratch = tempfile::Builder::new()
+                .prefix(SCRATCH_PREFIX)
+                .tempdir()
+                .map_err(RunError::Workdir)?;
+            let result = run_in(request, stdin, scratch.path(), watch);
+            // The group is dead by now, so nothing can write into the folder any more.
+            unix::remove_scratch(scratch);
+            result
+        }
+    }
+}
+
+#[cfg(unix)]
+fn run_in(
+    request: &RunRequest<'_>,
+    stdin: Stdio,
+    workdir: &Path,
+    watch: unix::ExitWatch,
+) -> Result<RunResult, RunError> {
+    let mut command = Command::new(&*program_path(request.program));
+    command
+        .args(request.args)
+        .current_dir(workdir)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    unix::confine(&mut command, &request.limits);
+
+    let started = Instant::now();
+    let child = command.spawn().map_err(|source| RunError::Spawn {
+        program: request.program.to_path_buf(),
+        source,
+    })?;
+    let mut capture = Capture::new(request.limits.output_bytes);
+    let measured = unix::supervise(child, &request.limits, started, &mut capture, watch)
+        .map_err(RunError::Wait)?;
+    let (stdout, stdout_truncated, stderr_tail) = capture.finish();
+    Ok(RunResult {
+        termination: measured.termination,
+        limit_hit: measured.limit_hit,
+        cpu_time: measured.cpu_time,
+        wall_time: measured.wall_time,
+        peak_memory_bytes: measured.peak_memory_bytes,
+        stdout,
+        stdout_truncated,
+        stderr_tail,
+    })
+}
+
+/// The program path to exec. The child changes folder before exec, so a relative path with a
+/// folder in it would be looked up from the run's folder: anchor it to ours instead.
+fn program_path(program: &Path) -> Cow<'_, Path> {
+    if program.is_relative() && program.components().nth(1).is_some() {
+        if let Ok(here) = std::env::current_dir() {
+            return Cow::Owned(here.join(program));
+        }
+    }
+    Cow::Borrowed(program)
+}
+
+/// `SIGSEGV` for 11, and so on; `signal 99` for unknown numbers.
+pub fn signal_name(signal: i32) -> String {
+    #[cfg(unix)]
+    if let Some(name) = unix::signal_name(signal) {
+        return name.to_owned();
+    }
+    format!("signal {signal}")
+}
+
+/// What the program wrote: stdout up to the limit, and the tail of stderr.
+#[derive(Debug)]
+pub(crate) struct Capture {
+    stdout: Vec<u8>,
+    stdout_limit: usize,
+    stdout_truncated: bool,
+    /// Grows to twice the tail before it is cut, so cutting is rare.
+    stderr: Vec<u8>,
+}
+
+impl Capture {
+    fn new(stdout_limit: u64) -> Self {
+        Capture {
+            stdout: Vec::new(),
+            stdout_limit: usize::try_from(stdout_limit).unwrap_or(usize::MAX),
+            stdout_truncated: false,
+            stderr: Vec::new(),
+        }
+    }
+
+    /// Keeps what fits under the limit; false once the program wrote past it.
+    pub(crate) fn push_stdout(&mut self, bytes: &[u8]) -> bool {
+        let room = self.stdout_limit - self.stdout.len();
+        if bytes.len() > room {
+            self.stdout.extend_from_slice(&bytes[..room]);
+            self.stdout_truncated = true;
+            return false;
+        }
+        self.stdout.extend_from_slice(bytes);
+        true
+    }
+
+    pub(crate) fn push_stderr(&mut self, bytes: &[u8]) {
+        let bytes = &bytes[bytes.len().saturating_sub(STDERR_TAIL_BYTES)..];
+        self.stderr.extend_from_slice(bytes);
+        if self.stderr.len() > 2 * STDERR_TAIL_BYTES {
+            self.stderr.drain(..self.stderr.len() - STDERR_TAIL_BYTES);
+        }
+    }
+
+    pub(crate) fn stdout_truncated(&self) -> bool {
+        self.stdout_truncated
+    }
+
+    fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
+        let excess = self.stderr.len().saturating_sub(STDERR_TAIL_BYTES);
+        self.stderr.drain(..excess);
+        (self.stdout, self.stdout_truncated, self.stderr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_are_named() {
+        let table = [
+            (1, "SIGHUP"),
+            (2, "SIGINT"),
+            (4, "SIGILL"),
+            (6, "SIGABRT"),
+            (7, "SIGBUS"),
+            (8, "SIGFPE"),
+            (9, "SIGKILL"),
+            (11, "SIGSEGV"),
+            (13, "SIGPIPE"),
+            (14, "SIGALRM"),
+            (15, "SIGTERM"),
+            (24, "SIGXCPU"),
+            (25, "SIGXFSZ"),
+            (31, "SIGSYS"),
+        ];
+        for (number, name) in table {
+            assert_eq!(signal_name(number), name, "signal {number}");
+        }
+        assert_eq!(signal_name(99), "signal 99");
+        assert_eq!(signal_name(0), "signal 0");
+        assert_eq!(signal_name(-3), "signal -3");
+    }
+
+    #[test]
+    fn stdout_keeps_exactly_the_limit() {
+        let mut capture = Capture::new(5);
+        assert!(capture.push_stdout(b"abc"));
+        assert!(capture.push_stdout(b"de"));
+        assert!(!capture.stdout_truncated());
+        assert!(!capture.push_stdout(b"f"));
+        assert!(capture.stdout_truncated());
+        let (stdout, truncated, _) = capture.finish();
+        assert_eq!(stdout, b"abcde");
+        assert!(truncated);
+    }
+
+    #[test]
+    fn stdout_cut_inside_a_chunk() {
+        let mut capture = Capture::new(4);
+        assert!(!capture.push_stdout(b"abcdef"));
+        assert_eq!(capture.finish().0, b"abcd");
+    }
+
+    #[test]
+    fn zero_output_limit_keeps_nothing() {
+        let mut capture = Capture::new(0);
+        assert!(capture.push_stdout(b""));
+        assert!(!capture.push_stdout(b"x"));
+        assert_eq!(capture.finish().0, b"");
+    }
+
+    #[test]
+    fn stderr_keeps_the_tail() {
+        let mut capture = Capture::new(0);
+        for i in 0..10_000u32 {
+            capture.push_stderr(format!("line {i}\n").as_bytes());
+        }
+        let (_, _, tail) = capture.finish();
+        assert_eq!(tail.len(), STDERR_TAIL_BYTES);
+        assert!(tail.ends_with(b"line 9999\n"));
+
+        let mut capture = Capture::new(0);
+        capture.push_stderr(&vec![b'x'; 3 * STDERR_TAIL_BYTES]);
+        capture.push_stderr(b"end");
+        let (_, _, tail) = capture.finish();
+        assert_eq!(tail.len(), STDERR_TAIL_BYTES);
+        assert!(tail.ends_with(b"xend"));
+    }
+
+    #[test]
+    fn relative_programs_are_anchored_here() {
+        assert_eq!(program_path(Path::new("cc")), Path::new("cc"));
+        assert_eq!(program_path(Path::new("/bin/sh")), Path::new("/bin/sh"));
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(program_path(Path::new("./a.out")), here.join("./a.out"));
+        assert_eq!(
+            program_path(Path::new("target/sol")),
+            here.join("target/sol")
+        );
+    }
+
+    #[cfg(unix)]
+    fn limits(wall: Duration) -> Limits {
+        Limits {
+            cpu_time: Duration::from_secs(1),
+            wall_time: wall,
+            memory_bytes: 256 << 20,
+            output_bytes: 1 << 20,
+        }
+    }
+
+    /// The path taken on kernels without pidfd_open: exits are found by waitid ticks.
+    #[cfg(unix)]
+    #[test]
+    fn polling_fallback_measures_an_exit() {
+        let args = ["-c".into(), "echo 3; echo oops >&2; exit 4".into()];
+        let request = RunRequest {
+            program: Path::new("/bin/sh"),
+            args: &args,
+            stdin: None,
+            limits: limits(Duration::from_secs(10)),
+            workdir: None,
+        };
+        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        assert_eq!(result.termination, Termination::Exited(4));
+        assert_eq!(result.limit_hit, None);
+        assert_eq!(result.stdout, b"3\n");
+        assert_eq!(result.stderr_tail, b"oops\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn polling_fallback_enforces_the_wall_clock() {
+        let args = ["30".into()];
+        let request = RunRequest {
+            program: Path::new("sleep"),
+            args: &args,
+            stdin: None,
+            limits: limits(Duration::from_millis(300)),
+            workdir: None,
+        };
+        let started = Instant::now();
+        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
+        assert_eq!(result.termination, Termination::Signaled(9));
+    }
+}

@@ -1,0 +1,537 @@
+//! Unix process control for the runner: rlimits, process groups, pidfd, poll, wait4 and /proc.
+//!
+//! One thread watches one run: `poll()` waits on the stdout pipe, the stderr pipe and a pidfd
+//! (or short ticks of `waitid(WNOHANG)` where pidfds are missing), waking early only to sample
+//! the program's resident memory and to enforce the wall clock. No thread is spawned per run,
+//! so the cost of a tiny case stays close to the cost of a bare spawn.
+//!
+//! Limits of this design: a process that leaves the group (`setsid`, `setpgid`) escapes the
+//! group kill, and the memory watch sees the main process only (wait4 still folds in the
+//! children it waited for). Containing those takes cgroups or a PID namespace.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
+
+use crate::run::{Capture, LimitHit, Limits, Termination};
+
+/// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
+/// reservation; below this the verdict comes from peak RSS, since an address-space failure
+/// looks like a crash.
+const ADDRESS_SPACE_SLACK: u64 = 2 << 30;
+/// Largest file the program may write: keeps a runaway writer from filling the disk.
+const FILE_SIZE_LIMIT: u64 = 1 << 30;
+/// Processes (threads, in fact) per user. Unenforced for root: the group kill is what cleans up.
+const PROCESS_LIMIT: u64 = 4096;
+/// Tiny cases end before the first sample, so they never pay for opening /proc.
+const FIRST_SAMPLE: Duration = Duration::from_millis(2);
+const SAMPLE_EVERY: Duration = Duration::from_millis(5);
+/// How often to look for the exit when there is no pidfd to wake us.
+const EXIT_TICK: Duration = Duration::from_millis(2);
+/// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
+const KILLED_TICK: Duration = Duration::from_millis(50);
+/// How long to wait for the pipes to close once the group is dead. Only a process that left
+/// the group (setsid) can keep them open this long; what it wrote before is kept.
+const DRAIN_GRACE: Duration = Duration::from_millis(250);
+/// One read per wakeup: a default pipe holds 64 KiB, so this empties it.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// How the runner learns that the main process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExitWatch {
+    /// A pidfd in the poll set (Linux ≥ 5.3), falling back to `Polling` when it cannot open one.
+    Pidfd,
+    /// `waitid(WNOHANG | WNOWAIT)` every few milliseconds.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "chosen by tests; runs pick it when pidfd_open fails"
+        )
+    )]
+    Polling,
+}
+
+/// What the runner measured about the main process.
+#[derive(Debug)]
+pub(crate) struct Supervised {
+    pub termination: Termination,
+    pub limit_hit: Option<LimitHit>,
+    pub cpu_time: Duration,
+    pub wall_time: Duration,
+    pub peak_memory_bytes: u64,
+}
+
+/// Puts the child in its own process group and under rlimits set between fork and exec.
+pub(crate) fn confine(command: &mut Command, limits: &Limits) {
+    let plan = rlimit_plan(limits);
+    command.process_group(0);
+    // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
+    // only calls setrlimit on values computed beforehand, and builds its error without
+    // allocating.
+    unsafe {
+        command.pre_exec(move || {
+            for &(resource, value) in &plan {
+                setrlimit(resource, value, value).map_err(io::Error::from)?;
+            }
+            Ok(())
+        });
+    }
+}
+
+/// The rlimits of one run, each as soft = hard.
+fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
+    let cpu = &limits.cpu_time;
+    // Whole seconds only, and one more: a backstop behind the CPU time the verdict reads.
+    let cpu_seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0) + 1;
+    let memory = limits.memory_bytes;
+    // `raise`: may go above the harness's own soft limit (up to its hard limit, which an
+    // unprivileged process cannot exceed, so the spawn never fails on it).
+    let wanted = [
+        (Resource::RLIMIT_CPU, cpu_seconds, true),
+        // Contest code recurses deeply: the whole memory limit may be stack.
+        (Resource::RLIMIT_STACK, memory, true),
+        (
+            Resource::RLIMIT_AS,
+            memory.saturating_add(ADDRESS_SPACE_SLACK),
+            true,
+        ),
+        (Resource::RLIMIT_CORE, 0, false),
+        (Resource::RLIMIT_NPROC, PROCESS_LIMIT, false),
+        (Resource::RLIMIT_FSIZE, FILE_SIZE_LIMIT, false),
+    ];
+    wanted.map(|(resource, want, raise)| {
+        let (soft, hard) = getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
+        let ceiling = if raise { hard } else { soft };
+        (resource, rlim_t::min(want, ceiling))
+    })
+}
+
+/// Watches the spawned child until it ends, enforcing the wall clock, memory and output
+/// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
+pub(crate) fn supervise(
+    mut child: Child,
+    limits: &Limits,
+    started: Instant,
+    capture: &mut Capture,
+    watch: ExitWatch,
+) -> io::Result<Supervised> {
+    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
+    let pid = child.id() as libc::pid_t;
+    // From here on, any early return kills and reaps the group.
+    let mut group = Group { pid, reaped: false };
+    let mut streams = Streams {
+        stdout: child
+            .stdout
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        stderr: child
+            .stderr
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        buf: vec![0; READ_CHUNK],
+    };
+    drop(child);
+    for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
+        set_nonblocking(pipe)?;
+    }
+    let pidfd = match watch {
+        ExitWatch::Pidfd => pidfd_open(pid),
+        ExitWatch::Polling => None,
+    };
+    let deadline = started.checked_add(limits.wall_time);
+    let mut memory = MemoryWatch::new(pid, limits.memory_bytes, started);
+    let mut limit_hit = None;
+
+    let exited_at = loop {
+        let now = Instant::now();
+        if limit_hit.is_none() {
+            if deadline.is_some_and(|deadline| now >= deadline) {
+                limit_hit = Some(LimitHit::WallTime);
+            } else if memory.over_limit(now) {
+                limit_hit = Some(LimitHit::Memory);
+            }
+            if limit_hit.is_some() {
+                group.kill();
+            }
+        }
+        if pidfd.is_none() && has_exited(pid)? {
+            break now;
+        }
+
+        let mut wake = if limit_hit.is_none() {
+            [deadline, memory.next_sample()].into_iter().flatten().min()
+        } else {
+            Some(now + KILLED_TICK)
+        };
+        if pidfd.is_none() {
+            wake = Some(wake.map_or(now + EXIT_TICK, |wake| wake.min(now + EXIT_TICK)));
+        }
+        let ready = streams.poll(pidfd.as_ref(), wake)?;
+        if streams.service(ready, capture)? && limit_hit.is_none() {
+            group.kill();
+            limit_hit = Some(LimitHit::Output);
+        }
+        if ready.pidfd {
+            break Instant::now();
+        }
+    };
+
+    // Kill before reaping: the unreaped main process pins its pid, so the group id cannot
+    // have been reused by an unrelated process.
+    group.kill();
+    let (status, usage) = group.reap()?;
+
+    let grace_end = Instant::now() + DRAIN_GRACE;
+    while streams.is_open() && Instant::now() < grace_end {
+        let ready = streams.poll(None, Some(grace_end))?;
+        streams.service(ready, capture)?;
+    }
+    if capture.stdout_truncated() && limit_hit.is_none() {
+        // Written past the limit just before exiting: still over the limit.
+        limit_hit = Some(LimitHit::Output);
+    }
+
+    Ok(Supervised {
+        termination: termination(status),
+        limit_hit,
+        cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
+        wall_time: exited_at.saturating_duration_since(started),
+        peak_memory_bytes: max_rss_bytes(&usage).max(memory.peak),
+    })
+}
+
+/// The child's process group, killed and reaped on drop unless reaped already.
+struct Group {
+    pid: libc::pid_t,
+    reaped: bool,
+}
+
+impl Group {
+    fn kill(&self) {
+        // SAFETY: kill has no memory effects; ESRCH (nobody left) is fine.
+        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+    }
+
+    /// Waits for the main process and returns its wait status and resource usage
+    /// (its own and that of the children it waited for).
+    fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
+        loop {
+            let mut status = 0;
+            // SAFETY: rusage is plain data; wait4 fills it.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: both pointers are valid for the call.
+            let got = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
+            if got == self.pid {
+                self.reaped = true;
+                return Ok((status, usage));
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill();
+            let _ = self.reap();
+        }
+    }
+}
+
+/// Which of the polled descriptors had something to say.
+#[derive(Debug, Clone, Copy, Default)]
+struct Ready {
+    stdout: bool,
+    stderr: bool,
+    pidfd: bool,
+}
+
+/// The read ends of the child's stdout and stderr; `None` once at end of file.
+struct Streams {
+    stdout: Option<File>,
+    stderr: Option<File>,
+    buf: Vec<u8>,
+}
+
+impl Streams {
+    fn is_open(&self) -> bool {
+        self.stdout.is_some() || self.stderr.is_some()
+    }
+
+    /// Waits until a pipe or the pidfd is ready, or until `wake` (`None`: no timeout).
+    fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
+        let entry = |fd: i32| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let mut fds = [entry(-1), entry(-1), entry(-1)];
+        // A negative fd is skipped by poll(), so the slots keep their meaning.
+        if let Some(file) = &self.stdout {
+            fds[0].fd = file.as_raw_fd();
+        }
+        if let Some(file) = &self.stderr {
+            fds[1].fd = file.as_raw_fd();
+        }
+        if let Some(fd) = pidfd {
+            fds[2].fd = fd.as_raw_fd();
+        }
+        let timeout = match wake {
+            None => -1,
+            Some(wake) => {
+                let left = wake.saturating_duration_since(Instant::now());
+                // Round up: waking a little early would only spin.
+                i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+            }
+        };
+        // SAFETY: fds is a valid array of the length passed.
+        let count = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+        if count < 0 {
+            let error = io::Error::last_os_error();
+            return match error.kind() {
+                io::ErrorKind::Interrupted => Ok(Ready::default()),
+                _ => Err(error),
+            };
+        }
+        Ok(Ready {
+            stdout: fds[0].revents != 0,
+            stderr: fds[1].revents != 0,
+            pidfd: fds[2].revents != 0,
+        })
+    }
+
+    /// Reads one chunk from each ready pipe. Returns true when stdout went past the limit;
+    /// stdout is then closed, so the runner never holds more than the limit.
+    fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
+        let mut over = false;
+        if ready.stdout {
+            if let Some(file) = &mut self.stdout {
+                match read_chunk(file, &mut self.buf)? {
+                    Some(0) => self.stdout = None,
+                    Some(n) if !capture.push_stdout(&self.buf[..n]) => {
+                        over = true;
+                        self.stdout = None;
+                    }
+                    Some(_) | None => {}
+                }
+            }
+        }
+        if ready.stderr {
+            if let Some(file) = &mut self.stderr {
+                match read_chunk(file, &mut self.buf)? {
+                    Some(0) => self.stderr = None,
+                    Some(n) => capture.push_stderr(&self.buf[..n]),
+                    None => {}
+                }
+            }
+        }
+        Ok(over)
+    }
+}
+
+/// One non-blocking read: `Some(0)` at end of file, `None` when nothing is there after all.
+fn read_chunk(file: &mut File, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    match file.read(buf) {
+        Ok(n) => Ok(Some(n)),
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+fn set_nonblocking(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor we own; no pointers involved.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A descriptor that polls readable once the process has ended; `None` where the kernel
+/// has no pidfd_open (before Linux 5.3) or the platform is not Linux.
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: pidfd_open takes two integers and returns a new descriptor (close-on-exec).
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if fd >= 0 {
+            // SAFETY: the descriptor is fresh and ours alone.
+            return Some(unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = pid;
+    None
+}
+
+/// Whether the main process has ended, without reaping it (so its pid stays pinned).
+fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
+    // SAFETY: siginfo_t is plain data; waitid fills it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    // SAFETY: info is valid for the call; pid is our unreaped child.
+    if unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) } != 0 {
+        let error = io::Error::last_os_error();
+        return match error.kind() {
+            io::ErrorKind::Interrupted => Ok(false),
+            _ => Err(error),
+        };
+    }
+    // With WNOHANG and nobody to report, waitid leaves si_pid zero.
+    // SAFETY: waitid succeeded, so the fields it reports are set.
+    Ok(unsafe { info.si_pid() } != 0)
+}
+
+/// Samples the main process's resident memory while it runs, so a program that touches far
+/// more than its limit is killed before it hurts the machine.
+struct MemoryWatch {
+    pid: libc::pid_t,
+    limit: u64,
+    /// When the next sample is due; `None` when sampling is off or impossible.
+    next: Option<Instant>,
+    /// /proc/<pid>/statm, opened at the first sample and re-read in place.
+    statm: Option<File>,
+    /// Highest resident size seen, in bytes.
+    peak: u64,
+}
+
+impl MemoryWatch {
+    fn new(pid: libc::pid_t, limit: u64, started: Instant) -> Self {
+        let sampling = cfg!(any(target_os = "linux", target_os = "android")) && limit < u64::MAX;
+        MemoryWatch {
+            pid,
+            limit,
+            next: sampling.then(|| started + FIRST_SAMPLE),
+            statm: None,
+            peak: 0,
+        }
+    }
+
+    fn next_sample(&self) -> Option<Instant> {
+        self.next
+    }
+
+    /// Takes a sample if one is due; true when the resident size is above the limit.
+    fn over_limit(&mut self, now: Instant) -> bool {
+        match self.next {
+            Some(due) if now >= due => {}
+            _ => return false,
+        }
+        match self.resident_bytes() {
+            Some(bytes) => {
+                self.peak = self.peak.max(bytes);
+                self.next = Some(now + SAMPLE_EVERY);
+                bytes > self.limit
+            }
+            None => {
+                // Gone already, or no /proc: ru_maxrss still gives the peak afterwards.
+                self.next = None;
+                false
+            }
+        }
+    }
+
+    fn resident_bytes(&mut self) -> Option<u64> {
+        use std::os::unix::fs::FileExt;
+        if self.statm.is_none() {
+            self.statm = File::open(format!("/proc/{}/statm", self.pid)).ok();
+        }
+        let mut text = [0u8; 128];
+        let n = self.statm.as_ref()?.read_at(&mut text, 0).ok()?;
+        // statm: size resident shared text lib data dt, in pages.
+        let pages: u64 = std::str::from_utf8(&text[..n])
+            .ok()?
+            .split_ascii_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        Some(pages.saturating_mul(page_size()))
+    }
+}
+
+fn page_size() -> u64 {
+    // SAFETY: sysconf reads a constant.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(size).unwrap_or(4096)
+}
+
+fn termination(status: libc::c_int) -> Termination {
+    if libc::WIFSIGNALED(status) {
+        Termination::Signaled(libc::WTERMSIG(status))
+    } else {
+        // wait4 without WUNTRACED reports only exits and signal deaths.
+        Termination::Exited(libc::WEXITSTATUS(status))
+    }
+}
+
+fn timeval(time: libc::timeval) -> Duration {
+    let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
+    let micros = u32::try_from(time.tv_usec).unwrap_or(0);
+    Duration::from_secs(seconds) + Duration::from_micros(u64::from(micros))
+}
+
+fn max_rss_bytes(usage: &libc::rusage) -> u64 {
+    let reported = u64::try_from(usage.ru_maxrss).unwrap_or(0);
+    // Linux and the BSDs count KiB; macOS counts bytes.
+    if cfg!(target_os = "macos") {
+        reported
+    } else {
+        reported.saturating_mul(1024)
+    }
+}
+
+/// `SIGSEGV` for 11 and so on, by this platform's numbering.
+pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
+    nix::sys::signal::Signal::try_from(signal)
+        .ok()
+        .map(|signal| signal.as_str())
+}
+
+/// Removes a run's scratch folder, even one the program filled or made unwritable.
+pub(crate) fn remove_scratch(dir: tempfile::TempDir) {
+    let path = dir.keep();
+    // Most programs leave the folder empty: one rmdir, without listing it first.
+    if fs::remove_dir(&path).is_ok() || fs::remove_dir_all(&path).is_ok() {
+        return;
+    }
+    open_up(&path);
+    // Nothing more to try: a folder left in the temp dir is not worth failing a run.
+    let _ = fs::remove_dir_all(&path);
+}
+
+/// Makes every folder under `root` writable by us again, without following symlinks.
+fn open_up(root: &Path) {
+    let mut pending: Vec<PathBuf> = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(0o700));
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                pending.push(entry.path());
+            }
+        }
+    }
+}

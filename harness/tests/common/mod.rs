@@ -1,0 +1,88 @@
+//! Fixture programs for the integration tests: small C files in `tests/fixtures`, each
+//! misbehaving in one way, compiled once per test binary with the system C compiler.
+//!
+//! Use from a test file with `mod common;` and `common::fixture("echo-sum")`.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+const SOURCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// The compiled fixture `name` (the stem of `tests/fixtures/<name>.c`).
+///
+/// Fixtures that are meant to be right print `3\n` for the input `1 2\n`.
+pub fn fixture(name: &str) -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    let path = BUILT.get_or_init(build_all).join(name);
+    assert!(
+        path.is_file(),
+        "no fixture `{name}` (hint: add `tests/fixtures/{name}.c`)"
+    );
+    path
+}
+
+/// Compiles every fixture into the target folder, all at once: one compile per C file,
+/// started together so the first test waits for the slowest compile, not their sum.
+fn build_all() -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+    fs::create_dir_all(&out)
+        .unwrap_or_else(|error| panic!("cannot make `{}`: {error}", out.display()));
+    let cc = std::env::var_os("CC").unwrap_or_else(|| OsString::from("cc"));
+    let mut sources: Vec<PathBuf> = fs::read_dir(SOURCES)
+        .unwrap_or_else(|error| panic!("cannot list `{SOURCES}`: {error}"))
+        .map(|entry| entry.expect("a readable fixtures folder").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "c"))
+        .collect();
+    sources.sort();
+
+    let compiles: Vec<_> = sources
+        .iter()
+        .map(|source| {
+            let name = source.file_stem().expect("a fixture file name");
+            // Other test binaries may be running these very programs: write elsewhere and
+            // rename into place, so nobody execs a half-written file.
+            let mut partial = name.to_os_string();
+            partial.push(format!(".{}.partial", std::process::id()));
+            let partial = out.join(partial);
+            let child = Command::new(&cc)
+                .arg("-O2")
+                .arg("-o")
+                .arg(&partial)
+                .arg(source)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|error| match error.kind() {
+                    ErrorKind::NotFound => panic!(
+                        "no C compiler `{}`: the integration tests compile their fixture \
+                         programs from C (hint: install gcc or clang, or set CC)",
+                        cc.to_string_lossy()
+                    ),
+                    _ => panic!("cannot start `{}`: {error}", cc.to_string_lossy()),
+                });
+            (source, out.join(name), partial, child)
+        })
+        .collect();
+
+    for (source, target, partial, child) in compiles {
+        let output = child
+            .wait_with_output()
+            .expect("a C compiler that can be waited for");
+        assert!(
+            output.status.success(),
+            "cannot compile fixture `{}` ({}):\n{}",
+            source.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        fs::rename(&partial, &target).unwrap_or_else(|error| {
+            panic!("cannot move `{}` into place: {error}", target.display())
+        });
+    }
+    out
+}

@@ -1,0 +1,476 @@
+//! The runner against programs that misbehave on purpose: each limit stops its offender, the
+//! measurements are sane, and nothing the program started survives the run.
+//!
+//! Timings here are generous on purpose: the machine may be loaded, and speed is measured by
+//! the ignored benchmark at the end, not asserted.
+#![cfg(unix)]
+
+mod common;
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::fixture;
+use harness::run::{
+    run, signal_name, LimitHit, Limits, RunError, RunRequest, RunResult, Termination,
+};
+
+const SIGKILL: i32 = 9;
+const SIGSEGV: i32 = 11;
+const SIGXCPU: i32 = 24;
+const MIB: u64 = 1 << 20;
+
+fn limits() -> Limits {
+    Limits {
+        cpu_time: Duration::from_secs(2),
+        wall_time: Duration::from_secs(10),
+        memory_bytes: 256 * MIB,
+        output_bytes: MIB,
+    }
+}
+
+/// A file holding the input of the "sum" problem, whose answer is `3\n`.
+fn sum_input() -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(b"1 2\n").unwrap();
+    file
+}
+
+/// Runs a fixture on the sum input; also returns how long `run` took.
+fn run_fixture(name: &str, limits: Limits) -> (RunResult, Duration) {
+    let program = fixture(name);
+    let input = sum_input();
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: Some(input.path()),
+        limits,
+        workdir: None,
+    };
+    let started = Instant::now();
+    let result = run(&request).unwrap_or_else(|error| panic!("{name}: {error}"));
+    (result, started.elapsed())
+}
+
+fn stderr(result: &RunResult) -> String {
+    String::from_utf8_lossy(&result.stderr_tail).into_owned()
+}
+
+/// The value of a `key=value` line a fixture wrote on stderr.
+fn reported<'a>(stderr: &'a str, key: &str) -> &'a str {
+    stderr
+        .lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("no `{key}=` line on stderr: {stderr:?}"))
+}
+
+/// The process group a fixture reported on stderr; checks it is not the test's own.
+fn group_of(result: &RunResult) -> i32 {
+    let pgid = reported(&stderr(result), "pgid").parse().unwrap();
+    let (_, own) = state_and_group(Path::new("/proc/self/stat")).unwrap();
+    assert_ne!(pgid, own, "the program must run in its own process group");
+    pgid
+}
+
+/// State letter and process group from a /proc/<pid>/stat file.
+fn state_and_group(stat: &Path) -> Option<(char, i32)> {
+    let text = fs::read_to_string(stat).ok()?;
+    // The command name may hold spaces and parentheses: fields resume after the last ')'.
+    let mut fields = text[text.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let _parent = fields.next()?;
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+/// Processes of group `pgid` still running. Zombies are dead already: they wait for an init
+/// that reaps orphans, which some containers lack.
+fn live_members(pgid: i32) -> Vec<u32> {
+    let mut alive = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Some((state, group)) = state_and_group(&entry.path().join("stat")) {
+            if group == pgid && !matches!(state, 'Z' | 'X') {
+                alive.push(pid);
+            }
+        }
+    }
+    alive
+}
+
+/// SIGKILL is delivered asynchronously: give the group a moment to finish dying.
+fn assert_group_gone(pgid: i32) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let alive = live_members(pgid);
+        if alive.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "processes of group {pgid} survived the run: {alive:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_correct_program_is_measured() {
+    let (result, _) = run_fixture("echo-sum", limits());
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.limit_hit, None);
+    assert_eq!(result.stdout, b"3\n");
+    assert!(!result.stdout_truncated);
+    assert!(result.stderr_tail.is_empty());
+    assert!(result.peak_memory_bytes > 0, "{result:?}");
+    assert!(result.cpu_time < Duration::from_secs(2), "{result:?}");
+    assert!(result.wall_time < Duration::from_secs(10), "{result:?}");
+}
+
+#[test]
+fn no_stdin_reads_as_empty() {
+    let program = fixture("echo-sum");
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    let result = run(&request).unwrap();
+    // echo-sum exits 1 when it cannot read two numbers.
+    assert_eq!(result.termination, Termination::Exited(1));
+    assert_eq!(result.stdout, b"");
+}
+
+#[test]
+fn arguments_reach_the_program() {
+    let args: Vec<OsString> = vec!["-c".into(), "printf '%s|' \"$@\"".into(), "sh".into()];
+    let args = [args, vec!["a b".into(), "".into()]].concat();
+    let request = RunRequest {
+        program: Path::new("/bin/sh"),
+        args: &args,
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    assert_eq!(run(&request).unwrap().stdout, b"a b||");
+}
+
+#[test]
+fn spinning_is_stopped_by_the_cpu_backstop() {
+    let limits = Limits {
+        cpu_time: Duration::from_millis(200),
+        wall_time: Duration::from_secs(30),
+        ..limits()
+    };
+    let (result, _) = run_fixture("spin", limits);
+    assert!(
+        result.cpu_time > limits.cpu_time,
+        "cpu time {:?} within the limit",
+        result.cpu_time
+    );
+    // RLIMIT_CPU (ceil(0.2 s) + 1 = 2 s) stops it; only a very loaded machine reaches the wall.
+    match (result.termination, result.limit_hit) {
+        (Termination::Signaled(SIGKILL | SIGXCPU), None | Some(LimitHit::WallTime)) => {}
+        other => panic!("spin ended as {other:?}"),
+    }
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn sleeping_is_stopped_by_the_wall_clock() {
+    let limits = Limits {
+        cpu_time: Duration::from_secs(1),
+        wall_time: Duration::from_secs(1),
+        ..limits()
+    };
+    let (result, took) = run_fixture("sleep-30s", limits);
+    assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
+    assert_eq!(result.termination, Termination::Signaled(SIGKILL));
+    assert!(
+        took < limits.wall_time + Duration::from_secs(3),
+        "took {took:?}"
+    );
+    assert!(result.wall_time >= limits.wall_time, "{result:?}");
+    assert!(result.cpu_time < Duration::from_millis(500), "{result:?}");
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn touching_a_gibibyte_is_stopped_by_the_memory_limit() {
+    let limits = Limits {
+        memory_bytes: 256 * MIB,
+        ..limits()
+    };
+    let (result, took) = run_fixture("alloc-1gib", limits);
+    assert!(
+        result.limit_hit == Some(LimitHit::Memory)
+            || result.peak_memory_bytes > limits.memory_bytes,
+        "{result:?}"
+    );
+    assert_ne!(result.termination, Termination::Exited(0));
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn a_null_write_dies_of_sigsegv() {
+    let (result, _) = run_fixture("segfault", limits());
+    assert_eq!(result.termination, Termination::Signaled(SIGSEGV));
+    assert_eq!(signal_name(SIGSEGV), "SIGSEGV");
+    assert_eq!(result.limit_hit, None);
+}
+
+#[test]
+fn an_exit_status_and_stderr_are_kept() {
+    let (result, _) = run_fixture("exit-3", limits());
+    assert_eq!(result.termination, Termination::Exited(3));
+    assert_eq!(result.limit_hit, None);
+    assert_eq!(stderr(&result), "exit-3: giving up on purpose\n");
+}
+
+#[test]
+fn printing_forever_is_stopped_at_the_output_limit() {
+    let (result, took) = run_fixture("print-forever", limits());
+    assert_eq!(result.limit_hit, Some(LimitHit::Output));
+    assert!(result.stdout_truncated);
+    assert_eq!(result.stdout.len() as u64, limits().output_bytes);
+    assert!(result.stdout.iter().all(|&byte| byte == b'y'));
+    assert!(
+        matches!(result.termination, Termination::Signaled(_)),
+        "{result:?}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn the_output_limit_is_exact() {
+    let at_limit = Limits {
+        output_bytes: 2,
+        ..limits()
+    };
+    let (result, _) = run_fixture("echo-sum", at_limit);
+    assert_eq!(
+        (result.stdout.as_slice(), result.stdout_truncated),
+        (&b"3\n"[..], false)
+    );
+    assert_eq!(result.limit_hit, None);
+
+    let below = Limits {
+        output_bytes: 1,
+        ..limits()
+    };
+    let (result, _) = run_fixture("echo-sum", below);
+    assert_eq!(
+        (result.stdout.as_slice(), result.stdout_truncated),
+        (&b"3"[..], true)
+    );
+    assert_eq!(result.limit_hit, Some(LimitHit::Output));
+}
+
+#[test]
+fn a_grandchild_holding_stdout_does_not_keep_the_judge_waiting() {
+    let (result, took) = run_fixture("grandchild-holds-stdout", limits());
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.limit_hit, None);
+    assert_eq!(result.stdout, b"3\n");
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn fifty_sleeping_children_are_all_killed() {
+    let (result, took) = run_fixture("fork-50", limits());
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.stdout, b"3\n");
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn closing_stdout_early_is_fine() {
+    let (result, _) = run_fixture("close-stdout", limits());
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.limit_hit, None);
+    assert_eq!(result.stdout, b"3\n");
+    // Written after stdout closed: the runner waited for the exit, not for stdout's end.
+    assert_eq!(stderr(&result), "still here after closing stdout\n");
+}
+
+#[test]
+fn a_million_deep_recursion_fits_in_the_memory_limit() {
+    let limits = Limits {
+        memory_bytes: 256 * MIB,
+        ..limits()
+    };
+    let (result, _) = run_fixture("deep-recursion", limits);
+    assert_eq!(result.termination, Termination::Exited(0), "{result:?}");
+    assert_eq!(result.limit_hit, None);
+    assert_eq!(result.stdout, b"3\n");
+}
+
+#[test]
+fn the_scratch_folder_is_removed_with_what_the_program_wrote() {
+    let (result, _) = run_fixture("write-files", limits());
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.stdout, b"3\n");
+    let stderr = stderr(&result);
+    let workdir = PathBuf::from(reported(&stderr, "workdir"));
+    let name = workdir.file_name().unwrap().to_string_lossy();
+    assert!(
+        name.starts_with("harness-run-"),
+        "ran in {}",
+        workdir.display()
+    );
+    assert!(!workdir.exists(), "{} was left behind", workdir.display());
+}
+
+#[test]
+fn an_explicit_workdir_is_used_and_kept() {
+    let workdir = tempfile::tempdir().unwrap();
+    let program = fixture("write-files");
+    let input = sum_input();
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: Some(input.path()),
+        limits: limits(),
+        workdir: Some(workdir.path()),
+    };
+    let result = run(&request).unwrap();
+    assert_eq!(result.termination, Termination::Exited(0));
+    let stderr = stderr(&result);
+    let reported = Path::new(reported(&stderr, "workdir"));
+    assert_eq!(
+        reported.canonicalize().unwrap(),
+        workdir.path().canonicalize().unwrap()
+    );
+    assert!(workdir.path().join("scratch.txt").is_file());
+    assert!(workdir.path().join("nested/deeper.txt").is_file());
+}
+
+#[test]
+fn runs_in_parallel_do_not_mix() {
+    let threads: Vec<_> = (0..8)
+        .map(|_| std::thread::spawn(|| run_fixture("echo-sum", limits()).0))
+        .collect();
+    for thread in threads {
+        let result = thread.join().unwrap();
+        assert_eq!(result.termination, Termination::Exited(0));
+        assert_eq!(result.stdout, b"3\n");
+    }
+}
+
+#[test]
+fn a_missing_program_is_a_spawn_error_naming_it() {
+    let program = Path::new("/nonexistent/solution");
+    let request = RunRequest {
+        program,
+        args: &[],
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    let error = run(&request).unwrap_err();
+    assert!(matches!(error, RunError::Spawn { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("`/nonexistent/solution`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_executable_is_a_spawn_error() {
+    let folder = tempfile::tempdir().unwrap();
+    let program = folder.path().join("solution.txt");
+    fs::write(&program, "not a program\n").unwrap();
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    let error = run(&request).unwrap_err();
+    assert!(matches!(error, RunError::Spawn { .. }), "{error:?}");
+    assert!(error.to_string().contains("solution.txt`"), "{error}");
+}
+
+#[test]
+fn a_missing_input_file_is_a_stdin_error() {
+    let program = fixture("echo-sum");
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: Some(Path::new("/nonexistent/01.in")),
+        limits: limits(),
+        workdir: None,
+    };
+    let error = run(&request).unwrap_err();
+    assert!(matches!(error, RunError::Stdin { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("`/nonexistent/01.in`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_missing_workdir_is_a_workdir_error() {
+    let program = fixture("echo-sum");
+    let request = RunRequest {
+        program: &program,
+        args: &[],
+        stdin: None,
+        limits: limits(),
+        workdir: Some(Path::new("/nonexistent/folder")),
+    };
+    let error = run(&request).unwrap_err();
+    assert!(matches!(error, RunError::Workdir(_)), "{error:?}");
+    assert!(
+        error.to_string().contains("`/nonexistent/folder`"),
+        "{error}"
+    );
+}
+
+/// Per-run cost of `run` against a bare spawn-and-wait of the same program.
+#[test]
+#[ignore = "benchmark: cargo test --release -p harness --test sandbox -- --ignored --nocapture"]
+fn overhead_against_a_bare_spawn() {
+    const RUNS: u32 = 1000;
+    let program = Path::new("/bin/true");
+    let request = RunRequest {
+        program,
+        args: &[],
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    let bare = || {
+        let started = Instant::now();
+        for _ in 0..RUNS {
+            assert!(std::process::Command::new(program)
+                .status()
+                .unwrap()
+                .success());
+        }
+        started.elapsed() / RUNS
+    };
+    let ours = || {
+        let started = Instant::now();
+        for _ in 0..RUNS {
+            assert_eq!(run(&request).unwrap().termination, Termination::Exited(0));
+        }
+        started.elapsed() / RUNS
+    };
+    // Interleave, so drift in the machine's load hits both alike.
+    let (bare_first, ours_first) = (bare(), ours());
+    let (ours_second, bare_second) = (ours(), bare());
+    eprintln!("bare spawn + wait: {bare_first:?} then {bare_second:?} per run");
+    eprintln!("harness::run::run: {ours_first:?} then {ours_second:?} per run");
+}
