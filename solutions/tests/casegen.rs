@@ -172,6 +172,31 @@ fn shrinking_minimal_inputs_writes_nothing() {
 }
 
 #[test]
+fn shrink_clears_the_previous_rounds_candidates() {
+    let dir = TempDir::new("reuse");
+    let file = dir.0.join("input.in");
+    std::fs::write(&file, "8\n").unwrap();
+    let keep = dir.0.join("notes.txt");
+    std::fs::write(&keep, "not a candidate").unwrap();
+    for stale in ["000.in", "099.in"] {
+        std::fs::write(dir.0.join(stale), "stale").unwrap();
+    }
+    let args = [
+        "checker-challenge",
+        "shrink",
+        file.to_str().unwrap(),
+        dir.0.to_str().unwrap(),
+    ];
+    run_ok("casegen", &args, b"");
+    let read = |name: &str| std::fs::read_to_string(dir.0.join(name)).ok();
+    assert_eq!(read("000.in").as_deref(), Some("6\n"));
+    assert_eq!(read("001.in").as_deref(), Some("7\n"));
+    assert_eq!(read("099.in"), None);
+    assert_eq!(read("notes.txt").as_deref(), Some("not a candidate"));
+    assert_eq!(read("input.in").as_deref(), Some("8\n"));
+}
+
+#[test]
 fn repeated_shrinking_terminates() {
     // Keep the last (least shrunk) candidate each round: the longest possible descent.
     let mut input = generate(Problem::TwoNQueens, "holes", 1);

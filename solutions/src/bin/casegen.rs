@@ -4,6 +4,9 @@
 //! Usage:
 //!   casegen <problem> <family> <seed>                 one input on stdout
 //!   casegen <problem> shrink <input-file> <out-dir>   candidates as <out-dir>/000.in, …
+//!
+//! Shrink candidates come smallest first and are strictly smaller than the input by
+//! `Instance::measure`; an already minimal input gets none.
 
 use std::fs;
 use std::io::Write as _;
@@ -51,10 +54,31 @@ fn write_candidates(problem: Problem, input: &Path, out_dir: &Path) -> Result<()
         .map_err(|e| format!("`{}` is not a `{problem}` input: {e}", input.display()))?;
     fs::create_dir_all(out_dir)
         .map_err(|e| format!("cannot create `{}`: {e}", out_dir.display()))?;
+    remove_old_candidates(out_dir)?;
     for (i, candidate) in shrink::candidates(problem, &instance).iter().enumerate() {
         let path = out_dir.join(format!("{i:03}.in"));
         fs::write(&path, candidate.render())
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A driver that reuses its folder must not mistake the previous round's leftovers (say
+/// `087.in` when this round writes only up to `012.in`) for candidates of this one. Only
+/// names of the `NNN.in` form are removed; anything else in the folder is left alone.
+fn remove_old_candidates(out_dir: &Path) -> Result<(), String> {
+    let entries =
+        fs::read_dir(out_dir).map_err(|e| format!("cannot list `{}`: {e}", out_dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let is_candidate = name.to_str().is_some_and(|n| {
+            n.strip_suffix(".in")
+                .is_some_and(|stem| stem.len() == 3 && stem.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if is_candidate {
+            fs::remove_file(entry.path())
+                .map_err(|e| format!("cannot remove `{}`: {e}", entry.path().display()))?;
+        }
     }
     Ok(())
 }
