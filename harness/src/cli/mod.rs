@@ -1,0 +1,103 @@
+//! The command line: one module per command, each turning its arguments into library calls
+//! and its results into an exit code.
+
+mod run;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use harness::config::{self, Config};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "harness",
+    version,
+    about = "A local judge for competitive programming",
+    long_about = "A local judge for competitive programming.\n\nWithout a command it runs `harness run`: builds the solutions and judges each problem's solution on every case.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: run::RunArgs,
+    #[command(flatten)]
+    global: GlobalArgs,
+}
+
+/// Options every command takes.
+#[derive(Args, Debug, Clone)]
+pub struct GlobalArgs {
+    /// judge.toml to use (default: found by walking up from the current folder).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// When to color the output (auto: on a terminal, unless NO_COLOR is set).
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How results are printed on stdout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// For people: verdict lines, diffs and summaries.
+    #[default]
+    Human,
+    /// One JSON document and nothing else, for scripts and editors.
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build the solutions and judge them on every case (the default command).
+    Run(run::RunArgs),
+}
+
+pub fn dispatch(cli: Cli) -> Result<i32> {
+    apply_color(cli.global.color);
+    match cli.command {
+        Some(Command::Run(args)) => run::run(&cli.global, &args),
+        None => run::run(&cli.global, &cli.run),
+    }
+}
+
+fn apply_color(when: ColorWhen) {
+    let choice = match when {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    };
+    choice.write_global();
+}
+
+/// judge.toml from `--config`, or found by walking up from the current folder.
+pub fn load_config(global: &GlobalArgs) -> Result<Config> {
+    let path = match &global.config {
+        Some(path) => path.clone(),
+        None => {
+            let here = std::env::current_dir().context("cannot read the current folder")?;
+            config::find(&here)?
+        }
+    };
+    Ok(config::load(&path)?)
+}
+
+/// Runs judge.toml's build command unless told not to.
+pub fn build_first(config: &Config, skip: bool) -> Result<()> {
+    if skip {
+        return Ok(());
+    }
+    if let Some(command) = &config.build {
+        eprintln!("building: {}", command.join(" "));
+        harness::build::build(command, &config.root)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,745 @@
+//! judge.toml: finding it, reading it, and turning it into checked, absolute settings.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::check::Checker;
+use crate::run::Limits;
+use crate::units;
+
+pub const FILE_NAME: &str = "judge.toml";
+
+/// The default output limit, when neither the problem nor `[defaults]` sets one.
+const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
+const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
+const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("no `{FILE_NAME}` in `{}` or any folder above it (hint: run the harness inside the project, or pass --config)", start.display())]
+    NotFound { start: PathBuf },
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("`{}`: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// Everything judge.toml says, with paths made absolute against its folder.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The folder holding judge.toml: every relative path is taken from here.
+    pub root: PathBuf,
+    pub path: PathBuf,
+    /// Builds the solutions, references, generators and validators before judging.
+    pub build: Option<Vec<String>>,
+    pub problems: Vec<Problem>,
+    pub languages: Vec<Language>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub name: String,
+    pub title: String,
+    pub solution: PathBuf,
+    pub reference: Option<PathBuf>,
+    pub cases: PathBuf,
+    pub time_limit: Duration,
+    pub wall_limit: Duration,
+    pub memory_limit: u64,
+    pub output_limit: u64,
+    pub checker: Checker,
+    pub validator: Option<Vec<String>>,
+    pub generators: Vec<Generator>,
+    pub stress: Option<Stress>,
+}
+
+impl Problem {
+    /// The limits for a program whose speed is scaled by `time_multiplier` (interpreters).
+    pub fn limits(&self, time_multiplier: f64) -> Limits {
+        let cpu_time = self.time_limit.mul_f64(time_multiplier);
+        let wall_time = self.wall_limit.mul_f64(time_multiplier);
+        Limits {
+            cpu_time,
+            wall_time,
+            memory_bytes: self.memory_limit,
+            output_bytes: self.output_limit,
+        }
+    }
+}
+
+/// A generator: a command run once per seed, each run printing one case's input.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    /// The case name, with `{seed}` or `{seed:03}` (zero-padded) replaced.
+    pub name: String,
+    pub command: Vec<String>,
+    pub seeds: SeedRange,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeedRange {
+    pub first: u64,
+    pub last: u64,
+}
+
+impl SeedRange {
+    pub fn iter(self) -> impl Iterator<Item = u64> {
+        self.first..=self.last
+    }
+}
+
+/// How `harness stress` makes random inputs and shrinks failing ones.
+#[derive(Debug, Clone)]
+pub struct Stress {
+    /// Prints one input for `{seed}`.
+    pub generator: Vec<String>,
+    /// Writes smaller candidate inputs for `{input}` into the folder `{dir}`.
+    pub shrink: Option<Vec<String>>,
+}
+
+/// A language a submission can be written in.
+#[derive(Debug, Clone)]
+pub struct Language {
+    pub id: String,
+    pub name: String,
+    pub extensions: Vec<String>,
+    /// With `{source}` and `{exe}`; none for interpreted languages.
+    pub compile: Option<Vec<String>>,
+    /// With `{source}` and `{exe}`.
+    pub run: Vec<String>,
+    pub time_multiplier: f64,
+}
+
+// ---- the file as written ------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawFile {
+    #[serde(default)]
+    defaults: RawDefaults,
+    #[serde(default)]
+    problems: BTreeMap<String, RawProblem>,
+    #[serde(default)]
+    languages: BTreeMap<String, RawLanguage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawDefaults {
+    build: Option<Vec<String>>,
+    time_limit: Option<DurationValue>,
+    wall_limit: Option<DurationValue>,
+    memory_limit: Option<SizeValue>,
+    output_limit: Option<SizeValue>,
+    checker: Option<RawChecker>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawProblem {
+    title: Option<String>,
+    solution: String,
+    reference: Option<String>,
+    cases: Option<String>,
+    time_limit: Option<DurationValue>,
+    wall_limit: Option<DurationValue>,
+    memory_limit: Option<SizeValue>,
+    output_limit: Option<SizeValue>,
+    checker: Option<RawChecker>,
+    validator: Option<Vec<String>>,
+    #[serde(default)]
+    generators: Vec<RawGenerator>,
+    stress: Option<RawStress>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawGenerator {
+    name: String,
+    command: Vec<String>,
+    seeds: SeedRange,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawStress {
+    generator: Vec<String>,
+    shrink: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLanguage {
+    name: Option<String>,
+    extensions: Vec<String>,
+    compile: Option<Vec<String>>,
+    run: Vec<String>,
+    time_multiplier: Option<f64>,
+}
+
+/// `checker = "tokens"`, or a table for checkers that take options.
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+enum RawChecker {
+    Name(CheckerName),
+    Table(CheckerTable),
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum CheckerName {
+    Tokens,
+    Lines,
+    Exact,
+    Float,
+    UnorderedBlocks,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "type")]
+enum CheckerTable {
+    Tokens {},
+    Lines {},
+    Exact {},
+    #[serde(rename_all = "kebab-case")]
+    Float {
+        absolute: Option<f64>,
+        relative: Option<f64>,
+    },
+    UnorderedBlocks {},
+    Command {
+        command: Vec<String>,
+    },
+}
+
+/// Tolerance of the float checker when judge.toml names it without one.
+const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
+
+#[derive(Clone, Copy)]
+struct DurationValue(Duration);
+
+impl<'de> Deserialize<'de> for DurationValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        units::parse_duration(&text)
+            .map(DurationValue)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct SizeValue(u64);
+
+impl<'de> Deserialize<'de> for SizeValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        units::parse_size(&text)
+            .map(SizeValue)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for SeedRange {
+    /// `seeds = 7` or `seeds = "1..=300"`.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(u64),
+            Range(String),
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::One(seed) => Ok(SeedRange {
+                first: seed,
+                last: seed,
+            }),
+            Raw::Range(text) => parse_seed_range(&text).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+pub fn parse_seed_range(text: &str) -> Result<SeedRange, String> {
+    let bad = || format!("`{text}` is not a seed range (write it like \"1..=300\" or a number)");
+    let (first, last) = text.split_once("..=").ok_or_else(bad)?;
+    let first: u64 = first.trim().parse().map_err(|_| bad())?;
+    let last: u64 = last.trim().parse().map_err(|_| bad())?;
+    if first > last {
+        return Err(format!("seed range `{text}` is empty"));
+    }
+    Ok(SeedRange { first, last })
+}
+
+// ---- loading ------------------------------------------------------------------------------
+
+/// Walks up from `start` to the first folder holding judge.toml, as cargo does for Cargo.toml.
+pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(FILE_NAME))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| ConfigError::NotFound {
+            start: start.to_path_buf(),
+        })
+}
+
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// Parses judge.toml's text; `path` names the file in errors and anchors relative paths.
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let raw: RawFile = toml::from_str(text).map_err(|error| syntax_error(text, path, &error))?;
+    let root = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let root = if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    };
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+
+    let defaults = raw.defaults;
+    let default_checker = match &defaults.checker {
+        Some(checker) => resolve_checker(checker, &root).map_err(invalid)?,
+        None => Checker::Tokens,
+    };
+
+    let mut problems = Vec::new();
+    for (name, problem) in raw.problems {
+        check_name(&name).map_err(invalid)?;
+        let time_limit = problem
+            .time_limit
+            .or(defaults.time_limit)
+            .map_or(DEFAULT_TIME_LIMIT, |d| d.0);
+        let wall_limit = problem
+            .wall_limit
+            .or(defaults.wall_limit)
+            .map_or_else(|| default_wall_limit(time_limit), |d| d.0);
+        if wall_limit < time_limit {
+            return Err(invalid(format!(
+                "problem `{name}`: wall-limit ({}) is below time-limit ({})",
+                units::format_duration(wall_limit),
+                units::format_duration(time_limit)
+            )));
+        }
+        let checker = match &problem.checker {
+            Some(checker) => resolve_checker(checker, &root)
+                .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
+            None => default_checker.clone(),
+        };
+        let mut generators = Vec::new();
+        for generator in problem.generators {
+            check_command(&generator.command).map_err(|m| {
+                invalid(format!(
+                    "problem `{name}`, generator `{}`: {m}",
+                    generator.name
+                ))
+            })?;
+            if !generator.name.contains("{seed") && generator.seeds.first != generator.seeds.last {
+                return Err(invalid(format!(
+                    "problem `{name}`: generator name `{}` needs `{{seed}}` to tell its {} cases apart",
+                    generator.name,
+                    generator.seeds.last - generator.seeds.first + 1
+                )));
+            }
+            generators.push(Generator {
+                name: generator.name,
+                command: generator.command,
+                seeds: generator.seeds,
+            });
+        }
+        if let Some(validator) = &problem.validator {
+            check_command(validator)
+                .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
+        }
+        problems.push(Problem {
+            title: problem.title.unwrap_or_else(|| name.clone()),
+            solution: root.join(&problem.solution),
+            reference: problem.reference.map(|r| root.join(r)),
+            cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
+            time_limit,
+            wall_limit,
+            memory_limit: problem
+                .memory_limit
+                .or(defaults.memory_limit)
+                .map_or(DEFAULT_MEMORY_LIMIT, |s| s.0),
+            output_limit: problem
+                .output_limit
+                .or(defaults.output_limit)
+                .map_or(DEFAULT_OUTPUT_LIMIT, |s| s.0),
+            checker,
+            validator: problem.validator,
+            generators,
+            stress: problem.stress.map(|s| Stress {
+                generator: s.generator,
+                shrink: s.shrink,
+            }),
+            name,
+        });
+    }
+
+    let mut languages = Vec::new();
+    for (id, language) in raw.languages {
+        check_name(&id).map_err(invalid)?;
+        if language.run.is_empty() {
+            return Err(invalid(format!("language `{id}`: `run` is empty")));
+        }
+        let multiplier = language.time_multiplier.unwrap_or(1.0);
+        if !(multiplier.is_finite() && multiplier > 0.0) {
+            return Err(invalid(format!(
+                "language `{id}`: time-multiplier must be a positive number"
+            )));
+        }
+        languages.push(Language {
+            name: language.name.unwrap_or_else(|| id.clone()),
+            extensions: language
+                .extensions
+                .into_iter()
+                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                .collect(),
+            compile: language.compile,
+            run: language.run,
+            time_multiplier: multiplier,
+            id,
+        });
+    }
+
+    Ok(Config {
+        root,
+        path: path.to_path_buf(),
+        build: defaults.build,
+        problems,
+        languages,
+    })
+}
+
+/// Twice the CPU limit plus a second: loose enough that a loaded machine does not turn an
+/// honest run into a TLE, tight enough that a program that sleeps comes back soon.
+pub fn default_wall_limit(time_limit: Duration) -> Duration {
+    time_limit * 2 + Duration::from_secs(1)
+}
+
+fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
+    let float = |absolute: Option<f64>, relative: Option<f64>| Checker::Float {
+        absolute: absolute.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
+        relative: relative.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
+    };
+    Ok(match raw {
+        RawChecker::Name(CheckerName::Tokens) | RawChecker::Table(CheckerTable::Tokens {}) => {
+            Checker::Tokens
+        }
+        RawChecker::Name(CheckerName::Lines) | RawChecker::Table(CheckerTable::Lines {}) => {
+            Checker::Lines
+        }
+        RawChecker::Name(CheckerName::Exact) | RawChecker::Table(CheckerTable::Exact {}) => {
+            Checker::Exact
+        }
+        RawChecker::Name(CheckerName::UnorderedBlocks)
+        | RawChecker::Table(CheckerTable::UnorderedBlocks {}) => Checker::UnorderedBlocks,
+        RawChecker::Name(CheckerName::Float) => float(None, None),
+        RawChecker::Table(CheckerTable::Float { absolute, relative }) => {
+            for tolerance in [absolute, relative].into_iter().flatten() {
+                if !(tolerance.is_finite() && *tolerance >= 0.0) {
+                    return Err(format!(
+                        "float tolerance {tolerance} must be a non-negative number"
+                    ));
+                }
+            }
+            float(*absolute, *relative)
+        }
+        RawChecker::Table(CheckerTable::Command { command }) => {
+            check_command(command)?;
+            Checker::Command {
+                program: resolve_program(&command[0], root),
+                args: command[1..].to_vec(),
+            }
+        }
+    })
+}
+
+/// A program named with a slash is a path from judge.toml's folder; a bare name is looked up
+/// on PATH when it runs, as a shell would.
+pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
+    if program.contains('/') {
+        root.join(program)
+    } else {
+        PathBuf::from(program)
+    }
+}
+
+fn check_command(command: &[String]) -> Result<(), String> {
+    match command.first() {
+        Some(program) if !program.trim().is_empty() => Ok(()),
+        _ => Err("the command is empty".to_string()),
+    }
+}
+
+/// Problem and language names become folder names and command-line arguments.
+fn check_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a valid name (use letters, digits, `-` and `_`)"
+        ))
+    }
+}
+
+fn syntax_error(text: &str, path: &Path, error: &toml::de::Error) -> ConfigError {
+    let (line, column) = match error.span() {
+        Some(span) => line_and_column(text, span.start),
+        None => (1, 1),
+    };
+    ConfigError::Syntax {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message: error.message().trim().replace('\n', " "),
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+impl Config {
+    pub fn problem(&self, name: &str) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.name == name)
+    }
+
+    /// The problem named `name`, or an error that lists the known ones.
+    pub fn require_problem(&self, name: &str) -> Result<&Problem, UnknownProblem> {
+        self.problem(name).ok_or_else(|| UnknownProblem {
+            name: name.to_string(),
+            known: self.problems.iter().map(|p| p.name.clone()).collect(),
+            config: self.path.clone(),
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub struct UnknownProblem {
+    pub name: String,
+    pub known: Vec<String>,
+    pub config: PathBuf,
+}
+
+impl fmt::Display for UnknownProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown problem `{}` (hint: `{}` declares {})",
+            self.name,
+            self.config.display(),
+            if self.known.is_empty() {
+                "no problems".to_string()
+            } else {
+                self.known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Config, ConfigError> {
+        parse(text, Path::new("/project/judge.toml"))
+    }
+
+    const MINIMAL: &str = r#"
+[defaults]
+time-limit = "2s"
+memory-limit = "128MiB"
+
+[problems.sum]
+solution = "target/release/sum"
+"#;
+
+    #[test]
+    fn defaults_fill_in_and_paths_are_absolute() {
+        let config = parse_str(MINIMAL).unwrap();
+        let sum = config.problem("sum").unwrap();
+        assert_eq!(sum.solution, Path::new("/project/target/release/sum"));
+        assert_eq!(sum.cases, Path::new("/project/cases/sum"));
+        assert_eq!(sum.time_limit, Duration::from_secs(2));
+        assert_eq!(sum.wall_limit, Duration::from_secs(5));
+        assert_eq!(sum.memory_limit, 128 << 20);
+        assert_eq!(sum.output_limit, 64 << 20);
+        assert_eq!(sum.checker, Checker::Tokens);
+        assert_eq!(sum.title, "sum");
+    }
+
+    #[test]
+    fn checkers_by_name_and_table() {
+        let config = parse_str(
+            r#"
+[problems.a]
+solution = "a"
+checker = "unordered-blocks"
+[problems.b]
+solution = "b"
+checker = { type = "float", absolute = 1e-9 }
+[problems.c]
+solution = "c"
+checker = { type = "command", command = ["checkers/c", "--strict"] }
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            config.problem("a").unwrap().checker,
+            Checker::UnorderedBlocks
+        );
+        assert_eq!(
+            config.problem("b").unwrap().checker,
+            Checker::Float {
+                absolute: 1e-9,
+                relative: 1e-6
+            }
+        );
+        assert_eq!(
+            config.problem("c").unwrap().checker,
+            Checker::Command {
+                program: PathBuf::from("/project/checkers/c"),
+                args: vec!["--strict".to_string()]
+            }
+        );
+    }
+
+    fn syntax(text: &str) -> (usize, usize, String) {
+        match parse_str(text) {
+            Err(ConfigError::Syntax {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("expected a syntax error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_column() {
+        let (line, column, message) =
+            syntax("[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n");
+        assert_eq!((line, column), (3, 1));
+        assert!(message.contains("time-limt"), "{message}");
+    }
+
+    #[test]
+    fn bad_duration_names_the_value() {
+        let (line, column, message) =
+            syntax("[problems.sum]\nsolution = \"x\"\ntime-limit = \"1\"\n");
+        assert_eq!((line, column), (3, 14));
+        assert!(message.contains("no unit"), "{message}");
+    }
+
+    #[test]
+    fn bad_size_and_broken_toml() {
+        let (line, _, message) = syntax("[defaults]\nmemory-limit = \"lots\"\n");
+        assert_eq!(line, 2);
+        assert!(message.contains("not a size"), "{message}");
+        let (line, _, _) = syntax("[problems.sum\nsolution = 1\n");
+        assert_eq!(line, 1);
+    }
+
+    #[test]
+    fn error_display_is_path_line_column() {
+        let error = parse_str("[problems.sum]\nsolution = 3\n").unwrap_err();
+        let shown = error.to_string();
+        assert!(shown.starts_with("/project/judge.toml:2:12: "), "{shown}");
+    }
+
+    #[test]
+    fn seeds_and_generators() {
+        let config = parse_str(
+            r#"
+[problems.sum]
+solution = "s"
+[[problems.sum.generators]]
+name = "random-{seed:03}"
+command = ["target/release/gen", "{seed}"]
+seeds = "1..=300"
+[[problems.sum.generators]]
+name = "big"
+command = ["target/release/gen", "big"]
+seeds = 7
+"#,
+        )
+        .unwrap();
+        let generators = &config.problem("sum").unwrap().generators;
+        assert_eq!(
+            generators[0].seeds,
+            SeedRange {
+                first: 1,
+                last: 300
+            }
+        );
+        assert_eq!(generators[1].seeds, SeedRange { first: 7, last: 7 });
+        assert!(parse_seed_range("5..=1").is_err());
+        assert!(parse_seed_range("1..5").is_err());
+    }
+
+    #[test]
+    fn generator_names_must_tell_seeds_apart() {
+        let error = parse_str(
+            "[problems.sum]\nsolution = \"s\"\n[[problems.sum.generators]]\nname = \"r\"\ncommand = [\"g\"]\nseeds = \"1..=3\"\n",
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("needs `{seed}`"), "{error}");
+    }
+
+    #[test]
+    fn unknown_problem_lists_known_ones() {
+        let config = parse_str(MINIMAL).unwrap();
+        let error = config.require_problem("summ").unwrap_err().to_string();
+        assert!(error.contains("unknown problem `summ`"), "{error}");
+        assert!(error.contains("`sum`"), "{error}");
+    }
+
+    #[test]
+    fn wall_limit_below_time_limit_is_refused() {
+        let error = parse_str(
+            "[problems.sum]\nsolution = \"s\"\ntime-limit = \"2s\"\nwall-limit = \"1s\"\n",
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("below time-limit"), "{error}");
+    }
+}

@@ -1,0 +1,186 @@
+//! Finds a problem's cases: every `NAME.in` with its `NAME.ans`, in a stable, human order.
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+/// One test case. `name` is the path below the case folder without `.in` (`sample-1`,
+/// `secret/07`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    pub name: String,
+    pub input: PathBuf,
+    pub answer: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("case folder `{}` does not exist (hint: create it and add cases with `harness add`, or fix `cases` in judge.toml)", .0.display())]
+    MissingFolder(PathBuf),
+    #[error("cannot read case folder `{}`: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: walkdir::Error,
+    },
+    #[error("missing answer file `{}` (hint: `harness add` or `harness gen` writes it)", .0.display())]
+    MissingAnswer(PathBuf),
+    #[error("answer file `{}` has no input `{}` beside it (hint: add the input or remove the answer)", answer.display(), input.display())]
+    MissingInput { answer: PathBuf, input: PathBuf },
+    #[error("case name `{}` is not valid UTF-8 (hint: rename the file)", .0.display())]
+    BadName(PathBuf),
+}
+
+/// Lists the cases below `folder`, sorted naturally (`n2` before `n10`).
+pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
+    if !folder.is_dir() {
+        return Err(DiscoverError::MissingFolder(folder.to_path_buf()));
+    }
+    let mut cases = Vec::new();
+    for entry in WalkDir::new(folder).follow_links(true) {
+        let entry = entry.map_err(|source| DiscoverError::Unreadable {
+            path: folder.to_path_buf(),
+            source,
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("in") => {
+                let answer = path.with_extension("ans");
+                if !answer.is_file() {
+                    return Err(DiscoverError::MissingAnswer(answer));
+                }
+                cases.push(Case {
+                    name: case_name(folder, path)?,
+                    input: path.to_path_buf(),
+                    answer,
+                });
+            }
+            Some("ans") => {
+                let input = path.with_extension("in");
+                if !input.is_file() {
+                    return Err(DiscoverError::MissingInput {
+                        answer: path.to_path_buf(),
+                        input,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    cases.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    Ok(cases)
+}
+
+fn case_name(folder: &Path, input: &Path) -> Result<String, DiscoverError> {
+    let relative = input
+        .strip_prefix(folder)
+        .unwrap_or(input)
+        .with_extension("");
+    relative
+        .to_str()
+        .map(|name| name.replace(std::path::MAIN_SEPARATOR, "/"))
+        .ok_or_else(|| DiscoverError::BadName(input.to_path_buf()))
+}
+
+/// Compares names with digit runs as numbers, so `sample-2` < `sample-10` and `n9` < `n10`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let (da, ra) = split_digits(a);
+                let (db, rb) = split_digits(b);
+                let (ta, tb) = (trim_zeros(da), trim_zeros(db));
+                let order = ta
+                    .len()
+                    .cmp(&tb.len())
+                    .then_with(|| ta.cmp(tb))
+                    .then_with(|| da.len().cmp(&db.len()));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                (a, b) = (ra, rb);
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                (a, b) = (&a[1..], &b[1..]);
+            }
+        }
+    }
+}
+
+fn split_digits(s: &[u8]) -> (&[u8], &[u8]) {
+    let end = s
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(s.len());
+    s.split_at(end)
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let start = digits
+        .iter()
+        .position(|&c| c != b'0')
+        .unwrap_or(digits.len());
+    &digits[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order() {
+        let mut names = vec!["n10", "n9", "sample-2", "sample-10", "a", "n09", "all-001"];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            ["a", "all-001", "n9", "n09", "n10", "sample-2", "sample-10"]
+        );
+    }
+
+    #[test]
+    fn pairs_and_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("secret")).unwrap();
+        for name in ["sample-1", "secret/02", "n10", "n9"] {
+            std::fs::write(root.join(format!("{name}.in")), "1\n").unwrap();
+            std::fs::write(root.join(format!("{name}.ans")), "1\n").unwrap();
+        }
+        std::fs::write(root.join("notes.txt"), "ignored").unwrap();
+        let names: Vec<_> = discover(root)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names, ["n9", "n10", "sample-1", "secret/02"]);
+
+        std::fs::remove_file(root.join("n9.ans")).unwrap();
+        let error = discover(root).unwrap_err().to_string();
+        assert!(error.contains("missing answer file"), "{error}");
+        assert!(error.contains("n9.ans"), "{error}");
+        std::fs::remove_file(root.join("n9.in")).unwrap();
+
+        std::fs::remove_file(root.join("n10.in")).unwrap();
+        let error = discover(root).unwrap_err().to_string();
+        assert!(error.contains("has no input"), "{error}");
+    }
+
+    #[test]
+    fn missing_folder_says_what_to_do() {
+        let error = discover(Path::new("/nonexistent/cases/x"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("does not exist"), "{error}");
+        assert!(error.contains("/nonexistent/cases/x"), "{error}");
+    }
+}

@@ -1,0 +1,134 @@
+//! Machine-readable reports: one JSON document on stdout, with field names kept stable for
+//! scripts and editors (documented in the README).
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::judge::{self, CaseOutcome};
+use crate::run::Limits;
+use crate::suite::{ProblemReport, SuiteReport};
+use crate::verdict::Verdict;
+
+/// One judged case.
+#[derive(Debug, Serialize)]
+pub struct CaseJson {
+    pub name: String,
+    pub verdict: &'static str,
+    /// CPU time (user + sys), the one the time limit applies to.
+    pub time_ms: u64,
+    pub wall_ms: u64,
+    /// Peak resident memory.
+    pub memory_kib: u64,
+    /// Why the verdict, in one line; empty for AC.
+    pub reason: String,
+    /// CPU time within 10% of the limit, either side.
+    pub time_sensitive: bool,
+}
+
+impl From<&CaseOutcome> for CaseJson {
+    fn from(outcome: &CaseOutcome) -> Self {
+        CaseJson {
+            name: outcome.case.clone(),
+            verdict: outcome.verdict.as_str(),
+            time_ms: outcome.cpu_time.as_millis() as u64,
+            wall_ms: outcome.wall_time.as_millis() as u64,
+            memory_kib: outcome.peak_memory_bytes / 1024,
+            reason: outcome.reason.clone(),
+            time_sensitive: outcome.time_sensitive,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct LimitsJson {
+    pub time_ms: u64,
+    pub wall_ms: u64,
+    pub memory_kib: u64,
+    pub output_kib: u64,
+}
+
+impl From<&Limits> for LimitsJson {
+    fn from(limits: &Limits) -> Self {
+        LimitsJson {
+            time_ms: limits.cpu_time.as_millis() as u64,
+            wall_ms: limits.wall_time.as_millis() as u64,
+            memory_kib: limits.memory_bytes / 1024,
+            output_kib: limits.output_bytes / 1024,
+        }
+    }
+}
+
+/// How many cases got each verdict, keyed by code (`"AC": 12`); verdicts with no case are left
+/// out.
+pub fn verdict_counts(outcomes: &[CaseOutcome]) -> BTreeMap<&'static str, usize> {
+    let mut counts = BTreeMap::new();
+    for outcome in outcomes {
+        *counts.entry(outcome.verdict.as_str()).or_insert(0) += 1;
+    }
+    counts
+}
+
+pub fn cases_json(outcomes: &[CaseOutcome]) -> Vec<CaseJson> {
+    outcomes.iter().map(CaseJson::from).collect()
+}
+
+/// One problem of `harness run`.
+#[derive(Debug, Serialize)]
+pub struct ProblemJson {
+    pub problem: String,
+    pub title: String,
+    pub program: String,
+    /// AC when every case is AC, else the first failing case's verdict.
+    pub verdict: &'static str,
+    pub limits: LimitsJson,
+    pub counts: BTreeMap<&'static str, usize>,
+    pub cases: Vec<CaseJson>,
+}
+
+impl From<&ProblemReport> for ProblemJson {
+    fn from(problem: &ProblemReport) -> Self {
+        ProblemJson {
+            problem: problem.name.clone(),
+            title: problem.title.clone(),
+            program: problem.program.clone(),
+            verdict: judge::overall_verdict(&problem.outcomes).as_str(),
+            limits: LimitsJson::from(&problem.limits),
+            counts: verdict_counts(&problem.outcomes),
+            cases: cases_json(&problem.outcomes),
+        }
+    }
+}
+
+/// The whole of `harness run`.
+#[derive(Debug, Serialize)]
+pub struct SuiteJson {
+    pub verdict: &'static str,
+    pub jobs: usize,
+    pub elapsed_ms: u64,
+    pub problems: Vec<ProblemJson>,
+}
+
+impl From<&SuiteReport> for SuiteJson {
+    fn from(report: &SuiteReport) -> Self {
+        let verdict = report
+            .problems
+            .iter()
+            .map(|p| judge::overall_verdict(&p.outcomes))
+            .find(|v| !v.is_accepted())
+            .unwrap_or(Verdict::Accepted);
+        SuiteJson {
+            verdict: verdict.as_str(),
+            jobs: report.jobs,
+            elapsed_ms: report.elapsed.as_millis() as u64,
+            problems: report.problems.iter().map(ProblemJson::from).collect(),
+        }
+    }
+}
+
+/// Writes any report as pretty JSON followed by a newline.
+pub fn write<T: Serialize>(out: &mut dyn Write, document: &T) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, document).map_err(io::Error::other)?;
+    writeln!(out)
+}

@@ -1,0 +1,4 @@
+//! Reporters: render judged results to any writer. Nothing here runs anything.
+
+pub mod human;
+pub mod json;

@@ -1,0 +1,215 @@
+//! The main job: judge each selected problem's solution on its cases.
+
+use std::time::{Duration, Instant};
+
+use globset::{Glob, GlobMatcher};
+
+use crate::config::{Config, Problem, UnknownProblem};
+use crate::discover::{self, Case, DiscoverError};
+use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
+use crate::run::Limits;
+use crate::verdict::Verdict;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error(transparent)]
+    UnknownProblem(#[from] UnknownProblem),
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error("`{pattern}` is not a case pattern: {message}")]
+    BadPattern { pattern: String, message: String },
+    #[error("no case matches `{pattern}` (hint: case names are file names without `.in`, like `sample-1`)")]
+    NoCaseMatches { pattern: String },
+    #[error("problem `{problem}`: solution `{}` does not exist (hint: build it — `cargo build --release -p solutions` — or fix `solution` in judge.toml)", path.display())]
+    MissingSolution {
+        problem: String,
+        path: std::path::PathBuf,
+    },
+}
+
+/// Which problems and cases to judge.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Problem names; empty means every problem.
+    pub problems: Vec<String>,
+    /// A case name or glob (`all-0*`); `None` means every case.
+    pub case_pattern: Option<String>,
+}
+
+/// What was judged for one problem.
+#[derive(Debug, Clone)]
+pub struct ProblemReport {
+    pub name: String,
+    pub title: String,
+    pub program: String,
+    pub limits: Limits,
+    pub outcomes: Vec<CaseOutcome>,
+}
+
+impl ProblemReport {
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|o| o.verdict == verdict)
+            .count()
+    }
+
+    pub fn all_accepted(&self) -> bool {
+        self.outcomes.iter().all(|o| o.verdict.is_accepted())
+    }
+
+    pub fn max_cpu_time(&self) -> Duration {
+        self.outcomes
+            .iter()
+            .map(|o| o.cpu_time)
+            .max()
+            .unwrap_or_default()
+    }
+
+    pub fn max_memory(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .map(|o| o.peak_memory_bytes)
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// Everything a run judged.
+#[derive(Debug, Clone)]
+pub struct SuiteReport {
+    pub problems: Vec<ProblemReport>,
+    /// Cases run at once (1 = one after another).
+    pub jobs: usize,
+    pub elapsed: Duration,
+}
+
+impl SuiteReport {
+    pub fn all_accepted(&self) -> bool {
+        self.problems.iter().all(ProblemReport::all_accepted)
+    }
+
+    pub fn case_count(&self) -> usize {
+        self.problems.iter().map(|p| p.outcomes.len()).sum()
+    }
+
+    pub fn outcomes(&self) -> impl Iterator<Item = &CaseOutcome> {
+        self.problems.iter().flat_map(|p| p.outcomes.iter())
+    }
+}
+
+/// A problem with the cases picked for it, ready to judge.
+#[derive(Debug, Clone)]
+pub struct Planned<'a> {
+    pub problem: &'a Problem,
+    pub cases: Vec<Case>,
+}
+
+/// Resolves the selection to problems and cases, before anything runs, so that a missing
+/// answer file or a typo in a name stops the run at once instead of after minutes of judging.
+pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned<'a>>, SuiteError> {
+    let problems: Vec<&Problem> = if selection.problems.is_empty() {
+        config.problems.iter().collect()
+    } else {
+        selection
+            .problems
+            .iter()
+            .map(|name| config.require_problem(name))
+            .collect::<Result<_, _>>()?
+    };
+    let matcher = selection
+        .case_pattern
+        .as_deref()
+        .map(case_matcher)
+        .transpose()?;
+    let mut planned = Vec::new();
+    for problem in problems {
+        let mut cases = discover::discover(&problem.cases)?;
+        if let Some(matcher) = &matcher {
+            cases.retain(|case| matcher.is_match(&case.name));
+        }
+        planned.push(Planned { problem, cases });
+    }
+    if let Some(pattern) = &selection.case_pattern {
+        if planned.iter().all(|p| p.cases.is_empty()) {
+            return Err(SuiteError::NoCaseMatches {
+                pattern: pattern.clone(),
+            });
+        }
+        planned.retain(|p| !p.cases.is_empty());
+    }
+    Ok(planned)
+}
+
+fn case_matcher(pattern: &str) -> Result<GlobMatcher, SuiteError> {
+    Glob::new(pattern)
+        .map(|glob| glob.compile_matcher())
+        .map_err(|error| SuiteError::BadPattern {
+            pattern: pattern.to_string(),
+            message: error.kind().to_string(),
+        })
+}
+
+/// Progress of a whole suite, for the progress bar.
+#[derive(Debug)]
+pub enum SuiteEvent<'a> {
+    ProblemStarted {
+        problem: &'a str,
+        cases: usize,
+    },
+    CaseFinished {
+        problem: &'a str,
+        outcome: &'a CaseOutcome,
+    },
+}
+
+/// Judges every planned problem's solution.
+pub fn run(
+    planned: &[Planned<'_>],
+    jobs: usize,
+    on_event: &mut dyn FnMut(SuiteEvent<'_>),
+) -> Result<SuiteReport, SuiteError> {
+    for plan in planned {
+        if !plan.problem.solution.is_file() {
+            return Err(SuiteError::MissingSolution {
+                problem: plan.problem.name.clone(),
+                path: plan.problem.solution.clone(),
+            });
+        }
+    }
+    let started = Instant::now();
+    let mut problems = Vec::new();
+    for plan in planned {
+        let problem = plan.problem;
+        on_event(SuiteEvent::ProblemStarted {
+            problem: &problem.name,
+            cases: plan.cases.len(),
+        });
+        let limits = problem.limits(1.0);
+        let settings = JudgeSettings {
+            limits,
+            checker: &problem.checker,
+            jobs,
+        };
+        let program = Program::new(&problem.solution);
+        let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
+            let Event::Finished { outcome, .. } = event;
+            on_event(SuiteEvent::CaseFinished {
+                problem: &problem.name,
+                outcome,
+            });
+        });
+        problems.push(ProblemReport {
+            name: problem.name.clone(),
+            title: problem.title.clone(),
+            program: problem.solution.display().to_string(),
+            limits,
+            outcomes,
+        });
+    }
+    Ok(SuiteReport {
+        problems,
+        jobs,
+        elapsed: started.elapsed(),
+    })
+}

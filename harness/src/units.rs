@@ -1,0 +1,131 @@
+//! Durations ("1s", "500ms") and sizes ("256MiB") as people write them in judge.toml, and as
+//! the reports print them.
+
+use std::time::Duration;
+
+/// Parses `"1s"`, `"1.5s"`, `"500ms"`, `"2m"`. A bare number is refused: `1` could mean
+/// seconds or milliseconds, and a judge that guesses wrong gives wrong verdicts.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = split_number(text);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (write it like \"1s\" or \"500ms\")"))?;
+    let seconds = match unit.trim() {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "" => {
+            return Err(format!(
+                "`{text}` has no unit (write \"{text}s\" or \"{text}ms\")"
+            ))
+        }
+        other => {
+            return Err(format!(
+                "unknown time unit `{other}` in `{text}` (use ms, s or m)"
+            ))
+        }
+    };
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!("`{text}` must be a positive duration"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Parses `"64MiB"`, `"512KiB"`, `"1GiB"`, `"1000B"`; `MB`/`KB`/`GB` are read as the binary
+/// units too, since that is what every judge means by them.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (number, unit) = split_number(text);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (write it like \"256MiB\")"))?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "" => return Err(format!("`{text}` has no unit (write \"{text}MiB\")")),
+        other => {
+            return Err(format!(
+                "unknown size unit `{other}` in `{text}` (use B, KiB, MiB or GiB)"
+            ))
+        }
+    };
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(format!("`{text}` must be a positive size"));
+    }
+    Ok(bytes as u64)
+}
+
+fn split_number(text: &str) -> (&str, &str) {
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    text.split_at(end)
+}
+
+/// `12 ms`, `1.25 s`: milliseconds below ten seconds read best for contest limits.
+pub fn format_duration(duration: Duration) -> String {
+    let ms = duration.as_secs_f64() * 1000.0;
+    if ms < 10_000.0 {
+        format!("{} ms", ms.round() as u64)
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// `640 KiB`, `2.1 MiB`, `1.0 GiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < KIB {
+        format!("{bytes} B")
+    } else if b < KIB * KIB {
+        format!("{:.0} KiB", b / KIB)
+    } else if b < KIB * KIB * KIB {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    } else {
+        format!("{:.1} GiB", b / (KIB * KIB * KIB))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1s"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("1").unwrap_err().contains("no unit"));
+        assert!(parse_duration("1h")
+            .unwrap_err()
+            .contains("unknown time unit"));
+        assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("512KiB"), Ok(512 << 10));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("256MB"), Ok(256 << 20));
+        assert_eq!(parse_size("100B"), Ok(100));
+        assert!(parse_size("64").unwrap_err().contains("no unit"));
+        assert!(parse_size("64XB").is_err());
+    }
+
+    #[test]
+    fn formatting() {
+        assert_eq!(format_duration(Duration::from_micros(2600)), "3 ms");
+        assert_eq!(format_duration(Duration::from_secs(12)), "12.0 s");
+        assert_eq!(format_bytes(2_202_009), "2.1 MiB");
+        assert_eq!(format_bytes(640 * 1024), "640 KiB");
+        assert_eq!(format_bytes(12), "12 B");
+    }
+}

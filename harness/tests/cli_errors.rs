@@ -1,0 +1,154 @@
+//! Bad input to the harness itself: a clear message naming the file, the right exit code, and
+//! never a panic.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const ERROR: i32 = 2;
+
+fn project(judge_toml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("judge.toml"), judge_toml).unwrap();
+    dir
+}
+
+fn with_case(dir: &Path, name: &str, input: &str, answer: Option<&str>) {
+    let cases = dir.join("cases/sum");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join(format!("{name}.in")), input).unwrap();
+    if let Some(answer) = answer {
+        std::fs::write(cases.join(format!("{name}.ans")), answer).unwrap();
+    }
+}
+
+fn harness(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("harness").unwrap();
+    command.current_dir(dir).env("NO_COLOR", "1");
+    command
+}
+
+fn no_panic() -> impl Predicate<str> {
+    predicate::str::contains("panicked").not()
+}
+
+#[test]
+fn malformed_toml_names_line_and_column() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\ntime-limit = 1s\n");
+    harness(dir.path())
+        .arg("--no-build")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("judge.toml:3:"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn unknown_key_names_line_and_column() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limt = \"1MiB\"\n");
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("judge.toml:3:1"))
+        .stderr(predicate::str::contains("memory-limt"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn bad_value_names_line_and_column() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limit = \"64\"\n");
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("judge.toml:3:16"))
+        .stderr(predicate::str::contains("no unit"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn missing_judge_toml_says_where_it_looked() {
+    let dir = tempfile::tempdir().unwrap();
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("no `judge.toml`"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn judge_toml_is_found_from_a_subfolder() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    let sub = dir.path().join("deep/er");
+    std::fs::create_dir_all(&sub).unwrap();
+    // The problem has no case folder: the error proves the file above was found and read.
+    harness(&sub)
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("cases/sum"))
+        .stderr(predicate::str::contains("does not exist"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn unknown_problem_lists_the_known_ones() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    harness(dir.path())
+        .args(["run", "--problem", "summ"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("unknown problem `summ`"))
+        .stderr(predicate::str::contains("`sum`"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn missing_answer_file_names_the_path_and_the_fix() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    with_case(dir.path(), "01", "1 2\n", None);
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("missing answer file"))
+        .stderr(predicate::str::contains("cases/sum/01.ans"))
+        .stderr(predicate::str::contains("harness add"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn missing_solution_says_how_to_build_it() {
+    let dir = project("[problems.sum]\nsolution = \"target/release/sum\"\n");
+    with_case(dir.path(), "01", "1 2\n", Some("3\n"));
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("target/release/sum"))
+        .stderr(predicate::str::contains("does not exist"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn a_failing_build_stops_the_run() {
+    let dir = project(
+        "[defaults]\nbuild = [\"sh\", \"-c\", \"echo broken >&2; exit 7\"]\n[problems.sum]\nsolution = \"/bin/cat\"\n",
+    );
+    with_case(dir.path(), "01", "3\n", Some("3\n"));
+    harness(dir.path())
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("broken"))
+        .stderr(predicate::str::contains("failed"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn a_case_pattern_that_matches_nothing_is_an_error() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    with_case(dir.path(), "01", "3\n", Some("3\n"));
+    harness(dir.path())
+        .args(["--case", "nope*"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("no case matches `nope*`"))
+        .stderr(no_panic());
+}
