@@ -56,7 +56,7 @@ fn main() {
     };
     // A board and its left-right mirror are both solutions and distinct (for n > 1): search
     // only those with the first queen in the left half, or in the middle column with the
-    // second queen in the left half, and print each board twice.
+    // second queen in the left half, and print each board found together with its mirror.
     let half = (1u32 << (n / 2)) - 1;
     let mut search = Search {
         full,
@@ -73,6 +73,6 @@ fn main() {
         let (left, right) = (mid << 1, mid >> 1);
         search.place(half & !(left | right), mid, left, right);
     }
-    drop(search);
+    drop(search); // gives `out` back from the closure that writes into it
     input::write_stdout(&out);
 }
