@@ -8,6 +8,7 @@ pub mod diff;
 pub mod discover;
 pub mod exit;
 pub mod judge;
+pub mod partition;
 pub mod report;
 pub mod run;
 pub mod submit;

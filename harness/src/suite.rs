@@ -7,6 +7,7 @@ use globset::{Glob, GlobMatcher};
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::discover::{self, Case, DiscoverError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
+use crate::partition::Partition;
 use crate::run::Limits;
 use crate::verdict::Verdict;
 
@@ -34,6 +35,8 @@ pub struct Selection {
     pub problems: Vec<String>,
     /// A case name or glob (`all-0*`); `None` means every case.
     pub case_pattern: Option<String>,
+    /// Only this slice of the cases (`--partition K/N`), for CI machines sharing a suite.
+    pub partition: Option<Partition>,
 }
 
 /// What was judged for one problem.
@@ -82,6 +85,8 @@ pub struct SuiteReport {
     /// Cases run at once (1 = one after another).
     pub jobs: usize,
     pub elapsed: Duration,
+    /// The slice of the cases this run judged, when the suite was split (`--partition`).
+    pub partition: Option<Partition>,
 }
 
 impl SuiteReport {
@@ -136,6 +141,15 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
                 pattern: pattern.clone(),
             });
         }
+        planned.retain(|p| !p.cases.is_empty());
+    }
+    if let Some(partition) = selection.partition {
+        for plan in &mut planned {
+            let problem = &plan.problem.name;
+            plan.cases
+                .retain(|case| partition.contains(problem, &case.name));
+        }
+        // A slice may hold no case of a problem: this machine has nothing to do for it.
         planned.retain(|p| !p.cases.is_empty());
     }
     Ok(planned)
@@ -211,5 +225,6 @@ pub fn run(
         problems,
         jobs,
         elapsed: started.elapsed(),
+        partition: None,
     })
 }

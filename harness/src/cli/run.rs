@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use harness::exit;
+use harness::partition::Partition;
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::suite::{self, Selection};
@@ -39,6 +40,9 @@ pub struct RunArgs {
     /// Cases to run at once.
     #[arg(short, long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
+    /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<Partition>,
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
@@ -46,10 +50,12 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     let selection = Selection {
         problems: args.problems.clone(),
         case_pattern: args.case.clone(),
+        partition: args.partition,
     };
     let planned = suite::plan(&config, &selection)?;
     build_first(&config, args.no_build)?;
-    let report = suite::run(&planned, args.jobs.max(1), &mut |_| {})?;
+    let mut report = suite::run(&planned, args.jobs.max(1), &mut |_| {})?;
+    report.partition = args.partition;
     let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
         json::write(&mut stdout, &json::SuiteJson::from(&report))?;
