@@ -82,7 +82,10 @@ fn write_problem(
     diffs_left: &mut usize,
 ) -> io::Result<()> {
     for outcome in &problem.outcomes {
-        let show = options.detail == Detail::Verbose || !outcome.verdict.is_accepted();
+        // A pass near the limit is listed too: it is the case another machine could flip.
+        let show = options.detail == Detail::Verbose
+            || !outcome.verdict.is_accepted()
+            || (outcome.time_sensitive && options.detail == Detail::Normal);
         if show {
             write_case(out, outcome, width, options)?;
             if let Some(mismatch) = &outcome.mismatch {
@@ -164,11 +167,27 @@ fn write_problem_summary(out: &mut dyn Write, problem: &ProblemReport) -> io::Re
             write!(out, ", {count} {verdict}")?;
         }
     }
-    writeln!(
+    write!(
         out,
         ", max {}, {}",
         format_duration(problem.max_cpu_time()),
         format_bytes(problem.max_memory())
+    )?;
+    let near = problem.outcomes.iter().filter(|o| o.time_sensitive).count();
+    write_near_limit(out, ", ", near)?;
+    writeln!(out)
+}
+
+/// `, 2 cases near the time limit`: verdicts that a slower or faster machine could flip.
+fn write_near_limit(out: &mut dyn Write, separator: &str, near: usize) -> io::Result<()> {
+    if near == 0 {
+        return Ok(());
+    }
+    let style = verdict_style(Verdict::TimeLimitExceeded);
+    let cases = if near == 1 { "case" } else { "cases" };
+    write!(
+        out,
+        "{separator}{style}{near} {cases} near the time limit{style:#}"
     )
 }
 
@@ -178,25 +197,40 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
         .outcomes()
         .filter(|o| !o.verdict.is_accepted())
         .count();
-    let parallel = if report.jobs > 1 {
-        format!(" ({} cases at a time)", report.jobs)
-    } else {
+    let mut how = Vec::new();
+    if report.jobs > 1 {
+        how.push(format!("{} cases at a time", report.jobs));
+    }
+    if let Some(partition) = report.partition {
+        how.push(format!("slice {partition}"));
+    }
+    let how = if how.is_empty() {
         String::new()
+    } else {
+        format!(" ({})", how.join(", "))
     };
     let elapsed = format_duration(report.elapsed);
-    if failed == 0 {
+    if total == 0 {
+        writeln!(out, "no case to judge{how}")?;
+    } else if failed == 0 {
         let style = verdict_style(Verdict::Accepted);
-        writeln!(
+        write!(
             out,
-            "{style}all {total} cases AC{style:#} in {elapsed}{parallel}"
-        )
+            "{style}all {total} cases AC{style:#} in {elapsed}{how}"
+        )?;
     } else {
         let style = verdict_style(Verdict::WrongAnswer);
-        writeln!(
+        write!(
             out,
-            "{style}FAILED{style:#}: {failed} of {total} cases not AC, in {elapsed}{parallel}"
-        )
+            "{style}FAILED{style:#}: {failed} of {total} cases not AC, in {elapsed}{how}"
+        )?;
     }
+    if total > 0 {
+        let near = report.outcomes().filter(|o| o.time_sensitive).count();
+        write_near_limit(out, "; ", near)?;
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 /// Prefixes every line written through it, so a diff sits under its case.
@@ -230,5 +264,98 @@ impl Write for Indent<'_> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::judge::Mismatch;
+    use crate::partition::Partition;
+    use crate::run::Limits;
+
+    fn outcome(case: &str, verdict: Verdict, cpu_ms: u64) -> CaseOutcome {
+        CaseOutcome {
+            case: case.to_string(),
+            verdict,
+            reason: String::new(),
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::from_millis(cpu_ms),
+            peak_memory_bytes: 2 << 20,
+            time_sensitive: false,
+            stderr_tail: String::new(),
+            mismatch: None,
+        }
+    }
+
+    fn report() -> SuiteReport {
+        let mut wrong = outcome("02", Verdict::WrongAnswer, 3);
+        wrong.reason = "line 1, token 1: expected 3, found 4".to_string();
+        wrong.mismatch = Some(Mismatch {
+            output: b"4\n".to_vec(),
+            answer: b"3\n".to_vec(),
+        });
+        wrong.stderr_tail = "debug: n=2\n".to_string();
+        let mut near = outcome("big", Verdict::Accepted, 950);
+        near.time_sensitive = true;
+        let limits = Limits {
+            cpu_time: Duration::from_secs(1),
+            wall_time: Duration::from_secs(3),
+            memory_bytes: 64 << 20,
+            output_bytes: 1 << 20,
+        };
+        SuiteReport {
+            problems: vec![
+                ProblemReport {
+                    name: "sum".to_string(),
+                    title: "Sum".to_string(),
+                    program: "sum".to_string(),
+                    limits,
+                    outcomes: vec![outcome("01", Verdict::Accepted, 1), wrong, near],
+                },
+                ProblemReport {
+                    name: "echo".to_string(),
+                    title: "Echo".to_string(),
+                    program: "echo".to_string(),
+                    limits,
+                    outcomes: vec![outcome("01", Verdict::Accepted, 1)],
+                },
+            ],
+            jobs: 2,
+            elapsed: Duration::from_millis(1234),
+            partition: Some(Partition { index: 1, count: 2 }),
+        }
+    }
+
+    fn render(detail: Detail) -> String {
+        let mut out = Vec::new();
+        let options = HumanOptions {
+            detail,
+            ..HumanOptions::default()
+        };
+        write_suite(&mut out, &report(), &options).unwrap();
+        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+    }
+
+    #[test]
+    fn normal() {
+        insta::assert_snapshot!(render(Detail::Normal));
+    }
+
+    #[test]
+    fn quiet_leaves_out_problems_that_passed() {
+        let text = render(Detail::Quiet);
+        assert!(!text.contains("echo:"), "{text}");
+        assert!(text.contains("sum: 2/3 AC, 1 WA"), "{text}");
+        assert!(!text.contains("stderr |"), "{text}");
+    }
+
+    #[test]
+    fn verbose_shows_every_case_and_stderr() {
+        let text = render(Detail::Verbose);
+        assert!(text.contains("AC   01"), "{text}");
+        assert!(text.contains("stderr | debug: n=2"), "{text}");
     }
 }

@@ -84,7 +84,13 @@ pub struct ProblemJson {
     pub verdict: &'static str,
     pub limits: LimitsJson,
     pub counts: BTreeMap<&'static str, usize>,
+    /// Cases whose CPU time is within 10% of the limit, either side.
+    pub time_sensitive_count: usize,
     pub cases: Vec<CaseJson>,
+}
+
+pub fn time_sensitive_count(outcomes: &[CaseOutcome]) -> usize {
+    outcomes.iter().filter(|o| o.time_sensitive).count()
 }
 
 impl From<&ProblemReport> for ProblemJson {
@@ -96,6 +102,7 @@ impl From<&ProblemReport> for ProblemJson {
             verdict: judge::overall_verdict(&problem.outcomes).as_str(),
             limits: LimitsJson::from(&problem.limits),
             counts: verdict_counts(&problem.outcomes),
+            time_sensitive_count: time_sensitive_count(&problem.outcomes),
             cases: cases_json(&problem.outcomes),
         }
     }
@@ -105,8 +112,16 @@ impl From<&ProblemReport> for ProblemJson {
 #[derive(Debug, Serialize)]
 pub struct SuiteJson {
     pub verdict: &'static str,
+    /// Cases run at once; above 1, wall times are inflated (CPU times, which the verdicts
+    /// use, barely are).
     pub jobs: usize,
+    /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
+    pub partition: Option<String>,
     pub elapsed_ms: u64,
+    /// Cases judged, over every problem.
+    pub case_count: usize,
+    pub counts: BTreeMap<&'static str, usize>,
+    pub time_sensitive_count: usize,
     pub problems: Vec<ProblemJson>,
 }
 
@@ -118,11 +133,22 @@ impl From<&SuiteReport> for SuiteJson {
             .map(|p| judge::overall_verdict(&p.outcomes))
             .find(|v| !v.is_accepted())
             .unwrap_or(Verdict::Accepted);
+        let problems: Vec<ProblemJson> = report.problems.iter().map(ProblemJson::from).collect();
+        let mut counts = BTreeMap::new();
+        for problem in &problems {
+            for (verdict, count) in &problem.counts {
+                *counts.entry(*verdict).or_insert(0) += count;
+            }
+        }
         SuiteJson {
             verdict: verdict.as_str(),
             jobs: report.jobs,
+            partition: report.partition.map(|p| p.to_string()),
             elapsed_ms: report.elapsed.as_millis() as u64,
-            problems: report.problems.iter().map(ProblemJson::from).collect(),
+            case_count: report.case_count(),
+            counts,
+            time_sensitive_count: problems.iter().map(|p| p.time_sensitive_count).sum(),
+            problems,
         }
     }
 }

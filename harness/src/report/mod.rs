@@ -2,3 +2,5 @@
 
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod progress;
