@@ -7,6 +7,7 @@ pub mod config;
 pub mod diff;
 pub mod discover;
 pub mod exit;
+pub mod failures;
 pub mod judge;
 pub mod partition;
 pub mod report;

@@ -3,12 +3,13 @@
 
 mod run;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use harness::config::{self, Config};
+use harness::report::junit::{self, JunitReport};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -88,6 +89,19 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
         }
     };
     Ok(config::load(&path)?)
+}
+
+/// Writes a JUnit file, making its folder if needed (CI configs name paths like
+/// `target/junit/run.xml` before anything made `target/junit`).
+pub fn write_junit(path: &Path, report: &JunitReport<'_>) -> Result<()> {
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the folder of `{}`", path.display()))?;
+    }
+    let mut buffer = Vec::new();
+    junit::write(&mut buffer, report)?;
+    std::fs::write(path, buffer)
+        .with_context(|| format!("cannot write the JUnit report `{}`", path.display()))
 }
 
 /// Runs judge.toml's build command unless told not to.

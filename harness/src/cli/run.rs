@@ -1,18 +1,23 @@
 //! `harness run`: build, then judge every selected problem's solution on its cases.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
 
 use harness::exit;
+use harness::failures::{self, FailedCases};
 use harness::partition::Partition;
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
-use harness::suite::{self, Selection};
+use harness::report::junit::JunitReport;
+use harness::report::progress::Progress;
+use harness::suite::{self, Selection, SuiteReport};
 use harness::verdict::Verdict;
 
-use super::{build_first, load_config, Format, GlobalArgs};
+use super::{build_first, load_config, write_junit, Format, GlobalArgs};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct RunArgs {
@@ -37,12 +42,18 @@ pub struct RunArgs {
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Cases to run at once.
+    /// Cases to run at once (verdicts use CPU time, which parallel runs barely disturb).
     #[arg(short, long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
+    /// Also write the results as JUnit XML to FILE, for CI systems.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
     #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
+    /// Rerun only the cases that failed last time.
+    #[arg(long)]
+    pub failed: bool,
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
@@ -52,10 +63,57 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         case_pattern: args.case.clone(),
         partition: args.partition,
     };
-    let planned = suite::plan(&config, &selection)?;
+    let mut planned = suite::plan(&config, &selection)?;
+    let store = failures::store_path(&config.root);
+    let mut failed = match FailedCases::load(&store) {
+        Ok(failed) => failed,
+        // Only `--failed` needs the old list; any other run starts a new one.
+        Err(error) if !args.failed => {
+            let _ = writeln!(anstream::stderr(), "warning: {error}");
+            FailedCases::default()
+        }
+        Err(error) => return Err(error.into()),
+    };
+    if args.failed {
+        failed.retain_failed(&mut planned);
+        if planned.is_empty() {
+            // Not an error: the last run passed, which is what the user hoped to hear.
+            let report = SuiteReport {
+                problems: Vec::new(),
+                jobs: args.jobs.max(1),
+                elapsed: Duration::ZERO,
+                partition: args.partition,
+            };
+            if let Some(path) = &args.junit {
+                write_junit(path, &JunitReport::from_suite(&report))?;
+            }
+            let mut stdout = anstream::stdout().lock();
+            if args.format == Format::Json {
+                json::write(&mut stdout, &json::SuiteJson::from(&report))?;
+            } else {
+                writeln!(stdout, "nothing failed last time: no case to rerun")?;
+            }
+            stdout.flush()?;
+            return Ok(exit::OK);
+        }
+    }
     build_first(&config, args.no_build)?;
-    let mut report = suite::run(&planned, args.jobs.max(1), &mut |_| {})?;
+    let total = planned.iter().map(|p| p.cases.len()).sum();
+    let mut progress = Progress::stderr(total);
+    let mut report = suite::run(&planned, args.jobs.max(1), &mut |event| {
+        progress.on_suite_event(&event)
+    })?;
+    progress.finish();
     report.partition = args.partition;
+
+    for problem in &report.problems {
+        failed.record(&problem.name, &problem.outcomes);
+    }
+    remember(&failed, &store);
+    if let Some(path) = &args.junit {
+        write_junit(path, &JunitReport::from_suite(&report))?;
+    }
+
     let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
         json::write(&mut stdout, &json::SuiteJson::from(&report))?;
@@ -75,6 +133,18 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     human::write_suite(&mut stdout, &report, &options)?;
     stdout.flush()?;
     Ok(exit_code(report.outcomes().map(|o| o.verdict)))
+}
+
+/// Saves the failures for `--failed`. Losing them is not worth failing a run over (a
+/// read-only checkout, say): the user is told and the verdicts stand.
+fn remember(failed: &FailedCases, store: &Path) {
+    if let Err(error) = failed.save(store) {
+        let mut stderr = anstream::stderr();
+        let _ = writeln!(
+            stderr,
+            "warning: {error} (`--failed` will not know this run)"
+        );
+    }
 }
 
 /// 0 when everything is AC; a judge error outranks a contestant's failure, since it means the

@@ -1,0 +1,363 @@
+//! Reports for scripts and CI, on a temporary project: the JSON document and the JUnit file
+//! agree with the run, colors follow the terminal and NO_COLOR, parallel runs give the same
+//! verdicts, partitions split the cases, and `--failed` reruns only what failed.
+#![cfg(unix)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+use common::fixture;
+
+const FAILED: i32 = 1;
+const JUDGE_ERROR: i32 = 3;
+
+/// A project with a verdict of each kind that is cheap to get:
+/// - `sum`: right on most cases, one wrong answer, one case with a name XML must escape;
+/// - `crash`: exits 3 with a message on stderr (RE);
+/// - `broken-checker`: its checker fails (JE);
+/// - `spin`: spins until the 300 ms limit (TLE), so the run lasts long enough that a
+///   progress bar would have appeared.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        r#"[defaults]
+build = ["sh", "-c", "echo build-says-this-on-stdout; echo build-says-this-on-stderr >&2"]
+time-limit = "1s"
+
+[problems.sum]
+solution = "{sum}"
+
+[problems.crash]
+solution = "{crash}"
+
+[problems.broken-checker]
+solution = "{sum}"
+checker = {{ type = "command", command = ["sh", "-c", "echo checker exploded >&2; exit 3"] }}
+
+[problems.spin]
+solution = "{spin}"
+time-limit = "300ms"
+"#,
+        sum = fixture("echo-sum").display(),
+        crash = fixture("exit-3").display(),
+        spin = fixture("spin").display(),
+    );
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    for (name, input, answer) in [
+        ("sample-1", "1 2\n", "3\n"),
+        ("sample-2", "2 2\n", "4\n"),
+        ("big", "1000000 2000000\n", "3000000\n"),
+        ("wrong", "2 2\n", "5\n"),
+        ("odd&<name>\"", "0 0\n", "0\n"),
+    ] {
+        case(dir.path(), "sum", name, input, answer);
+    }
+    for n in 1..=4 {
+        case(dir.path(), "crash", &format!("c{n}"), "1 2\n", "3\n");
+    }
+    case(dir.path(), "broken-checker", "only", "1 2\n", "3\n");
+    case(dir.path(), "spin", "forever", "1 2\n", "3\n");
+    dir
+}
+
+fn case(root: &Path, problem: &str, name: &str, input: &str, answer: &str) {
+    let folder = root.join("cases").join(problem);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join(format!("{name}.in")), input).unwrap();
+    std::fs::write(folder.join(format!("{name}.ans")), answer).unwrap();
+}
+
+fn harness(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("harness").unwrap();
+    command.current_dir(dir).env_remove("NO_COLOR");
+    command
+}
+
+/// Runs the harness with `args` and parses stdout as one JSON document: nothing else may
+/// be on stdout.
+fn json_run(dir: &Path, args: &[&str]) -> (Value, i32) {
+    let output = harness(dir)
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "stdout is not one JSON document ({error}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (json, output.status.code().unwrap())
+}
+
+/// `problem/case -> verdict` of a `harness run` JSON document.
+fn verdicts(json: &Value) -> BTreeMap<String, String> {
+    let mut verdicts = BTreeMap::new();
+    for problem in json["problems"].as_array().unwrap() {
+        for case in problem["cases"].as_array().unwrap() {
+            verdicts.insert(
+                format!(
+                    "{}/{}",
+                    problem["problem"].as_str().unwrap(),
+                    case["name"].as_str().unwrap()
+                ),
+                case["verdict"].as_str().unwrap().to_string(),
+            );
+        }
+    }
+    verdicts
+}
+
+#[test]
+fn json_is_the_only_thing_on_stdout_and_agrees_with_the_cases() {
+    let dir = project();
+    let output = harness(dir.path())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    // The build step's stdout went to stderr: stdout parses as exactly one document.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("build-says-this-on-stdout"), "{stderr}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(output.status.code(), Some(JUDGE_ERROR));
+
+    let verdicts = verdicts(&json);
+    assert_eq!(verdicts["sum/sample-1"], "AC");
+    assert_eq!(verdicts["sum/wrong"], "WA");
+    assert_eq!(verdicts["sum/odd&<name>\""], "AC");
+    assert_eq!(verdicts["crash/c1"], "RE");
+    assert_eq!(verdicts["broken-checker/only"], "JE");
+    assert_eq!(verdicts["spin/forever"], "TLE");
+    assert_eq!(json["case_count"], 11);
+    assert_eq!(json["counts"]["AC"], 4);
+    assert_eq!(json["counts"]["RE"], 4);
+    assert_eq!(json["jobs"], 1);
+    assert_eq!(json["partition"], Value::Null);
+    let spin = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["problem"] == "spin")
+        .unwrap();
+    assert_eq!(spin["limits"]["time_ms"], 300);
+    for field in [
+        "time_ms",
+        "wall_ms",
+        "memory_kib",
+        "reason",
+        "time_sensitive",
+    ] {
+        assert!(spin["cases"][0].get(field).is_some(), "no `{field}`");
+    }
+}
+
+#[test]
+fn junit_counts_match_the_run() {
+    let dir = project();
+    let junit = dir.path().join("reports/junit.xml");
+    let (json, _) = json_run(dir.path(), &["--junit", junit.to_str().unwrap(), "-j", "2"]);
+    let text = std::fs::read_to_string(&junit).unwrap();
+    let xml = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let root = xml.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+
+    let counts = &json["counts"];
+    let count = |code: &str| counts[code].as_u64().unwrap_or(0);
+    let not_ac = json["case_count"].as_u64().unwrap() - count("AC");
+    assert_eq!(root.attribute("tests"), Some("11"));
+    assert_eq!(
+        root.attribute("errors"),
+        Some(count("JE").to_string().as_str())
+    );
+    assert_eq!(
+        root.attribute("failures"),
+        Some((not_ac - count("JE")).to_string().as_str())
+    );
+
+    let verdicts = verdicts(&json);
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 4, "one testsuite per problem");
+    let mut seen = 0;
+    for suite in suites {
+        let problem = suite.attribute("name").unwrap();
+        let properties: BTreeMap<&str, &str> = suite
+            .descendants()
+            .filter(|n| n.has_tag_name("property"))
+            .map(|n| (n.attribute("name").unwrap(), n.attribute("value").unwrap()))
+            .collect();
+        assert_eq!(properties["jobs"], "2");
+        assert_eq!(properties["parallel"], "true");
+        assert!(properties.contains_key("time-limit-ms"));
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(
+            suite.attribute("tests"),
+            Some(cases.len().to_string().as_str())
+        );
+        for case in cases {
+            seen += 1;
+            assert_eq!(case.attribute("classname"), Some(problem));
+            let name = case.attribute("name").unwrap();
+            let verdict = &verdicts[&format!("{problem}/{name}")];
+            let failure = case
+                .children()
+                .find(|n| n.has_tag_name("failure") || n.has_tag_name("error"));
+            match (verdict.as_str(), failure) {
+                ("AC", None) => {}
+                ("JE", Some(node)) => {
+                    assert!(node.has_tag_name("error"));
+                    assert_eq!(node.attribute("type"), Some("JE"));
+                }
+                (verdict, Some(node)) => {
+                    assert!(node.has_tag_name("failure"), "{problem}/{name}");
+                    assert_eq!(node.attribute("type"), Some(verdict));
+                    assert!(!node.attribute("message").unwrap().is_empty());
+                }
+                (verdict, None) => panic!("{problem}/{name} is {verdict} but has no failure"),
+            }
+            let time: f64 = case.attribute("time").unwrap().parse().unwrap();
+            assert!(time >= 0.0);
+        }
+    }
+    assert_eq!(seen, 11);
+    // The RE's stderr is there for CI to show.
+    assert!(text.contains("<system-err>exit-3: giving up on purpose</system-err>"));
+}
+
+#[test]
+fn no_escape_codes_when_piped_or_with_no_color() {
+    let dir = project();
+    let has_escape = |bytes: &[u8]| bytes.contains(&0x1b);
+    // Piped (assert_cmd captures both streams), NO_COLOR unset.
+    let piped = harness(dir.path()).arg("--no-build").output().unwrap();
+    assert!(
+        !has_escape(&piped.stdout),
+        "{}",
+        String::from_utf8_lossy(&piped.stdout)
+    );
+    assert!(!has_escape(&piped.stderr));
+    // No progress bar either: the run lasts long enough for one, but stderr is no terminal.
+    assert!(
+        piped.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+
+    let no_color = harness(dir.path())
+        .args(["--no-build", "-p", "sum"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!has_escape(&no_color.stdout));
+
+    let forced = harness(dir.path())
+        .args(["--no-build", "-p", "sum", "--color", "always"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&forced.stdout);
+    assert!(stdout.contains("\u{1b}["), "{stdout}");
+    // A wrong answer is in red, and the plain text is still all there.
+    assert!(stdout.contains("\u{1b}[31m"), "{stdout}");
+
+    let never = harness(dir.path())
+        .args(["--no-build", "-p", "sum", "--color", "never"])
+        .output()
+        .unwrap();
+    assert!(!has_escape(&never.stdout));
+}
+
+#[test]
+fn parallel_runs_give_the_same_verdicts() {
+    let dir = project();
+    let (one, code_one) = json_run(dir.path(), &["--no-build", "-j", "1"]);
+    let (two, code_two) = json_run(dir.path(), &["--no-build", "-j", "2"]);
+    assert_eq!(verdicts(&one), verdicts(&two));
+    assert_eq!(code_one, code_two);
+    assert_eq!(one["jobs"], 1);
+    assert_eq!(two["jobs"], 2);
+}
+
+#[test]
+fn partitions_split_the_cases_without_overlap() {
+    let dir = project();
+    let (whole, _) = json_run(dir.path(), &["--no-build", "-p", "sum", "-p", "crash"]);
+    let whole: BTreeSet<String> = verdicts(&whole).into_keys().collect();
+    let mut union = BTreeSet::new();
+    for index in 1..=3 {
+        let slice = format!("{index}/3");
+        let (json, _) = json_run(
+            dir.path(),
+            &[
+                "--no-build",
+                "-p",
+                "sum",
+                "-p",
+                "crash",
+                "--partition",
+                &slice,
+            ],
+        );
+        assert_eq!(json["partition"], slice.as_str());
+        for case in verdicts(&json).into_keys() {
+            assert!(union.insert(case.clone()), "{case} is in two slices");
+        }
+    }
+    assert_eq!(union, whole);
+
+    harness(dir.path())
+        .args(["--no-build", "--partition", "4/3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`4/3` is not a partition"));
+}
+
+#[test]
+fn failed_reruns_only_what_failed_last_time() {
+    let dir = project();
+    let store = dir.path().join("target/harness/failed.json");
+    harness(dir.path())
+        .args(["--failed", "-p", "sum"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing failed last time"));
+
+    harness(dir.path())
+        .args(["--no-build", "-p", "sum", "-p", "crash"])
+        .assert()
+        .code(FAILED);
+    assert!(store.is_file(), "kept under target/harness");
+
+    let (json, code) = json_run(dir.path(), &["--no-build", "--failed"]);
+    assert_eq!(code, FAILED);
+    let rerun: Vec<String> = verdicts(&json).into_keys().collect();
+    assert_eq!(
+        rerun,
+        ["crash/c1", "crash/c2", "crash/c3", "crash/c4", "sum/wrong"]
+    );
+
+    // Fix the wrong answer: the rerun passes for `sum`, and `sum` is forgotten.
+    case(dir.path(), "sum", "wrong", "2 2\n", "4\n");
+    let (json, _) = json_run(dir.path(), &["--no-build", "--failed", "-p", "sum"]);
+    assert_eq!(json["verdict"], "AC");
+    assert_eq!(json["case_count"], 1);
+    harness(dir.path())
+        .args(["--no-build", "--failed", "-p", "sum"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing failed last time"));
+    // `crash` was not judged by the reruns of `sum`: still remembered.
+    let (json, _) = json_run(dir.path(), &["--no-build", "--failed"]);
+    assert_eq!(json["case_count"], 4);
+}
