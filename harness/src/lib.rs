@@ -2,6 +2,7 @@
 //! config -> discover -> build -> run -> check -> verdict -> report.
 
 pub mod build;
+pub mod calibrate;
 pub mod check;
 pub mod config;
 pub mod diff;

@@ -361,3 +361,97 @@ fn failed_reruns_only_what_failed_last_time() {
     let (json, _) = json_run(dir.path(), &["--no-build", "--failed"]);
     assert_eq!(json["case_count"], 4);
 }
+
+/// A stored submission: `solutions/submissions/<problem>/<expected>/<file>`.
+fn submission(root: &Path, problem: &str, expected: &str, file: &str, source: &str) {
+    let folder = root
+        .join("solutions/submissions")
+        .join(problem)
+        .join(expected);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join(file), source).unwrap();
+}
+
+#[test]
+fn calibrate_suggests_a_limit_and_catches_a_slow_submission_that_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let toml = format!(
+        r#"[problems.sum]
+solution = "{sum}"
+reference = "{sum}"
+time-limit = "2s"
+
+[languages.c]
+extensions = ["c"]
+compile = ["cc", "-O2", "-o", "{{exe}}", "{{source}}"]
+run = ["{{exe}}"]
+"#,
+        sum = fixture("echo-sum").display()
+    );
+    std::fs::write(root.join("judge.toml"), toml).unwrap();
+    case(root, "sum", "1", "1 2\n", "3\n");
+    case(root, "sum", "2", "5 5\n", "10\n");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let echo_sum = std::fs::read_to_string(fixtures.join("echo-sum.c")).unwrap();
+    let spin = std::fs::read_to_string(fixtures.join("spin.c")).unwrap();
+    submission(root, "sum", "accepted", "plain.c", &echo_sum);
+    submission(root, "sum", "time_limit_exceeded", "spin.c", &spin);
+    // Burns 20 ms of CPU, then answers: meant to be too slow, but a 100 ms limit lets it
+    // through, which is what calibrate must warn about.
+    submission(
+        root,
+        "sum",
+        "time_limit_exceeded",
+        "sluggish.c",
+        "#include <stdio.h>\n#include <time.h>\nint main(void) {\n  while (clock() < CLOCKS_PER_SEC / 50) {}\n  long long a, b;\n  if (scanf(\"%lld %lld\", &a, &b) != 2) return 1;\n  printf(\"%lld\\n\", a + b);\n  return 0;\n}\n",
+    );
+
+    let output = harness(root)
+        .args(["calibrate", "--repeat", "2", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(FAILED),
+        "a warning fails the command"
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    let problem = &json["problems"][0];
+    assert_eq!(problem["problem"], "sum");
+    assert_eq!(problem["time_limit_ms"], 2000);
+    assert_eq!(problem["suggested_time_limit_ms"], 100);
+    let programs: Vec<&str> = problem["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["program"].as_str().unwrap())
+        .collect();
+    assert_eq!(programs, ["solution", "reference", "accepted/plain.c"]);
+    let checks = problem["time_limit_exceeded"].as_array().unwrap();
+    let check = |name: &str| {
+        checks
+            .iter()
+            .find(|c| c["program"] == name)
+            .unwrap_or_else(|| panic!("no check of {name}: {checks:?}"))
+    };
+    assert_eq!(check("time_limit_exceeded/spin.c")["verdict"], "TLE");
+    assert_eq!(check("time_limit_exceeded/spin.c")["passes"], false);
+    assert_eq!(check("time_limit_exceeded/sluggish.c")["passes"], true);
+    let warnings = problem["warnings"].to_string();
+    assert!(
+        warnings.contains("sluggish.c passes within the suggested limit"),
+        "{warnings}"
+    );
+
+    // The human report prints the suggestion in judge.toml's words.
+    harness(root)
+        .args(["calibrate", "sum", "--repeat", "1"])
+        .env("NO_COLOR", "1")
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("suggest: time-limit = \"100ms\""))
+        .stdout(predicate::str::contains(
+            "warning: time_limit_exceeded/sluggish.c passes",
+        ));
+}

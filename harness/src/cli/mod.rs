@@ -1,6 +1,7 @@
 //! The command line: one module per command, each turning its arguments into library calls
 //! and its results into an exit code.
 
+mod calibrate;
 mod run;
 
 use std::path::{Path, PathBuf};
@@ -60,12 +61,15 @@ pub enum Format {
 enum Command {
     /// Build the solutions and judge them on every case (the default command).
     Run(run::RunArgs),
+    /// Measure the accepted programs and suggest a time limit for each problem.
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
+        Some(Command::Calibrate(args)) => calibrate::run(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }

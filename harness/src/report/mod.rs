@@ -1,5 +1,6 @@
 //! Reporters: render judged results to any writer. Nothing here runs anything.
 
+pub mod calibrate;
 pub mod human;
 pub mod json;
 pub mod junit;

@@ -1,0 +1,587 @@
+//! `harness calibrate`: measure how fast the accepted programs of a problem are and suggest a
+//! time limit from that, as problem setters do: twice the slowest accepted program, rounded up
+//! to a round number, then checked against the submissions that must not pass.
+//!
+//! It runs everything and returns numbers; it never prints.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::config::{Config, Problem};
+use crate::discover::{self, Case, DiscoverError};
+use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
+use crate::run::Limits;
+use crate::submit::{self, Compiled, Prepared, SubmitError};
+use crate::verdict::Verdict;
+
+/// While measuring, programs get this many times the problem's time limit: a program slower
+/// than the limit still gets a number (and a warning), not just a TLE.
+const MEASURE_HEADROOM: u32 = 5;
+/// The suggestion is this many times the slowest accepted program (the usual rule of thumb).
+const SAFETY_FACTOR: u32 = 2;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CalibrateError {
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error("problem `{problem}`: solution `{}` does not exist (hint: build it, or drop --no-build)", path.display())]
+    MissingSolution { problem: String, path: PathBuf },
+    #[error("cannot list `{}`: {source}", path.display())]
+    ListSubmissions {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Submit(#[from] SubmitError),
+    #[error("problem `{problem}` has no cases in `{}` to measure on (hint: `harness gen` or `harness add` makes some)", path.display())]
+    NoCases { problem: String, path: PathBuf },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct CalibrateSettings {
+    /// Runs of each program on each case; the median CPU time of these counts.
+    pub repeat: usize,
+    /// Cases run at once.
+    pub jobs: usize,
+}
+
+/// The part a program plays in the calibration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The problem's `solution`: must pass, counts for the limit.
+    Solution,
+    /// The brute-force `reference`: measured and shown, but a brute force is not expected to
+    /// be fast, so it does not set the limit.
+    Reference,
+    /// A stored submission under `accepted/`: must pass, counts for the limit.
+    Accepted,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Solution => "solution",
+            Role::Reference => "reference",
+            Role::Accepted => "accepted",
+        }
+    }
+
+    pub fn sets_the_limit(self) -> bool {
+        self != Role::Reference
+    }
+}
+
+/// How fast one program was.
+#[derive(Debug, Clone)]
+pub struct ProgramTiming {
+    /// `solution`, `reference`, or the stored file's path below the problem's folder
+    /// (`accepted/greedy.cpp`).
+    pub label: String,
+    pub role: Role,
+    pub path: PathBuf,
+    /// The language's time multiplier (1 for the project's own binaries).
+    pub time_multiplier: f64,
+    /// The slowest case: max over cases of the median over repeats of the CPU time.
+    pub slowest: Duration,
+    pub slowest_case: String,
+    /// Cases on which some run was not AC, with the first such outcome.
+    pub failures: Vec<CaseOutcome>,
+    /// Set when the submission did not compile (then nothing was measured).
+    pub compile_error: Option<String>,
+}
+
+impl ProgramTiming {
+    /// The time as the problem's limit sees it: a program whose language has a time
+    /// multiplier of 3 that takes 300 ms needs a limit of 100 ms.
+    pub fn normalized(&self) -> Duration {
+        self.slowest.div_f64(self.time_multiplier)
+    }
+
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.compile_error.is_none()
+    }
+}
+
+/// A stored `time_limit_exceeded` submission, run under the suggested limit.
+#[derive(Debug, Clone)]
+pub struct SlowCheck {
+    pub label: String,
+    pub path: PathBuf,
+    /// Its overall verdict under the suggested limit (judging stopped at the first failure).
+    pub verdict: Verdict,
+    /// The case that failed, if one did.
+    pub case: Option<String>,
+    /// The slowest CPU time seen, normalized by the language's multiplier.
+    pub slowest: Duration,
+    pub compile_error: Option<String>,
+}
+
+impl SlowCheck {
+    /// A submission meant to be too slow that passes: the suggestion is too generous (or the
+    /// cases do not catch it).
+    pub fn passes(&self) -> bool {
+        self.compile_error.is_none() && self.verdict.is_accepted()
+    }
+}
+
+/// What calibrating one problem found.
+#[derive(Debug, Clone)]
+pub struct ProblemCalibration {
+    pub problem: String,
+    pub current_limit: Duration,
+    pub case_count: usize,
+    pub programs: Vec<ProgramTiming>,
+    /// `None` when no program that sets the limit passed.
+    pub suggested_limit: Option<Duration>,
+    pub slow_checks: Vec<SlowCheck>,
+}
+
+impl ProblemCalibration {
+    /// The slowest program that sets the limit, and its (normalized) time.
+    pub fn slowest(&self) -> Option<&ProgramTiming> {
+        self.programs
+            .iter()
+            .filter(|p| p.role.sets_the_limit() && p.compile_error.is_none())
+            .max_by_key(|p| p.normalized())
+    }
+
+    /// Problems that make the suggestion untrustworthy: an accepted program that fails, a
+    /// too-slow submission that passes.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for program in &self.programs {
+            if let Some(message) = &program.compile_error {
+                let first = message.lines().next().unwrap_or_default();
+                warnings.push(format!("{} does not compile: {first}", program.label));
+                continue;
+            }
+            if let Some(first) = program.failures.first() {
+                let more = match program.failures.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more cases)", n - 1),
+                };
+                warnings.push(format!(
+                    "{} gets {} on `{}`{more}: {}",
+                    program.label, first.verdict, first.case, first.reason
+                ));
+            }
+        }
+        for check in &self.slow_checks {
+            if let Some(message) = &check.compile_error {
+                let first = message.lines().next().unwrap_or_default();
+                warnings.push(format!("{} does not compile: {first}", check.label));
+            } else if check.passes() {
+                warnings.push(format!(
+                    "{} passes within the suggested limit (slowest case {} ms): the limit or the cases do not stop it",
+                    check.label,
+                    check.slowest.as_millis()
+                ));
+            }
+        }
+        if self.suggested_limit.is_none() {
+            warnings.push("no accepted program passed: nothing to base a limit on".to_string());
+        }
+        warnings
+    }
+}
+
+/// Progress, for the progress bar.
+#[derive(Debug)]
+pub enum CalibrateEvent<'a> {
+    /// A program starts; `runs` case runs are coming (an upper bound for slow checks, which
+    /// stop at the first failure).
+    ProgramStarted {
+        problem: &'a str,
+        label: &'a str,
+        runs: usize,
+    },
+    CaseFinished {
+        outcome: &'a CaseOutcome,
+    },
+}
+
+/// `max(slowest) × 2`, rounded up to a round step: 100 ms up to 2 s, 500 ms up to 10 s, whole
+/// seconds above; never below 100 ms, since process start-up alone varies by milliseconds.
+pub fn suggest_limit(slowest: Duration) -> Duration {
+    let wanted = slowest * SAFETY_FACTOR;
+    let step = if wanted <= Duration::from_secs(2) {
+        Duration::from_millis(100)
+    } else if wanted <= Duration::from_secs(10) {
+        Duration::from_millis(500)
+    } else {
+        Duration::from_secs(1)
+    };
+    let steps = wanted.as_nanos().div_ceil(step.as_nanos()).max(1);
+    step * u32::try_from(steps).unwrap_or(u32::MAX)
+}
+
+/// The stored submissions of `problem` expected to get `verdict`:
+/// `solutions/submissions/<problem>/<verdict folder>/*`, sorted by name.
+pub fn stored_submissions(
+    config: &Config,
+    problem: &str,
+    verdict: Verdict,
+) -> Result<Vec<PathBuf>, CalibrateError> {
+    let folder = config
+        .root
+        .join("solutions/submissions")
+        .join(problem)
+        .join(verdict.dir_name());
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(CalibrateError::ListSubmissions {
+                path: folder,
+                source,
+            })
+        }
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| CalibrateError::ListSubmissions {
+            path: folder.clone(),
+            source,
+        })?;
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if path.is_file() && !hidden {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// A program ready to measure.
+struct Candidate {
+    label: String,
+    role: Role,
+    path: PathBuf,
+    program: Program,
+    time_multiplier: f64,
+    /// Keeps the build folder of a compiled submission alive while it runs.
+    _prepared: Option<Prepared>,
+}
+
+/// A stored submission compiled, or why not.
+enum Built {
+    Ready(Box<Candidate>),
+    Failed {
+        label: String,
+        path: PathBuf,
+        message: String,
+    },
+}
+
+fn label_of(config: &Config, problem: &str, path: &Path) -> String {
+    let base = config.root.join("solutions/submissions").join(problem);
+    path.strip_prefix(&base)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn build_stored(
+    config: &Config,
+    problem: &str,
+    path: &Path,
+    role: Role,
+) -> Result<Built, SubmitError> {
+    let label = label_of(config, problem, path);
+    let language = submit::detect_language(config, path, None)?;
+    Ok(match submit::compile(language, path)? {
+        Compiled::Ready(prepared) => Built::Ready(Box::new(Candidate {
+            label,
+            role,
+            path: path.to_path_buf(),
+            program: prepared.program.clone(),
+            time_multiplier: prepared.time_multiplier,
+            _prepared: Some(prepared),
+        })),
+        Compiled::CompileError { message, .. } => Built::Failed {
+            label,
+            path: path.to_path_buf(),
+            message,
+        },
+    })
+}
+
+/// Calibrates one problem: measure, suggest, then try the too-slow submissions.
+pub fn calibrate(
+    config: &Config,
+    problem: &Problem,
+    settings: &CalibrateSettings,
+    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
+) -> Result<ProblemCalibration, CalibrateError> {
+    let cases = discover::discover(&problem.cases)?;
+    if cases.is_empty() {
+        return Err(CalibrateError::NoCases {
+            problem: problem.name.clone(),
+            path: problem.cases.clone(),
+        });
+    }
+    if !problem.solution.is_file() {
+        return Err(CalibrateError::MissingSolution {
+            problem: problem.name.clone(),
+            path: problem.solution.clone(),
+        });
+    }
+
+    let mut candidates = vec![Candidate {
+        label: Role::Solution.as_str().to_string(),
+        role: Role::Solution,
+        path: problem.solution.clone(),
+        program: Program::new(&problem.solution),
+        time_multiplier: 1.0,
+        _prepared: None,
+    }];
+    if let Some(reference) = problem.reference.as_ref().filter(|r| r.is_file()) {
+        candidates.push(Candidate {
+            label: Role::Reference.as_str().to_string(),
+            role: Role::Reference,
+            path: reference.clone(),
+            program: Program::new(reference),
+            time_multiplier: 1.0,
+            _prepared: None,
+        });
+    }
+    let mut programs = Vec::new();
+    for path in stored_submissions(config, &problem.name, Verdict::Accepted)? {
+        match build_stored(config, &problem.name, &path, Role::Accepted)? {
+            Built::Ready(candidate) => candidates.push(*candidate),
+            Built::Failed {
+                label,
+                path,
+                message,
+            } => programs.push(ProgramTiming {
+                label,
+                role: Role::Accepted,
+                path,
+                time_multiplier: 1.0,
+                slowest: Duration::ZERO,
+                slowest_case: String::new(),
+                failures: Vec::new(),
+                compile_error: Some(message),
+            }),
+        }
+    }
+
+    let repeat = settings.repeat.max(1);
+    for candidate in &candidates {
+        on_event(CalibrateEvent::ProgramStarted {
+            problem: &problem.name,
+            label: &candidate.label,
+            runs: cases.len() * repeat,
+        });
+        programs.push(measure(problem, candidate, &cases, settings, on_event));
+    }
+    // Measured programs first in the order they ran, compile errors after: the table reads
+    // solution, reference, accepted/… whatever failed to build.
+    programs.sort_by_key(|p| p.compile_error.is_some());
+
+    let mut calibration = ProblemCalibration {
+        problem: problem.name.clone(),
+        current_limit: problem.time_limit,
+        case_count: cases.len(),
+        programs,
+        suggested_limit: None,
+        slow_checks: Vec::new(),
+    };
+    calibration.suggested_limit = calibration
+        .programs
+        .iter()
+        .filter(|p| p.role.sets_the_limit() && p.passed())
+        .map(ProgramTiming::normalized)
+        .max()
+        .map(suggest_limit);
+
+    if let Some(limit) = calibration.suggested_limit {
+        for path in stored_submissions(config, &problem.name, Verdict::TimeLimitExceeded)? {
+            on_event(CalibrateEvent::ProgramStarted {
+                problem: &problem.name,
+                label: &label_of(config, &problem.name, &path),
+                runs: cases.len(),
+            });
+            calibration
+                .slow_checks
+                .push(check_slow(config, problem, &path, limit, &cases, on_event)?);
+        }
+    }
+    Ok(calibration)
+}
+
+/// Runs `candidate` `repeat` times over all cases (whole passes, so that a passing disturbance
+/// hits one run of many cases rather than every run of one case).
+fn measure(
+    problem: &Problem,
+    candidate: &Candidate,
+    cases: &[Case],
+    settings: &CalibrateSettings,
+    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
+) -> ProgramTiming {
+    let limits = measuring_limits(problem, candidate.time_multiplier);
+    let judge_settings = JudgeSettings {
+        limits,
+        checker: &problem.checker,
+        jobs: settings.jobs.max(1),
+    };
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
+    let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
+    for _ in 0..settings.repeat.max(1) {
+        let outcomes =
+            judge::judge_cases(&candidate.program, cases, &judge_settings, &mut |event| {
+                let Event::Finished { outcome, .. } = event;
+                on_event(CalibrateEvent::CaseFinished { outcome });
+            });
+        for (index, outcome) in outcomes.into_iter().enumerate() {
+            times[index].push(outcome.cpu_time);
+            if !outcome.verdict.is_accepted() && failures[index].is_none() {
+                failures[index] = Some(outcome);
+            }
+        }
+    }
+    let (slowest_index, slowest) = times
+        .iter_mut()
+        .map(|runs| median(runs))
+        .enumerate()
+        .max_by_key(|&(_, time)| time)
+        .unwrap_or_default();
+    ProgramTiming {
+        label: candidate.label.clone(),
+        role: candidate.role,
+        path: candidate.path.clone(),
+        time_multiplier: candidate.time_multiplier,
+        slowest,
+        slowest_case: cases
+            .get(slowest_index)
+            .map(|c| c.name.clone())
+            .unwrap_or_default(),
+        failures: failures.into_iter().flatten().collect(),
+        compile_error: None,
+    }
+}
+
+/// The problem's limits with room to measure programs slower than the limit.
+fn measuring_limits(problem: &Problem, time_multiplier: f64) -> Limits {
+    let mut limits = problem.limits(time_multiplier);
+    limits.cpu_time *= MEASURE_HEADROOM;
+    limits.wall_time = limits.cpu_time * 2 + Duration::from_secs(1);
+    limits
+}
+
+/// The lower median: with 3 runs the middle one, so one disturbed run changes nothing.
+fn median(runs: &mut [Duration]) -> Duration {
+    runs.sort();
+    runs.get((runs.len().max(1) - 1) / 2)
+        .copied()
+        .unwrap_or_default()
+}
+
+/// Judges a too-slow submission under the suggested limit, case by case, stopping at the
+/// first failure: its job is to fail, and once it has, the rest would only take time.
+fn check_slow(
+    config: &Config,
+    problem: &Problem,
+    path: &Path,
+    limit: Duration,
+    cases: &[Case],
+    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
+) -> Result<SlowCheck, SubmitError> {
+    let candidate = match build_stored(config, &problem.name, path, Role::Accepted)? {
+        Built::Ready(candidate) => candidate,
+        Built::Failed {
+            label,
+            path,
+            message,
+        } => {
+            return Ok(SlowCheck {
+                label,
+                path,
+                verdict: Verdict::CompileError,
+                case: None,
+                slowest: Duration::ZERO,
+                compile_error: Some(message),
+            })
+        }
+    };
+    let mut limits = problem.limits(candidate.time_multiplier);
+    limits.cpu_time = limit.mul_f64(candidate.time_multiplier);
+    limits.wall_time = limits.cpu_time * 2 + Duration::from_secs(1);
+    let settings = JudgeSettings {
+        limits,
+        checker: &problem.checker,
+        jobs: 1,
+    };
+    let mut check = SlowCheck {
+        label: candidate.label.clone(),
+        path: path.to_path_buf(),
+        verdict: Verdict::Accepted,
+        case: None,
+        slowest: Duration::ZERO,
+        compile_error: None,
+    };
+    for case in cases {
+        let outcome = judge::judge_case(&candidate.program, case, &settings);
+        on_event(CalibrateEvent::CaseFinished { outcome: &outcome });
+        check.slowest = check
+            .slowest
+            .max(outcome.cpu_time.div_f64(candidate.time_multiplier));
+        if !outcome.verdict.is_accepted() {
+            check.verdict = outcome.verdict;
+            check.case = Some(outcome.case);
+            break;
+        }
+    }
+    Ok(check)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn suggestions_round_up_to_a_step() {
+        let table = [
+            (0, 100),
+            (1, 100),
+            (50, 100),
+            (51, 200),
+            (120, 300),
+            (1000, 2000),
+            (1001, 2500),
+            (2600, 5500),
+            (5001, 11000),
+        ];
+        for (slowest, suggested) in table {
+            assert_eq!(suggest_limit(ms(slowest)), ms(suggested), "{slowest} ms");
+        }
+    }
+
+    #[test]
+    fn the_median_ignores_one_disturbed_run() {
+        assert_eq!(median(&mut [ms(5), ms(90), ms(4)]), ms(5));
+        assert_eq!(median(&mut [ms(7)]), ms(7));
+        assert_eq!(median(&mut [ms(3), ms(9)]), ms(3));
+        assert_eq!(median(&mut []), ms(0));
+    }
+
+    #[test]
+    fn multipliers_scale_times_down() {
+        let python = ProgramTiming {
+            label: "accepted/a.py".to_string(),
+            role: Role::Accepted,
+            path: PathBuf::from("a.py"),
+            time_multiplier: 3.0,
+            slowest: ms(300),
+            slowest_case: "big".to_string(),
+            failures: Vec::new(),
+            compile_error: None,
+        };
+        assert_eq!(python.normalized(), ms(100));
+    }
+}

@@ -1,0 +1,352 @@
+//! The report of `harness calibrate`, for people (a table per problem and the suggested
+//! `time-limit`) and for scripts (one JSON document).
+
+use std::io::{self, Write};
+
+use anstyle::{AnsiColor, Style};
+use serde::Serialize;
+
+use crate::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
+use crate::units::format_duration;
+
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const GOOD: Style = Style::new()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
+    .bold();
+const WARN: Style = Style::new()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)))
+    .bold();
+
+/// A duration as judge.toml writes it: `"300ms"`, `"2s"`, `"2.5s"`.
+pub fn toml_duration(duration: std::time::Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 || !ms.is_multiple_of(100) {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
+    }
+}
+
+pub fn write_human(
+    out: &mut dyn Write,
+    calibrations: &[ProblemCalibration],
+    repeat: usize,
+) -> io::Result<()> {
+    for (index, calibration) in calibrations.iter().enumerate() {
+        if index > 0 {
+            writeln!(out)?;
+        }
+        write_problem(out, calibration, repeat)?;
+    }
+    Ok(())
+}
+
+fn write_problem(
+    out: &mut dyn Write,
+    calibration: &ProblemCalibration,
+    repeat: usize,
+) -> io::Result<()> {
+    let runs = if repeat == 1 {
+        "1 run".to_string()
+    } else {
+        format!("median of {repeat} runs")
+    };
+    writeln!(
+        out,
+        "{BOLD}{}{BOLD:#}: {} cases, slowest case per program ({runs}, CPU time)",
+        calibration.problem, calibration.case_count
+    )?;
+    let width = calibration
+        .programs
+        .iter()
+        .map(|p| p.label.len())
+        .chain(calibration.slow_checks.iter().map(|c| c.label.len()))
+        .max()
+        .unwrap_or(0);
+    for program in &calibration.programs {
+        write_program(out, program, width)?;
+    }
+    for check in &calibration.slow_checks {
+        write_slow_check(out, check, width)?;
+    }
+    for warning in calibration.warnings() {
+        writeln!(out, "  {WARN}warning{WARN:#}: {warning}")?;
+    }
+    let current = toml_duration(calibration.current_limit);
+    match (calibration.suggested_limit, calibration.slowest()) {
+        (Some(limit), Some(slowest)) => {
+            let verb = if limit == calibration.current_limit {
+                "keep"
+            } else {
+                "suggest"
+            };
+            writeln!(
+                out,
+                "  {verb}: {GOOD}time-limit = \"{}\"{GOOD:#}  {DIM}(2 × {} of {}, rounded up; judge.toml says \"{current}\"){DIM:#}",
+                toml_duration(limit),
+                format_duration(slowest.normalized()),
+                slowest.label,
+            )
+        }
+        _ => writeln!(
+            out,
+            "  {WARN}no suggestion{WARN:#}: no accepted program passed (judge.toml says \"{current}\")"
+        ),
+    }
+}
+
+fn write_program(out: &mut dyn Write, program: &ProgramTiming, width: usize) -> io::Result<()> {
+    if program.compile_error.is_some() {
+        return writeln!(out, "  {:<width$}  {WARN}CE{WARN:#}", program.label);
+    }
+    write!(
+        out,
+        "  {:<width$}  {:>8}  {}",
+        program.label,
+        format_duration(program.slowest),
+        program.slowest_case
+    )?;
+    if program.time_multiplier != 1.0 {
+        write!(
+            out,
+            "  {DIM}(÷ {} for the language: {}){DIM:#}",
+            program.time_multiplier,
+            format_duration(program.normalized())
+        )?;
+    }
+    if program.role == Role::Reference {
+        write!(out, "  {DIM}(brute force: not counted){DIM:#}")?;
+    }
+    if !program.failures.is_empty() {
+        write!(
+            out,
+            "  {WARN}{} cases not AC{WARN:#}",
+            program.failures.len()
+        )?;
+    }
+    writeln!(out)
+}
+
+fn write_slow_check(out: &mut dyn Write, check: &SlowCheck, width: usize) -> io::Result<()> {
+    if check.compile_error.is_some() {
+        return writeln!(out, "  {:<width$}  {WARN}CE{WARN:#}", check.label);
+    }
+    if check.passes() {
+        writeln!(
+            out,
+            "  {:<width$}  {WARN}passes{WARN:#} within the suggestion",
+            check.label
+        )
+    } else {
+        writeln!(
+            out,
+            "  {:<width$}  {GOOD}{}{GOOD:#} on {} under the suggestion",
+            check.label,
+            check.verdict,
+            check.case.as_deref().unwrap_or("?")
+        )
+    }
+}
+
+/// `harness calibrate --format json`.
+#[derive(Debug, Serialize)]
+pub struct CalibrateJson {
+    pub repeat: usize,
+    pub jobs: usize,
+    pub problems: Vec<ProblemCalibrationJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProblemCalibrationJson {
+    pub problem: String,
+    pub case_count: usize,
+    /// judge.toml's time limit now.
+    pub time_limit_ms: u64,
+    /// null when no accepted program passed.
+    pub suggested_time_limit_ms: Option<u64>,
+    /// The program the suggestion comes from.
+    pub slowest_program: Option<String>,
+    pub programs: Vec<ProgramJson>,
+    pub time_limit_exceeded: Vec<SlowCheckJson>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProgramJson {
+    /// `solution`, `reference`, or `accepted/<file>`.
+    pub program: String,
+    /// `solution`, `reference` or `accepted`.
+    pub role: &'static str,
+    pub path: String,
+    /// Whether its time sets the suggestion (the reference's does not).
+    pub counts_for_limit: bool,
+    pub time_multiplier: f64,
+    /// Max over cases of the median CPU time over repeats.
+    pub slowest_ms: u64,
+    /// The same divided by the language's time multiplier.
+    pub normalized_ms: u64,
+    pub slowest_case: String,
+    pub failures: Vec<FailureJson>,
+    pub compile_error: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FailureJson {
+    pub case: String,
+    pub verdict: &'static str,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SlowCheckJson {
+    pub program: String,
+    pub path: String,
+    /// Under the suggested limit, stopping at the first failing case.
+    pub verdict: &'static str,
+    pub case: Option<String>,
+    /// True is bad news: a submission meant to be too slow passes.
+    pub passes: bool,
+    pub compile_error: Option<String>,
+}
+
+impl CalibrateJson {
+    pub fn new(calibrations: &[ProblemCalibration], repeat: usize, jobs: usize) -> Self {
+        CalibrateJson {
+            repeat,
+            jobs,
+            problems: calibrations.iter().map(problem_json).collect(),
+        }
+    }
+}
+
+fn problem_json(calibration: &ProblemCalibration) -> ProblemCalibrationJson {
+    ProblemCalibrationJson {
+        problem: calibration.problem.clone(),
+        case_count: calibration.case_count,
+        time_limit_ms: calibration.current_limit.as_millis() as u64,
+        suggested_time_limit_ms: calibration.suggested_limit.map(|l| l.as_millis() as u64),
+        slowest_program: calibration.slowest().map(|p| p.label.clone()),
+        programs: calibration
+            .programs
+            .iter()
+            .map(|p| ProgramJson {
+                program: p.label.clone(),
+                role: p.role.as_str(),
+                path: p.path.display().to_string(),
+                counts_for_limit: p.role.sets_the_limit(),
+                time_multiplier: p.time_multiplier,
+                slowest_ms: p.slowest.as_millis() as u64,
+                normalized_ms: p.normalized().as_millis() as u64,
+                slowest_case: p.slowest_case.clone(),
+                failures: p
+                    .failures
+                    .iter()
+                    .map(|f| FailureJson {
+                        case: f.case.clone(),
+                        verdict: f.verdict.as_str(),
+                        reason: f.reason.clone(),
+                    })
+                    .collect(),
+                compile_error: p.compile_error.clone(),
+            })
+            .collect(),
+        time_limit_exceeded: calibration
+            .slow_checks
+            .iter()
+            .map(|c| SlowCheckJson {
+                program: c.label.clone(),
+                path: c.path.display().to_string(),
+                verdict: c.verdict.as_str(),
+                case: c.case.clone(),
+                passes: c.passes(),
+                compile_error: c.compile_error.clone(),
+            })
+            .collect(),
+        warnings: calibration.warnings(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::verdict::Verdict;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn timing(label: &str, role: Role, slowest: u64) -> ProgramTiming {
+        ProgramTiming {
+            label: label.to_string(),
+            role,
+            path: PathBuf::from(label),
+            time_multiplier: 1.0,
+            slowest: ms(slowest),
+            slowest_case: "big".to_string(),
+            failures: Vec::new(),
+            compile_error: None,
+        }
+    }
+
+    #[test]
+    fn toml_durations() {
+        for (ms_, text) in [
+            (100, "100ms"),
+            (1000, "1s"),
+            (2500, "2.5s"),
+            (1250, "1250ms"),
+        ] {
+            assert_eq!(toml_duration(ms(ms_)), text);
+        }
+    }
+
+    #[test]
+    fn a_problem_with_a_slow_submission_that_passes() {
+        let calibration = ProblemCalibration {
+            problem: "sum".to_string(),
+            current_limit: ms(1000),
+            case_count: 3,
+            programs: vec![
+                timing("solution", Role::Solution, 40),
+                timing("reference", Role::Reference, 700),
+                timing("accepted/a.c", Role::Accepted, 120),
+            ],
+            suggested_limit: Some(ms(300)),
+            slow_checks: vec![
+                SlowCheck {
+                    label: "time_limit_exceeded/spin.c".to_string(),
+                    path: PathBuf::from("spin.c"),
+                    verdict: Verdict::TimeLimitExceeded,
+                    case: Some("big".to_string()),
+                    slowest: ms(301),
+                    compile_error: None,
+                },
+                SlowCheck {
+                    label: "time_limit_exceeded/meh.c".to_string(),
+                    path: PathBuf::from("meh.c"),
+                    verdict: Verdict::Accepted,
+                    case: None,
+                    slowest: ms(250),
+                    compile_error: None,
+                },
+            ],
+        };
+        let mut out = Vec::new();
+        write_human(&mut out, std::slice::from_ref(&calibration), 3).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        insta::assert_snapshot!(anstream::adapter::strip_str(&text).to_string());
+
+        let json = serde_json::to_value(CalibrateJson::new(&[calibration], 3, 1)).unwrap();
+        let problem = &json["problems"][0];
+        assert_eq!(problem["suggested_time_limit_ms"], 300);
+        assert_eq!(problem["slowest_program"], "accepted/a.c");
+        assert_eq!(problem["time_limit_exceeded"][1]["passes"], true);
+        assert_eq!(problem["warnings"].as_array().unwrap().len(), 1);
+    }
+}
