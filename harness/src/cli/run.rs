@@ -138,6 +138,10 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
 /// Saves the failures for `--failed`. Losing them is not worth failing a run over (a
 /// read-only checkout, say): the user is told and the verdicts stand.
 fn remember(failed: &FailedCases, store: &Path) {
+    // A project that never failed gets no `target/harness/` at all.
+    if failed.is_empty() && !store.exists() {
+        return;
+    }
     if let Err(error) = failed.save(store) {
         let mut stderr = anstream::stderr();
         let _ = writeln!(
