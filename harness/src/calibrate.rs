@@ -188,15 +188,22 @@ impl ProblemCalibration {
 /// Progress, for the progress bar.
 #[derive(Debug)]
 pub enum CalibrateEvent<'a> {
-    /// A program starts; `runs` case runs are coming (an upper bound for slow checks, which
-    /// stop at the first failure).
+    /// `runs` more case runs are coming for this problem: known once its submissions have
+    /// compiled, before any is measured.
+    Planned {
+        runs: usize,
+    },
+    /// A program starts running.
     ProgramStarted {
         problem: &'a str,
         label: &'a str,
-        runs: usize,
     },
     CaseFinished {
         outcome: &'a CaseOutcome,
+    },
+    /// Planned runs that will not happen: a too-slow submission stopped at its first failure.
+    Skipped {
+        runs: usize,
     },
 }
 
@@ -368,11 +375,14 @@ pub fn calibrate(
     }
 
     let repeat = settings.repeat.max(1);
+    let slow_ones = stored_submissions(config, &problem.name, Verdict::TimeLimitExceeded)?;
+    on_event(CalibrateEvent::Planned {
+        runs: cases.len() * (candidates.len() * repeat + slow_ones.len()),
+    });
     for candidate in &candidates {
         on_event(CalibrateEvent::ProgramStarted {
             problem: &problem.name,
             label: &candidate.label,
-            runs: cases.len() * repeat,
         });
         programs.push(measure(problem, candidate, &cases, settings, on_event));
     }
@@ -396,17 +406,21 @@ pub fn calibrate(
         .max()
         .map(suggest_limit);
 
-    if let Some(limit) = calibration.suggested_limit {
-        for path in stored_submissions(config, &problem.name, Verdict::TimeLimitExceeded)? {
-            on_event(CalibrateEvent::ProgramStarted {
-                problem: &problem.name,
-                label: &label_of(config, &problem.name, &path),
-                runs: cases.len(),
-            });
-            calibration
-                .slow_checks
-                .push(check_slow(config, problem, &path, limit, &cases, on_event)?);
+    match calibration.suggested_limit {
+        Some(limit) => {
+            for path in slow_ones {
+                on_event(CalibrateEvent::ProgramStarted {
+                    problem: &problem.name,
+                    label: &label_of(config, &problem.name, &path),
+                });
+                calibration
+                    .slow_checks
+                    .push(check_slow(config, problem, &path, limit, &cases, on_event)?);
+            }
         }
+        None => on_event(CalibrateEvent::Skipped {
+            runs: cases.len() * slow_ones.len(),
+        }),
     }
     Ok(calibration)
 }
@@ -495,6 +509,7 @@ fn check_slow(
             path,
             message,
         } => {
+            on_event(CalibrateEvent::Skipped { runs: cases.len() });
             return Ok(SlowCheck {
                 label,
                 path,
@@ -502,7 +517,7 @@ fn check_slow(
                 case: None,
                 slowest: Duration::ZERO,
                 compile_error: Some(message),
-            })
+            });
         }
     };
     let mut limits = problem.limits(candidate.time_multiplier);
@@ -521,7 +536,7 @@ fn check_slow(
         slowest: Duration::ZERO,
         compile_error: None,
     };
-    for case in cases {
+    for (index, case) in cases.iter().enumerate() {
         let outcome = judge::judge_case(&candidate.program, case, &settings);
         on_event(CalibrateEvent::CaseFinished { outcome: &outcome });
         check.slowest = check
@@ -530,6 +545,9 @@ fn check_slow(
         if !outcome.verdict.is_accepted() {
             check.verdict = outcome.verdict;
             check.case = Some(outcome.case);
+            on_event(CalibrateEvent::Skipped {
+                runs: cases.len() - index - 1,
+            });
             break;
         }
     }

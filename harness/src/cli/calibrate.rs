@@ -53,15 +53,12 @@ pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
     for problem in problems {
         let calibration =
             calibrate::calibrate(&config, problem, &settings, &mut |event| match event {
-                CalibrateEvent::ProgramStarted {
-                    problem,
-                    label,
-                    runs,
-                } => {
-                    progress.add_total(runs);
-                    progress.set_label(&format!("{problem}: {label}"));
+                CalibrateEvent::Planned { runs } => progress.add_total(runs),
+                CalibrateEvent::ProgramStarted { problem, label } => {
+                    progress.set_label(&format!("{problem}: {label}"))
                 }
                 CalibrateEvent::CaseFinished { outcome } => progress.on_case(outcome),
+                CalibrateEvent::Skipped { runs } => progress.skip(runs),
             })?;
         calibrations.push(calibration);
     }

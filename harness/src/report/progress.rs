@@ -92,6 +92,11 @@ impl Progress {
         self.bar.inc_length(runs as u64);
     }
 
+    /// Runs that were counted in but will not happen.
+    pub fn skip(&mut self, runs: usize) {
+        self.bar.inc(runs as u64);
+    }
+
     /// Names what is being judged now (a problem, a submission).
     pub fn set_label(&mut self, label: &str) {
         self.problem = label.to_string();
