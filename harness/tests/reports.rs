@@ -271,6 +271,14 @@ fn no_escape_codes_when_piped_or_with_no_color() {
     // A wrong answer is in red, and the plain text is still all there.
     assert!(stdout.contains("\u{1b}[31m"), "{stdout}");
 
+    // An explicit `--color always` outranks NO_COLOR, as with cargo.
+    let forced_over_no_color = harness(dir.path())
+        .args(["--no-build", "-p", "sum", "--color", "always"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(has_escape(&forced_over_no_color.stdout));
+
     let never = harness(dir.path())
         .args(["--no-build", "-p", "sum", "--color", "never"])
         .output()
