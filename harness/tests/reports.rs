@@ -293,8 +293,8 @@ fn parallel_runs_give_the_same_verdicts() {
     let (two, code_two) = json_run(dir.path(), &["--no-build", "-j", "2"]);
     assert_eq!(verdicts(&one), verdicts(&two));
     assert_eq!(code_one, code_two);
-    assert_eq!(one["jobs"], 1);
-    assert_eq!(two["jobs"], 2);
+    assert_eq!((&one["jobs"], &one["parallel"]), (&1.into(), &false.into()));
+    assert_eq!((&two["jobs"], &two["parallel"]), (&2.into(), &true.into()));
 }
 
 #[test]

@@ -115,6 +115,8 @@ pub struct SuiteJson {
     /// Cases run at once; above 1, wall times are inflated (CPU times, which the verdicts
     /// use, barely are).
     pub jobs: usize,
+    /// `jobs > 1`, for readers that only want to know.
+    pub parallel: bool,
     /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
     pub partition: Option<String>,
     pub elapsed_ms: u64,
@@ -143,6 +145,7 @@ impl From<&SuiteReport> for SuiteJson {
         SuiteJson {
             verdict: verdict.as_str(),
             jobs: report.jobs,
+            parallel: report.jobs > 1,
             partition: report.partition.map(|p| p.to_string()),
             elapsed_ms: report.elapsed.as_millis() as u64,
             case_count: report.case_count(),
