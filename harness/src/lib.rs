@@ -1,5 +1,6 @@
 //! A local judge for competitive programming. The modules follow the data:
-//! config -> discover -> build -> run -> check -> verdict -> report.
+//! config -> discover -> build -> run -> check -> verdict -> report. Authoring cases: tool
+//! (the author's programs) -> validate.
 
 pub mod build;
 pub mod check;
@@ -12,7 +13,9 @@ pub mod report;
 pub mod run;
 pub mod submit;
 pub mod suite;
+pub mod tool;
 pub mod units;
 #[cfg(unix)]
 mod unix;
+pub mod validate;
 pub mod verdict;
