@@ -1,13 +1,15 @@
 //! A local judge for competitive programming. The modules follow the data:
 //! config -> discover -> build -> run -> check -> verdict -> report. Authoring cases: tool
-//! (the author's programs) -> validate.
+//! (the author's programs) -> validate, add, gen.
 
+pub mod add;
 pub mod build;
 pub mod check;
 pub mod config;
 pub mod diff;
 pub mod discover;
 pub mod exit;
+pub mod gen;
 pub mod judge;
 pub mod report;
 pub mod run;

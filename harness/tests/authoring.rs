@@ -1,5 +1,5 @@
-//! Authoring cases on a temporary project whose tools are tiny shell scripts: `validate`
-//! and `run` refusing invalid inputs.
+//! Authoring cases on a temporary project whose tools are tiny shell scripts: `validate`,
+//! `run` refusing invalid inputs, `add`, `gen` and `gen --check`.
 //!
 //! The problem is "sum": the input is `a b` with 0 ≤ a, b ≤ 100, the answer a + b.
 #![cfg(unix)]
@@ -12,18 +12,29 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 const FAILED: i32 = 1;
+const ERROR: i32 = 2;
 
 const JUDGE_TOML: &str = r#"
 [problems.sum]
 solution = "sum.sh"
 reference = "sum.sh"
 validator = ["sh", "validate.sh"]
+
+[[problems.sum.generators]]
+name = "g{seed:02}"
+command = ["sh", "gen.sh", "{seed}"]
+seeds = "1..=3"
 "#;
 
 const VALIDATE: &str = r#"read a b
 for v in "$a" "$b"; do
   if [ "$v" -gt 100 ]; then echo "line 1: $v is out of [0, 100]" >&2; exit 1; fi
 done
+"#;
+
+/// Seed s gives `s 2s`; one seed can be made to fail through the file `fail-seed`.
+const GENERATE: &str = r#"if [ -f fail-seed ] && [ "$1" = "$(cat fail-seed)" ]; then echo "seed $1: out of ideas" >&2; exit 4; fi
+echo "$1 $(( $1 * 2 % 101 ))"
 "#;
 
 const SUM: &str = "#!/bin/sh\nread a b\necho $((a + b))\n";
@@ -38,6 +49,7 @@ impl Project {
         let project = Project { dir };
         project.write("judge.toml", JUDGE_TOML);
         project.write("validate.sh", VALIDATE);
+        project.write("gen.sh", GENERATE);
         project.write("sum.sh", SUM);
         fs::set_permissions(project.path("sum.sh"), fs::Permissions::from_mode(0o755)).unwrap();
         project.write("cases/sum/sample-1.in", "1 2\n");
@@ -55,10 +67,25 @@ impl Project {
         fs::write(path, text).unwrap();
     }
 
+    fn read(&self, relative: &str) -> String {
+        fs::read_to_string(self.path(relative))
+            .unwrap_or_else(|e| panic!("cannot read `{relative}`: {e}"))
+    }
+
     fn harness(&self) -> Command {
         let mut command = Command::cargo_bin("harness").unwrap();
         command.current_dir(self.dir.path()).env("NO_COLOR", "1");
         command
+    }
+
+    /// The names in the case folder, sorted: what a test expects to find there and no more.
+    fn case_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(self.path("cases/sum"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
     }
 }
 
@@ -115,4 +142,272 @@ fn run_refuses_invalid_inputs_unless_told_not_to() {
         .assert()
         .success()
         .stdout(predicate::str::contains("all 2 cases AC"));
+}
+
+// ---- add ------------------------------------------------------------------------------------
+
+#[test]
+fn add_refuses_an_invalid_input_and_writes_nothing() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "--input", "-"])
+        .write_stdin("7 101\n")
+        .assert()
+        .code(FAILED)
+        .stderr(predicate::str::contains(
+            "the input is not valid for `sum`: line 1: 101 is out of [0, 100]",
+        ))
+        .stderr(no_panic());
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+#[test]
+fn add_picks_the_next_free_name_and_answers_with_the_reference() {
+    let project = Project::new();
+    project.write("mine.in", "20 22\n");
+    for expected in ["added-1", "added-2"] {
+        project
+            .harness()
+            .args(["add", "sum", "--input", "mine.in"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "wrote cases/sum/{expected}.in (6 bytes)"
+            )))
+            .stdout(predicate::str::contains(format!(
+                "wrote cases/sum/{expected}.ans (3 bytes, answer from the reference)"
+            )));
+        assert_eq!(project.read(&format!("cases/sum/{expected}.in")), "20 22\n");
+        assert_eq!(project.read(&format!("cases/sum/{expected}.ans")), "42\n");
+    }
+    // Written by rename: nothing but the cases is left in the folder.
+    assert_eq!(
+        project.case_files(),
+        [
+            "added-1.ans",
+            "added-1.in",
+            "added-2.ans",
+            "added-2.in",
+            "sample-1.ans",
+            "sample-1.in"
+        ]
+    );
+}
+
+#[test]
+fn add_never_overwrites_without_force() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-"])
+        .write_stdin("0 0\n")
+        .assert()
+        .success();
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("already exists"))
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(project.read("cases/sum/edge.in"), "0 0\n");
+
+    project
+        .harness()
+        .args(["add", "sum", "sample-1", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR);
+    assert_eq!(project.read("cases/sum/sample-1.in"), "1 2\n");
+
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-", "--force"])
+        .write_stdin("1 1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("replaced cases/sum/edge.in"));
+    assert_eq!(project.read("cases/sum/edge.in"), "1 1\n");
+    assert_eq!(project.read("cases/sum/edge.ans"), "2\n");
+}
+
+#[test]
+fn add_keeps_a_given_answer_but_warns_when_the_reference_disagrees() {
+    let project = Project::new();
+    project.write("in.txt", "2 2\n");
+    project.write("right.txt", "4\n");
+    project.write("wrong.txt", "5\n");
+    project
+        .harness()
+        .args([
+            "add",
+            "sum",
+            "ok",
+            "--input",
+            "in.txt",
+            "--answer",
+            "right.txt",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("answer as given"))
+        .stderr(predicate::str::contains("warning").not());
+    project
+        .harness()
+        .args(["add", "sum", "odd", "--input", "in.txt", "--answer", "wrong.txt"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "warning: the given answer disagrees with the reference's (WA: line 1, token 1: expected 4, found 5)",
+        ));
+    assert_eq!(project.read("cases/sum/odd.ans"), "5\n");
+}
+
+#[test]
+fn add_leaves_nothing_behind_when_the_reference_fails() {
+    let project = Project::new();
+    project.write("sum.sh", "#!/bin/sh\necho broken >&2\nexit 3\n");
+    project
+        .harness()
+        .args(["add", "sum", "x", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("exit 3: broken"));
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+#[test]
+fn add_refuses_a_name_a_generator_owns() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "g02", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "`g02` is a case of the generator `g{seed:02}`",
+        ));
+}
+
+// ---- gen ------------------------------------------------------------------------------------
+
+#[test]
+fn gen_writes_the_generated_cases_and_leaves_hand_added_ones_alone() {
+    let project = Project::new();
+    // A hand-added case with an answer the reference would not give: gen must not "fix" it.
+    project.write("cases/sum/mine.in", "1 1\n");
+    project.write("cases/sum/mine.ans", "hand-made\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("new      cases/sum/g01"))
+        .stdout(predicate::str::contains(
+            "sum: 3 cases, 3 written, 0 unchanged",
+        ));
+    assert_eq!(project.read("cases/sum/g02.in"), "2 4\n");
+    assert_eq!(project.read("cases/sum/g02.ans"), "6\n");
+    assert_eq!(project.read("cases/sum/mine.ans"), "hand-made\n");
+    assert_eq!(project.read("cases/sum/sample-1.ans"), "3\n");
+
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "sum: 3 cases, 0 written, 3 unchanged",
+        ));
+    // The scratch folder went away.
+    let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["sum"]);
+}
+
+#[test]
+fn gen_check_passes_on_unchanged_cases_and_reports_changed_and_missing_ones() {
+    let project = Project::new();
+    project.harness().arg("gen").assert().success();
+    project
+        .harness()
+        .args(["gen", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sum: 3 cases match"));
+
+    project.write("cases/sum/g02.ans", "7\n");
+    fs::remove_file(project.path("cases/sum/g03.in")).unwrap();
+    fs::remove_file(project.path("cases/sum/g03.ans")).unwrap();
+    project
+        .harness()
+        .args(["gen", "--check"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("DIFFERS  cases/sum/g02: answer"))
+        .stdout(predicate::str::contains("MISSING  cases/sum/g03"))
+        .stdout(predicate::str::contains("sum: 2 of 3 cases differ"));
+    // --check writes nothing.
+    assert_eq!(project.read("cases/sum/g02.ans"), "7\n");
+    assert!(!project.path("cases/sum/g03.in").exists());
+
+    // A generator that changed its mind is caught the same way.
+    project.harness().arg("gen").assert().success();
+    project.write("gen.sh", "echo \"$1 0\"\n");
+    project
+        .harness()
+        .args(["gen", "--check", "sum"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "DIFFERS  cases/sum/g01: input and answer",
+        ));
+}
+
+#[test]
+fn a_failing_generator_loses_nothing() {
+    let project = Project::new();
+    project.harness().arg("gen").assert().success();
+    // Seed 1 would now give another case, but seed 3 fails: nothing may change.
+    project.write("gen.sh", &GENERATE.replace("% 101", "% 101 + 1"));
+    project.write("fail-seed", "3\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "1 of 3 cases could not be generated",
+        ))
+        .stderr(predicate::str::contains("`g03`"))
+        .stderr(predicate::str::contains("exit 4: seed 3: out of ideas"))
+        .stderr(no_panic());
+    assert_eq!(project.read("cases/sum/g01.in"), "1 2\n");
+    assert_eq!(project.read("cases/sum/g01.ans"), "3\n");
+    let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["sum"]);
+}
+
+#[test]
+fn a_generated_input_the_validator_rejects_stops_gen() {
+    let project = Project::new();
+    project.write("gen.sh", "echo \"$1 $(( $1 * 60 ))\"\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+        "`g02`: the generator `sh gen.sh 2` made an invalid input: line 1: 120 is out of [0, 100]",
+    ));
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
 }

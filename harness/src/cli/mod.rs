@@ -1,6 +1,8 @@
 //! The command line: one module per command, each turning its arguments into library calls
 //! and its results into an exit code.
 
+mod add;
+mod gen;
 mod run;
 mod validate;
 
@@ -62,6 +64,10 @@ enum Command {
     Run(run::RunArgs),
     /// Check every case's input with its problem's validator.
     Validate(validate::ValidateArgs),
+    /// Add a case: validate the input, answer it with the reference, write NAME.in + NAME.ans.
+    Add(add::AddArgs),
+    /// Rebuild the generated cases from judge.toml's generators (or check them with --check).
+    Gen(gen::GenArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
@@ -69,6 +75,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
+        Some(Command::Add(args)) => add::add(&cli.global, &args),
+        Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
