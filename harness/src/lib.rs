@@ -1,6 +1,6 @@
 //! A local judge for competitive programming. The modules follow the data:
 //! config -> discover -> build -> run -> check -> verdict -> report. Authoring cases: tool
-//! (the author's programs) -> validate, add, gen.
+//! (the author's programs) -> validate, add, gen, stress (with shrink).
 
 pub mod add;
 pub mod build;
@@ -13,6 +13,8 @@ pub mod gen;
 pub mod judge;
 pub mod report;
 pub mod run;
+pub mod shrink;
+pub mod stress;
 pub mod submit;
 pub mod suite;
 pub mod tool;

@@ -1,5 +1,5 @@
 //! Authoring cases on a temporary project whose tools are tiny shell scripts: `validate`,
-//! `run` refusing invalid inputs, `add`, `gen` and `gen --check`.
+//! `run` refusing invalid inputs, `add`, `gen` and `gen --check`, and `stress --save`.
 //!
 //! The problem is "sum": the input is `a b` with 0 ≤ a, b ≤ 100, the answer a + b.
 #![cfg(unix)]
@@ -24,6 +24,15 @@ validator = ["sh", "validate.sh"]
 name = "g{seed:02}"
 command = ["sh", "gen.sh", "{seed}"]
 seeds = "1..=3"
+
+[problems.sum.stress]
+generator = ["sh", "gen.sh", "{seed}"]
+shrink = ["sh", "shrink.sh", "{input}", "{dir}"]
+
+[languages.c]
+extensions = ["c"]
+compile = ["cc", "-O1", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
 "#;
 
 const VALIDATE: &str = r#"read a b
@@ -35,6 +44,19 @@ done
 /// Seed s gives `s 2s`; one seed can be made to fail through the file `fail-seed`.
 const GENERATE: &str = r#"if [ -f fail-seed ] && [ "$1" = "$(cat fail-seed)" ]; then echo "seed $1: out of ideas" >&2; exit 4; fi
 echo "$1 $(( $1 * 2 % 101 ))"
+"#;
+
+/// Candidates: a halved, b halved, a - 1, b - 1 (never below 0), written as 000.in, 001.in, …
+const SHRINK: &str = r#"dir=$2
+read a b < "$1"
+i=0
+for c in "$((a / 2)) $b" "$a $((b / 2))" "$((a - 1)) $b" "$a $((b - 1))"; do
+  set -- $c
+  if [ "$1" -ge 0 ] && [ "$2" -ge 0 ] && [ "$c" != "$a $b" ]; then
+    echo "$c" > "$dir/$(printf %03d $i).in"
+    i=$((i + 1))
+  fi
+done
 "#;
 
 const SUM: &str = "#!/bin/sh\nread a b\necho $((a + b))\n";
@@ -50,6 +72,7 @@ impl Project {
         project.write("judge.toml", JUDGE_TOML);
         project.write("validate.sh", VALIDATE);
         project.write("gen.sh", GENERATE);
+        project.write("shrink.sh", SHRINK);
         project.write("sum.sh", SUM);
         fs::set_permissions(project.path("sum.sh"), fs::Permissions::from_mode(0o755)).unwrap();
         project.write("cases/sum/sample-1.in", "1 2\n");
@@ -410,4 +433,103 @@ fn a_generated_input_the_validator_rejects_stops_gen() {
         "`g02`: the generator `sh gen.sh 2` made an invalid input: line 1: 120 is out of [0, 100]",
     ));
     assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+// ---- stress on the temporary project ---------------------------------------------------------
+
+/// Wrong from a = 3 on; shrinking `a b` must end at `3 0`.
+const OFF_BY_ONE_FROM_3: &str = r#"#include <stdio.h>
+int main(void) {
+    int a, b;
+    if (scanf("%d %d", &a, &b) != 2) return 1;
+    printf("%d\n", a >= 3 ? a + b + 1 : a + b);
+    return 0;
+}
+"#;
+
+#[test]
+fn stress_shrinks_and_saves_the_minimal_input_as_a_case() {
+    let project = Project::new();
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("WA on input 1 (seed 40)"))
+        .stdout(predicate::str::contains("minimal failing input:\n  3 0\n"))
+        .stdout(predicate::str::contains("expected (reference):\n  3\n"))
+        .stdout(predicate::str::contains("received:\n  4\n"))
+        .stdout(predicate::str::contains("saved as case `tiny`"))
+        .stdout(predicate::str::contains(
+            "reproduce: harness stress sum wrong.c --seed 40 -n 1",
+        ));
+    assert_eq!(project.read("cases/sum/tiny.in"), "3 0\n");
+    assert_eq!(project.read("cases/sum/tiny.ans"), "3\n");
+
+    // Saving never overwrites.
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("already exists"));
+}
+
+#[test]
+fn stress_without_a_shrink_command_reports_the_input_as_found() {
+    let project = Project::new();
+    let toml = JUDGE_TOML.replace(
+        "shrink = [\"sh\", \"shrink.sh\", \"{input}\", \"{dir}\"]\n",
+        "",
+    );
+    project.write("judge.toml", &toml);
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    let output = project
+        .harness()
+        .args([
+            "stress", "sum", "wrong.c", "--seed", "1", "--format", "json",
+        ])
+        .assert()
+        .code(FAILED)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(json["found"], true);
+    assert_eq!(json["iterations"], 3);
+    assert_eq!(json["seed"], 3);
+    assert_eq!(json["verdict"], "WA");
+    assert_eq!(json["shrink"], "no-shrink-command");
+    assert_eq!(json["input"], "3 6\n");
+    assert_eq!(json["expected"], "9\n");
+    assert_eq!(json["output"], "10\n");
+}
+
+#[test]
+fn stress_reports_a_compile_error() {
+    let project = Project::new();
+    project.write("broken.c", "int main( {\n");
+    project
+        .harness()
+        .args(["stress", "sum", "broken.c"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("CE"))
+        .stdout(predicate::str::contains("does not compile"));
+}
+
+#[test]
+fn stress_blames_the_generator_for_an_invalid_input() {
+    let project = Project::new();
+    project.write("gen.sh", "echo \"$1 500\"\n");
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "5"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]",
+        ));
 }

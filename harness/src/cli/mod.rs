@@ -4,6 +4,7 @@
 mod add;
 mod gen;
 mod run;
+mod stress;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -68,6 +69,8 @@ enum Command {
     Add(add::AddArgs),
     /// Rebuild the generated cases from judge.toml's generators (or check them with --check).
     Gen(gen::GenArgs),
+    /// Judge a submission on random inputs until one fails, then shrink that input.
+    Stress(stress::StressArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
@@ -77,6 +80,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
+        Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
