@@ -23,8 +23,8 @@ pub const AUTO_NAME_PREFIX: &str = "added-";
 pub enum AddError {
     #[error("the input is not valid for `{problem}`: {reason} (hint: fix the input, or pass --no-validate to add it anyway)")]
     Invalid { problem: String, reason: String },
-    #[error("case `{}` already exists (hint: pick another name, or pass --force to replace it)", path.display())]
-    Exists { path: PathBuf },
+    #[error("problem `{problem}` already has a case `{name}` (hint: pick another name; `harness add --force` replaces a case)")]
+    Exists { problem: String, name: String },
     #[error("`{name}` is a case of the generator `{pattern}`, so `harness gen` would overwrite it (hint: pick another name)")]
     Generated { name: String, pattern: String },
     #[error("`{name}` is not a case name: {message}")]
@@ -110,8 +110,12 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
     let base = problem.cases.join(&name);
     let (input_path, answer_path) = (with_suffix(&base, "in"), with_suffix(&base, "ans"));
     let existed = input_path.exists() || answer_path.exists();
+    let exists = || AddError::Exists {
+        problem: problem.name.clone(),
+        name: name.clone(),
+    };
     if existed && !new.force {
-        return Err(AddError::Exists { path: base });
+        return Err(exists());
     }
     let folder = input_path
         .parent()
@@ -165,11 +169,12 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
         persist(input_file, &input_path, true)?;
         persist(answer_file, &answer_path, true)?;
     } else {
-        persist(input_file, &input_path, false)?;
-        if let Err(error) = persist(answer_file, &answer_path, false) {
-            // Someone wrote the answer meanwhile: take back our half of the case.
+        // No-clobber renames: a case written meanwhile by someone else is not replaced.
+        persist(input_file, &input_path, false)?.ok_or_else(exists)?;
+        if persist(answer_file, &answer_path, false)?.is_none() {
+            // Take back our half of the case.
             let _ = fs::remove_file(&input_path);
-            return Err(error);
+            return Err(exists());
         }
     }
     Ok(Added {
@@ -266,24 +271,21 @@ fn temp_with(folder: &Path, bytes: &[u8]) -> Result<NamedTempFile, AddError> {
     Ok(file)
 }
 
-fn persist(file: NamedTempFile, to: &Path, overwrite: bool) -> Result<(), AddError> {
+/// Renames `file` to `to`; `None` when `to` exists and may not be replaced.
+fn persist(file: NamedTempFile, to: &Path, overwrite: bool) -> Result<Option<()>, AddError> {
     let result = if overwrite {
         file.persist(to).map(drop)
     } else {
         file.persist_noclobber(to).map(drop)
     };
-    result.map_err(|error| {
-        if error.error.kind() == std::io::ErrorKind::AlreadyExists {
-            AddError::Exists {
-                path: to.with_extension(""),
-            }
-        } else {
-            AddError::Io {
-                path: to.to_path_buf(),
-                source: error.error,
-            }
-        }
-    })
+    match result {
+        Ok(()) => Ok(Some(())),
+        Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+        Err(error) => Err(AddError::Io {
+            path: to.to_path_buf(),
+            source: error.error,
+        }),
+    }
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> AddError {

@@ -233,7 +233,9 @@ fn add_never_overwrites_without_force() {
         .write_stdin("1 1\n")
         .assert()
         .code(ERROR)
-        .stderr(predicate::str::contains("already exists"))
+        .stderr(predicate::str::contains(
+            "problem `sum` already has a case `edge`",
+        ))
         .stderr(predicate::str::contains("--force"));
     assert_eq!(project.read("cases/sum/edge.in"), "0 0\n");
 
@@ -473,7 +475,9 @@ fn stress_shrinks_and_saves_the_minimal_input_as_a_case() {
         .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
         .assert()
         .code(ERROR)
-        .stderr(predicate::str::contains("already exists"));
+        .stderr(predicate::str::contains(
+            "the failing input was not saved: problem `sum` already has a case `tiny`",
+        ));
 }
 
 #[test]

@@ -83,8 +83,14 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
             return compile_error(args, &language.name, &message);
         }
     };
+    let first_seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        // Said at once, so that even an interrupted run can be repeated.
+        eprintln!("stress: first seed {seed} (pass --seed {seed} to repeat this run)");
+        seed
+    });
     let options = StressOptions {
-        first_seed: args.seed.unwrap_or_else(random_seed),
+        first_seed,
         iterations: match (args.iterations, args.time) {
             (None, None) => Some(DEFAULT_ITERATIONS),
             (iterations, _) => iterations,
