@@ -1,9 +1,13 @@
 //! The command line: one module per command, each turning its arguments into library calls
 //! and its results into an exit code.
 
+mod add;
+mod gen;
 mod run;
+mod stress;
+mod validate;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -59,12 +63,24 @@ pub enum Format {
 enum Command {
     /// Build the solutions and judge them on every case (the default command).
     Run(run::RunArgs),
+    /// Check every case's input with its problem's validator.
+    Validate(validate::ValidateArgs),
+    /// Add a case: validate the input, answer it with the reference, write NAME.in + NAME.ans.
+    Add(add::AddArgs),
+    /// Rebuild the generated cases from judge.toml's generators (or check them with --check).
+    Gen(gen::GenArgs),
+    /// Judge a submission on random inputs until one fails, then shrink that input.
+    Stress(stress::StressArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
+        Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
+        Some(Command::Add(args)) => add::add(&cli.global, &args),
+        Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
+        Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -100,4 +116,16 @@ pub fn build_first(config: &Config, skip: bool) -> Result<()> {
         harness::build::build(command, &config.root)?;
     }
     Ok(())
+}
+
+/// A path as the user would type it: relative to the current folder when it is below it.
+pub fn shown_path(path: &Path) -> String {
+    let here = std::env::current_dir().ok();
+    let relative = here
+        .as_deref()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|p| !p.as_os_str().is_empty());
+    let path = relative.unwrap_or(path);
+    let path = path.strip_prefix(".").unwrap_or(path);
+    path.display().to_string()
 }

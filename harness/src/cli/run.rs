@@ -33,6 +33,9 @@ pub struct RunArgs {
     /// Skip judge.toml's build command (the binaries are already built).
     #[arg(long)]
     pub no_build: bool,
+    /// Judge even cases whose input the problem's validator rejects.
+    #[arg(long)]
+    pub no_validate: bool,
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -49,6 +52,11 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     };
     let planned = suite::plan(&config, &selection)?;
     build_first(&config, args.no_build)?;
+    if !args.no_validate {
+        if let Some(code) = super::validate::refuse_invalid(&config, &planned)? {
+            return Ok(code);
+        }
+    }
     let report = suite::run(&planned, args.jobs.max(1), &mut |_| {})?;
     let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
