@@ -20,7 +20,9 @@ use harness::config::{self, Config};
     version,
     about = "A local judge for competitive programming",
     long_about = "A local judge for competitive programming.\n\nWithout a command it runs `harness run`: builds the solutions and judges each problem's solution on every case.",
-    args_conflicts_with_subcommands = true
+    // `harness -p x` is `harness run -p x`; options of a named command go after it, but
+    // `--config` and `--color` may stand on either side (see `dispatch`).
+    subcommand_negates_reqs = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -75,6 +77,11 @@ enum Command {
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
+    if cli.command.is_some() && cli.run != run::RunArgs::from_nothing() {
+        anyhow::bail!(
+            "options of `run` go after a command's name, not before it (hint: `harness run -p …`, or put the option after the command)"
+        );
+    }
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),

@@ -13,7 +13,7 @@ use harness::verdict::Verdict;
 
 use super::{build_first, load_config, Format, GlobalArgs};
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
     /// Judge only this problem (repeat for several).
     #[arg(short, long = "problem", value_name = "PROBLEM")]
@@ -42,6 +42,16 @@ pub struct RunArgs {
     /// Cases to run at once.
     #[arg(short, long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
+}
+
+impl RunArgs {
+    /// The options as parsed from an empty command line: what "no option given" looks like.
+    pub fn from_nothing() -> RunArgs {
+        use clap::FromArgMatches;
+        let command = <RunArgs as Args>::augment_args(clap::Command::new("run"));
+        let matches = command.get_matches_from(["run"]);
+        RunArgs::from_arg_matches(&matches).expect("empty arguments always parse")
+    }
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
