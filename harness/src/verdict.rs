@@ -150,8 +150,15 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
 
     if over_cpu || run.limit_hit == Some(LimitHit::WallTime) {
         let reason = if run.limit_hit == Some(LimitHit::WallTime) && !over_cpu {
+            // A program that used little CPU in that time was sleeping or blocked; one that
+            // used much of it was starved by a busy machine (still TLE: it did not finish).
+            let why = if run.cpu_time * 4 < run.wall_time {
+                "it sleeps or waits"
+            } else {
+                "the machine is busy or it is slow; try fewer jobs"
+            };
             format!(
-                "killed after {} of wall time (CPU {}): it sleeps or waits",
+                "killed after {} of wall time (CPU {}): {why}",
                 crate::units::format_duration(run.wall_time),
                 crate::units::format_duration(run.cpu_time)
             )
@@ -383,6 +390,15 @@ mod tests {
         };
         let reason = classify(&run, &limits()).unwrap().reason;
         assert!(reason.contains("wall time"), "{reason}");
+        assert!(reason.contains("sleeps or waits"), "{reason}");
+
+        let starved = RunResult {
+            cpu_time: Duration::from_millis(990),
+            ..run
+        };
+        let classified = classify(&starved, &limits()).unwrap();
+        assert_eq!(classified.verdict, Verdict::TimeLimitExceeded);
+        assert!(classified.reason.contains("busy"), "{}", classified.reason);
     }
 
     #[test]

@@ -152,3 +152,29 @@ fn a_case_pattern_that_matches_nothing_is_an_error() {
         .stderr(predicate::str::contains("no case matches `nope*`"))
         .stderr(no_panic());
 }
+
+#[test]
+fn config_may_come_before_the_command() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    with_case(dir.path(), "01", "3\n", Some("3\n"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let config = dir.path().join("judge.toml");
+    harness(elsewhere.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["run", "--no-build"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("sum: 1/1 AC"));
+}
+
+#[test]
+fn run_options_before_another_command_are_refused() {
+    let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
+    harness(dir.path())
+        .args(["-p", "sum", "validate"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("go after a command's name"))
+        .stderr(no_panic());
+}

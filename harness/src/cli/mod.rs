@@ -1,8 +1,12 @@
 //! The command line: one module per command, each turning its arguments into library calls
 //! and its results into an exit code.
 
+mod add;
 mod calibrate;
+mod gen;
 mod run;
+mod stress;
+mod validate;
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +22,9 @@ use harness::report::junit::{self, JunitReport};
     version,
     about = "A local judge for competitive programming",
     long_about = "A local judge for competitive programming.\n\nWithout a command it runs `harness run`: builds the solutions and judges each problem's solution on every case.",
-    args_conflicts_with_subcommands = true
+    // `harness -p x` is `harness run -p x`; options of a named command go after it, but
+    // `--config` and `--color` may stand on either side (see `dispatch`).
+    subcommand_negates_reqs = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -63,13 +69,30 @@ enum Command {
     Run(run::RunArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
     Calibrate(calibrate::CalibrateArgs),
+    /// Check every case's input with its problem's validator.
+    Validate(validate::ValidateArgs),
+    /// Add a case: validate the input, answer it with the reference, write NAME.in + NAME.ans.
+    Add(add::AddArgs),
+    /// Rebuild the generated cases from judge.toml's generators (or check them with --check).
+    Gen(gen::GenArgs),
+    /// Judge a submission on random inputs until one fails, then shrink that input.
+    Stress(stress::StressArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
+    if cli.command.is_some() && cli.run != run::RunArgs::from_nothing() {
+        anyhow::bail!(
+            "options of `run` go after a command's name, not before it (hint: `harness run -p …`, or put the option after the command)"
+        );
+    }
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Calibrate(args)) => calibrate::run(&cli.global, &args),
+        Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
+        Some(Command::Add(args)) => add::add(&cli.global, &args),
+        Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
+        Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -118,4 +141,16 @@ pub fn build_first(config: &Config, skip: bool) -> Result<()> {
         harness::build::build(command, &config.root)?;
     }
     Ok(())
+}
+
+/// A path as the user would type it: relative to the current folder when it is below it.
+pub fn shown_path(path: &Path) -> String {
+    let here = std::env::current_dir().ok();
+    let relative = here
+        .as_deref()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|p| !p.as_os_str().is_empty());
+    let path = relative.unwrap_or(path);
+    let path = path.strip_prefix(".").unwrap_or(path);
+    path.display().to_string()
 }

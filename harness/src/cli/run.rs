@@ -19,7 +19,7 @@ use harness::verdict::Verdict;
 
 use super::{build_first, load_config, write_junit, Format, GlobalArgs};
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
     /// Judge only this problem (repeat for several).
     #[arg(short, long = "problem", value_name = "PROBLEM")]
@@ -39,6 +39,9 @@ pub struct RunArgs {
     /// Skip judge.toml's build command (the binaries are already built).
     #[arg(long)]
     pub no_build: bool,
+    /// Judge even cases whose input the problem's validator rejects.
+    #[arg(long)]
+    pub no_validate: bool,
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -54,6 +57,16 @@ pub struct RunArgs {
     /// Rerun only the cases that failed last time.
     #[arg(long)]
     pub failed: bool,
+}
+
+impl RunArgs {
+    /// The options as parsed from an empty command line: what "no option given" looks like.
+    pub fn from_nothing() -> RunArgs {
+        use clap::FromArgMatches;
+        let command = <RunArgs as Args>::augment_args(clap::Command::new("run"));
+        let matches = command.get_matches_from(["run"]);
+        RunArgs::from_arg_matches(&matches).expect("empty arguments always parse")
+    }
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
@@ -98,6 +111,11 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         }
     }
     build_first(&config, args.no_build)?;
+    if !args.no_validate {
+        if let Some(code) = super::validate::refuse_invalid(&config, &planned)? {
+            return Ok(code);
+        }
+    }
     let total = planned.iter().map(|p| p.cases.len()).sum();
     let mut progress = Progress::stderr(total);
     let mut report = suite::run(&planned, args.jobs.max(1), &mut |event| {

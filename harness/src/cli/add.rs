@@ -1,0 +1,132 @@
+//! `harness add`: add one case by hand, answered by the reference.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anstyle::{AnsiColor, Style};
+use anyhow::{Context, Result};
+use clap::Args;
+
+use harness::add::{self, AddError, Added, AnswerSource, NewCase, Warning};
+use harness::config::{Config, Problem};
+use harness::exit;
+
+use super::{build_first, load_config, shown_path, GlobalArgs};
+
+#[derive(Args, Debug, Clone)]
+pub struct AddArgs {
+    /// The problem to add a case to.
+    #[arg(value_name = "PROBLEM")]
+    pub problem: String,
+    /// The case name, without `.in` (default: the first free `added-N`).
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// The input: a file, or `-` for stdin.
+    #[arg(long, value_name = "FILE|-")]
+    pub input: PathBuf,
+    /// The answer, instead of the reference's (it is still compared with the reference's).
+    #[arg(long, value_name = "FILE")]
+    pub answer: Option<PathBuf>,
+    /// Replace a case of the same name.
+    #[arg(long)]
+    pub force: bool,
+    /// Add the input even if the problem's validator rejects it.
+    #[arg(long)]
+    pub no_validate: bool,
+    /// Skip judge.toml's build command (the validator and reference are already built).
+    #[arg(long)]
+    pub no_build: bool,
+}
+
+const WARN: Style = Style::new()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)))
+    .bold();
+const BAD: Style = Style::new()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
+    .bold();
+
+pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
+    let config = load_config(global)?;
+    let problem = config.require_problem(&args.problem)?;
+    let input = read_input(&args.input)?;
+    let answer = args
+        .answer
+        .as_deref()
+        .map(|path| {
+            std::fs::read(path).with_context(|| format!("cannot read answer `{}`", path.display()))
+        })
+        .transpose()?;
+    build_first(&config, args.no_build)?;
+    let new = NewCase {
+        name: args.name.as_deref(),
+        input: &input,
+        answer: answer.as_deref(),
+        force: args.force,
+        no_validate: args.no_validate,
+    };
+    add_and_report(&config, problem, &new)
+}
+
+/// Adds the case and says what was written (stdout) or why not (stderr); shared with
+/// `harness stress --save`. An invalid input is a failed check (exit 1), not a broken run.
+pub fn add_and_report(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<i32> {
+    match add::add(config, problem, new) {
+        Ok(added) => {
+            let mut stdout = anstream::stdout().lock();
+            write_added(&mut stdout, &added)?;
+            if let Some(warning) = &added.warning {
+                write_warning(&mut anstream::stderr().lock(), warning)?;
+            }
+            Ok(exit::OK)
+        }
+        Err(error @ AddError::Invalid { .. }) => {
+            writeln!(anstream::stderr().lock(), "{BAD}error{BAD:#}: {error}")?;
+            Ok(exit::FAILED)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read the input from stdin")?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).with_context(|| format!("cannot read input `{}`", path.display()))
+}
+
+pub fn write_added(out: &mut dyn Write, added: &Added) -> std::io::Result<()> {
+    let verb = if added.replaced { "replaced" } else { "wrote" };
+    writeln!(
+        out,
+        "{verb} {} ({} bytes)",
+        shown_path(&added.input),
+        added.input_bytes
+    )?;
+    let source = match added.answer_source {
+        AnswerSource::Reference => "answer from the reference",
+        AnswerSource::Given => "answer as given",
+    };
+    writeln!(
+        out,
+        "{verb} {} ({} bytes, {source})",
+        shown_path(&added.answer),
+        added.answer_bytes
+    )
+}
+
+fn write_warning(out: &mut dyn Write, warning: &Warning) -> std::io::Result<()> {
+    match warning {
+        Warning::Disagrees { verdict, reason } => writeln!(
+            out,
+            "{WARN}warning{WARN:#}: the given answer disagrees with the reference's ({verdict}: {reason})"
+        ),
+        Warning::ReferenceFailed { reason } => writeln!(
+            out,
+            "{WARN}warning{WARN:#}: the given answer was not compared with the reference's: {reason}"
+        ),
+    }
+}

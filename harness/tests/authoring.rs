@@ -1,0 +1,539 @@
+//! Authoring cases on a temporary project whose tools are tiny shell scripts: `validate`,
+//! `run` refusing invalid inputs, `add`, `gen` and `gen --check`, and `stress --save`.
+//!
+//! The problem is "sum": the input is `a b` with 0 ≤ a, b ≤ 100, the answer a + b.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+const JUDGE_TOML: &str = r#"
+[problems.sum]
+solution = "sum.sh"
+reference = "sum.sh"
+validator = ["sh", "validate.sh"]
+
+[[problems.sum.generators]]
+name = "g{seed:02}"
+command = ["sh", "gen.sh", "{seed}"]
+seeds = "1..=3"
+
+[problems.sum.stress]
+generator = ["sh", "gen.sh", "{seed}"]
+shrink = ["sh", "shrink.sh", "{input}", "{dir}"]
+
+[languages.c]
+extensions = ["c"]
+compile = ["cc", "-O1", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+"#;
+
+const VALIDATE: &str = r#"read a b
+for v in "$a" "$b"; do
+  if [ "$v" -gt 100 ]; then echo "line 1: $v is out of [0, 100]" >&2; exit 1; fi
+done
+"#;
+
+/// Seed s gives `s 2s`; one seed can be made to fail through the file `fail-seed`.
+const GENERATE: &str = r#"if [ -f fail-seed ] && [ "$1" = "$(cat fail-seed)" ]; then echo "seed $1: out of ideas" >&2; exit 4; fi
+echo "$1 $(( $1 * 2 % 101 ))"
+"#;
+
+/// Candidates: a halved, b halved, a - 1, b - 1 (never below 0), written as 000.in, 001.in, …
+const SHRINK: &str = r#"dir=$2
+read a b < "$1"
+i=0
+for c in "$((a / 2)) $b" "$a $((b / 2))" "$((a - 1)) $b" "$a $((b - 1))"; do
+  set -- $c
+  if [ "$1" -ge 0 ] && [ "$2" -ge 0 ] && [ "$c" != "$a $b" ]; then
+    echo "$c" > "$dir/$(printf %03d $i).in"
+    i=$((i + 1))
+  fi
+done
+"#;
+
+const SUM: &str = "#!/bin/sh\nread a b\necho $((a + b))\n";
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        let project = Project { dir };
+        project.write("judge.toml", JUDGE_TOML);
+        project.write("validate.sh", VALIDATE);
+        project.write("gen.sh", GENERATE);
+        project.write("shrink.sh", SHRINK);
+        project.write("sum.sh", SUM);
+        fs::set_permissions(project.path("sum.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        project.write("cases/sum/sample-1.in", "1 2\n");
+        project.write("cases/sum/sample-1.ans", "3\n");
+        project
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.path(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    fn read(&self, relative: &str) -> String {
+        fs::read_to_string(self.path(relative))
+            .unwrap_or_else(|e| panic!("cannot read `{relative}`: {e}"))
+    }
+
+    fn harness(&self) -> Command {
+        let mut command = Command::cargo_bin("harness").unwrap();
+        command.current_dir(self.dir.path()).env("NO_COLOR", "1");
+        command
+    }
+
+    /// The names in the case folder, sorted: what a test expects to find there and no more.
+    fn case_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(self.path("cases/sum"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+fn no_panic() -> impl Predicate<str> {
+    predicate::str::contains("panicked").not()
+}
+
+// ---- validate, and run refusing invalid inputs ----------------------------------------------
+
+#[test]
+fn validate_lists_each_invalid_case_with_its_reason() {
+    let project = Project::new();
+    project
+        .harness()
+        .arg("validate")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sum: 1 inputs valid"));
+
+    project.write("cases/sum/big.in", "500 1\n");
+    project.write("cases/sum/big.ans", "501\n");
+    project
+        .harness()
+        .arg("validate")
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]",
+        ))
+        .stdout(predicate::str::contains("sum: 1 of 2 inputs invalid"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn run_refuses_invalid_inputs_unless_told_not_to() {
+    let project = Project::new();
+    project.write("cases/sum/big.in", "500 1\n");
+    project.write("cases/sum/big.ans", "501\n");
+    project
+        .harness()
+        .arg("run")
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "cases/sum/big.in: line 1: 500 is out of [0, 100]",
+        ))
+        .stderr(predicate::str::contains("nothing was judged"))
+        .stderr(predicate::str::contains("--no-validate"));
+
+    project
+        .harness()
+        .args(["run", "--no-validate"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("all 2 cases AC"));
+}
+
+// ---- add ------------------------------------------------------------------------------------
+
+#[test]
+fn add_refuses_an_invalid_input_and_writes_nothing() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "--input", "-"])
+        .write_stdin("7 101\n")
+        .assert()
+        .code(FAILED)
+        .stderr(predicate::str::contains(
+            "the input is not valid for `sum`: line 1: 101 is out of [0, 100]",
+        ))
+        .stderr(no_panic());
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+#[test]
+fn add_picks_the_next_free_name_and_answers_with_the_reference() {
+    let project = Project::new();
+    project.write("mine.in", "20 22\n");
+    for expected in ["added-1", "added-2"] {
+        project
+            .harness()
+            .args(["add", "sum", "--input", "mine.in"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "wrote cases/sum/{expected}.in (6 bytes)"
+            )))
+            .stdout(predicate::str::contains(format!(
+                "wrote cases/sum/{expected}.ans (3 bytes, answer from the reference)"
+            )));
+        assert_eq!(project.read(&format!("cases/sum/{expected}.in")), "20 22\n");
+        assert_eq!(project.read(&format!("cases/sum/{expected}.ans")), "42\n");
+    }
+    // Written by rename: nothing but the cases is left in the folder.
+    assert_eq!(
+        project.case_files(),
+        [
+            "added-1.ans",
+            "added-1.in",
+            "added-2.ans",
+            "added-2.in",
+            "sample-1.ans",
+            "sample-1.in"
+        ]
+    );
+}
+
+#[test]
+fn add_never_overwrites_without_force() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-"])
+        .write_stdin("0 0\n")
+        .assert()
+        .success();
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "problem `sum` already has a case `edge`",
+        ))
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(project.read("cases/sum/edge.in"), "0 0\n");
+
+    project
+        .harness()
+        .args(["add", "sum", "sample-1", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR);
+    assert_eq!(project.read("cases/sum/sample-1.in"), "1 2\n");
+
+    project
+        .harness()
+        .args(["add", "sum", "edge", "--input", "-", "--force"])
+        .write_stdin("1 1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("replaced cases/sum/edge.in"));
+    assert_eq!(project.read("cases/sum/edge.in"), "1 1\n");
+    assert_eq!(project.read("cases/sum/edge.ans"), "2\n");
+}
+
+#[test]
+fn add_keeps_a_given_answer_but_warns_when_the_reference_disagrees() {
+    let project = Project::new();
+    project.write("in.txt", "2 2\n");
+    project.write("right.txt", "4\n");
+    project.write("wrong.txt", "5\n");
+    project
+        .harness()
+        .args([
+            "add",
+            "sum",
+            "ok",
+            "--input",
+            "in.txt",
+            "--answer",
+            "right.txt",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("answer as given"))
+        .stderr(predicate::str::contains("warning").not());
+    project
+        .harness()
+        .args(["add", "sum", "odd", "--input", "in.txt", "--answer", "wrong.txt"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "warning: the given answer disagrees with the reference's (WA: line 1, token 1: expected 4, found 5)",
+        ));
+    assert_eq!(project.read("cases/sum/odd.ans"), "5\n");
+}
+
+#[test]
+fn add_leaves_nothing_behind_when_the_reference_fails() {
+    let project = Project::new();
+    project.write("sum.sh", "#!/bin/sh\necho broken >&2\nexit 3\n");
+    project
+        .harness()
+        .args(["add", "sum", "x", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("exit 3: broken"));
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+#[test]
+fn add_refuses_a_name_a_generator_owns() {
+    let project = Project::new();
+    project
+        .harness()
+        .args(["add", "sum", "g02", "--input", "-"])
+        .write_stdin("1 1\n")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "`g02` is a case of the generator `g{seed:02}`",
+        ));
+}
+
+// ---- gen ------------------------------------------------------------------------------------
+
+#[test]
+fn gen_writes_the_generated_cases_and_leaves_hand_added_ones_alone() {
+    let project = Project::new();
+    // A hand-added case with an answer the reference would not give: gen must not "fix" it.
+    project.write("cases/sum/mine.in", "1 1\n");
+    project.write("cases/sum/mine.ans", "hand-made\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("new      cases/sum/g01"))
+        .stdout(predicate::str::contains(
+            "sum: 3 cases, 3 written, 0 unchanged",
+        ));
+    assert_eq!(project.read("cases/sum/g02.in"), "2 4\n");
+    assert_eq!(project.read("cases/sum/g02.ans"), "6\n");
+    assert_eq!(project.read("cases/sum/mine.ans"), "hand-made\n");
+    assert_eq!(project.read("cases/sum/sample-1.ans"), "3\n");
+
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "sum: 3 cases, 0 written, 3 unchanged",
+        ));
+    // The scratch folder went away.
+    let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["sum"]);
+}
+
+#[test]
+fn gen_check_passes_on_unchanged_cases_and_reports_changed_and_missing_ones() {
+    let project = Project::new();
+    project.harness().arg("gen").assert().success();
+    project
+        .harness()
+        .args(["gen", "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sum: 3 cases match"));
+
+    project.write("cases/sum/g02.ans", "7\n");
+    fs::remove_file(project.path("cases/sum/g03.in")).unwrap();
+    fs::remove_file(project.path("cases/sum/g03.ans")).unwrap();
+    project
+        .harness()
+        .args(["gen", "--check"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("DIFFERS  cases/sum/g02: answer"))
+        .stdout(predicate::str::contains("MISSING  cases/sum/g03"))
+        .stdout(predicate::str::contains("sum: 2 of 3 cases differ"));
+    // --check writes nothing.
+    assert_eq!(project.read("cases/sum/g02.ans"), "7\n");
+    assert!(!project.path("cases/sum/g03.in").exists());
+
+    // A generator that changed its mind is caught the same way.
+    project.harness().arg("gen").assert().success();
+    project.write("gen.sh", "echo \"$1 0\"\n");
+    project
+        .harness()
+        .args(["gen", "--check", "sum"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "DIFFERS  cases/sum/g01: input and answer",
+        ));
+}
+
+#[test]
+fn a_failing_generator_loses_nothing() {
+    let project = Project::new();
+    project.harness().arg("gen").assert().success();
+    // Seed 1 would now give another case, but seed 3 fails: nothing may change.
+    project.write("gen.sh", &GENERATE.replace("% 101", "% 101 + 1"));
+    project.write("fail-seed", "3\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "1 of 3 cases could not be generated",
+        ))
+        .stderr(predicate::str::contains("`g03`"))
+        .stderr(predicate::str::contains("exit 4: seed 3: out of ideas"))
+        .stderr(no_panic());
+    assert_eq!(project.read("cases/sum/g01.in"), "1 2\n");
+    assert_eq!(project.read("cases/sum/g01.ans"), "3\n");
+    let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["sum"]);
+}
+
+#[test]
+fn a_generated_input_the_validator_rejects_stops_gen() {
+    let project = Project::new();
+    project.write("gen.sh", "echo \"$1 $(( $1 * 60 ))\"\n");
+    project
+        .harness()
+        .arg("gen")
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+        "`g02`: the generator `sh gen.sh 2` made an invalid input: line 1: 120 is out of [0, 100]",
+    ));
+    assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
+}
+
+// ---- stress on the temporary project ---------------------------------------------------------
+
+/// Wrong from a = 3 on; shrinking `a b` must end at `3 0`.
+const OFF_BY_ONE_FROM_3: &str = r#"#include <stdio.h>
+int main(void) {
+    int a, b;
+    if (scanf("%d %d", &a, &b) != 2) return 1;
+    printf("%d\n", a >= 3 ? a + b + 1 : a + b);
+    return 0;
+}
+"#;
+
+#[test]
+fn stress_shrinks_and_saves_the_minimal_input_as_a_case() {
+    let project = Project::new();
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("WA on input 1 (seed 40)"))
+        .stdout(predicate::str::contains("minimal failing input:\n  3 0\n"))
+        .stdout(predicate::str::contains("expected (reference):\n  3\n"))
+        .stdout(predicate::str::contains("received:\n  4\n"))
+        .stdout(predicate::str::contains("saved as case `tiny`"))
+        .stdout(predicate::str::contains(
+            "reproduce: harness stress sum wrong.c --seed 40 -n 1",
+        ));
+    assert_eq!(project.read("cases/sum/tiny.in"), "3 0\n");
+    assert_eq!(project.read("cases/sum/tiny.ans"), "3\n");
+
+    // Saving never overwrites.
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "the failing input was not saved: problem `sum` already has a case `tiny`",
+        ));
+}
+
+#[test]
+fn stress_without_a_shrink_command_reports_the_input_as_found() {
+    let project = Project::new();
+    let toml = JUDGE_TOML.replace(
+        "shrink = [\"sh\", \"shrink.sh\", \"{input}\", \"{dir}\"]\n",
+        "",
+    );
+    project.write("judge.toml", &toml);
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    let output = project
+        .harness()
+        .args([
+            "stress", "sum", "wrong.c", "--seed", "1", "--format", "json",
+        ])
+        .assert()
+        .code(FAILED)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(json["found"], true);
+    assert_eq!(json["iterations"], 3);
+    assert_eq!(json["seed"], 3);
+    assert_eq!(json["verdict"], "WA");
+    assert_eq!(json["shrink"], "no-shrink-command");
+    assert_eq!(json["input"], "3 6\n");
+    assert_eq!(json["expected"], "9\n");
+    assert_eq!(json["output"], "10\n");
+}
+
+#[test]
+fn stress_reports_a_compile_error() {
+    let project = Project::new();
+    project.write("broken.c", "int main( {\n");
+    project
+        .harness()
+        .args(["stress", "sum", "broken.c"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("CE"))
+        .stdout(predicate::str::contains("does not compile"));
+}
+
+#[test]
+fn stress_blames_the_generator_for_an_invalid_input() {
+    let project = Project::new();
+    project.write("gen.sh", "echo \"$1 500\"\n");
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c", "--seed", "5"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]",
+        ));
+}
