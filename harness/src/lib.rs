@@ -10,9 +10,11 @@ pub mod exit;
 pub mod judge;
 pub mod report;
 pub mod run;
+pub mod submission;
 pub mod submit;
 pub mod suite;
 pub mod units;
 #[cfg(unix)]
 mod unix;
 pub mod verdict;
+pub mod verify;

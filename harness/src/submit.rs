@@ -116,6 +116,28 @@ pub fn detect_language<'a>(
         })
 }
 
+/// Checks that the programs a language's commands start are installed, so that a missing
+/// compiler is one clear error before anything is judged. Programs that are placeholders
+/// (`{exe}`) are built by the compile and cannot be checked yet.
+pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
+    let commands = language
+        .compile
+        .iter()
+        .chain(std::iter::once(&language.run));
+    for program in commands.filter_map(|command| command.first()) {
+        if program.contains("{source}") || program.contains("{exe}") {
+            continue;
+        }
+        resolve_on_path(Path::new(program)).map_err(|source| SubmitError::MissingTool {
+            program: program.clone(),
+            language: language.name.clone(),
+            id: language.id.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
 /// Copies the source into a fresh folder and compiles it there, so that nothing (object
 /// files, `__pycache__`) lands beside the user's file.
 pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitError> {
