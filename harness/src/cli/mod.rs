@@ -1,14 +1,17 @@
 //! The command line: one module per command, each turning its arguments into library calls
 //! and its results into an exit code.
 
+mod judge;
 mod run;
+mod verify;
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use harness::config::{self, Config};
+use harness::check::Checker;
+use harness::config::{self, Config, Problem};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -59,12 +62,18 @@ pub enum Format {
 enum Command {
     /// Build the solutions and judge them on every case (the default command).
     Run(run::RunArgs),
+    /// Judge a contest submission (C, C++, Rust, Python, … by its extension) on a problem.
+    Judge(judge::JudgeArgs),
+    /// Judge every stored submission and check it gets the verdict its folder names.
+    Verify(verify::VerifyArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
+        Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
+        Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -100,4 +109,29 @@ pub fn build_first(config: &Config, skip: bool) -> Result<()> {
         harness::build::build(command, &config.root)?;
     }
     Ok(())
+}
+
+/// Runs judge.toml's build command when one of these problems is checked by a program, which
+/// the build makes; submissions are compiled on their own, so nothing else needs it.
+pub fn build_checkers<'a>(
+    config: &Config,
+    problems: impl IntoIterator<Item = &'a Problem>,
+    skip: bool,
+) -> Result<()> {
+    let needed = problems
+        .into_iter()
+        .any(|p| matches!(p.checker, Checker::Command { .. }));
+    build_first(config, skip || !needed)
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, so that scripts and CI logs
+/// see nothing of it.
+pub fn progress_bar(length: u64, message: &'static str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(length);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {pos}/{len} cases {wide_bar}")
+    {
+        bar.set_style(style);
+    }
+    bar.set_message(message);
+    bar
 }
