@@ -52,11 +52,10 @@ pub struct Plan<'a> {
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
     let problem = config.require_problem(request.problem)?;
-    // Read errors name the file now; compiling reads it again.
-    std::fs::metadata(request.source).map_err(|source| SubmitError::Unreadable {
-        path: request.source.to_path_buf(),
-        source,
-    })?;
+    // A missing file is named now, before any compile; read errors come when compiling.
+    if !request.source.exists() {
+        return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
+    }
     let language = submit::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);

@@ -30,6 +30,8 @@ const COMPILE_READ_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
+    #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
+    MissingSource(PathBuf),
     #[error("cannot read submission `{}`: {source}", path.display())]
     Unreadable {
         path: PathBuf,
