@@ -157,11 +157,7 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
         .prefix("harness-build-")
         .tempdir()
         .map_err(SubmitError::TempDir)?;
-    let file_name = source
-        .file_name()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("main"));
-    let copied = build_dir.path().join(file_name);
+    let copied = build_dir.path().join(copy_name(language, source));
     std::fs::write(&copied, text).map_err(|error| SubmitError::Unreadable {
         path: copied.clone(),
         source: error,
@@ -303,6 +299,24 @@ fn run_compiler(
     })
 }
 
+/// The name of the private copy: the source's own, so that compilers that care (a Rust crate,
+/// a Java class) see it; but with the language's extension when the file has another (picked
+/// by `--lang`), because compilers such as gcc choose the language by the extension.
+fn copy_name(language: &Language, source: &Path) -> PathBuf {
+    let name = source
+        .file_name()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("main"));
+    let known = name
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| language.extensions.contains(&e.to_ascii_lowercase()));
+    match language.extensions.first() {
+        Some(wanted) if !known => name.with_extension(wanted),
+        _ => name,
+    }
+}
+
 /// Replaces `{source}` and `{exe}` in a command template.
 fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsString>) {
     let substitute = |part: &String| -> OsString {
@@ -441,6 +455,19 @@ mod tests {
         let script = PathBuf::from(&prepared.program.args[0]);
         assert_ne!(script, source);
         assert_eq!(std::fs::read_to_string(script).unwrap(), "echo hi");
+    }
+
+    #[test]
+    fn the_copy_gets_the_languages_extension_when_the_file_has_another() {
+        let cpp = Language {
+            extensions: vec!["cpp".to_string(), "cc".to_string()],
+            ..language("cpp", None, &["{exe}"])
+        };
+        let copy = |path: &str| copy_name(&cpp, Path::new(path));
+        assert_eq!(copy("dir/a.cc"), PathBuf::from("a.cc"));
+        assert_eq!(copy("A.CPP"), PathBuf::from("A.CPP"));
+        assert_eq!(copy("sol.txt"), PathBuf::from("sol.cpp"));
+        assert_eq!(copy("sol"), PathBuf::from("sol.cpp"));
     }
 
     #[test]
