@@ -511,3 +511,172 @@ impl Write for Indent<'_> {
         self.inner.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::config::Language;
+    use crate::judge::Mismatch;
+    use crate::run::Limits;
+    use crate::submission::CompileOutcome;
+    use crate::verify::Verified;
+
+    fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
+        CaseOutcome {
+            case: case.to_string(),
+            verdict,
+            reason: reason.to_string(),
+            cpu_time: Duration::from_millis(ms),
+            wall_time: Duration::from_millis(ms + 1),
+            peak_memory_bytes: 3 << 20,
+            time_sensitive: false,
+            stderr_tail: String::new(),
+            mismatch: None,
+        }
+    }
+
+    fn submission(outcomes: Vec<CaseOutcome>, planned: usize) -> SubmissionReport {
+        SubmissionReport {
+            problem: "sum".to_string(),
+            source: PathBuf::from("mine.py"),
+            language: Language {
+                id: "python".to_string(),
+                name: "Python 3".to_string(),
+                extensions: vec!["py".to_string()],
+                compile: None,
+                run: vec!["python3".to_string(), "{source}".to_string()],
+                time_multiplier: 2.0,
+            },
+            limits: Limits {
+                cpu_time: Duration::from_secs(2),
+                wall_time: Duration::from_secs(6),
+                memory_bytes: 256 << 20,
+                output_bytes: 64 << 20,
+            },
+            compile: CompileOutcome {
+                ok: true,
+                message: String::new(),
+            },
+            verdict: crate::judge::overall_verdict(&outcomes),
+            outcomes,
+            planned_cases: planned,
+            elapsed: Duration::from_millis(100),
+        }
+    }
+
+    fn render(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out).unwrap();
+        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+    }
+
+    #[test]
+    fn a_submission_shows_its_failures_then_the_first_failing_verdict() {
+        let mut wrong = outcome(
+            "02",
+            Verdict::WrongAnswer,
+            12,
+            "line 1: expected 12, found 13",
+        );
+        wrong.mismatch = Some(Mismatch {
+            output: b"13\n".to_vec(),
+            answer: b"12\n".to_vec(),
+        });
+        let report = submission(
+            vec![
+                outcome("01", Verdict::Accepted, 5, ""),
+                wrong,
+                outcome("03", Verdict::TimeLimitExceeded, 2100, "CPU time over"),
+            ],
+            3,
+        );
+        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        insta::assert_snapshot!(text, @r"
+        sum: mine.py (Python 3), 3 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
+          WA   02    12 ms    3.0 MiB  line 1: expected 12, found 13
+                --- expected (answer)
+                +++ received (output)
+                - 1   │ 12
+                +   1 │ 13
+          TLE  03  2100 ms    3.0 MiB  CPU time over
+        verdict: WA (first failing case: 02) — 1 AC, 1 WA, 1 TLE; max 2100 ms, 3.0 MiB
+        ");
+    }
+
+    #[test]
+    fn a_compile_error_shows_the_message_and_runs_nothing() {
+        let mut report = submission(Vec::new(), 4);
+        report.verdict = Verdict::CompileError;
+        report.compile = CompileOutcome {
+            ok: false,
+            message: "mine.py:1: SyntaxError: expected ':'".to_string(),
+        };
+        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        insta::assert_snapshot!(text, @r"
+        sum: mine.py (Python 3), 4 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
+          CE   the compiler said:
+                mine.py:1: SyntaxError: expected ':'
+        verdict: CE (compile error; no case was run)
+        ");
+    }
+
+    #[test]
+    fn a_long_list_of_failures_is_cut_with_a_count() {
+        let outcomes = (0..30)
+            .map(|i| outcome(&format!("{i:02}"), Verdict::RuntimeError, 1, "SIGSEGV"))
+            .collect();
+        let report = submission(outcomes, 30);
+        let options = HumanOptions {
+            max_cases: 2,
+            ..HumanOptions::default()
+        };
+        let text = render(|out| write_submission(out, &report, &options));
+        assert!(text.contains("  RE   01"), "{text}");
+        assert!(!text.contains("  RE   02"), "{text}");
+        assert!(text.contains("… 28 more cases not shown"), "{text}");
+    }
+
+    #[test]
+    fn the_verify_table_marks_each_row() {
+        let ok = Verified {
+            name: "sum/time_limit_exceeded/slow.py".to_string(),
+            expected: Verdict::TimeLimitExceeded,
+            report: submission(
+                vec![
+                    outcome("01", Verdict::Accepted, 5, ""),
+                    outcome("02", Verdict::TimeLimitExceeded, 2100, "CPU time over"),
+                ],
+                9,
+            ),
+        };
+        let mismatch = Verified {
+            name: "sum/accepted/mine.py".to_string(),
+            expected: Verdict::Accepted,
+            report: submission(
+                vec![outcome(
+                    "01",
+                    Verdict::WrongAnswer,
+                    7,
+                    "expected 3, found 4",
+                )],
+                9,
+            ),
+        };
+        let report = VerifyReport {
+            results: vec![ok, mismatch],
+            jobs: 1,
+            elapsed: Duration::from_millis(1500),
+        };
+        let text = render(|out| write_verify(out, &report));
+        insta::assert_snapshot!(text, @r"
+        submission                       expected  got   max CPU  result
+        sum/time_limit_exceeded/slow.py  TLE       TLE   2100 ms  OK        (02)
+        sum/accepted/mine.py             AC        WA       7 ms  MISMATCH
+            first failing case 01: WA, expected 3, found 4
+        verify: 1 of 2 submissions MISMATCH (got another verdict than expected), in 1500 ms
+        ");
+    }
+}
