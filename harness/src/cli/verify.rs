@@ -15,6 +15,11 @@ use harness::verify::{self, VerifyEvent};
 
 use super::{build_checkers, load_config, progress_bar, Format, GlobalArgs};
 
+/// Most stored submissions that fail do so on their first case, so every job runs one
+/// program at its memory limit at once: a memory-hungry one on a 64-core machine must not
+/// take 64 times the limit.
+const DEFAULT_JOBS_MAX: usize = 4;
+
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
     /// Only the submissions of these problems (default: all).
@@ -24,9 +29,9 @@ pub struct VerifyArgs {
     /// [default: solutions/submissions beside judge.toml].
     #[arg(long, value_name = "DIR")]
     pub submissions: Option<PathBuf>,
-    /// Cases to run at once, per submission [default: the number of CPUs]. The stored
-    /// submissions are meant to be far from the limits, and verdicts use CPU time, which
-    /// parallel runs barely disturb.
+    /// Cases to run at once, per submission [default: the number of CPUs, at most 4]. The
+    /// stored submissions are meant to be far from the limits, and verdicts use CPU time,
+    /// which parallel runs barely disturb.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Skip judge.toml's build command (only run when a checker is a program).
@@ -60,7 +65,9 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let bar = progress_bar(0, "");
     let mut failed_write = None;
     let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(DEFAULT_JOBS_MAX)
     });
     let report = verify::run(&stored, jobs, &mut |event| match event {
         VerifyEvent::Started { name, cases, .. } => {
