@@ -427,6 +427,23 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
 
+    // The extension picks the language: two tables claiming one would make the pick depend on
+    // the tables' names.
+    for (i, language) in languages.iter().enumerate() {
+        for other in &languages[i + 1..] {
+            if let Some(shared) = language
+                .extensions
+                .iter()
+                .find(|e| other.extensions.contains(e))
+            {
+                return Err(invalid(format!(
+                    "languages `{}` and `{}` both claim the extension `.{shared}` (hint: keep it in one table; the other can be picked with --lang, with `extensions = []`)",
+                    language.id, other.id
+                )));
+            }
+        }
+    }
+
     Ok(Config {
         root,
         path: path.to_path_buf(),
@@ -732,6 +749,25 @@ seeds = 7
         let error = config.require_problem("summ").unwrap_err().to_string();
         assert!(error.contains("unknown problem `summ`"), "{error}");
         assert!(error.contains("`sum`"), "{error}");
+    }
+
+    #[test]
+    fn an_extension_belongs_to_one_language() {
+        let error = parse_str(
+            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = [\".PY\"]\nrun = [\"pypy3\", \"{source}\"]\n",
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("languages `pypy` and `python` both claim the extension `.py`"),
+            "{error}"
+        );
+        let config = parse_str(
+            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = []\nrun = [\"pypy3\", \"{source}\"]\n",
+        )
+        .unwrap();
+        assert_eq!(config.languages.len(), 2);
     }
 
     #[test]

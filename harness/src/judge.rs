@@ -37,7 +37,7 @@ impl Program {
 pub struct CaseOutcome {
     pub case: String,
     pub verdict: Verdict,
-    /// One line: why the verdict (empty for AC).
+    /// One line: why the verdict (for AC, what the checker compared, such as `92 blocks`).
     pub reason: String,
     pub cpu_time: Duration,
     pub wall_time: Duration,
@@ -72,6 +72,17 @@ pub struct JudgeSettings<'a> {
     pub jobs: usize,
 }
 
+/// Whether judging goes on after a case fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stop {
+    /// Judge every case (the counts of each verdict are wanted).
+    #[default]
+    Never,
+    /// Stop at the first case, in case order, that is not AC: all an expected-verdict check
+    /// needs, and it spares running hundreds of cases into a time limit.
+    AfterFirstFailure,
+}
+
 /// Judges `program` on every case; outcomes come back in case order.
 pub fn judge_cases(
     program: &Program,
@@ -79,16 +90,42 @@ pub fn judge_cases(
     settings: &JudgeSettings<'_>,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Vec<CaseOutcome> {
+    judge_cases_with(program, cases, settings, Stop::Never, on_event)
+}
+
+/// Judges `program` on the cases, stopping as `stop` says. Outcomes come back in case order;
+/// with [`Stop::AfterFirstFailure`] they are the cases up to and including the first failing
+/// one in case order, whatever the number of jobs: a case that finished after a later one
+/// failed still counts, and cases past the first failure are dropped even if they ran.
+pub fn judge_cases_with(
+    program: &Program,
+    cases: &[Case],
+    settings: &JudgeSettings<'_>,
+    stop: Stop,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Vec<CaseOutcome> {
     let jobs = settings.jobs.clamp(1, cases.len().max(1));
     let mut outcomes: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
+    // The lowest failing index seen so far; cases are handed out in increasing order, so
+    // every case below it has already been started and will be waited for.
+    let first_failure = AtomicUsize::new(usize::MAX);
+    let failed = |index: usize, outcome: &CaseOutcome| {
+        if stop == Stop::AfterFirstFailure && !outcome.verdict.is_accepted() {
+            first_failure.fetch_min(index, Ordering::Relaxed);
+        }
+    };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
             let outcome = judge_case(program, case, settings);
+            failed(index, &outcome);
             on_event(Event::Finished {
                 index,
                 outcome: &outcome,
             });
             outcomes[index] = Some(outcome);
+            if first_failure.load(Ordering::Relaxed) != usize::MAX {
+                break;
+            }
         }
     } else {
         let next = AtomicUsize::new(0);
@@ -96,11 +133,15 @@ pub fn judge_cases(
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let sender = sender.clone();
-                let next = &next;
+                let (next, first_failure, failed) = (&next, &first_failure, &failed);
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
+                    if index > first_failure.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let outcome = judge_case(program, case, settings);
+                    failed(index, &outcome);
                     if sender.send((index, outcome)).is_err() {
                         break;
                     }
@@ -116,6 +157,11 @@ pub fn judge_cases(
             }
         });
     }
+    let keep = first_failure
+        .into_inner()
+        .saturating_add(1)
+        .min(outcomes.len());
+    outcomes.truncate(keep);
     outcomes.into_iter().flatten().collect()
 }
 
@@ -200,4 +246,71 @@ pub fn overall_verdict(outcomes: &[CaseOutcome]) -> Verdict {
         .map(|o| o.verdict)
         .find(|v| !v.is_accepted())
         .unwrap_or(Verdict::Accepted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Twenty cases judged with `cat`: the output is the input, so a case fails exactly when
+    /// its answer differs from its input.
+    fn cat_cases(failing: &[usize]) -> (tempfile::TempDir, Vec<Case>) {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = (0..20)
+            .map(|i| {
+                let input = dir.path().join(format!("{i:02}.in"));
+                let answer = dir.path().join(format!("{i:02}.ans"));
+                std::fs::write(&input, format!("{i}\n")).unwrap();
+                let expected = if failing.contains(&i) { i + 100 } else { i };
+                std::fs::write(&answer, format!("{expected}\n")).unwrap();
+                Case {
+                    name: format!("{i:02}"),
+                    input,
+                    answer,
+                }
+            })
+            .collect();
+        (dir, cases)
+    }
+
+    fn judge_with(cases: &[Case], jobs: usize, stop: Stop) -> Vec<CaseOutcome> {
+        let settings = JudgeSettings {
+            limits: Limits {
+                cpu_time: Duration::from_secs(5),
+                wall_time: Duration::from_secs(30),
+                memory_bytes: 256 << 20,
+                output_bytes: 1 << 20,
+            },
+            checker: &Checker::Tokens,
+            jobs,
+        };
+        judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
+    }
+
+    #[test]
+    fn stopping_keeps_the_cases_up_to_the_first_failure_in_case_order() {
+        let (_dir, cases) = cat_cases(&[7, 3, 13]);
+        for jobs in [1, 4] {
+            let outcomes = judge_with(&cases, jobs, Stop::AfterFirstFailure);
+            let names: Vec<&str> = outcomes.iter().map(|o| o.case.as_str()).collect();
+            assert_eq!(names, ["00", "01", "02", "03"], "jobs {jobs}");
+            assert_eq!(overall_verdict(&outcomes), Verdict::WrongAnswer);
+            assert!(outcomes[..3].iter().all(|o| o.verdict.is_accepted()));
+        }
+    }
+
+    #[test]
+    fn without_a_failure_or_without_stopping_every_case_is_judged() {
+        let (_dir, cases) = cat_cases(&[]);
+        for jobs in [1, 3] {
+            let outcomes = judge_with(&cases, jobs, Stop::AfterFirstFailure);
+            assert_eq!(outcomes.len(), 20);
+            assert_eq!(overall_verdict(&outcomes), Verdict::Accepted);
+        }
+        let (_dir, cases) = cat_cases(&[0, 19]);
+        let outcomes = judge_with(&cases, 2, Stop::Never);
+        assert_eq!(outcomes.len(), 20);
+        assert_eq!(outcomes[0].verdict, Verdict::WrongAnswer);
+        assert_eq!(outcomes[19].verdict, Verdict::WrongAnswer);
+    }
 }

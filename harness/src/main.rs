@@ -29,8 +29,22 @@ fn main() -> ExitCode {
             let style = anstyle::Style::new()
                 .fg_color(Some(anstyle::AnsiColor::Red.into()))
                 .bold();
-            let _ = writeln!(stderr, "{style}error{style:#}: {error:#}");
+            let _ = writeln!(stderr, "{style}error{style:#}: {}", error_chain(&error));
             ExitCode::from(exit::ERROR as u8)
         }
     }
+}
+
+/// The error and its causes, `outer: inner`, leaving out a cause whose text the message before
+/// it already quotes (library errors name their cause in their own words, hint included).
+fn error_chain(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
 }

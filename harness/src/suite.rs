@@ -155,7 +155,8 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
     Ok(planned)
 }
 
-fn case_matcher(pattern: &str) -> Result<GlobMatcher, SuiteError> {
+/// A matcher for a case name or glob (`sample-*`, `all-0??`).
+pub fn case_matcher(pattern: &str) -> Result<GlobMatcher, SuiteError> {
     Glob::new(pattern)
         .map(|glob| glob.compile_matcher())
         .map_err(|error| SuiteError::BadPattern {

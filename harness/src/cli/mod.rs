@@ -4,16 +4,19 @@
 mod add;
 mod calibrate;
 mod gen;
+mod judge;
 mod run;
 mod stress;
 mod validate;
+mod verify;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use harness::config::{self, Config};
+use harness::check::Checker;
+use harness::config::{self, Config, Problem};
 use harness::report::junit::{self, JunitReport};
 
 #[derive(Parser, Debug)]
@@ -77,6 +80,10 @@ enum Command {
     Gen(gen::GenArgs),
     /// Judge a submission on random inputs until one fails, then shrink that input.
     Stress(stress::StressArgs),
+    /// Judge a contest submission (C, C++, Rust, Python, … by its extension) on a problem.
+    Judge(judge::JudgeArgs),
+    /// Judge every stored submission and check it gets the verdict its folder names.
+    Verify(verify::VerifyArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
@@ -93,6 +100,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Add(args)) => add::add(&cli.global, &args),
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
         Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
+        Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
+        Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -153,4 +162,29 @@ pub fn shown_path(path: &Path) -> String {
     let path = relative.unwrap_or(path);
     let path = path.strip_prefix(".").unwrap_or(path);
     path.display().to_string()
+}
+
+/// Runs judge.toml's build command when one of these problems is checked by a program, which
+/// the build makes; submissions are compiled on their own, so nothing else needs it.
+pub fn build_checkers<'a>(
+    config: &Config,
+    problems: impl IntoIterator<Item = &'a Problem>,
+    skip: bool,
+) -> Result<()> {
+    let needed = problems
+        .into_iter()
+        .any(|p| matches!(p.checker, Checker::Command { .. }));
+    build_first(config, skip || !needed)
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, so that scripts and CI logs
+/// see nothing of it.
+pub fn progress_bar(length: u64, message: &'static str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(length);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {pos}/{len} cases {wide_bar}")
+    {
+        bar.set_style(style);
+    }
+    bar.set_message(message);
+    bar
 }

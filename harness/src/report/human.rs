@@ -8,9 +8,11 @@ use anstyle::{AnsiColor, Style};
 
 use crate::diff::{self, DiffOptions};
 use crate::judge::CaseOutcome;
+use crate::submission::SubmissionReport;
 use crate::suite::{ProblemReport, SuiteReport};
 use crate::units::{format_bytes, format_duration};
 use crate::verdict::Verdict;
+use crate::verify::{Verified, VerifyReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Detail {
@@ -30,6 +32,9 @@ pub struct HumanOptions {
     pub diff_lines: usize,
     /// How many wrong answers get a diff; the rest get their reason only.
     pub max_diffs: usize,
+    /// How many case lines a list shows before it says how many more there are: a
+    /// submission that fails every one of 651 cases needs a few lines, not 651.
+    pub max_cases: usize,
 }
 
 impl Default for HumanOptions {
@@ -38,6 +43,7 @@ impl Default for HumanOptions {
             detail: Detail::Normal,
             diff_lines: 40,
             max_diffs: 5,
+            max_cases: usize::MAX,
         }
     }
 }
@@ -64,10 +70,9 @@ pub fn write_suite(
     let width = report
         .problems
         .iter()
-        .flat_map(|p| p.outcomes.iter().map(|o| o.case.len()))
+        .map(|p| name_width(&p.outcomes))
         .max()
-        .unwrap_or(0)
-        .min(32);
+        .unwrap_or(0);
     for problem in &report.problems {
         write_problem(out, problem, options, width, &mut diffs_left)?;
     }
@@ -81,35 +86,68 @@ fn write_problem(
     width: usize,
     diffs_left: &mut usize,
 ) -> io::Result<()> {
-    for outcome in &problem.outcomes {
-        // A pass near the limit is listed too: it is the case another machine could flip.
-        let show = options.detail == Detail::Verbose
-            || !outcome.verdict.is_accepted()
-            || (outcome.time_sensitive && options.detail == Detail::Normal);
-        if show {
-            write_case(out, outcome, width, options)?;
-            if let Some(mismatch) = &outcome.mismatch {
-                if *diffs_left > 0 {
-                    *diffs_left -= 1;
-                    let diff_options = DiffOptions {
-                        max_lines: options.diff_lines,
-                        ..DiffOptions::default()
-                    };
-                    let mut indented = Indent::new(out, "        ");
-                    diff::write_diff(
-                        &mut indented,
-                        &mismatch.output,
-                        &mismatch.answer,
-                        &diff_options,
-                    )?;
-                }
-            }
-        }
-    }
+    write_outcomes(out, &problem.outcomes, options, width, diffs_left)?;
     if options.detail == Detail::Quiet && problem.all_accepted() {
         return Ok(());
     }
     write_problem_summary(out, problem)
+}
+
+/// A line per failing case (per case when verbose), with a diff under the first few wrong
+/// answers.
+fn write_outcomes(
+    out: &mut dyn Write,
+    outcomes: &[CaseOutcome],
+    options: &HumanOptions,
+    width: usize,
+    diffs_left: &mut usize,
+) -> io::Result<()> {
+    // A pass near the limit is listed too: it is the case another machine could flip.
+    let show = |o: &CaseOutcome| {
+        options.detail == Detail::Verbose
+            || !o.verdict.is_accepted()
+            || (o.time_sensitive && options.detail == Detail::Normal)
+    };
+    let mut shown = 0;
+    for outcome in outcomes {
+        if !show(outcome) {
+            continue;
+        }
+        if shown == options.max_cases {
+            let left = outcomes.iter().filter(|o| show(o)).count() - shown;
+            writeln!(out, "  {DIM}… {left} more cases not shown{DIM:#}")?;
+            break;
+        }
+        shown += 1;
+        write_case(out, outcome, width, options)?;
+        if let Some(mismatch) = &outcome.mismatch {
+            if *diffs_left > 0 {
+                *diffs_left -= 1;
+                let diff_options = DiffOptions {
+                    max_lines: options.diff_lines,
+                    ..DiffOptions::default()
+                };
+                let mut indented = Indent::new(out, "        ");
+                diff::write_diff(
+                    &mut indented,
+                    &mismatch.output,
+                    &mismatch.answer,
+                    &diff_options,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The width of the case-name column: the longest name, within reason.
+fn name_width(outcomes: &[CaseOutcome]) -> usize {
+    outcomes
+        .iter()
+        .map(|o| o.case.len())
+        .max()
+        .unwrap_or(0)
+        .min(32)
 }
 
 fn write_case(
@@ -167,12 +205,7 @@ fn write_problem_summary(out: &mut dyn Write, problem: &ProblemReport) -> io::Re
             write!(out, ", {count} {verdict}")?;
         }
     }
-    write!(
-        out,
-        ", max {}, {}",
-        format_duration(problem.max_cpu_time()),
-        format_bytes(problem.max_memory())
-    )?;
+    write!(out, ", {}", maxima(&problem.outcomes))?;
     let near = problem.outcomes.iter().filter(|o| o.time_sensitive).count();
     write_near_limit(out, ", ", near)?;
     writeln!(out)
@@ -189,6 +222,33 @@ fn write_near_limit(out: &mut dyn Write, separator: &str, near: usize) -> io::Re
         out,
         "{separator}{style}{near} {cases} near the time limit{style:#}"
     )
+}
+
+/// `640 AC, 11 WA`: how many cases got each verdict, verdicts with none left out.
+fn counts(outcomes: &[CaseOutcome]) -> String {
+    Verdict::ALL
+        .into_iter()
+        .filter_map(|verdict| {
+            let count = outcomes.iter().filter(|o| o.verdict == verdict).count();
+            (count > 0).then(|| format!("{count} {verdict}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `max 12 ms, 3.1 MiB`: the largest CPU time and peak memory of any case.
+fn maxima(outcomes: &[CaseOutcome]) -> String {
+    let cpu = outcomes
+        .iter()
+        .map(|o| o.cpu_time)
+        .max()
+        .unwrap_or_default();
+    let memory = outcomes
+        .iter()
+        .map(|o| o.peak_memory_bytes)
+        .max()
+        .unwrap_or_default();
+    format!("max {}, {}", format_duration(cpu), format_bytes(memory))
 }
 
 fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
@@ -233,6 +293,223 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
     Ok(())
 }
 
+// ---- harness judge ------------------------------------------------------------------------
+
+/// One submission: what was judged under which limits, the failing cases with their diffs (or
+/// the compiler's message), and the verdict line.
+pub fn write_submission(
+    out: &mut dyn Write,
+    report: &SubmissionReport,
+    options: &HumanOptions,
+) -> io::Result<()> {
+    write_submission_header(out, report)?;
+    if !report.compile.ok {
+        let style = verdict_style(Verdict::CompileError);
+        writeln!(out, "  {style}CE{style:#}   the compiler said:")?;
+        write_indented(out, &report.compile.message, "        ")?;
+    } else {
+        if options.detail == Detail::Verbose && !report.compile.message.is_empty() {
+            writeln!(out, "  {DIM}compiler warnings:{DIM:#}")?;
+            write_indented(out, &report.compile.message, "        ")?;
+        }
+        let mut diffs_left = options.max_diffs;
+        let width = name_width(&report.outcomes);
+        write_outcomes(out, &report.outcomes, options, width, &mut diffs_left)?;
+    }
+    write_submission_verdict(out, report)
+}
+
+/// `king-queens: mine.py (Python 3), 651 cases, limits 3 s CPU (1 s × 3), 256 MiB`
+fn write_submission_header(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
+    let multiplier = report.language.time_multiplier;
+    let scaled = if multiplier == 1.0 {
+        String::new()
+    } else {
+        format!(
+            " ({} × {multiplier} for {})",
+            format_duration(report.limits.cpu_time.div_f64(multiplier)),
+            report.language.name
+        )
+    };
+    writeln!(
+        out,
+        "{BOLD}{}{BOLD:#}: {} ({}), {} cases, limits {} CPU{scaled}, {}",
+        report.problem,
+        report.source.display(),
+        report.language.name,
+        report.planned_cases,
+        format_duration(report.limits.cpu_time),
+        format_bytes(report.limits.memory_bytes),
+    )
+}
+
+/// `verdict: WA (first failing case: all-123) — 640 AC, 11 WA; max 12 ms, 3.1 MiB`
+fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
+    let style = verdict_style(report.verdict);
+    write!(
+        out,
+        "{BOLD}verdict{BOLD:#}: {style}{}{style:#}",
+        report.verdict
+    )?;
+    if !report.compile.ok {
+        return writeln!(out, " (compile error; no case was run)");
+    }
+    if let Some(failure) = report.first_failure() {
+        write!(out, " (first failing case: {}", failure.case)?;
+        if report.stopped_early() {
+            write!(
+                out,
+                "; stopped there, {} of {} cases judged",
+                report.outcomes.len(),
+                report.planned_cases
+            )?;
+        }
+        write!(out, ")")?;
+    }
+    write!(
+        out,
+        " — {}; {}",
+        counts(&report.outcomes),
+        maxima(&report.outcomes)
+    )?;
+    let near = report.outcomes.iter().filter(|o| o.time_sensitive).count();
+    if near > 0 {
+        let cases = if near == 1 { "case" } else { "cases" };
+        write!(out, "; {DIM}{near} {cases} near the time limit{DIM:#}")?;
+    }
+    writeln!(out)
+}
+
+fn write_indented(out: &mut dyn Write, text: &str, prefix: &'static str) -> io::Result<()> {
+    let mut indented = Indent::new(out, prefix);
+    writeln!(indented, "{}", text.trim_end())
+}
+
+// ---- harness verify -----------------------------------------------------------------------
+
+/// The table of `harness verify`, written a row at a time as submissions are judged.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyTable {
+    width: usize,
+}
+
+/// Lines of a compile message shown under a mismatching row.
+const MISMATCH_MESSAGE_LINES: usize = 6;
+
+impl VerifyTable {
+    /// A table wide enough for these submission names.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let width = names
+            .into_iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("submission".len());
+        VerifyTable { width }
+    }
+
+    pub fn write_header(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{BOLD}{:<width$}  expected  got  {:>8}  result{BOLD:#}",
+            "submission",
+            "max CPU",
+            width = self.width
+        )
+    }
+
+    /// `king-queens/time_limit_exceeded/brute.cpp  TLE  TLE  1.01 s  OK  (all-400)`, and for
+    /// a mismatch, why under it.
+    pub fn write_row(&self, out: &mut dyn Write, result: &Verified) -> io::Result<()> {
+        let report = &result.report;
+        let got = verdict_style(report.verdict);
+        write!(
+            out,
+            "{:<width$}  {:<8}  {got}{:<3}{got:#}  {:>8}  ",
+            result.name,
+            result.expected.as_str(),
+            report.verdict.as_str(),
+            format_duration(report.max_cpu_time()),
+            width = self.width
+        )?;
+        if result.ok() {
+            let ok = verdict_style(Verdict::Accepted);
+            write!(out, "{ok}OK{ok:#}")?;
+            if let Some(failure) = report.first_failure() {
+                write!(out, "        {DIM}({}){DIM:#}", failure.case)?;
+            }
+            return writeln!(out);
+        }
+        let bad = verdict_style(Verdict::WrongAnswer);
+        writeln!(out, "{bad}MISMATCH{bad:#}")?;
+        if !report.compile.ok {
+            let lines: Vec<&str> = report.compile.message.lines().collect();
+            for line in lines.iter().take(MISMATCH_MESSAGE_LINES) {
+                writeln!(out, "    {line}")?;
+            }
+            if lines.len() > MISMATCH_MESSAGE_LINES {
+                writeln!(
+                    out,
+                    "    {DIM}… {} more lines{DIM:#}",
+                    lines.len() - MISMATCH_MESSAGE_LINES
+                )?;
+            }
+        } else if let Some(failure) = report.first_failure() {
+            write!(
+                out,
+                "    first failing case {}: {}",
+                failure.case, failure.verdict
+            )?;
+            if !failure.reason.is_empty() {
+                write!(out, ", {}", failure.reason)?;
+            }
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "    every case was AC ({} cases)",
+                report.outcomes.len()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `verify: all 26 submissions got their expected verdict, in 84.2 s`
+pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
+    let total = report.results.len();
+    let mismatches = report.mismatches();
+    let elapsed = format_duration(report.elapsed);
+    let parallel = if report.jobs > 1 {
+        format!(" ({} cases at a time)", report.jobs)
+    } else {
+        String::new()
+    };
+    if mismatches == 0 {
+        let style = verdict_style(Verdict::Accepted);
+        writeln!(
+            out,
+            "{style}verify: all {total} submissions got their expected verdict{style:#}, in {elapsed}{parallel}"
+        )
+    } else {
+        let style = verdict_style(Verdict::WrongAnswer);
+        writeln!(
+            out,
+            "{style}verify: {mismatches} of {total} submissions MISMATCH{style:#} (got another verdict than expected), in {elapsed}{parallel}"
+        )
+    }
+}
+
+/// The whole verify report at once: header, rows and summary.
+pub fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
+    let table = VerifyTable::new(report.results.iter().map(|r| r.name.as_str()));
+    table.write_header(out)?;
+    for result in &report.results {
+        table.write_row(out, result)?;
+    }
+    write_verify_summary(out, report)
+}
+
 /// Prefixes every line written through it, so a diff sits under its case.
 struct Indent<'a> {
     inner: &'a mut dyn Write,
@@ -269,36 +546,186 @@ impl Write for Indent<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
     use std::time::Duration;
 
     use super::*;
+    use crate::config::Language;
     use crate::judge::Mismatch;
     use crate::partition::Partition;
     use crate::run::Limits;
+    use crate::submission::CompileOutcome;
+    use crate::verify::Verified;
 
-    fn outcome(case: &str, verdict: Verdict, cpu_ms: u64) -> CaseOutcome {
+    fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
         CaseOutcome {
             case: case.to_string(),
             verdict,
-            reason: String::new(),
-            cpu_time: Duration::from_millis(cpu_ms),
-            wall_time: Duration::from_millis(cpu_ms),
-            peak_memory_bytes: 2 << 20,
+            reason: reason.to_string(),
+            cpu_time: Duration::from_millis(ms),
+            wall_time: Duration::from_millis(ms + 1),
+            peak_memory_bytes: 3 << 20,
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
         }
     }
 
-    fn report() -> SuiteReport {
-        let mut wrong = outcome("02", Verdict::WrongAnswer, 3);
-        wrong.reason = "line 1, token 1: expected 3, found 4".to_string();
+    fn submission(outcomes: Vec<CaseOutcome>, planned: usize) -> SubmissionReport {
+        SubmissionReport {
+            problem: "sum".to_string(),
+            source: PathBuf::from("mine.py"),
+            language: Language {
+                id: "python".to_string(),
+                name: "Python 3".to_string(),
+                extensions: vec!["py".to_string()],
+                compile: None,
+                run: vec!["python3".to_string(), "{source}".to_string()],
+                time_multiplier: 2.0,
+            },
+            limits: Limits {
+                cpu_time: Duration::from_secs(2),
+                wall_time: Duration::from_secs(6),
+                memory_bytes: 256 << 20,
+                output_bytes: 64 << 20,
+            },
+            compile: CompileOutcome {
+                ok: true,
+                message: String::new(),
+            },
+            verdict: crate::judge::overall_verdict(&outcomes),
+            outcomes,
+            planned_cases: planned,
+            elapsed: Duration::from_millis(100),
+        }
+    }
+
+    fn render(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out).unwrap();
+        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+    }
+
+    #[test]
+    fn a_submission_shows_its_failures_then_the_first_failing_verdict() {
+        let mut wrong = outcome(
+            "02",
+            Verdict::WrongAnswer,
+            12,
+            "line 1: expected 12, found 13",
+        );
+        wrong.mismatch = Some(Mismatch {
+            output: b"13\n".to_vec(),
+            answer: b"12\n".to_vec(),
+        });
+        let report = submission(
+            vec![
+                outcome("01", Verdict::Accepted, 5, ""),
+                wrong,
+                outcome("03", Verdict::TimeLimitExceeded, 2100, "CPU time over"),
+            ],
+            3,
+        );
+        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        insta::assert_snapshot!(text, @r"
+        sum: mine.py (Python 3), 3 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
+          WA   02    12 ms    3.0 MiB  line 1: expected 12, found 13
+                --- expected (answer)
+                +++ received (output)
+                - 1   │ 12
+                +   1 │ 13
+          TLE  03  2100 ms    3.0 MiB  CPU time over
+        verdict: WA (first failing case: 02) — 1 AC, 1 WA, 1 TLE; max 2100 ms, 3.0 MiB
+        ");
+    }
+
+    #[test]
+    fn a_compile_error_shows_the_message_and_runs_nothing() {
+        let mut report = submission(Vec::new(), 4);
+        report.verdict = Verdict::CompileError;
+        report.compile = CompileOutcome {
+            ok: false,
+            message: "mine.py:1: SyntaxError: expected ':'".to_string(),
+        };
+        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        insta::assert_snapshot!(text, @r"
+        sum: mine.py (Python 3), 4 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
+          CE   the compiler said:
+                mine.py:1: SyntaxError: expected ':'
+        verdict: CE (compile error; no case was run)
+        ");
+    }
+
+    #[test]
+    fn a_long_list_of_failures_is_cut_with_a_count() {
+        let outcomes = (0..30)
+            .map(|i| outcome(&format!("{i:02}"), Verdict::RuntimeError, 1, "SIGSEGV"))
+            .collect();
+        let report = submission(outcomes, 30);
+        let options = HumanOptions {
+            max_cases: 2,
+            ..HumanOptions::default()
+        };
+        let text = render(|out| write_submission(out, &report, &options));
+        assert!(text.contains("  RE   01"), "{text}");
+        assert!(!text.contains("  RE   02"), "{text}");
+        assert!(text.contains("… 28 more cases not shown"), "{text}");
+    }
+
+    #[test]
+    fn the_verify_table_marks_each_row() {
+        let ok = Verified {
+            name: "sum/time_limit_exceeded/slow.py".to_string(),
+            expected: Verdict::TimeLimitExceeded,
+            report: submission(
+                vec![
+                    outcome("01", Verdict::Accepted, 5, ""),
+                    outcome("02", Verdict::TimeLimitExceeded, 2100, "CPU time over"),
+                ],
+                9,
+            ),
+        };
+        let mismatch = Verified {
+            name: "sum/accepted/mine.py".to_string(),
+            expected: Verdict::Accepted,
+            report: submission(
+                vec![outcome(
+                    "01",
+                    Verdict::WrongAnswer,
+                    7,
+                    "expected 3, found 4",
+                )],
+                9,
+            ),
+        };
+        let report = VerifyReport {
+            results: vec![ok, mismatch],
+            jobs: 1,
+            elapsed: Duration::from_millis(1500),
+        };
+        let text = render(|out| write_verify(out, &report));
+        insta::assert_snapshot!(text, @r"
+        submission                       expected  got   max CPU  result
+        sum/time_limit_exceeded/slow.py  TLE       TLE   2100 ms  OK        (02)
+        sum/accepted/mine.py             AC        WA       7 ms  MISMATCH
+            first failing case 01: WA, expected 3, found 4
+        verify: 1 of 2 submissions MISMATCH (got another verdict than expected), in 1500 ms
+        ");
+    }
+
+    fn suite() -> SuiteReport {
+        let mut wrong = outcome(
+            "02",
+            Verdict::WrongAnswer,
+            3,
+            "line 1, token 1: expected 3, found 4",
+        );
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
         });
         wrong.stderr_tail = "debug: n=2\n".to_string();
-        let mut near = outcome("big", Verdict::Accepted, 950);
+        let mut near = outcome("big", Verdict::Accepted, 950, "");
         near.time_sensitive = true;
         let limits = Limits {
             cpu_time: Duration::from_secs(1),
@@ -313,14 +740,14 @@ mod tests {
                     title: "Sum".to_string(),
                     program: "sum".to_string(),
                     limits,
-                    outcomes: vec![outcome("01", Verdict::Accepted, 1), wrong, near],
+                    outcomes: vec![outcome("01", Verdict::Accepted, 1, ""), wrong, near],
                 },
                 ProblemReport {
                     name: "echo".to_string(),
                     title: "Echo".to_string(),
                     program: "echo".to_string(),
                     limits,
-                    outcomes: vec![outcome("01", Verdict::Accepted, 1)],
+                    outcomes: vec![outcome("01", Verdict::Accepted, 1, "")],
                 },
             ],
             jobs: 2,
@@ -329,24 +756,22 @@ mod tests {
         }
     }
 
-    fn render(detail: Detail) -> String {
-        let mut out = Vec::new();
+    fn render_suite(detail: Detail) -> String {
         let options = HumanOptions {
             detail,
             ..HumanOptions::default()
         };
-        write_suite(&mut out, &report(), &options).unwrap();
-        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+        render(|out| write_suite(out, &suite(), &options))
     }
 
     #[test]
     fn normal() {
-        insta::assert_snapshot!(render(Detail::Normal));
+        insta::assert_snapshot!(render_suite(Detail::Normal));
     }
 
     #[test]
     fn quiet_leaves_out_problems_that_passed() {
-        let text = render(Detail::Quiet);
+        let text = render_suite(Detail::Quiet);
         assert!(!text.contains("echo:"), "{text}");
         assert!(text.contains("sum: 2/3 AC, 1 WA"), "{text}");
         assert!(!text.contains("stderr |"), "{text}");
@@ -354,7 +779,7 @@ mod tests {
 
     #[test]
     fn verbose_shows_every_case_and_stderr() {
-        let text = render(Detail::Verbose);
+        let text = render_suite(Detail::Verbose);
         assert!(text.contains("AC   01"), "{text}");
         assert!(text.contains("stderr | debug: n=2"), "{text}");
     }

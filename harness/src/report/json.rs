@@ -8,8 +8,10 @@ use serde::Serialize;
 
 use crate::judge::{self, CaseOutcome};
 use crate::run::Limits;
+use crate::submission::SubmissionReport;
 use crate::suite::{ProblemReport, SuiteReport};
 use crate::verdict::Verdict;
+use crate::verify::{Verified, VerifyReport};
 
 /// One judged case.
 #[derive(Debug, Serialize)]
@@ -21,7 +23,7 @@ pub struct CaseJson {
     pub wall_ms: u64,
     /// Peak resident memory.
     pub memory_kib: u64,
-    /// Why the verdict, in one line; empty for AC.
+    /// Why the verdict, in one line; for AC, what the checker compared (`92 blocks`).
     pub reason: String,
     /// CPU time within 10% of the limit, either side.
     pub time_sensitive: bool,
@@ -152,6 +154,108 @@ impl From<&SuiteReport> for SuiteJson {
             counts,
             time_sensitive_count: problems.iter().map(|p| p.time_sensitive_count).sum(),
             problems,
+        }
+    }
+}
+
+/// Whether a submission compiled, and what the compiler said.
+#[derive(Debug, Serialize)]
+pub struct CompileJson {
+    pub ok: bool,
+    /// The errors for CE, the warnings otherwise; cut to a readable length.
+    pub message: String,
+}
+
+/// One submission of `harness judge`.
+#[derive(Debug, Serialize)]
+pub struct SubmissionJson {
+    pub problem: String,
+    /// The source file, as given.
+    pub submission: String,
+    /// The language's id in judge.toml (`cpp`, `python`).
+    pub language: String,
+    /// Its human name (`C++17`).
+    pub language_name: String,
+    /// AC, WA, TLE, MLE, RE, OLE or CE (JE if the judge itself failed).
+    pub verdict: &'static str,
+    /// The case that decided a verdict other than AC; null for AC and CE.
+    pub first_failure: Option<String>,
+    pub compile: CompileJson,
+    /// With the language's time multiplier applied.
+    pub limits: LimitsJson,
+    pub counts: BTreeMap<&'static str, usize>,
+    /// Cases there were to judge; more than `cases` holds when judging stopped at the first
+    /// failure, and none are run after a compile error.
+    pub cases_planned: usize,
+    pub cases: Vec<CaseJson>,
+}
+
+impl From<&SubmissionReport> for SubmissionJson {
+    fn from(report: &SubmissionReport) -> Self {
+        SubmissionJson {
+            problem: report.problem.clone(),
+            submission: report.source.display().to_string(),
+            language: report.language.id.clone(),
+            language_name: report.language.name.clone(),
+            verdict: report.verdict.as_str(),
+            first_failure: report.first_failure().map(|o| o.case.clone()),
+            compile: CompileJson {
+                ok: report.compile.ok,
+                message: report.compile.message.clone(),
+            },
+            limits: LimitsJson::from(&report.limits),
+            counts: verdict_counts(&report.outcomes),
+            cases_planned: report.planned_cases,
+            cases: cases_json(&report.outcomes),
+        }
+    }
+}
+
+/// One stored submission of `harness verify`: the judge's fields plus what was expected.
+#[derive(Debug, Serialize)]
+pub struct VerifiedJson {
+    /// `<problem>/<expected>/FILE`, below the submissions folder.
+    pub name: String,
+    pub expected: &'static str,
+    /// It got the expected verdict.
+    pub ok: bool,
+    /// The largest CPU time of any judged case.
+    pub time_ms: u64,
+    #[serde(flatten)]
+    pub result: SubmissionJson,
+}
+
+impl From<&Verified> for VerifiedJson {
+    fn from(verified: &Verified) -> Self {
+        VerifiedJson {
+            name: verified.name.clone(),
+            expected: verified.expected.as_str(),
+            ok: verified.ok(),
+            time_ms: verified.report.max_cpu_time().as_millis() as u64,
+            result: SubmissionJson::from(&verified.report),
+        }
+    }
+}
+
+/// The whole of `harness verify`.
+#[derive(Debug, Serialize)]
+pub struct VerifyJson {
+    /// Every stored submission got its expected verdict.
+    pub ok: bool,
+    pub mismatches: usize,
+    pub jobs: usize,
+    pub elapsed_ms: u64,
+    pub submissions: Vec<VerifiedJson>,
+}
+
+impl From<&VerifyReport> for VerifyJson {
+    fn from(report: &VerifyReport) -> Self {
+        VerifyJson {
+            ok: report.all_ok(),
+            mismatches: report.mismatches(),
+            jobs: report.jobs,
+            elapsed_ms: report.elapsed.as_millis() as u64,
+            submissions: report.results.iter().map(VerifiedJson::from).collect(),
         }
     }
 }

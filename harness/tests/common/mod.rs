@@ -25,6 +25,21 @@ pub fn fixture(name: &str) -> PathBuf {
     path
 }
 
+/// The C source of fixture `name`, for tests that hand it to the harness as a submission
+/// (the harness compiles it itself).
+#[allow(
+    dead_code,
+    reason = "each test binary compiles this module on its own, and not all of them judge sources"
+)]
+pub fn fixture_source(name: &str) -> PathBuf {
+    let path = Path::new(SOURCES).join(format!("{name}.c"));
+    assert!(
+        path.is_file(),
+        "no fixture `{name}` (hint: add `tests/fixtures/{name}.c`)"
+    );
+    path
+}
+
 /// Compiles every fixture into the target folder, all at once: one compile per C file,
 /// started together so the first test waits for the slowest compile, not their sum.
 fn build_all() -> PathBuf {

@@ -1,0 +1,99 @@
+//! `harness judge PROBLEM FILE`: judge a contest submission as an online judge would.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use harness::judge::{Event, Stop};
+use harness::report::human::{self, Detail, HumanOptions};
+use harness::report::json;
+use harness::submission::{self, Request};
+
+use super::{build_checkers, load_config, progress_bar, Format, GlobalArgs};
+
+/// Failing cases listed without `--all`.
+const FAILING_CASES_SHOWN: usize = 10;
+
+#[derive(Args, Debug, Clone)]
+pub struct JudgeArgs {
+    /// The problem, by its id in judge.toml.
+    pub problem: String,
+    /// The source file to judge; its extension picks the language.
+    pub source: PathBuf,
+    /// The language, by its id in judge.toml (`[languages.<id>]`), whatever the extension.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Judge on the `.in`/`.ans` pairs of this folder (a downloaded test set) instead.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// Judge only the cases whose name matches (a name or a glob such as `all-0*`).
+    #[arg(short, long, value_name = "NAME|GLOB")]
+    pub case: Option<String>,
+    /// Cases to run at once. One by default: the times are what you read.
+    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    pub jobs: usize,
+    /// Stop at the first failing case (in case order), as most online judges do.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Show every case (not only the first failing ones), and the compiler's warnings.
+    #[arg(short, long)]
+    pub all: bool,
+    /// Skip judge.toml's build command (only run when the problem's checker is a program).
+    #[arg(long)]
+    pub no_build: bool,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
+    let config = load_config(global)?;
+    let request = Request {
+        problem: &args.problem,
+        source: &args.source,
+        language: args.lang.as_deref(),
+        cases: args.cases.as_deref(),
+        case_pattern: args.case.as_deref(),
+    };
+    let plan = submission::plan(&config, &request)?;
+    build_checkers(&config, [plan.problem], args.no_build)?;
+    let options = submission::Options {
+        jobs: args.jobs,
+        stop: if args.fail_fast {
+            Stop::AfterFirstFailure
+        } else {
+            Stop::Never
+        },
+    };
+    let bar = progress_bar(plan.cases.len() as u64, "judging");
+    let report = submission::judge(&plan, &options, &mut |event| {
+        let Event::Finished { .. } = event;
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+
+    let mut stdout = anstream::stdout().lock();
+    if args.format == Format::Json {
+        json::write(&mut stdout, &json::SubmissionJson::from(&report))?;
+    } else {
+        let options = if args.all {
+            HumanOptions {
+                detail: Detail::Verbose,
+                ..HumanOptions::default()
+            }
+        } else {
+            // The first failing case decides the verdict: it gets the diff, and a few more
+            // show whether the others fail alike.
+            HumanOptions {
+                max_diffs: 1,
+                max_cases: FAILING_CASES_SHOWN,
+                ..HumanOptions::default()
+            }
+        };
+        human::write_submission(&mut stdout, &report, &options)?;
+    }
+    stdout.flush()?;
+    Ok(super::run::exit_code(std::iter::once(report.verdict)))
+}

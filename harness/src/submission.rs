@@ -1,0 +1,211 @@
+//! Judges one contest submission on a problem, as an online judge would: compile it once, run
+//! every case under the problem's limits (scaled for its language) with the problem's checker,
+//! and give one verdict, the first failing case's. It never prints.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::discover::{self, Case, DiscoverError};
+use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
+use crate::run::Limits;
+use crate::submit::{self, Compiled, SubmitError};
+use crate::suite::{self, SuiteError};
+use crate::verdict::Verdict;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SubmissionError {
+    #[error(transparent)]
+    UnknownProblem(#[from] UnknownProblem),
+    #[error(transparent)]
+    Submit(#[from] SubmitError),
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    #[error(transparent)]
+    Cases(#[from] SuiteError),
+    #[error("no cases in `{}` (hint: a case is a `NAME.in` file with its `NAME.ans` beside it)", .0.display())]
+    NoCases(PathBuf),
+}
+
+/// What to judge: a problem, a source file, and optionally another case set.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub problem: &'a str,
+    pub source: &'a Path,
+    /// A language id from judge.toml; `None` picks it by the file's extension.
+    pub language: Option<&'a str>,
+    /// Judge on this folder's `.in`/`.ans` pairs instead of the problem's own cases.
+    pub cases: Option<&'a Path>,
+    /// Only the cases whose name matches this name or glob.
+    pub case_pattern: Option<&'a str>,
+}
+
+/// A submission with everything resolved, before anything runs: a typo, a missing file or an
+/// unknown extension stops here, not after a compile.
+#[derive(Debug, Clone)]
+pub struct Plan<'a> {
+    pub problem: &'a Problem,
+    pub language: &'a Language,
+    pub source: PathBuf,
+    pub cases: Vec<Case>,
+}
+
+pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
+    let problem = config.require_problem(request.problem)?;
+    // A missing file is named now, before any compile; read errors come when compiling.
+    if !request.source.exists() {
+        return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
+    }
+    let language = submit::detect_language(config, request.source, request.language)?;
+    submit::check_tools(language)?;
+    let folder = request.cases.unwrap_or(&problem.cases);
+    let cases = select_cases(folder, request.case_pattern)?;
+    Ok(Plan {
+        problem,
+        language,
+        source: request.source.to_path_buf(),
+        cases,
+    })
+}
+
+/// The cases of `folder`, those matching `pattern` if one is given; never none.
+pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
+    let mut cases = discover::discover(folder)?;
+    if let Some(pattern) = pattern {
+        let matcher = suite::case_matcher(pattern)?;
+        cases.retain(|case| matcher.is_match(&case.name));
+        if cases.is_empty() {
+            return Err(SuiteError::NoCaseMatches {
+                pattern: pattern.to_string(),
+            }
+            .into());
+        }
+    }
+    if cases.is_empty() {
+        return Err(SubmissionError::NoCases(folder.to_path_buf()));
+    }
+    Ok(cases)
+}
+
+/// How to judge.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Cases run at once. One by default for a submission: its times are what the user reads.
+    pub jobs: usize,
+    pub stop: Stop,
+}
+
+/// Whether and how the submission compiled.
+#[derive(Debug, Clone)]
+pub struct CompileOutcome {
+    pub ok: bool,
+    /// The compiler's message, cut to a readable length: the errors for CE, the warnings
+    /// otherwise (empty for interpreters).
+    pub message: String,
+}
+
+/// What judging one submission gave.
+#[derive(Debug, Clone)]
+pub struct SubmissionReport {
+    pub problem: String,
+    pub source: PathBuf,
+    pub language: Language,
+    /// The problem's limits, with the language's time multiplier applied.
+    pub limits: Limits,
+    pub compile: CompileOutcome,
+    /// In case order; empty after a compile error, and only up to the first failure when
+    /// judging stopped there.
+    pub outcomes: Vec<CaseOutcome>,
+    /// Cases there were to judge.
+    pub planned_cases: usize,
+    /// AC when every case is AC; else the first failing case's verdict; CE if it did not
+    /// compile.
+    pub verdict: Verdict,
+    pub elapsed: Duration,
+}
+
+impl SubmissionReport {
+    /// The case that decided a verdict other than AC.
+    pub fn first_failure(&self) -> Option<&CaseOutcome> {
+        self.outcomes.iter().find(|o| !o.verdict.is_accepted())
+    }
+
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|o| o.verdict == verdict)
+            .count()
+    }
+
+    pub fn max_cpu_time(&self) -> Duration {
+        self.outcomes
+            .iter()
+            .map(|o| o.cpu_time)
+            .max()
+            .unwrap_or_default()
+    }
+
+    pub fn max_memory(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .map(|o| o.peak_memory_bytes)
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// Judging stopped at the first failure before the last case.
+    pub fn stopped_early(&self) -> bool {
+        self.compile.ok && self.outcomes.len() < self.planned_cases
+    }
+}
+
+/// Compiles the submission once and judges it on the planned cases.
+pub fn judge(
+    plan: &Plan<'_>,
+    options: &Options,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<SubmissionReport, SubmitError> {
+    let started = Instant::now();
+    let problem = plan.problem;
+    let mut report = SubmissionReport {
+        problem: problem.name.clone(),
+        source: plan.source.clone(),
+        language: plan.language.clone(),
+        limits: problem.limits(plan.language.time_multiplier),
+        compile: CompileOutcome {
+            ok: false,
+            message: String::new(),
+        },
+        outcomes: Vec::new(),
+        planned_cases: plan.cases.len(),
+        verdict: Verdict::CompileError,
+        elapsed: Duration::ZERO,
+    };
+    let prepared = match submit::compile(plan.language, &plan.source)? {
+        Compiled::CompileError { message, .. } => {
+            report.compile.message = message;
+            report.elapsed = started.elapsed();
+            return Ok(report);
+        }
+        Compiled::Ready(prepared) => prepared,
+    };
+    report.compile = CompileOutcome {
+        ok: true,
+        message: prepared.compile_message.clone(),
+    };
+    let settings = JudgeSettings {
+        limits: report.limits,
+        checker: &problem.checker,
+        jobs: options.jobs.max(1),
+    };
+    report.outcomes = judge::judge_cases_with(
+        &prepared.program,
+        &plan.cases,
+        &settings,
+        options.stop,
+        on_event,
+    );
+    report.verdict = judge::overall_verdict(&report.outcomes);
+    report.elapsed = started.elapsed();
+    Ok(report)
+}

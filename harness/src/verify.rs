@@ -1,0 +1,393 @@
+//! Stored submissions with the verdict each must get, kept in the repository as BAPCtools and
+//! Kattis problemtools keep them (`solutions/submissions/<problem>/<expected>/FILE`), and the
+//! check that each still gets it. It never prints.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::config::{Config, UnknownProblem};
+use crate::discover::{self, Case};
+use crate::judge::Stop;
+use crate::submission::{self, Plan, SubmissionError, SubmissionReport};
+use crate::submit::{self, SubmitError};
+use crate::verdict::Verdict;
+
+/// Where stored submissions live, from judge.toml's folder.
+pub const DEFAULT_FOLDER: &str = "solutions/submissions";
+
+/// The verdicts a stored submission may be expected to get (a judge error never is).
+pub const EXPECTED: [Verdict; 7] = [
+    Verdict::Accepted,
+    Verdict::WrongAnswer,
+    Verdict::TimeLimitExceeded,
+    Verdict::MemoryLimitExceeded,
+    Verdict::RuntimeError,
+    Verdict::OutputLimitExceeded,
+    Verdict::CompileError,
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("no stored submissions: `{}` does not exist (hint: store each as `<problem>/<expected>/FILE` below it, e.g. `king-queens/accepted/bitmask.cpp`)", .0.display())]
+    MissingFolder(PathBuf),
+    #[error("no stored submissions in `{}` (hint: store each as `<problem>/<expected>/FILE`, e.g. `king-queens/accepted/bitmask.cpp`)", .0.display())]
+    Empty(PathBuf),
+    #[error("no stored submissions for problem `{problem}` in `{}`", folder.display())]
+    NoneForProblem { problem: String, folder: PathBuf },
+    #[error("cannot read `{}`: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("`{}` names no problem: {problem}", path.display())]
+    UnknownProblemFolder {
+        path: PathBuf,
+        problem: UnknownProblem,
+    },
+    #[error("`{}`: `{name}` is not an expected verdict (hint: name the folder one of {})", path.display(), valid_names())]
+    UnknownExpected { path: PathBuf, name: String },
+    #[error("`{}` is not in an expected-verdict folder (hint: move it into `<problem>/<expected>/`, where <expected> is one of {})", path.display(), valid_names())]
+    Misplaced { path: PathBuf },
+    #[error("`{}` is a folder: a stored submission is one source file (hint: move its source up into `{}`)", path.display(), path.parent().unwrap_or(Path::new(".")).display())]
+    NestedFolder { path: PathBuf },
+    #[error(transparent)]
+    UnknownProblem(#[from] UnknownProblem),
+    #[error(transparent)]
+    Submission(#[from] SubmissionError),
+    #[error(transparent)]
+    Submit(#[from] SubmitError),
+}
+
+/// `accepted`, `wrong_answer`, … in backticks, for error messages.
+fn valid_names() -> String {
+    EXPECTED
+        .iter()
+        .map(|v| format!("`{}`", v.dir_name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One stored submission, planned.
+#[derive(Debug, Clone)]
+pub struct Stored<'a> {
+    /// `<problem>/<expected>/FILE`, relative to the submissions folder.
+    pub name: String,
+    pub expected: Verdict,
+    pub plan: Plan<'a>,
+}
+
+/// Finds the stored submissions below `folder` (of the given problems, or of all), checks the
+/// layout and resolves each one's language and cases, before anything is compiled.
+pub fn plan<'a>(
+    config: &'a Config,
+    folder: &Path,
+    problems: &[String],
+) -> Result<Vec<Stored<'a>>, VerifyError> {
+    for name in problems {
+        config.require_problem(name)?;
+    }
+    if !folder.is_dir() {
+        return Err(VerifyError::MissingFolder(folder.to_path_buf()));
+    }
+    let mut cases_of: HashMap<String, Vec<Case>> = HashMap::new();
+    let mut stored = Vec::new();
+    for problem_dir in entries(folder)? {
+        if !problem_dir.is_dir() {
+            return Err(VerifyError::Misplaced { path: problem_dir });
+        }
+        let problem_name = file_name(&problem_dir);
+        let problem = config.require_problem(&problem_name).map_err(|problem| {
+            VerifyError::UnknownProblemFolder {
+                path: problem_dir.clone(),
+                problem,
+            }
+        })?;
+        if !problems.is_empty() && !problems.contains(&problem_name) {
+            continue;
+        }
+        for expected_dir in entries(&problem_dir)? {
+            if !expected_dir.is_dir() {
+                return Err(VerifyError::Misplaced { path: expected_dir });
+            }
+            let expected_name = file_name(&expected_dir);
+            let expected = Verdict::from_dir_name(&expected_name)
+                .filter(|v| EXPECTED.contains(v))
+                .ok_or_else(|| VerifyError::UnknownExpected {
+                    path: expected_dir.clone(),
+                    name: expected_name.clone(),
+                })?;
+            for source in entries(&expected_dir)? {
+                if source.is_dir() {
+                    return Err(VerifyError::NestedFolder { path: source });
+                }
+                let language = submit::detect_language(config, &source, None)?;
+                submit::check_tools(language)?;
+                let cases = match cases_of.get(&problem.name) {
+                    Some(cases) => cases.clone(),
+                    None => {
+                        let cases =
+                            discover::discover(&problem.cases).map_err(SubmissionError::from)?;
+                        cases_of.insert(problem.name.clone(), cases.clone());
+                        cases
+                    }
+                };
+                if cases.is_empty() {
+                    return Err(SubmissionError::NoCases(problem.cases.clone()).into());
+                }
+                stored.push(Stored {
+                    name: format!("{problem_name}/{expected_name}/{}", file_name(&source)),
+                    expected,
+                    plan: Plan {
+                        problem,
+                        language,
+                        source,
+                        cases,
+                    },
+                });
+            }
+        }
+    }
+    if stored.is_empty() {
+        return Err(match problems {
+            [problem] => VerifyError::NoneForProblem {
+                problem: problem.clone(),
+                folder: folder.to_path_buf(),
+            },
+            _ => VerifyError::Empty(folder.to_path_buf()),
+        });
+    }
+    // Problem by problem, accepted first, then the way each is expected to fail.
+    stored.sort_by(|a, b| {
+        let rank = |s: &Stored<'_>| EXPECTED.iter().position(|&v| v == s.expected);
+        (a.plan.problem.name.as_str(), rank(a))
+            .cmp(&(b.plan.problem.name.as_str(), rank(b)))
+            .then_with(|| discover::natural_cmp(&a.name, &b.name))
+    });
+    Ok(stored)
+}
+
+/// The entries of a folder that matter, sorted: hidden files (`.gitkeep`) and READMEs are
+/// skipped, so a folder can be kept in git and explained.
+fn entries(folder: &Path) -> Result<Vec<PathBuf>, VerifyError> {
+    let unreadable = |source| VerifyError::Unreadable {
+        path: folder.to_path_buf(),
+        source,
+    };
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(folder).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
+        let name = file_name(&path);
+        if name.starts_with('.') || name.to_ascii_lowercase().starts_with("readme") {
+            continue;
+        }
+        paths.push(path);
+    }
+    paths.sort_by(|a, b| discover::natural_cmp(&file_name(a), &file_name(b)));
+    Ok(paths)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// One stored submission, judged.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    pub name: String,
+    pub expected: Verdict,
+    pub report: SubmissionReport,
+}
+
+impl Verified {
+    /// It got the verdict it is stored under.
+    pub fn ok(&self) -> bool {
+        self.report.verdict == self.expected
+    }
+}
+
+/// Everything `verify` judged.
+#[derive(Debug, Clone)]
+pub struct VerifyReport {
+    pub results: Vec<Verified>,
+    /// Cases run at once (1 = one after another).
+    pub jobs: usize,
+    pub elapsed: Duration,
+}
+
+impl VerifyReport {
+    pub fn mismatches(&self) -> usize {
+        self.results.iter().filter(|r| !r.ok()).count()
+    }
+
+    pub fn all_ok(&self) -> bool {
+        self.mismatches() == 0
+    }
+}
+
+/// Progress, on the calling thread: each submission starts, its cases finish, it is judged.
+#[derive(Debug)]
+pub enum VerifyEvent<'a> {
+    Started {
+        index: usize,
+        name: &'a str,
+        cases: usize,
+    },
+    CaseFinished {
+        index: usize,
+    },
+    Judged {
+        index: usize,
+        result: &'a Verified,
+    },
+}
+
+/// Judges each planned submission. Each stops at its first failing case: the overall verdict
+/// is that case's verdict whatever comes after, so no expectation needs more.
+pub fn run(
+    stored: &[Stored<'_>],
+    jobs: usize,
+    on_event: &mut dyn FnMut(VerifyEvent<'_>),
+) -> Result<VerifyReport, SubmitError> {
+    let started = Instant::now();
+    let options = submission::Options {
+        jobs: jobs.max(1),
+        stop: Stop::AfterFirstFailure,
+    };
+    let mut results = Vec::new();
+    for (index, entry) in stored.iter().enumerate() {
+        on_event(VerifyEvent::Started {
+            index,
+            name: &entry.name,
+            cases: entry.plan.cases.len(),
+        });
+        let report = submission::judge(&entry.plan, &options, &mut |_| {
+            on_event(VerifyEvent::CaseFinished { index });
+        })?;
+        let result = Verified {
+            name: entry.name.clone(),
+            expected: entry.expected,
+            report,
+        };
+        on_event(VerifyEvent::Judged {
+            index,
+            result: &result,
+        });
+        results.push(result);
+    }
+    Ok(VerifyReport {
+        results,
+        jobs: options.jobs,
+        elapsed: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = r#"
+[problems.sum]
+solution = "/bin/cat"
+[languages.sh]
+extensions = ["sh"]
+run = ["sh", "{source}"]
+"#;
+
+    fn project(files: &[&str]) -> (tempfile::TempDir, Config) {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::parse(CONFIG, &dir.path().join("judge.toml")).unwrap();
+        std::fs::create_dir_all(dir.path().join("cases/sum")).unwrap();
+        std::fs::write(dir.path().join("cases/sum/1.in"), "1 2\n").unwrap();
+        std::fs::write(dir.path().join("cases/sum/1.ans"), "3\n").unwrap();
+        for file in files {
+            let path = dir.path().join("subs").join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "echo 3\n").unwrap();
+        }
+        (dir, config)
+    }
+
+    fn plan_error(files: &[&str]) -> String {
+        let (dir, config) = project(files);
+        plan(&config, &dir.path().join("subs"), &[])
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn submissions_come_by_problem_then_expected_verdict() {
+        let (dir, config) = project(&[
+            "sum/wrong_answer/b.sh",
+            "sum/accepted/z10.sh",
+            "sum/accepted/z9.sh",
+            "sum/accepted/.gitkeep",
+            "sum/README.md",
+            "sum/compile_error/a.sh",
+        ]);
+        let stored = plan(&config, &dir.path().join("subs"), &[]).unwrap();
+        let names: Vec<_> = stored.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "sum/accepted/z9.sh",
+                "sum/accepted/z10.sh",
+                "sum/wrong_answer/b.sh",
+                "sum/compile_error/a.sh"
+            ]
+        );
+        assert_eq!(stored[2].expected, Verdict::WrongAnswer);
+        assert_eq!(stored[0].plan.cases.len(), 1);
+    }
+
+    #[test]
+    fn layout_errors_name_the_path_and_the_fix() {
+        let error = plan_error(&["sum/acepted/a.sh"]);
+        assert!(error.contains("subs/sum/acepted`"), "{error}");
+        assert!(
+            error.contains("`acepted` is not an expected verdict"),
+            "{error}"
+        );
+        assert!(error.contains("`accepted`, `wrong_answer`"), "{error}");
+        assert!(error.contains("`compile_error`"), "{error}");
+
+        let error = plan_error(&["sum/judge_error/a.sh"]);
+        assert!(error.contains("not an expected verdict"), "{error}");
+
+        let error = plan_error(&["summ/accepted/a.sh"]);
+        assert!(error.contains("subs/summ`"), "{error}");
+        assert!(error.contains("unknown problem `summ`"), "{error}");
+
+        let error = plan_error(&["sum/a.sh"]);
+        assert!(error.contains("subs/sum/a.sh"), "{error}");
+        assert!(
+            error.contains("not in an expected-verdict folder"),
+            "{error}"
+        );
+
+        let error = plan_error(&["sum/accepted/multi/a.sh"]);
+        assert!(error.contains("is a folder"), "{error}");
+
+        let error = plan_error(&["sum/accepted/a.zz"]);
+        assert!(error.contains("cannot tell the language"), "{error}");
+    }
+
+    #[test]
+    fn nothing_stored_is_an_error() {
+        let (dir, config) = project(&[]);
+        let error = plan(&config, &dir.path().join("subs"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("does not exist"), "{error}");
+        std::fs::create_dir(dir.path().join("subs")).unwrap();
+        let error = plan(&config, &dir.path().join("subs"), &["sum".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("no stored submissions for problem `sum`"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! `harness judge PROBLEM FILE` on a temporary project: the verdict an online judge would give
+//! (the first failing case's, in case order), the exit code, the JSON fields, and clear errors.
+//! Verdicts, codes and messages are asserted, never timings.
+#![cfg(unix)]
+
+#[expect(
+    dead_code,
+    reason = "only the fixture sources are used here: the harness compiles them itself"
+)]
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const OK: i32 = 0;
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+/// A problem `sum` (two numbers in, their sum out) and three languages, one of them with a
+/// compiler that does not exist. Limits are generous: no test depends on the machine's speed.
+const JUDGE_TOML: &str = r#"
+[defaults]
+time-limit = "2s"
+memory-limit = "256MiB"
+
+[problems.sum]
+solution = "/bin/cat"
+
+[languages.c]
+name = "C11"
+extensions = ["c"]
+compile = ["cc", "-O2", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+
+[languages.python]
+name = "Python 3"
+extensions = ["py"]
+compile = ["python3", "-m", "py_compile", "{source}"]
+run = ["python3", "{source}"]
+
+[languages.ghost]
+name = "Ghost"
+extensions = ["ghost"]
+compile = ["no-such-compiler-zz", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+"#;
+
+/// Right on 01 and 02, a run-time error on 03, a wrong answer on 04: the verdict must be RE,
+/// the first failure in case order, not the last nor the "worst".
+const FIRST_FAILURE_C: &str = r#"#include <stdio.h>
+int main(void) {
+    long long a, b;
+    if (scanf("%lld %lld", &a, &b) != 2) return 1;
+    if (a == 100) { fprintf(stderr, "giving up on 100\n"); return 3; }
+    if (a == 1000) a++;
+    printf("%lld\n", a + b);
+    return 0;
+}
+"#;
+
+const BROKEN_C: &str = "int main(void) {\n    return 0\n}\n";
+
+const SUM_PY: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    /// judge.toml and four cases of `sum`: 01 and 02 easy, 03 and 04 where FIRST_FAILURE_C
+    /// goes wrong.
+    fn new() -> Project {
+        let project = Project {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        project.write("judge.toml", JUDGE_TOML);
+        for (name, input, answer) in [
+            ("01", "1 2\n", "3\n"),
+            ("02", "5 7\n", "12\n"),
+            ("03", "100 -1\n", "99\n"),
+            ("04", "1000 1\n", "1001\n"),
+        ] {
+            project.write(&format!("cases/sum/{name}.in"), input);
+            project.write(&format!("cases/sum/{name}.ans"), answer);
+        }
+        project
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The well-behaved sum program of the test fixtures, as a submission.
+    fn sum_c(&self) -> &'static str {
+        let text = std::fs::read_to_string(common::fixture_source("echo-sum")).unwrap();
+        self.write("sum.c", &text);
+        "sum.c"
+    }
+
+    fn judge(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        Command::cargo_bin("harness")
+            .unwrap()
+            .current_dir(self.path())
+            .env("NO_COLOR", "1")
+            .arg("judge")
+            .args(args)
+            .assert()
+    }
+
+    fn judge_json(&self, args: &[&str], code: i32) -> Value {
+        let assert = self
+            .judge(&[args, &["--format", "json"]].concat())
+            .code(code);
+        let stdout = &assert.get_output().stdout;
+        // Exactly one JSON document on stdout, nothing else.
+        serde_json::from_slice(stdout).unwrap_or_else(|error| {
+            panic!(
+                "stdout is not one JSON document ({error}):\n{}",
+                String::from_utf8_lossy(stdout)
+            )
+        })
+    }
+}
+
+fn no_panic() -> impl Predicate<str> {
+    predicate::str::contains("panicked").not()
+}
+
+#[test]
+fn a_right_c_submission_is_accepted() {
+    let project = Project::new();
+    let source = project.sum_c();
+    project
+        .judge(&["sum", source])
+        .code(OK)
+        .stdout(predicate::str::contains("sum: sum.c (C11), 4 cases"))
+        .stdout(predicate::str::contains("verdict: AC — 4 AC;"));
+}
+
+#[test]
+fn a_right_python_submission_is_accepted() {
+    let project = Project::new();
+    project.write("sum.py", SUM_PY);
+    project
+        .judge(&["sum", "sum.py"])
+        .code(OK)
+        .stdout(predicate::str::contains("(Python 3)"))
+        .stdout(predicate::str::contains("verdict: AC — 4 AC;"));
+}
+
+#[test]
+fn the_first_failing_case_in_case_order_decides_the_verdict() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    project
+        .judge(&["sum", "first_failure.c"])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "verdict: RE (first failing case: 03) — 2 AC, 1 WA, 1 RE;",
+        ))
+        .stdout(predicate::str::contains("exit 3: giving up on 100"))
+        .stdout(predicate::str::contains("expected 1001, found 1002"));
+}
+
+#[test]
+fn json_carries_every_field() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    let json = project.judge_json(&["sum", "first_failure.c"], FAILED);
+    assert_eq!(json["problem"], "sum");
+    assert_eq!(json["submission"], "first_failure.c");
+    assert_eq!(json["language"], "c");
+    assert_eq!(json["language_name"], "C11");
+    assert_eq!(json["verdict"], "RE");
+    assert_eq!(json["first_failure"], "03");
+    assert_eq!(json["compile"]["ok"], true);
+    assert!(json["compile"]["message"].is_string());
+    assert_eq!(json["limits"]["time_ms"], 2000);
+    assert_eq!(json["limits"]["memory_kib"], 256 * 1024);
+    assert_eq!(
+        json["counts"],
+        serde_json::json!({"AC": 2, "WA": 1, "RE": 1})
+    );
+    assert_eq!(json["cases_planned"], 4);
+    let cases = json["cases"].as_array().unwrap();
+    let names: Vec<&str> = cases.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["01", "02", "03", "04"]);
+    let verdicts: Vec<&str> = cases
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["AC", "AC", "RE", "WA"]);
+    for case in cases {
+        for field in ["time_ms", "wall_ms", "memory_kib"] {
+            assert!(case[field].is_u64(), "{field} in {case}");
+        }
+        assert!(case["reason"].is_string(), "{case}");
+    }
+    assert!(cases[2]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("exit 3: giving up on 100"));
+}
+
+#[test]
+fn a_compile_error_is_ce_with_the_compilers_message_and_no_case_run() {
+    let project = Project::new();
+    project.write("broken.c", BROKEN_C);
+    project
+        .judge(&["sum", "broken.c"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("CE"))
+        // The message names the user's file, not the private copy that was compiled.
+        .stdout(predicate::str::contains("broken.c:2"))
+        .stdout(predicate::str::contains("error"))
+        .stdout(predicate::str::contains("harness-build-").not())
+        .stdout(predicate::str::contains(
+            "verdict: CE (compile error; no case was run)",
+        ));
+
+    let json = project.judge_json(&["sum", "broken.c"], FAILED);
+    assert_eq!(json["verdict"], "CE");
+    assert_eq!(json["compile"]["ok"], false);
+    assert!(json["compile"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("error"));
+    assert_eq!(json["cases"], serde_json::json!([]));
+    assert_eq!(json["first_failure"], Value::Null);
+}
+
+#[test]
+fn a_missing_compiler_is_named() {
+    let project = Project::new();
+    project.write("sum.ghost", "boo");
+    project
+        .judge(&["sum", "sum.ghost"])
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "`no-such-compiler-zz` is not installed",
+        ))
+        .stderr(predicate::str::contains("[languages.ghost]"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn an_unknown_problem_lists_the_known_ones() {
+    let project = Project::new();
+    let source = project.sum_c();
+    project
+        .judge(&["summ", source])
+        .code(ERROR)
+        .stderr(predicate::str::contains("unknown problem `summ`"))
+        .stderr(predicate::str::contains("`sum`"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn an_unknown_extension_says_how_to_pick_a_language() {
+    let project = Project::new();
+    project.write("sum.kt", "fun main() {}");
+    project
+        .judge(&["sum", "sum.kt"])
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "cannot tell the language of `sum.kt`",
+        ))
+        .stderr(predicate::str::contains("--lang"))
+        .stderr(predicate::str::contains("python (.py)"))
+        .stderr(no_panic());
+}
+
+#[test]
+fn lang_overrides_the_extension() {
+    let project = Project::new();
+    let text = std::fs::read_to_string(common::fixture_source("echo-sum")).unwrap();
+    project.write("sum.txt", &text);
+    project
+        .judge(&["sum", "sum.txt", "--lang", "c"])
+        .code(OK)
+        .stdout(predicate::str::contains("verdict: AC"));
+}
+
+#[test]
+fn a_missing_source_file_is_an_error() {
+    let project = Project::new();
+    project
+        .judge(&["sum", "nope.c"])
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "submission `nope.c` does not exist",
+        ))
+        .stderr(no_panic());
+}
+
+#[test]
+fn cases_from_another_folder() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    // A downloaded test set that avoids the program's two bugs.
+    project.write("downloaded/big.in", "40 2\n");
+    project.write("downloaded/big.ans", "42\n");
+    let json = project.judge_json(&["sum", "first_failure.c", "--cases", "downloaded"], OK);
+    assert_eq!(json["verdict"], "AC");
+    assert_eq!(json["cases_planned"], 1);
+    assert_eq!(json["cases"][0]["name"], "big");
+}
+
+#[test]
+fn a_case_glob_picks_cases() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    project
+        .judge(&["sum", "first_failure.c", "-c", "0[12]"])
+        .code(OK)
+        .stdout(predicate::str::contains("2 cases"))
+        .stdout(predicate::str::contains("verdict: AC — 2 AC;"));
+}
+
+#[test]
+fn fail_fast_stops_at_the_first_failure_in_case_order_even_in_parallel() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    let json = project.judge_json(
+        &["sum", "first_failure.c", "--fail-fast", "-j", "3"],
+        FAILED,
+    );
+    assert_eq!(json["verdict"], "RE");
+    assert_eq!(json["first_failure"], "03");
+    assert_eq!(json["cases_planned"], 4);
+    let names: Vec<&str> = json["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["01", "02", "03"]);
+}
