@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use crate::config::{Config, Problem};
 use crate::discover::{self, Case, DiscoverError};
-use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
+use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
 use crate::run::Limits;
+use crate::submission::{self, Plan};
 use crate::submit::{self, Compiled, Prepared, SubmitError};
 use crate::verdict::Verdict;
+use crate::verify::{self, Stored, VerifyError};
 
 /// While measuring, programs get this many times the problem's time limit: a program slower
 /// than the limit still gets a number (and a warning), not just a TLE.
@@ -26,11 +28,8 @@ pub enum CalibrateError {
     Discover(#[from] DiscoverError),
     #[error("problem `{problem}`: solution `{}` does not exist (hint: build it, or drop --no-build)", path.display())]
     MissingSolution { problem: String, path: PathBuf },
-    #[error("cannot list `{}`: {source}", path.display())]
-    ListSubmissions {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
     #[error(transparent)]
     Submit(#[from] SubmitError),
     #[error("problem `{problem}` has no cases in `{}` to measure on (hint: `harness gen` or `harness add` makes some)", path.display())]
@@ -38,11 +37,13 @@ pub enum CalibrateError {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct CalibrateSettings {
+pub struct CalibrateSettings<'a> {
     /// Runs of each program on each case; the median CPU time of these counts.
     pub repeat: usize,
     /// Cases run at once.
     pub jobs: usize,
+    /// The folder of stored submissions (`<problem>/<expected>/FILE` below it).
+    pub submissions: &'a Path,
 }
 
 /// The part a program plays in the calibration.
@@ -222,42 +223,30 @@ pub fn suggest_limit(slowest: Duration) -> Duration {
     step * u32::try_from(steps).unwrap_or(u32::MAX)
 }
 
-/// The stored submissions of `problem` expected to get `verdict`:
-/// `solutions/submissions/<problem>/<verdict folder>/*`, sorted by name.
-pub fn stored_submissions(
-    config: &Config,
-    problem: &str,
-    verdict: Verdict,
-) -> Result<Vec<PathBuf>, CalibrateError> {
-    let folder = config
-        .root
-        .join("solutions/submissions")
-        .join(problem)
-        .join(verdict.dir_name());
-    let entries = match std::fs::read_dir(&folder) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(CalibrateError::ListSubmissions {
-                path: folder,
-                source,
-            })
-        }
-    };
-    let mut files = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|source| CalibrateError::ListSubmissions {
-            path: folder.clone(),
-            source,
-        })?;
-        let path = entry.path();
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if path.is_file() && !hidden {
-            files.push(path);
-        }
+/// The stored submissions of `problem`, as `harness verify` finds them (the same layout
+/// checks, languages picked the same way). None stored is not an error here: calibrating
+/// needs only the problem's own solution.
+fn stored<'a>(
+    config: &'a Config,
+    problem: &Problem,
+    folder: &Path,
+) -> Result<Vec<Stored<'a>>, CalibrateError> {
+    match verify::plan(config, folder, std::slice::from_ref(&problem.name)) {
+        Ok(stored) => Ok(stored),
+        Err(VerifyError::MissingFolder(_) | VerifyError::NoneForProblem { .. }) => Ok(Vec::new()),
+        Err(VerifyError::Empty(_)) => Ok(Vec::new()),
+        Err(error) => Err(error.into()),
     }
-    files.sort();
-    Ok(files)
+}
+
+/// `accepted/greedy.cpp`: the stored name without the problem, which every line is about.
+fn label_of(stored: &Stored<'_>) -> String {
+    let prefix = format!("{}/", stored.plan.problem.name);
+    stored
+        .name
+        .strip_prefix(&prefix)
+        .unwrap_or(&stored.name)
+        .to_string()
 }
 
 /// A program ready to measure.
@@ -271,46 +260,30 @@ struct Candidate {
     _prepared: Option<Prepared>,
 }
 
-/// A stored submission compiled, or why not.
-enum Built {
-    Ready(Box<Candidate>),
-    Failed {
-        label: String,
-        path: PathBuf,
-        message: String,
-    },
-}
-
-fn label_of(config: &Config, problem: &str, path: &Path) -> String {
-    let base = config.root.join("solutions/submissions").join(problem);
-    path.strip_prefix(&base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn build_stored(
-    config: &Config,
-    problem: &str,
-    path: &Path,
-    role: Role,
-) -> Result<Built, SubmitError> {
-    let label = label_of(config, problem, path);
-    let language = submit::detect_language(config, path, None)?;
-    Ok(match submit::compile(language, path)? {
-        Compiled::Ready(prepared) => Built::Ready(Box::new(Candidate {
+/// Compiles a stored accepted submission once, for all the runs to come; a compile error
+/// comes back as a timing that measured nothing.
+fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming>, SubmitError> {
+    let label = label_of(stored);
+    let path = stored.plan.source.clone();
+    Ok(match submit::compile(stored.plan.language, &path)? {
+        Compiled::Ready(prepared) => Ok(Candidate {
             label,
-            role,
-            path: path.to_path_buf(),
+            role: Role::Accepted,
+            path,
             program: prepared.program.clone(),
             time_multiplier: prepared.time_multiplier,
             _prepared: Some(prepared),
-        })),
-        Compiled::CompileError { message, .. } => Built::Failed {
+        }),
+        Compiled::CompileError { message, .. } => Err(ProgramTiming {
             label,
-            path: path.to_path_buf(),
-            message,
-        },
+            role: Role::Accepted,
+            path,
+            time_multiplier: stored.plan.language.time_multiplier,
+            slowest: Duration::ZERO,
+            slowest_case: String::new(),
+            failures: Vec::new(),
+            compile_error: Some(message),
+        }),
     })
 }
 
@@ -353,29 +326,20 @@ pub fn calibrate(
             _prepared: None,
         });
     }
+    let stored = stored(config, problem, settings.submissions)?;
     let mut programs = Vec::new();
-    for path in stored_submissions(config, &problem.name, Verdict::Accepted)? {
-        match build_stored(config, &problem.name, &path, Role::Accepted)? {
-            Built::Ready(candidate) => candidates.push(*candidate),
-            Built::Failed {
-                label,
-                path,
-                message,
-            } => programs.push(ProgramTiming {
-                label,
-                role: Role::Accepted,
-                path,
-                time_multiplier: 1.0,
-                slowest: Duration::ZERO,
-                slowest_case: String::new(),
-                failures: Vec::new(),
-                compile_error: Some(message),
-            }),
+    for accepted in stored.iter().filter(|s| s.expected == Verdict::Accepted) {
+        match build_accepted(accepted)? {
+            Ok(candidate) => candidates.push(candidate),
+            Err(compile_error) => programs.push(compile_error),
         }
     }
 
     let repeat = settings.repeat.max(1);
-    let slow_ones = stored_submissions(config, &problem.name, Verdict::TimeLimitExceeded)?;
+    let slow_ones: Vec<&Stored<'_>> = stored
+        .iter()
+        .filter(|s| s.expected == Verdict::TimeLimitExceeded)
+        .collect();
     on_event(CalibrateEvent::Planned {
         runs: cases.len() * (candidates.len() * repeat + slow_ones.len()),
     });
@@ -408,14 +372,13 @@ pub fn calibrate(
 
     match calibration.suggested_limit {
         Some(limit) => {
-            for path in slow_ones {
+            for slow in slow_ones {
                 on_event(CalibrateEvent::ProgramStarted {
                     problem: &problem.name,
-                    label: &label_of(config, &problem.name, &path),
+                    label: &label_of(slow),
                 });
-                calibration
-                    .slow_checks
-                    .push(check_slow(config, problem, &path, limit, &cases, on_event)?);
+                let check = check_slow(slow, limit, &cases, settings.jobs, on_event)?;
+                calibration.slow_checks.push(check);
             }
         }
         None => on_event(CalibrateEvent::Skipped {
@@ -492,66 +455,48 @@ fn median(runs: &mut [Duration]) -> Duration {
         .unwrap_or_default()
 }
 
-/// Judges a too-slow submission under the suggested limit, case by case, stopping at the
-/// first failure: its job is to fail, and once it has, the rest would only take time.
+/// Judges a too-slow submission under the suggested limit as `harness judge --fail-fast`
+/// would, stopping at the first failing case: its job is to fail, and once it has, the rest
+/// would only take time.
 fn check_slow(
-    config: &Config,
-    problem: &Problem,
-    path: &Path,
+    slow: &Stored<'_>,
     limit: Duration,
     cases: &[Case],
+    jobs: usize,
     on_event: &mut dyn FnMut(CalibrateEvent<'_>),
 ) -> Result<SlowCheck, SubmitError> {
-    let candidate = match build_stored(config, &problem.name, path, Role::Accepted)? {
-        Built::Ready(candidate) => candidate,
-        Built::Failed {
-            label,
-            path,
-            message,
-        } => {
-            on_event(CalibrateEvent::Skipped { runs: cases.len() });
-            return Ok(SlowCheck {
-                label,
-                path,
-                verdict: Verdict::CompileError,
-                case: None,
-                slowest: Duration::ZERO,
-                compile_error: Some(message),
-            });
-        }
+    let mut problem = slow.plan.problem.clone();
+    problem.time_limit = limit;
+    problem.wall_limit = limit * 2 + Duration::from_secs(1);
+    let plan = Plan {
+        problem: &problem,
+        language: slow.plan.language,
+        source: slow.plan.source.clone(),
+        cases: cases.to_vec(),
     };
-    let mut limits = problem.limits(candidate.time_multiplier);
-    limits.cpu_time = limit.mul_f64(candidate.time_multiplier);
-    limits.wall_time = limits.cpu_time * 2 + Duration::from_secs(1);
-    let settings = JudgeSettings {
-        limits,
-        checker: &problem.checker,
-        jobs: 1,
+    let options = submission::Options {
+        jobs: jobs.max(1),
+        stop: Stop::AfterFirstFailure,
     };
-    let mut check = SlowCheck {
-        label: candidate.label.clone(),
-        path: path.to_path_buf(),
-        verdict: Verdict::Accepted,
-        case: None,
-        slowest: Duration::ZERO,
-        compile_error: None,
-    };
-    for (index, case) in cases.iter().enumerate() {
-        let outcome = judge::judge_case(&candidate.program, case, &settings);
-        on_event(CalibrateEvent::CaseFinished { outcome: &outcome });
-        check.slowest = check
-            .slowest
-            .max(outcome.cpu_time.div_f64(candidate.time_multiplier));
-        if !outcome.verdict.is_accepted() {
-            check.verdict = outcome.verdict;
-            check.case = Some(outcome.case);
-            on_event(CalibrateEvent::Skipped {
-                runs: cases.len() - index - 1,
-            });
-            break;
-        }
-    }
-    Ok(check)
+    let mut reported = 0;
+    let report = submission::judge(&plan, &options, &mut |event| {
+        let Event::Finished { outcome, .. } = event;
+        reported += 1;
+        on_event(CalibrateEvent::CaseFinished { outcome });
+    })?;
+    on_event(CalibrateEvent::Skipped {
+        runs: cases.len().saturating_sub(reported),
+    });
+    let multiplier = slow.plan.language.time_multiplier;
+    let first_failure = report.first_failure();
+    Ok(SlowCheck {
+        label: label_of(slow),
+        path: slow.plan.source.clone(),
+        verdict: report.verdict,
+        case: first_failure.map(|o| o.case.clone()),
+        slowest: report.max_cpu_time().div_f64(multiplier),
+        compile_error: (!report.compile.ok).then(|| report.compile.message.clone()),
+    })
 }
 
 #[cfg(test)]

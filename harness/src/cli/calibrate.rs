@@ -1,6 +1,7 @@
 //! `harness calibrate`: measure the accepted programs and suggest a time limit per problem.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
@@ -11,6 +12,7 @@ use harness::exit;
 use harness::report::calibrate::{self as render, CalibrateJson};
 use harness::report::json;
 use harness::report::progress::Progress;
+use harness::verify;
 
 use super::{build_first, load_config, Format, GlobalArgs};
 
@@ -25,6 +27,10 @@ pub struct CalibrateArgs {
     /// Cases to run at once (CPU times, which the suggestion uses, barely notice).
     #[arg(short, long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
+    /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
+    /// [default: solutions/submissions beside judge.toml].
+    #[arg(long, value_name = "DIR")]
+    pub submissions: Option<PathBuf>,
     /// Skip judge.toml's build command.
     #[arg(long)]
     pub no_build: bool,
@@ -44,9 +50,14 @@ pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
             .collect::<Result<_, _>>()?
     };
     build_first(&config, args.no_build)?;
+    let folder = args
+        .submissions
+        .clone()
+        .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
     let settings = CalibrateSettings {
         repeat: args.repeat.max(1),
         jobs: args.jobs.max(1),
+        submissions: &folder,
     };
     let mut calibrations = Vec::new();
     let mut progress = Progress::stderr(0);
