@@ -122,6 +122,8 @@ pub struct SubmissionReport {
     /// compile.
     pub verdict: Verdict,
     pub elapsed: Duration,
+    /// Cases run at once (1 = one after another): above 1, wall times are inflated.
+    pub jobs: usize,
 }
 
 impl SubmissionReport {
@@ -180,6 +182,7 @@ pub fn judge(
         planned_cases: plan.cases.len(),
         verdict: Verdict::CompileError,
         elapsed: Duration::ZERO,
+        jobs: options.jobs.max(1),
     };
     let prepared = match submit::compile(plan.language, &plan.source)? {
         Compiled::CompileError { message, .. } => {

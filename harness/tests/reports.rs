@@ -463,3 +463,187 @@ run = ["{{exe}}"]
             "warning: time_limit_exceeded/sluggish.c passes",
         ));
 }
+
+/// A project with stored submissions of `sum`, compiled from the fixtures' C sources: a
+/// right one, a wrong one stored as wrong, a crashing one stored as accepted (a mismatch).
+fn project_with_submissions() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let toml = format!(
+        r#"[problems.sum]
+solution = "{sum}"
+
+[languages.c]
+extensions = ["c"]
+compile = ["cc", "-O2", "-o", "{{exe}}", "{{source}}"]
+run = ["{{exe}}"]
+"#,
+        sum = fixture("echo-sum").display()
+    );
+    std::fs::write(root.join("judge.toml"), toml).unwrap();
+    for n in 1..=6 {
+        case(
+            root,
+            "sum",
+            &format!("{n:02}"),
+            &format!("{n} {n}\n"),
+            &format!("{}\n", 2 * n),
+        );
+    }
+    for (folder, fixture_name) in [
+        ("accepted", "echo-sum"),
+        ("wrong_answer", "wrong-sum"),
+        ("accepted", "exit-3"),
+    ] {
+        let source = std::fs::read_to_string(common::fixture_source(fixture_name)).unwrap();
+        submission(root, "sum", folder, &format!("{fixture_name}.c"), &source);
+    }
+    dir
+}
+
+fn junit_file(path: &Path) -> (String, BTreeMap<String, String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let document = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let root = document.root_element();
+    let attributes = ["tests", "failures", "errors"]
+        .into_iter()
+        .map(|name| (name.to_string(), root.attribute(name).unwrap().to_string()))
+        .collect();
+    (text, attributes)
+}
+
+#[test]
+fn judge_json_and_junit_agree() {
+    let dir = project_with_submissions();
+    let root = dir.path();
+    let source = root.join("solutions/submissions/sum/wrong_answer/wrong-sum.c");
+    let junit = root.join("judge.xml");
+    let (json, code) = json_run(
+        root,
+        &[
+            "judge",
+            "sum",
+            source.to_str().unwrap(),
+            "-j",
+            "2",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, FAILED);
+    assert_eq!(
+        (&json["jobs"], &json["parallel"]),
+        (&2.into(), &true.into())
+    );
+    assert_eq!(json["partition"], Value::Null);
+    assert!(json["time_sensitive_count"].is_u64());
+    let cases = json["cases"].as_array().unwrap();
+    let not_ac = cases.iter().filter(|c| c["verdict"] != "AC").count();
+    assert!(not_ac > 0);
+    let (text, counts) = junit_file(&junit);
+    assert_eq!(counts["tests"], cases.len().to_string());
+    assert_eq!(counts["failures"], not_ac.to_string());
+    assert_eq!(counts["errors"], "0");
+    assert!(
+        text.contains("<property name=\"verdict\" value=\"WA\"/>"),
+        "{text}"
+    );
+
+    // Slices of one submission's cases cover them once.
+    let mut union = BTreeSet::new();
+    for slice in ["1/2", "2/2"] {
+        let (json, _) = json_run(
+            root,
+            &[
+                "judge",
+                "sum",
+                source.to_str().unwrap(),
+                "--partition",
+                slice,
+            ],
+        );
+        assert_eq!(json["partition"], slice);
+        for case in json["cases"].as_array().unwrap() {
+            assert!(union.insert(case["name"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(union.len(), 6);
+}
+
+#[test]
+fn judge_verbose_lists_every_case_and_quiet_only_failures() {
+    let dir = project_with_submissions();
+    let root = dir.path();
+    let source = root.join("solutions/submissions/sum/accepted/exit-3.c");
+    let verbose = harness(root)
+        .args(["judge", "sum", source.to_str().unwrap(), "-v"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&verbose.stdout);
+    assert!(
+        stdout.contains("stderr | exit-3: giving up on purpose"),
+        "{stdout}"
+    );
+    let right = root.join("solutions/submissions/sum/accepted/echo-sum.c");
+    harness(root)
+        .args(["judge", "sum", right.to_str().unwrap(), "-v"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("AC   06"));
+    harness(root)
+        .args(["judge", "sum", right.to_str().unwrap(), "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("AC   06").not())
+        .stdout(predicate::str::contains("verdict: AC"));
+}
+
+#[test]
+fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
+    let dir = project_with_submissions();
+    let root = dir.path();
+    let junit = root.join("target/junit/verify.xml");
+    let (json, code) = json_run(root, &["verify", "--junit", junit.to_str().unwrap()]);
+    assert_eq!(code, FAILED);
+    assert_eq!(json["mismatches"], 1);
+    assert_eq!(json["partition"], Value::Null);
+    assert!(json["parallel"].is_boolean());
+    let (text, counts) = junit_file(&junit);
+    assert_eq!(counts["tests"], "3", "a test per stored submission");
+    assert_eq!(counts["failures"], "1");
+    assert!(text.contains("name=\"accepted/exit-3.c\""), "{text}");
+    assert!(
+        text.contains("message=\"expected AC, got RE on `01`"),
+        "{text}"
+    );
+
+    let quiet = harness(root).args(["verify", "-q"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&quiet.stdout);
+    assert!(stdout.contains("sum/accepted/exit-3.c"), "{stdout}");
+    assert!(!stdout.contains("sum/accepted/echo-sum.c"), "{stdout}");
+    assert!(
+        stdout.contains("verify: 1 of 3 submissions MISMATCH"),
+        "{stdout}"
+    );
+
+    let verbose = harness(root)
+        .args(["verify", "-v", "-j", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&verbose.stdout);
+    assert!(
+        stdout.contains("AC   06"),
+        "every case of the accepted one: {stdout}"
+    );
+
+    // Slices split the stored submissions, each in exactly one.
+    let mut names = BTreeSet::new();
+    for slice in ["1/2", "2/2"] {
+        let (json, _) = json_run(root, &["verify", "--partition", slice]);
+        assert_eq!(json["partition"], slice);
+        for entry in json["submissions"].as_array().unwrap() {
+            assert!(names.insert(entry["name"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(names.len(), 3);
+}

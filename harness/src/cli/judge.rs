@@ -7,11 +7,14 @@ use anyhow::Result;
 use clap::Args;
 
 use harness::judge::{Event, Stop};
+use harness::partition::Partition;
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
+use harness::report::junit::JunitReport;
+use harness::report::progress::Progress;
 use harness::submission::{self, Request};
 
-use super::{build_checkers, load_config, progress_bar, Format, GlobalArgs};
+use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -40,12 +43,24 @@ pub struct JudgeArgs {
     /// Show every case (not only the first failing ones), and the compiler's warnings.
     #[arg(short, long)]
     pub all: bool,
+    /// Every case, with the tail of its stderr (as --all).
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Only the failing cases and the verdict.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Skip judge.toml's build command (only run when the problem's checker is a program).
     #[arg(long)]
     pub no_build: bool,
     /// How to print the result.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also write the result as JUnit XML to FILE, for CI systems.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<Partition>,
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
@@ -57,28 +72,43 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         cases: args.cases.as_deref(),
         case_pattern: args.case.as_deref(),
     };
-    let plan = submission::plan(&config, &request)?;
+    let mut plan = submission::plan(&config, &request)?;
+    if let Some(partition) = args.partition {
+        let problem = &plan.problem.name;
+        plan.cases
+            .retain(|case| partition.contains(problem, &case.name));
+    }
     build_checkers(&config, [plan.problem], args.no_build)?;
+    let jobs = args.jobs.max(1);
     let options = submission::Options {
-        jobs: args.jobs,
+        jobs,
         stop: if args.fail_fast {
             Stop::AfterFirstFailure
         } else {
             Stop::Never
         },
     };
-    let bar = progress_bar(plan.cases.len() as u64, "judging");
+    let mut progress = Progress::stderr(plan.cases.len());
+    progress.set_label(&args.source.display().to_string());
     let report = submission::judge(&plan, &options, &mut |event| {
-        let Event::Finished { .. } = event;
-        bar.inc(1);
+        let Event::Finished { outcome, .. } = event;
+        progress.on_case(outcome);
     })?;
-    bar.finish_and_clear();
+    progress.finish();
+    if let Some(path) = &args.junit {
+        write_junit(
+            path,
+            &JunitReport::from_submission(&report, jobs, args.partition),
+        )?;
+    }
 
     let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
-        json::write(&mut stdout, &json::SubmissionJson::from(&report))?;
+        let mut document = json::SubmissionJson::from(&report);
+        document.partition = args.partition.map(|p| p.to_string());
+        json::write(&mut stdout, &document)?;
     } else {
-        let options = if args.all {
+        let options = if args.all || args.verbose {
             HumanOptions {
                 detail: Detail::Verbose,
                 ..HumanOptions::default()
@@ -87,6 +117,11 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
             // The first failing case decides the verdict: it gets the diff, and a few more
             // show whether the others fail alike.
             HumanOptions {
+                detail: if args.quiet {
+                    Detail::Quiet
+                } else {
+                    Detail::Normal
+                },
                 max_diffs: 1,
                 max_cases: FAILING_CASES_SHOWN,
                 ..HumanOptions::default()

@@ -129,7 +129,7 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like
 /// `target/junit/run.xml` before anything made `target/junit`).
-pub fn write_junit(path: &Path, report: &JunitReport<'_>) -> Result<()> {
+pub fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot make the folder of `{}`", path.display()))?;
@@ -175,16 +175,4 @@ pub fn build_checkers<'a>(
         .into_iter()
         .any(|p| matches!(p.checker, Checker::Command { .. }));
     build_first(config, skip || !needed)
-}
-
-/// A progress bar on stderr, drawn only when stderr is a terminal, so that scripts and CI logs
-/// see nothing of it.
-pub fn progress_bar(length: u64, message: &'static str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(length);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {pos}/{len} cases {wide_bar}")
-    {
-        bar.set_style(style);
-    }
-    bar.set_message(message);
-    bar
 }

@@ -8,12 +8,15 @@ use anyhow::Result;
 use clap::Args;
 
 use harness::exit;
-use harness::report::human::{self, VerifyTable};
+use harness::partition::Partition;
+use harness::report::human::{self, Detail, HumanOptions, VerifyTable};
 use harness::report::json;
+use harness::report::junit::JunitReport;
+use harness::report::progress::Progress;
 use harness::verdict::Verdict;
 use harness::verify::{self, VerifyEvent};
 
-use super::{build_checkers, load_config, progress_bar, Format, GlobalArgs};
+use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
 /// Most stored submissions that fail do so on their first case, so every job runs one
 /// program at its memory limit at once: a memory-hungry one on a 64-core machine must not
@@ -40,6 +43,18 @@ pub struct VerifyArgs {
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Only the submissions that MISMATCH, and the summary.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Under each submission, every case it was judged on, with the tail of its stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Also write the results as JUnit XML to FILE: a test per stored submission.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Verify only the K-th of N stable slices of the stored submissions (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<Partition>,
 }
 
 pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
@@ -48,7 +63,18 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
         .submissions
         .clone()
         .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
-    let stored = verify::plan(&config, &folder, &args.problems)?;
+    let mut stored = verify::plan(&config, &folder, &args.problems)?;
+    if let Some(partition) = args.partition {
+        // A submission's verdict needs all its cases, so verify splits by submission.
+        stored.retain(|s| {
+            let problem = &s.plan.problem.name;
+            let file = s
+                .name
+                .strip_prefix(&format!("{problem}/"))
+                .unwrap_or(&s.name);
+            partition.contains(problem, file)
+        });
+    }
     build_checkers(
         &config,
         stored.iter().map(|s| s.plan.problem),
@@ -58,11 +84,20 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let human = args.format == Format::Human;
     let table = VerifyTable::new(stored.iter().map(|s| s.name.as_str()));
     let mut stdout = anstream::stdout().lock();
-    if human {
+    // With -q the header waits for the first row that needs it.
+    let mut header_written = false;
+    if human && !args.quiet {
         table.write_header(&mut stdout)?;
         stdout.flush()?;
+        header_written = true;
     }
-    let bar = progress_bar(0, "");
+    let verbose = HumanOptions {
+        detail: Detail::Verbose,
+        ..HumanOptions::default()
+    };
+    let total = stored.iter().map(|s| s.plan.cases.len()).sum();
+    let mut progress = Progress::stderr(total);
+    let mut judged = 0;
     let mut failed_write = None;
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -70,31 +105,51 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
             .min(DEFAULT_JOBS_MAX)
     });
     let report = verify::run(&stored, jobs, &mut |event| match event {
-        VerifyEvent::Started { name, cases, .. } => {
-            bar.reset();
-            bar.set_length(cases as u64);
-            bar.set_message(name.to_string());
+        VerifyEvent::Started { name, .. } => {
+            judged = 0;
+            progress.set_label(name);
         }
-        VerifyEvent::CaseFinished { .. } => bar.inc(1),
-        VerifyEvent::Judged { result, .. } => {
-            if human && failed_write.is_none() {
+        VerifyEvent::CaseFinished { .. } => {
+            judged += 1;
+            progress.tick();
+        }
+        VerifyEvent::Judged { result, index } => {
+            // It stopped at its first failing case: the rest of its cases will not run.
+            progress.skip(stored[index].plan.cases.len().saturating_sub(judged));
+            if !result.ok() {
+                progress.add_failure();
+            }
+            let shown = !(args.quiet && result.ok());
+            if human && shown && failed_write.is_none() {
                 // Each row as soon as it is known: a full verify takes a minute.
-                let written = bar.suspend(|| {
+                let written = progress.suspend(|| {
+                    if !header_written {
+                        table.write_header(&mut stdout)?;
+                        header_written = true;
+                    }
                     table.write_row(&mut stdout, result)?;
+                    if args.verbose {
+                        human::write_cases(&mut stdout, &result.report.outcomes, &verbose)?;
+                    }
                     stdout.flush()
                 });
                 failed_write = written.err();
             }
         }
     })?;
-    bar.finish_and_clear();
+    progress.finish();
     if let Some(error) = failed_write {
         return Err(error.into());
+    }
+    if let Some(path) = &args.junit {
+        write_junit(path, &JunitReport::from_verify(&report, args.partition))?;
     }
     if human {
         human::write_verify_summary(&mut stdout, &report)?;
     } else {
-        json::write(&mut stdout, &json::VerifyJson::from(&report))?;
+        let mut document = json::VerifyJson::from(&report);
+        document.partition = args.partition.map(|p| p.to_string());
+        json::write(&mut stdout, &document)?;
     }
     stdout.flush()?;
     let judge_failed = report

@@ -500,6 +500,23 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
     }
 }
 
+/// The cases of one submission, as `harness judge` lists them, for `verify -v` under its
+/// row.
+pub fn write_cases(
+    out: &mut dyn Write,
+    outcomes: &[CaseOutcome],
+    options: &HumanOptions,
+) -> io::Result<()> {
+    let mut diffs_left = options.max_diffs;
+    write_outcomes(
+        out,
+        outcomes,
+        options,
+        name_width(outcomes),
+        &mut diffs_left,
+    )
+}
+
 /// The whole verify report at once: header, rows and summary.
 pub fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
     let table = VerifyTable::new(report.results.iter().map(|r| r.name.as_str()));
@@ -597,6 +614,7 @@ mod tests {
             outcomes,
             planned_cases: planned,
             elapsed: Duration::from_millis(100),
+            jobs: 1,
         }
     }
 

@@ -187,6 +187,14 @@ pub struct SubmissionJson {
     /// Cases there were to judge; more than `cases` holds when judging stopped at the first
     /// failure, and none are run after a compile error.
     pub cases_planned: usize,
+    /// Cases whose CPU time is within 10% of the limit, either side.
+    pub time_sensitive_count: usize,
+    /// Cases run at once; above 1, wall times are inflated (CPU times barely are).
+    pub jobs: usize,
+    pub parallel: bool,
+    /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
+    pub partition: Option<String>,
+    pub elapsed_ms: u64,
     pub cases: Vec<CaseJson>,
 }
 
@@ -206,6 +214,12 @@ impl From<&SubmissionReport> for SubmissionJson {
             limits: LimitsJson::from(&report.limits),
             counts: verdict_counts(&report.outcomes),
             cases_planned: report.planned_cases,
+            time_sensitive_count: time_sensitive_count(&report.outcomes),
+            jobs: report.jobs,
+            parallel: report.jobs > 1,
+            // Only `harness judge --partition` slices one submission's cases; it says so.
+            partition: None,
+            elapsed_ms: report.elapsed.as_millis() as u64,
             cases: cases_json(&report.outcomes),
         }
     }
@@ -244,6 +258,9 @@ pub struct VerifyJson {
     pub ok: bool,
     pub mismatches: usize,
     pub jobs: usize,
+    pub parallel: bool,
+    /// `"K/N"` when only that slice of the stored submissions was judged, else null.
+    pub partition: Option<String>,
     pub elapsed_ms: u64,
     pub submissions: Vec<VerifiedJson>,
 }
@@ -254,6 +271,9 @@ impl From<&VerifyReport> for VerifyJson {
             ok: report.all_ok(),
             mismatches: report.mismatches(),
             jobs: report.jobs,
+            parallel: report.jobs > 1,
+            // Set by the command, which knows how the submissions were split.
+            partition: None,
             elapsed_ms: report.elapsed.as_millis() as u64,
             submissions: report.results.iter().map(VerifiedJson::from).collect(),
         }

@@ -1,6 +1,7 @@
 //! JUnit XML, so CI systems (GitHub, GitLab, Jenkins) show judged cases as tests: one
-//! `<testsuite>` per problem, one `<testcase>` per case. Written by hand: the format is small,
-//! and the one thing that needs care, escaping, is done here for every string.
+//! `<testsuite>` per problem, one `<testcase>` per case (per stored submission for
+//! `harness verify`). Written by hand: the format is small, and the one thing that needs
+//! care, escaping, is done here for every string.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -10,8 +11,10 @@ use crate::diff::{self, DiffOptions};
 use crate::judge::CaseOutcome;
 use crate::partition::Partition;
 use crate::run::Limits;
+use crate::submission::SubmissionReport;
 use crate::suite::SuiteReport;
 use crate::verdict::Verdict;
+use crate::verify::VerifyReport;
 
 /// Lines of diff kept in a failure's text: CI pages show it inline.
 const DIFF_LINES: usize = 40;
@@ -20,26 +23,91 @@ const STDERR_LINES: usize = 20;
 
 /// Everything one JUnit file says.
 #[derive(Debug, Clone)]
-pub struct JunitReport<'a> {
+pub struct JunitReport {
     /// The `<testsuites name>`: which command judged (`harness run`).
     pub name: String,
-    pub suites: Vec<JunitSuite<'a>>,
+    pub suites: Vec<JunitSuite>,
 }
 
-/// One `<testsuite>`: usually one problem's cases.
+/// One `<testsuite>`: one problem.
 #[derive(Debug, Clone)]
-pub struct JunitSuite<'a> {
+pub struct JunitSuite {
     pub name: String,
-    /// The `classname` of each test case: the problem.
-    pub classname: String,
     /// `<property>` pairs, in order: the program, the limits, how the run was split.
     pub properties: Vec<(String, String)>,
-    pub outcomes: &'a [CaseOutcome],
+    pub cases: Vec<JunitCase>,
 }
 
-impl<'a> JunitReport<'a> {
+/// One `<testcase>`.
+#[derive(Debug, Clone)]
+pub struct JunitCase {
+    /// The problem.
+    pub classname: String,
+    /// The case (or the stored submission).
+    pub name: String,
+    /// CPU time.
+    pub time: Duration,
+    /// `None` when it passed.
+    pub failure: Option<Failure>,
+    pub system_out: Option<String>,
+    pub system_err: String,
+}
+
+/// Why a test case did not pass.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// `<error>` (the judge failed, so nothing was judged) rather than `<failure>`.
+    pub error: bool,
+    /// The `type` attribute: a verdict code.
+    pub kind: String,
+    /// The one-line reason.
+    pub message: String,
+    /// The element's text: measurements, the diff, a compiler's message.
+    pub text: String,
+}
+
+impl JunitCase {
+    /// One judged case: a failure for every verdict but AC, an error for a judge error.
+    pub fn from_outcome(classname: &str, outcome: &CaseOutcome) -> Self {
+        let failure = (!outcome.verdict.is_accepted()).then(|| {
+            let message = if outcome.reason.is_empty() {
+                outcome.verdict.as_str().to_string()
+            } else {
+                outcome.reason.clone()
+            };
+            Failure {
+                error: outcome.verdict == Verdict::JudgeError,
+                kind: outcome.verdict.as_str().to_string(),
+                text: failure_text(outcome, &message),
+                message,
+            }
+        });
+        // A passing case near the limit has no failure to carry the warning: CI shows
+        // system-out beside the test.
+        let system_out = outcome.time_sensitive.then(|| {
+            format!(
+                "near the time limit: CPU {} ms (within 10% of the limit)",
+                outcome.cpu_time.as_millis()
+            )
+        });
+        JunitCase {
+            classname: classname.to_string(),
+            name: outcome.case.clone(),
+            time: outcome.cpu_time,
+            failure,
+            system_out,
+            system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES),
+        }
+    }
+
+    fn is_error(&self) -> bool {
+        self.failure.as_ref().is_some_and(|f| f.error)
+    }
+}
+
+impl JunitReport {
     /// The JUnit view of `harness run`.
-    pub fn from_suite(report: &'a SuiteReport) -> Self {
+    pub fn from_suite(report: &SuiteReport) -> Self {
         let suites = report
             .problems
             .iter()
@@ -49,9 +117,12 @@ impl<'a> JunitReport<'a> {
                 properties.extend(run_properties(report.jobs, report.partition));
                 JunitSuite {
                     name: problem.name.clone(),
-                    classname: problem.name.clone(),
                     properties,
-                    outcomes: &problem.outcomes,
+                    cases: problem
+                        .outcomes
+                        .iter()
+                        .map(|o| JunitCase::from_outcome(&problem.name, o))
+                        .collect(),
                 }
             })
             .collect();
@@ -59,6 +130,140 @@ impl<'a> JunitReport<'a> {
             name: "harness run".to_string(),
             suites,
         }
+    }
+
+    /// The JUnit view of `harness judge`: the problem's suite, with the submission as a
+    /// property. A compile error is one failing test named `compile`, since no case ran.
+    pub fn from_submission(
+        report: &SubmissionReport,
+        jobs: usize,
+        partition: Option<Partition>,
+    ) -> Self {
+        let mut properties = vec![
+            (
+                "submission".to_string(),
+                report.source.display().to_string(),
+            ),
+            ("language".to_string(), report.language.id.clone()),
+            ("verdict".to_string(), report.verdict.as_str().to_string()),
+        ];
+        properties.extend(limit_properties(&report.limits));
+        properties.extend(run_properties(jobs, partition));
+        let cases = if report.compile.ok {
+            report
+                .outcomes
+                .iter()
+                .map(|o| JunitCase::from_outcome(&report.problem, o))
+                .collect()
+        } else {
+            vec![compile_error_case(&report.problem, "compile", report)]
+        };
+        JunitReport {
+            name: "harness judge".to_string(),
+            suites: vec![JunitSuite {
+                name: report.problem.clone(),
+                properties,
+                cases,
+            }],
+        }
+    }
+
+    /// The JUnit view of `harness verify`: a suite per problem, a test per stored
+    /// submission, failing when it did not get the verdict its folder names.
+    pub fn from_verify(report: &VerifyReport, partition: Option<Partition>) -> Self {
+        let mut suites: Vec<JunitSuite> = Vec::new();
+        for result in &report.results {
+            let problem = &result.report.problem;
+            let name = result
+                .name
+                .strip_prefix(&format!("{problem}/"))
+                .unwrap_or(&result.name)
+                .to_string();
+            let got = &result.report;
+            let mut case = if !got.compile.ok && result.ok() {
+                JunitCase {
+                    classname: problem.clone(),
+                    name: name.clone(),
+                    time: Duration::ZERO,
+                    failure: None,
+                    system_out: None,
+                    system_err: String::new(),
+                }
+            } else if !got.compile.ok {
+                compile_error_case(problem, &name, got)
+            } else {
+                let decided = got.first_failure();
+                JunitCase {
+                    classname: problem.clone(),
+                    name: name.clone(),
+                    time: got.max_cpu_time(),
+                    failure: None,
+                    system_out: None,
+                    system_err: decided
+                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES))
+                        .unwrap_or_default(),
+                }
+            };
+            if !result.ok() {
+                let on = got
+                    .first_failure()
+                    .map(|o| format!(" on `{}`: {}", o.case, o.reason))
+                    .unwrap_or_default();
+                let message = format!(
+                    "expected {}, got {}{on}",
+                    result.expected.as_str(),
+                    got.verdict.as_str()
+                );
+                let text = match (&case.failure, got.first_failure()) {
+                    (Some(compile), _) => compile.text.clone(),
+                    (None, Some(outcome)) => failure_text(outcome, &message),
+                    (None, None) => format!("every case was AC ({} cases)\n", got.outcomes.len()),
+                };
+                case.failure = Some(Failure {
+                    error: got.verdict == Verdict::JudgeError,
+                    kind: got.verdict.as_str().to_string(),
+                    message,
+                    text,
+                });
+            }
+            match suites.iter_mut().find(|s| &s.name == problem) {
+                Some(suite) => suite.cases.push(case),
+                None => {
+                    suites.push(JunitSuite {
+                        name: problem.clone(),
+                        properties: run_properties(report.jobs, partition),
+                        cases: vec![case],
+                    });
+                }
+            }
+        }
+        JunitReport {
+            name: "harness verify".to_string(),
+            suites,
+        }
+    }
+}
+
+/// A submission that did not compile, as one failing test carrying the compiler's message.
+fn compile_error_case(classname: &str, name: &str, report: &SubmissionReport) -> JunitCase {
+    let first = report
+        .compile
+        .message
+        .lines()
+        .next()
+        .unwrap_or("compile error");
+    JunitCase {
+        classname: classname.to_string(),
+        name: name.to_string(),
+        time: Duration::ZERO,
+        failure: Some(Failure {
+            error: false,
+            kind: Verdict::CompileError.as_str().to_string(),
+            message: first.to_string(),
+            text: format!("{}\n", report.compile.message.trim_end()),
+        }),
+        system_out: None,
+        system_err: String::new(),
     }
 }
 
@@ -108,15 +313,15 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of(outcomes: &[CaseOutcome]) -> Counts {
+    pub fn of(cases: &[JunitCase]) -> Counts {
         let mut counts = Counts::default();
-        for outcome in outcomes {
+        for case in cases {
             counts.tests += 1;
-            counts.time += outcome.cpu_time;
-            match outcome.verdict {
-                Verdict::Accepted => {}
-                Verdict::JudgeError => counts.errors += 1,
-                _ => counts.failures += 1,
+            counts.time += case.time;
+            if case.is_error() {
+                counts.errors += 1;
+            } else if case.failure.is_some() {
+                counts.failures += 1;
             }
         }
         counts
@@ -132,11 +337,11 @@ impl Counts {
     }
 }
 
-pub fn write(out: &mut dyn Write, report: &JunitReport<'_>) -> io::Result<()> {
+pub fn write(out: &mut dyn Write, report: &JunitReport) -> io::Result<()> {
     let total = report
         .suites
         .iter()
-        .map(|suite| Counts::of(suite.outcomes))
+        .map(|suite| Counts::of(&suite.cases))
         .fold(Counts::default(), Counts::add);
     // Built as a String and written once: a half-written file is worse than none for CI.
     let mut xml = String::new();
@@ -164,84 +369,74 @@ fn counts_attributes(counts: Counts) -> String {
     )
 }
 
-fn write_suite(xml: &mut String, suite: &JunitSuite<'_>) {
-    let counts = Counts::of(suite.outcomes);
+fn write_suite(xml: &mut String, suite: &JunitSuite) {
+    let counts = Counts::of(&suite.cases);
     let _ = writeln!(
         xml,
         "  <testsuite name=\"{}\" {}>",
         attribute(&suite.name),
         counts_attributes(counts)
     );
-    let near = suite.outcomes.iter().filter(|o| o.time_sensitive).count();
-    if !suite.properties.is_empty() || near > 0 {
-        xml.push_str("    <properties>\n");
-        let near = near.to_string();
-        let extra = [("time-sensitive-cases", near.as_str())];
-        let properties = suite
-            .properties
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .chain(extra);
-        for (name, value) in properties {
-            let _ = writeln!(
-                xml,
-                "      <property name=\"{}\" value=\"{}\"/>",
-                attribute(name),
-                attribute(value)
-            );
-        }
-        xml.push_str("    </properties>\n");
+    let near = suite
+        .cases
+        .iter()
+        .filter(|c| c.system_out.is_some())
+        .count();
+    let near = near.to_string();
+    let extra = [("time-sensitive-cases", near.as_str())];
+    xml.push_str("    <properties>\n");
+    let properties = suite
+        .properties
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .chain(extra);
+    for (name, value) in properties {
+        let _ = writeln!(
+            xml,
+            "      <property name=\"{}\" value=\"{}\"/>",
+            attribute(name),
+            attribute(value)
+        );
     }
-    for outcome in suite.outcomes {
-        write_case(xml, &suite.classname, outcome);
+    xml.push_str("    </properties>\n");
+    for case in &suite.cases {
+        write_case(xml, case);
     }
     xml.push_str("  </testsuite>\n");
 }
 
-fn write_case(xml: &mut String, classname: &str, outcome: &CaseOutcome) {
+fn write_case(xml: &mut String, case: &JunitCase) {
     let _ = write!(
         xml,
         "    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
-        attribute(classname),
-        attribute(&outcome.case),
-        seconds(outcome.cpu_time)
+        attribute(&case.classname),
+        attribute(&case.name),
+        seconds(case.time)
     );
-    let stderr = tail_lines(&outcome.stderr_tail, STDERR_LINES);
-    if outcome.verdict.is_accepted() && stderr.is_empty() && !outcome.time_sensitive {
+    if case.failure.is_none() && case.system_out.is_none() && case.system_err.is_empty() {
         xml.push_str("/>\n");
         return;
     }
     xml.push_str(">\n");
-    if !outcome.verdict.is_accepted() {
-        let element = if outcome.verdict == Verdict::JudgeError {
-            "error"
-        } else {
-            "failure"
-        };
-        let message = if outcome.reason.is_empty() {
-            outcome.verdict.as_str().to_string()
-        } else {
-            outcome.reason.clone()
-        };
+    if let Some(failure) = &case.failure {
+        let element = if failure.error { "error" } else { "failure" };
         let _ = writeln!(
             xml,
             "      <{element} type=\"{}\" message=\"{}\">{}</{element}>",
-            outcome.verdict.as_str(),
-            attribute(&message),
-            text(&failure_text(outcome, &message))
+            attribute(&failure.kind),
+            attribute(&failure.message),
+            text(&failure.text)
         );
     }
-    if outcome.time_sensitive {
-        // A passing case near the limit has no failure to carry the warning: CI shows
-        // system-out beside the test.
+    if let Some(system_out) = &case.system_out {
+        let _ = writeln!(xml, "      <system-out>{}</system-out>", text(system_out));
+    }
+    if !case.system_err.is_empty() {
         let _ = writeln!(
             xml,
-            "      <system-out>near the time limit: CPU {} ms (within 10% of the limit)</system-out>",
-            outcome.cpu_time.as_millis()
+            "      <system-err>{}</system-err>",
+            text(&case.system_err)
         );
-    }
-    if !stderr.is_empty() {
-        let _ = writeln!(xml, "      <system-err>{}</system-err>", text(&stderr));
     }
     xml.push_str("    </testcase>\n");
 }
@@ -350,7 +545,7 @@ mod tests {
         }
     }
 
-    fn render(report: &JunitReport<'_>) -> String {
+    fn render(report: &JunitReport) -> String {
         let mut out = Vec::new();
         write(&mut out, report).unwrap();
         String::from_utf8(out).unwrap()
@@ -391,7 +586,11 @@ mod tests {
             outcome("3", Verdict::JudgeError, "checker crashed", 0),
             outcome("4", Verdict::TimeLimitExceeded, "slow", 1500),
         ];
-        let counts = Counts::of(&outcomes);
+        let cases: Vec<JunitCase> = outcomes
+            .iter()
+            .map(|o| JunitCase::from_outcome("p", o))
+            .collect();
+        let counts = Counts::of(&cases);
         assert_eq!(
             counts,
             Counts {
@@ -418,7 +617,7 @@ mod tests {
         wrong.stderr_tail = "debug \u{1b}[1mx\u{1b}[0m\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, "", 950);
         near.time_sensitive = true;
-        let outcomes = vec![
+        let outcomes = [
             outcome("sample-1", Verdict::Accepted, "", 1),
             wrong,
             near,
@@ -436,11 +635,116 @@ mod tests {
             name: "harness run".to_string(),
             suites: vec![JunitSuite {
                 name: "sum".to_string(),
-                classname: "sum".to_string(),
                 properties,
-                outcomes: &outcomes,
+                cases: outcomes
+                    .iter()
+                    .map(|o| JunitCase::from_outcome("sum", o))
+                    .collect(),
             }],
         };
         insta::assert_snapshot!(render(&report));
+    }
+
+    fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {
+        use crate::config::Language;
+        use crate::submission::CompileOutcome;
+        SubmissionReport {
+            problem: "sum".to_string(),
+            source: std::path::PathBuf::from("mine.c"),
+            language: Language {
+                id: "c".to_string(),
+                name: "C11".to_string(),
+                extensions: vec!["c".to_string()],
+                compile: None,
+                run: vec!["{exe}".to_string()],
+                time_multiplier: 1.0,
+            },
+            limits: limits(),
+            compile: CompileOutcome {
+                ok: compiled,
+                message: if compiled {
+                    String::new()
+                } else {
+                    "mine.c:3: error: expected ';'\n  3 | x = 1".to_string()
+                },
+            },
+            verdict: if compiled {
+                crate::judge::overall_verdict(&outcomes)
+            } else {
+                Verdict::CompileError
+            },
+            planned_cases: 3,
+            outcomes,
+            elapsed: Duration::from_millis(10),
+            jobs: 1,
+        }
+    }
+
+    #[test]
+    fn a_compile_error_is_one_failing_test() {
+        let report = JunitReport::from_submission(&submission(Vec::new(), false), 1, None);
+        let xml = render(&report);
+        let document = roxmltree::Document::parse(&xml).unwrap();
+        let cases: Vec<_> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].attribute("name"), Some("compile"));
+        let failure = cases[0].first_element_child().unwrap();
+        assert_eq!(failure.attribute("type"), Some("CE"));
+        assert_eq!(
+            failure.attribute("message"),
+            Some("mine.c:3: error: expected ';'")
+        );
+        assert_eq!(document.root_element().attribute("failures"), Some("1"));
+    }
+
+    #[test]
+    fn verify_has_a_test_per_submission_failing_on_a_mismatch() {
+        use crate::verify::Verified;
+        let slow = Verified {
+            name: "sum/time_limit_exceeded/slow.c".to_string(),
+            expected: Verdict::TimeLimitExceeded,
+            report: submission(
+                vec![
+                    outcome("1", Verdict::Accepted, "", 5),
+                    outcome("2", Verdict::WrongAnswer, "expected 3, found 4", 7),
+                ],
+                true,
+            ),
+        };
+        let fine = Verified {
+            name: "sum/accepted/mine.c".to_string(),
+            expected: Verdict::Accepted,
+            report: submission(vec![outcome("1", Verdict::Accepted, "", 5)], true),
+        };
+        let report = VerifyReport {
+            results: vec![slow, fine],
+            jobs: 2,
+            elapsed: Duration::from_millis(20),
+        };
+        let xml = render(&JunitReport::from_verify(&report, None));
+        let document = roxmltree::Document::parse(&xml).unwrap();
+        let suites: Vec<_> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .collect();
+        assert_eq!(suites.len(), 1, "one suite per problem");
+        assert_eq!(suites[0].attribute("tests"), Some("2"));
+        assert_eq!(suites[0].attribute("failures"), Some("1"));
+        let failure = document
+            .descendants()
+            .find(|n| n.has_tag_name("failure"))
+            .unwrap();
+        assert_eq!(
+            failure.parent().unwrap().attribute("name"),
+            Some("time_limit_exceeded/slow.c")
+        );
+        assert_eq!(failure.attribute("type"), Some("WA"));
+        assert_eq!(
+            failure.attribute("message"),
+            Some("expected TLE, got WA on `2`: expected 3, found 4")
+        );
     }
 }

@@ -87,6 +87,23 @@ impl Progress {
         self.bar.inc(1);
     }
 
+    /// One run finished whose outcome the caller does not have (counted, never a failure).
+    pub fn tick(&mut self) {
+        self.done += 1;
+        self.bar.inc(1);
+    }
+
+    /// Counts a failure that is not a case's (a stored submission with the wrong verdict).
+    pub fn add_failure(&mut self) {
+        self.failed += 1;
+        self.bar.set_message(self.message());
+    }
+
+    /// Hides the bar while `write` prints, so a line written mid-run is not torn by it.
+    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+        self.bar.suspend(write)
+    }
+
     /// More runs are coming than the bar knew of (commands that find out as they go).
     pub fn add_total(&mut self, runs: usize) {
         self.bar.inc_length(runs as u64);
