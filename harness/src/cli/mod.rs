@@ -70,8 +70,6 @@ pub enum Format {
 enum Command {
     /// Build the solutions and judge them on every case (the default command).
     Run(run::RunArgs),
-    /// Measure the accepted programs and suggest a time limit for each problem.
-    Calibrate(calibrate::CalibrateArgs),
     /// Check every case's input with its problem's validator.
     Validate(validate::ValidateArgs),
     /// Add a case: validate the input, answer it with the reference, write NAME.in + NAME.ans.
@@ -84,6 +82,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Judge every stored submission and check it gets the verdict its folder names.
     Verify(verify::VerifyArgs),
+    /// Measure the accepted programs and suggest a time limit for each problem.
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
