@@ -438,6 +438,10 @@ impl VerifyTable {
             if let Some(failure) = report.first_failure() {
                 write!(out, "        {DIM}({}){DIM:#}", failure.case)?;
             }
+            // Right today, but a slower machine could flip it: worth a look before trusting
+            // the limit.
+            let near = report.outcomes.iter().filter(|o| o.time_sensitive).count();
+            write_near_limit(out, "  ", near)?;
             return writeln!(out);
         }
         let bad = verdict_style(Verdict::WrongAnswer);
@@ -487,17 +491,32 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
     };
     if mismatches == 0 {
         let style = verdict_style(Verdict::Accepted);
-        writeln!(
+        write!(
             out,
             "{style}verify: all {total} submissions got their expected verdict{style:#}, in {elapsed}{parallel}"
-        )
+        )?;
     } else {
         let style = verdict_style(Verdict::WrongAnswer);
-        writeln!(
+        write!(
             out,
             "{style}verify: {mismatches} of {total} submissions MISMATCH{style:#} (got another verdict than expected), in {elapsed}{parallel}"
-        )
+        )?;
     }
+    let near = report
+        .results
+        .iter()
+        .filter(|r| r.report.outcomes.iter().any(|o| o.time_sensitive))
+        .count();
+    if near > 0 {
+        let style = verdict_style(Verdict::TimeLimitExceeded);
+        let which = if near == 1 {
+            "submission has cases"
+        } else {
+            "submissions have cases"
+        };
+        write!(out, "; {style}{near} {which} near the time limit{style:#}")?;
+    }
+    writeln!(out)
 }
 
 /// The cases of one submission, as `harness judge` lists them, for `verify -v` under its
@@ -800,5 +819,27 @@ mod tests {
         let text = render_suite(Detail::Verbose);
         assert!(text.contains("AC   01"), "{text}");
         assert!(text.contains("stderr | debug: n=2"), "{text}");
+    }
+
+    #[test]
+    fn verify_flags_submissions_near_the_time_limit() {
+        let mut near = outcome("01", Verdict::Accepted, 1950, "");
+        near.time_sensitive = true;
+        let result = Verified {
+            name: "sum/accepted/close.py".to_string(),
+            expected: Verdict::Accepted,
+            report: submission(vec![near], 1),
+        };
+        let report = VerifyReport {
+            results: vec![result],
+            jobs: 1,
+            elapsed: Duration::from_millis(2000),
+        };
+        let text = render(|out| write_verify(out, &report));
+        assert!(text.contains("OK  1 case near the time limit"), "{text}");
+        assert!(
+            text.contains("; 1 submission has cases near the time limit"),
+            "{text}"
+        );
     }
 }
