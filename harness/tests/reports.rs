@@ -390,6 +390,10 @@ solution = "{sum}"
 reference = "{sum}"
 time-limit = "2s"
 
+# No stored submissions, no reference: the solution alone sets the suggestion.
+[problems.alone]
+solution = "{sum}"
+
 [languages.c]
 extensions = ["c"]
 compile = ["cc", "-O2", "-o", "{{exe}}", "{{source}}"]
@@ -400,6 +404,7 @@ run = ["{{exe}}"]
     std::fs::write(root.join("judge.toml"), toml).unwrap();
     case(root, "sum", "1", "1 2\n", "3\n");
     case(root, "sum", "2", "5 5\n", "10\n");
+    case(root, "alone", "1", "2 2\n", "4\n");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let echo_sum = std::fs::read_to_string(fixtures.join("echo-sum.c")).unwrap();
     let spin = std::fs::read_to_string(fixtures.join("spin.c")).unwrap();
@@ -425,7 +430,11 @@ run = ["{{exe}}"]
         "a warning fails the command"
     );
     let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
-    let problem = &json["problems"][0];
+    let alone = &json["problems"][0];
+    assert_eq!(alone["problem"], "alone");
+    assert_eq!(alone["suggested_time_limit_ms"], 100);
+    assert_eq!(alone["slowest_program"], "solution");
+    let problem = &json["problems"][1];
     assert_eq!(problem["problem"], "sum");
     assert_eq!(problem["time_limit_ms"], 2000);
     assert_eq!(problem["suggested_time_limit_ms"], 100);
@@ -452,16 +461,23 @@ run = ["{{exe}}"]
         "{warnings}"
     );
 
-    // The human report prints the suggestion in judge.toml's words.
-    harness(root)
-        .args(["calibrate", "sum", "--repeat", "1"])
+    // The human report prints a suggestion per problem, in judge.toml's words.
+    let output = harness(root)
+        .args(["calibrate", "--repeat", "1"])
         .env("NO_COLOR", "1")
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("suggest: time-limit = \"100ms\""))
-        .stdout(predicate::str::contains(
-            "warning: time_limit_exceeded/sluggish.c passes",
-        ));
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(FAILED));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.matches("suggest: time-limit = \"100ms\"").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("warning: time_limit_exceeded/sluggish.c passes"),
+        "{stdout}"
+    );
 }
 
 /// A project with stored submissions of `sum`, compiled from the fixtures' C sources: a
