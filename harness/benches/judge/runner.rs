@@ -64,13 +64,15 @@ pub fn run(setup: &Setup, repeats: usize) -> Result<String, String> {
          variants. `run::run` adds to a bare spawn: the rlimits (set between fork and exec), \
          the process group, a scratch folder, pidfd + poll, wait4 and memory sampling; \
          `judge_case` adds reading the answer and the tokens checker.\n\n\
-         | program | bare `Command::output` (µs) | `run::run` (µs) | `judge_case` (µs) | run ÷ bare | judge_case ÷ bare |\n\
-         | --- | --: | --: | --: | --: | --: |",
+         CPU: user + sys of this process and its children (getrusage).\n\n\
+         | program | time | bare `Command::output` (µs) | `run::run` (µs) | `judge_case` (µs) | run ÷ bare | judge_case ÷ bare |\n\
+         | --- | --- | --: | --: | --: | --: | --: |",
         repeats * 2
     )
     .unwrap();
     for (program, case) in programs {
         eprintln!("runner: {}", program.label);
+        // samples[variant] = (wall, CPU) seconds per run, one pair per round.
         let mut samples = [Vec::new(), Vec::new(), Vec::new()];
         let variants = [Variant::Bare, Variant::Run, Variant::JudgeCase];
         // A warm-up round, then twice as many rounds as repeats: they are cheap.
@@ -83,32 +85,47 @@ pub fn run(setup: &Setup, repeats: usize) -> Result<String, String> {
                 }
             }
         }
-        let [bare, ran, judged] = samples.each_ref().map(|s| median(s));
-        let ratios = |of: &[f64]| {
-            median(
-                &of.iter()
-                    .zip(&samples[0])
-                    .map(|(x, b)| x / b)
-                    .collect::<Vec<_>>(),
+        for (metric, pick) in [("wall", 0), ("CPU", 1)] {
+            let series: Vec<Vec<f64>> = samples
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .map(|p: &(f64, f64)| if pick == 0 { p.0 } else { p.1 })
+                        .collect()
+                })
+                .collect();
+            let to_bare = |v: usize| {
+                median(
+                    &series[v]
+                        .iter()
+                        .zip(&series[0])
+                        .map(|(x, b)| x / b)
+                        .collect::<Vec<_>>(),
+                )
+            };
+            writeln!(
+                text,
+                "| {} | {metric} | {:.0} | {:.0} | {:.0} | {} | {} |",
+                program.label,
+                median(&series[0]) * 1e6,
+                median(&series[1]) * 1e6,
+                median(&series[2]) * 1e6,
+                ratio(to_bare(1)),
+                ratio(to_bare(2)),
             )
-        };
-        writeln!(
-            text,
-            "| {} | {:.0} | {:.0} | {:.0} | {} | {} |",
-            program.label,
-            bare * 1e6,
-            ran * 1e6,
-            judged * 1e6,
-            ratio(ratios(&samples[1])),
-            ratio(ratios(&samples[2])),
-        )
-        .unwrap();
+            .unwrap();
+        }
     }
     Ok(text)
 }
 
-/// Seconds per run, averaged over `RUNS` runs.
-fn measure(variant: Variant, program: &Path, case: &Case, limits: Limits) -> Result<f64, String> {
+/// (wall, CPU) seconds per run, averaged over `RUNS` runs.
+fn measure(
+    variant: Variant,
+    program: &Path,
+    case: &Case,
+    limits: Limits,
+) -> Result<(f64, f64), String> {
     let checker = Checker::Tokens;
     let settings = JudgeSettings {
         limits,
@@ -116,6 +133,7 @@ fn measure(variant: Variant, program: &Path, case: &Case, limits: Limits) -> Res
         jobs: 1,
     };
     let judged = Program::new(program);
+    let cpu_before = cpu_used();
     let started = Instant::now();
     for _ in 0..RUNS {
         match variant {
@@ -150,5 +168,20 @@ fn measure(variant: Variant, program: &Path, case: &Case, limits: Limits) -> Res
             }
         }
     }
-    Ok(started.elapsed().as_secs_f64() / f64::from(RUNS))
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_used() - cpu_before;
+    Ok((wall / f64::from(RUNS), cpu / f64::from(RUNS)))
+}
+
+/// Seconds of CPU used so far by this process and the children it reaped.
+fn cpu_used() -> f64 {
+    let seconds = |who| {
+        // SAFETY: rusage is plain data that getrusage fills.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: the pointer is valid for the call.
+        unsafe { libc::getrusage(who, &mut usage) };
+        let time = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    seconds(libc::RUSAGE_SELF) + seconds(libc::RUSAGE_CHILDREN)
 }
