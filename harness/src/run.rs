@@ -141,9 +141,13 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
             run_in(request, stdin, workdir, watch)
         }
         None => {
-            let scratch = tempfile::Builder::new()
-                .prefix(SCRATCH_PREFIX)
-                .tempdir()
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(SCRATCH_PREFIX);
+            // The fast root may fill up or go away while the judge runs: fall back to the
+            // temp dir rather than fail the run.
+            let scratch = builder
+                .tempdir_in(unix::scratch_root())
+                .or_else(|_| builder.tempdir())
                 .map_err(RunError::Workdir)?;
             let result = run_in(request, stdin, scratch.path(), watch);
             // The group is dead by now, so nothing can write into the folder any more.
