@@ -85,7 +85,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--no-oj" => options.oj = false,
             "--baseline" => {
                 let value = args.next().ok_or("`--baseline` needs a harness binary")?;
-                options.baseline = Some(value.into());
+                let path = std::fs::canonicalize(value).map_err(|e| {
+                    format!("`--baseline {value}`: {e} (hint: give an absolute path; cargo bench runs in the harness/ folder)")
+                })?;
+                options.baseline = Some(path);
             }
             "--repeats" => {
                 let value = args.next().ok_or("`--repeats` needs a number")?;
