@@ -195,7 +195,7 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
          only spawns the program with stdin from the file, waits and reads its output. Wall: \
          elapsed time. CPU: user + sys of the tool and every process it waited for (the \
          programs judged included), from wait4 — steadier than wall time when others share \
-         the machine. Ratios are taken within each repeat, then the median; the range is \
+         the machine. Above floor: what the tool itself adds to each case. Ratios are taken within each repeat, then the median; the range is \
          min–max over repeats.\n",
     );
     for (w, workload) in workloads.iter().enumerate() {
@@ -214,8 +214,8 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         writeln!(
             text,
             "\n### {}\n\n{} cases.\n\n\
-             | tool | wall per case (ms) | ÷ floor | harness is faster by (range) | CPU per case (ms) | ÷ floor | harness is faster by | fixed cost T(1) (ms) |\n\
-             | --- | --: | --: | --: | --: | --: | --: | --: |",
+             | tool | wall per case (ms) | above floor (ms) | ÷ floor | harness is faster by (range) | CPU per case (ms) | ÷ floor | harness is faster by | fixed cost T(1) (ms) |\n\
+             | --- | --: | --: | --: | --: | --: | --: | --: | --: |",
             workload.about, workload.cases
         )
         .unwrap();
@@ -225,6 +225,11 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
                 .map(|(one, _)| one.wall.as_secs_f64())
                 .collect();
             let wall_floor = median(&paired(&wall[t], &wall[0], |x, f| x / f));
+            let above_floor = if tool == Tool::Floor {
+                "—".to_string()
+            } else {
+                ms(median(&paired(&wall[t], &wall[0], |x, f| x - f)))
+            };
             let cpu_floor = median(&paired(&cpu[t], &cpu[0], |x, f| x / f));
             let wall_speedup = paired(&wall[t], &wall[1], |x, h| x / h);
             let cpu_speedup = median(&paired(&cpu[t], &cpu[1], |x, h| x / h));
@@ -240,9 +245,10 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
             };
             writeln!(
                 text,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 tool.label(),
                 ms(median(&wall[t])),
+                above_floor,
                 ratio(wall_floor),
                 wall_speedup_text,
                 ms(median(&cpu[t])),

@@ -61,8 +61,8 @@ pub fn run(setup: &Setup, repeats: usize) -> Result<String, String> {
     writeln!(
         text,
         "Mean cost of one run over {RUNS} runs, median over {} rounds that alternate the \
-         variants. `run::run` adds to a bare spawn: the rlimits (set between fork and exec), \
-         the process group, a scratch folder, pidfd + poll, wait4 and memory sampling; \
+         variants. `run::run` adds to a bare spawn: the rlimits and the process group (set in \
+         the child before exec), a scratch folder, pidfd + poll, wait4 and memory sampling; \
          `judge_case` adds reading the answer and the tokens checker.\n\n\
          CPU: user + sys of this process and its children (getrusage).\n\n\
          | program | time | bare `Command::output` (µs) | `run::run` (µs) | `judge_case` (µs) | run ÷ bare | judge_case ÷ bare |\n\
