@@ -522,133 +522,172 @@ impl Hasher for PassThrough {
     }
 }
 
-/// Splits text into blocks separated by one or more blank (whitespace-only) lines.
-fn split_blocks(text: &[u8]) -> Vec<Block<'_>> {
-    let mut blocks = Vec::new();
-    // (byte offset where the block starts, its first line number, hasher, byte offset it ends)
-    let mut current: Option<(usize, usize, BlockHasher, usize)> = None;
-    let mut pos = 0;
-    let mut number = 0;
-    while pos <= text.len() {
-        let end = text[pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(text.len(), |i| pos + i);
-        number += 1;
-        let line = trim_end(&text[pos..end]);
-        if line.is_empty() {
-            if let Some((start, first, hasher, stop)) = current.take() {
-                blocks.push(Block {
-                    raw: &text[start..stop],
-                    line: first,
-                    hash: hasher.0,
-                });
-            }
-        } else {
-            let (_, _, hasher, stop) =
-                current.get_or_insert_with(|| (pos, number, BlockHasher::new(), end));
-            hasher.add_line(line);
-            *stop = end;
-        }
-        pos = end + 1;
+/// The blocks of a text, separated by one or more blank (whitespace-only) lines, found one at
+/// a time: a check never holds a list of the output's blocks, whose count the program decides.
+struct Blocks<'a> {
+    text: &'a [u8],
+    /// Where the next line starts; past the end when done.
+    pos: usize,
+    /// The number of the line that starts at `pos`.
+    line: usize,
+}
+
+fn split_blocks(text: &[u8]) -> Blocks<'_> {
+    Blocks {
+        text,
+        pos: 0,
+        line: 1,
     }
-    if let Some((start, first, hasher, stop)) = current {
-        blocks.push(Block {
+}
+
+impl<'a> Iterator for Blocks<'a> {
+    type Item = Block<'a>;
+
+    fn next(&mut self) -> Option<Block<'a>> {
+        let text = self.text;
+        // (byte offset where the block starts, its first line number, byte offset it ends)
+        let mut current: Option<(usize, usize, usize)> = None;
+        let mut hasher = BlockHasher::new();
+        while self.pos <= text.len() {
+            let start = self.pos;
+            let end = text[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |i| start + i);
+            let number = self.line;
+            self.pos = end + 1;
+            self.line += 1;
+            let line = trim_end(&text[start..end]);
+            if line.is_empty() {
+                if current.is_some() {
+                    break;
+                }
+            } else {
+                let (_, _, stop) = current.get_or_insert((start, number, end));
+                hasher.add_line(line);
+                *stop = end;
+            }
+        }
+        let (start, first, stop) = current?;
+        Some(Block {
             raw: &text[start..stop],
             line: first,
             hash: hasher.0,
-        });
+        })
     }
-    blocks
 }
 
 /// What the answer says about one distinct block, and what the output did with it so far.
+/// Counts and line numbers are u32: the map holds one per answer block, and a smaller entry
+/// is less memory and fewer cache misses.
 struct Expected {
     /// How many times the answer has it.
-    count: usize,
+    count: u32,
     /// How many of those the output has not matched yet.
-    remaining: usize,
-    answer_line: usize,
-    /// The output block (number, line) that first matched it.
-    first_seen: Option<(usize, usize)>,
-    seen: usize,
+    remaining: u32,
+    answer_line: u32,
+    /// How many times the output has had it so far.
+    seen: u32,
+    /// The output block (number, line) that first matched it; (0, 0) until then.
+    first_seen: (u32, u32),
 }
 
-fn unordered_blocks(output: &[u8], answer: &[u8]) -> CheckResult {
-    let expected_blocks = split_blocks(answer);
-    let found_blocks = split_blocks(output);
+/// A count or line number for [`Expected`]: past 4 billion it stops counting, which changes
+/// no verdict (a check compares counts only below that) and only a reason's number.
+fn small(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
 
+/// Output blocks split between two rounds of lookups.
+const LOOKUP_BATCH: usize = 256;
+
+fn unordered_blocks(output: &[u8], answer: &[u8]) -> CheckResult {
+    let expected_blocks: Vec<Block<'_>> = split_blocks(answer).collect();
+    let expected_count = expected_blocks.len();
     let mut expected: HashMap<Block<'_>, Expected, BuildHasherDefault<PassThrough>> =
-        HashMap::with_capacity_and_hasher(expected_blocks.len(), Default::default());
-    for block in &expected_blocks {
+        HashMap::with_capacity_and_hasher(expected_count, Default::default());
+    for block in expected_blocks {
         expected
-            .entry(*block)
+            .entry(block)
             .and_modify(|e| {
-                e.count += 1;
-                e.remaining += 1;
+                e.count = e.count.saturating_add(1);
+                e.remaining = e.remaining.saturating_add(1);
             })
             .or_insert(Expected {
                 count: 1,
                 remaining: 1,
-                answer_line: block.line,
-                first_seen: None,
+                answer_line: small(block.line),
                 seen: 0,
+                first_seen: (0, 0),
             });
-    }
-
-    if found_blocks.is_empty() && !expected_blocks.is_empty() {
-        return CheckResult::wrong_answer(format!(
-            "output is empty: expected {}",
-            plural(expected_blocks.len(), "block")
-        ));
     }
 
     // The first problem in output order is the one reported: it is where a reader looks first.
     let mut problem: Option<String> = None;
-    for (i, block) in found_blocks.iter().enumerate() {
-        let number = i + 1;
-        match expected.get_mut(block) {
-            Some(entry) => {
-                entry.seen += 1;
-                if entry.remaining > 0 {
-                    entry.remaining -= 1;
-                    entry.first_seen.get_or_insert((number, block.line));
-                } else if problem.is_none() {
-                    let (first_number, first_line) =
-                        entry.first_seen.unwrap_or((number, block.line));
-                    problem = Some(if entry.count == 1 {
-                        format!(
-                            "block {number} (output line {}) appears twice: it repeats block {first_number} (output line {first_line})",
-                            block.line
-                        )
-                    } else {
-                        format!(
-                            "block {number} (output line {}) appears {} times, but the answer has it {} times",
-                            block.line, entry.seen, entry.count
-                        )
-                    });
+    let mut found_count = 0;
+    let mut found_blocks = split_blocks(output);
+    // Blocks are split a batch at a time, then looked up: a tight loop of lookups lets the
+    // processor wait for several of the map's cache misses at once.
+    let mut batch = Vec::with_capacity(LOOKUP_BATCH);
+    loop {
+        batch.clear();
+        batch.extend(found_blocks.by_ref().take(LOOKUP_BATCH));
+        if batch.is_empty() {
+            break;
+        }
+        for block in &batch {
+            found_count += 1;
+            let number = found_count;
+            match expected.get_mut(block) {
+                Some(entry) => {
+                    entry.seen = entry.seen.saturating_add(1);
+                    if entry.remaining > 0 {
+                        entry.remaining -= 1;
+                        if entry.first_seen == (0, 0) {
+                            entry.first_seen = (small(number), small(block.line));
+                        }
+                    } else if problem.is_none() {
+                        let (first_number, first_line) = entry.first_seen;
+                        problem = Some(if entry.count == 1 {
+                            format!(
+                                "block {number} (output line {}) appears twice: it repeats block {first_number} (output line {first_line})",
+                                block.line
+                            )
+                        } else {
+                            format!(
+                                "block {number} (output line {}) appears {} times, but the answer has it {} times",
+                                block.line, entry.seen, entry.count
+                            )
+                        });
+                    }
                 }
+                None if problem.is_none() => {
+                    problem = Some(unexpected_block(number, block, answer));
+                }
+                None => {}
             }
-            None if problem.is_none() => {
-                problem = Some(unexpected_block(number, block, &expected_blocks));
-            }
-            None => {}
         }
     }
 
-    let missing: usize = expected.values().map(|e| e.remaining).sum();
+    if found_count == 0 && expected_count > 0 {
+        return CheckResult::wrong_answer(format!(
+            "output is empty: expected {}",
+            plural(expected_count, "block")
+        ));
+    }
     if let Some(problem) = problem {
-        let summary = if found_blocks.len() == expected_blocks.len() {
+        let summary = if found_count == expected_count {
             String::new()
         } else {
             format!(
                 " (output has {}, answer {})",
-                plural(found_blocks.len(), "block"),
-                expected_blocks.len()
+                plural(found_count, "block"),
+                expected_count
             )
         };
         return CheckResult::wrong_answer(format!("{problem}{summary}"));
     }
+    let missing: u64 = expected.values().map(|e| u64::from(e.remaining)).sum();
     if missing > 0 {
         let example = expected
             .values()
@@ -657,24 +696,23 @@ fn unordered_blocks(output: &[u8], answer: &[u8]) -> CheckResult {
             .min()
             .unwrap_or(0);
         return CheckResult::wrong_answer(format!(
-            "missing {missing} of {} expected blocks, e.g. the one at answer line {example}",
-            expected_blocks.len()
+            "missing {missing} of {expected_count} expected blocks, e.g. the one at answer line {example}"
         ));
     }
-    CheckResult::accepted(plural(found_blocks.len(), "block"))
+    CheckResult::accepted(plural(found_count, "block"))
 }
 
 /// The reason for an output block the answer does not have: "malformed" when no answer block
 /// even has its shape, since then the program printed something that is not a solution at all.
-fn unexpected_block(number: usize, block: &Block<'_>, expected_blocks: &[Block<'_>]) -> String {
-    let Some(example) = expected_blocks.first() else {
+fn unexpected_block(number: usize, block: &Block<'_>, answer: &[u8]) -> String {
+    let Some(example) = split_blocks(answer).next() else {
         return format!(
             "block {number} (output line {}) is not an expected block: the answer has none",
             block.line
         );
     };
     let shape = block.shape();
-    let shapes: HashSet<Vec<usize>> = expected_blocks.iter().map(Block::shape).collect();
+    let shapes: HashSet<Vec<usize>> = split_blocks(answer).map(|b| b.shape()).collect();
     if shapes.contains(&shape) {
         format!(
             "block {number} (output line {}) is not an expected block",
@@ -1197,6 +1235,45 @@ mod tests {
                 ("\n \n", QUEENS_4, WA, "output is empty: expected 2 blocks"),
                 ("x\n", "", WA, "block 1 (output line 1) is not an expected block: the answer has none (output has 1 block, answer 0)"),
             ],
+        );
+    }
+
+    /// Output blocks are looked up a batch at a time: problems in a later batch, and counts
+    /// across batches, come out as with one batch.
+    #[test]
+    fn unordered_blocks_across_batches() {
+        let blocks: Vec<String> = (0..3 * LOOKUP_BATCH + 7)
+            .map(|i| format!("{i}\n"))
+            .collect();
+        let answer = blocks.join("\n");
+        let mut reversed = blocks.clone();
+        reversed.reverse();
+        assert_eq!(
+            run(&Checker::UnorderedBlocks, &reversed.join("\n"), &answer),
+            (AC, format!("{} blocks", blocks.len()))
+        );
+        // The last block repeats the first, in the fourth batch.
+        let mut repeated = blocks.clone();
+        *repeated.last_mut().unwrap() = blocks[0].clone();
+        let last = blocks.len();
+        assert_eq!(
+            run(&Checker::UnorderedBlocks, &repeated.join("\n"), &answer),
+            (
+                WA,
+                format!(
+                    "block {last} (output line {}) appears twice: it repeats block 1 (output line 1)",
+                    2 * last - 1
+                )
+            )
+        );
+        // Millions of blocks are counted without being kept.
+        let flood = "1\n\n".repeat(1_000_000);
+        assert_eq!(
+            run(&Checker::UnorderedBlocks, &flood, "1\n"),
+            (
+                WA,
+                "block 2 (output line 3) appears twice: it repeats block 1 (output line 1) (output has 1000000 blocks, answer 1)".to_string()
+            )
         );
     }
 

@@ -1,5 +1,9 @@
 //! Unix process control for the runner: rlimits, process groups, pidfd, poll, wait4 and /proc.
 //!
+//! The program is started by clone(CLONE_VM | CLONE_VFORK) on Linux (`spawn`), by std's fork
+//! elsewhere, and its scratch folder goes on a tmpfs when there is one: on a tiny case those
+//! two are most of what a judge costs beyond the spawn itself.
+//!
 //! One thread watches one run: `poll()` waits on the stdout pipe, the stderr pipe and a pidfd
 //! (or short ticks of `waitid(WNOHANG)` where pidfds are missing), waking early only to sample
 //! the program's resident memory and to enforce the wall clock. No thread is spawned per run,
@@ -9,18 +13,23 @@
 //! group kill, and the memory watch sees the main process only (wait4 still folds in the
 //! children it waited for). Containing those takes cgroups or a PID namespace.
 
+use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
 
 use crate::run::{Capture, LimitHit, Limits, Termination};
+
+#[cfg(target_os = "linux")]
+mod spawn;
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -69,10 +78,85 @@ pub(crate) struct Supervised {
     pub peak_memory_bytes: u64,
 }
 
-/// Puts the child in its own process group and under rlimits set between fork and exec.
-pub(crate) fn confine(command: &mut Command, limits: &Limits) {
+/// How the runner starts the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spawner {
+    /// clone(CLONE_VM | CLONE_VFORK) and the set-up in the child, as posix_spawn does
+    /// (Linux): the judge's memory is not copied.
+    #[cfg(target_os = "linux")]
+    CloneVfork,
+    /// std's `Command` with a `pre_exec` hook, which forks: everywhere else.
+    #[cfg_attr(
+        all(target_os = "linux", not(test)),
+        expect(dead_code, reason = "chosen by tests on Linux; the spawner elsewhere")
+    )]
+    Fork,
+}
+
+impl Spawner {
+    #[cfg(target_os = "linux")]
+    pub(crate) const FASTEST: Spawner = Spawner::CloneVfork;
+    #[cfg(not(target_os = "linux"))]
+    pub(crate) const FASTEST: Spawner = Spawner::Fork;
+}
+
+/// A started program: its pid and the read ends of its stdout and stderr.
+#[derive(Debug)]
+pub(crate) struct Spawned {
+    pub pid: libc::pid_t,
+    pub stdout: File,
+    pub stderr: File,
+}
+
+/// Starts `program` in its own process group, with `stdin` (or /dev/null) as stdin, stdout
+/// and stderr on pipes, in `workdir`, under the rlimits of `limits`.
+pub(crate) fn spawn(
+    program: &Path,
+    args: &[OsString],
+    stdin: Option<File>,
+    workdir: &Path,
+    limits: &Limits,
+    spawner: Spawner,
+) -> io::Result<Spawned> {
     let plan = rlimit_plan(limits);
-    command.process_group(0);
+    let stdin = match stdin {
+        Some(file) => file,
+        None => File::open("/dev/null")?,
+    };
+    let (stdout, stdout_end) = pipe()?;
+    let (stderr, stderr_end) = pipe()?;
+    // The write ends are closed here once the child has its copies, so that the reads see
+    // end of file when the program is done with them.
+    let streams = [OwnedFd::from(stdin), stdout_end, stderr_end];
+    let pid = match spawner {
+        #[cfg(target_os = "linux")]
+        Spawner::CloneVfork => spawn::clone_vfork(program, args, streams, workdir, &plan)?,
+        Spawner::Fork => fork_exec(program, args, streams, workdir, plan)?,
+    };
+    Ok(Spawned {
+        pid,
+        stdout: File::from(stdout),
+        stderr: File::from(stderr),
+    })
+}
+
+/// std's `Command`, with the rlimits set between fork and exec.
+fn fork_exec(
+    program: &Path,
+    args: &[OsString],
+    streams: [OwnedFd; 3],
+    workdir: &Path,
+    plan: [(Resource, rlim_t); 6],
+) -> io::Result<libc::pid_t> {
+    let [stdin, stdout, stderr] = streams;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(workdir)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .process_group(0);
     // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
     // only calls setrlimit on values computed beforehand, and builds its error without
     // allocating.
@@ -84,6 +168,21 @@ pub(crate) fn confine(command: &mut Command, limits: &Limits) {
             Ok(())
         });
     }
+    let child = command.spawn()?;
+    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly. Dropping
+    // the Child neither kills nor reaps: the supervisor does both.
+    Ok(child.id() as libc::pid_t)
+}
+
+/// A pipe as (read end, write end), both close-on-exec.
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into the array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors are fresh and ours alone.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// The rlimits of one run, each as soft = hard.
@@ -117,28 +216,20 @@ fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
 /// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
 pub(crate) fn supervise(
-    mut child: Child,
+    spawned: Spawned,
     limits: &Limits,
     started: Instant,
     capture: &mut Capture,
     watch: ExitWatch,
 ) -> io::Result<Supervised> {
-    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
-    let pid = child.id() as libc::pid_t;
+    let pid = spawned.pid;
     // From here on, any early return kills and reaps the group.
     let mut group = Group { pid, reaped: false };
     let mut streams = Streams {
-        stdout: child
-            .stdout
-            .take()
-            .map(|pipe| File::from(OwnedFd::from(pipe))),
-        stderr: child
-            .stderr
-            .take()
-            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        stdout: Some(spawned.stdout),
+        stderr: Some(spawned.stderr),
         buf: vec![0; READ_CHUNK],
     };
-    drop(child);
     for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
         set_nonblocking(pipe)?;
     }
@@ -508,6 +599,58 @@ pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
         .map(|signal| signal.as_str())
 }
 
+/// Where runs get their scratch folders: a memory-backed tmpfs when there is one with room,
+/// because making and removing a folder there costs microseconds, against a journaled disk
+/// write per run (about a tenth of a tiny case's cost) in a disk-backed temp dir. An explicit
+/// `TMPDIR` is obeyed; otherwise `$XDG_RUNTIME_DIR`, then `/dev/shm`, then the temp dir.
+pub(crate) fn scratch_root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        if std::env::var_os("TMPDIR").is_some() {
+            return std::env::temp_dir();
+        }
+        let candidates = [
+            std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from),
+            Some(PathBuf::from("/dev/shm")),
+        ];
+        candidates
+            .into_iter()
+            .flatten()
+            .find(|dir| is_roomy_tmpfs(dir))
+            .unwrap_or_else(std::env::temp_dir)
+    })
+}
+
+/// A writable tmpfs with room for the largest file a program may write: a small one (a
+/// container's 64 MiB /dev/shm) would fail writes that the disk would take.
+fn is_roomy_tmpfs(dir: &Path) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use nix::sys::{statfs, statvfs};
+        use nix::unistd::{access, AccessFlags};
+        let is_tmpfs =
+            statfs::statfs(dir).is_ok_and(|fs| fs.filesystem_type() == statfs::TMPFS_MAGIC);
+        #[cfg_attr(
+            target_pointer_width = "64",
+            expect(
+                clippy::useless_conversion,
+                reason = "the counts are 32-bit on 32-bit targets"
+            )
+        )]
+        let room = statvfs::statvfs(dir).map_or(0, |fs| {
+            u64::from(fs.blocks_available()).saturating_mul(u64::from(fs.fragment_size()))
+        });
+        is_tmpfs
+            && room >= FILE_SIZE_LIMIT
+            && access(dir, AccessFlags::W_OK | AccessFlags::X_OK).is_ok()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = dir;
+        false
+    }
+}
+
 /// Removes a run's scratch folder, even one the program filled or made unwritable.
 pub(crate) fn remove_scratch(dir: tempfile::TempDir) {
     let path = dir.keep();
@@ -533,5 +676,23 @@ fn open_up(root: &Path) {
                 pending.push(entry.path());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_folders_go_to_a_writable_folder() {
+        let root = scratch_root();
+        assert!(root.is_dir(), "{}", root.display());
+        let scratch = tempfile::tempdir_in(root).unwrap();
+        assert!(scratch.path().starts_with(root));
+    }
+
+    #[test]
+    fn a_missing_folder_is_no_scratch_root() {
+        assert!(!is_roomy_tmpfs(Path::new("/nonexistent/harness-scratch")));
     }
 }

@@ -315,6 +315,34 @@ fn a_million_deep_recursion_fits_in_the_memory_limit() {
     assert_eq!(result.stdout, b"3\n");
 }
 
+/// The judge ignores SIGPIPE (Rust does) and blocks signals while it starts a program; the
+/// program must see neither, as it would under a shell.
+#[test]
+fn the_program_starts_with_default_signals_and_none_blocked() {
+    let args: Vec<OsString> = vec![
+        "-c".into(),
+        "grep -E '^Sig(Blk|Ign)' /proc/$$/status; kill -PIPE $$; echo survived".into(),
+    ];
+    let request = RunRequest {
+        program: Path::new("/bin/sh"),
+        args: &args,
+        stdin: None,
+        limits: limits(),
+        workdir: None,
+    };
+    let result = run(&request).unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(stdout.contains("SigBlk:\t0000000000000000"), "{stdout}");
+    // A shell that inherits an ignored SIGPIPE cannot un-ignore it, and would survive.
+    assert_eq!(
+        result.termination,
+        Termination::Signaled(13),
+        "{stdout}{}",
+        stderr(&result)
+    );
+    assert!(!stdout.contains("survived"), "{stdout}");
+}
+
 #[test]
 fn the_scratch_folder_is_removed_with_what_the_program_wrote() {
     let (result, _) = run_fixture("write-files", limits());
