@@ -10,3 +10,5 @@ pub const FAILED: i32 = 1;
 pub const ERROR: i32 = 2;
 /// The judge itself failed on a case (a problem's checker crashed): not the program's fault.
 pub const JUDGE_ERROR: i32 = 3;
+/// Stopped by Ctrl-C (SIGINT) or a kill: 128 + SIGINT, as shells report it.
+pub const INTERRUPTED: i32 = 130;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::check::{self, CaseFiles, Checker};
 use crate::discover::Case;
-use crate::run::{self, Limits, RunRequest};
+use crate::run::{self, Limits, RunError, RunRequest};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -116,6 +116,9 @@ pub fn judge_cases_with(
     };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
+            if crate::interrupt::is_interrupted() {
+                break;
+            }
             let outcome = judge_case(program, case, settings);
             failed(index, &outcome);
             on_event(Event::Finished {
@@ -137,7 +140,9 @@ pub fn judge_cases_with(
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
-                    if index > first_failure.load(Ordering::Relaxed) {
+                    if index > first_failure.load(Ordering::Relaxed)
+                        || crate::interrupt::is_interrupted()
+                    {
                         break;
                     }
                     let outcome = judge_case(program, case, settings);
@@ -179,6 +184,10 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
+    if crate::interrupt::is_interrupted() {
+        // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
+        return judge_error(case, RunError::Interrupted.to_string());
+    }
     let stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
     let mut outcome = CaseOutcome {
         case: case.name.clone(),

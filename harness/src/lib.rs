@@ -12,6 +12,7 @@ pub mod discover;
 pub mod exit;
 pub mod failures;
 pub mod gen;
+pub mod interrupt;
 pub mod judge;
 pub mod partition;
 pub mod report;

@@ -22,7 +22,13 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    match cli::dispatch(cli) {
+    harness::interrupt::install();
+    let result = cli::dispatch(cli);
+    if harness::interrupt::is_interrupted() {
+        eprintln!("interrupted: every program the judge started was killed");
+        return ExitCode::from(exit::INTERRUPTED as u8);
+    }
+    match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(error) => {
             let mut stderr = anstream::stderr();

@@ -94,6 +94,8 @@ pub enum RunError {
     },
     #[error("cannot make a working folder: {0}")]
     Workdir(std::io::Error),
+    #[error("interrupted (Ctrl-C): no more programs are started")]
+    Interrupted,
     #[error("lost track of the child process: {0}")]
     Wait(std::io::Error),
 }
@@ -108,8 +110,11 @@ const SCRATCH_PREFIX: &str = "harness-run-";
 /// Errors are for the harness's side only (cannot start, cannot open stdin, cannot make the
 /// working folder); anything the program does, crash included, is a `RunResult`.
 pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
+    if crate::interrupt::is_interrupted() {
+        return Err(RunError::Interrupted);
+    }
     #[cfg(unix)]
-    return run_with(request, unix::ExitWatch::Pidfd, unix::Spawner::FASTEST);
+    return run_with(request, unix::ExitWatch::Pidfd);
     #[cfg(not(unix))]
     return Err(RunError::Spawn {
         program: request.program.to_path_buf(),
@@ -121,11 +126,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
 }
 
 #[cfg(unix)]
-fn run_with(
-    request: &RunRequest<'_>,
-    watch: unix::ExitWatch,
-    spawner: unix::Spawner,
-) -> Result<RunResult, RunError> {
+fn run_with(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = match request.stdin {
         Some(path) => Some(File::open(path).map_err(|source| RunError::Stdin {
@@ -134,7 +135,7 @@ fn run_with(
         })?),
         None => None,
     };
-    let how = How { watch, spawner };
+    let how = How { watch };
     match request.workdir {
         Some(workdir) => {
             if !workdir.is_dir() {
@@ -167,7 +168,6 @@ fn run_with(
 #[derive(Debug, Clone, Copy)]
 struct How {
     watch: unix::ExitWatch,
-    spawner: unix::Spawner,
 }
 
 #[cfg(unix)]
@@ -179,18 +179,13 @@ fn run_in(
 ) -> Result<RunResult, RunError> {
     let program = program_path(request.program);
     let started = Instant::now();
-    let spawned = unix::spawn(
-        &program,
-        request.args,
-        stdin,
-        workdir,
-        &request.limits,
-        how.spawner,
-    )
-    .map_err(|source| RunError::Spawn {
-        program: request.program.to_path_buf(),
-        source,
-    })?;
+    let spawned =
+        unix::spawn(&program, request.args, stdin, workdir, &request.limits).map_err(|source| {
+            RunError::Spawn {
+                program: request.program.to_path_buf(),
+                source,
+            }
+        })?;
     let mut capture = Capture::new(request.limits.output_bytes);
     let measured = unix::supervise(spawned, &request.limits, started, &mut capture, how.watch)
         .map_err(RunError::Wait)?;
@@ -388,7 +383,7 @@ mod tests {
             limits: limits(Duration::from_secs(10)),
             workdir: None,
         };
-        let result = run_with(&request, unix::ExitWatch::Polling, unix::Spawner::FASTEST).unwrap();
+        let result = run_with(&request, unix::ExitWatch::Polling).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         assert_eq!(result.limit_hit, None);
         assert_eq!(result.stdout, b"3\n");
@@ -412,7 +407,7 @@ mod tests {
             limits: limits(Duration::from_secs(10)),
             workdir: None,
         };
-        let result = run_with(&request, unix::ExitWatch::Pidfd, unix::Spawner::Fork).unwrap();
+        let result = run_with(&request, unix::ExitWatch::Pidfd).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         let stdout = String::from_utf8(result.stdout).unwrap();
         let lines: Vec<&str> = stdout.lines().collect();
@@ -435,7 +430,7 @@ mod tests {
             workdir: None,
         };
         let started = Instant::now();
-        let result = run_with(&request, unix::ExitWatch::Polling, unix::Spawner::FASTEST).unwrap();
+        let result = run_with(&request, unix::ExitWatch::Polling).unwrap();
         assert!(started.elapsed() < Duration::from_secs(10));
         assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
         assert_eq!(result.termination, Termination::Signaled(9));

@@ -1,8 +1,7 @@
 //! Unix process control for the runner: rlimits, process groups, pidfd, poll, wait4 and /proc.
 //!
-//! The program is started by clone(CLONE_VM | CLONE_VFORK) on Linux (`spawn`), by std's fork
-//! elsewhere, and its scratch folder goes on a tmpfs when there is one: on a tiny case those
-//! two are most of what a judge costs beyond the spawn itself.
+//! The program is started by std's fork with the rlimits set before exec (not by vfork: see
+//! `spawn`), and its scratch folder goes on a tmpfs when there is one.
 //!
 //! One thread watches one run: `poll()` waits on the stdout pipe, the stderr pipe and a pidfd
 //! (or short ticks of `waitid(WNOHANG)` where pidfds are missing), waking early only to sample
@@ -27,9 +26,6 @@ use std::time::{Duration, Instant};
 use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
 
 use crate::run::{Capture, LimitHit, Limits, Termination};
-
-#[cfg(target_os = "linux")]
-mod spawn;
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -78,28 +74,6 @@ pub(crate) struct Supervised {
     pub peak_memory_bytes: u64,
 }
 
-/// How the runner starts the program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Spawner {
-    /// clone(CLONE_VM | CLONE_VFORK) and the set-up in the child, as posix_spawn does
-    /// (Linux): the judge's memory is not copied.
-    #[cfg(target_os = "linux")]
-    CloneVfork,
-    /// std's `Command` with a `pre_exec` hook, which forks: everywhere else.
-    #[cfg_attr(
-        all(target_os = "linux", not(test)),
-        expect(dead_code, reason = "chosen by tests on Linux; the spawner elsewhere")
-    )]
-    Fork,
-}
-
-impl Spawner {
-    #[cfg(target_os = "linux")]
-    pub(crate) const FASTEST: Spawner = Spawner::CloneVfork;
-    #[cfg(not(target_os = "linux"))]
-    pub(crate) const FASTEST: Spawner = Spawner::Fork;
-}
-
 /// A started program: its pid and the read ends of its stdout and stderr.
 #[derive(Debug)]
 pub(crate) struct Spawned {
@@ -116,7 +90,6 @@ pub(crate) fn spawn(
     stdin: Option<File>,
     workdir: &Path,
     limits: &Limits,
-    spawner: Spawner,
 ) -> io::Result<Spawned> {
     let plan = rlimit_plan(limits);
     let stdin = match stdin {
@@ -128,11 +101,11 @@ pub(crate) fn spawn(
     // The write ends are closed here once the child has its copies, so that the reads see
     // end of file when the program is done with them.
     let streams = [OwnedFd::from(stdin), stdout_end, stderr_end];
-    let pid = match spawner {
-        #[cfg(target_os = "linux")]
-        Spawner::CloneVfork => spawn::clone_vfork(program, args, streams, workdir, &plan)?,
-        Spawner::Fork => fork_exec(program, args, streams, workdir, plan)?,
-    };
+    // A real fork, not vfork or posix_spawn: a child that shares the judge's memory until
+    // exec inherits the judge's high-water RSS as its own ru_maxrss (Linux keeps the old
+    // mm's peak across exec), so every program would weigh at least what the judge ever
+    // held — 64 MiB after one endless printer. A fork's copy starts with a fresh peak.
+    let pid = fork_exec(program, args, streams, workdir, plan)?;
     Ok(Spawned {
         pid,
         stdout: File::from(stdout),
@@ -224,7 +197,11 @@ pub(crate) fn supervise(
 ) -> io::Result<Supervised> {
     let pid = spawned.pid;
     // From here on, any early return kills and reaps the group.
-    let mut group = Group { pid, reaped: false };
+    let mut group = Group {
+        pid,
+        reaped: false,
+        registered: Some(crate::interrupt::register(pid)),
+    };
     let mut streams = Streams {
         stdout: Some(spawned.stdout),
         stderr: Some(spawned.stderr),
@@ -303,6 +280,9 @@ pub(crate) fn supervise(
 struct Group {
     pid: libc::pid_t,
     reaped: bool,
+    /// Lets Ctrl-C kill the group while it runs; given up before reaping, after which the
+    /// group id may belong to someone else.
+    registered: Option<crate::interrupt::Registered>,
 }
 
 impl Group {
@@ -314,6 +294,7 @@ impl Group {
     /// Waits for the main process and returns its wait status and resource usage
     /// (its own and that of the children it waited for).
     fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
+        self.registered = None;
         loop {
             let mut status = 0;
             // SAFETY: rusage is plain data; wait4 fills it.

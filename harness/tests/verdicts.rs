@@ -219,3 +219,29 @@ fn picking_one_problem_judges_only_it() {
         .code(OK)
         .stdout(predicate::str::contains("exit-3").not());
 }
+
+/// Peak memory is the program's own: a judge that once held a large output (64 MiB of an
+/// endless printer) must not lend its own high-water mark to the programs it starts next.
+/// (A spawn that shares the judge's memory until exec, as vfork does, reports the judge's peak
+/// as the child's ru_maxrss.)
+#[test]
+fn a_large_output_held_earlier_does_not_inflate_the_next_programs_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[defaults]\noutput-limit = \"64MiB\"\n\
+         [problems.a-flood]\nsolution = \"{}\"\ncases = \"cases/sum\"\n\
+         [problems.b-small]\nsolution = \"{}\"\ncases = \"cases/sum\"\nmemory-limit = \"32MiB\"\n",
+        common::fixture("print-forever").display(),
+        common::fixture("echo-sum").display()
+    );
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    let cases = dir.path().join("cases/sum");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("01.in"), "1 2\n").unwrap();
+    std::fs::write(cases.join("01.ans"), "3\n").unwrap();
+    harness(dir.path())
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("a-flood: 0/1 AC, 1 OLE"))
+        .stdout(predicate::str::contains("b-small: 1/1 AC"));
+}
