@@ -1,9 +1,5 @@
 //! Unix process control for the runner: rlimits, process groups, pidfd, poll, wait4 and /proc.
 //!
-//! The program is started by clone(CLONE_VM | CLONE_VFORK) on Linux (`spawn`), by std's fork
-//! elsewhere, and its scratch folder goes on a tmpfs when there is one: on a tiny case those
-//! two are most of what a judge costs beyond the spawn itself.
-//!
 //! One thread watches one run: `poll()` waits on the stdout pipe, the stderr pipe and a pidfd
 //! (or short ticks of `waitid(WNOHANG)` where pidfds are missing), waking early only to sample
 //! the program's resident memory and to enforce the wall clock. No thread is spawned per run,
@@ -13,23 +9,19 @@
 //! group kill, and the memory watch sees the main process only (wait4 still folds in the
 //! children it waited for). Containing those takes cgroups or a PID namespace.
 
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
 
 use crate::run::{Capture, LimitHit, Limits, Termination};
-
-#[cfg(target_os = "linux")]
-mod spawn;
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -78,85 +70,10 @@ pub(crate) struct Supervised {
     pub peak_memory_bytes: u64,
 }
 
-/// How the runner starts the program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Spawner {
-    /// clone(CLONE_VM | CLONE_VFORK) and the set-up in the child, as posix_spawn does
-    /// (Linux): the judge's memory is not copied.
-    #[cfg(target_os = "linux")]
-    CloneVfork,
-    /// std's `Command` with a `pre_exec` hook, which forks: everywhere else.
-    #[cfg_attr(
-        all(target_os = "linux", not(test)),
-        expect(dead_code, reason = "chosen by tests on Linux; the spawner elsewhere")
-    )]
-    Fork,
-}
-
-impl Spawner {
-    #[cfg(target_os = "linux")]
-    pub(crate) const FASTEST: Spawner = Spawner::CloneVfork;
-    #[cfg(not(target_os = "linux"))]
-    pub(crate) const FASTEST: Spawner = Spawner::Fork;
-}
-
-/// A started program: its pid and the read ends of its stdout and stderr.
-#[derive(Debug)]
-pub(crate) struct Spawned {
-    pub pid: libc::pid_t,
-    pub stdout: File,
-    pub stderr: File,
-}
-
-/// Starts `program` in its own process group, with `stdin` (or /dev/null) as stdin, stdout
-/// and stderr on pipes, in `workdir`, under the rlimits of `limits`.
-pub(crate) fn spawn(
-    program: &Path,
-    args: &[OsString],
-    stdin: Option<File>,
-    workdir: &Path,
-    limits: &Limits,
-    spawner: Spawner,
-) -> io::Result<Spawned> {
+/// Puts the child in its own process group and under rlimits set between fork and exec.
+pub(crate) fn confine(command: &mut Command, limits: &Limits) {
     let plan = rlimit_plan(limits);
-    let stdin = match stdin {
-        Some(file) => file,
-        None => File::open("/dev/null")?,
-    };
-    let (stdout, stdout_end) = pipe()?;
-    let (stderr, stderr_end) = pipe()?;
-    // The write ends are closed here once the child has its copies, so that the reads see
-    // end of file when the program is done with them.
-    let streams = [OwnedFd::from(stdin), stdout_end, stderr_end];
-    let pid = match spawner {
-        #[cfg(target_os = "linux")]
-        Spawner::CloneVfork => spawn::clone_vfork(program, args, streams, workdir, &plan)?,
-        Spawner::Fork => fork_exec(program, args, streams, workdir, plan)?,
-    };
-    Ok(Spawned {
-        pid,
-        stdout: File::from(stdout),
-        stderr: File::from(stderr),
-    })
-}
-
-/// std's `Command`, with the rlimits set between fork and exec.
-fn fork_exec(
-    program: &Path,
-    args: &[OsString],
-    streams: [OwnedFd; 3],
-    workdir: &Path,
-    plan: [(Resource, rlim_t); 6],
-) -> io::Result<libc::pid_t> {
-    let [stdin, stdout, stderr] = streams;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(workdir)
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(stderr)
-        .process_group(0);
+    command.process_group(0);
     // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
     // only calls setrlimit on values computed beforehand, and builds its error without
     // allocating.
@@ -168,21 +85,6 @@ fn fork_exec(
             Ok(())
         });
     }
-    let child = command.spawn()?;
-    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly. Dropping
-    // the Child neither kills nor reaps: the supervisor does both.
-    Ok(child.id() as libc::pid_t)
-}
-
-/// A pipe as (read end, write end), both close-on-exec.
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into the array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors are fresh and ours alone.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// The rlimits of one run, each as soft = hard.
@@ -216,20 +118,28 @@ fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
 /// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
 pub(crate) fn supervise(
-    spawned: Spawned,
+    mut child: Child,
     limits: &Limits,
     started: Instant,
     capture: &mut Capture,
     watch: ExitWatch,
 ) -> io::Result<Supervised> {
-    let pid = spawned.pid;
+    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
+    let pid = child.id() as libc::pid_t;
     // From here on, any early return kills and reaps the group.
     let mut group = Group { pid, reaped: false };
     let mut streams = Streams {
-        stdout: Some(spawned.stdout),
-        stderr: Some(spawned.stderr),
+        stdout: child
+            .stdout
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        stderr: child
+            .stderr
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
         buf: vec![0; READ_CHUNK],
     };
+    drop(child);
     for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
         set_nonblocking(pipe)?;
     }
