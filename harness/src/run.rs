@@ -1,17 +1,17 @@
 //! Runs one program under limits and measures it. The runner never prints: it returns numbers.
 //!
 //! The program runs directly (no shell, so rusage counts it), in its own process group, with
-//! stdin from a file, in a fresh temporary folder, under rlimits set in the child before it
-//! execs (on Linux without copying the judge's memory: see `unix::spawn`). One thread watches
-//! it (see `unix`): CPU time and peak memory come from `wait4`, the wall clock and resident
-//! memory are enforced while it runs by killing the whole group, and the group is killed again
-//! once the main process ends, so nothing it left behind (a grandchild holding stdout) can
-//! keep the judge waiting.
+//! stdin from a file, in a fresh temporary folder, under rlimits set between fork and exec.
+//! One thread watches it (see `unix`): CPU time and peak memory come from `wait4`, the wall
+//! clock and resident memory are enforced while it runs by killing the whole group, and the
+//! group is killed again once the main process ends, so nothing it left behind (a grandchild
+//! holding stdout) can keep the judge waiting.
 
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
@@ -114,7 +114,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
         return Err(RunError::Interrupted);
     }
     #[cfg(unix)]
-    return run_with(request, unix::ExitWatch::Pidfd);
+    return run_watching(request, unix::ExitWatch::Pidfd);
     #[cfg(not(unix))]
     return Err(RunError::Spawn {
         program: request.program.to_path_buf(),
@@ -126,16 +126,15 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
 }
 
 #[cfg(unix)]
-fn run_with(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
+fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = match request.stdin {
-        Some(path) => Some(File::open(path).map_err(|source| RunError::Stdin {
+        Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
             path: path.to_path_buf(),
             source,
         })?),
-        None => None,
+        None => Stdio::null(),
     };
-    let how = How { watch };
     match request.workdir {
         Some(workdir) => {
             if !workdir.is_dir() {
@@ -144,7 +143,7 @@ fn run_with(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResul
                     format!("`{}` is not a folder", workdir.display()),
                 )));
             }
-            run_in(request, stdin, workdir, how)
+            run_in(request, stdin, workdir, watch)
         }
         None => {
             let mut builder = tempfile::Builder::new();
@@ -155,7 +154,7 @@ fn run_with(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResul
                 .tempdir_in(unix::scratch_root())
                 .or_else(|_| builder.tempdir())
                 .map_err(RunError::Workdir)?;
-            let result = run_in(request, stdin, scratch.path(), how);
+            let result = run_in(request, stdin, scratch.path(), watch);
             // The group is dead by now, so nothing can write into the folder any more.
             unix::remove_scratch(scratch);
             result
@@ -163,31 +162,29 @@ fn run_with(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResul
     }
 }
 
-/// The platform strategies a run uses; tests pick the fallbacks.
-#[cfg(unix)]
-#[derive(Debug, Clone, Copy)]
-struct How {
-    watch: unix::ExitWatch,
-}
-
 #[cfg(unix)]
 fn run_in(
     request: &RunRequest<'_>,
-    stdin: Option<File>,
+    stdin: Stdio,
     workdir: &Path,
-    how: How,
+    watch: unix::ExitWatch,
 ) -> Result<RunResult, RunError> {
-    let program = program_path(request.program);
+    let mut command = Command::new(&*program_path(request.program));
+    command
+        .args(request.args)
+        .current_dir(workdir)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    unix::confine(&mut command, &request.limits);
+
     let started = Instant::now();
-    let spawned =
-        unix::spawn(&program, request.args, stdin, workdir, &request.limits).map_err(|source| {
-            RunError::Spawn {
-                program: request.program.to_path_buf(),
-                source,
-            }
-        })?;
+    let child = command.spawn().map_err(|source| RunError::Spawn {
+        program: request.program.to_path_buf(),
+        source,
+    })?;
     let mut capture = Capture::new(request.limits.output_bytes);
-    let measured = unix::supervise(spawned, &request.limits, started, &mut capture, how.watch)
+    let measured = unix::supervise(child, &request.limits, started, &mut capture, watch)
         .map_err(RunError::Wait)?;
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
     Ok(RunResult {
@@ -383,38 +380,10 @@ mod tests {
             limits: limits(Duration::from_secs(10)),
             workdir: None,
         };
-        let result = run_with(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         assert_eq!(result.limit_hit, None);
         assert_eq!(result.stdout, b"3\n");
-        assert_eq!(result.stderr_tail, b"oops\n");
-    }
-
-    /// The path taken where clone(CLONE_VM) is not available: std's fork with a pre_exec hook.
-    #[cfg(unix)]
-    #[test]
-    fn fork_fallback_runs_under_the_limits() {
-        let args = [
-            "-c".into(),
-            "ulimit -s; pwd; cat; echo oops >&2; exit 4".into(),
-        ];
-        let input = tempfile::NamedTempFile::new().unwrap();
-        std::fs::write(input.path(), "from stdin\n").unwrap();
-        let request = RunRequest {
-            program: Path::new("sh"),
-            args: &args,
-            stdin: Some(input.path()),
-            limits: limits(Duration::from_secs(10)),
-            workdir: None,
-        };
-        let result = run_with(&request, unix::ExitWatch::Pidfd).unwrap();
-        assert_eq!(result.termination, Termination::Exited(4));
-        let stdout = String::from_utf8(result.stdout).unwrap();
-        let lines: Vec<&str> = stdout.lines().collect();
-        // The stack limit is the memory limit, in KiB.
-        assert_eq!(lines[0], (256 * 1024).to_string(), "{stdout}");
-        assert!(lines[1].contains(SCRATCH_PREFIX), "{stdout}");
-        assert_eq!(lines[2], "from stdin", "{stdout}");
         assert_eq!(result.stderr_tail, b"oops\n");
     }
 
@@ -430,7 +399,7 @@ mod tests {
             workdir: None,
         };
         let started = Instant::now();
-        let result = run_with(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
         assert!(started.elapsed() < Duration::from_secs(10));
         assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
         assert_eq!(result.termination, Termination::Signaled(9));

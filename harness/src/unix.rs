@@ -1,8 +1,5 @@
 //! Unix process control for the runner: rlimits, process groups, pidfd, poll, wait4 and /proc.
 //!
-//! The program is started by std's fork with the rlimits set before exec (not by vfork: see
-//! `spawn`), and its scratch folder goes on a tmpfs when there is one.
-//!
 //! One thread watches one run: `poll()` waits on the stdout pipe, the stderr pipe and a pidfd
 //! (or short ticks of `waitid(WNOHANG)` where pidfds are missing), waking early only to sample
 //! the program's resident memory and to enforce the wall clock. No thread is spawned per run,
@@ -12,14 +9,13 @@
 //! group kill, and the memory watch sees the main process only (wait4 still folds in the
 //! children it waited for). Containing those takes cgroups or a PID namespace.
 
-use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -74,62 +70,10 @@ pub(crate) struct Supervised {
     pub peak_memory_bytes: u64,
 }
 
-/// A started program: its pid and the read ends of its stdout and stderr.
-#[derive(Debug)]
-pub(crate) struct Spawned {
-    pub pid: libc::pid_t,
-    pub stdout: File,
-    pub stderr: File,
-}
-
-/// Starts `program` in its own process group, with `stdin` (or /dev/null) as stdin, stdout
-/// and stderr on pipes, in `workdir`, under the rlimits of `limits`.
-pub(crate) fn spawn(
-    program: &Path,
-    args: &[OsString],
-    stdin: Option<File>,
-    workdir: &Path,
-    limits: &Limits,
-) -> io::Result<Spawned> {
+/// Puts the child in its own process group and under rlimits set between fork and exec.
+pub(crate) fn confine(command: &mut Command, limits: &Limits) {
     let plan = rlimit_plan(limits);
-    let stdin = match stdin {
-        Some(file) => file,
-        None => File::open("/dev/null")?,
-    };
-    let (stdout, stdout_end) = pipe()?;
-    let (stderr, stderr_end) = pipe()?;
-    // The write ends are closed here once the child has its copies, so that the reads see
-    // end of file when the program is done with them.
-    let streams = [OwnedFd::from(stdin), stdout_end, stderr_end];
-    // A real fork, not vfork or posix_spawn: a child that shares the judge's memory until
-    // exec inherits the judge's high-water RSS as its own ru_maxrss (Linux keeps the old
-    // mm's peak across exec), so every program would weigh at least what the judge ever
-    // held — 64 MiB after one endless printer. A fork's copy starts with a fresh peak.
-    let pid = fork_exec(program, args, streams, workdir, plan)?;
-    Ok(Spawned {
-        pid,
-        stdout: File::from(stdout),
-        stderr: File::from(stderr),
-    })
-}
-
-/// std's `Command`, with the rlimits set between fork and exec.
-fn fork_exec(
-    program: &Path,
-    args: &[OsString],
-    streams: [OwnedFd; 3],
-    workdir: &Path,
-    plan: [(Resource, rlim_t); 6],
-) -> io::Result<libc::pid_t> {
-    let [stdin, stdout, stderr] = streams;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(workdir)
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(stderr)
-        .process_group(0);
+    command.process_group(0);
     // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
     // only calls setrlimit on values computed beforehand, and builds its error without
     // allocating.
@@ -141,21 +85,6 @@ fn fork_exec(
             Ok(())
         });
     }
-    let child = command.spawn()?;
-    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly. Dropping
-    // the Child neither kills nor reaps: the supervisor does both.
-    Ok(child.id() as libc::pid_t)
-}
-
-/// A pipe as (read end, write end), both close-on-exec.
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into the array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors are fresh and ours alone.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// The rlimits of one run, each as soft = hard.
@@ -189,13 +118,14 @@ fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
 /// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
 pub(crate) fn supervise(
-    spawned: Spawned,
+    mut child: Child,
     limits: &Limits,
     started: Instant,
     capture: &mut Capture,
     watch: ExitWatch,
 ) -> io::Result<Supervised> {
-    let pid = spawned.pid;
+    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
+    let pid = child.id() as libc::pid_t;
     // From here on, any early return kills and reaps the group.
     let mut group = Group {
         pid,
@@ -203,10 +133,17 @@ pub(crate) fn supervise(
         registered: Some(crate::interrupt::register(pid)),
     };
     let mut streams = Streams {
-        stdout: Some(spawned.stdout),
-        stderr: Some(spawned.stderr),
-        buf: vec![0; READ_CHUNK],
+        stdout: child
+            .stdout
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        stderr: child
+            .stderr
+            .take()
+            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        buf: Vec::with_capacity(READ_CHUNK),
     };
+    drop(child);
     for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
         set_nonblocking(pipe)?;
     }
@@ -389,10 +326,10 @@ impl Streams {
     fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
         let mut over = false;
         if ready.stdout {
-            if let Some(file) = &mut self.stdout {
+            if let Some(file) = &self.stdout {
                 match read_chunk(file, &mut self.buf)? {
                     Some(0) => self.stdout = None,
-                    Some(n) if !capture.push_stdout(&self.buf[..n]) => {
+                    Some(_) if !capture.push_stdout(&self.buf) => {
                         over = true;
                         self.stdout = None;
                     }
@@ -401,10 +338,10 @@ impl Streams {
             }
         }
         if ready.stderr {
-            if let Some(file) = &mut self.stderr {
+            if let Some(file) = &self.stderr {
                 match read_chunk(file, &mut self.buf)? {
                     Some(0) => self.stderr = None,
-                    Some(n) => capture.push_stderr(&self.buf[..n]),
+                    Some(_) => capture.push_stderr(&self.buf),
                     None => {}
                 }
             }
@@ -413,20 +350,25 @@ impl Streams {
     }
 }
 
-/// One non-blocking read: `Some(0)` at end of file, `None` when nothing is there after all.
-fn read_chunk(file: &mut File, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    match file.read(buf) {
-        Ok(n) => Ok(Some(n)),
-        Err(error)
-            if matches!(
-                error.kind(),
-                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(error) => Err(error),
-    }
+/// One non-blocking read into `buf`, whose contents it replaces: `Some(0)` at end of file,
+/// `None` when nothing is there after all. It reads into the buffer's spare capacity, which is
+/// never zeroed: after the fork every page the judge writes to costs a page fault, so zeroing
+/// 64 KiB per run would cost sixteen of them for a program that prints one line.
+fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    buf.clear();
+    let room = buf.spare_capacity_mut();
+    // SAFETY: read writes at most `room.len()` bytes, into memory the buffer owns.
+    let got = unsafe { libc::read(file.as_raw_fd(), room.as_mut_ptr().cast(), room.len()) };
+    let Ok(got) = usize::try_from(got) else {
+        let error = io::Error::last_os_error();
+        return match error.kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
+            _ => Err(error),
+        };
+    };
+    // SAFETY: the kernel initialized the first `got` bytes.
+    unsafe { buf.set_len(got) };
+    Ok(Some(got))
 }
 
 fn set_nonblocking(file: &File) -> io::Result<()> {

@@ -315,8 +315,8 @@ fn a_million_deep_recursion_fits_in_the_memory_limit() {
     assert_eq!(result.stdout, b"3\n");
 }
 
-/// The judge ignores SIGPIPE (Rust does) and blocks signals while it starts a program; the
-/// program must see neither, as it would under a shell.
+/// The judge ignores SIGPIPE (Rust does); the program must not inherit that, nor a blocked
+/// signal, and start as it would under a shell.
 #[test]
 fn the_program_starts_with_default_signals_and_none_blocked() {
     let args: Vec<OsString> = vec![
@@ -341,6 +341,48 @@ fn the_program_starts_with_default_signals_and_none_blocked() {
         stderr(&result)
     );
     assert!(!stdout.contains("survived"), "{stdout}");
+}
+
+/// The peak memory is the program's, not the judge's. A spawn that shares the judge's memory
+/// until exec (vfork, posix_spawn, clone with CLONE_VM) makes the kernel record the judge's
+/// resident size as the child's high-water mark, which wait4 then reports: with 64 MiB of a
+/// file mapped and read, every program would measure at least 64 MiB. A fork does not copy
+/// file-backed pages, so they do not count.
+#[test]
+fn the_judges_own_memory_is_not_the_programs() {
+    const JUDGE_BYTES: usize = 64 << 20;
+    let mut file = tempfile::tempfile().unwrap();
+    file.write_all(&vec![7u8; JUDGE_BYTES]).unwrap();
+    // SAFETY: a private read-only mapping of a file this test owns and does not change.
+    let mapped = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            JUDGE_BYTES,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE,
+            std::os::fd::AsRawFd::as_raw_fd(&file),
+            0,
+        )
+    };
+    assert_ne!(mapped, libc::MAP_FAILED);
+    // Touch every page so that all of it is resident in this process.
+    let bytes = mapped.cast::<u8>();
+    let mut sum = 0u64;
+    for offset in (0..JUDGE_BYTES).step_by(4096) {
+        // SAFETY: within the mapping.
+        sum += u64::from(unsafe { bytes.add(offset).read_volatile() });
+    }
+    assert_eq!(sum, 7 * (JUDGE_BYTES / 4096) as u64);
+
+    let (result, _) = run_fixture("echo-sum", limits());
+    // SAFETY: the mapping made above, no longer used.
+    unsafe { libc::munmap(mapped, JUDGE_BYTES) };
+    assert_eq!(result.stdout, b"3\n");
+    assert!(
+        result.peak_memory_bytes < 32 * MIB,
+        "echo-sum measured {} KiB: the judge's resident memory was counted",
+        result.peak_memory_bytes / 1024
+    );
 }
 
 #[test]
