@@ -224,10 +224,15 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
     outcome.verdict = checked.verdict;
     outcome.reason = checked.reason;
     if checked.verdict == Verdict::WrongAnswer {
+        // Truncating keeps the capacity, and the whole output was written into it: shrink, or
+        // every wrong answer would hold its full output (up to the output limit) until the
+        // report.
         let mut output = result.stdout;
         output.truncate(MISMATCH_KEEP_BYTES);
+        output.shrink_to_fit();
         let mut answer = answer;
         answer.truncate(MISMATCH_KEEP_BYTES);
+        answer.shrink_to_fit();
         outcome.mismatch = Some(Mismatch { output, answer });
     }
     outcome

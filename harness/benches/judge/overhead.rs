@@ -169,12 +169,32 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
     };
     // One untimed pass: fills the page cache, warms oj's update-check cache, and proves that
     // every tool accepts every case before anything is timed.
+    // oj is someone else's program on someone else's Python: if it cannot judge the cases
+    // here (online-judge-tools 11.5.1 imports distutils, gone from Python 3.12), it is left
+    // out of the table with the reason, rather than stopping the benchmark.
     for workload in &workloads {
+        let mut failed = Vec::new();
         for &tool in &tools {
             eprintln!("warm-up: {} / {}", workload.key, tool.label());
-            runner.time(tool, workload, Set::One)?;
-            runner.time(tool, workload, Set::All)?;
+            let warmed = runner
+                .time(tool, workload, Set::One)
+                .and_then(|_| runner.time(tool, workload, Set::All));
+            match warmed {
+                Ok(_) => {}
+                Err(why) if matches!(tool, Tool::OjMemory | Tool::Oj) => {
+                    let mut lines = why.lines().filter(|line| !line.trim().is_empty());
+                    let first = lines.next().unwrap_or_default();
+                    let last = lines.next_back().map(|l| format!(" ({})", l.trim()));
+                    notes.push(format!(
+                        "{first}{}: not measured.",
+                        last.unwrap_or_default()
+                    ));
+                    failed.push(tool);
+                }
+                Err(why) => return Err(why),
+            }
         }
+        tools.retain(|tool| !failed.contains(tool));
     }
     // times[workload][tool][repeat] = (T(1), T(N))
     let mut times = vec![vec![Vec::new(); tools.len()]; workloads.len()];
