@@ -262,6 +262,24 @@ pub fn overall_verdict(outcomes: &[CaseOutcome]) -> Verdict {
         .unwrap_or(Verdict::Accepted)
 }
 
+/// The slowest case's CPU time (zero when nothing ran).
+pub fn max_cpu_time(outcomes: &[CaseOutcome]) -> Duration {
+    outcomes
+        .iter()
+        .map(|o| o.cpu_time)
+        .max()
+        .unwrap_or_default()
+}
+
+/// The largest peak memory of any case, in bytes.
+pub fn max_memory(outcomes: &[CaseOutcome]) -> u64 {
+    outcomes
+        .iter()
+        .map(|o| o.peak_memory_bytes)
+        .max()
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

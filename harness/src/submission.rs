@@ -140,19 +140,11 @@ impl SubmissionReport {
     }
 
     pub fn max_cpu_time(&self) -> Duration {
-        self.outcomes
-            .iter()
-            .map(|o| o.cpu_time)
-            .max()
-            .unwrap_or_default()
+        crate::judge::max_cpu_time(&self.outcomes)
     }
 
     pub fn max_memory(&self) -> u64 {
-        self.outcomes
-            .iter()
-            .map(|o| o.peak_memory_bytes)
-            .max()
-            .unwrap_or_default()
+        crate::judge::max_memory(&self.outcomes)
     }
 
     /// Judging stopped at the first failure before the last case.
