@@ -381,7 +381,7 @@ fn exact(output: &[u8], answer: &[u8]) -> CheckResult {
     if output == answer {
         return CheckResult::accepted(plural(output.len(), "byte"));
     }
-    let offset = first_difference(output, answer);
+    let offset = common_prefix(output, answer);
     let line = 1 + answer[..offset].iter().filter(|&&b| b == b'\n').count();
     let line_start = answer[..offset]
         .iter()
@@ -414,7 +414,7 @@ fn exact(output: &[u8], answer: &[u8]) -> CheckResult {
 }
 
 /// The length of the common prefix, comparing in chunks so that memcmp does the bulk.
-fn first_difference(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     const CHUNK: usize = 4096;
     let common = a.len().min(b.len());
     let mut start = 0;

@@ -60,7 +60,7 @@ pub fn write_diff(
 
     // Both sides agree up to `prefix`; the diff starts `context` lines before the line that
     // holds the first difference, so nothing before it is split into lines or diffed.
-    let prefix = common_prefix(answer, output);
+    let prefix = crate::check::common_prefix(answer, output);
     let differing_line_start = line_start(answer, prefix);
     let mut start = differing_line_start;
     let mut skipped_lines = count_newlines(&answer[..start]);
@@ -344,7 +344,7 @@ fn is_blank(line: &[u8]) -> bool {
 
 /// Where to start showing two long lines so that their first difference is on screen.
 fn start_near(a: &[u8], b: &[u8]) -> usize {
-    let common = common_prefix(a, b);
+    let common = crate::check::common_prefix(a, b);
     if common + LEAD_CHARS < LINE_CHARS {
         return 0;
     }
@@ -425,22 +425,6 @@ fn render_text(line: &[u8], from: usize, changed: bool, whitespace: bool) -> (St
 
 fn write_styled(out: &mut dyn Write, style: Style, text: &str) -> io::Result<()> {
     writeln!(out, "{}{text}{}", style.render(), style.render_reset())
-}
-
-/// The length of the common prefix, comparing in chunks so that memcmp does the bulk.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const CHUNK: usize = 4096;
-    let common = a.len().min(b.len());
-    let mut start = 0;
-    while start + CHUNK <= common && a[start..start + CHUNK] == b[start..start + CHUNK] {
-        start += CHUNK;
-    }
-    start
-        + a[start..common]
-            .iter()
-            .zip(&b[start..common])
-            .position(|(x, y)| x != y)
-            .unwrap_or(common - start)
 }
 
 /// The offset where the line holding `pos` starts.
