@@ -21,26 +21,16 @@ const ERROR: i32 = 2;
 
 /// A problem `sum` (two numbers in, their sum out) and three languages, one of them with a
 /// compiler that does not exist. Limits are generous: no test depends on the machine's speed.
-const JUDGE_TOML: &str = r#"
+const PROBLEM_TOML: &str = r#"
 [defaults]
 time-limit = "2s"
 memory-limit = "256MiB"
 
 [problems.sum]
 solution = "/bin/cat"
+"#;
 
-[languages.c]
-name = "C11"
-extensions = ["c"]
-compile = ["cc", "-O2", "-o", "{exe}", "{source}"]
-run = ["{exe}"]
-
-[languages.python]
-name = "Python 3"
-extensions = ["py"]
-compile = ["python3", "-m", "py_compile", "{source}"]
-run = ["python3", "{source}"]
-
+const GHOST_TOML: &str = r#"
 [languages.ghost]
 name = "Ghost"
 extensions = ["ghost"]
@@ -76,7 +66,8 @@ impl Project {
         let project = Project {
             dir: tempfile::tempdir().unwrap(),
         };
-        project.write("judge.toml", JUDGE_TOML);
+        let toml = format!("{PROBLEM_TOML}{}{GHOST_TOML}", common::C_AND_PYTHON);
+        project.write("judge.toml", &toml);
         for (name, input, answer) in [
             ("01", "1 2\n", "3\n"),
             ("02", "5 7\n", "12\n"),

@@ -20,7 +20,7 @@ const FAILED: i32 = 1;
 const ERROR: i32 = 2;
 
 /// Generous time, and small memory and output limits so that the offenders are stopped fast.
-const JUDGE_TOML: &str = r#"
+const PROBLEM_TOML: &str = r#"
 [defaults]
 time-limit = "2s"
 memory-limit = "256MiB"
@@ -28,18 +28,6 @@ output-limit = "1MiB"
 
 [problems.sum]
 solution = "/bin/cat"
-
-[languages.c]
-name = "C11"
-extensions = ["c"]
-compile = ["cc", "-O2", "-o", "{exe}", "{source}"]
-run = ["{exe}"]
-
-[languages.python]
-name = "Python 3"
-extensions = ["py"]
-compile = ["python3", "-m", "py_compile", "{source}"]
-run = ["python3", "{source}"]
 "#;
 
 const OFF_BY_ONE_C: &str = r#"#include <stdio.h>
@@ -53,7 +41,8 @@ int main(void) {
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "judge.toml", JUDGE_TOML);
+    let toml = format!("{PROBLEM_TOML}{}", common::C_AND_PYTHON);
+    write(dir.path(), "judge.toml", &toml);
     for (name, input, answer) in [("01", "1 2\n", "3\n"), ("02", "5 7\n", "12\n")] {
         write(dir.path(), &format!("cases/sum/{name}.in"), input);
         write(dir.path(), &format!("cases/sum/{name}.ans"), answer);

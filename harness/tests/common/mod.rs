@@ -12,6 +12,26 @@ use std::sync::OnceLock;
 
 const SOURCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
+/// The C and Python language tables of the submission tests' judge.toml files: the system C
+/// compiler and python3, so the tests judge real sources without the repository's settings.
+#[allow(
+    dead_code,
+    reason = "each test binary compiles this module on its own, and not all of them judge sources"
+)]
+pub const C_AND_PYTHON: &str = r#"
+[languages.c]
+name = "C11"
+extensions = ["c"]
+compile = ["cc", "-O2", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+
+[languages.python]
+name = "Python 3"
+extensions = ["py"]
+compile = ["python3", "-m", "py_compile", "{source}"]
+run = ["python3", "{source}"]
+"#;
+
 /// The compiled fixture `name` (the stem of `tests/fixtures/<name>.c`).
 ///
 /// Fixtures that are meant to be right print `3\n` for the input `1 2\n`.
