@@ -22,9 +22,9 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    harness::interrupt::install();
+    harness::sandbox::interrupt::install();
     let result = cli::dispatch(cli);
-    if harness::interrupt::is_interrupted() {
+    if harness::sandbox::interrupt::is_interrupted() {
         eprintln!("interrupted: every program the judge started was killed");
         return ExitCode::from(exit::INTERRUPTED as u8);
     }

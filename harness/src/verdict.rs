@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::run::{Limits, RunResult, Termination};
+use crate::sandbox::run::{Limits, RunResult, Termination};
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -116,7 +116,7 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
             verdict: Verdict::OutputLimitExceeded,
             reason: format!(
                 "more than {} of output",
-                crate::units::format_bytes(limits.output_bytes)
+                crate::config::units::format_bytes(limits.output_bytes)
             ),
         });
     }
@@ -138,8 +138,8 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
         } else {
             format!(
                 "peak memory {} over the limit {}",
-                crate::units::format_bytes(run.peak_memory_bytes),
-                crate::units::format_bytes(limits.memory_bytes)
+                crate::config::units::format_bytes(run.peak_memory_bytes),
+                crate::config::units::format_bytes(limits.memory_bytes)
             )
         };
         return Some(Classified {
@@ -159,14 +159,14 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
             };
             format!(
                 "killed after {} of wall time (CPU {}): {why}",
-                crate::units::format_duration(run.wall_time),
-                crate::units::format_duration(run.cpu_time)
+                crate::config::units::format_duration(run.wall_time),
+                crate::config::units::format_duration(run.cpu_time)
             )
         } else {
             format!(
                 "CPU time {} over the limit {}",
-                crate::units::format_duration(run.cpu_time),
-                crate::units::format_duration(limits.cpu_time)
+                crate::config::units::format_duration(run.cpu_time),
+                crate::config::units::format_duration(limits.cpu_time)
             )
         };
         return Some(Classified {
@@ -183,7 +183,10 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
         }),
         Termination::Signaled(signal) => Some(Classified {
             verdict: Verdict::RuntimeError,
-            reason: with_stderr(crate::run::signal_name(signal).to_string(), &stderr),
+            reason: with_stderr(
+                crate::sandbox::run::signal_name(signal).to_string(),
+                &stderr,
+            ),
         }),
     }
 }
@@ -213,7 +216,7 @@ pub fn is_time_sensitive(cpu_time: Duration, limit: Duration) -> bool {
     limit > 0 && used.abs_diff(limit) * 10 <= limit
 }
 
-pub use crate::run::LimitHit;
+pub use crate::sandbox::run::LimitHit;
 
 #[cfg(test)]
 mod tests {

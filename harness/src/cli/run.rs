@@ -7,14 +7,14 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::failures::{self, FailedCases};
+use harness::case::partition::Partition;
 use harness::exit;
-use harness::failures::{self, FailedCases};
-use harness::partition::Partition;
+use harness::judge::suite::{self, Selection, SuiteReport};
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
-use harness::suite::{self, Selection, SuiteReport};
 use harness::verdict::Verdict;
 
 use super::{build_first, load_config, write_junit, Format, GlobalArgs};

@@ -11,12 +11,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use harness::add::{self, Added, NewCase};
+use harness::author::add::{self, Added, NewCase};
+use harness::author::stress::{
+    self, Failing, ShrinkStatus, StressEvent, StressOptions, StressReport,
+};
+use harness::compile::submit::{self, Compiled};
+use harness::config::units::{self, format_duration};
 use harness::exit;
 use harness::report::json;
-use harness::stress::{self, Failing, ShrinkStatus, StressEvent, StressOptions, StressReport};
-use harness::submit::{self, Compiled};
-use harness::units::{self, format_duration};
 use harness::verdict::Verdict;
 
 use super::{build_first, load_config, shown_path, Format, GlobalArgs};

@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::partition::Partition;
 use harness::exit;
-use harness::partition::Partition;
+use harness::judge::verify::{self, VerifyEvent};
 use harness::report::human::{self, Detail, HumanOptions, VerifyTable};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
 use harness::verdict::Verdict;
-use harness::verify::{self, VerifyEvent};
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::case::discover::{self, Case};
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, UnknownProblem};
-use crate::discover::{self, Case};
+use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
-use crate::submission::{self, Plan, SubmissionError, SubmissionReport};
-use crate::submit::{self, SubmitError};
 use crate::verdict::Verdict;
 
 /// Where stored submissions live, from judge.toml's folder.

@@ -1,15 +1,20 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check.
 //! It reports through events and returns outcomes; it never prints.
 
+pub mod calibrate;
+pub mod submission;
+pub mod suite;
+pub mod verify;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::case::discover::Case;
 use crate::check::{self, CaseFiles, Checker};
-use crate::discover::Case;
-use crate::run::{self, Limits, RunError, RunRequest};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -116,7 +121,7 @@ pub fn judge_cases_with(
     };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
-            if crate::interrupt::is_interrupted() {
+            if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
             let outcome = judge_case(program, case, settings);
@@ -141,7 +146,7 @@ pub fn judge_cases_with(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
                     if index > first_failure.load(Ordering::Relaxed)
-                        || crate::interrupt::is_interrupted()
+                        || crate::sandbox::interrupt::is_interrupted()
                     {
                         break;
                     }
@@ -184,7 +189,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());
     }
