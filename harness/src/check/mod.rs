@@ -21,6 +21,9 @@ pub enum Checker {
     /// Whitespace-separated tokens; spacing, CRLF and the final newline do not matter.
     #[default]
     Tokens,
+    /// Tokens, letters compared without case (`YES`, `yes`, `Yes`): "print the answer in any
+    /// case", as Codeforces problems say.
+    TokensIgnoreCase,
     /// Line by line, trailing whitespace ignored (and a final newline).
     Lines,
     /// Byte for byte.
@@ -87,7 +90,8 @@ const MESSAGE_BYTES: usize = 64 * 1024;
 /// passes the input and answer paths on to the external program.
 pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u8]) -> CheckResult {
     match checker {
-        Checker::Tokens => tokens(output, answer, None),
+        Checker::Tokens => tokens(output, answer, None, Case::Sensitive),
+        Checker::TokensIgnoreCase => tokens(output, answer, None, Case::Ignored),
         Checker::Float { absolute, relative } => tokens(
             output,
             answer,
@@ -95,6 +99,7 @@ pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u
                 absolute: *absolute,
                 relative: *relative,
             }),
+            Case::Sensitive,
         ),
         Checker::Lines => lines(output, answer),
         Checker::Exact => exact(output, answer),
@@ -198,7 +203,14 @@ fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
-fn tokens(output: &[u8], answer: &[u8], tolerance: Option<Tolerance>) -> CheckResult {
+/// Whether letters of tokens must match in case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Sensitive,
+    Ignored,
+}
+
+fn tokens(output: &[u8], answer: &[u8], tolerance: Option<Tolerance>, case: Case) -> CheckResult {
     let mut found_tokens = Tokenizer::new(output);
     let mut expected_tokens = Tokenizer::new(answer);
     let mut count = 0usize;
@@ -210,7 +222,9 @@ fn tokens(output: &[u8], answer: &[u8], tolerance: Option<Tolerance>) -> CheckRe
             (None, None) => break,
             (Some(found), Some(expected)) => {
                 count += 1;
-                if found.text == expected.text {
+                if found.text == expected.text
+                    || (case == Case::Ignored && found.text.eq_ignore_ascii_case(expected.text))
+                {
                     continue;
                 }
                 let Some(tolerance) = tolerance else {

@@ -1,10 +1,16 @@
-//! `harness judge PROBLEM FILE`: judge a contest submission as an online judge would.
+//! `harness judge PROBLEM FILE`: judge a contest submission as an online judge would; and
+//! `harness judge FILE --cases DIR` anywhere, with no judge.toml (like `oj t`).
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
+
+use harness::check::Checker;
+use harness::config::units;
+use harness::config::{self, standalone, Config};
 
 use harness::case::partition::Partition;
 use harness::judge::submission::{self, Request};
@@ -20,11 +26,27 @@ use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 const FAILING_CASES_SHOWN: usize = 10;
 
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
+)]
 pub struct JudgeArgs {
-    /// The problem, by its id in judge.toml.
+    /// The problem, by its id in judge.toml; or, alone, the source file to judge on the cases
+    /// of `--cases` (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
+    #[arg(value_name = "PROBLEM")]
     pub problem: String,
     /// The source file to judge; its extension picks the language.
-    pub source: PathBuf,
+    #[arg(value_name = "SOURCE")]
+    pub source: Option<PathBuf>,
+    /// The CPU time limit (default: the problem's; without judge.toml, 2s).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// The memory limit (default: the problem's; without judge.toml, 256MiB).
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// How outputs are compared: tokens, tokens-ignore-case, lines, exact, float,
+    /// unordered-blocks, or a checker program (`./checker`, run as `checker IN OUT ANS`).
+    #[arg(long, value_name = "CHECKER", value_parser = standalone::parse_checker)]
+    pub checker: Option<Checker>,
     /// The language, by its id in judge.toml (`[languages.<id>]`), whatever the extension.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
@@ -63,13 +85,74 @@ pub struct JudgeArgs {
     pub partition: Option<Partition>,
 }
 
+/// Where the cases of a judge without judge.toml are, when `--cases` does not say.
+const DEFAULT_CASES: &str = "test";
+
+/// The configuration to judge with, the problem's id and the source: judge.toml's problem
+/// with the command line's limits on top, or, given only a source, a problem made up from
+/// the command line (judge.toml's languages still apply when there is one).
+fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
+    let (mut config, problem, source) = match &args.source {
+        Some(source) => (load_config(global)?, args.problem.clone(), source.clone()),
+        None => {
+            let source = PathBuf::from(&args.problem);
+            if !source.is_file() {
+                anyhow::bail!(
+                    "submission `{}` does not exist (hint: `harness judge SOURCE --cases DIR` judges a source file; `harness judge PROBLEM SOURCE` a problem of judge.toml)",
+                    source.display()
+                );
+            }
+            let here = std::env::current_dir().context("cannot read the current folder")?;
+            let cases = args
+                .cases
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES));
+            if args.cases.is_none() && !cases.is_dir() {
+                anyhow::bail!(
+                    "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
+                );
+            }
+            let user = config::user::load()?;
+            let settings = standalone::Settings {
+                cases: std::path::absolute(&cases).unwrap_or(cases),
+                ..standalone::Settings::default()
+            };
+            let mut made_up = standalone::config(&here, &user, &settings);
+            // A judge.toml above still says how its languages compile.
+            if global.config.is_some() || config::find(&here).is_ok() {
+                made_up.languages = load_config(global)?.languages;
+            }
+            let name = made_up.problems[0].name.clone();
+            (made_up, name, source)
+        }
+    };
+    if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
+        if let Some(time_limit) = args.time_limit {
+            problem.time_limit = time_limit;
+            problem.wall_limit = config::default_wall_limit(time_limit);
+        }
+        if let Some(memory_limit) = args.memory_limit {
+            problem.memory_limit = memory_limit;
+        }
+        if let Some(checker) = &args.checker {
+            problem.checker = checker.clone();
+        }
+    }
+    Ok((config, problem, source))
+}
+
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let (config, problem, source) = resolve(global, args)?;
+    let standalone = args.source.is_none();
     let request = Request {
-        problem: &args.problem,
-        source: &args.source,
+        problem: &problem,
+        source: &source,
         language: args.lang.as_deref(),
-        cases: args.cases.as_deref(),
+        cases: if standalone {
+            None
+        } else {
+            args.cases.as_deref()
+        },
         case_pattern: args.case.as_deref(),
     };
     let mut plan = submission::plan(&config, &request)?;
@@ -89,7 +172,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         },
     };
     let mut progress = Progress::stderr(plan.cases.len());
-    progress.set_label(&args.source.display().to_string());
+    progress.set_label(&source.display().to_string());
     let report = submission::judge(&plan, &options, &mut |event| {
         let Event::Finished { outcome, .. } = event;
         progress.on_case(outcome);

@@ -79,7 +79,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
     let problem = config.require_problem(&args.problem)?;
     let language = submit::detect_language(&config, &args.submission, args.lang.as_deref())?;
     build_first(&config, args.no_build)?;
-    let prepared = match submit::compile(language, &args.submission)? {
+    let prepared = match submit::compile(language, &args.submission, problem.memory_limit)? {
         Compiled::Ready(prepared) => prepared,
         Compiled::CompileError { language, message } => {
             return compile_error(args, &language.name, &message);
