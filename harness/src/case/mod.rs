@@ -2,5 +2,6 @@
 //! `failures` for `--failed`).
 
 pub mod discover;
+pub mod excerpt;
 pub mod failures;
 pub mod partition;

@@ -15,7 +15,7 @@ use harness::config::{self, standalone, Config};
 use harness::case::partition::Partition;
 use harness::judge::submission::{self, Request};
 use harness::judge::{Event, Stop};
-use harness::report::human::{self, Detail, HumanOptions};
+use harness::report::human::{Detail, HumanOptions, SubmissionHeader, SubmissionStream};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
@@ -171,13 +171,60 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
             Stop::Never
         },
     };
+    let human_options = if args.all || args.verbose {
+        HumanOptions {
+            detail: Detail::Verbose,
+            ..HumanOptions::default()
+        }
+    } else {
+        // The first failing case decides the verdict: it gets the diff, and a few more
+        // show whether the others fail alike.
+        HumanOptions {
+            detail: if args.quiet {
+                Detail::Quiet
+            } else {
+                Detail::Normal
+            },
+            max_diffs: 1,
+            max_cases: FAILING_CASES_SHOWN,
+            ..HumanOptions::default()
+        }
+    };
+    let human = args.format == Format::Human;
+    let mut stream = SubmissionStream::new(
+        human_options,
+        plan.cases.iter().map(|case| case.name.as_str()),
+    );
+    let mut stdout = anstream::stdout().lock();
+    if human {
+        // At once: what is judged and how, before a compile and cases that may take a while.
+        let header = SubmissionHeader {
+            problem: &plan.problem.name,
+            source: &plan.source,
+            language: plan.language,
+            limits: plan.problem.limits(plan.language.time_multiplier),
+            cases: plan.cases.len(),
+        };
+        stream.write_header(&mut stdout, &header)?;
+        stdout.flush()?;
+    }
     let mut progress = Progress::stderr(plan.cases.len());
     progress.set_label(&source.display().to_string());
+    let mut written = Ok(());
     let report = submission::judge(&plan, &options, &mut |event| {
         let Event::Finished { outcome, .. } = event;
         progress.on_case(outcome);
+        if human && written.is_ok() {
+            // Each failing case as it fails, the bar hidden while it is written.
+            written = progress.suspend(|| {
+                stream
+                    .write_case(&mut stdout, outcome)
+                    .and_then(|()| stdout.flush())
+            });
+        }
     })?;
     progress.finish();
+    written?;
     if let Some(path) = &args.junit {
         write_junit(
             path,
@@ -185,32 +232,12 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         )?;
     }
 
-    let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
         let mut document = json::SubmissionJson::from(&report);
         document.partition = args.partition.map(|p| p.to_string());
         json::write(&mut stdout, &document)?;
     } else {
-        let options = if args.all || args.verbose {
-            HumanOptions {
-                detail: Detail::Verbose,
-                ..HumanOptions::default()
-            }
-        } else {
-            // The first failing case decides the verdict: it gets the diff, and a few more
-            // show whether the others fail alike.
-            HumanOptions {
-                detail: if args.quiet {
-                    Detail::Quiet
-                } else {
-                    Detail::Normal
-                },
-                max_diffs: 1,
-                max_cases: FAILING_CASES_SHOWN,
-                ..HumanOptions::default()
-            }
-        };
-        human::write_submission(&mut stdout, &report, &options)?;
+        stream.write_end(&mut stdout, &report)?;
     }
     stdout.flush()?;
     Ok(super::run::exit_code(std::iter::once(report.verdict)))

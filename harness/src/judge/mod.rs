@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
+use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker};
 use crate::sandbox::run::{self, Limits, RunError, RunRequest};
 use crate::verdict::{self, Verdict};
@@ -52,6 +53,8 @@ pub struct CaseOutcome {
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
+    /// For a case not accepted: where its input is and how it begins.
+    pub input: Option<InputExcerpt>,
 }
 
 #[derive(Debug, Clone)]
@@ -175,8 +178,16 @@ pub fn judge_cases_with(
     outcomes.into_iter().flatten().collect()
 }
 
-/// Runs and checks one case.
+/// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    let mut outcome = run_and_check(program, case, settings);
+    if !outcome.verdict.is_accepted() {
+        outcome.input = Some(InputExcerpt::read(&case.input));
+    }
+    outcome
+}
+
+fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     let limits = settings.limits;
     let request = RunRequest {
         program: &program.executable,
@@ -204,6 +215,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
+        input: None,
     };
     if let Some(classified) = verdict::classify(&result, &limits) {
         outcome.verdict = classified.verdict;
@@ -254,6 +266,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         time_sensitive: false,
         stderr_tail: String::new(),
         mismatch: None,
+        input: None,
     }
 }
 

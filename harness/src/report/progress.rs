@@ -182,6 +182,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            input: None,
         }
     }
 
