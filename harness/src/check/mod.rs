@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::verdict::Verdict;
+pub use crate::verdict::Judgement;
 
 mod command;
 mod exact;
@@ -33,37 +33,6 @@ pub enum Checker {
     UnorderedBlocks,
     /// An external checker: `program [args…] INPUT OUTPUT ANSWER`, testlib exit codes.
     Command { program: PathBuf, args: Vec<String> },
-}
-
-/// The checker's decision: `Accepted`, `WrongAnswer` or `JudgeError`, with a one-line reason.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Judgement {
-    pub verdict: Verdict,
-    pub reason: String,
-}
-
-impl Judgement {
-    pub fn accepted(reason: impl Into<String>) -> Self {
-        Judgement {
-            verdict: Verdict::Accepted,
-            reason: reason.into(),
-        }
-    }
-
-    pub fn wrong_answer(reason: impl Into<String>) -> Self {
-        Judgement {
-            verdict: Verdict::WrongAnswer,
-            reason: reason.into(),
-        }
-    }
-
-    /// The checker itself failed: not the contestant's fault.
-    pub fn judge_error(reason: impl Into<String>) -> Self {
-        Judgement {
-            verdict: Verdict::JudgeError,
-            reason: reason.into(),
-        }
-    }
 }
 
 /// The files of the case being checked (external checkers need paths).
@@ -103,6 +72,7 @@ fn is_space(byte: u8) -> bool {
 #[cfg(test)]
 mod test_table {
     use super::*;
+    use crate::verdict::Verdict;
 
     pub(super) fn run(checker: &Checker, output: &str, answer: &str) -> (Verdict, String) {
         let case = CaseFiles {

@@ -130,5 +130,5 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         human::write_submission(&mut stdout, &report, &options)?;
     }
     stdout.flush()?;
-    Ok(super::run::exit_code(std::iter::once(report.verdict)))
+    Ok(harness::exit::for_verdicts([report.verdict]))
 }

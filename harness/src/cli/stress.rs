@@ -160,11 +160,12 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
     if let Some(Err(error)) = saved {
         return Err(anyhow!(error).context("the failing input was not saved"));
     }
-    Ok(match &report.found {
-        None => exit::OK,
-        Some(found) if found.minimal.outcome.verdict == Verdict::JudgeError => exit::JUDGE_ERROR,
-        Some(_) => exit::FAILED,
-    })
+    Ok(exit::for_verdicts(
+        report
+            .found
+            .iter()
+            .map(|found| found.minimal.outcome.verdict),
+    ))
 }
 
 /// Short enough to read back and type: seeds are printed for reproducing a run.

@@ -206,6 +206,17 @@ impl Verified {
     pub fn ok(&self) -> bool {
         self.report.verdict == self.expected
     }
+
+    /// What the row means for the exit code: AC when it got its expected verdict, a judge
+    /// error when the judge failed, otherwise the verdict it got (WA if it passed unexpectedly).
+    pub fn as_outcome(&self) -> Verdict {
+        match self.report.verdict {
+            Verdict::JudgeError => Verdict::JudgeError,
+            _ if self.ok() => Verdict::Accepted,
+            Verdict::Accepted => Verdict::WrongAnswer,
+            other => other,
+        }
+    }
 }
 
 /// Everything `verify` judged.
