@@ -65,14 +65,7 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let mut stored = verify::plan(&config, &folder, &args.problems)?;
     if let Some(partition) = args.partition {
         // A submission's verdict needs all its cases, so verify splits by submission.
-        stored.retain(|s| {
-            let problem = &s.plan.problem.name;
-            let file = s
-                .name
-                .strip_prefix(&format!("{problem}/"))
-                .unwrap_or(&s.name);
-            partition.contains(problem, file)
-        });
+        stored.retain(|s| s.in_partition(partition));
     }
     build_checkers(
         &config,

@@ -11,6 +11,7 @@ use crate::judge::suite::{ProblemReport, SuiteReport};
 use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -164,11 +165,6 @@ fn write_case(
         }
     }
     Ok(())
-}
-
-fn tail_lines(text: &str, count: usize) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].to_vec()
 }
 
 /// `king-queens: 652/652 AC, max 3 ms, 2.1 MiB`, with the other verdicts counted.

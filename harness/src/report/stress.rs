@@ -11,6 +11,7 @@ use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
 use crate::author::stress::{Failing, ShrinkStatus, StressReport};
 use crate::config::units::format_duration;
+use crate::text::{cut, tail_lines};
 use crate::verdict::Verdict;
 
 /// Lines of an input or output shown; the rest is counted.
@@ -147,7 +148,12 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         }
         None if !minimal.outcome.stderr_tail.trim().is_empty() => {
             writeln!(out, "{BOLD}stderr (end):{BOLD:#}")?;
-            write_excerpt(out, last_lines(&minimal.outcome.stderr_tail, 5).as_bytes())?;
+            write_excerpt(
+                out,
+                tail_lines(&minimal.outcome.stderr_tail, 5)
+                    .join("\n")
+                    .as_bytes(),
+            )?;
         }
         None => {}
     }
@@ -204,19 +210,6 @@ pub fn one_line(bytes: &[u8]) -> String {
     } else {
         format!("{first} (+{more} lines)")
     }
-}
-
-fn cut(line: &str, chars: usize) -> String {
-    if line.chars().count() <= chars {
-        return line.to_string();
-    }
-    let kept: String = line.chars().take(chars).collect();
-    format!("{kept}…")
-}
-
-fn last_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// `--format json`: one document, field names stable for scripts.
