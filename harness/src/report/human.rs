@@ -4,8 +4,8 @@
 
 use std::io::{self, Write};
 
-use anstyle::{AnsiColor, Style};
-
+use super::shown_path;
+use super::style::{verdict_style, BOLD, DIM};
 use crate::case::excerpt::InputExcerpt;
 use crate::config::units::{format_bytes, format_duration};
 use crate::judge::submission::SubmissionReport;
@@ -13,6 +13,8 @@ use crate::judge::suite::{ProblemReport, SuiteReport};
 use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::text::plural;
+use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,19 +49,6 @@ impl Default for HumanOptions {
             max_cases: usize::MAX,
         }
     }
-}
-
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-
-fn verdict_style(verdict: Verdict) -> Style {
-    let color = match verdict {
-        Verdict::Accepted => AnsiColor::Green,
-        Verdict::WrongAnswer => AnsiColor::Red,
-        Verdict::JudgeError => AnsiColor::Magenta,
-        _ => AnsiColor::Yellow,
-    };
-    Style::new().fg_color(Some(color.into())).bold()
 }
 
 pub fn write_suite(
@@ -169,18 +158,6 @@ fn write_input(out: &mut dyn Write, input: &InputExcerpt) -> io::Result<()> {
     Ok(())
 }
 
-/// A path as the user would type it: from the current folder when it is below it.
-pub fn shown_path(path: &std::path::Path) -> String {
-    let here = std::env::current_dir().ok();
-    let relative = here
-        .as_deref()
-        .and_then(|here| path.strip_prefix(here).ok())
-        .filter(|p| !p.as_os_str().is_empty());
-    let path = relative.unwrap_or(path);
-    let path = path.strip_prefix(".").unwrap_or(path);
-    path.display().to_string()
-}
-
 /// The width of the case-name column: the longest name, within reason.
 fn name_width(outcomes: &[CaseOutcome]) -> usize {
     outcomes
@@ -219,11 +196,6 @@ fn write_case(
         }
     }
     Ok(())
-}
-
-fn tail_lines(text: &str, count: usize) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].to_vec()
 }
 
 /// `king-queens: 652/652 AC, max 3 ms, 2.1 MiB`, with the other verdicts counted.
@@ -486,15 +458,6 @@ impl SubmissionStream {
     }
 }
 
-/// `1 case`, `2 cases`.
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("{count} {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
-
 /// `verdict: WA (first failing case: all-123) — 640 AC, 11 WA; max 12 ms, 3.1 MiB`
 fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
     let style = verdict_style(report.verdict);
@@ -690,12 +653,68 @@ pub fn write_cases(
 
 /// The whole verify report at once: header, rows and summary.
 pub fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
-    let table = VerifyTable::new(report.results.iter().map(|r| r.name.as_str()));
-    table.write_header(out)?;
+    let mut printer = VerifyPrinter::new(
+        report.results.iter().map(|r| r.name.as_str()),
+        Detail::Normal,
+    );
+    printer.start(out)?;
     for result in &report.results {
-        table.write_row(out, result)?;
+        printer.row(out, result)?;
     }
     write_verify_summary(out, report)
+}
+
+/// `verify`'s table as submissions are judged: the header at once (with `-q`, only before the
+/// first row shown), each row as soon as it is known — a full verify takes a minute — and with
+/// `-v` each submission's cases under its row.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyPrinter {
+    table: VerifyTable,
+    detail: Detail,
+    header_written: bool,
+}
+
+impl VerifyPrinter {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>, detail: Detail) -> Self {
+        VerifyPrinter {
+            table: VerifyTable::new(names),
+            detail,
+            header_written: false,
+        }
+    }
+
+    /// Before any submission is judged.
+    pub fn start(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.detail != Detail::Quiet {
+            self.write_header(out)?;
+        }
+        Ok(())
+    }
+
+    /// One judged submission; with `-q` only a mismatch is shown.
+    pub fn row(&mut self, out: &mut dyn Write, result: &Verified) -> io::Result<()> {
+        if self.detail == Detail::Quiet && result.ok() {
+            return Ok(());
+        }
+        self.write_header(out)?;
+        self.table.write_row(out, result)?;
+        if self.detail == Detail::Verbose {
+            let verbose = HumanOptions {
+                detail: Detail::Verbose,
+                ..HumanOptions::default()
+            };
+            write_cases(out, &result.report.outcomes, &verbose)?;
+        }
+        Ok(())
+    }
+
+    fn write_header(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.header_written {
+            self.header_written = true;
+            self.table.write_header(out)?;
+        }
+        Ok(())
+    }
 }
 
 /// Prefixes every line written through it, so a diff sits under its case.
