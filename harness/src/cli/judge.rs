@@ -12,12 +12,18 @@ use harness::check::Checker;
 use harness::config::units;
 use harness::config::{self, standalone, Config};
 
+use harness::case::failures::{self, FailedCases};
 use harness::case::partition::Partition;
+use harness::compile::submit::{self, Compiled};
+use harness::exit;
+use harness::judge::custom;
 use harness::judge::submission::{self, Request};
 use harness::judge::{Event, Stop};
+use harness::report::custom as report_custom;
 use harness::report::human::{Detail, HumanOptions, SubmissionHeader, SubmissionStream};
 use harness::report::json;
 use harness::report::junit::JunitReport;
+use harness::report::notice;
 use harness::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
@@ -80,9 +86,48 @@ pub struct JudgeArgs {
     /// Also write the result as JUnit XML to FILE, for CI systems.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Rerun only the cases that failed the last time this problem (or folder of cases) was
+    /// judged.
+    #[arg(long)]
+    pub failed: bool,
+    /// Run on this input instead of the cases (`-` reads it from stdin): print the output, the
+    /// time and memory, and with the problem's reference its answer and the checker's verdict.
+    #[arg(long, value_name = "FILE|-")]
+    pub input: Option<PathBuf>,
+    /// Judge again whenever the source file changes (Ctrl-C stops), clearing the screen
+    /// between runs.
+    #[arg(long)]
+    pub watch: bool,
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
     #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
+}
+
+/// Where the failures of this judge are remembered for `--failed`, and under which key: the
+/// project's `target/harness/` for a problem of judge.toml (beside `run`'s, keyed apart), the
+/// user's cache folder for a folder of cases (no `target/` is made in it).
+fn failures_store(
+    config: &Config,
+    plan: &submission::Plan<'_>,
+    standalone: bool,
+) -> (PathBuf, String) {
+    if standalone {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+            .unwrap_or_else(std::env::temp_dir);
+        let cases = plan.problem.cases.display();
+        (
+            cache.join("harness").join("failed.json"),
+            format!("judge {cases}"),
+        )
+    } else {
+        (
+            failures::store_path(&config.root),
+            format!("judge {}", plan.problem.name),
+        )
+    }
 }
 
 /// Where the cases of a judge without judge.toml are, when `--cases` does not say.
@@ -107,7 +152,7 @@ fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, Pat
                 .cases
                 .clone()
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES));
-            if args.cases.is_none() && !cases.is_dir() {
+            if args.cases.is_none() && !cases.is_dir() && args.input.is_none() {
                 anyhow::bail!(
                     "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
                 );
@@ -142,7 +187,105 @@ fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, Pat
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
+    // A piped input is read once: a watch reruns on it.
+    let stdin_input = match args.input.as_deref() {
+        Some(path) if path == std::path::Path::new("-") => {
+            let mut file =
+                tempfile::NamedTempFile::new().context("cannot make a temporary file")?;
+            std::io::copy(&mut std::io::stdin().lock(), &mut file)
+                .context("cannot read the input from stdin")?;
+            Some(file)
+        }
+        _ => None,
+    };
+    let input = stdin_input
+        .as_ref()
+        .map(|f| f.path().to_path_buf())
+        .or(args.input.clone());
+    if args.watch {
+        return super::watch::watch(&source_of(args), || {
+            judge_once(global, args, input.as_deref())
+        });
+    }
+    judge_once(global, args, input.as_deref())
+}
+
+/// The source file, whichever form the command line took.
+fn source_of(args: &JudgeArgs) -> PathBuf {
+    args.source
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&args.problem))
+}
+
+/// `--input`: the submission on one input, under the problem's limits.
+fn run_input(
+    config: &Config,
+    problem: &str,
+    source: &std::path::Path,
+    args: &JudgeArgs,
+    input: &std::path::Path,
+) -> Result<i32> {
+    let problem = config.require_problem(problem)?;
+    if !input.is_file() {
+        anyhow::bail!(
+            "input `{}` does not exist (hint: give a file, or `-` to type it)",
+            input.display()
+        );
+    }
+    if !source.exists() {
+        return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
+    }
+    let language = submit::detect_language(config, source, args.lang.as_deref())?;
+    submit::check_tools(language)?;
+    build_checkers(
+        config,
+        [problem],
+        args.no_build || problem.reference.is_none(),
+    )?;
+    let limits = problem.limits(language.time_multiplier);
+    let mut stdout = anstream::stdout().lock();
+    let prepared = match submit::compile(language, source, problem.memory_limit)? {
+        Compiled::Ready(prepared) => prepared,
+        Compiled::CompileError { message, .. } => {
+            writeln!(
+                stdout,
+                "CE: `{}` does not compile as {}:",
+                source.display(),
+                language.name
+            )?;
+            for line in message.lines() {
+                writeln!(stdout, "  {line}")?;
+            }
+            return Ok(exit::FAILED);
+        }
+    };
+    let reference: Option<Vec<String>> = problem
+        .reference
+        .as_ref()
+        .map(|path| vec![path.display().to_string()]);
+    let run = custom::run_on_input(
+        &prepared.program,
+        input,
+        limits,
+        &problem.checker,
+        reference
+            .as_deref()
+            .map(|command| (command, config.root.as_path())),
+    )?;
+    report_custom::write_custom(&mut stdout, &run)?;
+    stdout.flush()?;
+    Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+fn judge_once(
+    global: &GlobalArgs,
+    args: &JudgeArgs,
+    input: Option<&std::path::Path>,
+) -> Result<i32> {
     let (config, problem, source) = resolve(global, args)?;
+    if let Some(input) = input {
+        return run_input(&config, &problem, &source, args, input);
+    }
     let standalone = args.source.is_none();
     let request = Request {
         problem: &problem,
@@ -158,6 +301,25 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     let mut plan = submission::plan(&config, &request)?;
     if let Some(partition) = args.partition {
         partition.retain_cases(&plan.problem.name, &mut plan.cases);
+    }
+    let (store, key) = failures_store(&config, &plan, standalone);
+    let mut failed = match FailedCases::load(&store) {
+        Ok(failed) => failed,
+        Err(error) if !args.failed => {
+            // Only `--failed` needs the old list; this run starts a new one.
+            let _ = notice::write_warning(&mut anstream::stderr(), format_args!("{error}"));
+            FailedCases::default()
+        }
+        Err(error) => return Err(error.into()),
+    };
+    if args.failed {
+        plan.cases.retain(|case| failed.contains(&key, &case.name));
+        if plan.cases.is_empty() {
+            let mut stdout = anstream::stdout().lock();
+            notice::write_nothing_failed(&mut stdout)?;
+            stdout.flush()?;
+            return Ok(exit::OK);
+        }
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
@@ -223,6 +385,18 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     })?;
     progress.finish();
     written?;
+    if report.compile.ok {
+        failed.record(&key, &report.outcomes);
+        // Losing the list is not worth failing the judge over: `--failed` says so next time.
+        if !(failed.is_empty() && !store.exists()) {
+            if let Err(error) = failed.save(&store) {
+                let _ = notice::write_warning(
+                    &mut anstream::stderr(),
+                    format_args!("{error} (`--failed` will not know this run)"),
+                );
+            }
+        }
+    }
     if let Some(path) = &args.junit {
         write_junit(
             path,

@@ -2,6 +2,7 @@
 //! It reports through events and returns outcomes; it never prints.
 
 pub mod calibrate;
+pub mod custom;
 pub mod submission;
 pub mod suite;
 pub mod verify;
