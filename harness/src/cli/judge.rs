@@ -388,7 +388,7 @@ fn judge_once(
     if report.compile.ok {
         failed.record(&key, &report.outcomes);
         // Losing the list is not worth failing the judge over: `--failed` says so next time.
-        if !(failed.is_empty() && !store.exists()) {
+        if !failed.is_empty() || store.exists() {
             if let Err(error) = failed.save(&store) {
                 let _ = notice::write_warning(
                     &mut anstream::stderr(),
