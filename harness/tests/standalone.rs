@@ -48,14 +48,18 @@ impl Folder {
         std::fs::write(path, text).unwrap();
     }
 
-    fn harness(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        Command::cargo_bin("harness")
-            .unwrap()
+    fn command(&self) -> Command {
+        let mut command = Command::cargo_bin("harness").unwrap();
+        command
             .current_dir(self.path())
             .env("XDG_CONFIG_HOME", self.path().join("config"))
-            .env("NO_COLOR", "1")
-            .args(args)
-            .assert()
+            .env("XDG_CACHE_HOME", self.path().join("cache"))
+            .env("NO_COLOR", "1");
+        command
+    }
+
+    fn harness(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        self.command().args(args).assert()
     }
 }
 
@@ -274,4 +278,142 @@ fn hello_world_in_every_language_found() {
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+#[test]
+fn failed_reruns_only_what_failed_last_time() {
+    let folder = Folder::new();
+    folder.write("test/n-1.in", "2\n");
+    folder.write("test/n-1.out", "NO\n");
+    // Forgets that 2 cannot be split: only n-1 fails.
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
+    );
+    folder
+        .harness(&["judge", "a.py"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("3 cases"));
+    // The list is kept in the cache folder, not in the user's folder.
+    assert!(!folder.path().join("target").exists());
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("1 case,"))
+        .stdout(predicate::str::contains("WA   n-1"));
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(OK)
+        .stdout(predicate::str::contains("verdict: AC — 1 AC"));
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(OK)
+        .stdout(predicate::str::contains("nothing failed last time"));
+}
+
+#[test]
+fn input_runs_the_submission_on_a_typed_input() {
+    let folder = Folder::new();
+    folder.write("a.cpp", WATERMELON_CPP);
+    folder
+        .command()
+        .args(["judge", "a.cpp", "--input", "-"])
+        .write_stdin("10\n")
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("output:\n  YES\n"))
+        .stdout(predicate::str::contains("no reference to compare with"));
+    folder.write("mine.in", "7\n");
+    folder
+        .harness(&["judge", "a.cpp", "--input", "mine.in"])
+        .code(OK)
+        .stdout(predicate::str::contains("output:\n  NO\n"));
+    folder
+        .harness(&["judge", "a.cpp", "--input", "gone.in"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("input `gone.in` does not exist"));
+}
+
+#[test]
+fn input_with_a_reference_shows_its_answer_and_the_verdict() {
+    let folder = Folder::new();
+    folder.write(
+        "judge.toml",
+        "[problems.w]\nsolution = \"ref.sh\"\nreference = \"ref.sh\"\ncases = \"test\"\n",
+    );
+    folder.write("ref.sh", "#!/bin/sh\nread w\nif [ $((w % 2)) -eq 0 ] && [ $w -gt 2 ]; then echo YES; else echo NO; fi\n");
+    let reference = folder.path().join("ref.sh");
+    std::fs::set_permissions(
+        &reference,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
+    );
+    folder.write("two.in", "2\n");
+    folder
+        .harness(&["judge", "w", "a.py", "--input", "two.in"])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "output:\n  YES\nexpected (reference):\n  NO\n",
+        ))
+        .stdout(predicate::str::contains("WA "))
+        .stdout(predicate::str::contains("expected NO, found YES"));
+}
+
+#[test]
+fn watch_judges_again_when_the_source_changes() {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    let folder = Folder::new();
+    folder.write("a.py", "print('NO')\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(folder.path())
+        .env("XDG_CONFIG_HOME", folder.path().join("config"))
+        .env("XDG_CACHE_HOME", folder.path().join("cache"))
+        .env("NO_COLOR", "1")
+        .args(["judge", "a.py", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let watching = |child: &mut std::process::Child, times: usize| {
+        // Generous: the machine may be busy; the watch says so on stderr after each run.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let stderr = child.stderr.as_mut().unwrap();
+        let mut seen = String::new();
+        let mut buffer = [0u8; 256];
+        while seen.matches("watching `a.py`").count() < times {
+            assert!(std::time::Instant::now() < deadline, "no rerun: {seen}");
+            let read = stderr.read(&mut buffer).unwrap();
+            assert!(read > 0, "the watch ended: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+        }
+    };
+    watching(&mut child, 1);
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    watching(&mut child, 1);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("verdict: WA"), "{stdout}");
+    assert!(stdout.contains("verdict: AC"), "{stdout}");
+    assert!(
+        stdout.find("verdict: WA").unwrap() < stdout.find("verdict: AC").unwrap(),
+        "{stdout}"
+    );
 }
