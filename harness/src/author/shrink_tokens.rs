@@ -49,7 +49,7 @@ fn measure(lines: &Lines) -> (usize, usize, u128) {
         .iter()
         .flatten()
         .filter_map(|t| t.parse::<i128>().ok())
-        .map(|v| v.unsigned_abs())
+        .map(i128::unsigned_abs)
         .fold(0u128, u128::saturating_add);
     (tokens, chars, magnitude)
 }

@@ -40,8 +40,6 @@ pub enum StressError {
     Validate(#[from] ValidateError),
     #[error("shrinking: {0}")]
     Shrinker(ToolError),
-    #[error("a stress worker stopped unexpectedly (hint: this is a bug in the harness)")]
-    Worker,
     #[error("`{}`: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -359,7 +357,7 @@ pub fn stress(
             reason,
         });
     }
-    let found = shrink_failure(&trial, seed, index + 1, *failing, options, on_event)?;
+    let found = shrink_failure(&trial, seed, index + 1, &failing, options, on_event)?;
     Ok(report(Some(found)))
 }
 
@@ -392,7 +390,7 @@ fn shrink_failure(
     trial: &Trial<'_>,
     seed: u64,
     iteration: u64,
-    original: Failing,
+    original: &Failing,
     options: &StressOptions,
     on_event: &mut dyn FnMut(StressEvent<'_>),
 ) -> Result<Found, StressError> {

@@ -2,7 +2,7 @@
 //! name or glob, `partition` for `--partition`, `failures` for `--failed`).
 
 pub mod discover;
-pub mod excerpt;
-pub mod failures;
-pub mod partition;
-pub mod select;
+pub(crate) mod excerpt;
+pub(crate) mod failures;
+pub(crate) mod partition;
+pub(crate) mod select;

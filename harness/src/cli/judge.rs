@@ -8,23 +8,23 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use harness::check::Checker;
-use harness::config::units;
-use harness::config::{self, standalone, Config};
+use crate::check::Checker;
+use crate::config::units;
+use crate::config::{self, standalone, Config};
 
-use harness::case::failures::{self, FailedCases};
-use harness::case::partition::Partition;
-use harness::compile::submit::{self, Compiled};
-use harness::exit;
-use harness::judge::custom;
-use harness::judge::submission::{self, Request};
-use harness::judge::{Event, Stop};
-use harness::report::custom as report_custom;
-use harness::report::human::{Detail, HumanOptions, SubmissionHeader, SubmissionStream};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::notice;
-use harness::report::progress::Progress;
+use crate::case::failures::{self, FailedCases};
+use crate::case::partition::Partition;
+use crate::compile::submit::{self, Compiled};
+use crate::exit;
+use crate::judge::custom;
+use crate::judge::submission::{self, Request};
+use crate::judge::{Event, Stop};
+use crate::report::custom as report_custom;
+use crate::report::human::{Detail, HumanOptions, SubmissionHeader, SubmissionStream};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::notice;
+use crate::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -412,5 +412,5 @@ fn judge_once(
         stream.write_end(&mut stdout, &report)?;
     }
     stdout.flush()?;
-    Ok(harness::exit::for_verdicts([report.verdict]))
+    Ok(crate::exit::for_verdicts([report.verdict]))
 }

@@ -8,20 +8,20 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Context, Result};
 use clap::Args;
 
-use harness::author::add::{self, NewCase};
-use harness::author::program;
-use harness::author::stress::{self, Setup, Shrinker, StressEvent, StressOptions};
-use harness::author::tool as author_tool;
-use harness::author::validate::{default_jobs, Validator};
-use harness::check::Checker;
-use harness::compile::submit::{self, Compiled};
-use harness::config::units::{self};
-use harness::config::{self, standalone};
-use harness::exit;
-use harness::report::json;
-use harness::report::notice;
-use harness::report::progress::Progress;
-use harness::report::stress::{self as stress_report, StressJson, StressSummary};
+use crate::author::add::{self, NewCase};
+use crate::author::program;
+use crate::author::stress::{self, Setup, Shrinker, StressEvent, StressOptions};
+use crate::author::tool as author_tool;
+use crate::author::validate::{default_jobs, Validator};
+use crate::check::Checker;
+use crate::compile::submit::{self, Compiled};
+use crate::config::units::{self};
+use crate::config::{self, standalone};
+use crate::exit;
+use crate::report::json;
+use crate::report::notice;
+use crate::report::progress::Progress;
+use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
 use super::{build_first, load_config, Format, GlobalArgs};
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use harness::exit;
+use crate::exit;
 
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(200);
@@ -27,7 +27,7 @@ pub fn watch(file: &Path, mut run: impl FnMut() -> Result<i32>) -> Result<i32> {
     // old one, and a watch on the old file would see nothing after the first save.
     let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let folder = absolute.parent().unwrap_or(Path::new("/"));
-    let name = absolute.file_name().map(|n| n.to_os_string());
+    let name = absolute.file_name().map(std::ffi::OsStr::to_os_string);
     watcher
         .watch(folder, RecursiveMode::NonRecursive)
         .with_context(|| format!("cannot watch `{}`", folder.display()))?;
@@ -51,7 +51,7 @@ pub fn watch(file: &Path, mut run: impl FnMut() -> Result<i32>) -> Result<i32> {
         );
         // Wait for a change of the file itself; anything else in the folder is ignored.
         loop {
-            if harness::sandbox::interrupt::is_interrupted() {
+            if crate::sandbox::interrupt::is_interrupted() {
                 return Ok(last);
             }
             match receiver.recv_timeout(TICK) {
@@ -59,7 +59,7 @@ pub fn watch(file: &Path, mut run: impl FnMut() -> Result<i32>) -> Result<i32> {
                     let ours = event
                         .paths
                         .iter()
-                        .any(|path| path.file_name().map(|n| n.to_os_string()) == name);
+                        .any(|path| path.file_name().map(std::ffi::OsStr::to_os_string) == name);
                     let changed = matches!(event.kind, EventKind::Modify(_) | EventKind::Create(_));
                     if ours && changed {
                         break;

@@ -53,12 +53,12 @@ const JVM_OPTIONS: [&str; 7] = [
 ];
 
 fn strings(parts: &[&str]) -> Vec<String> {
-    parts.iter().map(|part| part.to_string()).collect()
+    parts.iter().map(std::string::ToString::to_string).collect()
 }
 
 fn jvm_run() -> Vec<String> {
     let mut run = vec!["java".to_string()];
-    run.extend(JVM_OPTIONS.iter().map(|o| o.to_string()));
+    run.extend(JVM_OPTIONS.iter().map(std::string::ToString::to_string));
     run.extend(strings(&["-jar", "{exe}"]));
     run
 }
@@ -191,8 +191,8 @@ pub fn builtin() -> Vec<Language> {
 pub fn merged(layers: &[&[Language]]) -> Vec<Language> {
     let mut languages = builtin();
     for layer in layers {
-        for language in layer.iter() {
-            for other in languages.iter_mut() {
+        for language in *layer {
+            for other in &mut languages {
                 other
                     .extensions
                     .retain(|e| !language.extensions.contains(e));

@@ -2,5 +2,5 @@
 //! solutions, and the languages table for a contestant's submission.
 
 pub mod build;
-pub mod languages;
-pub mod submit;
+pub(crate) mod languages;
+pub(crate) mod submit;

@@ -65,7 +65,6 @@ pub enum SubmitError {
 #[derive(Debug)]
 pub struct Prepared {
     pub program: Program,
-    pub language: Language,
     /// Time limits are multiplied by this (interpreters).
     pub time_multiplier: f64,
     /// The compiler's messages, warnings included (empty for interpreters).
@@ -138,7 +137,7 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
         .chain(std::iter::once(&language.run));
     let inner = languages::inner_tools(language)
         .iter()
-        .map(|t| t.to_string());
+        .map(std::string::ToString::to_string);
     let named: Vec<String> = commands
         .filter_map(|command| command.first().cloned())
         .chain(inner)
@@ -241,7 +240,6 @@ pub fn compile(
     };
     Ok(Compiled::Ready(Prepared {
         program: Program { executable, args },
-        language: language.clone(),
         time_multiplier: language.time_multiplier,
         compile_message,
         _build_dir: build_dir,
@@ -426,8 +424,8 @@ mod tests {
             id: id.to_string(),
             name: id.to_string(),
             extensions: vec![id.to_string()],
-            compile: compile.map(|c| c.iter().map(|s| s.to_string()).collect()),
-            run: run.iter().map(|s| s.to_string()).collect(),
+            compile: compile.map(|c| c.iter().map(std::string::ToString::to_string).collect()),
+            run: run.iter().map(std::string::ToString::to_string).collect(),
             time_multiplier: 1.0,
         }
     }
@@ -436,7 +434,7 @@ mod tests {
     fn placeholders_expand_whole_and_inside_arguments() {
         let template: Vec<String> = ["cc", "-o", "{exe}", "{source}", "-DNAME={source}"]
             .iter()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         let (program, args) = expand(&template, Path::new("/b/a.c"), Path::new("/b/main.bin"));
         assert_eq!(program, PathBuf::from("cc"));

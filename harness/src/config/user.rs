@@ -16,7 +16,6 @@ use crate::check::Checker;
 /// What the user's config says; empty when there is no file.
 #[derive(Debug, Clone, Default)]
 pub struct UserConfig {
-    pub path: Option<PathBuf>,
     pub languages: Vec<Language>,
     pub time_limit: Option<std::time::Duration>,
     pub memory_limit: Option<u64>,
@@ -79,7 +78,6 @@ pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
         None => None,
     };
     Ok(UserConfig {
-        path: Some(path.to_path_buf()),
         languages: languages_of(raw.languages, path)?,
         time_limit: raw.defaults.time_limit.map(|d| d.0),
         memory_limit: raw.defaults.memory_limit.map(|s| s.0),

@@ -2,7 +2,7 @@
 //! output, time and memory under the problem's limits; with a reference, its answer and the
 //! checker's verdict. It never prints.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::author::tool::{self, Role, ToolError};
@@ -17,11 +17,6 @@ pub enum CustomError {
     Run(#[from] RunError),
     #[error("{0} (hint: the reference must answer the input)")]
     Reference(ToolError),
-    #[error("`{}`: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
 }
 
 /// What the submission did on the input.

@@ -219,6 +219,8 @@ pub struct StressJson {
     language: String,
     found: bool,
     iterations: u64,
+    /// Workers that judged inputs at once (`-j`).
+    jobs: usize,
     first_seed: u64,
     /// The failing input's seed, or the first seed when nothing failed.
     seed: u64,
@@ -267,6 +269,7 @@ impl StressJson {
             language: language.to_string(),
             found: found.is_some(),
             iterations: report.iterations,
+            jobs: report.jobs,
             first_seed: report.first_seed,
             seed: found.map_or(report.first_seed, |f| f.seed),
             verdict: minimal.map(|m| m.outcome.verdict.as_str()),
