@@ -417,3 +417,23 @@ fn watch_judges_again_when_the_source_changes() {
         "{stdout}"
     );
 }
+
+#[test]
+fn run_compiles_a_source_solution() {
+    let folder = Folder::new();
+    folder.write(
+        "judge.toml",
+        "[problems.w]\nsolution = \"sol.cpp\"\ncases = \"test\"\n",
+    );
+    folder.write("sol.cpp", WATERMELON_CPP);
+    folder
+        .harness(&["run"])
+        .code(OK)
+        .stdout(predicate::str::contains("w: 2/2 AC"));
+    folder.write("sol.cpp", "int main( {\n");
+    folder
+        .harness(&["run"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("problem `w`: solution `"))
+        .stderr(predicate::str::contains("does not compile as C++17"));
+}
