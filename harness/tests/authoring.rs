@@ -550,3 +550,25 @@ fn stress_blames_the_generator_for_an_invalid_input() {
             "seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]",
         ));
 }
+
+#[test]
+fn stress_without_a_generator_says_so_before_any_seed() {
+    let project = Project::new();
+    let toml = JUDGE_TOML.replace(
+        "[problems.sum.stress]\ngenerator = [\"sh\", \"gen.sh\", \"{seed}\"]\nshrink = [\"sh\", \"shrink.sh\", \"{input}\", \"{dir}\"]\n",
+        "",
+    );
+    assert_ne!(toml, JUDGE_TOML);
+    project.write("judge.toml", &toml);
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "problem `sum` has no stress generator",
+        ))
+        .stderr(predicate::str::contains("--gen"))
+        .stderr(predicate::str::contains("first seed").not());
+}
