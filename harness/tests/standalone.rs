@@ -437,3 +437,21 @@ fn run_compiles_a_source_solution() {
         .stderr(predicate::str::contains("problem `w`: solution `"))
         .stderr(predicate::str::contains("does not compile as C++17"));
 }
+
+#[test]
+fn a_runtime_that_cannot_start_shows_its_own_message() {
+    if !on_path("javac") || !on_path("java") || !on_path("jar") {
+        eprintln!("skipped: no JDK on PATH");
+        return;
+    }
+    let folder = Folder::new();
+    folder.write(
+        "NoMain.java",
+        "public class NoMain {\n  static int x = 1;\n}\n",
+    );
+    let assert = folder.harness(&["judge", "NoMain.java"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(text.contains("RE "), "{text}");
+    // The JVM's own words, not a bare exit code.
+    assert!(text.to_lowercase().contains("main method"), "{text}");
+}

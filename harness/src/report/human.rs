@@ -13,7 +13,7 @@ use crate::judge::suite::{ProblemReport, SuiteReport};
 use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
-use crate::text::plural;
+use crate::text::{cut, plural};
 use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
@@ -136,6 +136,11 @@ fn write_outcomes(
     }
     Ok(())
 }
+
+/// Lines of a failing run's stderr shown under it.
+const STDERR_LINES: usize = 6;
+/// Characters of one such line.
+const STDERR_CHARS: usize = 160;
 
 /// `input cases/x/all-123.in:` and its first lines, `…` when there is more.
 fn write_input(out: &mut dyn Write, input: &InputExcerpt) -> io::Result<()> {
@@ -422,6 +427,17 @@ impl SubmissionStream {
         self.diffs_left -= 1;
         if let Some(input) = &outcome.input {
             write_input(out, input)?;
+        }
+        // A crash's own words (a runtime that could not start says why over several lines;
+        // the reason keeps only the last). Verbose shows stderr for every case already.
+        if outcome.mismatch.is_none()
+            && options.detail != Detail::Verbose
+            && !outcome.stderr_tail.trim().is_empty()
+        {
+            writeln!(out, "        {DIM}stderr (end){DIM:#}")?;
+            for line in tail_lines(&outcome.stderr_tail, STDERR_LINES) {
+                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
+            }
         }
         if let Some(mismatch) = &outcome.mismatch {
             let diff_options = DiffOptions {
