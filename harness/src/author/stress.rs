@@ -551,19 +551,28 @@ impl Trial<'_> {
     /// Judges the submission on `input`: `None` when it is accepted.
     fn run(&self, input: &[u8]) -> Result<Option<Failing>, TrialError> {
         let case = self.write_case("input", input)?;
-        let expected = match &self.setup.reference {
-            Some(reference) => {
-                tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
-                    .output(Some(&case.input), None)
-                    .map_err(TrialError::Reference)?
-            }
-            None => Vec::new(),
-        };
+        // The reference and the submission read the same input and nothing of each other:
+        // they run side by side, so an iteration waits for the slower, not for both.
+        let (expected, run) = std::thread::scope(|scope| {
+            let reference = scope.spawn(|| match &self.setup.reference {
+                Some(reference) => {
+                    tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
+                        .output(Some(&case.input), None)
+                }
+                None => Ok(Vec::new()),
+            });
+            let run = judge::run_case(self.program, &case, &self.judge);
+            let expected = reference
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (expected, run)
+        });
+        let expected = expected.map_err(TrialError::Reference)?;
         fs::write(&case.answer, &expected).map_err(|source| StressError::Io {
             path: case.answer.clone(),
             source,
         })?;
-        let outcome = judge::judge_case(self.program, &case, &self.judge);
+        let outcome = judge::with_input(judge::check_run(run, &case, &self.judge), &case);
         Ok((!outcome.verdict.is_accepted()).then(|| Failing {
             input: input.to_vec(),
             expected,

@@ -199,7 +199,11 @@ pub fn judge_cases_with(
 
 /// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
-    let mut outcome = run_and_check(program, case, settings);
+    with_input(run_and_check(program, case, settings), case)
+}
+
+/// A failing outcome with the head of its input, for the report.
+pub(crate) fn with_input(mut outcome: CaseOutcome, case: &Case) -> CaseOutcome {
     if !outcome.verdict.is_accepted() {
         outcome.input = Some(InputExcerpt::read(&case.input));
     }
@@ -207,15 +211,35 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
 }
 
 fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
-    let limits = settings.limits;
+    check_run(run_case(program, case, settings), case, settings)
+}
+
+/// Runs `program` on the case's input under the limits: the first half of judging a case,
+/// for callers that prepare the answer meanwhile (stress runs the reference alongside).
+pub(crate) fn run_case(
+    program: &Program,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+) -> Result<run::RunResult, RunError> {
     let request = RunRequest {
         program: &program.executable,
         args: &program.args,
         stdin: Some(&case.input),
-        limits,
+        limits: settings.limits,
         workdir: None,
     };
-    let result = match run::run(&request) {
+    run::run(&request)
+}
+
+/// The second half: the verdict of a run, its output checked against the case's answer
+/// (read now), and the input's head when it failed.
+pub(crate) fn check_run(
+    run: Result<run::RunResult, RunError>,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+) -> CaseOutcome {
+    let limits = settings.limits;
+    let result = match run {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
