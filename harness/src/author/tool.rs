@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::config;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Termination};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Stdin, Termination};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
 /// takes milliseconds, and a generator may print a 100 MB input.
@@ -109,13 +109,10 @@ impl Command {
         stdin: Option<&Path>,
         workdir: Option<&Path>,
     ) -> Result<RunResult, ToolError> {
-        let request = RunRequest {
-            program: &self.program,
-            args: &self.args,
-            stdin,
-            limits: LIMITS,
-            workdir,
-        };
+        let request = RunRequest::new(&self.program, LIMITS)
+            .args(&self.args)
+            .stdin(stdin.map_or(Stdin::Null, Stdin::File))
+            .workdir(workdir);
         run::run(&request).map_err(|error| match error {
             RunError::Spawn { source, .. } => ToolError::Start {
                 role: self.role,
