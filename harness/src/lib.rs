@@ -12,4 +12,5 @@ pub mod exit;
 pub mod judge;
 pub mod report;
 pub mod sandbox;
+pub mod text;
 pub mod verdict;

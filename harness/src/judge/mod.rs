@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
-use crate::check::{self, CaseFiles, Checker};
+use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
 
@@ -201,30 +201,26 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         stderr_tail,
         mismatch: None,
     };
-    if let Some(classified) = verdict::classify(&result, &limits) {
-        outcome.verdict = classified.verdict;
-        outcome.reason = classified.reason;
-        return outcome;
-    }
-    let answer = match std::fs::read(&case.answer) {
-        Ok(answer) => answer,
-        Err(error) => {
-            outcome.verdict = Verdict::JudgeError;
-            outcome.reason = format!(
-                "cannot read answer file `{}`: {error}",
-                case.answer.display()
-            );
-            return outcome;
-        }
-    };
-    let files = CaseFiles {
-        input: &case.input,
-        answer: &case.answer,
-    };
-    let checked = check::check(settings.checker, &files, &result.stdout, &answer);
-    outcome.verdict = checked.verdict;
-    outcome.reason = checked.reason;
-    if checked.verdict == Verdict::WrongAnswer {
+    let mut answer = Vec::new();
+    let judgement = verdict::decide(&result, &limits, || {
+        answer = match std::fs::read(&case.answer) {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Judgement::judge_error(format!(
+                    "cannot read answer file `{}`: {error}",
+                    case.answer.display()
+                ))
+            }
+        };
+        let files = CaseFiles {
+            input: &case.input,
+            answer: &case.answer,
+        };
+        check::check(settings.checker, &files, &result.stdout, &answer)
+    });
+    outcome.verdict = judgement.verdict;
+    outcome.reason = judgement.reason;
+    if outcome.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
