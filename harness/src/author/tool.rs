@@ -166,8 +166,7 @@ pub fn failure(result: &RunResult) -> Option<String> {
             crate::config::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) => return None,
-        (None, Termination::Exited(code)) => format!("exit {code}"),
-        (None, Termination::Signaled(signal)) => run::signal_name(signal),
+        (None, ending) => ending.describe(),
     };
     Some(match last_line(&result.stderr_tail) {
         Some(line) => format!("{how}: {line}"),
@@ -177,12 +176,7 @@ pub fn failure(result: &RunResult) -> Option<String> {
 
 /// The last non-blank line of a program's stderr: where validators and panics say why.
 pub fn last_line(stderr: &[u8]) -> Option<String> {
-    String::from_utf8_lossy(stderr)
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .map(str::to_string)
+    crate::text::last_line(&String::from_utf8_lossy(stderr)).map(str::to_string)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::config::units::format_size_limit;
 use crate::sandbox::collect::run_collecting;
 use crate::sandbox::interrupt;
 use crate::sandbox::run::{LimitHit, Limits, RunError, Termination};
-use crate::text::one_line;
+use crate::text::{first_line, last_line, one_line};
 
 /// Wall-clock time an external checker gets before it is killed and the case is a judge error.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -124,11 +124,10 @@ fn classify_command(
     let message = |last: bool| {
         let pick = |bytes: &[u8]| {
             let text = String::from_utf8_lossy(bytes);
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let line = if last {
-                lines.next_back()
+                last_line(&text)
             } else {
-                lines.next()
+                first_line(&text)
             };
             line.map(|l| one_line(l, MESSAGE_CHARS))
         };

@@ -123,7 +123,7 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
         if program.contains("{source}") || program.contains("{exe}") {
             continue;
         }
-        resolve_on_path(Path::new(program)).map_err(|source| SubmitError::MissingTool {
+        run::find_program(Path::new(program)).map_err(|source| SubmitError::MissingTool {
             program: program.clone(),
             language: language.name.clone(),
             id: language.id.clone(),
@@ -162,7 +162,7 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
     let (executable, args) = expand(&language.run, &copied, &exe);
     let built_here = executable.starts_with(build_dir.path());
     if !built_here {
-        resolve_on_path(&executable).map_err(|error| missing_tool(&executable, error))?;
+        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?;
     }
 
     let mut compile_message = String::new();
@@ -220,7 +220,7 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
         }
         executable
     } else {
-        resolve_on_path(&executable).map_err(|error| missing_tool(&executable, error))?
+        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?
     };
     Ok(Compiled::Ready(Prepared {
         program: Program { executable, args },
@@ -346,33 +346,6 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
     let mut parts = template.iter().map(substitute);
     let program = PathBuf::from(parts.next().unwrap_or_default());
     (program, parts.collect())
-}
-
-/// Finds a bare program name on PATH now, so that a missing interpreter is one clear error
-/// before judging instead of a judge error on every case.
-fn resolve_on_path(program: &Path) -> Result<PathBuf, std::io::Error> {
-    if program.components().count() > 1 {
-        return if program.is_file() {
-            Ok(program.to_path_buf())
-        } else {
-            Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no such file",
-            ))
-        };
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not found on PATH"))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
 }
 
 /// The first lines of a compile message, each cut to a readable width.

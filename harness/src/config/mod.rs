@@ -360,7 +360,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let wall_limit = problem
             .wall_limit
             .or(defaults.wall_limit)
-            .map_or_else(|| default_wall_limit(time_limit), |d| d.0);
+            .map_or_else(|| crate::sandbox::run::wall_limit(time_limit), |d| d.0);
         if wall_limit < time_limit {
             return Err(invalid(format!(
                 "problem `{name}`: wall-limit ({}) is below time-limit ({})",
@@ -482,12 +482,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         problems,
         languages,
     })
-}
-
-/// Twice the CPU limit plus a second: loose enough that a loaded machine does not turn an
-/// honest run into a TLE, tight enough that a program that sleeps comes back soon.
-pub fn default_wall_limit(time_limit: Duration) -> Duration {
-    time_limit * 2 + Duration::from_secs(1)
 }
 
 fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {

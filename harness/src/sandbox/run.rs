@@ -378,6 +378,30 @@ fn program_path(program: &Path) -> Cow<'_, Path> {
     Cow::Borrowed(program)
 }
 
+/// The executable file a run of `program` starts: a path with a folder in it as it is, a bare
+/// name looked up on `PATH` as exec does. For naming a missing tool before anything runs.
+pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
+    use std::io::{Error, ErrorKind};
+    if program.components().count() > 1 {
+        return if program.is_file() {
+            Ok(program.to_path_buf())
+        } else {
+            Err(Error::new(ErrorKind::NotFound, "no such file"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+        .ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
 /// `SIGSEGV` for 11, and so on; `signal 99` for unknown numbers.
 pub fn signal_name(signal: i32) -> String {
     #[cfg(unix)]
