@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::project::Project;
+
 const INTERRUPTED: i32 = 130;
 
 /// Process ids whose command line names `program`.
@@ -145,30 +147,27 @@ fn interrupt_while_running(dir: &Path, args: &[&str], child: &Path) -> (String, 
     (stderr, took)
 }
 
+/// A problem `sum` whose only case is `3` -> `3`, solved by `cat`, with `extra` added to
+/// judge.toml.
+fn sum_project(extra: &str) -> Project {
+    Project::new()
+        .file(
+            "judge.toml",
+            &format!("[problems.sum]\nsolution = \"/bin/cat\"\n{extra}"),
+        )
+        .case("sum", "01", "3\n", "3\n")
+}
+
 /// Adds `text` to the end of the project's judge.toml.
-fn append(dir: &Path, text: &str) {
-    let path = dir.join("judge.toml");
-    let mut toml = std::fs::read_to_string(&path).unwrap();
-    toml.push_str(text);
-    std::fs::write(path, toml).unwrap();
+fn append(project: &Project, text: &str) {
+    let toml = project.read("judge.toml");
+    project.write("judge.toml", &format!("{toml}{text}"));
 }
 
-/// A problem `sum` whose only case is `1 2` -> `3`, with `extra` appended to judge.toml.
-fn sum_project(extra: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let toml = format!("[problems.sum]\nsolution = \"/bin/cat\"\n{extra}");
-    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
-    let cases = dir.path().join("cases/sum");
-    std::fs::create_dir_all(&cases).unwrap();
-    std::fs::write(cases.join("01.in"), "3\n").unwrap();
-    std::fs::write(cases.join("01.ans"), "3\n").unwrap();
-    dir
-}
-
-/// A private copy of fixture `name` in `dir`: tests run at once, and each must find its own
+/// A private copy of fixture `name` in the project: tests run at once, and each must find its own
 /// child among the running processes, not another test's.
-fn own_copy(dir: &Path, name: &str) -> PathBuf {
-    let copy = dir.join(format!("own-{name}"));
+fn own_copy(project: &Project, name: &str) -> PathBuf {
+    let copy = project.join(&format!("own-{name}"));
     std::fs::copy(common::fixture(name), &copy).unwrap();
     copy
 }
@@ -177,9 +176,9 @@ fn own_copy(dir: &Path, name: &str) -> PathBuf {
 #[test]
 fn ctrl_c_kills_a_running_checker() {
     let dir = sum_project("");
-    let sleeper = own_copy(dir.path(), "sleep-30s");
+    let sleeper = own_copy(&dir, "sleep-30s");
     append(
-        dir.path(),
+        &dir,
         &format!(
             "checker = {{ type = \"command\", command = [\"{}\"] }}\n",
             sleeper.display()
@@ -192,9 +191,9 @@ fn ctrl_c_kills_a_running_checker() {
 #[test]
 fn ctrl_c_kills_a_running_compiler() {
     let dir = sum_project("");
-    let sleeper = own_copy(dir.path(), "sleep-30s");
-    append(dir.path(), &slow_language(&sleeper));
-    std::fs::write(dir.path().join("sol.slow"), "").unwrap();
+    let sleeper = own_copy(&dir, "sleep-30s");
+    append(&dir, &slow_language(&sleeper));
+    dir.write("sol.slow", "");
     let (stderr, _) = interrupt_while_running(dir.path(), &["judge", "sum", "sol.slow"], &sleeper);
     assert!(!stderr.contains("CE"), "stderr: {stderr}");
 }
@@ -203,9 +202,9 @@ fn ctrl_c_kills_a_running_compiler() {
 #[test]
 fn ctrl_c_kills_a_compiler_that_allocates() {
     let dir = sum_project("");
-    let allocator = own_copy(dir.path(), "alloc-forever");
-    append(dir.path(), &slow_language(&allocator));
-    std::fs::write(dir.path().join("sol.slow"), "").unwrap();
+    let allocator = own_copy(&dir, "alloc-forever");
+    append(&dir, &slow_language(&allocator));
+    dir.write("sol.slow", "");
     interrupt_while_running(dir.path(), &["judge", "sum", "sol.slow"], &allocator);
 }
 

@@ -18,20 +18,37 @@ const LIMITS: Limits = Limits {
     output_bytes: 0,
 };
 
+/// Why judge.toml's build command did not build.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// It could not be started.
     #[error(
         "cannot start the build command `{command}`: {source} (hint: is `{program}` installed?)"
     )]
     Start {
+        /// The whole command, as written.
         command: String,
+        /// Its program.
         program: String,
+        /// Why it did not start.
         source: std::io::Error,
     },
+    /// It ran and failed.
     #[error("the build command `{command}` failed ({how}); its messages are above")]
-    Failed { command: String, how: String },
+    Failed {
+        /// The whole command, as written.
+        command: String,
+        /// How it ended (`exit 101`, or the time limit).
+        how: String,
+    },
+    /// The sandbox could not run it.
     #[error("the build command `{command}` could not run: {source}")]
-    Run { command: String, source: RunError },
+    Run {
+        /// The whole command, as written.
+        command: String,
+        /// Why.
+        source: RunError,
+    },
 }
 
 /// Runs the build command in judge.toml's folder. Its messages go to our stderr, where the

@@ -90,13 +90,19 @@ pub struct RunRequest<'a> {
     /// The executable. A relative path with a folder in it (`./a.out`, `target/sol`) is taken
     /// from the harness's current folder, not the run's; a bare name is looked up in `PATH`.
     pub program: &'a Path,
+    /// Its arguments.
     pub args: &'a [OsString],
+    /// Where stdin comes from.
     pub stdin: Stdin<'a>,
+    /// Where stdout goes.
     pub stdout: Output<'a>,
+    /// Where stderr goes.
     pub stderr: Output<'a>,
     /// Added to (or replacing) the harness's own environment.
     pub env: &'a [(OsString, OsString)],
+    /// What it may use.
     pub limits: Limits,
+    /// Whose memory the limit counts.
     pub scope: Scope,
     /// Working directory. `None`: a fresh temporary folder, removed after the run.
     pub workdir: Option<&'a Path>,
@@ -119,36 +125,42 @@ impl<'a> RunRequest<'a> {
         }
     }
 
+    /// With these arguments.
     #[must_use]
     pub fn args(mut self, args: &'a [OsString]) -> Self {
         self.args = args;
         self
     }
 
+    /// With stdin from here.
     #[must_use]
     pub fn stdin(mut self, stdin: Stdin<'a>) -> Self {
         self.stdin = stdin;
         self
     }
 
+    /// With stdout going there.
     #[must_use]
     pub fn stdout(mut self, stdout: Output<'a>) -> Self {
         self.stdout = stdout;
         self
     }
 
+    /// With stderr going there.
     #[must_use]
     pub fn stderr(mut self, stderr: Output<'a>) -> Self {
         self.stderr = stderr;
         self
     }
 
+    /// With these variables added to the environment.
     #[must_use]
     pub fn env(mut self, env: &'a [(OsString, OsString)]) -> Self {
         self.env = env;
         self
     }
 
+    /// Counting memory for the main process or the whole group.
     #[must_use]
     pub fn scope(mut self, scope: Scope) -> Self {
         self.scope = scope;
@@ -166,6 +178,7 @@ impl<'a> RunRequest<'a> {
 /// How the main process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Termination {
+    /// Exited with this code.
     Exited(i32),
     /// Killed by this signal number (shown by name through [`signal_name`]).
     Signaled(i32),
@@ -185,15 +198,20 @@ impl Termination {
 /// program wrote past the limit and ended before it could be killed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimitHit {
+    /// It ran past the wall-clock bound.
     WallTime,
+    /// Its resident memory went over the limit.
     Memory,
+    /// It wrote more than the output limit.
     Output,
 }
 
 /// Everything measured about one run.
 #[derive(Debug, Clone)]
 pub struct RunResult {
+    /// How the main process ended.
     pub termination: Termination,
+    /// The limit it was killed for, if any.
     pub limit_hit: Option<LimitHit>,
     /// User + system time of the main process and the children it waited for.
     pub cpu_time: Duration,
@@ -217,24 +235,36 @@ impl RunResult {
     }
 }
 
+/// A failure on the harness's side: the program never ran, or could not be followed.
+/// Whatever the program itself does, crashes included, is a [`RunResult`].
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The program could not be started.
     #[error("cannot start `{}`: {source}", program.display())]
     Spawn {
+        /// The program.
         program: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The input file could not be opened.
     #[error("cannot open stdin `{}`: {source}", path.display())]
     Stdin {
+        /// The input file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// A descriptor for its stdin, stdout or stderr could not be made.
     #[error("cannot connect the program's input or output: {0}")]
     Connect(std::io::Error),
+    /// No scratch folder could be made.
     #[error("cannot make a working folder: {0}")]
     Workdir(std::io::Error),
+    /// Ctrl-C: nothing more is started.
     #[error("interrupted (Ctrl-C): no more programs are started")]
     Interrupted,
+    /// Waiting for the program failed.
     #[error("lost track of the child process: {0}")]
     Wait(std::io::Error),
 }
