@@ -174,7 +174,7 @@ fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, Pat
     if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
         if let Some(time_limit) = args.time_limit {
             problem.time_limit = time_limit;
-            problem.wall_limit = config::default_wall_limit(time_limit);
+            problem.wall_limit = crate::sandbox::run::wall_limit(time_limit);
         }
         if let Some(memory_limit) = args.memory_limit {
             problem.memory_limit = memory_limit;

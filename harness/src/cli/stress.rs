@@ -126,7 +126,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
             if let Some(time_limit) = args.time_limit {
                 problem.time_limit = time_limit;
-                problem.wall_limit = config::default_wall_limit(time_limit);
+                problem.wall_limit = crate::sandbox::run::wall_limit(time_limit);
             }
             if let Some(memory_limit) = args.memory_limit {
                 problem.memory_limit = memory_limit;

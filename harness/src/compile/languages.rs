@@ -2,7 +2,7 @@
 //! Kotlin, Go, JavaScript), how a user config and judge.toml override them, and which package
 //! installs a missing toolchain.
 
-use crate::config::Language;
+use crate::config::{CompileLimits, Language};
 
 /// Python's compile step byte-compiles the source, so that a syntax error is CE instead of an
 /// RE on every case, and links `{exe}` to the real interpreter (`sys.executable`): the
@@ -73,6 +73,7 @@ pub fn builtin() -> Vec<Language> {
             compile,
             run: strings(&["{exe}"]),
             time_multiplier: 1.0,
+            compile_limits: CompileLimits::default(),
         };
     vec![
         language(
@@ -271,6 +272,7 @@ mod tests {
             compile: None,
             run: vec!["{exe}".to_string()],
             time_multiplier: 1.0,
+            compile_limits: CompileLimits::default(),
         };
         let python = Language {
             id: "python".to_string(),

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{default_wall_limit, user::UserConfig, Config, Problem};
+use super::{user::UserConfig, Config, Problem};
 use crate::check::Checker;
 use crate::compile::languages;
 
@@ -41,7 +41,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         reference: None,
         cases: settings.cases.clone(),
         time_limit,
-        wall_limit: default_wall_limit(time_limit),
+        wall_limit: crate::sandbox::run::wall_limit(time_limit),
         memory_limit: settings
             .memory_limit
             .or(user.memory_limit)

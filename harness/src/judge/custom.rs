@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::author::tool::{self, Role, ToolError};
 use crate::check::{self, CaseFiles, Checker};
 use crate::judge::Program;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Judgement, Verdict};
 
 #[derive(Debug, thiserror::Error)]
@@ -52,13 +52,9 @@ pub fn run_on_input(
         ),
         None => None,
     };
-    let request = RunRequest {
-        program: &program.executable,
-        args: &program.args,
-        stdin: Some(input),
-        limits,
-        workdir: None,
-    };
+    let request = RunRequest::new(&program.executable, limits)
+        .args(&program.args)
+        .stdin(Stdin::File(input));
     let result = run::run(&request)?;
     let judgement = verdict::decide(&result, &limits, || match &expected {
         None => Judgement::accepted("no reference to compare with"),

@@ -16,7 +16,7 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
-use crate::sandbox::run::{self, Limits, RunError, RunRequest};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -221,13 +221,9 @@ pub(crate) fn run_case(
     case: &Case,
     settings: &JudgeSettings<'_>,
 ) -> Result<run::RunResult, RunError> {
-    let request = RunRequest {
-        program: &program.executable,
-        args: &program.args,
-        stdin: Some(&case.input),
-        limits: settings.limits,
-        workdir: None,
-    };
+    let request = RunRequest::new(&program.executable, settings.limits)
+        .args(&program.args)
+        .stdin(Stdin::File(&case.input));
     run::run(&request)
 }
 

@@ -13,8 +13,8 @@ use crate::judge::suite::{ProblemReport, SuiteReport};
 use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
-use crate::text::{cut, plural};
 use crate::text::tail_lines;
+use crate::text::{cut, plural};
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -809,6 +809,7 @@ mod tests {
                 compile: None,
                 run: vec!["python3".to_string(), "{source}".to_string()],
                 time_multiplier: 2.0,
+                compile_limits: crate::config::CompileLimits::default(),
             },
             limits: Limits {
                 cpu_time: Duration::from_secs(2),
