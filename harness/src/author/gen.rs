@@ -328,7 +328,7 @@ fn scratch_folder(folder: &Path, problem: &str, mode: Mode) -> Result<tempfile::
 fn make_case(
     config: &Config,
     problem: &Problem,
-    reference: &Path,
+    reference: &[String],
     validator: Option<&Validator>,
     case: &PlannedCase,
     scratch: &Path,
@@ -364,7 +364,7 @@ fn make_case(
             }
         }
     }
-    let answer = tool::Command::program(Role::Reference, reference)
+    let answer = tool::Command::new(Role::Reference, reference, &config.root, &[])
         .output(Some(&input_path), None)
         .map_err(|e| e.to_string())?;
     let answer_path = with_suffix(&base, "ans");

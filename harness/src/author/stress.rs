@@ -182,10 +182,7 @@ impl Setup {
             .ok_or_else(|| StressError::NoGenerator {
                 problem: problem.name.clone(),
             })?;
-        let reference = problem
-            .reference
-            .as_ref()
-            .map(|path| vec![path.display().to_string()]);
+        let reference = problem.reference.as_ref().cloned();
         if reference.is_none() && needs_answer(&problem.checker) {
             return Err(StressError::NoReference {
                 problem: problem.name.clone(),

@@ -26,7 +26,7 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
+use super::{build_checkers, compile_sources, load_config, write_junit, Format, GlobalArgs};
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -138,7 +138,11 @@ const DEFAULT_CASES: &str = "test";
 /// the command line (judge.toml's languages still apply when there is one).
 fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
     let (mut config, problem, source) = match &args.source {
-        Some(source) => (load_config(global)?, args.problem.clone(), source.clone()),
+        Some(source) => (
+            compile_sources(load_config(global)?, &[&args.problem])?,
+            args.problem.clone(),
+            source.clone(),
+        ),
         None => {
             let source = PathBuf::from(&args.problem);
             if !source.is_file() {
@@ -259,10 +263,7 @@ fn run_input(
             return Ok(exit::FAILED);
         }
     };
-    let reference: Option<Vec<String>> = problem
-        .reference
-        .as_ref()
-        .map(|path| vec![path.display().to_string()]);
+    let reference: Option<Vec<String>> = problem.reference.as_ref().cloned();
     let run = custom::run_on_input(
         &prepared.program,
         input,

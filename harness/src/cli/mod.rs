@@ -156,6 +156,25 @@ pub(crate) fn build_first(config: &Config, skip: bool) -> Result<()> {
     Ok(())
 }
 
+/// `config` with the author programs of these problems (all when `names` is empty) that are
+/// source files compiled, or taken from the build cache. After the build command, which may
+/// make what they include.
+pub(crate) fn compile_sources(mut config: Config, names: &[&str]) -> Result<Config> {
+    let problems = config
+        .problems
+        .iter()
+        .map(|problem| {
+            if names.is_empty() || names.contains(&problem.name.as_str()) {
+                crate::author::program::prepare(&config, problem)
+            } else {
+                Ok(problem.clone())
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    config.problems = problems;
+    Ok(config)
+}
+
 /// Runs judge.toml's build command when one of these problems is checked by a program, which
 /// the build makes; submissions are compiled on their own, so nothing else needs it.
 pub(crate) fn build_checkers<'a>(

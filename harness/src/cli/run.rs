@@ -17,7 +17,7 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config, write_junit, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config, write_junit, Format, GlobalArgs};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
@@ -70,7 +70,9 @@ impl RunArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    // Sources compile on their own, before judge.toml's build, which they do not need.
+    let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
+    let config = compile_sources(load_config(global)?, &names)?;
     let selection = Selection {
         problems: args.problems.clone(),
         case_pattern: args.case.clone(),

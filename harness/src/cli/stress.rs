@@ -23,7 +23,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
-use super::{build_first, load_config, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config, Format, GlobalArgs};
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -138,6 +138,11 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         let submission = args.submission.clone().unwrap_or_default();
         (config, name, submission)
     };
+    let config = if standalone {
+        config
+    } else {
+        compile_sources(config, &[&problem])?
+    };
     let problem = config.require_problem(&problem)?;
     let language = submit::detect_language(&config, &submission, args.lang.as_deref())?;
     submit::check_tools(language)?;
@@ -163,10 +168,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         Some(generator) => {
             let reference = match &brute {
                 Some(brute) => Some(brute.command.clone()),
-                None => problem
-                    .reference
-                    .as_ref()
-                    .map(|path| vec![path.display().to_string()]),
+                None => problem.reference.as_ref().cloned(),
             };
             if reference.is_none() && stress::needs_answer(&problem.checker) {
                 anyhow::bail!(
