@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::check::{self, CaseFiles, Checker};
+use crate::config::FileIo;
 use crate::discover::Case;
 use crate::run::{self, Limits, RunError, RunRequest};
 use crate::verdict::{self, Verdict};
@@ -70,7 +71,15 @@ pub struct JudgeSettings<'a> {
     pub checker: &'a Checker,
     /// Cases run at once. Verdicts use CPU time, which parallel runs barely disturb.
     pub jobs: usize,
+    /// Input and output files instead of stdin and stdout, for file-I/O problems.
+    pub files: &'a FileIo,
 }
+
+/// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
+pub static STANDARD_IO: FileIo = FileIo {
+    input: None,
+    output: None,
+};
 
 /// Whether judging goes on after a case fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -173,12 +182,28 @@ pub fn judge_cases_with(
 /// Runs and checks one case.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     let limits = settings.limits;
+    let files = settings.files;
+    // A file-I/O program gets a folder of its own holding the input under its name; the
+    // runner's usual scratch folder would be gone before its output file could be read.
+    let folder = if files.is_none() {
+        None
+    } else {
+        match seed_folder(case, files) {
+            Ok(folder) => Some(folder),
+            Err(reason) => return judge_error(case, reason),
+        }
+    };
     let request = RunRequest {
         program: &program.executable,
         args: &program.args,
-        stdin: Some(&case.input),
+        // As on the judges that use files, stdin is empty when the input is a file.
+        stdin: if files.input.is_some() {
+            None
+        } else {
+            Some(&case.input)
+        },
         limits,
-        workdir: None,
+        workdir: folder.as_ref().map(|f| f.path()),
     };
     let result = match run::run(&request) {
         Ok(result) => result,
@@ -216,18 +241,31 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
             return outcome;
         }
     };
-    let files = CaseFiles {
+    let output = match (&files.output, &folder) {
+        (Some(name), Some(folder)) => {
+            match read_output_file(&folder.path().join(name), name, &result, &limits) {
+                Ok(output) => output,
+                Err((verdict, reason)) => {
+                    outcome.verdict = verdict;
+                    outcome.reason = reason;
+                    return outcome;
+                }
+            }
+        }
+        _ => result.stdout,
+    };
+    let case_files = CaseFiles {
         input: &case.input,
         answer: &case.answer,
     };
-    let checked = check::check(settings.checker, &files, &result.stdout, &answer);
+    let checked = check::check(settings.checker, &case_files, &output, &answer);
     outcome.verdict = checked.verdict;
     outcome.reason = checked.reason;
     if checked.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
-        let mut output = result.stdout;
+        let mut output = output;
         output.truncate(MISMATCH_KEEP_BYTES);
         output.shrink_to_fit();
         let mut answer = answer;
@@ -236,6 +274,75 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         outcome.mismatch = Some(Mismatch { output, answer });
     }
     outcome
+}
+
+/// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
+fn seed_folder(case: &Case, files: &FileIo) -> Result<tempfile::TempDir, String> {
+    let folder = tempfile::Builder::new()
+        .prefix("harness-files-")
+        .tempdir()
+        .map_err(|error| format!("cannot make a working folder: {error}"))?;
+    if let Some(name) = &files.input {
+        std::fs::copy(&case.input, folder.path().join(name)).map_err(|error| {
+            format!(
+                "cannot put `{}` in the working folder as `{name}`: {error}",
+                case.input.display()
+            )
+        })?;
+    }
+    Ok(folder)
+}
+
+/// The output a file-I/O program wrote, or the verdict when it wrote none or too much.
+fn read_output_file(
+    path: &std::path::Path,
+    name: &str,
+    result: &run::RunResult,
+    limits: &Limits,
+) -> Result<Vec<u8>, (Verdict, String)> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let printed = if result.stdout.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (it printed {} bytes on stdout instead: the answer goes in the file)",
+                    result.stdout.len()
+                )
+            };
+            return Err((
+                Verdict::WrongAnswer,
+                format!("no output file `{name}`: the program did not write it{printed}"),
+            ));
+        }
+        Err(error) => {
+            return Err((
+                Verdict::JudgeError,
+                format!("cannot read the output file `{name}`: {error}"),
+            ))
+        }
+    };
+    let mut output = Vec::new();
+    file.take(limits.output_bytes.saturating_add(1))
+        .read_to_end(&mut output)
+        .map_err(|error| {
+            (
+                Verdict::JudgeError,
+                format!("cannot read the output file `{name}`: {error}"),
+            )
+        })?;
+    if output.len() as u64 > limits.output_bytes {
+        return Err((
+            Verdict::OutputLimitExceeded,
+            format!(
+                "the output file `{name}` is larger than the output limit ({})",
+                crate::units::format_bytes(limits.output_bytes)
+            ),
+        ));
+    }
+    Ok(output)
 }
 
 fn judge_error(case: &Case, reason: String) -> CaseOutcome {
@@ -315,6 +422,7 @@ mod tests {
             },
             checker: &Checker::Tokens,
             jobs,
+            files: &STANDARD_IO,
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

@@ -3,6 +3,7 @@
 //! (the author's programs) -> validate, add, gen, stress (with shrink).
 
 pub mod add;
+pub mod atomic;
 pub mod build;
 pub mod calibrate;
 pub mod check;

@@ -168,6 +168,7 @@ pub fn stress(
             limits: problem.limits(time_multiplier),
             checker: &problem.checker,
             jobs: 1,
+            files: &problem.files,
         },
         scratch: scratch.path(),
     };

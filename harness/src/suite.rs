@@ -26,6 +26,8 @@ pub enum SuiteError {
         problem: String,
         path: std::path::PathBuf,
     },
+    #[error("problem `{problem}` has no `solution` in judge.toml (hint: `harness judge {problem} FILE` judges a source file)")]
+    NoSolution { problem: String },
 }
 
 /// Which problems and cases to judge.
@@ -170,23 +172,78 @@ pub enum SuiteEvent<'a> {
     },
 }
 
-/// Judges every planned problem's solution.
+/// Why `harness run` leaves a problem's solution unjudged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// judge.toml names no `solution`: the problem is judged with `harness judge` only.
+    NoSolution,
+    /// Interactive problems need an interactor, which the judge cannot run yet.
+    Interactive,
+}
+
+impl Skip {
+    pub fn of(problem: &Problem) -> Option<Skip> {
+        if problem.interactive {
+            Some(Skip::Interactive)
+        } else if problem.solution.is_none() {
+            Some(Skip::NoSolution)
+        } else {
+            None
+        }
+    }
+
+    /// The note `harness run` prints for problem `name`.
+    pub fn note(self, name: &str) -> String {
+        match self {
+            Skip::NoSolution => format!(
+                "problem `{name}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {name} FILE` judges a source file)"
+            ),
+            Skip::Interactive => format!(
+                "problem `{name}` is interactive: judging interactive problems is not available yet, so its solution run is skipped"
+            ),
+        }
+    }
+}
+
+/// Takes the problems whose solution cannot be judged out of `planned`, with the reason.
+pub fn take_skipped<'a>(planned: &mut Vec<Planned<'a>>) -> Vec<(&'a Problem, Skip)> {
+    let mut skipped = Vec::new();
+    planned.retain(|plan| match Skip::of(plan.problem) {
+        Some(skip) => {
+            skipped.push((plan.problem, skip));
+            false
+        }
+        None => true,
+    });
+    skipped
+}
+
+/// Judges every planned problem's solution (see [`take_skipped`] for those that have none).
 pub fn run(
     planned: &[Planned<'_>],
     jobs: usize,
     on_event: &mut dyn FnMut(SuiteEvent<'_>),
 ) -> Result<SuiteReport, SuiteError> {
+    let mut solutions = Vec::new();
     for plan in planned {
-        if !plan.problem.solution.is_file() {
-            return Err(SuiteError::MissingSolution {
-                problem: plan.problem.name.clone(),
-                path: plan.problem.solution.clone(),
-            });
+        match &plan.problem.solution {
+            Some(solution) if solution.is_file() => solutions.push(solution),
+            Some(solution) => {
+                return Err(SuiteError::MissingSolution {
+                    problem: plan.problem.name.clone(),
+                    path: solution.clone(),
+                })
+            }
+            None => {
+                return Err(SuiteError::NoSolution {
+                    problem: plan.problem.name.clone(),
+                })
+            }
         }
     }
     let started = Instant::now();
     let mut problems = Vec::new();
-    for plan in planned {
+    for (plan, solution) in planned.iter().zip(solutions) {
         let problem = plan.problem;
         on_event(SuiteEvent::ProblemStarted {
             problem: &problem.name,
@@ -197,8 +254,9 @@ pub fn run(
             limits,
             checker: &problem.checker,
             jobs,
+            files: &problem.files,
         };
-        let program = Program::new(&problem.solution);
+        let program = Program::new(solution);
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
             let Event::Finished { outcome, .. } = event;
             on_event(SuiteEvent::CaseFinished {
@@ -209,7 +267,7 @@ pub fn run(
         problems.push(ProblemReport {
             name: problem.name.clone(),
             title: problem.title.clone(),
-            program: problem.solution.display().to_string(),
+            program: solution.display().to_string(),
             limits,
             outcomes,
         });

@@ -5,6 +5,7 @@ mod add;
 mod calibrate;
 mod gen;
 mod judge;
+mod new;
 mod run;
 mod stress;
 mod validate;
@@ -80,6 +81,8 @@ enum Command {
     Stress(stress::StressArgs),
     /// Judge a contest submission (C, C++, Rust, Python, … by its extension) on a problem.
     Judge(judge::JudgeArgs),
+    /// Add a problem to judge.toml (made if there is none) and make its case folder.
+    New(new::NewArgs),
     /// Judge every stored submission and check it gets the verdict its folder names.
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
@@ -101,6 +104,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
         Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
+        Some(Command::New(args)) => new::new(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
