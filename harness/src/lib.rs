@@ -16,6 +16,7 @@ pub mod gen;
 pub mod interrupt;
 pub mod judge;
 pub mod partition;
+pub mod receive;
 pub mod report;
 pub mod run;
 pub mod shrink;

@@ -24,7 +24,9 @@ fn main() -> ExitCode {
     };
     harness::interrupt::install();
     let result = cli::dispatch(cli);
-    if harness::interrupt::is_interrupted() {
+    // A command that stops on Ctrl-C by design (`listen`) says so itself and returns 130.
+    let stopped_cleanly = matches!(result, Ok(exit::INTERRUPTED));
+    if harness::interrupt::is_interrupted() && !stopped_cleanly {
         eprintln!("interrupted: every program the judge started was killed");
         return ExitCode::from(exit::INTERRUPTED as u8);
     }

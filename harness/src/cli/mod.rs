@@ -5,6 +5,7 @@ mod add;
 mod calibrate;
 mod gen;
 mod judge;
+mod listen;
 mod new;
 mod run;
 mod stress;
@@ -83,6 +84,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Add a problem to judge.toml (made if there is none) and make its case folder.
     New(new::NewArgs),
+    /// Receive problems from the browser (Competitive Companion) into judge.toml and cases/.
+    Listen(listen::ListenArgs),
     /// Judge every stored submission and check it gets the verdict its folder names.
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
@@ -105,6 +108,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
         Some(Command::New(args)) => new::new(&cli.global, &args),
+        Some(Command::Listen(args)) => listen::listen(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }

@@ -5,3 +5,4 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod progress;
+pub mod receive;

@@ -1,0 +1,117 @@
+//! `harness listen`: receive problems from the browser (Competitive Companion) into the
+//! workspace until stopped, or once with `--once`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+
+use harness::exit;
+use harness::receive::batch::Progress;
+use harness::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
+use harness::report::receive as render;
+use harness::units;
+
+use super::{shown_path, GlobalArgs};
+
+#[derive(Args, Debug, Clone)]
+pub struct ListenArgs {
+    /// The port on 127.0.0.1 (0: any free one, printed). The default is one Competitive
+    /// Companion sends to without set-up; another needs adding to its custom ports.
+    #[arg(long, default_value_t = DEFAULT_PORT, value_name = "PORT")]
+    pub port: u16,
+    /// Stop after one problem, or after one whole contest.
+    #[arg(long)]
+    pub once: bool,
+    /// The workspace: judge.toml in DIR (made if missing) and its `cases/` folder (default:
+    /// the judge.toml found walking up from here, else a new one here).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// How long a contest may go quiet before its table prints with the problems that came.
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = units::parse_duration)]
+    pub batch_timeout: Duration,
+}
+
+pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
+    }
+    let config = super::new::workspace_file(global, args.dir.as_deref())?;
+    let root = match config.parent() {
+        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let server = server::bind(args.port)?;
+    let port = server.port();
+    {
+        let mut stdout = anstream::stdout().lock();
+        writeln!(
+            stdout,
+            "listening on http://127.0.0.1:{port} for Competitive Companion; problems go to `{}`",
+            shown_path(&config)
+        )?;
+        if server::tool_of(port).is_none() {
+            writeln!(
+                stdout,
+                "  {port} is not one of the extension's own ports: add it under the extension's options, \"Custom ports\""
+            )?;
+        }
+        writeln!(
+            stdout,
+            "  click the green plus on a problem or contest page; Ctrl-C stops"
+        )?;
+        stdout.flush()?;
+    }
+    let options = Options {
+        once: args.once,
+        batch_quiet: args.batch_timeout,
+    };
+    let mut received = Vec::new();
+    let stopped = server::serve(&server, &config, &options, &mut |event| {
+        let _ = show(&event, &root);
+        if let Event::Received { problem, .. } = event {
+            received.push(problem.id.clone());
+        }
+    })?;
+    let mut stdout = anstream::stdout().lock();
+    if let [only] = received.as_slice() {
+        writeln!(stdout, "judge it: harness judge {only} FILE")?;
+    } else if let Some(first) = received.first() {
+        writeln!(stdout, "judge one: harness judge {first} FILE")?;
+    }
+    stdout.flush()?;
+    Ok(match stopped {
+        Stopped::Done => exit::OK,
+        Stopped::Interrupted => {
+            writeln!(
+                anstream::stderr(),
+                "stopped: {} received",
+                match received.len() {
+                    1 => "1 problem".to_string(),
+                    n => format!("{n} problems"),
+                }
+            )?;
+            exit::INTERRUPTED
+        }
+    })
+}
+
+fn show(event: &Event<'_>, root: &Path) -> std::io::Result<()> {
+    let mut stdout = anstream::stdout().lock();
+    match event {
+        Event::Received { problem, progress } => {
+            render::write_received(&mut stdout, problem, progress, root)?;
+            if let Progress::Complete(batch) = progress {
+                render::write_batch(&mut stdout, batch)?;
+            }
+        }
+        Event::BatchTimedOut(batch) => render::write_batch(&mut stdout, batch)?,
+        Event::Refused { status, reason } => {
+            render::write_refused(&mut anstream::stderr(), *status, reason)?
+        }
+    }
+    stdout.flush()
+}

@@ -1,0 +1,262 @@
+//! The HTTP side of receiving: a tiny_http server on 127.0.0.1 (never IPv6 `localhost` only:
+//! a receiver bound there loses problems the extension sends to 127.0.0.1), one problem per
+//! `POST /`, answered 200 when stored and 400 with the reason when not. It reports through
+//! events and never prints.
+
+use std::io::Read;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tiny_http::{Header, Method, Request, Response};
+
+use super::batch::{Batches, Completed, Progress};
+use super::payload::Payload;
+use super::{Received, StoreError};
+
+/// Competitive Companion sends to these ports without being told (its `src/hosts/hosts.ts`),
+/// each the port of a tool that receives problems.
+pub const BUILT_IN_PORTS: [(u16, &str); 8] = [
+    (1327, "cpbooster"),
+    (4243, "CHelper"),
+    (4244, "Hightail"),
+    (6174, "Mind Sport"),
+    (10042, "acmX"),
+    (10043, "Caide"),
+    (10045, "CP Editor"),
+    (27121, "Competitive Programming Helper (cph) or CompetiTest"),
+];
+
+/// The port `harness listen` uses by default: Hightail's, one the extension has sent to
+/// since its first versions, and free on almost every machine since Hightail, a desktop
+/// tool, is no longer developed. The ports of tools still in use (cph's 27121, CP Editor's
+/// 10045, cpbooster's 1327) would clash with them.
+pub const DEFAULT_PORT: u16 = 4244;
+
+/// A body larger than this is refused: a problem page's samples are kilobytes, and a body
+/// this large is not one.
+pub const MAX_BODY_BYTES: u64 = 16 << 20;
+
+/// How often the server looks at Ctrl-C and quiet batches while no request comes.
+const TICK: Duration = Duration::from_millis(100);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("port {port} is in use{} (hint: stop that program, or pick another port with --port and add it to Competitive Companion's custom ports)", tool.map(|t| format!(": another program is listening there ({port} is {t}'s port in Competitive Companion)")).unwrap_or_else(|| ": another program is listening there".to_string()))]
+    PortInUse {
+        port: u16,
+        tool: Option<&'static str>,
+    },
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Bind { port: u16, source: std::io::Error },
+    #[error("the server stopped: {0}")]
+    Serve(std::io::Error),
+}
+
+/// The tool the extension knows by this port.
+pub fn tool_of(port: u16) -> Option<&'static str> {
+    BUILT_IN_PORTS
+        .iter()
+        .find(|(p, _)| *p == port)
+        .map(|(_, tool)| *tool)
+}
+
+/// A bound server, before it serves: the port is known (also when 0 asked for any free one).
+pub struct Server {
+    http: tiny_http::Server,
+    port: u16,
+}
+
+/// Binds 127.0.0.1:`port` (0: any free port).
+pub fn bind(port: u16) -> Result<Server, ListenError> {
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let listener = TcpListener::bind(address).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::AddrInUse {
+            ListenError::PortInUse {
+                port,
+                tool: tool_of(port),
+            }
+        } else {
+            ListenError::Bind { port, source }
+        }
+    })?;
+    let port = listener
+        .local_addr()
+        .map_err(|source| ListenError::Bind { port, source })?
+        .port();
+    let http =
+        tiny_http::Server::from_listener(listener, None).map_err(|error| ListenError::Bind {
+            port,
+            source: std::io::Error::other(error.to_string()),
+        })?;
+    Ok(Server { http, port })
+}
+
+impl Server {
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Stop after one problem, or after one whole batch.
+    pub once: bool,
+    /// A batch that hears nothing for this long is handed over with what came.
+    pub batch_quiet: Duration,
+}
+
+/// What happened, as it happens.
+#[derive(Debug)]
+pub enum Event<'a> {
+    Received {
+        problem: &'a Received,
+        progress: &'a Progress,
+    },
+    /// A request answered 4xx (or 500 when the workspace could not be written).
+    Refused { status: u16, reason: &'a str },
+    /// A batch that did not complete: what came, and how many never did.
+    BatchTimedOut(&'a Completed),
+}
+
+/// Why serving ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// `--once` had its problem or batch.
+    Done,
+    /// Ctrl-C (or SIGTERM).
+    Interrupted,
+}
+
+/// Serves until `options.once` is satisfied or the harness is interrupted, storing each
+/// problem into the workspace of the judge.toml at `config`.
+pub fn serve(
+    server: &Server,
+    config: &Path,
+    options: &Options,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Stopped, ListenError> {
+    let mut batches = Batches::new(options.batch_quiet);
+    loop {
+        if crate::interrupt::is_interrupted() {
+            for batch in batches.drain() {
+                on_event(Event::BatchTimedOut(&batch));
+            }
+            return Ok(Stopped::Interrupted);
+        }
+        let request = server.http.recv_timeout(TICK).map_err(ListenError::Serve)?;
+        let now = Instant::now();
+        if let Some(request) = request {
+            if let Some(progress) = handle(request, config, &mut batches, now, on_event) {
+                let whole = matches!(progress, Progress::Single | Progress::Complete(_));
+                if options.once && whole {
+                    return Ok(Stopped::Done);
+                }
+            }
+        }
+        for batch in batches.expire(now) {
+            on_event(Event::BatchTimedOut(&batch));
+            if options.once {
+                return Ok(Stopped::Done);
+            }
+        }
+    }
+}
+
+/// Answers one request; the batch progress when it stored a problem.
+fn handle(
+    mut request: Request,
+    config: &Path,
+    batches: &mut Batches,
+    now: Instant,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Option<Progress> {
+    let mut refuse = |request: Request, status: u16, reason: String| {
+        on_event(Event::Refused {
+            status,
+            reason: &reason,
+        });
+        respond(request, status, &reason);
+    };
+    match request.method() {
+        Method::Post => {}
+        // A browser pointed at the port sees what this is.
+        Method::Get | Method::Head => {
+            respond(
+                request,
+                200,
+                "harness is listening for problems from Competitive Companion (POST them as JSON)",
+            );
+            return None;
+        }
+        other => {
+            let reason = format!("method {other} is not allowed: POST a problem as JSON");
+            refuse(request, 405, reason);
+            return None;
+        }
+    }
+    if request
+        .body_length()
+        .is_some_and(|length| length as u64 > MAX_BODY_BYTES)
+    {
+        let reason = too_large();
+        refuse(request, 413, reason);
+        return None;
+    }
+    let mut body = Vec::new();
+    let read = request
+        .as_reader()
+        .take(MAX_BODY_BYTES + 1)
+        .read_to_end(&mut body);
+    if let Err(error) = read {
+        refuse(request, 400, format!("cannot read the body: {error}"));
+        return None;
+    }
+    if body.len() as u64 > MAX_BODY_BYTES {
+        refuse(request, 413, too_large());
+        return None;
+    }
+    let payload = match Payload::parse(&body) {
+        Ok(payload) => payload,
+        Err(error) => {
+            refuse(request, 400, format!("{error}; nothing was written"));
+            return None;
+        }
+    };
+    let received = match super::store(config, &payload) {
+        Ok(received) => received,
+        Err(error) => {
+            refuse(request, 500, store_failed(&payload, &error));
+            return None;
+        }
+    };
+    respond(request, 200, &format!("received as `{}`", received.id));
+    let progress = batches.add(received.clone(), now);
+    on_event(Event::Received {
+        problem: &received,
+        progress: &progress,
+    });
+    Some(progress)
+}
+
+fn too_large() -> String {
+    format!(
+        "the body is larger than {} MiB: not a problem; nothing was written",
+        MAX_BODY_BYTES >> 20
+    )
+}
+
+fn store_failed(payload: &Payload, error: &StoreError) -> String {
+    format!("cannot store `{}`: {error}", payload.name.trim())
+}
+
+fn respond(request: Request, status: u16, text: &str) {
+    let header = Header::from_bytes(&b"Content-Type"[..], &b"text/plain; charset=utf-8"[..])
+        .expect("a valid header");
+    let response = Response::from_string(format!("{text}\n"))
+        .with_status_code(status)
+        .with_header(header);
+    // The extension ignores the answer and may have given up waiting (500 ms): a client that
+    // went away is no error of the server's.
+    let _ = request.respond(response);
+}
