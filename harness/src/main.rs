@@ -2,12 +2,12 @@
 
 mod cli;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use harness::exit;
+use harness::report::notice;
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
@@ -22,22 +22,18 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    harness::interrupt::install();
+    harness::sandbox::interrupt::install();
     let result = cli::dispatch(cli);
     // A command that stops on Ctrl-C by design (`listen`) says so itself and returns 130.
     let stopped_cleanly = matches!(result, Ok(exit::INTERRUPTED));
-    if harness::interrupt::is_interrupted() && !stopped_cleanly {
-        eprintln!("interrupted: every program the judge started was killed");
+    if harness::sandbox::interrupt::is_interrupted() && !stopped_cleanly {
+        let _ = notice::write_interrupted(&mut anstream::stderr());
         return ExitCode::from(exit::INTERRUPTED as u8);
     }
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(error) => {
-            let mut stderr = anstream::stderr();
-            let style = anstyle::Style::new()
-                .fg_color(Some(anstyle::AnsiColor::Red.into()))
-                .bold();
-            let _ = writeln!(stderr, "{style}error{style:#}: {}", error_chain(&error));
+            let _ = notice::write_error(&mut anstream::stderr(), error_chain(&error));
             ExitCode::from(exit::ERROR as u8)
         }
     }

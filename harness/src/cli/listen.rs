@@ -8,13 +8,14 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
+use harness::config::units;
 use harness::exit;
 use harness::receive::batch::Progress;
 use harness::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
-use harness::report::receive as render;
-use harness::units;
+use harness::report::workspace as render;
 
-use super::{shown_path, GlobalArgs};
+use super::GlobalArgs;
+use harness::report::shown_path;
 
 #[derive(Args, Debug, Clone)]
 pub struct ListenArgs {
@@ -48,21 +49,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
     let port = server.port();
     {
         let mut stdout = anstream::stdout().lock();
-        writeln!(
-            stdout,
-            "listening on http://127.0.0.1:{port} for Competitive Companion; problems go to `{}`",
-            shown_path(&config)
-        )?;
-        if server::tool_of(port).is_none() {
-            writeln!(
-                stdout,
-                "  {port} is not one of the extension's own ports: add it under the extension's options, \"Custom ports\""
-            )?;
-        }
-        writeln!(
-            stdout,
-            "  click the green plus on a problem or contest page; Ctrl-C stops"
-        )?;
+        render::write_listening(&mut stdout, port, &shown_path(&config))?;
         stdout.flush()?;
     }
     let options = Options {
@@ -77,23 +64,12 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
         }
     })?;
     let mut stdout = anstream::stdout().lock();
-    if let [only] = received.as_slice() {
-        writeln!(stdout, "judge it: harness judge {only} FILE")?;
-    } else if let Some(first) = received.first() {
-        writeln!(stdout, "judge one: harness judge {first} FILE")?;
-    }
+    render::write_listen_end(&mut stdout, &received)?;
     stdout.flush()?;
     Ok(match stopped {
         Stopped::Done => exit::OK,
         Stopped::Interrupted => {
-            writeln!(
-                anstream::stderr(),
-                "stopped: {} received",
-                match received.len() {
-                    1 => "1 problem".to_string(),
-                    n => format!("{n} problems"),
-                }
-            )?;
+            render::write_listen_stopped(&mut anstream::stderr(), received.len())?;
             exit::INTERRUPTED
         }
     })

@@ -8,11 +8,13 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use harness::config::edit::{self, IfExists, NewProblem};
+use harness::config::units;
 use harness::config::{self, FILE_NAME};
 use harness::exit;
-use harness::units;
 
-use super::{shown_path, GlobalArgs};
+use super::GlobalArgs;
+use harness::report::{shown_path, workspace};
+use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
 pub struct NewArgs {
@@ -62,20 +64,16 @@ pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
     std::fs::create_dir_all(cases)
         .with_context(|| format!("cannot make the case folder `{}`", cases.display()))?;
 
-    let file = shown_path(&path);
-    let what = match (added.created_file, added.replaced) {
-        (true, _) => format!("created `{file}` with problem `{}`", args.id),
-        (false, true) => format!("replaced problem `{}` in `{file}`", args.id),
-        (false, false) => format!("added problem `{}` to `{file}`", args.id),
-    };
-    println!("{what}");
-    let folder = shown_path(cases);
-    if made {
-        println!("made `{folder}/`: put its cases there as NAME.in + NAME.ans");
-    } else {
-        println!("its cases: `{folder}/` (already there)");
-    }
-    println!("judge a submission: harness judge {} FILE", args.id);
+    let mut stdout = anstream::stdout().lock();
+    workspace::write_new_problem(
+        &mut stdout,
+        &args.id,
+        added,
+        &shown_path(&path),
+        &shown_path(cases),
+        made,
+    )?;
+    stdout.flush()?;
     Ok(exit::OK)
 }
 

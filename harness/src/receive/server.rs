@@ -138,7 +138,7 @@ pub fn serve(
 ) -> Result<Stopped, ListenError> {
     let mut batches = Batches::new(options.batch_quiet);
     loop {
-        if crate::interrupt::is_interrupted() {
+        if crate::sandbox::interrupt::is_interrupted() {
             for batch in batches.drain() {
                 on_event(Event::BatchTimedOut(&batch));
             }

@@ -1,17 +1,22 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check.
 //! It reports through events and returns outcomes; it never prints.
 
+pub mod calibrate;
+pub mod submission;
+pub mod suite;
+pub mod verify;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::case::discover::Case;
 use crate::check::{self, CaseFiles, Checker};
 use crate::config::FileIo;
-use crate::discover::Case;
-use crate::run::{self, Limits, RunError, RunRequest};
-use crate::verdict::{self, Verdict};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest};
+use crate::verdict::{self, Judgement, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
@@ -125,7 +130,7 @@ pub fn judge_cases_with(
     };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
-            if crate::interrupt::is_interrupted() {
+            if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
             let outcome = judge_case(program, case, settings);
@@ -150,7 +155,7 @@ pub fn judge_cases_with(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
                     if index > first_failure.load(Ordering::Relaxed)
-                        || crate::interrupt::is_interrupted()
+                        || crate::sandbox::interrupt::is_interrupted()
                     {
                         break;
                     }
@@ -209,7 +214,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());
     }
@@ -225,43 +230,36 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         stderr_tail,
         mismatch: None,
     };
-    if let Some(classified) = verdict::classify(&result, &limits) {
-        outcome.verdict = classified.verdict;
-        outcome.reason = classified.reason;
-        return outcome;
-    }
-    let answer = match std::fs::read(&case.answer) {
-        Ok(answer) => answer,
-        Err(error) => {
-            outcome.verdict = Verdict::JudgeError;
-            outcome.reason = format!(
-                "cannot read answer file `{}`: {error}",
-                case.answer.display()
-            );
-            return outcome;
-        }
-    };
-    let output = match (&files.output, &folder) {
-        (Some(name), Some(folder)) => {
-            match read_output_file(&folder.path().join(name), name, &result, &limits) {
-                Ok(output) => output,
-                Err((verdict, reason)) => {
-                    outcome.verdict = verdict;
-                    outcome.reason = reason;
-                    return outcome;
+    let mut answer = Vec::new();
+    let mut output = Vec::new();
+    let judgement = verdict::decide(&result, &limits, || {
+        answer = match std::fs::read(&case.answer) {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Judgement::judge_error(format!(
+                    "cannot read answer file `{}`: {error}",
+                    case.answer.display()
+                ))
+            }
+        };
+        output = match (&files.output, &folder) {
+            (Some(name), Some(folder)) => {
+                match read_output_file(&folder.path().join(name), name, &result, &limits) {
+                    Ok(output) => output,
+                    Err(judgement) => return judgement,
                 }
             }
-        }
-        _ => result.stdout,
-    };
-    let case_files = CaseFiles {
-        input: &case.input,
-        answer: &case.answer,
-    };
-    let checked = check::check(settings.checker, &case_files, &output, &answer);
-    outcome.verdict = checked.verdict;
-    outcome.reason = checked.reason;
-    if checked.verdict == Verdict::WrongAnswer {
+            _ => result.stdout.clone(),
+        };
+        let case_files = CaseFiles {
+            input: &case.input,
+            answer: &case.answer,
+        };
+        check::check(settings.checker, &case_files, &output, &answer)
+    });
+    outcome.verdict = judgement.verdict;
+    outcome.reason = judgement.reason;
+    if outcome.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
@@ -299,7 +297,7 @@ fn read_output_file(
     name: &str,
     result: &run::RunResult,
     limits: &Limits,
-) -> Result<Vec<u8>, (Verdict, String)> {
+) -> Result<Vec<u8>, Judgement> {
     use std::io::Read;
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
@@ -312,33 +310,28 @@ fn read_output_file(
                     result.stdout.len()
                 )
             };
-            return Err((
-                Verdict::WrongAnswer,
-                format!("no output file `{name}`: the program did not write it{printed}"),
-            ));
+            return Err(Judgement::wrong_answer(format!(
+                "no output file `{name}`: the program did not write it{printed}"
+            )));
         }
         Err(error) => {
-            return Err((
-                Verdict::JudgeError,
-                format!("cannot read the output file `{name}`: {error}"),
-            ))
+            return Err(Judgement::judge_error(format!(
+                "cannot read the output file `{name}`: {error}"
+            )))
         }
     };
     let mut output = Vec::new();
     file.take(limits.output_bytes.saturating_add(1))
         .read_to_end(&mut output)
         .map_err(|error| {
-            (
-                Verdict::JudgeError,
-                format!("cannot read the output file `{name}`: {error}"),
-            )
+            Judgement::judge_error(format!("cannot read the output file `{name}`: {error}"))
         })?;
     if output.len() as u64 > limits.output_bytes {
-        return Err((
+        return Err(Judgement::new(
             Verdict::OutputLimitExceeded,
             format!(
                 "the output file `{name}` is larger than the output limit ({})",
-                crate::units::format_bytes(limits.output_bytes)
+                crate::config::units::format_bytes(limits.output_bytes)
             ),
         ));
     }

@@ -1,25 +1,75 @@
-//! What `harness listen` prints: a line per problem as it arrives, a table per whole contest,
-//! a line per refused request.
+//! What the commands that add problems print: `harness new`'s lines, and `harness listen`'s
+//! line per problem as it arrives, table per whole contest and line per refused request.
 
 use std::io::{self, Write};
 use std::path::Path;
 
-use anstyle::{AnsiColor, Style};
-
-use crate::config::edit::{duration_value, size_value};
+use super::style::{BAD, BOLD, GOOD, WARN};
+use crate::config::edit::{duration_value, size_value, Added};
 use crate::receive::batch::{Completed, Progress};
+use crate::receive::server;
 use crate::receive::Received;
 
-const BOLD: Style = Style::new().bold();
-const GOOD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
-    .bold();
-const BAD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
-    .bold();
-const WARN: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)))
-    .bold();
+/// `harness new`: what changed in judge.toml, and where the cases go. Paths as shown to the
+/// user.
+pub fn write_new_problem(
+    out: &mut dyn Write,
+    id: &str,
+    added: Added,
+    config: &str,
+    cases: &str,
+    made_cases: bool,
+) -> io::Result<()> {
+    match (added.created_file, added.replaced) {
+        (true, _) => writeln!(out, "created `{config}` with problem `{id}`")?,
+        (false, true) => writeln!(out, "replaced problem `{id}` in `{config}`")?,
+        (false, false) => writeln!(out, "added problem `{id}` to `{config}`")?,
+    }
+    if made_cases {
+        writeln!(
+            out,
+            "made `{cases}/`: put its cases there as NAME.in + NAME.ans"
+        )?;
+    } else {
+        writeln!(out, "its cases: `{cases}/` (already there)")?;
+    }
+    writeln!(out, "judge a submission: harness judge {id} FILE")
+}
+
+/// `harness listen`'s first lines, once the port is bound.
+pub fn write_listening(out: &mut dyn Write, port: u16, config: &str) -> io::Result<()> {
+    writeln!(
+        out,
+        "listening on http://127.0.0.1:{port} for Competitive Companion; problems go to `{config}`"
+    )?;
+    if server::tool_of(port).is_none() {
+        writeln!(
+            out,
+            "  {port} is not one of the extension's own ports: add it in the extension's options, under \"Custom ports\""
+        )?;
+    }
+    writeln!(
+        out,
+        "  click the green plus on a problem or contest page; Ctrl-C stops"
+    )
+}
+
+/// After the last problem: how to judge what came.
+pub fn write_listen_end(out: &mut dyn Write, received: &[String]) -> io::Result<()> {
+    match received {
+        [] => Ok(()),
+        [only] => writeln!(out, "judge it: harness judge {only} FILE"),
+        [first, ..] => writeln!(out, "judge one: harness judge {first} FILE"),
+    }
+}
+
+/// After Ctrl-C.
+pub fn write_listen_stopped(out: &mut dyn Write, received: usize) -> io::Result<()> {
+    match received {
+        1 => writeln!(out, "stopped: 1 problem received"),
+        n => writeln!(out, "stopped: {n} problems received"),
+    }
+}
 
 /// One problem stored; `root` is judge.toml's folder, which paths are shown from.
 pub fn write_received(
