@@ -128,8 +128,8 @@ fn complete(id: String, open: Open) -> Completed {
     }
 }
 
-/// Orders `a2` before `a10`.
-fn natural_key(id: &str) -> Vec<(String, u64)> {
+/// Orders `a2` before `a10`: contest order for the judges' ids.
+pub fn natural_key(id: &str) -> Vec<(String, u64)> {
     let mut key = Vec::new();
     let mut text = String::new();
     let mut digits = String::new();

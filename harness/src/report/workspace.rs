@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::style::{BAD, BOLD, GOOD, WARN};
 use crate::config::edit::{duration_value, size_value, Added};
-use crate::receive::batch::{Completed, Progress};
+use crate::receive::batch::{natural_key, Completed, Progress};
 use crate::receive::server;
 use crate::receive::Received;
 
@@ -54,12 +54,13 @@ pub fn write_listening(out: &mut dyn Write, port: u16, config: &str) -> io::Resu
     )
 }
 
-/// After the last problem: how to judge what came.
+/// After the last problem: how to judge what came (the first in contest order).
 pub fn write_listen_end(out: &mut dyn Write, received: &[String]) -> io::Result<()> {
-    match received {
-        [] => Ok(()),
-        [only] => writeln!(out, "judge it: harness judge {only} FILE"),
-        [first, ..] => writeln!(out, "judge one: harness judge {first} FILE"),
+    let first = received.iter().min_by_key(|id| natural_key(id));
+    match (first, received.len()) {
+        (None, _) => Ok(()),
+        (Some(only), 1) => writeln!(out, "judge it: harness judge {only} FILE"),
+        (Some(first), _) => writeln!(out, "judge one: harness judge {first} FILE"),
     }
 }
 
