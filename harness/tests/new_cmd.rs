@@ -80,7 +80,7 @@ fn new_keeps_a_commented_judge_toml_byte_for_byte_except_the_added_table() {
     // The table goes after the last problem's last sub-table, before the languages.
     let at = COMMENTED.find("\n# ---- languages ----").unwrap();
     let expected = format!(
-        "{}\n[problems.cf1900a]\ntitle = \"Cover in Water\"\ntime-limit = \"1500ms\"\nmemory-limit = \"512MiB\"\nchecker = \"float\"\n{}",
+        "{}\n[problems.cf1900a]\ntitle = \"Cover in Water\"\ntime-limit = \"1.5s\"\nmemory-limit = \"512MiB\"\nchecker = \"float\"\n{}",
         &COMMENTED[..at],
         &COMMENTED[at..]
     );

@@ -229,13 +229,15 @@ fn problem_table(problem: &NewProblem) -> Table {
     table
 }
 
-/// A duration as judge.toml writes it: `2s`, `2500ms`.
+/// A duration as judge.toml writes it: `2s`, `2.5s`, `250ms`, `1250ms`.
 pub fn duration_value(duration: Duration) -> String {
     let ms = duration.as_millis();
-    if ms.is_multiple_of(1000) {
+    if ms < 1000 || !ms.is_multiple_of(100) {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
-        format!("{ms}ms")
+        format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
     }
 }
 
@@ -299,7 +301,7 @@ run = ["{exe}"]
         let edited = edit(COMMENTED, &problem("second"), IfExists::Refuse).unwrap();
         let split = COMMENTED.find("\n\n# Languages below.").unwrap();
         let expected = format!(
-            "{}\n[problems.second]\ntitle = 'Second \"one\"'\ntime-limit = \"2500ms\"\nmemory-limit = \"256MiB\"\n{}",
+            "{}\n[problems.second]\ntitle = 'Second \"one\"'\ntime-limit = \"2.5s\"\nmemory-limit = \"256MiB\"\n{}",
             &COMMENTED[..split + 1],
             &COMMENTED[split + 1..]
         );
@@ -330,7 +332,7 @@ run = ["{exe}"]
         assert!(added.created_file);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# judge.toml"), "{text}");
-        assert!(text.ends_with("\n[problems.a]\ntitle = 'Second \"one\"'\ntime-limit = \"2500ms\"\nmemory-limit = \"256MiB\"\n"), "{text}");
+        assert!(text.ends_with("\n[problems.a]\ntitle = 'Second \"one\"'\ntime-limit = \"2.5s\"\nmemory-limit = \"256MiB\"\n"), "{text}");
         let config = super::super::load(&path).unwrap();
         let a = config.problem("a").unwrap();
         assert_eq!(a.solution, None);
@@ -358,8 +360,9 @@ run = ["{exe}"]
     fn values_as_judge_toml_writes_them() {
         let cases = [
             (Duration::from_secs(1), "1s"),
-            (Duration::from_millis(1500), "1500ms"),
+            (Duration::from_millis(1500), "1.5s"),
             (Duration::from_millis(250), "250ms"),
+            (Duration::from_millis(1250), "1250ms"),
         ];
         for (duration, text) in cases {
             assert_eq!(duration_value(duration), text);

@@ -258,9 +258,9 @@ mod tests {
         insta::assert_snapshot!(shown, @r"
 
         Codeforces - Round 911: 2 of 3 problems (1 did not arrive: send them again from their pages)
-          id       title                    time    memory  samples  interactive
-          cf1900a  A. Cover in Water        1500ms  256MiB  3        no
-          cf1900b  B. Laura and Operations  1500ms  256MiB  1        yes
+          id       title                    time  memory  samples  interactive
+          cf1900a  A. Cover in Water        1.5s  256MiB  3        no
+          cf1900b  B. Laura and Operations  1.5s  256MiB  1        yes
         ");
     }
 
@@ -271,7 +271,7 @@ mod tests {
         received.input_file = Some("input.txt".to_string());
         let shown = text(|out| write_received(out, &received, &Progress::Single, Path::new("/w")));
         insta::assert_snapshot!(shown, @r"
-        received `cf1a-2` A. Theatre Square: 0 samples, 1500ms, 256MiB in `cases/cf1a-2/`
+        received `cf1a-2` A. Theatre Square: 0 samples, 1.5s, 256MiB in `cases/cf1a-2/`
           `cf1a` is taken, so this one is `cf1a-2`
           file I/O: reads input.txt, writes stdout
           the page had no samples: add cases with `harness add` or as NAME.in + NAME.ans
