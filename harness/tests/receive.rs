@@ -473,8 +473,11 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
     std::fs::write(&config, mine).unwrap();
     std::fs::create_dir_all(dir.path().join("cases/cf1900a")).unwrap();
     std::fs::write(dir.path().join("cases/cf1900a/mine.in"), "1\n").unwrap();
+    // A template for solutions, and a solution the user already started.
+    std::fs::write(dir.path().join("template.cpp"), "// template\n").unwrap();
+    std::fs::write(dir.path().join("cf1900a-3.cpp"), "// mine\n").unwrap();
 
-    let listener = Listener::start(dir.path(), &[]);
+    let listener = Listener::start(dir.path(), &["--template", "template.cpp"]);
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("`cf1900a-2`"), "{body}");
@@ -502,6 +505,16 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
     assert_eq!(read(dir.path().join("cases/cf1900a/mine.in")), "1\n");
     assert!(!dir.path().join("cases/cf1900a/sample-1.in").exists());
     assert!(dir.path().join("cases/cf1900a-3/sample-1.in").is_file());
+    assert_eq!(read(dir.path().join("cf1900a-2.cpp")), "// template\n");
+    assert_eq!(read(dir.path().join("cf1900a-3.cpp")), "// mine\n");
+    assert!(
+        stdout.contains("solution `cf1900a-2.cpp` made from the template"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`cf1900a-3.cpp` is there already: kept as it is"),
+        "{stdout}"
+    );
 }
 
 #[test]

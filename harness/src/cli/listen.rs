@@ -12,6 +12,7 @@ use harness::config::units;
 use harness::exit;
 use harness::receive::batch::Progress;
 use harness::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
+use harness::receive::Template;
 use harness::report::workspace as render;
 
 use super::GlobalArgs;
@@ -33,6 +34,10 @@ pub struct ListenArgs {
     /// How long a contest may go quiet before its table prints with the problems that came.
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = units::parse_duration)]
     pub batch_timeout: Duration,
+    /// Start each problem's solution from this file: `<id>.<its extension>` beside judge.toml
+    /// (an existing file is never replaced).
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
 }
 
 pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
@@ -45,6 +50,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
         Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    let template = args.template.as_deref().map(read_template).transpose()?;
     let server = server::bind(args.port)?;
     let port = server.port();
     {
@@ -55,6 +61,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
     let options = Options {
         once: args.once,
         batch_quiet: args.batch_timeout,
+        template,
     };
     let mut received = Vec::new();
     let stopped = server::serve(&server, &config, &options, &mut |event| {
@@ -90,4 +97,23 @@ fn show(event: &Event<'_>, root: &Path) -> std::io::Result<()> {
         }
     }
     stdout.flush()
+}
+
+fn read_template(path: &Path) -> Result<Template> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .filter(|e| !e.is_empty())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "template `{}` has no extension (hint: name it like `template.cpp`: the extension names the solution files)",
+                path.display()
+            )
+        })?;
+    let text = std::fs::read(path)
+        .map_err(|error| anyhow::anyhow!("cannot read template `{}`: {error}", path.display()))?;
+    Ok(Template {
+        extension: extension.to_string(),
+        text,
+    })
 }

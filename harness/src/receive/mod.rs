@@ -27,6 +27,21 @@ pub enum StoreError {
     },
 }
 
+/// A source file every received problem starts from, as `<id>.<extension>` beside judge.toml.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    pub extension: String,
+    pub text: Vec<u8>,
+}
+
+/// What happened to a problem's solution file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolutionFile {
+    Created(PathBuf),
+    /// A file of that name was there already: it is the user's and stays as it is.
+    Kept(PathBuf),
+}
+
 /// A problem stored in the workspace.
 #[derive(Debug, Clone, Default)]
 pub struct Received {
@@ -51,6 +66,8 @@ pub struct Received {
     /// judge.toml did not exist and was created for it.
     pub created_config: bool,
     pub batch: Option<Batch>,
+    /// The solution file made from the template, when there is one.
+    pub solution_file: Option<SolutionFile>,
     /// What the user should know (an input file the judge cannot name, say).
     pub notes: Vec<String>,
 }
@@ -58,8 +75,13 @@ pub struct Received {
 /// Stores `payload` in the workspace of the judge.toml at `config` (created if missing): the
 /// samples first, in a folder renamed into place once complete, then the table in one atomic
 /// write. A problem whose id is taken (in judge.toml or as a case folder) gets the next free
-/// suffix: nothing the user has is replaced.
-pub fn store(config: &Path, payload: &Payload) -> Result<Received, StoreError> {
+/// suffix: nothing the user has is replaced. With a template, `<id>.<extension>` is created
+/// from it unless that file exists.
+pub fn store(
+    config: &Path,
+    payload: &Payload,
+    template: Option<&Template>,
+) -> Result<Received, StoreError> {
     let root = match config.parent() {
         Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
         _ => PathBuf::from("."),
@@ -87,6 +109,7 @@ pub fn store(config: &Path, payload: &Payload) -> Result<Received, StoreError> {
         cases: cases_root.join(&id),
         created_config: false,
         batch: payload.batch.clone(),
+        solution_file: None,
         notes: Vec::new(),
         id,
     };
@@ -119,6 +142,14 @@ pub fn store(config: &Path, payload: &Payload) -> Result<Received, StoreError> {
             let _ = std::fs::remove_dir_all(&received.cases);
             return Err(error.into());
         }
+    }
+    if let Some(template) = template {
+        let path = root.join(format!("{}.{}", received.id, template.extension));
+        received.solution_file = Some(if atomic::write_new(&path, &template.text)? {
+            SolutionFile::Created(path)
+        } else {
+            SolutionFile::Kept(path)
+        });
     }
     Ok(received)
 }
@@ -224,12 +255,12 @@ mod tests {
         let config = dir.path().join("judge.toml");
         let body = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2\r\n","output":"3"}],"timeLimit":2000,"memoryLimit":256}"#;
         let payload = Payload::parse(body).unwrap();
-        let first = store(&config, &payload).unwrap();
+        let first = store(&config, &payload, None).unwrap();
         assert_eq!(first.id, "cf1a");
         assert!(first.created_config);
         // A folder the user made by hand takes the id too.
         std::fs::create_dir_all(dir.path().join("cases/cf1a-2")).unwrap();
-        let second = store(&config, &payload).unwrap();
+        let second = store(&config, &payload, None).unwrap();
         assert_eq!(second.id, "cf1a-3");
         assert_eq!(second.taken_id.as_deref(), Some("cf1a"));
         let input = std::fs::read_to_string(dir.path().join("cases/cf1a/sample-1.in")).unwrap();
@@ -248,5 +279,29 @@ mod tests {
             .filter(|name| name.starts_with('.'))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_template_makes_a_solution_file_but_never_replaces_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("judge.toml");
+        let template = Template {
+            extension: "cpp".to_string(),
+            text: b"// template\n".to_vec(),
+        };
+        let a = br#"{"name":"A","url":"https://codeforces.com/contest/1/problem/A"}"#;
+        let b = br#"{"name":"B","url":"https://codeforces.com/contest/1/problem/B"}"#;
+        let mine = dir.path().join("cf1b.cpp");
+        std::fs::write(&mine, "// mine\n").unwrap();
+        let first = store(&config, &Payload::parse(a).unwrap(), Some(&template)).unwrap();
+        let made = dir.path().join("cf1a.cpp");
+        assert_eq!(
+            first.solution_file,
+            Some(SolutionFile::Created(made.clone()))
+        );
+        assert_eq!(std::fs::read_to_string(&made).unwrap(), "// template\n");
+        let second = store(&config, &Payload::parse(b).unwrap(), Some(&template)).unwrap();
+        assert_eq!(second.solution_file, Some(SolutionFile::Kept(mine.clone())));
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "// mine\n");
     }
 }

@@ -12,7 +12,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 use super::batch::{Batches, Completed, Progress};
 use super::payload::Payload;
-use super::{Received, StoreError};
+use super::{Received, StoreError, Template};
 
 /// Competitive Companion sends to these ports without being told (its `src/hosts/hosts.ts`),
 /// each the port of a tool that receives problems.
@@ -104,6 +104,8 @@ pub struct Options {
     pub once: bool,
     /// A batch that hears nothing for this long is handed over with what came.
     pub batch_quiet: Duration,
+    /// Each problem's solution file starts from this.
+    pub template: Option<Template>,
 }
 
 /// What happened, as it happens.
@@ -147,7 +149,8 @@ pub fn serve(
         let request = server.http.recv_timeout(TICK).map_err(ListenError::Serve)?;
         let now = Instant::now();
         if let Some(request) = request {
-            if let Some(progress) = handle(request, config, &mut batches, now, on_event) {
+            let template = options.template.as_ref();
+            if let Some(progress) = handle(request, config, template, &mut batches, now, on_event) {
                 let whole = matches!(progress, Progress::Single | Progress::Complete(_));
                 if options.once && whole {
                     return Ok(Stopped::Done);
@@ -167,6 +170,7 @@ pub fn serve(
 fn handle(
     mut request: Request,
     config: &Path,
+    template: Option<&Template>,
     batches: &mut Batches,
     now: Instant,
     on_event: &mut dyn FnMut(Event<'_>),
@@ -223,7 +227,7 @@ fn handle(
             return None;
         }
     };
-    let received = match super::store(config, &payload) {
+    let received = match super::store(config, &payload, template) {
         Ok(received) => received,
         Err(error) => {
             refuse(request, 500, store_failed(&payload, &error));

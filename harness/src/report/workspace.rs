@@ -8,7 +8,7 @@ use super::style::{BAD, BOLD, GOOD, WARN};
 use crate::config::edit::{duration_value, size_value, Added};
 use crate::receive::batch::{natural_key, Completed, Progress};
 use crate::receive::server;
-use crate::receive::Received;
+use crate::receive::{Received, SolutionFile};
 
 /// `harness new`: what changed in judge.toml, and where the cases go. Paths as shown to the
 /// user.
@@ -125,6 +125,23 @@ pub fn write_received(
             "the page had no samples: add cases with `harness add` or as NAME.in + NAME.ans"
                 .to_string(),
         );
+    }
+    match &problem.solution_file {
+        Some(SolutionFile::Created(path)) => {
+            let path = path.strip_prefix(root).unwrap_or(path);
+            notes.push(format!(
+                "solution `{}` made from the template",
+                path.display()
+            ));
+        }
+        Some(SolutionFile::Kept(path)) => {
+            let path = path.strip_prefix(root).unwrap_or(path);
+            notes.push(format!(
+                "`{}` is there already: kept as it is, not replaced by the template",
+                path.display()
+            ));
+        }
+        None => {}
     }
     notes.extend(problem.notes.iter().cloned());
     for note in notes {
