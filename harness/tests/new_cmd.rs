@@ -3,15 +3,9 @@
 //! solution is judged with `harness judge` while `harness run` skips it with a note.
 #![cfg(unix)]
 
-#[expect(
-    dead_code,
-    reason = "only the language tables are used here: the harness compiles the sources itself"
-)]
 mod common;
 
-use std::path::Path;
-
-use assert_cmd::Command;
+use common::project::Project;
 
 /// A judge.toml as people write them: comments above and beside keys, odd spacing, problems
 /// with sub-tables, and languages after the problems.
@@ -43,22 +37,11 @@ compile = ["cc", "-O2", "-o", "{exe}", "{source}"]
 run = ["{exe}"]
 "#;
 
-fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command.current_dir(dir).env("NO_COLOR", "1");
-    command
-}
-
-fn read(path: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
 #[test]
 fn new_keeps_a_commented_judge_toml_byte_for_byte_except_the_added_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("judge.toml");
-    std::fs::write(&config, COMMENTED).unwrap();
-    let output = harness(dir.path())
+    let project = Project::new().file("judge.toml", COMMENTED);
+    let output = project
+        .harness()
         .args([
             "new",
             "cf1900a",
@@ -84,30 +67,29 @@ fn new_keeps_a_commented_judge_toml_byte_for_byte_except_the_added_table() {
         &COMMENTED[..at],
         &COMMENTED[at..]
     );
-    assert_eq!(read(&config), expected);
-    assert!(dir.path().join("cases/cf1900a").is_dir());
+    assert_eq!(project.read("judge.toml"), expected);
+    assert!(project.join("cases/cf1900a").is_dir());
 }
 
 #[test]
 fn an_existing_problem_is_refused_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("judge.toml");
-    std::fs::write(&config, COMMENTED).unwrap();
-    let output = harness(dir.path()).args(["new", "sum"]).output().unwrap();
+    let project = Project::new().file("judge.toml", COMMENTED);
+    let output = project.harness().args(["new", "sum"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("problem `sum` is already in") && stderr.contains("--force"),
         "{stderr}"
     );
-    assert_eq!(read(&config), COMMENTED);
+    assert_eq!(project.read("judge.toml"), COMMENTED);
 
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["new", "sum", "--force", "--time-limit", "3s"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let text = read(&config);
+    let text = project.read("judge.toml");
     // Its comment and place stay; its keys are the new ones.
     assert!(
         text.contains("# A warm-up.\n[problems.sum]\ntime-limit = \"3s\"\n"),
@@ -119,44 +101,36 @@ fn an_existing_problem_is_refused_unless_forced() {
 
 #[test]
 fn a_bad_id_or_checker_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = harness(dir.path()).args(["new", "a b"]).output().unwrap();
+    let project = Project::new();
+    let output = project.harness().args(["new", "a b"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("`a b` is not a valid name"));
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["new", "ok", "--checker", "tokenz"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(!dir.path().join("judge.toml").exists());
-    assert!(!dir.path().join("cases").exists());
+    assert!(!project.join("judge.toml").exists());
+    assert!(!project.join("cases").exists());
 }
 
 #[test]
 fn a_new_workspace_judges_with_harness_judge_and_run_skips_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = harness(dir.path()).args(["new", "sum"]).output().unwrap();
+    let project = Project::new();
+    let output = project.harness().args(["new", "sum"]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&output.stdout)
         .starts_with("created `judge.toml` with problem `sum`\n"));
-    let config = dir.path().join("judge.toml");
-    let text = read(&config);
+    let text = project.read("judge.toml");
     assert!(text.starts_with("# judge.toml"), "{text}");
     assert!(text.ends_with("\n[problems.sum]\n"), "{text}");
-    let cases = dir.path().join("cases/sum");
-    std::fs::write(cases.join("1.in"), "1 2\n").unwrap();
-    std::fs::write(cases.join("1.ans"), "3\n").unwrap();
-    std::fs::write(
-        &config,
-        format!("{}{}", read(&config), common::C_AND_PYTHON),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("sum.py"),
-        "a, b = map(int, input().split())\nprint(a + b)\n",
-    )
-    .unwrap();
-    let output = harness(dir.path())
+    project.add_case("sum", "1", "1 2\n", Some("3\n"));
+    let toml = format!("{text}{}", common::C_AND_PYTHON);
+    project.write("judge.toml", &toml);
+    project.write("sum.py", "a, b = map(int, input().split())\nprint(a + b)\n");
+    let output = project
+        .harness()
         .args(["judge", "sum", "sum.py"])
         .output()
         .unwrap();
@@ -164,7 +138,7 @@ fn a_new_workspace_judges_with_harness_judge_and_run_skips_it() {
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("AC"), "{stdout}");
 
-    let output = harness(dir.path()).arg("run").output().unwrap();
+    let output = project.harness().arg("run").output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(
@@ -175,13 +149,11 @@ fn a_new_workspace_judges_with_harness_judge_and_run_skips_it() {
 
 #[test]
 fn a_file_name_with_a_folder_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("judge.toml"),
+    let project = Project::new().file(
+        "judge.toml",
         "[problems.p]\ninput-file = \"../secret.txt\"\n",
-    )
-    .unwrap();
-    let output = harness(dir.path()).arg("run").output().unwrap();
+    );
+    let output = project.harness().arg("run").output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(

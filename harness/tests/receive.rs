@@ -3,10 +3,6 @@
 //! Then what it wrote is judged with `harness judge`, as a contestant would right after.
 #![cfg(unix)]
 
-#[expect(
-    dead_code,
-    reason = "only the language tables are used here: the harness compiles the sources itself"
-)]
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -429,7 +425,7 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
             "  cf1873e  E. Problem e  1s    256MiB  0        no",
             "  cf1873f  F. Problem f  3s    256MiB  1        no",
         ]
-        .map(|row| row.to_string()),
+        .map(ToString::to_string),
         "{stdout}"
     );
     assert!(

@@ -8,15 +8,15 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use harness::config::units;
-use harness::exit;
-use harness::receive::batch::Progress;
-use harness::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
-use harness::receive::Template;
-use harness::report::workspace as render;
+use crate::config::units;
+use crate::exit;
+use crate::receive::batch::Progress;
+use crate::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
+use crate::receive::Template;
+use crate::report::workspace as render;
 
 use super::GlobalArgs;
-use harness::report::shown_path;
+use crate::report::shown_path;
 
 #[derive(Args, Debug, Clone)]
 pub struct ListenArgs {
@@ -93,7 +93,7 @@ fn show(event: &Event<'_>, root: &Path) -> std::io::Result<()> {
         }
         Event::BatchTimedOut(batch) => render::write_batch(&mut stdout, batch)?,
         Event::Refused { status, reason } => {
-            render::write_refused(&mut anstream::stderr(), *status, reason)?
+            render::write_refused(&mut anstream::stderr(), *status, reason)?;
         }
     }
     stdout.flush()

@@ -7,13 +7,13 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use harness::config::edit::{self, IfExists, NewProblem};
-use harness::config::units;
-use harness::config::{self, FILE_NAME};
-use harness::exit;
+use crate::config::edit::{self, IfExists, NewProblem};
+use crate::config::units;
+use crate::config::{self, FILE_NAME};
+use crate::exit;
 
 use super::GlobalArgs;
-use harness::report::{shown_path, workspace};
+use crate::report::{shown_path, workspace};
 use std::io::Write;
 
 #[derive(Args, Debug, Clone)]

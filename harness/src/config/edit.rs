@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use toml_edit::{value, DocumentMut, Item, Table};
 
-use super::{ConfigError, FILE_NAME};
+use super::ConfigError;
 use crate::atomic::{self, WriteError};
 
 /// The opening of a judge.toml the harness creates: enough to find one's way without the
@@ -76,11 +76,6 @@ pub struct Added {
     pub created_file: bool,
     /// The problem existed and its table was replaced.
     pub replaced: bool,
-}
-
-/// judge.toml in `dir`.
-pub fn path_in(dir: &Path) -> PathBuf {
-    dir.join(FILE_NAME)
 }
 
 /// The problem ids judge.toml declares; none when it does not exist yet.
@@ -255,6 +250,7 @@ pub fn size_value(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::FILE_NAME;
 
     const COMMENTED: &str = r#"# My problems.
 #   keep this comment

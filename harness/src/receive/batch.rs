@@ -110,10 +110,6 @@ impl Batches {
         all.sort_by(|a, b| a.id.cmp(&b.id));
         all
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.open.is_empty()
-    }
 }
 
 fn complete(id: String, open: Open) -> Completed {
@@ -188,7 +184,7 @@ mod tests {
         };
         assert_eq!(ids(&done), ["cf9a", "cf9b2", "cf9b10", "cf9c", "cf9d"]);
         assert_eq!(done.missing(), 0);
-        assert!(batches.is_empty());
+        assert!(batches.drain().is_empty());
     }
 
     #[test]

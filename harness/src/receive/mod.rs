@@ -193,9 +193,8 @@ fn normalize(text: &str) -> String {
 fn infer_checker(payload: &Payload) -> Option<&'static str> {
     let decimal = |token: &str| {
         let digits = token.strip_prefix('-').unwrap_or(token);
-        let (whole, fraction) = match digits.split_once('.') {
-            Some(parts) => parts,
-            None => return false,
+        let Some((whole, fraction)) = digits.split_once('.') else {
+            return false;
         };
         !whole.is_empty()
             && !fraction.is_empty()

@@ -56,8 +56,8 @@ fn from_url(url: &str) -> Option<String> {
 /// `/group/xyz/contest/123/problem/C`.
 fn codeforces(parts: &[&str]) -> Option<String> {
     let (contest, index) = match parts {
-        [.., "problemset", "problem", contest, index] => (*contest, *index),
-        [.., "contest" | "gym", contest, "problem", index] => (*contest, *index),
+        [.., "problemset", "problem", contest, index]
+        | [.., "contest" | "gym", contest, "problem", index] => (*contest, *index),
         _ => return None,
     };
     contest

@@ -172,14 +172,6 @@ impl Payload {
             OutputKind::Stdout => None,
         }
     }
-
-    /// The judge's name: the part of `group` before ` - ` (`Codeforces`, `AtCoder`).
-    pub fn judge(&self) -> &str {
-        self.group
-            .split_once(" - ")
-            .map_or(self.group.as_str(), |(judge, _)| judge)
-            .trim()
-    }
 }
 
 #[cfg(test)]
@@ -194,7 +186,6 @@ mod tests {
         assert_eq!(payload.batch.as_ref().unwrap().size, 6);
         assert_eq!(payload.time_limit(), Some(Duration::from_secs(1)));
         assert_eq!(payload.memory_limit(), Some(256 << 20));
-        assert_eq!(payload.judge(), "Codeforces");
         let minimal = Payload::parse(br#"{"name":"x"}"#).unwrap();
         assert_eq!(minimal.memory_limit(), Some(1024 << 20));
         assert!(minimal.tests.is_empty());
