@@ -605,3 +605,36 @@ fn a_contest_that_goes_quiet_prints_what_came_and_what_is_missing() {
     );
     assert!(stdout.contains("[2/3]"), "{stdout}");
 }
+
+#[test]
+fn an_oversized_body_or_a_broken_judge_toml_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("judge.toml");
+    let broken = "[problems.a\ntitle = 1\n";
+    std::fs::write(&config, broken).unwrap();
+    let listener = Listener::start(dir.path(), &[]);
+
+    // Refused from its Content-Length alone, before a byte of the body is read.
+    let mut stream = TcpStream::connect(("127.0.0.1", listener.port)).unwrap();
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    stream
+        .write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 17000000\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(response.contains("larger than 16 MiB"), "{response}");
+
+    let (status, body) = listener.post_json(&codeforces_1900a());
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("cannot store `A. Cover in Water`"), "{body}");
+    assert!(body.contains("judge.toml:1:"), "{body}");
+    let (exit, _, stderr) = listener.interrupt();
+    assert_eq!(exit.code(), Some(130));
+    assert!(
+        stderr.contains("refused (413)") && stderr.contains("refused (500)"),
+        "{stderr}"
+    );
+    assert_eq!(read(&config), broken);
+    assert!(!dir.path().join("cases/cf1900a").exists());
+}

@@ -6,6 +6,7 @@
 use std::io::Read;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use tiny_http::{Header, Method, Request, Response};
@@ -130,8 +131,20 @@ pub enum Stopped {
     Interrupted,
 }
 
+/// A request after its body was read on its own thread.
+enum Incoming {
+    /// A problem to store; the request is answered once it is.
+    Problem(Box<(Request, Payload)>),
+    /// Refused with this status and reason (the client is being answered).
+    Refused(u16, String),
+}
+
 /// Serves until `options.once` is satisfied or the harness is interrupted, storing each
 /// problem into the workspace of the judge.toml at `config`.
+///
+/// Each request's body is read on a thread of its own: a client that announces more than it
+/// sends (or never finishes) ties up that thread only, never the server. Storing stays on
+/// this thread, one problem at a time, so two problems never race for an id or for judge.toml.
 pub fn serve(
     server: &Server,
     config: &Path,
@@ -139,6 +152,7 @@ pub fn serve(
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Stopped, ListenError> {
     let mut batches = Batches::new(options.batch_quiet);
+    let (sender, incoming) = mpsc::channel();
     loop {
         if crate::sandbox::interrupt::is_interrupted() {
             for batch in batches.drain() {
@@ -146,18 +160,46 @@ pub fn serve(
             }
             return Ok(Stopped::Interrupted);
         }
-        let request = server.http.recv_timeout(TICK).map_err(ListenError::Serve)?;
-        let now = Instant::now();
-        if let Some(request) = request {
-            let template = options.template.as_ref();
-            if let Some(progress) = handle(request, config, template, &mut batches, now, on_event) {
-                let whole = matches!(progress, Progress::Single | Progress::Complete(_));
-                if options.once && whole {
-                    return Ok(Stopped::Done);
+        if let Some(request) = server.http.recv_timeout(TICK).map_err(ListenError::Serve)? {
+            let sender = sender.clone();
+            std::thread::spawn(move || read(request, &sender));
+        }
+        while let Ok(message) = incoming.try_recv() {
+            let (request, payload) = match message {
+                Incoming::Problem(problem) => *problem,
+                Incoming::Refused(status, reason) => {
+                    on_event(Event::Refused {
+                        status,
+                        reason: &reason,
+                    });
+                    continue;
                 }
+            };
+            let template = options.template.as_ref();
+            let received = match super::store(config, &payload, template) {
+                Ok(received) => received,
+                Err(error) => {
+                    let reason = store_failed(&payload, &error);
+                    on_event(Event::Refused {
+                        status: 500,
+                        reason: &reason,
+                    });
+                    respond(request, 500, &reason);
+                    continue;
+                }
+            };
+            respond(request, 200, &format!("received as `{}`", received.id));
+            let progress = batches.add(received.clone(), Instant::now());
+            on_event(Event::Received {
+                problem: &received,
+                progress: &progress,
+            });
+            let whole = matches!(progress, Progress::Single | Progress::Complete(_));
+            if options.once && whole {
+                return Ok(Stopped::Done);
             }
         }
-        for batch in batches.expire(now) {
+        for batch in batches.expire(Instant::now()) {
             on_event(Event::BatchTimedOut(&batch));
             if options.once {
                 return Ok(Stopped::Done);
@@ -166,20 +208,13 @@ pub fn serve(
     }
 }
 
-/// Answers one request; the batch progress when it stored a problem.
-fn handle(
-    mut request: Request,
-    config: &Path,
-    template: Option<&Template>,
-    batches: &mut Batches,
-    now: Instant,
-    on_event: &mut dyn FnMut(Event<'_>),
-) -> Option<Progress> {
-    let mut refuse = |request: Request, status: u16, reason: String| {
-        on_event(Event::Refused {
-            status,
-            reason: &reason,
-        });
+/// Reads and parses one request's body, answering it at once when it is no problem. The
+/// server hears of a refusal before it is answered: answering drops the request, which reads
+/// whatever body is left, and a client may never send it.
+fn read(mut request: Request, server: &mpsc::Sender<Incoming>) {
+    // A send fails only when the server has stopped: then nobody is waiting.
+    let refuse = |request: Request, status: u16, reason: String| {
+        let _ = server.send(Incoming::Refused(status, reason.clone()));
         respond(request, status, &reason);
     };
     match request.method() {
@@ -191,21 +226,18 @@ fn handle(
                 200,
                 "harness is listening for problems from Competitive Companion (POST them as JSON)",
             );
-            return None;
+            return;
         }
         other => {
             let reason = format!("method {other} is not allowed: POST a problem as JSON");
-            refuse(request, 405, reason);
-            return None;
+            return refuse(request, 405, reason);
         }
     }
     if request
         .body_length()
         .is_some_and(|length| length as u64 > MAX_BODY_BYTES)
     {
-        let reason = too_large();
-        refuse(request, 413, reason);
-        return None;
+        return refuse(request, 413, too_large());
     }
     let mut body = Vec::new();
     let read = request
@@ -213,34 +245,17 @@ fn handle(
         .take(MAX_BODY_BYTES + 1)
         .read_to_end(&mut body);
     if let Err(error) = read {
-        refuse(request, 400, format!("cannot read the body: {error}"));
-        return None;
+        return refuse(request, 400, format!("cannot read the body: {error}"));
     }
     if body.len() as u64 > MAX_BODY_BYTES {
-        refuse(request, 413, too_large());
-        return None;
+        return refuse(request, 413, too_large());
     }
-    let payload = match Payload::parse(&body) {
-        Ok(payload) => payload,
-        Err(error) => {
-            refuse(request, 400, format!("{error}; nothing was written"));
-            return None;
+    match Payload::parse(&body) {
+        Ok(payload) => {
+            let _ = server.send(Incoming::Problem(Box::new((request, payload))));
         }
-    };
-    let received = match super::store(config, &payload, template) {
-        Ok(received) => received,
-        Err(error) => {
-            refuse(request, 500, store_failed(&payload, &error));
-            return None;
-        }
-    };
-    respond(request, 200, &format!("received as `{}`", received.id));
-    let progress = batches.add(received.clone(), now);
-    on_event(Event::Received {
-        problem: &received,
-        progress: &progress,
-    });
-    Some(progress)
+        Err(error) => refuse(request, 400, format!("{error}; nothing was written")),
+    }
 }
 
 fn too_large() -> String {
