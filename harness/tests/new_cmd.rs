@@ -126,8 +126,6 @@ fn a_new_workspace_judges_with_harness_judge_and_run_skips_it() {
     assert!(text.starts_with("# judge.toml"), "{text}");
     assert!(text.ends_with("\n[problems.sum]\n"), "{text}");
     project.add_case("sum", "1", "1 2\n", Some("3\n"));
-    let toml = format!("{text}{}", common::C_AND_PYTHON);
-    project.write("judge.toml", &toml);
     project.write("sum.py", "a, b = map(int, input().split())\nprint(a + b)\n");
     let output = project
         .harness()

@@ -1,9 +1,8 @@
 //! `harness listen` driven as Competitive Companion drives it: the real binary on a free port,
 //! real HTTP requests written on a TcpStream, payloads in the extension's documented format.
-//! Then what it wrote is judged with `harness judge`, as a contestant would right after.
+//! Then what it wrote is judged with `harness judge` (its built-in C and C++), as a contestant
+//! would right after.
 #![cfg(unix)]
-
-mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -17,15 +16,6 @@ use serde_json::json;
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 /// Far more than any step needs: a stuck server fails the test instead of hanging it.
 const DEADLINE: Duration = Duration::from_secs(60);
-
-/// The C++ language for judging, until the harness has languages built in.
-const CPP_TOML: &str = r#"
-[languages.cpp]
-name = "C++17"
-extensions = ["cpp"]
-compile = ["g++", "-O2", "-std=c++17", "-o", "{exe}", "{source}"]
-run = ["{exe}"]
-"#;
 
 /// A running `harness listen`, with what it printed collected as it comes.
 struct Listener {
@@ -164,11 +154,6 @@ fn read(path: impl AsRef<Path>) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
-fn append(path: &Path, text: &str) {
-    let mut file = std::fs::OpenOptions::new().append(true).open(path).unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-}
-
 /// Codeforces 1900A as the extension sends it from the problem page.
 fn codeforces_1900a() -> serde_json::Value {
     json!({
@@ -239,7 +224,6 @@ fn a_codeforces_problem_is_received_and_judged_right_after() {
         "2\n2\n5\n0\n2\n"
     );
 
-    append(&config, CPP_TOML);
     std::fs::write(dir.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
     let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf1900a", "sol.cpp"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -304,7 +288,6 @@ fn a_usaco_file_io_problem_judges_the_file_the_program_writes() {
         "{toml}"
     );
 
-    append(&config, common::C_AND_PYTHON);
     std::fs::write(dir.path().join("paint.c"), PAINT_C).unwrap();
     let (code, stdout, stderr) = harness(dir.path(), &["judge", "usaco567", "paint.c"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -437,7 +420,6 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
     // Judging the interactive one says it cannot, instead of giving a verdict.
     let config = dir.path().join("judge.toml");
     assert!(read(&config).contains("[problems.cf1873d]\ntitle = \"D. Problem d\"\nurl = \"https://codeforces.com/contest/1873/problem/D\"\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\ninteractive = true\n"));
-    append(&config, common::C_AND_PYTHON);
     std::fs::write(dir.path().join("d.c"), "int main(void) { return 0; }\n").unwrap();
     let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf1873d", "d.c"]);
     assert_eq!(code, 2, "{stdout}{stderr}");

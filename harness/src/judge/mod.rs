@@ -2,6 +2,7 @@
 //! It reports through events and returns outcomes; it never prints.
 
 pub(crate) mod calibrate;
+pub(crate) mod custom;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -13,10 +14,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
-use crate::check::{self, CaseFiles, Checker};
+use crate::case::excerpt::InputExcerpt;
+use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::config::FileIo;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest};
-use crate::verdict::{self, Judgement, Verdict};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
+use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
@@ -62,6 +64,8 @@ pub struct CaseOutcome {
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
+    /// For a case not accepted: where its input is and how it begins.
+    pub input: Option<InputExcerpt>,
 }
 
 /// A wrong output and its answer, each cut to a few MiB, for the diff.
@@ -202,9 +206,33 @@ pub fn judge_cases_with(
     outcomes.into_iter().flatten().collect()
 }
 
-/// Runs and checks one case.
+/// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
-    let limits = settings.limits;
+    with_input(run_and_check(program, case, settings), case)
+}
+
+/// A failing outcome with the head of its input, for the report.
+pub(crate) fn with_input(mut outcome: CaseOutcome, case: &Case) -> CaseOutcome {
+    if !outcome.verdict.is_accepted() {
+        outcome.input = Some(InputExcerpt::read(&case.input));
+    }
+    outcome
+}
+
+fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    check_run(run_case(program, case, settings), case, settings)
+}
+
+/// A finished run of one case: what the runner measured, and for a file-I/O problem the
+/// folder it ran in, which holds its output file until the run is checked.
+pub(crate) struct CaseRun {
+    result: Result<run::RunResult, RunError>,
+    folder: Option<tempfile::TempDir>,
+}
+
+/// Runs `program` on the case's input under the limits: the first half of judging a case,
+/// for callers that prepare the answer meanwhile (stress runs the reference alongside).
+pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseRun {
     let files = settings.files;
     // A file-I/O program gets a folder of its own holding the input under its name; the
     // runner's usual scratch folder would be gone before its output file could be read.
@@ -213,22 +241,37 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
     } else {
         match seed_folder(case, files) {
             Ok(folder) => Some(folder),
-            Err(reason) => return judge_error(case, reason),
+            Err(error) => {
+                return CaseRun {
+                    result: Err(RunError::Workdir(error)),
+                    folder: None,
+                }
+            }
         }
     };
-    let request = RunRequest {
-        program: &program.executable,
-        args: &program.args,
-        // As on the judges that use files, stdin is empty when the input is a file.
-        stdin: if files.input.is_some() {
-            None
-        } else {
-            Some(&case.input)
-        },
-        limits,
-        workdir: folder.as_ref().map(tempfile::TempDir::path),
+    // As on the judges that use files, stdin is empty when the input is a file.
+    let stdin = if files.input.is_some() {
+        Stdin::Null
+    } else {
+        Stdin::File(&case.input)
     };
-    let result = match run::run(&request) {
+    let request = RunRequest::new(&program.executable, settings.limits)
+        .args(&program.args)
+        .stdin(stdin)
+        .workdir(folder.as_ref().map(tempfile::TempDir::path));
+    CaseRun {
+        result: run::run(&request),
+        folder,
+    }
+}
+
+/// The second half: the verdict of a run, its output checked against the case's answer
+/// (read now), and the input's head when it failed.
+pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    let limits = settings.limits;
+    let files = settings.files;
+    let CaseRun { result, folder } = run;
+    let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
@@ -247,6 +290,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
+        input: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
@@ -293,16 +337,18 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
 }
 
 /// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
-fn seed_folder(case: &Case, files: &FileIo) -> Result<tempfile::TempDir, String> {
+fn seed_folder(case: &Case, files: &FileIo) -> std::io::Result<tempfile::TempDir> {
     let folder = tempfile::Builder::new()
         .prefix("harness-files-")
-        .tempdir()
-        .map_err(|error| format!("cannot make a working folder: {error}"))?;
+        .tempdir()?;
     if let Some(name) = &files.input {
         std::fs::copy(&case.input, folder.path().join(name)).map_err(|error| {
-            format!(
-                "cannot put `{}` in the working folder as `{name}`: {error}",
-                case.input.display()
+            std::io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot put `{}` in it as `{name}`: {error}",
+                    case.input.display()
+                ),
             )
         })?;
     }
@@ -367,6 +413,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         time_sensitive: false,
         stderr_tail: String::new(),
         mismatch: None,
+        input: None,
     }
 }
 
