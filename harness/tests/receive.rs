@@ -620,3 +620,36 @@ fn an_oversized_body_or_a_broken_judge_toml_writes_nothing() {
     assert_eq!(read(&config), broken);
     assert!(!dir.path().join("cases/cf1900a").exists());
 }
+
+#[test]
+fn a_codeforces_yes_no_problem_accepts_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &["--once"]);
+    // Codeforces 4A, "Watermelon": YES if w splits into two even parts.
+    let payload = json!({
+        "name": "A. Watermelon",
+        "group": "Codeforces - Codeforces Beta Round 4 (Div. 2 Only)",
+        "url": "https://codeforces.com/problemset/problem/4/A",
+        "memoryLimit": 64,
+        "timeLimit": 1000,
+        "tests": [{"input": "8\n", "output": "YES\n"}, {"input": "5\n", "output": "NO\n"}],
+        "testType": "single",
+        "input": {"type": "stdin"},
+        "output": {"type": "stdout"}
+    });
+    let (status, _) = listener.post_json(&payload);
+    assert_eq!(status, 200);
+    let (exit, stdout, stderr) = listener.wait();
+    assert!(exit.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("checker `tokens-ignore-case`: a Codeforces answer of YES or NO"),
+        "{stdout}"
+    );
+    std::fs::write(
+        dir.path().join("w.py"),
+        "w = int(input())\nprint('yes' if w > 2 and w % 2 == 0 else 'no')\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf4a", "w.py"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}

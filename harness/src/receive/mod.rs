@@ -60,7 +60,7 @@ pub struct Received {
     pub input_file: Option<String>,
     pub output_file: Option<String>,
     /// The checker chosen from the samples, when the default would not do.
-    pub checker: Option<&'static str>,
+    pub checker: Option<InferredChecker>,
     /// The folder of its samples.
     pub cases: PathBuf,
     /// judge.toml did not exist and was created for it.
@@ -127,7 +127,7 @@ pub fn store(
         url: Some(received.url.clone()).filter(|u| !u.is_empty()),
         time_limit: received.time_limit,
         memory_limit: received.memory_limit,
-        checker: received.checker.map(str::to_string),
+        checker: received.checker.map(|c| c.name().to_string()),
         interactive: received.interactive,
         multi_test: received.multi_test,
         input_file: received.input_file.clone(),
@@ -187,10 +187,39 @@ fn normalize(text: &str) -> String {
     text
 }
 
-/// The float checker when a sample's answer holds a decimal number: such problems accept
-/// answers within a tolerance, and the exact digits of the sample are rarely the only right
-/// ones. Anything else keeps the default (tokens).
-fn infer_checker(payload: &Payload) -> Option<&'static str> {
+/// A checker chosen for a received problem from its samples and its judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InferredChecker {
+    /// A sample's answer holds a decimal number: such problems accept answers within a
+    /// tolerance, and the sample's exact digits are rarely the only right ones.
+    Float,
+    /// A Codeforces answer that starts with YES or NO: Codeforces statements nearly always
+    /// accept those "in any case". (AtCoder wants `Yes` exactly, so only Codeforces.)
+    IgnoreCase,
+}
+
+impl InferredChecker {
+    /// As judge.toml writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InferredChecker::Float => "float",
+            InferredChecker::IgnoreCase => "tokens-ignore-case",
+        }
+    }
+
+    /// Why it was chosen, for the user.
+    pub fn why(self) -> &'static str {
+        match self {
+            InferredChecker::Float => "the samples' answers hold decimal numbers",
+            InferredChecker::IgnoreCase => {
+                "a Codeforces answer of YES or NO, which it accepts in any case"
+            }
+        }
+    }
+}
+
+/// The checker the samples call for; `None` keeps the default (tokens).
+fn infer_checker(payload: &Payload) -> Option<InferredChecker> {
     let decimal = |token: &str| {
         let digits = token.strip_prefix('-').unwrap_or(token);
         let Some((whole, fraction)) = digits.split_once('.') else {
@@ -201,12 +230,25 @@ fn infer_checker(payload: &Payload) -> Option<&'static str> {
             && whole.chars().all(|c| c.is_ascii_digit())
             && fraction.chars().all(|c| c.is_ascii_digit())
     };
-    payload
-        .tests
-        .iter()
-        .flat_map(|test| test.output.split_ascii_whitespace())
-        .any(decimal)
-        .then_some("float")
+    let answers = || {
+        payload
+            .tests
+            .iter()
+            .flat_map(|test| test.output.split_ascii_whitespace())
+    };
+    if answers().any(decimal) {
+        return Some(InferredChecker::Float);
+    }
+    let codeforces = payload.url.contains("codeforces.") || payload.group.starts_with("Codeforces");
+    let yes_or_no =
+        |token: &str| token.eq_ignore_ascii_case("yes") || token.eq_ignore_ascii_case("no");
+    let starts_with_yes_or_no = payload.tests.iter().any(|test| {
+        test.output
+            .split_ascii_whitespace()
+            .next()
+            .is_some_and(yes_or_no)
+    });
+    (codeforces && starts_with_yes_or_no).then_some(InferredChecker::IgnoreCase)
 }
 
 #[cfg(test)]
@@ -227,8 +269,8 @@ mod tests {
     }
 
     #[test]
-    fn decimals_in_answers_choose_the_float_checker() {
-        let with = |answers: &[&str]| {
+    fn the_checker_follows_the_samples_and_the_judge() {
+        let with = |url: &str, answers: &[&str]| {
             let tests = answers
                 .iter()
                 .map(|a| payload::Test {
@@ -238,14 +280,30 @@ mod tests {
                 .collect();
             infer_checker(&Payload {
                 tests,
+                url: url.to_string(),
                 ..Payload::parse(br#"{"name":"x"}"#).unwrap()
             })
         };
-        assert_eq!(with(&["3\n", "0.500000\n"]), Some("float"));
-        assert_eq!(with(&["-1.5 2\n"]), Some("float"));
-        assert_eq!(with(&["3\n", "YES\n"]), None);
-        assert_eq!(with(&["1.2.3\n", "v1.0x\n", ".5\n"]), None);
-        assert_eq!(with(&[]), None);
+        let cf = "https://codeforces.com/contest/1/problem/A";
+        let atcoder = "https://atcoder.jp/contests/abc1/tasks/abc1_a";
+        let rows = [
+            (cf, &["3\n", "0.500000\n"][..], Some(InferredChecker::Float)),
+            (atcoder, &["-1.5 2\n"], Some(InferredChecker::Float)),
+            (cf, &["3\n", "7\n"], None),
+            (
+                cf,
+                &["YES\n1 2\n", "NO\n"],
+                Some(InferredChecker::IgnoreCase),
+            ),
+            (cf, &["no\n"], Some(InferredChecker::IgnoreCase)),
+            (atcoder, &["Yes\n"], None),
+            (cf, &["1 YES\n"], None),
+            (cf, &["1.2.3\n", "v1.0x\n", ".5\n"], None),
+            (cf, &[], None),
+        ];
+        for (url, answers, expected) in rows {
+            assert_eq!(with(url, answers), expected, "{url} {answers:?}");
+        }
     }
 
     #[test]

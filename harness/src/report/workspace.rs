@@ -113,9 +113,7 @@ pub fn write_received(
         ));
     }
     if let Some(checker) = problem.checker {
-        notes.push(format!(
-            "checker `{checker}`: the samples' answers hold decimal numbers"
-        ));
+        notes.push(format!("checker `{}`: {}", checker.name(), checker.why()));
     }
     if problem.multi_test {
         notes.push("each input holds several test cases".to_string());
