@@ -26,7 +26,8 @@ struct Listener {
 }
 
 impl Listener {
-    /// Starts `harness listen --port 0 --dir DIR ARGS…` and reads the port it chose.
+    /// Starts `harness listen --port 0 --dir DIR ARGS…` and reads the port it chose. The
+    /// user config is `DIR/.xdg/harness/config.toml`, if a test writes one.
     fn start(dir: &Path, args: &[&str]) -> Listener {
         let mut child = Command::new(HARNESS)
             .args(["listen", "--port", "0", "--dir"])
@@ -34,6 +35,7 @@ impl Listener {
             .args(args)
             .current_dir(dir)
             .env("NO_COLOR", "1")
+            .env("XDG_CONFIG_HOME", dir.join(".xdg"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -139,6 +141,7 @@ fn harness(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", dir.join(".xdg"))
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -652,4 +655,32 @@ fn a_codeforces_yes_no_problem_accepts_any_case() {
     .unwrap();
     let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf4a", "w.py"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
+#[test]
+fn the_template_comes_from_the_user_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config_dir = dir.path().join(".xdg/harness");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("config.toml"),
+        "[defaults]\ntemplate = \"main.py\"\n",
+    )
+    .unwrap();
+    std::fs::write(config_dir.join("main.py"), "import sys\n").unwrap();
+    let listener = Listener::start(dir.path(), &["--once"]);
+    let (status, _) = listener.post_json(&codeforces_1900a());
+    assert_eq!(status, 200);
+    let (exit, stdout, stderr) = listener.wait();
+    assert!(exit.success(), "{stdout}{stderr}");
+    assert_eq!(read(dir.path().join("cf1900a.py")), "import sys\n");
+
+    // A template the config names but that is not there stops listen before it binds.
+    std::fs::remove_file(config_dir.join("main.py")).unwrap();
+    let (code, _, stderr) = harness(dir.path(), &["listen", "--port", "0"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("cannot read template") && stderr.contains("named by `template` in"),
+        "{stderr}"
+    );
 }

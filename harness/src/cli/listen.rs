@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use crate::config::units;
+use crate::config::{self, units};
 use crate::exit;
 use crate::receive::batch::Progress;
 use crate::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
@@ -35,7 +35,8 @@ pub struct ListenArgs {
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = units::parse_duration)]
     pub batch_timeout: Duration,
     /// Start each problem's solution from this file: `<id>.<its extension>` beside judge.toml
-    /// (an existing file is never replaced).
+    /// (an existing file is never replaced). Default: `template` in your config file's
+    /// [defaults].
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
 }
@@ -50,7 +51,16 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
         Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let template = args.template.as_deref().map(read_template).transpose()?;
+    let template = match &args.template {
+        Some(path) => Some(read_template(path)?),
+        None => match config::user::load()?.template {
+            Some(path) => Some(read_template(&path).map_err(|error| {
+                let file = config::user::path().unwrap_or_default();
+                anyhow::anyhow!("{error} (named by `template` in `{}`)", file.display())
+            })?),
+            None => None,
+        },
+    };
     let server = server::bind(args.port)?;
     let port = server.port();
     {
