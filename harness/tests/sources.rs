@@ -112,11 +112,10 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     project.harness().args(["gen", "sum"]).assert().code(OK);
     assert_eq!(project.read("cases/sum/g2.in"), "2 6\n");
     assert_eq!(project.read("cases/sum/g2.ans"), "8\n");
-    // gen.cpp (one build for the generators and the stress generator), val.py, brute.py,
-    // and check.cpp with them: the problem's author programs are prepared together.
+    // What gen uses: gen.cpp, val.py and brute.py (not the checker, nor the solution).
     let after_gen = builds(root);
     let names: Vec<&str> = after_gen.keys().map(String::as_str).collect();
-    assert_eq!(after_gen.len(), 4, "{names:?}");
+    assert_eq!(after_gen.len(), 3, "{names:?}");
     for language in ["cpp-", "python-"] {
         assert!(names.iter().any(|n| n.starts_with(language)), "{names:?}");
     }
@@ -153,7 +152,8 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
 
     let run = project.harness().arg("run").assert().code(OK);
     assert!(stdout(&run).contains("5 AC"), "{}", stdout(&run));
-    // The solution sol.cpp joins them; nothing else was built again.
+    // The checker (add compares answers with it) and the solution sol.cpp join them;
+    // nothing was built again.
     let after_run = builds(root);
     assert_eq!(after_run.len(), 5);
     assert!(after_gen
@@ -214,6 +214,24 @@ fn an_author_program_that_does_not_compile_is_an_error_naming_it() {
         })
         .unwrap_or_default();
     assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_command_compiles_only_the_programs_it_uses() {
+    // Half-way through writing the generator: judging and validating still work.
+    let project = project().file("gen.cpp", "int main() { this is not C++ }\n");
+    project.harness().arg("run").assert().code(OK);
+    project
+        .harness()
+        .args(["validate", "sum"])
+        .assert()
+        .code(OK);
+    project
+        .harness()
+        .args(["judge", "sum", "sol.cpp"])
+        .assert()
+        .code(OK);
+    project.harness().args(["gen", "sum"]).assert().code(ERROR);
 }
 
 #[test]

@@ -97,24 +97,56 @@ pub fn resolve(
     }
 }
 
-/// `problem` with every author program of judge.toml that is a source file (`brute.py`,
+/// Which of a problem's author programs a command uses: only those are compiled, so that a
+/// generator that does not compile yet does not stop `harness run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Reference,
+    Validator,
+    Generators,
+    StressGenerator,
+    Checker,
+}
+
+/// `problem` with the author programs of `parts` that are source files (`brute.py`,
 /// `["gen.cpp", "{seed}"]`, a checker `check.cpp`) replaced by the command that runs its
 /// build, compiled now or taken from the project's cache. Commands and executables stay as
 /// they are. A compile error names the file and what the compiler said.
-pub fn prepare(config: &Config, problem: &Problem) -> Result<Problem, ProgramError> {
+pub fn prepare(
+    config: &Config,
+    problem: &Problem,
+    parts: &[Part],
+) -> Result<Problem, ProgramError> {
     let memory = tool::LIMITS.memory_bytes;
     let mut prepared = problem.clone();
-    if let Some(reference) = &problem.reference {
+    if let Some(reference) = problem
+        .reference
+        .as_ref()
+        .filter(|_| parts.contains(&Part::Reference))
+    {
         prepared.reference = Some(compiled_command(config, reference, "reference", memory)?);
     }
-    if let Some(validator) = &problem.validator {
+    if let Some(validator) = problem
+        .validator
+        .as_ref()
+        .filter(|_| parts.contains(&Part::Validator))
+    {
         prepared.validator = Some(compiled_command(config, validator, "validator", memory)?);
     }
-    for generator in &mut prepared.generators {
-        generator.command = compiled_command(config, &generator.command, "generator", memory)?;
+    if parts.contains(&Part::Generators) {
+        for generator in &mut prepared.generators {
+            generator.command = compiled_command(config, &generator.command, "generator", memory)?;
+        }
     }
-    if let Some(stress) = &mut prepared.stress {
+    if let Some(stress) = prepared
+        .stress
+        .as_mut()
+        .filter(|_| parts.contains(&Part::StressGenerator))
+    {
         stress.generator = compiled_command(config, &stress.generator, "stress generator", memory)?;
+    }
+    if !parts.contains(&Part::Checker) {
+        return Ok(prepared);
     }
     if let Checker::Command { program, args } = &problem.checker {
         let template: Vec<String> = std::iter::once(program.display().to_string())

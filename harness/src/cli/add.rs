@@ -12,6 +12,7 @@ use crate::exit;
 use crate::report::author as author_report;
 
 use super::{build_first, compile_sources, load_config, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct AddArgs {
@@ -50,7 +51,11 @@ pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
         })
         .transpose()?;
     build_first(&config, args.no_build)?;
-    let config = compile_sources(config, &[&args.problem])?;
+    let config = compile_sources(
+        config,
+        &[&args.problem],
+        &[Part::Validator, Part::Reference, Part::Checker],
+    )?;
     let problem = config.require_problem(&args.problem)?;
     let new = NewCase {
         name: args.name.as_deref(),

@@ -15,6 +15,7 @@ use crate::report::json;
 use crate::report::progress::Progress;
 
 use super::{build_first, compile_sources, load_config, Format, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -41,7 +42,11 @@ pub struct CalibrateArgs {
 
 pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
-    let config = compile_sources(load_config(global)?, &names)?;
+    let config = compile_sources(
+        load_config(global)?,
+        &names,
+        &[Part::Reference, Part::Checker],
+    )?;
     let problems: Vec<&Problem> = if args.problems.is_empty() {
         config.problems.iter().collect()
     } else {

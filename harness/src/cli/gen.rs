@@ -14,6 +14,7 @@ use crate::report::author as author_report;
 use crate::report::progress::Progress;
 
 use super::{build_first, compile_sources, load_config, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
@@ -49,7 +50,11 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
     build_first(&config, args.no_build)?;
     let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let config = compile_sources(config, &names)?;
+    let config = compile_sources(
+        config,
+        &names,
+        &[Part::Generators, Part::Validator, Part::Reference],
+    )?;
     let problems: Vec<&Problem> = names
         .iter()
         .map(|name| config.require_problem(name))

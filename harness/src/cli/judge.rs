@@ -27,6 +27,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 
 use super::{build_checkers, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use crate::author::program::Part;
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -139,7 +140,11 @@ const DEFAULT_CASES: &str = "test";
 fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
     let (mut config, problem, source) = match &args.source {
         Some(source) => (
-            compile_sources(load_config(global)?, &[&args.problem])?,
+            compile_sources(
+                load_config(global)?,
+                &[&args.problem],
+                &[Part::Reference, Part::Checker],
+            )?,
             args.problem.clone(),
             source.clone(),
         ),

@@ -164,16 +164,19 @@ pub(crate) fn build_first(config: &Config, skip: bool) -> Result<()> {
     Ok(())
 }
 
-/// `config` with the author programs of these problems (all when `names` is empty) that are
-/// source files compiled, or taken from the build cache. After the build command, which may
-/// make what they include.
-pub(crate) fn compile_sources(mut config: Config, names: &[&str]) -> Result<Config> {
+/// `config` with the author programs (`parts`) of these problems (all when `names` is empty)
+/// that are source files compiled, or taken from the build cache.
+pub(crate) fn compile_sources(
+    mut config: Config,
+    names: &[&str],
+    parts: &[crate::author::program::Part],
+) -> Result<Config> {
     let problems = config
         .problems
         .iter()
         .map(|problem| {
             if names.is_empty() || names.contains(&problem.name.as_str()) {
-                crate::author::program::prepare(&config, problem)
+                crate::author::program::prepare(&config, problem, parts)
             } else {
                 Ok(problem.clone())
             }

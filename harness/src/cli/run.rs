@@ -18,6 +18,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 
 use super::{build_first, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
@@ -72,7 +73,11 @@ impl RunArgs {
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     // Sources compile on their own, before judge.toml's build, which they do not need.
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
-    let config = compile_sources(load_config(global)?, &names)?;
+    let config = compile_sources(
+        load_config(global)?,
+        &names,
+        &[Part::Validator, Part::Checker],
+    )?;
     let selection = Selection {
         problems: args.problems.clone(),
         case_pattern: args.case.clone(),

@@ -24,6 +24,7 @@ use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
 use super::{build_first, compile_sources, load_config, Format, GlobalArgs};
+use crate::author::program::Part;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -141,7 +142,16 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
     let config = if standalone {
         config
     } else {
-        compile_sources(config, &[&problem])?
+        compile_sources(
+            config,
+            &[&problem],
+            &[
+                Part::StressGenerator,
+                Part::Reference,
+                Part::Validator,
+                Part::Checker,
+            ],
+        )?
     };
     let problem = config.require_problem(&problem)?;
     let language = submit::detect_language(&config, &submission, args.lang.as_deref())?;

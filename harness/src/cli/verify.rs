@@ -16,6 +16,7 @@ use crate::report::junit::JunitReport;
 use crate::report::progress::Progress;
 
 use super::{build_checkers, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use crate::author::program::Part;
 
 /// Most stored submissions that fail do so on their first case, so every job runs one
 /// program at its memory limit at once: a memory-hungry one on a 64-core machine must not
@@ -58,7 +59,7 @@ pub struct VerifyArgs {
 
 pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
-    let config = compile_sources(load_config(global)?, &names)?;
+    let config = compile_sources(load_config(global)?, &names, &[Part::Checker])?;
     let folder = args
         .submissions
         .clone()
