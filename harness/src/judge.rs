@@ -180,7 +180,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         limits,
         workdir: None,
     };
-    let result = match run::run(&request) {
+    let result = match run::run_program(&request) {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };

@@ -17,6 +17,8 @@ pub mod judge;
 pub mod partition;
 pub mod report;
 pub mod run;
+#[cfg(target_os = "linux")]
+pub mod sandbox;
 pub mod shrink;
 pub mod stress;
 pub mod submission;

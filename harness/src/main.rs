@@ -10,6 +10,18 @@ use clap::Parser;
 use harness::exit;
 
 fn main() -> ExitCode {
+    // The sandbox re-executes this binary as its per-worker helper: before anything else
+    // (clap, threads), since making a user namespace needs a single-threaded process.
+    #[cfg(target_os = "linux")]
+    {
+        let mut args = std::env::args_os().skip(1);
+        if args.next().as_deref() == Some(harness::sandbox::zygote::ZYGOTE_ARG.as_ref()) {
+            harness::sandbox::zygote::main(args.next().as_deref());
+        }
+        if let Ok(exe) = std::env::current_exe() {
+            harness::sandbox::enable(exe);
+        }
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -24,6 +36,13 @@ fn main() -> ExitCode {
     };
     harness::interrupt::install();
     let result = cli::dispatch(cli);
+    #[cfg(target_os = "linux")]
+    {
+        harness::sandbox::shutdown();
+        if let Some(warning) = harness::sandbox::fallback_warning() {
+            eprintln!("warning: {warning}");
+        }
+    }
     if harness::interrupt::is_interrupted() {
         eprintln!("interrupted: every program the judge started was killed");
         return ExitCode::from(exit::INTERRUPTED as u8);

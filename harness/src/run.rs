@@ -98,6 +98,10 @@ pub enum RunError {
     Interrupted,
     #[error("lost track of the child process: {0}")]
     Wait(std::io::Error),
+    #[error("judge.toml says `sandbox = \"required\"`, but this machine cannot make the sandbox: {0} (hint: `harness doctor` says what is missing)")]
+    SandboxRequired(String),
+    #[error("the sandbox failed: {0}")]
+    Sandbox(std::io::Error),
 }
 
 /// How much of the end of stderr a result keeps: enough for a panic message or a backtrace.
@@ -114,7 +118,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
         return Err(RunError::Interrupted);
     }
     #[cfg(unix)]
-    return run_watching(request, unix::ExitWatch::Pidfd);
+    return run_watching(request, How::Plain(unix::ExitWatch::Pidfd));
     #[cfg(not(unix))]
     return Err(RunError::Spawn {
         program: request.program.to_path_buf(),
@@ -125,8 +129,40 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
     });
 }
 
+/// Runs a program under test (a solution, a submission, a stress run's program): in the
+/// sandbox when this machine and judge.toml allow it (see `sandbox`), otherwise as [`run`].
+pub fn run_program(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
+    if crate::interrupt::is_interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    #[cfg(target_os = "linux")]
+    match crate::sandbox::decide() {
+        crate::sandbox::Decision::Sandboxed => return run_watching(request, How::Sandboxed),
+        crate::sandbox::Decision::Refused(why) => return Err(RunError::SandboxRequired(why)),
+        crate::sandbox::Decision::Plain => {}
+    }
+    run(request)
+}
+
+/// Which supervisor runs the program.
 #[cfg(unix)]
-fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
+#[derive(Debug, Clone, Copy)]
+enum How {
+    Plain(unix::ExitWatch),
+    #[cfg(target_os = "linux")]
+    Sandboxed,
+}
+
+#[cfg(unix)]
+fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunError> {
+    #[cfg(target_os = "linux")]
+    if let How::Sandboxed = how {
+        // The sandbox reads stdin itself, into a private copy.
+        return in_workdir(request, |workdir| run_sandboxed(request, workdir));
+    }
+    let How::Plain(watch) = how else {
+        unreachable!("handled above")
+    };
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = match request.stdin {
         Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
@@ -135,6 +171,15 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
         })?),
         None => Stdio::null(),
     };
+    in_workdir(request, |workdir| run_in(request, stdin, workdir, watch))
+}
+
+/// Calls `body` with the request's working folder, or a fresh scratch folder removed after.
+#[cfg(unix)]
+fn in_workdir(
+    request: &RunRequest<'_>,
+    body: impl FnOnce(&Path) -> Result<RunResult, RunError>,
+) -> Result<RunResult, RunError> {
     match request.workdir {
         Some(workdir) => {
             if !workdir.is_dir() {
@@ -143,7 +188,7 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
                     format!("`{}` is not a folder", workdir.display()),
                 )));
             }
-            run_in(request, stdin, workdir, watch)
+            body(workdir)
         }
         None => {
             let mut builder = tempfile::Builder::new();
@@ -154,7 +199,7 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
                 .tempdir_in(unix::scratch_root())
                 .or_else(|_| builder.tempdir())
                 .map_err(RunError::Workdir)?;
-            let result = run_in(request, stdin, scratch.path(), watch);
+            let result = body(scratch.path());
             // The group is dead by now, so nothing can write into the folder any more.
             unix::remove_scratch(scratch);
             result
@@ -186,6 +231,37 @@ fn run_in(
     let mut capture = Capture::new(request.limits.output_bytes);
     let measured = unix::supervise(child, &request.limits, started, &mut capture, watch)
         .map_err(RunError::Wait)?;
+    let (stdout, stdout_truncated, stderr_tail) = capture.finish();
+    Ok(RunResult {
+        termination: measured.termination,
+        limit_hit: measured.limit_hit,
+        cpu_time: measured.cpu_time,
+        wall_time: measured.wall_time,
+        peak_memory_bytes: measured.peak_memory_bytes,
+        stdout,
+        stdout_truncated,
+        stderr_tail,
+    })
+}
+
+#[cfg(target_os = "linux")]
+fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, RunError> {
+    if let Some(path) = request.stdin {
+        // Same error as the plain runner for a missing input.
+        File::open(path).map_err(|source| RunError::Stdin {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    let mut capture = Capture::new(request.limits.output_bytes);
+    let measured =
+        crate::sandbox::run(request, workdir, &mut capture).map_err(|error| match error {
+            crate::sandbox::Failure::Start(source) => RunError::Spawn {
+                program: request.program.to_path_buf(),
+                source,
+            },
+            crate::sandbox::Failure::Lost(error) => RunError::Sandbox(error),
+        })?;
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
     Ok(RunResult {
         termination: measured.termination,
@@ -380,7 +456,7 @@ mod tests {
             limits: limits(Duration::from_secs(10)),
             workdir: None,
         };
-        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, How::Plain(unix::ExitWatch::Polling)).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         assert_eq!(result.limit_hit, None);
         assert_eq!(result.stdout, b"3\n");
@@ -399,7 +475,7 @@ mod tests {
             workdir: None,
         };
         let started = Instant::now();
-        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, How::Plain(unix::ExitWatch::Polling)).unwrap();
         assert!(started.elapsed() < Duration::from_secs(10));
         assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
         assert_eq!(result.termination, Termination::Signaled(9));
