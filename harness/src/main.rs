@@ -34,7 +34,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    harness::interrupt::install();
+    harness::sandbox::interrupt::install();
     let result = cli::dispatch(cli);
     #[cfg(target_os = "linux")]
     {
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
             eprintln!("warning: {warning}");
         }
     }
-    if harness::interrupt::is_interrupted() {
+    if harness::sandbox::interrupt::is_interrupted() {
         eprintln!("interrupted: every program the judge started was killed");
         return ExitCode::from(exit::INTERRUPTED as u8);
     }

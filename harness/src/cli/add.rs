@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use harness::add::{self, AddError, Added, AnswerSource, NewCase, Warning};
+use harness::author::add::{self, AddError, Added, AnswerSource, NewCase, Warning};
 use harness::config::{Config, Problem};
 use harness::exit;
 

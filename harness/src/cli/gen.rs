@@ -8,11 +8,11 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use harness::author::gen::{self, GenEvent, GenReport, Mode, Status};
+use harness::author::validate;
+use harness::config::units::format_duration;
 use harness::config::Problem;
 use harness::exit;
-use harness::gen::{self, GenEvent, GenReport, Mode, Status};
-use harness::units::format_duration;
-use harness::validate;
 
 use super::{build_first, load_config, shown_path, GlobalArgs};
 

@@ -147,7 +147,7 @@ pub fn build_first(config: &Config, skip: bool) -> Result<()> {
     }
     if let Some(command) = &config.build {
         eprintln!("building: {}", command.join(" "));
-        harness::build::build(command, &config.root)?;
+        harness::compile::build::build(command, &config.root)?;
     }
     Ok(())
 }

@@ -11,12 +11,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use harness::add::{self, Added, NewCase};
+use harness::author::add::{self, Added, NewCase};
+use harness::author::stress::{
+    self, Failing, ShrinkStatus, StressEvent, StressOptions, StressReport,
+};
+use harness::compile::submit::{self, Compiled};
+use harness::config::units::{self, format_duration};
 use harness::exit;
 use harness::report::json;
-use harness::stress::{self, Failing, ShrinkStatus, StressEvent, StressOptions, StressReport};
-use harness::submit::{self, Compiled};
-use harness::units::{self, format_duration};
 use harness::verdict::Verdict;
 
 use super::{build_first, load_config, shown_path, Format, GlobalArgs};
@@ -158,11 +160,12 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
     if let Some(Err(error)) = saved {
         return Err(anyhow!(error).context("the failing input was not saved"));
     }
-    Ok(match &report.found {
-        None => exit::OK,
-        Some(found) if found.minimal.outcome.verdict == Verdict::JudgeError => exit::JUDGE_ERROR,
-        Some(_) => exit::FAILED,
-    })
+    Ok(exit::for_verdicts(
+        report
+            .found
+            .iter()
+            .map(|found| found.minimal.outcome.verdict),
+    ))
 }
 
 /// Short enough to read back and type: seeds are printed for reproducing a run.

@@ -7,11 +7,11 @@ use anstyle::{AnsiColor, Style};
 use anyhow::Result;
 use clap::Args;
 
+use harness::author::validate::{self, InvalidCase, Validator};
+use harness::case::discover;
 use harness::config::{Config, Problem};
-use harness::discover;
 use harness::exit;
-use harness::suite::Planned;
-use harness::validate::{self, InvalidCase, Validator};
+use harness::judge::suite::Planned;
 
 use super::{build_first, load_config, shown_path, GlobalArgs};
 

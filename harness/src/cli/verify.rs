@@ -7,14 +7,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::partition::Partition;
 use harness::exit;
-use harness::partition::Partition;
+use harness::judge::verify::{self, VerifyEvent};
 use harness::report::human::{self, Detail, HumanOptions, VerifyTable};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
-use harness::verdict::Verdict;
-use harness::verify::{self, VerifyEvent};
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -152,15 +151,10 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
         json::write(&mut stdout, &document)?;
     }
     stdout.flush()?;
-    let judge_failed = report
-        .results
-        .iter()
-        .any(|r| r.report.verdict == Verdict::JudgeError);
-    Ok(if judge_failed {
-        exit::JUDGE_ERROR
-    } else if report.all_ok() {
-        exit::OK
-    } else {
-        exit::FAILED
-    })
+    Ok(exit::for_verdicts(
+        report
+            .results
+            .iter()
+            .map(harness::judge::verify::Verified::as_outcome),
+    ))
 }

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
-use crate::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
-use crate::units::format_duration;
+use crate::config::units::format_duration;
+use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();

@@ -6,13 +6,13 @@ use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 
-use crate::diff::{self, DiffOptions};
+use crate::config::units::{format_bytes, format_duration};
+use crate::judge::submission::SubmissionReport;
+use crate::judge::suite::{ProblemReport, SuiteReport};
+use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
-use crate::submission::SubmissionReport;
-use crate::suite::{ProblemReport, SuiteReport};
-use crate::units::{format_bytes, format_duration};
+use crate::report::diff::{self, DiffOptions};
 use crate::verdict::Verdict;
-use crate::verify::{Verified, VerifyReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Detail {
@@ -586,12 +586,12 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::case::partition::Partition;
     use crate::config::Language;
+    use crate::judge::submission::CompileOutcome;
+    use crate::judge::verify::Verified;
     use crate::judge::Mismatch;
-    use crate::partition::Partition;
-    use crate::run::Limits;
-    use crate::submission::CompileOutcome;
-    use crate::verify::Verified;
+    use crate::sandbox::run::Limits;
 
     fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
         CaseOutcome {

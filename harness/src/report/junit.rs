@@ -7,14 +7,14 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use crate::diff::{self, DiffOptions};
+use crate::case::partition::Partition;
+use crate::judge::submission::SubmissionReport;
+use crate::judge::suite::SuiteReport;
+use crate::judge::verify::VerifyReport;
 use crate::judge::CaseOutcome;
-use crate::partition::Partition;
-use crate::run::Limits;
-use crate::submission::SubmissionReport;
-use crate::suite::SuiteReport;
+use crate::report::diff::{self, DiffOptions};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
-use crate::verify::VerifyReport;
 
 /// Lines of diff kept in a failure's text: CI pages show it inline.
 const DIFF_LINES: usize = 40;
@@ -647,7 +647,7 @@ mod tests {
 
     fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {
         use crate::config::Language;
-        use crate::submission::CompileOutcome;
+        use crate::judge::submission::CompileOutcome;
         SubmissionReport {
             problem: "sum".to_string(),
             source: std::path::PathBuf::from("mine.c"),
@@ -702,7 +702,7 @@ mod tests {
 
     #[test]
     fn verify_has_a_test_per_submission_failing_on_a_mismatch() {
-        use crate::verify::Verified;
+        use crate::judge::verify::Verified;
         let slow = Verified {
             name: "sum/time_limit_exceeded/slow.c".to_string(),
             expected: Verdict::TimeLimitExceeded,

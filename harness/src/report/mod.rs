@@ -1,6 +1,7 @@
 //! Reporters: render judged results to any writer. Nothing here runs anything.
 
 pub mod calibrate;
+pub mod diff;
 pub mod human;
 pub mod json;
 pub mod junit;

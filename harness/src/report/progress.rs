@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::judge::suite::SuiteEvent;
 use crate::judge::CaseOutcome;
-use crate::suite::SuiteEvent;
 
 /// How long a run goes before the bar appears: below this, it would only flicker.
 const DELAY: Duration = Duration::from_millis(400);

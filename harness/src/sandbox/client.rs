@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use super::cgroup::WorkerCgroup;
 use super::wire::{self, Exec, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::run::{Capture, LimitHit, Limits, RunRequest, Termination};
-use crate::unix::{self, Streams, Supervised};
+use crate::sandbox::run::{Capture, LimitHit, Limits, RunRequest, Termination};
+use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
 const NOBODY: u32 = 65534;
@@ -35,7 +35,7 @@ struct Zygote {
     socket: OwnedFd,
     prefixes: Vec<PathBuf>,
     /// Kept for the zygote's lifetime: Ctrl-C kills its group, and with it every run's init.
-    _registered: crate::interrupt::Registered,
+    _registered: crate::sandbox::interrupt::Registered,
     _cgroup: Option<WorkerCgroup>,
 }
 
@@ -107,7 +107,7 @@ fn start(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         child,
         socket: ours,
         prefixes,
-        _registered: crate::interrupt::register(pid),
+        _registered: crate::sandbox::interrupt::register(pid),
         _cgroup: None,
     };
     // SAFETY: geteuid and getegid cannot fail.

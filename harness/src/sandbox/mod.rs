@@ -1,136 +1,38 @@
-//! The sandbox every program under test runs in (solutions, submissions, stress runs): user,
-//! PID, mount, network, IPC and UTS namespaces made without root, a read-only view of the
-//! system with nothing of the project or `$HOME`, a private working folder, stdin as a sealed
-//! private copy, and a per-run init that makes the whole process tree the program. Where the
-//! kernel refuses user namespaces, runs fall back to the plain runner (`auto`) or fail
-//! (`required`). See the README's "Sandbox" section.
+//! Running programs under limits: `run` is the one way a program is started, measured and
+//! killed; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
+//!
+//! Programs under test (solutions, submissions, stress runs) run in a sandbox on Linux: user,
+//! PID, mount, network, IPC and UTS namespaces made without root by a per-worker `zygote`, a
+//! read-only view of the system with nothing of the project or `$HOME` (`view`), stdin as a
+//! sealed private copy, and a per-run init that makes the whole process tree the program.
+//! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
+//! README's "Sandbox" section.
 
+pub mod interrupt;
+pub mod run;
+#[cfg(unix)]
+mod unix;
+
+#[cfg(target_os = "linux")]
 mod cgroup;
+#[cfg(target_os = "linux")]
 mod client;
+#[cfg(target_os = "linux")]
+mod policy;
+#[cfg(target_os = "linux")]
 mod sys;
+#[cfg(target_os = "linux")]
 mod tree;
+#[cfg(target_os = "linux")]
 mod view;
+#[cfg(target_os = "linux")]
 mod wire;
+#[cfg(target_os = "linux")]
 pub mod zygote;
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-
-pub(crate) use client::{run, Failure};
-
-/// judge.toml's `sandbox` key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Sandboxed, or an error when this machine cannot make the sandbox.
-    Required,
-    /// Sandboxed where possible; otherwise the plain runner, with one warning.
-    #[default]
-    Auto,
-    /// The plain runner (own process group, rlimits, scratch folder).
-    Off,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Required => "required",
-            Mode::Auto => "auto",
-            Mode::Off => "off",
-        }
-    }
-}
-
-static MODE: AtomicU8 = AtomicU8::new(1);
-static FELL_BACK: AtomicBool = AtomicBool::new(false);
-
-/// Lets runs use the sandbox: `harness` is the binary to re-execute as the per-worker helper.
-/// Without this (unit tests, benchmarks), every run uses the plain runner.
-pub fn enable(harness: PathBuf) {
-    client::set_helper(harness);
-}
-
-/// Sets the mode judge.toml asks for.
-pub fn set_mode(mode: Mode) {
-    MODE.store(mode as u8, Ordering::SeqCst);
-}
-
-fn mode() -> Mode {
-    match MODE.load(Ordering::SeqCst) {
-        0 => Mode::Required,
-        2 => Mode::Off,
-        _ => Mode::Auto,
-    }
-}
-
-/// How the next program under test runs.
-pub(crate) enum Decision {
-    Sandboxed,
-    Plain,
-    /// `required`, and the sandbox cannot be made: why.
-    Refused(String),
-}
-
-pub(crate) fn decide() -> Decision {
-    if client::helper().is_none() || mode() == Mode::Off {
-        return Decision::Plain;
-    }
-    match client::probe() {
-        Ok(()) => Decision::Sandboxed,
-        Err(why) if mode() == Mode::Required => Decision::Refused(why),
-        Err(_) => {
-            FELL_BACK.store(true, Ordering::SeqCst);
-            Decision::Plain
-        }
-    }
-}
-
-/// The one warning to print when runs fell back to the plain runner: what is missing.
-pub fn fallback_warning() -> Option<String> {
-    if !FELL_BACK.load(Ordering::SeqCst) {
-        return None;
-    }
-    let why = client::probe().err().unwrap_or_default();
-    Some(format!(
-        "no sandbox on this machine ({why}): programs ran without namespaces, so they could \
-         read the project and the answers through /proc, reach the network, and leave \
-         processes behind with setsid; children's memory was not counted \
-         (hint: `harness doctor`; judge.toml `sandbox = \"required\"` makes this an error)"
-    ))
-}
-
-/// Stops the helpers and removes their cgroups; called once judging is over.
-pub fn shutdown() {
-    client::shutdown();
-}
-
-/// What this machine supports, for `harness doctor`.
-#[derive(Debug, Clone)]
-pub struct Support {
-    /// `Ok` when the namespaces can be made, or why not.
-    pub namespaces: Result<(), String>,
-    /// How a sandboxed run's memory is measured.
-    pub memory: &'static str,
-    pub mode: Mode,
-}
-
-pub fn support() -> Support {
-    let namespaces = if client::helper().is_none() {
-        Err("the sandbox helper is not enabled in this process".to_owned())
-    } else {
-        client::probe()
-    };
-    let memory = if namespaces.is_err() {
-        "peak RSS of the main process (wait4) and samples of it; children not counted"
-    } else if cgroup::available() {
-        "a cgroup v1 `memory` group per worker: exact peak of the whole tree \
-         (memory.max_usage_in_bytes), hard cap, and a `pids` limit against fork bombs"
-    } else {
-        "samples of the whole tree's resident memory every 5 ms, and the largest wait4 peak"
-    };
-    Support {
-        namespaces,
-        memory,
-        mode: mode(),
-    }
-}
+#[cfg(target_os = "linux")]
+pub(crate) use client::{run as run_sandboxed, Failure};
+#[cfg(target_os = "linux")]
+pub(crate) use policy::{decide, Decision};
+#[cfg(target_os = "linux")]
+pub use policy::{enable, fallback_warning, set_mode, shutdown, support, Mode, Support};

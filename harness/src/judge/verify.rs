@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::case::discover::{self, Case};
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, UnknownProblem};
-use crate::discover::{self, Case};
+use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
-use crate::submission::{self, Plan, SubmissionError, SubmissionReport};
-use crate::submit::{self, SubmitError};
 use crate::verdict::Verdict;
 
 /// Where stored submissions live, from judge.toml's folder.
@@ -205,6 +205,17 @@ impl Verified {
     /// It got the verdict it is stored under.
     pub fn ok(&self) -> bool {
         self.report.verdict == self.expected
+    }
+
+    /// What the row means for the exit code: AC when it got its expected verdict, a judge
+    /// error when the judge failed, otherwise the verdict it got (WA if it passed unexpectedly).
+    pub fn as_outcome(&self) -> Verdict {
+        match self.report.verdict {
+            Verdict::JudgeError => Verdict::JudgeError,
+            _ if self.ok() => Verdict::Accepted,
+            Verdict::Accepted => Verdict::WrongAnswer,
+            other => other,
+        }
     }
 }
 

@@ -4,11 +4,11 @@ use std::time::{Duration, Instant};
 
 use globset::{Glob, GlobMatcher};
 
+use crate::case::discover::{self, Case, DiscoverError};
+use crate::case::partition::Partition;
 use crate::config::{Config, Problem, UnknownProblem};
-use crate::discover::{self, Case, DiscoverError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
-use crate::partition::Partition;
-use crate::run::Limits;
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]

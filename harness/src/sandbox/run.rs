@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
-use crate::unix;
+use crate::sandbox::unix;
 
 /// The limits one run is held to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +114,7 @@ const SCRATCH_PREFIX: &str = "harness-run-";
 /// Errors are for the harness's side only (cannot start, cannot open stdin, cannot make the
 /// working folder); anything the program does, crash included, is a `RunResult`.
 pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
     }
     #[cfg(unix)]
@@ -132,7 +132,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
 /// Runs a program under test (a solution, a submission, a stress run's program): in the
 /// sandbox when this machine and judge.toml allow it (see `sandbox`), otherwise as [`run`].
 pub fn run_program(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
     }
     #[cfg(target_os = "linux")]
@@ -254,14 +254,15 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, 
         })?;
     }
     let mut capture = Capture::new(request.limits.output_bytes);
-    let measured =
-        crate::sandbox::run(request, workdir, &mut capture).map_err(|error| match error {
+    let measured = crate::sandbox::run_sandboxed(request, workdir, &mut capture).map_err(
+        |error| match error {
             crate::sandbox::Failure::Start(source) => RunError::Spawn {
                 program: request.program.to_path_buf(),
                 source,
             },
             crate::sandbox::Failure::Lost(error) => RunError::Sandbox(error),
-        })?;
+        },
+    )?;
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
     Ok(RunResult {
         termination: measured.termination,

@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::case::discover::{self, Case, DiscoverError};
+use crate::compile::submit::{self, Compiled, SubmitError};
 use crate::config::{Config, Language, Problem, UnknownProblem};
-use crate::discover::{self, Case, DiscoverError};
+use crate::judge::suite::{self, SuiteError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
-use crate::run::Limits;
-use crate::submit::{self, Compiled, SubmitError};
-use crate::suite::{self, SuiteError};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]
