@@ -3,6 +3,7 @@
 
 mod add;
 mod calibrate;
+mod doctor;
 mod gen;
 mod judge;
 mod run;
@@ -84,6 +85,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
     Calibrate(calibrate::CalibrateArgs),
+    /// Say what this machine supports: the sandbox, how memory is measured, compilers found.
+    Doctor,
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
@@ -102,6 +105,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
+        Some(Command::Doctor) => doctor::doctor(&cli.global),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -124,7 +128,10 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
             config::find(&here)?
         }
     };
-    Ok(config::load(&path)?)
+    let config = config::load(&path)?;
+    #[cfg(target_os = "linux")]
+    harness::sandbox::set_mode(config.sandbox);
+    Ok(config)
 }
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like

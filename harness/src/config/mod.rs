@@ -48,6 +48,8 @@ pub struct Config {
     pub build: Option<Vec<String>>,
     pub problems: Vec<Problem>,
     pub languages: Vec<Language>,
+    /// Whether programs under test run in the sandbox (`[defaults] sandbox`).
+    pub sandbox: crate::sandbox::Mode,
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +148,7 @@ struct RawDefaults {
     memory_limit: Option<SizeValue>,
     output_limit: Option<SizeValue>,
     checker: Option<RawChecker>,
+    sandbox: Option<crate::sandbox::Mode>,
 }
 
 #[derive(Deserialize)]
@@ -450,6 +453,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         build: defaults.build,
         problems,
         languages,
+        sandbox: defaults.sandbox.unwrap_or_default(),
     })
 }
 

@@ -2,6 +2,7 @@
 
 pub mod calibrate;
 pub mod diff;
+pub mod doctor;
 pub mod human;
 pub mod json;
 pub mod junit;

@@ -252,7 +252,8 @@ fn plan(request: &RunRequest<'_>, limits: &Limits) -> io::Result<Plan> {
         exec = Exec::Path(canonical.as_os_str().as_bytes().to_vec());
         prefixes.push(prefix);
     } else {
-        argv0 = PathBuf::from(program.file_name().unwrap_or(program.as_os_str()));
+        // The name it was called by, as `ps` shows it; the path leads nowhere inside.
+        argv0 = program.clone();
         exec = Exec::Fd;
     }
     let mut argv = vec![argv0.into_os_string().into_vec()];

@@ -9,6 +9,7 @@
 //! README's "Sandbox" section.
 
 pub mod interrupt;
+mod mode;
 pub mod run;
 #[cfg(unix)]
 mod unix;
@@ -33,6 +34,8 @@ pub mod zygote;
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
 #[cfg(target_os = "linux")]
+pub use mode::Mode;
+#[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 #[cfg(target_os = "linux")]
-pub use policy::{enable, fallback_warning, set_mode, shutdown, support, Mode, Support};
+pub use policy::{enable, fallback_warning, set_mode, shutdown, support, Support};

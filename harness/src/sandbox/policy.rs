@@ -2,30 +2,9 @@
 //! supports (for `harness doctor`), and the one warning printed when runs fell back.
 
 use std::path::PathBuf;
+
+use super::Mode;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-
-/// judge.toml's `sandbox` key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Sandboxed, or an error when this machine cannot make the sandbox.
-    Required,
-    /// Sandboxed where possible; otherwise the plain runner, with one warning.
-    #[default]
-    Auto,
-    /// The plain runner (own process group, rlimits, scratch folder).
-    Off,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Required => "required",
-            Mode::Auto => "auto",
-            Mode::Off => "off",
-        }
-    }
-}
 
 static MODE: AtomicU8 = AtomicU8::new(1);
 static FELL_BACK: AtomicBool = AtomicBool::new(false);
