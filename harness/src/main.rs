@@ -2,12 +2,12 @@
 
 mod cli;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use harness::exit;
+use harness::report::notice;
 
 fn main() -> ExitCode {
     // The sandbox re-executes this binary as its per-worker helper: before anything else
@@ -44,17 +44,13 @@ fn main() -> ExitCode {
         }
     }
     if harness::sandbox::interrupt::is_interrupted() {
-        eprintln!("interrupted: every program the judge started was killed");
+        let _ = notice::write_interrupted(&mut anstream::stderr());
         return ExitCode::from(exit::INTERRUPTED as u8);
     }
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(error) => {
-            let mut stderr = anstream::stderr();
-            let style = anstyle::Style::new()
-                .fg_color(Some(anstyle::AnsiColor::Red.into()))
-                .bold();
-            let _ = writeln!(stderr, "{style}error{style:#}: {}", error_chain(&error));
+            let _ = notice::write_error(&mut anstream::stderr(), error_chain(&error));
             ExitCode::from(exit::ERROR as u8)
         }
     }

@@ -41,3 +41,37 @@ pub fn plural(count: usize, noun: &str) -> String {
         format!("{count} {noun}s")
     }
 }
+
+/// `text` cut to `max` characters, with an ellipsis when something was cut.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The last `count` lines of `text`.
+pub fn tail_lines(text: &str, count: usize) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(count)..].to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_counts_characters_not_bytes() {
+        assert_eq!(cut("héllo", 5), "héllo");
+        assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut("", 0), "");
+        assert_eq!(cut("x", 0), "…");
+    }
+
+    #[test]
+    fn tail_lines_keeps_the_end() {
+        assert_eq!(tail_lines("a\nb\nc\n", 2), ["b", "c"]);
+        assert_eq!(tail_lines("a", 5), ["a"]);
+        assert!(tail_lines("", 3).is_empty());
+    }
+}

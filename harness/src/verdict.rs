@@ -225,17 +225,8 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
     match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
-        Some(last) => format!("{what}: {}", truncate_chars(last.trim(), 160)),
+        Some(last) => format!("{what}: {}", crate::text::cut(last.trim(), 160)),
         None => what,
-    }
-}
-
-fn truncate_chars(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(max).collect();
-        format!("{cut}…")
     }
 }
 

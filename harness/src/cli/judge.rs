@@ -74,9 +74,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     };
     let mut plan = submission::plan(&config, &request)?;
     if let Some(partition) = args.partition {
-        let problem = &plan.problem.name;
-        plan.cases
-            .retain(|case| partition.contains(problem, &case.name));
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);

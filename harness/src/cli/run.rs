@@ -14,6 +14,7 @@ use harness::judge::suite::{self, Selection, SuiteReport};
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::report::junit::JunitReport;
+use harness::report::notice;
 use harness::report::progress::Progress;
 
 use super::{build_first, load_config, write_junit, Format, GlobalArgs};
@@ -81,7 +82,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         Ok(failed) => failed,
         // Only `--failed` needs the old list; any other run starts a new one.
         Err(error) if !args.failed => {
-            let _ = writeln!(anstream::stderr(), "warning: {error}");
+            let _ = notice::write_warning(&mut anstream::stderr(), &error);
             FailedCases::default()
         }
         Err(error) => return Err(error.into()),
@@ -103,7 +104,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
             if args.format == Format::Json {
                 json::write(&mut stdout, &json::SuiteJson::from(&report))?;
             } else {
-                writeln!(stdout, "nothing failed last time: no case to rerun")?;
+                notice::write_nothing_failed(&mut stdout)?;
             }
             stdout.flush()?;
             return Ok(exit::OK);
@@ -160,10 +161,9 @@ fn remember(failed: &FailedCases, store: &Path) {
         return;
     }
     if let Err(error) = failed.save(store) {
-        let mut stderr = anstream::stderr();
-        let _ = writeln!(
-            stderr,
-            "warning: {error} (`--failed` will not know this run)"
+        let _ = notice::write_warning(
+            &mut anstream::stderr(),
+            format_args!("{error} (`--failed` will not know this run)"),
         );
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case};
+use crate::case::partition::Partition;
 use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, UnknownProblem};
 use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
@@ -191,6 +192,20 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+impl Stored<'_> {
+    /// Whether this submission belongs to the slice: a submission's verdict needs all its
+    /// cases, so `verify --partition` slices submissions, keyed by problem and file name.
+    pub fn in_partition(&self, partition: Partition) -> bool {
+        let problem = self.plan.problem.name.as_str();
+        let file = self
+            .name
+            .strip_prefix(problem)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .unwrap_or(&self.name);
+        partition.contains(problem, file)
+    }
 }
 
 /// One stored submission, judged.

@@ -14,6 +14,7 @@ use crate::judge::verify::VerifyReport;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
 use crate::sandbox::run::Limits;
+use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
 /// Lines of diff kept in a failure's text: CI pages show it inline.
@@ -96,7 +97,7 @@ impl JunitCase {
             time: outcome.cpu_time,
             failure,
             system_out,
-            system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES),
+            system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES).join("\n"),
         }
     }
 
@@ -200,7 +201,7 @@ impl JunitReport {
                     failure: None,
                     system_out: None,
                     system_err: decided
-                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES))
+                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES).join("\n"))
                         .unwrap_or_default(),
                 }
             };
@@ -467,11 +468,6 @@ fn failure_text(outcome: &CaseOutcome, message: &str) -> String {
         ));
     }
     body
-}
-
-fn tail_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// Seconds with millisecond precision, as JUnit readers expect (`0.012`).
