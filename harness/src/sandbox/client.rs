@@ -305,13 +305,38 @@ fn plan(request: &RunRequest<'_>, limits: &Limits) -> io::Result<Plan> {
 /// The program as a path: a bare name is looked up in `PATH` (ours: the sandbox's is a subset).
 fn resolve(program: &Path) -> io::Result<PathBuf> {
     if program.components().nth(1).is_some() || program.is_absolute() {
-        return Ok(std::env::current_dir()?.join(program));
+        let path = std::env::current_dir()?.join(program);
+        // A version manager's shim (pyenv, rbenv, asdf: `…/shims/python3`, a shell script
+        // calling the manager under `$HOME`) cannot work inside: the system's program of that
+        // name stands in for it.
+        if path.parent().and_then(Path::file_name) == Some("shims".as_ref()) {
+            if let Some(name) = path.file_name() {
+                return resolve(Path::new(name));
+            }
+        }
+        return Ok(path);
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
+    let found = std::env::split_paths(&path)
         .map(|dir| dir.join(program))
         .find(|candidate| candidate.is_file())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not found in PATH"))
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not found in PATH"))?;
+    // A version manager's shim (pyenv's `python3` is a shell script calling `pyenv` under
+    // `$HOME`) cannot work inside: take the system's program of that name when there is one.
+    let usable = std::fs::canonicalize(&found).is_ok_and(|real| {
+        view::is_system(&real) || view::install_prefix(&real, &hidden_folders()).is_some()
+    });
+    if !usable {
+        let system = SANDBOX_PATH
+            .trim_start_matches("PATH=")
+            .split(':')
+            .map(|dir| Path::new(dir).join(program))
+            .find(|candidate| candidate.is_file());
+        if let Some(system) = system {
+            return Ok(system);
+        }
+    }
+    Ok(found)
 }
 
 /// A sealed in-memory copy of `arg` when it names a regular file the sandbox does not show (a
