@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 
-use harness::exit;
-use harness::report::doctor::{write_doctor, Doctor};
+use crate::exit;
+use crate::report::doctor::{write_doctor, Doctor};
 
 use super::{load_config, GlobalArgs};
 
@@ -27,7 +27,7 @@ pub fn doctor(global: &GlobalArgs) -> Result<i32> {
         .collect();
     #[cfg(target_os = "linux")]
     let (namespaces, memory) = {
-        let support = harness::sandbox::support();
+        let support = crate::sandbox::support();
         (support.namespaces, support.memory.to_owned())
     };
     #[cfg(not(target_os = "linux"))]

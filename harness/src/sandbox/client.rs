@@ -94,7 +94,9 @@ fn start(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     let child = command.spawn()?;
     drop(theirs);
     let number = {
-        let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+        let mut started = STARTED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         *started += 1;
         *started
     };
@@ -170,7 +172,9 @@ fn write_id_maps(pid: libc::pid_t, uid: u32, gid: u32) -> io::Result<()> {
 /// Takes an idle zygote that shows every one of `prefixes`, or starts one.
 fn take(prefixes: &[PathBuf]) -> io::Result<Zygote> {
     {
-        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pool = POOL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(at) = pool
             .iter()
             .position(|z| prefixes.iter().all(|p| z.prefixes.contains(p)))
@@ -195,7 +199,9 @@ fn take(prefixes: &[PathBuf]) -> io::Result<Zygote> {
 }
 
 fn give_back(zygote: Zygote) {
-    POOL.lock().unwrap_or_else(|e| e.into_inner()).push(zygote);
+    POOL.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(zygote);
 }
 
 /// Whether a zygote can be made here; the reason when not. Tried once.
@@ -433,7 +439,7 @@ fn run_planned(
     let zygote = take(&plan.prefixes).map_err(lost)?;
     let socket = zygote.socket.as_raw_fd();
     let mut fds = wire::raw(&[&stdin, &stdout_write, &stderr_write]);
-    fds.extend(plan.extra.iter().map(|fd| fd.as_raw_fd()));
+    fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
     drop((stdin, stdout_write, stderr_write, plan.extra));

@@ -8,7 +8,7 @@
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
 
-pub mod interrupt;
+pub(crate) mod interrupt;
 mod mode;
 pub mod run;
 #[cfg(unix)]
@@ -29,13 +29,27 @@ mod view;
 #[cfg(target_os = "linux")]
 mod wire;
 #[cfg(target_os = "linux")]
-pub mod zygote;
+mod zygote;
 
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
-#[cfg(target_os = "linux")]
 pub use mode::Mode;
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 #[cfg(target_os = "linux")]
-pub use policy::{enable, fallback_warning, set_mode, shutdown, support, Support};
+pub(crate) use policy::{fallback_warning, set_mode, shutdown, support};
+
+/// Becomes the per-worker sandbox helper when this process was started as one (the hidden
+/// first argument; then it never returns), and otherwise lets runs use the sandbox by
+/// re-executing this binary. Called first thing in `cli::main`, before clap or any thread:
+/// making a user namespace needs a single-threaded process.
+#[cfg(target_os = "linux")]
+pub(crate) fn enter_helper_if_asked() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() == Some(zygote::ZYGOTE_ARG.as_ref()) {
+        zygote::main(args.next().as_deref());
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        policy::enable(exe);
+    }
+}

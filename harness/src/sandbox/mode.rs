@@ -14,6 +14,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The value as written in judge.toml.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Required => "required",

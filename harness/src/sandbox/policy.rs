@@ -76,7 +76,6 @@ pub struct Support {
     pub namespaces: Result<(), String>,
     /// How a sandboxed run's memory is measured.
     pub memory: &'static str,
-    pub mode: Mode,
 }
 
 pub fn support() -> Support {
@@ -93,9 +92,5 @@ pub fn support() -> Support {
     } else {
         "samples of the whole tree's resident memory every 5 ms, and the largest wait4 peak"
     };
-    Support {
-        namespaces,
-        memory,
-        mode: mode(),
-    }
+    Support { namespaces, memory }
 }

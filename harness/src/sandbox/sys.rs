@@ -88,7 +88,7 @@ pub(crate) fn make_read_only(target: &Path, devices: bool) -> io::Result<()> {
             libc::AT_FDCWD,
             target_c.as_ptr(),
             AT_RECURSIVE,
-            &attr as *const MountAttr,
+            &raw const attr,
             std::mem::size_of::<MountAttr>(),
         )
     };
@@ -182,7 +182,7 @@ pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
     let mut pidfd: RawFd = -1;
     let args = CloneArgs {
         flags: flags | libc::CLONE_PIDFD as u64,
-        pidfd: &mut pidfd as *mut RawFd as u64,
+        pidfd: &raw mut pidfd as u64,
         exit_signal: libc::SIGCHLD as u64,
         ..CloneArgs::default()
     };
@@ -191,7 +191,7 @@ pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
     let pid = unsafe {
         libc::syscall(
             libc::SYS_clone3,
-            &args as *const CloneArgs,
+            &raw const args,
             std::mem::size_of::<CloneArgs>(),
         )
     };

@@ -250,7 +250,7 @@ fn run_one(
     let (pid, pidfd) = match sys::clone_into((libc::CLONE_NEWPID | libc::CLONE_NEWNS) as u64)? {
         Cloned::Child => {
             drop(status_read);
-            init(&program, &fds, status_write, cgroup)
+            init(&program, &fds, &status_write, cgroup)
         }
         Cloned::Parent { pid, pidfd } => (pid, pidfd),
     };
@@ -377,7 +377,7 @@ fn reap(pid: libc::pid_t) -> io::Result<libc::rusage> {
         // SAFETY: rusage is plain data that wait4 fills.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: both pointers are valid for the call.
-        let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let got = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
         if got == pid {
             return Ok(usage);
         }
@@ -429,19 +429,19 @@ impl Program {
 /// as its child (a program that were PID 1 would ignore its own `raise(SIGABRT)`), reaps
 /// every orphan, and reports the program's status. When it exits, the kernel kills whatever
 /// is left in the namespace and folds their CPU time into this process's children's.
-fn init(program: &Program, fds: &[OwnedFd], status: OwnedFd, cgroup: Option<&Cgroup>) -> ! {
+fn init(program: &Program, fds: &[OwnedFd], status: &OwnedFd, cgroup: Option<&Cgroup>) -> ! {
     // SAFETY: prctl with integer arguments.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
     let report = |tag: i32, value: i32| {
         let mut bytes = [0u8; 8];
         bytes[..4].copy_from_slice(&tag.to_ne_bytes());
         bytes[4..].copy_from_slice(&value.to_ne_bytes());
-        let _ = nix::unistd::write(&status, &bytes);
+        let _ = nix::unistd::write(status, &bytes);
     };
     let fail = |error: io::Error| -> ! {
         // Tag 2: the sandbox's own setup failed; the text follows.
         report(2, 0);
-        let _ = nix::unistd::write(&status, error.to_string().as_bytes());
+        let _ = nix::unistd::write(status, error.to_string().as_bytes());
         // SAFETY: leaving without running destructors is what a forked child should do.
         unsafe { libc::_exit(127) }
     };
@@ -514,7 +514,7 @@ fn init(program: &Program, fds: &[OwnedFd], status: OwnedFd, cgroup: Option<&Cgr
     loop {
         let mut wait_status = 0;
         // SAFETY: waits for any child; the status pointer is valid.
-        let got = unsafe { libc::waitpid(-1, &mut wait_status, libc::__WALL) };
+        let got = unsafe { libc::waitpid(-1, &raw mut wait_status, libc::__WALL) };
         if got == child {
             report(0, wait_status);
             // SAFETY: see above.
@@ -566,7 +566,7 @@ fn exec_program(program: &Program, fds: &[OwnedFd]) -> io::Error {
             rlim_max: value as libc::rlim_t,
         };
         // SAFETY: a plain struct passed by pointer.
-        if unsafe { libc::setrlimit(resource as _, &limit) } != 0 {
+        if unsafe { libc::setrlimit(resource as _, &raw const limit) } != 0 {
             return sys::fail("set a limit");
         }
     }
@@ -574,8 +574,8 @@ fn exec_program(program: &Program, fds: &[OwnedFd]) -> io::Error {
     // keeps ignored signals ignored (the harness ignores SIGPIPE).
     unsafe {
         let mut empty: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut empty);
-        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+        libc::sigemptyset(&raw mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &raw const empty, std::ptr::null_mut());
         for signal in 1..32 {
             if signal != libc::SIGKILL && signal != libc::SIGSTOP {
                 libc::signal(signal, libc::SIG_DFL);
