@@ -557,11 +557,14 @@ fn supervise(
         Outcome::Killed => Termination::Signaled(libc::SIGKILL),
         Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
     };
-    let peak = finished
-        .cgroup_peak
-        .unwrap_or(0)
-        .max(sampled_peak)
-        .max(finished.max_rss_kib.saturating_mul(1024));
+    // A cgroup's peak is the tree's own memory. `ru_maxrss` is not: a forked process's
+    // address space starts as a copy of its parent's, and exec records that copy's size in
+    // the program's `maxrss` (the init, a clone of the zygote, is about 1 MiB), so it is the
+    // measure only where no cgroup can be made.
+    let peak = match finished.cgroup_peak {
+        Some(peak) => peak,
+        None => sampled_peak.max(finished.max_rss_kib.saturating_mul(1024)),
+    };
     Ok(Ok(Supervised {
         termination,
         limit_hit,
