@@ -193,3 +193,106 @@ fn abort_is_a_runtime_error_under_the_init() {
     assert_eq!(verdict(&case), "RE", "{case}");
     assert!(case.to_string().contains("SIGABRT"), "{case}");
 }
+
+/// Runs `harness run` where no user namespace can be made: inside a user namespace whose
+/// `max_user_namespaces` is 0 (a per-namespace limit, so the machine is untouched). `None`
+/// where `unshare` itself cannot do that here.
+fn judge_without_namespaces(dir: &Path) -> Option<Output> {
+    let script = format!(
+        "echo 0 > /proc/sys/user/max_user_namespaces || exit 99; exec '{}' run",
+        assert_cmd::cargo::cargo_bin("harness").display()
+    );
+    let output = std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user", "sh", "-c", &script])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .ok()?;
+    let refused = output.stderr.starts_with(b"unshare");
+    if output.status.code() == Some(99) || refused {
+        eprintln!("cannot take user namespaces away here: {output:?}");
+        return None;
+    }
+    Some(output)
+}
+
+#[test]
+fn a_required_sandbox_that_cannot_be_made_stops_the_command_once() {
+    let dir = project("abort", "1 2\n", "");
+    // Two cases: the error must not repeat per case.
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    let Some(output) = judge_without_namespaces(dir.path()) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr.matches("sandbox = \"required\"").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("judge.toml`"), "{stderr}");
+    assert!(stderr.contains("harness doctor"), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing was judged: {output:?}");
+}
+
+#[test]
+fn without_namespaces_auto_judges_and_warns_once() {
+    let dir = project("abort", "1 2\n", "");
+    let toml = std::fs::read_to_string(dir.path().join("judge.toml")).unwrap();
+    std::fs::write(
+        dir.path().join("judge.toml"),
+        toml.replace("sandbox = \"required\"", "sandbox = \"auto\""),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    let Some(output) = judge_without_namespaces(dir.path()) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // abort() is still a runtime error without the init.
+    let runtime_errors = stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with("RE "))
+        .count();
+    assert_eq!(runtime_errors, 2, "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.matches("no sandbox on this machine").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn more_jobs_than_cores_warn_once() {
+    let dir = project("abort", "1 2\n", "");
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "-j", &(cores * 4).to_string()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.matches("runs more programs at once than").count(),
+        1,
+        "{stderr}"
+    );
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "-j", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("runs more programs at once than"),
+        "{stderr}"
+    );
+}

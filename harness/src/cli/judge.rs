@@ -14,7 +14,7 @@ use crate::report::json;
 use crate::report::junit::JunitReport;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
+use super::{build_checkers, load_config_to_judge, write_junit, Format, GlobalArgs};
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -64,7 +64,7 @@ pub struct JudgeArgs {
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = load_config_to_judge(global)?;
     let request = Request {
         problem: &args.problem,
         source: &args.source,
@@ -78,6 +78,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
+    super::warn_if_oversubscribed(jobs);
     let options = submission::Options {
         jobs,
         stop: if args.fail_fast {

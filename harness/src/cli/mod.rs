@@ -137,6 +137,30 @@ pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
     Ok(config)
 }
 
+/// judge.toml for a command that runs programs under test: a required sandbox this machine
+/// cannot make stops it here, once, before anything is built or run.
+pub(crate) fn load_config_to_judge(global: &GlobalArgs) -> Result<Config> {
+    let config = load_config(global)?;
+    #[cfg(target_os = "linux")]
+    crate::sandbox::check_required(&config.path)?;
+    Ok(config)
+}
+
+/// One line when more programs would run at once than there are cores: each then waits for a
+/// CPU, and its wall-clock time (not its CPU time) grows.
+pub(crate) fn warn_if_oversubscribed(jobs: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    if jobs > cores {
+        let _ = notice::write_warning(
+            &mut anstream::stderr(),
+            format_args!(
+                "-j {jobs} runs more programs at once than this machine has cores ({cores}): \
+                 each waits for a CPU, so wall-clock times grow (CPU times do not)"
+            ),
+        );
+    }
+}
+
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like
 /// `target/junit/run.xml` before anything made `target/junit`).
 pub(crate) fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {

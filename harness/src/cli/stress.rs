@@ -18,7 +18,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
-use super::{build_first, load_config, Format, GlobalArgs};
+use super::{build_first, load_config_to_judge, Format, GlobalArgs};
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -58,7 +58,7 @@ pub struct StressArgs {
 }
 
 pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = load_config_to_judge(global)?;
     let problem = config.require_problem(&args.problem)?;
     let language = submit::detect_language(&config, &args.submission, args.lang.as_deref())?;
     build_first(&config, args.no_build)?;

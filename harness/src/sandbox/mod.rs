@@ -35,9 +35,9 @@ mod zygote;
 pub(crate) use client::{run as run_sandboxed, Failure};
 pub use mode::Mode;
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{decide, Decision};
+pub(crate) use policy::{check_required, fallback_warning, set_mode, shutdown, support};
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{fallback_warning, set_mode, shutdown, support};
+pub(crate) use policy::{decide, Decision};
 
 /// Becomes the per-worker sandbox helper when this process was started as one (the hidden
 /// first argument; then it never returns), and otherwise lets runs use the sandbox by

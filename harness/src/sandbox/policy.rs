@@ -50,6 +50,29 @@ pub(crate) fn decide() -> Decision {
     }
 }
 
+/// judge.toml requires the sandbox and this machine cannot make it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`{config}` says `sandbox = \"required\"`, but this machine cannot make the sandbox: {why} \
+     (hint: `harness doctor` says what is missing; `sandbox = \"auto\"` runs without it)"
+)]
+pub(crate) struct Unavailable {
+    config: String,
+    why: String,
+}
+
+/// Checks, once and before anything runs, that a required sandbox can be made: a machine
+/// without it fails the command here, not each case with a judge error.
+pub(crate) fn check_required(config: &std::path::Path) -> Result<(), Unavailable> {
+    if mode() != Mode::Required || super::client::helper().is_none() {
+        return Ok(());
+    }
+    super::client::probe().map_err(|why| Unavailable {
+        config: config.display().to_string(),
+        why,
+    })
+}
+
 /// The one warning to print when runs fell back to the plain runner: what is missing.
 pub fn fallback_warning() -> Option<String> {
     if !FELL_BACK.load(Ordering::SeqCst) {
