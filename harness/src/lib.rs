@@ -12,6 +12,7 @@ pub mod cli;
 pub mod compile;
 pub mod config;
 mod exit;
+mod file_kind;
 pub mod judge;
 mod report;
 pub mod sandbox;
