@@ -219,7 +219,15 @@ pub fn main() -> ExitCode {
         }
     };
     crate::sandbox::interrupt::install();
-    let result = dispatch(cli);
+    // A panic is a bug, and the rule is that exit code 101 never reaches the user: the panic's
+    // own message (already printed) is followed by one line saying what it is, exit 2.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))
+        .unwrap_or_else(|_| {
+            Err(anyhow::anyhow!(
+                "internal error: the harness hit a bug (the message above says where; please \
+                 report it)"
+            ))
+        });
     #[cfg(target_os = "linux")]
     {
         crate::sandbox::shutdown();
