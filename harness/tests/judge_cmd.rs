@@ -319,10 +319,10 @@ fn fail_fast_stops_at_the_first_failure_in_case_order_even_in_parallel() {
 #[test]
 fn a_source_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
     let project = Project::new();
-    let fifo = project.path().join("pipe.c");
+    let fifo = project.project.join("pipe.c");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
-    std::fs::create_dir(project.path().join("folder.c")).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", project.path().join("zero.c")).unwrap();
+    std::fs::create_dir(project.project.join("folder.c")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", project.project.join("zero.c")).unwrap();
     for (source, kind) in [
         ("pipe.c", "a FIFO"),
         ("folder.c", "a directory"),
@@ -341,7 +341,7 @@ fn a_source_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
 fn a_case_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
     let project = Project::new();
     let source = project.sum_c();
-    let fifo = project.path().join("cases/sum/05.in");
+    let fifo = project.project.join("cases/sum/05.in");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
     project.write("cases/sum/05.ans", "3\n");
     project
