@@ -34,6 +34,10 @@ mod zygote;
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
 pub use mode::Mode;
+/// For benchmarks and tests that run programs in process: lets `run::run_program` use the
+/// sandbox, with the given `harness` binary as the per-worker helper.
+#[cfg(target_os = "linux")]
+pub use policy::enable;
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{check_required, fallback_warning, set_mode, shutdown, support};
 #[cfg(target_os = "linux")]
