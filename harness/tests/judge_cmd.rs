@@ -235,12 +235,12 @@ fn an_unknown_problem_lists_the_known_ones() {
 #[test]
 fn an_unknown_extension_says_how_to_pick_a_language() {
     let project = Project::new();
-    project.write("sum.kt", "fun main() {}");
+    project.write("sum.zz", "whatever");
     project
-        .judge(&["sum", "sum.kt"])
+        .judge(&["sum", "sum.zz"])
         .code(ERROR)
         .stderr(predicate::str::contains(
-            "cannot tell the language of `sum.kt`",
+            "cannot tell the language of `sum.zz`",
         ))
         .stderr(predicate::str::contains("--lang"))
         .stderr(predicate::str::contains("python (.py)"))
@@ -355,5 +355,50 @@ fn a_case_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
         .judge(&["sum", source])
         .code(ERROR)
         .stderr(predicate::str::contains("05.in` is a directory"))
+        .stderr(no_panic());
+}
+
+/// A language `bad` whose compiler is the fixture `compiler` (it never writes `{exe}`), held
+/// to small compile limits, and a source for it: `sum.bad`.
+fn with_bad_compiler(project: &Project, compiler: &str) -> &'static str {
+    let toml = project.project.read("judge.toml");
+    let compiler = common::fixture(compiler);
+    project.write(
+        "judge.toml",
+        &format!(
+            "{toml}\n[languages.bad]\nextensions = [\"bad\"]\ncompile = [\"{}\", \"{{source}}\"]\nrun = [\"{{exe}}\"]\ncompile-time-limit = \"2s\"\ncompile-memory-limit = \"64MiB\"\n",
+            compiler.display()
+        ),
+    );
+    project.write("sum.bad", "");
+    "sum.bad"
+}
+
+#[test]
+fn a_compiler_that_hangs_is_ce_at_its_time_limit() {
+    let project = Project::new();
+    let source = with_bad_compiler(&project, "sleep-30s");
+    let json = project.judge_json(&["sum", source], FAILED);
+    assert_eq!(json["verdict"], "CE");
+    let message = json["compile"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the compiler took longer than 2 s (compile-time-limit)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_compiler_that_allocates_without_end_is_ce_at_its_memory_limit() {
+    let project = Project::new();
+    let source = with_bad_compiler(&project, "alloc-forever");
+    project
+        .judge(&["sum", source])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "the compiler used more than 64 MiB (compile-memory-limit)",
+        ))
+        .stdout(predicate::str::contains(
+            "verdict: CE (compile error; no case was run)",
+        ))
         .stderr(no_panic());
 }

@@ -2,7 +2,7 @@
 //! records that copy in the program's `maxrss`: with 100 MiB held by the judge, `sh -c true`
 //! measured 103 MiB. Under the sandbox the program is forked from the per-worker helper, not
 //! from the judge. This bench binary, started again as `judge judge-memory-probe MiB MODE`,
-//! holds MiB of touched memory and runs `sh -c true` through `run::run_program`, plain or
+//! holds MiB of touched memory and runs `sh -c true` through `run::run` (`Isolation::Sandbox`), plain or
 //! sandboxed, and prints the peaks it measured.
 
 use std::fmt::Write as _;
@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
-use harness::sandbox::run::{self, Limits, RunRequest};
+use harness::sandbox::run::{self, Isolation, Limits, RunRequest};
 
 use crate::setup::Setup;
 use crate::stats::median;
@@ -24,7 +24,7 @@ const HELD_MIB: [usize; 2] = [0, 100];
 pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
     let mut text = String::from("## The judge's memory in a program's peak\n\n");
     text.push_str(
-        "`sh -c true` run through `run::run_program` by a process that holds (allocated and \
+        "`sh -c true` run through `run::run` (`Isolation::Sandbox`) by a process that holds (allocated and \
          touched) the memory in the first column; the peak the judge reports, median of 9 \
          runs. Plain: forked from that process. Sandboxed: forked from the per-worker helper; \
          with a cgroup (as here, root with cgroup v1) the cgroup's peak is the measure.\n\n\
@@ -91,16 +91,13 @@ pub fn main(args: &[String]) -> ExitCode {
         output_bytes: 1 << 20,
     };
     let args = ["-c".into(), "true".into()];
-    let request = RunRequest {
-        program: Path::new("/bin/sh"),
-        args: &args,
-        stdin: None,
-        limits,
-        workdir: None,
-    };
+    // Plain: `Isolation::Sandbox` runs as a plain process while the sandbox is not enabled.
+    let request = RunRequest::new(Path::new("/bin/sh"), limits)
+        .args(&args)
+        .isolation(Isolation::Sandbox);
     let mut peaks = Vec::new();
     for _ in 0..RUNS {
-        match run::run_program(&request) {
+        match run::run(&request) {
             Ok(result) => peaks.push(result.peak_memory_bytes as f64 / f64::from(1 << 20)),
             Err(error) => {
                 eprintln!("cannot run `sh -c true`: {error}");

@@ -9,14 +9,17 @@
 //! - solutions: CPU time of each fast solution against its brute-force reference and the
 //!   textbook array search on the largest inputs;
 //! - judge-memory: the judge's own memory in a program's peak, plain and sandboxed;
-//! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound).
+//! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
+//! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
+//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration).
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load`), `--repeats N` (default 5), `--no-oj` to skip online-judge-tools, and
+//! solutions judge-memory load stress`), `--repeats N` (default 5), `--no-oj` to skip
+//! online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
@@ -29,6 +32,7 @@ mod runner;
 mod setup;
 mod solutions;
 mod stats;
+mod stress;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -48,16 +52,18 @@ enum Section {
     Solutions,
     JudgeMemory,
     Load,
+    Stress,
 }
 
 impl Section {
-    const ALL: [Section; 6] = [
+    const ALL: [Section; 7] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
         Section::Solutions,
         Section::JudgeMemory,
         Section::Load,
+        Section::Stress,
     ];
 
     fn name(self) -> &'static str {
@@ -68,6 +74,7 @@ impl Section {
             Section::Solutions => "solutions",
             Section::JudgeMemory => "judge-memory",
             Section::Load => "load",
+            Section::Stress => "stress",
         }
     }
 }
@@ -113,7 +120,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -171,6 +178,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Solutions => solutions::run(&setup, options.repeats, &mut targets)?,
             Section::JudgeMemory => judge_memory::run(&setup, &mut targets)?,
             Section::Load => load::run(&setup, &mut targets)?,
+            Section::Stress => stress::run(&setup, options, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

@@ -8,8 +8,11 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::check::Checker;
+use crate::compile::languages;
 use crate::sandbox::run::Limits;
+pub(crate) mod standalone;
 pub(crate) mod units;
+pub(crate) mod user;
 
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
@@ -171,6 +174,28 @@ pub struct Language {
     pub run: Vec<String>,
     /// The problem's time limit is multiplied by this (slow interpreters).
     pub time_multiplier: f64,
+    /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
+    pub compile_limits: CompileLimits,
+}
+
+/// What one compile may take: far more than the programs it builds (a slow compile is not the
+/// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
+/// template explosion) is a CE instead of a hung judge or a swapping machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// Wall-clock time of the whole compile.
+    pub time: Duration,
+    /// Resident memory of the compiler and every process it starts, together.
+    pub memory_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> Self {
+        CompileLimits {
+            time: Duration::from_secs(120),
+            memory_bytes: 2 << 30,
+        }
+    }
 }
 
 // ---- the file as written ------------------------------------------------------------------
@@ -239,6 +264,8 @@ struct RawLanguage {
     compile: Option<Vec<String>>,
     run: Vec<String>,
     time_multiplier: Option<TimeMultiplier>,
+    compile_time_limit: Option<DurationValue>,
+    compile_memory_limit: Option<SizeValue>,
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
@@ -253,6 +280,7 @@ enum RawChecker {
 #[serde(rename_all = "kebab-case")]
 enum CheckerName {
     Tokens,
+    TokensIgnoreCase,
     Lines,
     Exact,
     Float,
@@ -262,7 +290,10 @@ enum CheckerName {
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "type")]
 enum CheckerTable {
-    Tokens {},
+    #[serde(rename_all = "kebab-case")]
+    Tokens {
+        case_sensitive: Option<bool>,
+    },
     Lines {},
     Exact {},
     #[serde(rename_all = "kebab-case")]
@@ -280,7 +311,7 @@ enum CheckerTable {
 const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
 
 #[derive(Clone, Copy)]
-struct DurationValue(Duration);
+pub(crate) struct DurationValue(Duration);
 
 impl<'de> Deserialize<'de> for DurationValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -292,7 +323,7 @@ impl<'de> Deserialize<'de> for DurationValue {
 }
 
 #[derive(Clone, Copy)]
-struct SizeValue(u64);
+pub(crate) struct SizeValue(u64);
 
 impl<'de> Deserialize<'de> for SizeValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -392,13 +423,17 @@ pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {
         })
 }
 
-/// Reads and checks judge.toml at `path`, making every path in it absolute.
+/// Reads and checks judge.toml at `path`, making every path in it absolute, with the built-in
+/// languages and the user's config beneath its own.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    parse(&text, path)
+    let mut config = parse(&text, path)?;
+    let user = user::load()?;
+    config.languages = languages::merged(&[&user.languages, &config.languages]);
+    Ok(config)
 }
 
 /// Parses judge.toml's text; `path` names the file in errors and anchors relative paths.
@@ -434,7 +469,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let wall_limit = problem
             .wall_limit
             .or(defaults.wall_limit)
-            .map_or_else(|| default_wall_limit(time_limit), |d| d.0);
+            .map_or_else(|| crate::sandbox::run::wall_limit(time_limit), |d| d.0);
         if wall_limit < time_limit {
             return Err(invalid(format!(
                 "problem `{name}`: wall-limit ({}) is below time-limit ({})",
@@ -498,23 +533,53 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
 
+    let languages = languages_of(raw.languages, path)?;
+
+    Ok(Config {
+        root,
+        path: path.to_path_buf(),
+        build: defaults.build,
+        problems,
+        languages,
+        sandbox: defaults.sandbox.unwrap_or_default(),
+    })
+}
+
+/// The `[languages.*]` tables of a file, checked.
+fn languages_of(
+    raw: BTreeMap<String, RawLanguage>,
+    path: &Path,
+) -> Result<Vec<Language>, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
     let mut languages = Vec::new();
-    for (id, language) in raw.languages {
+    for (id, language) in raw {
         check_name(&id).map_err(invalid)?;
         if language.run.is_empty() {
             return Err(invalid(format!("language `{id}`: `run` is empty")));
         }
         let multiplier = language.time_multiplier.map_or(1.0, |m| m.0);
+        let defaults = CompileLimits::default();
+        let compile_limits = CompileLimits {
+            time: language.compile_time_limit.map_or(defaults.time, |d| d.0),
+            memory_bytes: language
+                .compile_memory_limit
+                .map_or(defaults.memory_bytes, |s| s.0),
+        };
         languages.push(Language {
             name: language.name.unwrap_or_else(|| id.clone()),
             extensions: language
                 .extensions
                 .into_iter()
-                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                // As written: `.C` (C++) and `.c` (C) are different languages.
+                .map(|e| e.trim_start_matches('.').to_string())
                 .collect(),
             compile: language.compile,
             run: language.run,
             time_multiplier: multiplier,
+            compile_limits,
             id,
         });
     }
@@ -535,21 +600,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             }
         }
     }
-
-    Ok(Config {
-        root,
-        path: path.to_path_buf(),
-        build: defaults.build,
-        problems,
-        languages,
-        sandbox: defaults.sandbox.unwrap_or_default(),
-    })
-}
-
-/// Twice the CPU limit plus a second: loose enough that a loaded machine does not turn an
-/// honest run into a TLE, tight enough that a program that sleeps comes back soon.
-pub fn default_wall_limit(time_limit: Duration) -> Duration {
-    time_limit * 2 + Duration::from_secs(1)
+    Ok(languages)
 }
 
 fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
@@ -558,9 +609,14 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
         relative: relative.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
     };
     Ok(match raw {
-        RawChecker::Name(CheckerName::Tokens) | RawChecker::Table(CheckerTable::Tokens {}) => {
-            Checker::Tokens
-        }
+        RawChecker::Name(CheckerName::Tokens)
+        | RawChecker::Table(CheckerTable::Tokens {
+            case_sensitive: None | Some(true),
+        }) => Checker::Tokens,
+        RawChecker::Name(CheckerName::TokensIgnoreCase)
+        | RawChecker::Table(CheckerTable::Tokens {
+            case_sensitive: Some(false),
+        }) => Checker::TokensIgnoreCase,
         RawChecker::Name(CheckerName::Lines) | RawChecker::Table(CheckerTable::Lines {}) => {
             Checker::Lines
         }
@@ -879,7 +935,7 @@ seeds = 7
     #[test]
     fn an_extension_belongs_to_one_language() {
         let error = parse_str(
-            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = [\".PY\"]\nrun = [\"pypy3\", \"{source}\"]\n",
+            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = [\".py\"]\nrun = [\"pypy3\", \"{source}\"]\n",
         )
         .unwrap_err();
         assert!(
@@ -893,6 +949,34 @@ seeds = 7
         )
         .unwrap();
         assert_eq!(config.languages.len(), 2);
+    }
+
+    #[test]
+    fn compile_limits_default_and_can_be_set_per_language() {
+        let config = parse_str(
+            "[languages.c]\nextensions = [\"c\"]\ncompile = [\"cc\", \"{source}\"]\nrun = [\"{exe}\"]\n\
+             [languages.big]\nextensions = [\"big\"]\nrun = [\"{exe}\"]\n\
+             compile-time-limit = \"5m\"\ncompile-memory-limit = \"8GiB\"\n",
+        )
+        .unwrap();
+        let limits = |id: &str| {
+            let language = config.languages.iter().find(|l| l.id == id).unwrap();
+            language.compile_limits
+        };
+        assert_eq!(limits("c"), CompileLimits::default());
+        assert_eq!(limits("c").time, Duration::from_secs(120));
+        assert_eq!(limits("c").memory_bytes, 2 << 30);
+        assert_eq!(limits("big").time, Duration::from_secs(300));
+        assert_eq!(limits("big").memory_bytes, 8 << 30);
+
+        let error = parse_str(
+            "[languages.c]\nextensions = [\"c\"]\nrun = [\"{exe}\"]\ncompile-memory-limit = \"0MiB\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("must be a positive size"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -268,26 +268,32 @@ struct Candidate {
 fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming>, SubmitError> {
     let label = label_of(stored);
     let path = stored.plan.source.clone();
-    Ok(match submit::compile(stored.plan.language, &path)? {
-        Compiled::Ready(prepared) => Ok(Candidate {
-            label,
-            role: Role::Accepted,
-            path,
-            program: prepared.program.clone(),
-            time_multiplier: prepared.time_multiplier,
-            _prepared: Some(prepared),
-        }),
-        Compiled::CompileError { message, .. } => Err(ProgramTiming {
-            label,
-            role: Role::Accepted,
-            path,
-            time_multiplier: stored.plan.language.time_multiplier,
-            slowest: Duration::ZERO,
-            slowest_case: String::new(),
-            failures: Vec::new(),
-            compile_error: Some(message),
-        }),
-    })
+    Ok(
+        match submit::compile(
+            stored.plan.language,
+            &path,
+            stored.plan.problem.memory_limit,
+        )? {
+            Compiled::Ready(prepared) => Ok(Candidate {
+                label,
+                role: Role::Accepted,
+                path,
+                program: prepared.program.clone(),
+                time_multiplier: prepared.time_multiplier,
+                _prepared: Some(prepared),
+            }),
+            Compiled::CompileError { message, .. } => Err(ProgramTiming {
+                label,
+                role: Role::Accepted,
+                path,
+                time_multiplier: stored.plan.language.time_multiplier,
+                slowest: Duration::ZERO,
+                slowest_case: String::new(),
+                failures: Vec::new(),
+                compile_error: Some(message),
+            }),
+        },
+    )
 }
 
 /// Calibrates one problem: measure, suggest, then try the too-slow submissions.
@@ -446,7 +452,7 @@ fn measure(
 fn measuring_limits(problem: &Problem, time_multiplier: f64) -> Limits {
     let mut limits = problem.limits(time_multiplier);
     limits.cpu_time *= MEASURE_HEADROOM;
-    limits.wall_time = limits.cpu_time * 2 + Duration::from_secs(1);
+    limits.wall_time = crate::sandbox::run::wall_limit(limits.cpu_time);
     limits
 }
 
@@ -470,7 +476,7 @@ fn check_slow(
 ) -> Result<SlowCheck, SubmitError> {
     let mut problem = slow.plan.problem.clone();
     problem.time_limit = limit;
-    problem.wall_limit = limit * 2 + Duration::from_secs(1);
+    problem.wall_limit = crate::sandbox::run::wall_limit(limit);
     let plan = Plan {
         problem: &problem,
         language: slow.plan.language,

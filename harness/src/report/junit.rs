@@ -529,6 +529,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            input: None,
         }
     }
 
@@ -654,6 +655,7 @@ mod tests {
                 compile: None,
                 run: vec!["{exe}".to_string()],
                 time_multiplier: 1.0,
+                compile_limits: crate::config::CompileLimits::default(),
             },
             limits: limits(),
             compile: CompileOutcome {

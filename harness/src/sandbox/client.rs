@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::cgroup::WorkerCgroup;
 use super::wire::{self, Exec, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::sandbox::run::{Capture, LimitHit, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin, Termination};
 use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
@@ -289,8 +289,9 @@ fn plan(request: &RunRequest<'_>, limits: &Limits) -> io::Result<Plan> {
             env.push(pair);
         }
     }
-    let rlimits = unix::rlimit_plan(limits)
+    let rlimits = unix::rlimit_plan(limits, run::Scope::Process)
         .into_iter()
+        .flatten()
         .map(|(resource, value)| (resource as i64, value))
         .collect();
     Ok(Plan {
@@ -408,8 +409,10 @@ fn run_planned(
 ) -> Result<Supervised, Failure> {
     let lost = Failure::Lost;
     let stdin = match request.stdin {
-        Some(path) => File::open(path).and_then(|mut file| sealed_copy(&mut file, "stdin")),
-        None => File::open("/dev/null").map(OwnedFd::from),
+        Stdin::File(path) => File::open(path).and_then(|mut file| sealed_copy(&mut file, "stdin")),
+        Stdin::Bytes(bytes) => sealed_copy(&mut &bytes[..], "stdin"),
+        // `run` sends only these three here; anything else is read as nothing.
+        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null").map(OwnedFd::from),
     }
     .map_err(lost)?;
     let (stdout_read, stdout_write) =

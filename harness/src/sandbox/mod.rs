@@ -8,6 +8,7 @@
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
 
+pub(crate) mod collect;
 pub(crate) mod interrupt;
 mod mode;
 pub mod run;
@@ -34,7 +35,7 @@ mod zygote;
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
 pub use mode::Mode;
-/// For benchmarks and tests that run programs in process: lets `run::run_program` use the
+/// For benchmarks and tests that run programs in process: lets `run::run` use the
 /// sandbox, with the given `harness` binary as the per-worker helper.
 #[cfg(target_os = "linux")]
 pub use policy::enable;
