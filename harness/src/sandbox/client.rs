@@ -238,7 +238,7 @@ fn hidden_folders() -> Vec<PathBuf> {
     .collect()
 }
 
-fn plan(request: &RunRequest<'_>, limits: &Limits) -> io::Result<Plan> {
+fn plan(request: &RunRequest<'_>, limits: &Limits, workdir: &Path) -> io::Result<Plan> {
     let program = resolve(request.program)?;
     let canonical = std::fs::canonicalize(&program)?;
     let mut prefixes = Vec::new();
@@ -264,12 +264,8 @@ fn plan(request: &RunRequest<'_>, limits: &Limits) -> io::Result<Plan> {
     }
     let mut argv = vec![argv0.into_os_string().into_vec()];
     for arg in request.args {
-        argv.push(match private_copy(arg)? {
-            Some(copy) => {
-                let number = 3 + extra.len();
-                extra.push(copy);
-                format!("/proc/self/fd/{number}").into_bytes()
-            }
+        argv.push(match private_copy(arg, workdir)? {
+            Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
             None => arg.as_bytes().to_vec(),
         });
     }
@@ -346,9 +342,11 @@ fn resolve(program: &Path) -> io::Result<PathBuf> {
     Ok(found)
 }
 
-/// A sealed in-memory copy of `arg` when it names a regular file the sandbox does not show (a
-/// submission's source, for an interpreter): the program reads the copy and can change nothing.
-fn private_copy(arg: &OsString) -> io::Result<Option<OwnedFd>> {
+/// A copy of `arg` in the run's own folder (its `/tmp`) when it names a regular file the
+/// sandbox does not show (a submission's source, for an interpreter): the program reads the
+/// copy by an ordinary path (Node.js resolves its script's real path, which a memfd has not)
+/// and can change nothing of the original. Returns the copy's name in the folder.
+fn private_copy(arg: &OsString, workdir: &Path) -> io::Result<Option<PathBuf>> {
     let path = Path::new(arg);
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(None);
@@ -359,10 +357,17 @@ fn private_copy(arg: &OsString) -> io::Result<Option<OwnedFd>> {
     if std::fs::canonicalize(path).is_ok_and(|c| view::is_system(&c)) {
         return Ok(None);
     }
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    sealed_copy(&mut File::open(path)?, &name).map(Some)
+    let name = PathBuf::from(path.file_name().unwrap_or("file".as_ref()));
+    let mut copy_name = name.clone();
+    let mut n = 1;
+    while workdir.join(&copy_name).exists() {
+        n += 1;
+        copy_name = PathBuf::from(format!("{n}-{}", name.display()));
+    }
+    let copy = workdir.join(&copy_name);
+    std::fs::copy(path, &copy)?;
+    std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o444))?;
+    Ok(Some(copy_name))
 }
 
 /// A memfd holding `source`'s bytes, sealed against any change.
@@ -397,7 +402,7 @@ pub(crate) fn run(
     workdir: &Path,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
-    let plan = plan(request, &request.limits).map_err(Failure::Start)?;
+    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
     run_planned(request, plan, workdir, capture)
 }
 
