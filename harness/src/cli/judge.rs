@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::partition::Partition;
+use harness::judge::submission::{self, Request};
 use harness::judge::{Event, Stop};
-use harness::partition::Partition;
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
-use harness::submission::{self, Request};
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -74,9 +74,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     };
     let mut plan = submission::plan(&config, &request)?;
     if let Some(partition) = args.partition {
-        let problem = &plan.problem.name;
-        plan.cases
-            .retain(|case| partition.contains(problem, &case.name));
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
@@ -130,5 +128,5 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         human::write_submission(&mut stdout, &report, &options)?;
     }
     stdout.flush()?;
-    Ok(super::run::exit_code(std::iter::once(report.verdict)))
+    Ok(harness::exit::for_verdicts([report.verdict]))
 }

@@ -3,17 +3,17 @@
 
 use std::io::Write;
 
-use anstyle::{AnsiColor, Style};
 use anyhow::Result;
 use clap::Args;
 
+use harness::author::validate::{self, Validator};
+use harness::case::discover;
 use harness::config::{Config, Problem};
-use harness::discover;
 use harness::exit;
-use harness::suite::Planned;
-use harness::validate::{self, InvalidCase, Validator};
+use harness::judge::suite::Planned;
+use harness::report::author as author_report;
 
-use super::{build_first, load_config, shown_path, GlobalArgs};
+use super::{build_first, load_config, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
@@ -27,14 +27,6 @@ pub struct ValidateArgs {
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 }
-
-const BAD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
-    .bold();
-const GOOD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
-    .bold();
-const DIM: Style = Style::new().dimmed();
 
 pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     let config = load_config(global)?;
@@ -53,32 +45,12 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     let mut invalid_total = 0;
     for (problem, cases) in problems.iter().zip(&cases) {
         let Some(validator) = Validator::for_problem(&config, problem) else {
-            writeln!(
-                stdout,
-                "{}: {DIM}no validator{DIM:#} (hint: set `validator` in [problems.{}])",
-                problem.name, problem.name
-            )?;
+            author_report::write_no_validator(&mut stdout, &problem.name)?;
             continue;
         };
         let invalid = validator.check_cases(cases, jobs)?;
-        write_invalid(&mut stdout, &invalid)?;
+        author_report::write_validated(&mut stdout, &problem.name, &invalid, cases.len())?;
         invalid_total += invalid.len();
-        if invalid.is_empty() {
-            writeln!(
-                stdout,
-                "{}: {GOOD}{} inputs valid{GOOD:#}",
-                problem.name,
-                cases.len()
-            )?;
-        } else {
-            writeln!(
-                stdout,
-                "{}: {BAD}{} of {} inputs invalid{BAD:#}",
-                problem.name,
-                invalid.len(),
-                cases.len()
-            )?;
-        }
     }
     stdout.flush()?;
     Ok(if invalid_total == 0 {
@@ -86,18 +58,6 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     } else {
         exit::FAILED
     })
-}
-
-fn write_invalid(out: &mut dyn Write, invalid: &[InvalidCase]) -> std::io::Result<()> {
-    for case in invalid {
-        writeln!(
-            out,
-            "  {BAD}INVALID{BAD:#}  {}: {}",
-            shown_path(&case.input),
-            case.reason
-        )?;
-    }
-    Ok(())
 }
 
 /// `harness run`'s check before judging: `Some(exit code)` when a planned case is invalid,
@@ -113,13 +73,7 @@ pub fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option
         return Ok(None);
     }
     let mut stderr = anstream::stderr().lock();
-    write_invalid(&mut stderr, &invalid)?;
-    writeln!(
-        stderr,
-        "{BAD}error{BAD:#}: nothing was judged: {} {} the constraints (hint: fix {}, or pass --no-validate)",
-        invalid.len(),
-        if invalid.len() == 1 { "case breaks" } else { "cases break" },
-        if invalid.len() == 1 { "it" } else { "them" },
-    )?;
+    author_report::write_invalid(&mut stderr, &invalid)?;
+    author_report::write_nothing_judged(&mut stderr, invalid.len())?;
     Ok(Some(exit::FAILED))
 }
