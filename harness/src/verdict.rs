@@ -3,7 +3,9 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::config::InteractorProtocol;
 use crate::sandbox::run::{Limits, RunResult, Termination};
+use crate::sandbox::transcript::Speaker;
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -219,6 +221,147 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 &stderr,
             ),
         }),
+    }
+}
+
+// ---- interactive problems -----------------------------------------------------------------
+
+/// What an interactor's run says about the dialogue, decoded by its protocol
+/// ([`interactor_said`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InteractorSaid {
+    Accepted(String),
+    WrongAnswer(String),
+    /// The interactor itself failed: it crashed, exited with a code its protocol does not
+    /// define or with testlib's FAIL, broke its own limits, or gave no verdict in time.
+    Failed(String),
+    /// Killed by the pair's wall-clock bound while it was waiting for the submission: it
+    /// said nothing, and the submission, killed at the same moment, is judged by its limits.
+    Silenced,
+}
+
+/// Decodes the interactor's run. `message` is its reason: Kattis's `judgemessage.txt`, or for
+/// testlib the last line of its stderr. `wall_time` is the pair's wall-clock bound, and
+/// `submission_ended` whether the submission had ended before the interactor was stopped.
+pub fn interactor_said(
+    protocol: InteractorProtocol,
+    run: &RunResult,
+    limits: &Limits,
+    message: &str,
+    submission_ended: bool,
+) -> InteractorSaid {
+    use crate::config::units::{format_bytes, format_duration};
+    let message = message.trim();
+    let with_message = |what: String| {
+        if message.is_empty() {
+            what
+        } else {
+            format!("{what}: {}", crate::text::one_line(message, 200))
+        }
+    };
+    match run.limit_hit {
+        Some(LimitHit::Memory) => {
+            return InteractorSaid::Failed(format!(
+                "the interactor used more than its {} of memory",
+                format_bytes(limits.memory_bytes)
+            ))
+        }
+        Some(LimitHit::WallTime) if submission_ended => {
+            return InteractorSaid::Failed(format!(
+                "the interactor gave no verdict within {} after the submission ended",
+                format_duration(crate::sandbox::pair::AFTER_SUBMISSION)
+            ))
+        }
+        // Busy for half the bound or more: it was computing, not waiting for the submission.
+        Some(LimitHit::WallTime) if run.cpu_time * 2 >= run.wall_time => {
+            return InteractorSaid::Failed(format!(
+                "the interactor was still computing (CPU {}) when the wall-clock bound of {} ended the run",
+                format_duration(run.cpu_time),
+                format_duration(run.wall_time)
+            ))
+        }
+        Some(LimitHit::WallTime) => return InteractorSaid::Silenced,
+        Some(LimitHit::Output) | None => {}
+    }
+    if run.cpu_time > limits.cpu_time {
+        return InteractorSaid::Failed(format!(
+            "the interactor used more than its {} of CPU time",
+            format_duration(limits.cpu_time)
+        ));
+    }
+    let code = match run.termination {
+        Termination::Signaled(signal) => {
+            return InteractorSaid::Failed(with_message(format!(
+                "the interactor was killed by {}",
+                crate::sandbox::run::signal_name(signal)
+            )))
+        }
+        Termination::Exited(code) => code,
+    };
+    match (protocol, code) {
+        (InteractorProtocol::Testlib, 0) | (InteractorProtocol::Kattis, 42) => {
+            InteractorSaid::Accepted(message.to_string())
+        }
+        (InteractorProtocol::Testlib, 1) | (InteractorProtocol::Kattis, 43) => {
+            InteractorSaid::WrongAnswer(with_message("the interactor said wrong answer".into()))
+        }
+        (InteractorProtocol::Testlib, 2) => InteractorSaid::WrongAnswer(with_message(
+            "the interactor said presentation error".into(),
+        )),
+        (InteractorProtocol::Testlib, 3) => {
+            InteractorSaid::Failed(with_message("the interactor failed (exit 3, FAIL)".into()))
+        }
+        (protocol, code) => InteractorSaid::Failed(with_message(format!(
+            "the interactor exited with {code}, which the {} protocol does not define ({})",
+            protocol.as_str(),
+            protocol.codes()
+        ))),
+    }
+}
+
+/// Who is blamed for an interactive run: the one place its verdict is decided, in the order
+/// problemtools and DOMjudge use (the README's table):
+///
+/// 1. the interactor failed (crash, exit code outside its protocol, FAIL, its own limits,
+///    no verdict in time): judge error;
+/// 2. the interactor said wrong answer and ended first: WA (the submission's end, a SIGPIPE
+///    say, may be the consequence);
+/// 3. the submission broke its own limits: OLE, MLE, TLE; one killed by the wall clock while
+///    the interactor waited for it gets a reason that suggests the flush;
+/// 4. the submission crashed: RE;
+/// 5. otherwise the interactor's verdict.
+pub fn blame(
+    submission: &RunResult,
+    limits: &Limits,
+    interactor: &InteractorSaid,
+    first: Speaker,
+) -> Judgement {
+    if let InteractorSaid::Failed(why) = interactor {
+        return Judgement::judge_error(why.clone());
+    }
+    if let (InteractorSaid::WrongAnswer(why), Speaker::Interactor) = (interactor, first) {
+        return Judgement::wrong_answer(why.clone());
+    }
+    if let Some(mut judgement) = classify(submission, limits) {
+        let waited = submission.limit_hit == Some(LimitHit::WallTime)
+            && submission.cpu_time * 4 < submission.wall_time
+            && *interactor == InteractorSaid::Silenced;
+        if waited {
+            judgement.reason = format!(
+                "killed after {} of wall time (CPU {}) while the interactor waited for its next line: did it flush after each line? (`fflush(stdout)`, `cout << endl`, `print(..., flush=True)`)",
+                crate::config::units::format_duration(submission.wall_time),
+                crate::config::units::format_duration(submission.cpu_time)
+            );
+        }
+        return judgement;
+    }
+    match interactor {
+        InteractorSaid::Accepted(why) => Judgement::accepted(why.clone()),
+        InteractorSaid::WrongAnswer(why) => Judgement::wrong_answer(why.clone()),
+        InteractorSaid::Failed(why) => Judgement::judge_error(why.clone()),
+        InteractorSaid::Silenced => {
+            Judgement::judge_error("the interactor was stopped before it gave a verdict")
+        }
     }
 }
 

@@ -131,6 +131,7 @@ fn measure(
         limits,
         checker: &checker,
         jobs: 1,
+        interactor: None,
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();

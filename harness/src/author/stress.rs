@@ -39,6 +39,8 @@ pub enum StressError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Interactor(#[from] crate::judge::interactive::InteractorError),
 }
 
 /// When to stop looking.
@@ -147,12 +149,18 @@ pub fn stress(
         .ok_or_else(|| StressError::NoGenerator {
             problem: problem.name.clone(),
         })?;
-    let reference = problem
-        .reference
-        .as_deref()
-        .ok_or_else(|| StressError::NoReference {
-            problem: problem.name.clone(),
-        })?;
+    // An interactive problem needs no reference: its interactor judges each dialogue, and
+    // the generator writes the interactor's input.
+    let interactor = crate::judge::interactive::prepare(config, problem)?;
+    let reference = match (&interactor, problem.reference.as_deref()) {
+        (_, Some(reference)) => Some(reference),
+        (Some(_), None) => None,
+        (None, None) => {
+            return Err(StressError::NoReference {
+                problem: problem.name.clone(),
+            })
+        }
+    };
     let scratch = tempfile::Builder::new()
         .prefix("harness-stress-")
         .tempdir()
@@ -168,6 +176,7 @@ pub fn stress(
             limits: problem.limits(time_multiplier),
             checker: &problem.checker,
             jobs: 1,
+            interactor: interactor.as_deref(),
         },
         scratch: scratch.path(),
     };
@@ -322,7 +331,8 @@ fn candidates(
 /// Everything needed to judge one input.
 struct Trial<'a> {
     program: &'a Program,
-    reference: &'a Path,
+    /// `None` for an interactive problem without one: the answer file is then empty.
+    reference: Option<&'a Path>,
     validator: Option<Validator>,
     judge: JudgeSettings<'a>,
     scratch: &'a Path,
@@ -351,9 +361,12 @@ impl Trial<'_> {
     /// Judges the submission on `input`: `None` when it is accepted.
     fn run(&self, input: &[u8]) -> Result<Option<Failing>, TrialError> {
         let case = self.write_case("input", input)?;
-        let expected = tool::Command::program(Role::Reference, self.reference)
-            .output(Some(&case.input), None)
-            .map_err(TrialError::Reference)?;
+        let expected = match self.reference {
+            Some(reference) => tool::Command::program(Role::Reference, reference)
+                .output(Some(&case.input), None)
+                .map_err(TrialError::Reference)?,
+            None => Vec::new(),
+        };
         fs::write(&case.answer, &expected).map_err(|source| StressError::Io {
             path: case.answer.clone(),
             source,

@@ -65,6 +65,55 @@ pub struct Problem {
     pub validator: Option<Vec<String>>,
     pub generators: Vec<Generator>,
     pub stress: Option<Stress>,
+    /// For an interactive problem: the program that talks to the submission and judges it.
+    pub interactor: Option<Interactor>,
+}
+
+/// The interactor of an interactive problem.
+#[derive(Debug, Clone)]
+pub struct Interactor {
+    pub program: InteractorProgram,
+    pub protocol: InteractorProtocol,
+    /// testlib only: the checker that judges the interactor's OUTPUT file against the answer
+    /// once the interactor accepted, when the problem names one (as Codeforces does).
+    pub checker: Option<Checker>,
+}
+
+/// `interactor = "path/source.cpp"` or `interactor = ["program", "arg"…]`.
+#[derive(Debug, Clone)]
+pub enum InteractorProgram {
+    /// A source file, compiled through the languages table like a submission.
+    Source(PathBuf),
+    /// A command; the protocol's arguments are appended.
+    Command { program: PathBuf, args: Vec<String> },
+}
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
 }
 
 impl Problem {
@@ -164,6 +213,16 @@ struct RawProblem {
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
+    interactor: Option<RawInteractor>,
+    interactor_protocol: Option<InteractorProtocol>,
+}
+
+/// `interactor = "source.cpp"` or `interactor = ["command", …]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInteractor {
+    Source(String),
+    Command(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -350,6 +409,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
             None => default_checker.clone(),
         };
+        let interactor = resolve_interactor(&problem, &root)
+            .map_err(|message| invalid(format!("problem `{name}`: {message}")))?;
         let mut generators = Vec::new();
         for generator in problem.generators {
             check_command(&generator.command).map_err(|m| {
@@ -397,6 +458,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 generator: s.generator,
                 shrink: s.shrink,
             }),
+            interactor,
             name,
         });
     }
@@ -495,6 +557,45 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
             }
         }
     })
+}
+
+/// The interactor of a problem table, with its protocol (testlib unless it says otherwise)
+/// and, for testlib, the problem's own checker for the interactor's OUTPUT file.
+fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Interactor>, String> {
+    let Some(raw) = &problem.interactor else {
+        if problem.interactor_protocol.is_some() {
+            return Err("`interactor-protocol` is set but `interactor` is not".to_string());
+        }
+        return Ok(None);
+    };
+    let program = match raw {
+        RawInteractor::Source(source) if source.trim().is_empty() => {
+            return Err("`interactor` is empty".to_string())
+        }
+        RawInteractor::Source(source) => InteractorProgram::Source(root.join(source)),
+        RawInteractor::Command(command) => {
+            check_command(command).map_err(|m| format!("interactor: {m}"))?;
+            InteractorProgram::Command {
+                program: resolve_program(&command[0], root),
+                args: command[1..].to_vec(),
+            }
+        }
+    };
+    let protocol = problem
+        .interactor_protocol
+        .unwrap_or(InteractorProtocol::Testlib);
+    let checker = match (&problem.checker, protocol) {
+        (None, _) => None,
+        (Some(_), InteractorProtocol::Kattis) => {
+            return Err("a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string())
+        }
+        (Some(checker), InteractorProtocol::Testlib) => Some(resolve_checker(checker, root)?),
+    };
+    Ok(Some(Interactor {
+        program,
+        protocol,
+        checker,
+    }))
 }
 
 /// A program named with a slash is a path from judge.toml's folder; a bare name is looked up

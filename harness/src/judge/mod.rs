@@ -2,6 +2,8 @@
 //! It reports through events and returns outcomes; it never prints.
 
 pub mod calibrate;
+#[cfg(unix)]
+pub mod interactive;
 pub mod submission;
 pub mod suite;
 pub mod verify;
@@ -52,6 +54,19 @@ pub struct CaseOutcome {
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
+    /// For interactive problems: the transcript and the interactor's message and numbers.
+    pub interaction: Option<Interaction>,
+}
+
+/// What the report shows of an interactive case.
+#[derive(Debug, Clone, Default)]
+pub struct Interaction {
+    pub transcript: crate::sandbox::transcript::Transcript,
+    /// The interactor's own reason (judgemessage.txt, or testlib's stderr), one line.
+    pub message: String,
+    /// The interactor's numbers, shown apart: they are never the submission's.
+    pub interactor_cpu_time: Duration,
+    pub interactor_peak_memory_bytes: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -75,6 +90,9 @@ pub struct JudgeSettings<'a> {
     pub checker: &'a Checker,
     /// Cases run at once. Verdicts use CPU time, which parallel runs barely disturb.
     pub jobs: usize,
+    /// For an interactive problem: the interactor each case runs beside.
+    #[cfg(unix)]
+    pub interactor: Option<&'a interactive::ReadyInteractor>,
 }
 
 /// Whether judging goes on after a case fails.
@@ -177,6 +195,10 @@ pub fn judge_cases_with(
 
 /// Runs and checks one case.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    #[cfg(unix)]
+    if let Some(interactor) = settings.interactor {
+        return interactive::judge_case(program, case, settings, interactor);
+    }
     let limits = settings.limits;
     let request = RunRequest {
         program: &program.executable,
@@ -204,6 +226,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
+        interaction: None,
     };
     let mut answer = Vec::new();
     let judgement = verdict::decide(&result, &limits, || {
@@ -250,6 +273,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         time_sensitive: false,
         stderr_tail: String::new(),
         mismatch: None,
+        interaction: None,
     }
 }
 
@@ -316,6 +340,7 @@ mod tests {
             },
             checker: &Checker::Tokens,
             jobs,
+            interactor: None,
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

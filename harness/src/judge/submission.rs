@@ -14,6 +14,8 @@ use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
+use super::interactive;
+
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
     #[error(transparent)]
@@ -26,6 +28,8 @@ pub enum SubmissionError {
     Cases(#[from] SuiteError),
     #[error("no cases in `{}` (hint: a case is a `NAME.in` file with its `NAME.ans` beside it)", .0.display())]
     NoCases(PathBuf),
+    #[error(transparent)]
+    Interactor(#[from] interactive::InteractorError),
 }
 
 /// What to judge: a problem, a source file, and optionally another case set.
@@ -49,6 +53,8 @@ pub struct Plan<'a> {
     pub language: &'a Language,
     pub source: PathBuf,
     pub cases: Vec<Case>,
+    /// The interactor of an interactive problem, ready to run.
+    pub interactor: Option<interactive::Shared>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
@@ -61,11 +67,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let cases = select_cases(folder, request.case_pattern)?;
+    let interactor = interactive::prepare(config, problem)?;
     Ok(Plan {
         problem,
         language,
         source: request.source.to_path_buf(),
         cases,
+        interactor,
     })
 }
 
@@ -190,6 +198,7 @@ pub fn judge(
         limits: report.limits,
         checker: &problem.checker,
         jobs: options.jobs.max(1),
+        interactor: plan.interactor.as_deref(),
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,

@@ -23,6 +23,8 @@ pub enum SuiteError {
         problem: String,
         path: std::path::PathBuf,
     },
+    #[error(transparent)]
+    Interactor(#[from] super::interactive::InteractorError),
 }
 
 /// Which problems and cases to judge.
@@ -97,6 +99,8 @@ impl SuiteReport {
 pub struct Planned<'a> {
     pub problem: &'a Problem,
     pub cases: Vec<Case>,
+    /// The interactor of an interactive problem, ready to run.
+    pub interactor: Option<super::interactive::Shared>,
 }
 
 /// Resolves the selection to problems and cases, before anything runs, so that a missing
@@ -122,7 +126,12 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
         if let Some(pattern) = &pattern {
             pattern.retain(&mut cases);
         }
-        planned.push(Planned { problem, cases });
+        let interactor = super::interactive::prepare(config, problem)?;
+        planned.push(Planned {
+            problem,
+            cases,
+            interactor,
+        });
     }
     if let Some(pattern) = &pattern {
         if planned.iter().all(|p| p.cases.is_empty()) {
@@ -180,6 +189,7 @@ pub fn run(
             limits,
             checker: &problem.checker,
             jobs,
+            interactor: plan.interactor.as_deref(),
         };
         let program = Program::new(&problem.solution);
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
