@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::case::partition::Partition;
-use harness::judge::submission::{self, Request};
-use harness::judge::{Event, Stop};
-use harness::report::human::{self, Detail, HumanOptions};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::progress::Progress;
+use crate::case::partition::Partition;
+use crate::judge::submission::{self, Request};
+use crate::judge::{Event, Stop};
+use crate::report::human::{self, Detail, HumanOptions};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -128,5 +128,5 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         human::write_submission(&mut stdout, &report, &options)?;
     }
     stdout.flush()?;
-    Ok(harness::exit::for_verdicts([report.verdict]))
+    Ok(crate::exit::for_verdicts([report.verdict]))
 }

@@ -6,12 +6,12 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use harness::author::validate::{self, Validator};
-use harness::case::discover;
-use harness::config::{Config, Problem};
-use harness::exit;
-use harness::judge::suite::Planned;
-use harness::report::author as author_report;
+use crate::author::validate::{self, Validator};
+use crate::case::discover;
+use crate::config::{Config, Problem};
+use crate::exit;
+use crate::judge::suite::Planned;
+use crate::report::author as author_report;
 
 use super::{build_first, load_config, GlobalArgs};
 

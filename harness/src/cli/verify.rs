@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::case::partition::Partition;
-use harness::exit;
-use harness::judge::verify::{self, VerifyEvent};
-use harness::report::human::{self, Detail, VerifyPrinter};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::progress::Progress;
+use crate::case::partition::Partition;
+use crate::exit;
+use crate::judge::verify::{self, VerifyEvent};
+use crate::report::human::{self, Detail, VerifyPrinter};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -97,11 +97,11 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
             .min(DEFAULT_JOBS_MAX)
     });
     let report = verify::run(&stored, jobs, &mut |event| match event {
-        VerifyEvent::Started { name, .. } => {
+        VerifyEvent::Started { name } => {
             judged = 0;
             progress.set_label(name);
         }
-        VerifyEvent::CaseFinished { .. } => {
+        VerifyEvent::CaseFinished => {
             judged += 1;
             progress.tick();
         }
@@ -139,6 +139,6 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
         report
             .results
             .iter()
-            .map(harness::judge::verify::Verified::as_outcome),
+            .map(crate::judge::verify::Verified::as_outcome),
     ))
 }

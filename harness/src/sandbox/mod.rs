@@ -2,10 +2,10 @@
 //! killed; `pair` runs an interactive submission beside its interactor, recording the
 //! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
 
-pub mod interrupt;
+pub(crate) mod interrupt;
 #[cfg(unix)]
-pub mod pair;
+pub(crate) mod pair;
 pub mod run;
-pub mod transcript;
+pub(crate) mod transcript;
 #[cfg(unix)]
 mod unix;
