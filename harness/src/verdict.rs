@@ -326,11 +326,19 @@ pub fn interactor_said(
         (InteractorProtocol::Testlib, 3) => {
             InteractorSaid::Failed(with_message("the interactor failed (exit 3, FAIL)".into()))
         }
-        (protocol, code) => InteractorSaid::Failed(with_message(format!(
-            "the interactor exited with {code}, which the {} protocol does not define ({})",
-            protocol.as_str(),
-            protocol.codes()
-        ))),
+        (protocol, code) => {
+            let hint = match (protocol, code) {
+                (InteractorProtocol::Testlib, 42 | 43) => {
+                    " (hint: 42 and 43 are Kattis codes: set interactor-protocol = \"kattis\")"
+                }
+                _ => "",
+            };
+            InteractorSaid::Failed(with_message(format!(
+                "the interactor exited with {code}, which the {} protocol does not define ({}){hint}",
+                protocol.as_str(),
+                protocol.codes()
+            )))
+        }
     }
 }
 
@@ -601,5 +609,241 @@ mod tests {
         }
         assert!(Verdict::Accepted.is_accepted());
         assert!(!Verdict::WrongAnswer.is_accepted());
+    }
+
+    fn exited(code: i32) -> RunResult {
+        RunResult {
+            termination: Termination::Exited(code),
+            ..clean()
+        }
+    }
+
+    fn killed_by_wall(cpu_ms: u64) -> RunResult {
+        RunResult {
+            termination: Termination::Signaled(libc::SIGKILL),
+            limit_hit: Some(LimitHit::WallTime),
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::from_secs(3),
+            ..clean()
+        }
+    }
+
+    /// The interactor's limits in these tables: CPU and wall up to 3 s, 2 GiB.
+    fn interactor_limits() -> Limits {
+        Limits {
+            cpu_time: Duration::from_secs(3),
+            wall_time: Duration::from_secs(3),
+            memory_bytes: 2048 * MIB,
+            output_bytes: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn interactor_exits_are_read_by_their_protocol() {
+        use InteractorProtocol::{Kattis, Testlib};
+        let said = |protocol, run: RunResult, ended| {
+            interactor_said(protocol, &run, &interactor_limits(), "why", ended)
+        };
+        let accepted = InteractorSaid::Accepted("why".into());
+        assert_eq!(said(Testlib, exited(0), true), accepted);
+        assert_eq!(said(Kattis, exited(42), true), accepted);
+        for (protocol, code) in [(Testlib, 1), (Testlib, 2), (Kattis, 43)] {
+            let got = said(protocol, exited(code), true);
+            assert!(
+                matches!(got, InteractorSaid::WrongAnswer(_)),
+                "{code}: {got:?}"
+            );
+        }
+        let failures = [
+            (Testlib, exited(3), true, "FAIL"),
+            (
+                Testlib,
+                exited(42),
+                true,
+                "set interactor-protocol = \"kattis\"",
+            ),
+            (
+                Kattis,
+                exited(0),
+                true,
+                "exited with 0, which the kattis protocol",
+            ),
+            (Kattis, exited(1), true, "42 AC, 43 WA"),
+            (
+                Kattis,
+                RunResult {
+                    termination: Termination::Signaled(libc::SIGSEGV),
+                    ..clean()
+                },
+                true,
+                "killed by SIGSEGV",
+            ),
+            (
+                Kattis,
+                RunResult {
+                    limit_hit: Some(LimitHit::Memory),
+                    ..exited(43)
+                },
+                true,
+                "more than its 2.0 GiB",
+            ),
+            // Stopped after the submission had ended: it never gave its verdict.
+            (Kattis, killed_by_wall(1), true, "gave no verdict within"),
+            // Stopped at the pair's bound while it computed, not while it waited.
+            (Kattis, killed_by_wall(2900), false, "still computing"),
+        ];
+        for (protocol, run, ended, reason) in failures {
+            match said(protocol, run, ended) {
+                InteractorSaid::Failed(why) => assert!(why.contains(reason), "{why}"),
+                other => panic!("{reason}: {other:?}"),
+            }
+        }
+        // Stopped at the pair's bound while it waited: the submission is to blame.
+        assert_eq!(
+            said(Kattis, killed_by_wall(5), false),
+            InteractorSaid::Silenced
+        );
+    }
+
+    /// The README's blame table, row by row.
+    #[test]
+    fn blame_table() {
+        use InteractorSaid::Silenced;
+        use Speaker::{Interactor, Submission};
+        use Verdict::*;
+        let ac = || InteractorSaid::Accepted("found".into());
+        let wa = || InteractorSaid::WrongAnswer("no".into());
+        let failed = || InteractorSaid::Failed("interactor broke".into());
+        let crashed = RunResult {
+            termination: Termination::Signaled(libc::SIGABRT),
+            ..clean()
+        };
+        let over_cpu = RunResult {
+            cpu_time: Duration::from_millis(1500),
+            termination: Termination::Signaled(libc::SIGXCPU),
+            ..clean()
+        };
+        let over_memory = RunResult {
+            limit_hit: Some(LimitHit::Memory),
+            ..crashed.clone()
+        };
+        let rows: Vec<(&str, RunResult, InteractorSaid, Speaker, Verdict)> = vec![
+            (
+                "interactor fails, submission fine",
+                clean(),
+                failed(),
+                Interactor,
+                JudgeError,
+            ),
+            (
+                "interactor fails, submission crashed",
+                crashed.clone(),
+                failed(),
+                Submission,
+                JudgeError,
+            ),
+            (
+                "interactor fails, submission over CPU",
+                over_cpu.clone(),
+                failed(),
+                Submission,
+                JudgeError,
+            ),
+            (
+                "interactor WA first, submission then crashed",
+                crashed.clone(),
+                wa(),
+                Interactor,
+                WrongAnswer,
+            ),
+            (
+                "interactor WA first, submission then over CPU",
+                over_cpu.clone(),
+                wa(),
+                Interactor,
+                WrongAnswer,
+            ),
+            (
+                "submission over CPU first, interactor then WA",
+                over_cpu.clone(),
+                wa(),
+                Submission,
+                TimeLimitExceeded,
+            ),
+            (
+                "submission over memory first",
+                over_memory,
+                wa(),
+                Submission,
+                MemoryLimitExceeded,
+            ),
+            (
+                "submission crashed first, interactor then WA",
+                crashed.clone(),
+                wa(),
+                Submission,
+                RuntimeError,
+            ),
+            (
+                "submission crashed after an accepted dialogue",
+                crashed,
+                ac(),
+                Interactor,
+                RuntimeError,
+            ),
+            (
+                "submission over CPU after an accepted dialogue",
+                over_cpu,
+                ac(),
+                Interactor,
+                TimeLimitExceeded,
+            ),
+            (
+                "both waited until the wall bound",
+                killed_by_wall(5),
+                Silenced,
+                Submission,
+                TimeLimitExceeded,
+            ),
+            (
+                "clean, interactor WA",
+                clean(),
+                wa(),
+                Submission,
+                WrongAnswer,
+            ),
+            ("clean, interactor AC", clean(), ac(), Interactor, Accepted),
+            (
+                "clean, interactor silenced",
+                clean(),
+                Silenced,
+                Interactor,
+                JudgeError,
+            ),
+        ];
+        for (what, submission, said, first, expected) in rows {
+            let got = blame(&submission, &limits(), &said, first);
+            assert_eq!(got.verdict, expected, "{what}: {}", got.reason);
+        }
+    }
+
+    #[test]
+    fn waiting_for_each_other_suggests_the_flush() {
+        let judged = blame(
+            &killed_by_wall(5),
+            &limits(),
+            &InteractorSaid::Silenced,
+            Speaker::Submission,
+        );
+        assert_eq!(judged.verdict, Verdict::TimeLimitExceeded);
+        assert!(judged.reason.contains("did it flush"), "{}", judged.reason);
+        // A submission that used the CPU is slow, not waiting: no hint.
+        let busy = blame(
+            &killed_by_wall(2900),
+            &limits(),
+            &InteractorSaid::Silenced,
+            Speaker::Submission,
+        );
+        assert!(!busy.reason.contains("flush"), "{}", busy.reason);
     }
 }

@@ -836,6 +836,67 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
     }
 
     #[test]
+    fn interactors_as_source_or_command_with_their_protocol() {
+        let config = parse_str(
+            r#"
+[problems.a]
+solution = "a"
+interactor = "checkers/interactor.cpp"
+[problems.b]
+solution = "b"
+interactor = ["bin/interact", "--strict"]
+interactor-protocol = "kattis"
+[problems.c]
+solution = "c"
+interactor = ["interact"]
+checker = "lines"
+"#,
+        )
+        .unwrap();
+        let a = config.problem("a").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&a.program, InteractorProgram::Source(p) if p.ends_with("checkers/interactor.cpp"))
+        );
+        assert_eq!(a.protocol, InteractorProtocol::Testlib);
+        assert!(a.checker.is_none());
+        let b = config.problem("b").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&b.program, InteractorProgram::Command { args, .. } if args == &["--strict"])
+        );
+        assert_eq!(b.protocol, InteractorProtocol::Kattis);
+        let c = config.problem("c").unwrap().interactor.as_ref().unwrap();
+        assert_eq!(c.checker, Some(Checker::Lines));
+        assert!(config.problem("c").is_some_and(|p| p.interactor.is_some()));
+    }
+
+    #[test]
+    fn interactor_mistakes_are_named() {
+        let invalid = |text: &str| parse_str(text).unwrap_err().to_string();
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor-protocol = \"kattis\"\n");
+        assert!(
+            error.contains("`interactor-protocol` is set but `interactor` is not"),
+            "{error}"
+        );
+        let error = invalid(
+            "[problems.a]\nsolution = \"a\"\ninteractor = [\"i\"]\ninteractor-protocol = \"kattis\"\nchecker = \"lines\"\n",
+        );
+        assert!(
+            error.contains("problem `a`: a Kattis interactor judges the dialogue itself"),
+            "{error}"
+        );
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor = []\n");
+        assert!(
+            error.contains("interactor: the command is empty"),
+            "{error}"
+        );
+        let (line, _, message) = syntax(
+            "[problems.a]\nsolution = \"a\"\ninteractor = \"i\"\ninteractor-protocol = \"polygon\"\n",
+        );
+        assert_eq!(line, 4);
+        assert!(message.contains("polygon"), "{message}");
+    }
+
+    #[test]
     fn unknown_key_names_line_and_column() {
         let (line, column, message) =
             syntax("[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n");
