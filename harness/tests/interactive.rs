@@ -506,3 +506,25 @@ fn stress_needs_no_reference_on_an_interactive_problem() {
     assert!(text.contains("dialogue (end):"), "{text}");
     assert!(text.contains("verdict: WA"), "{text}");
 }
+
+#[test]
+fn add_writes_an_empty_answer_for_an_interactive_problem_without_reference() {
+    let project = project().file("secret.txt", "64\n");
+    let output = project
+        .harness()
+        .args(["add", "guess", "two", "--input", "secret.txt"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("empty answer: the interactor judges the dialogue"),
+        "{text}"
+    );
+    assert_eq!(project.read("cases/guess/two.in"), "64\n");
+    assert_eq!(project.read("cases/guess/two.ans"), "");
+}

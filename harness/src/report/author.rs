@@ -24,6 +24,7 @@ pub fn write_added(out: &mut dyn Write, added: &Added) -> io::Result<()> {
     let source = match added.answer_source {
         AnswerSource::Reference => "answer from the reference",
         AnswerSource::Given => "answer as given",
+        AnswerSource::Empty => "empty answer: the interactor judges the dialogue",
     };
     writeln!(
         out,
