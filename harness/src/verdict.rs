@@ -266,12 +266,20 @@ pub fn interactor_said(
     submission_ended: bool,
 ) -> InteractorSaid {
     use crate::config::units::{format_bytes, format_duration};
-    let message = message.trim();
+    // Validators often log the whole game (`Guess 3 is 125`); the last line is the verdict's
+    // reason (`Guess 4: couldn't read an integer`).
+    let message = message
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(|line| crate::text::one_line(line, 200))
+        .unwrap_or_default();
     let with_message = |what: String| {
         if message.is_empty() {
             what
         } else {
-            format!("{what}: {}", crate::text::one_line(message, 200))
+            format!("{what}: {message}")
         }
     };
     match run.limit_hit {
@@ -315,7 +323,7 @@ pub fn interactor_said(
     };
     match (protocol, code) {
         (InteractorProtocol::Testlib, 0) | (InteractorProtocol::Kattis, 42) => {
-            InteractorSaid::Accepted(message.to_string())
+            InteractorSaid::Accepted(message.clone())
         }
         (InteractorProtocol::Testlib, 1) | (InteractorProtocol::Kattis, 43) => {
             InteractorSaid::WrongAnswer(with_message("the interactor said wrong answer".into()))

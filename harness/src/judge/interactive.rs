@@ -201,7 +201,8 @@ pub fn judge_case(
         mismatch: None,
         interaction: Some(Interaction {
             transcript: result.transcript,
-            message: crate::text::one_line(message.trim(), 300),
+            // Every line of it, on one line.
+            message: crate::text::one_line(&message.trim().replace('\n', " / "), 300),
             interactor_cpu_time: result.interactor.cpu_time,
             interactor_peak_memory_bytes: result.interactor.peak_memory_bytes,
         }),
