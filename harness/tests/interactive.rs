@@ -528,3 +528,77 @@ fn add_writes_an_empty_answer_for_an_interactive_problem_without_reference() {
     assert_eq!(project.read("cases/guess/two.in"), "64\n");
     assert_eq!(project.read("cases/guess/two.ans"), "");
 }
+
+/// Process ids whose command line starts with `program`, zombies left out.
+fn processes_running(program: &std::path::Path) -> Vec<u32> {
+    let wanted = program.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = state
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+            !zombie && String::from_utf8_lossy(&cmdline).starts_with(&wanted)
+        })
+        .collect()
+}
+
+#[test]
+fn ctrl_c_kills_both_sides_of_an_interactive_run() {
+    use std::time::{Duration, Instant};
+    let project = Project::new().case("pair", "01", "1\n", "");
+    // Two copies of the sleeper, so each side can be found by its own path.
+    let sleeper = common::fixture("sleep-30s");
+    let (submission, interactor) = (
+        project.join("sides/submission"),
+        project.join("sides/interactor"),
+    );
+    std::fs::create_dir(project.join("sides")).unwrap();
+    std::fs::copy(&sleeper, &submission).unwrap();
+    std::fs::copy(&sleeper, &interactor).unwrap();
+    let project = project.file(
+        "judge.toml",
+        "[problems.pair]\nsolution = \"sides/submission\"\ntime-limit = \"20s\"\ninteractor = [\"sides/interactor\"]\n",
+    );
+    let mut harness = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(project.path())
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waiting = Instant::now();
+    while processes_running(&submission).is_empty() || processes_running(&interactor).is_empty() {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(20),
+            "the pair never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill(2) on a child we started.
+    unsafe { libc::kill(harness.id() as i32, libc::SIGINT) };
+    let interrupted = Instant::now();
+    let status = loop {
+        if let Some(status) = harness.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            interrupted.elapsed() < Duration::from_secs(10),
+            "the harness did not stop after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        processes_running(&submission).is_empty(),
+        "the submission survived"
+    );
+    assert!(
+        processes_running(&interactor).is_empty(),
+        "the interactor survived"
+    );
+}
