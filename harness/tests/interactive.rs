@@ -602,3 +602,54 @@ fn ctrl_c_kills_both_sides_of_an_interactive_run() {
         "the interactor survived"
     );
 }
+
+#[test]
+fn validate_replays_the_interaction_samples_against_the_interactor() {
+    let project = project()
+        .file(
+            "cases/guess/1.interaction",
+            ">50\n<lower\n>25\n<higher\n>37\n<correct\n",
+        )
+        .case("guess", "2", "99\n", "")
+        .file("cases/guess/2.interaction", ">50\n<lower\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(FAILED), "{text}");
+    assert!(
+        text.contains(
+            "2.interaction: reply 1: the interactor says `higher`, the sample says `lower`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("guess: 1 of 2 .interaction samples differ from the interactor"),
+        "{text}"
+    );
+
+    project.write("cases/guess/2.interaction", ">50\n<higher\n>99\n<correct\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("guess: 2 .interaction samples replayed as written"),
+        "{text}"
+    );
+
+    // Every line said, but the interactor does not accept the dialogue.
+    project.write("cases/guess/2.interaction", ">50\n<higher\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("the dialogue is not accepted"), "{text}");
+}

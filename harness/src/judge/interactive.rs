@@ -107,6 +107,140 @@ pub fn interactor_limits(wall_time: Duration) -> Limits {
     }
 }
 
+/// How the interactor is called on one case: its arguments by protocol, and where it writes.
+struct Call {
+    args: Vec<OsString>,
+    /// testlib's OUTPUT file.
+    output: PathBuf,
+    /// Kattis's feedback folder.
+    feedback: PathBuf,
+}
+
+impl Call {
+    /// The arguments for `case`, with the interactor's files in `scratch`.
+    fn new(interactor: &ReadyInteractor, case: &Case, scratch: &Path) -> Result<Call, String> {
+        // The interactor runs in its own folder: the case's paths must not be relative.
+        let absolute =
+            |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let (input, answer) = (absolute(&case.input), absolute(&case.answer));
+        let output = scratch.join("output");
+        let feedback = scratch.join("feedback");
+        let mut args = interactor.program.args.clone();
+        match interactor.protocol {
+            InteractorProtocol::Testlib => {
+                args.extend([input.into(), output.clone().into(), answer.into()]);
+            }
+            InteractorProtocol::Kattis => {
+                std::fs::create_dir(&feedback)
+                    .map_err(|error| format!("cannot make the feedback folder: {error}"))?;
+                // The trailing slash is part of the protocol: validators append file names.
+                let mut dir: OsString = feedback.clone().into();
+                dir.push("/");
+                args.extend([input.into(), answer.into(), dir]);
+            }
+        }
+        Ok(Call {
+            args,
+            output,
+            feedback,
+        })
+    }
+
+    /// The interactor's message: Kattis's judgemessage.txt, or testlib's stderr.
+    fn message(&self, protocol: InteractorProtocol, stderr: &[u8]) -> String {
+        call_message(protocol, &self.feedback, stderr)
+    }
+}
+
+/// Why a sample's `.interaction` file and the interactor disagree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SampleMismatch {
+    /// The sample's `.interaction` file.
+    pub file: PathBuf,
+    /// One line: where and how they differ.
+    pub reason: String,
+}
+
+/// Replays a sample's `.interaction` file (the Kattis convention: `>` lines from the
+/// submission, `<` lines to it) against the interactor: fed the `>` lines, it must answer
+/// exactly the `<` lines and accept. `Ok(None)` when it does.
+pub fn replay_sample(
+    interactor: &ReadyInteractor,
+    case: &Case,
+    interaction: &Path,
+    wall_time: Duration,
+) -> Result<Option<SampleMismatch>, String> {
+    let mismatch = |reason: String| {
+        Ok(Some(SampleMismatch {
+            file: interaction.to_path_buf(),
+            reason,
+        }))
+    };
+    let text = std::fs::read_to_string(interaction)
+        .map_err(|error| format!("cannot read `{}`: {error}", interaction.display()))?;
+    let (mut said, mut expected) = (String::new(), Vec::new());
+    for (number, line) in text.lines().enumerate() {
+        match line.split_at_checked(1) {
+            Some((">", rest)) => {
+                said.push_str(rest);
+                said.push('\n');
+            }
+            Some(("<", rest)) => expected.push(rest),
+            _ => {
+                return mismatch(format!(
+                    "line {}: starts with neither `>` nor `<`",
+                    number + 1
+                ))
+            }
+        }
+    }
+    let scratch = tempfile::Builder::new()
+        .prefix("harness-interactor-")
+        .tempdir()
+        .map_err(|error| format!("cannot make a folder: {error}"))?;
+    let said_path = scratch.path().join("said");
+    std::fs::write(&said_path, said).map_err(|error| format!("cannot write: {error}"))?;
+    let call = Call::new(interactor, case, scratch.path())?;
+    let limits = interactor_limits(wall_time);
+    let request = crate::sandbox::run::RunRequest {
+        program: &interactor.program.executable,
+        args: &call.args,
+        stdin: Some(&said_path),
+        limits,
+        workdir: Some(scratch.path()),
+    };
+    let run = crate::sandbox::run::run(&request).map_err(|error| error.to_string())?;
+    let replies = String::from_utf8_lossy(&run.stdout);
+    let replies: Vec<&str> = replies.lines().collect();
+    let message = call.message(interactor.protocol, &run.stderr_tail);
+    let position = replies
+        .iter()
+        .zip(&expected)
+        .position(|(got, want)| got != want);
+    if let Some(index) = position {
+        return mismatch(format!(
+            "reply {}: the interactor says `{}`, the sample says `{}`",
+            index + 1,
+            crate::text::one_line(replies[index], 60),
+            crate::text::one_line(expected[index], 60)
+        ));
+    }
+    if replies.len() != expected.len() {
+        return mismatch(format!(
+            "the interactor gives {} replies, the sample {}",
+            replies.len(),
+            expected.len()
+        ));
+    }
+    match verdict::interactor_said(interactor.protocol, &run, &limits, &message, true) {
+        verdict::InteractorSaid::Accepted(_) => Ok(None),
+        verdict::InteractorSaid::WrongAnswer(why) | verdict::InteractorSaid::Failed(why) => {
+            mismatch(format!("the dialogue is not accepted: {why}"))
+        }
+        verdict::InteractorSaid::Silenced => mismatch("the interactor did not finish".into()),
+    }
+}
+
 /// Runs and judges one interactive case.
 pub fn judge_case(
     program: &Program,
@@ -122,25 +256,12 @@ pub fn judge_case(
         Ok(dir) => dir,
         Err(error) => return failed(RunError::Workdir(error).to_string()),
     };
-    let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let (input, answer) = (absolute(&case.input), absolute(&case.answer));
-    let output = scratch.path().join("output");
-    let feedback = scratch.path().join("feedback");
-    let mut args = interactor.program.args.clone();
-    match interactor.protocol {
-        InteractorProtocol::Testlib => {
-            args.extend([input.into(), output.clone().into(), answer.into()]);
-        }
-        InteractorProtocol::Kattis => {
-            if let Err(error) = std::fs::create_dir(&feedback) {
-                return failed(format!("cannot make the feedback folder: {error}"));
-            }
-            // The trailing slash is part of the protocol: validators append file names.
-            let mut dir: OsString = feedback.clone().into();
-            dir.push("/");
-            args.extend([input.into(), answer.into(), dir]);
-        }
-    }
+    let call = match Call::new(interactor, case, scratch.path()) {
+        Ok(call) => call,
+        Err(reason) => return failed(reason),
+    };
+    let args = call.args;
+    let (output, feedback) = (call.output, call.feedback);
     let limits = settings.limits;
     let request = PairRequest {
         submission: Party {
@@ -164,10 +285,11 @@ pub fn judge_case(
     if crate::sandbox::interrupt::is_interrupted() {
         return failed(RunError::Interrupted.to_string());
     }
-    let message = match interactor.protocol {
-        InteractorProtocol::Kattis => read_bounded(&feedback.join("judgemessage.txt")),
-        InteractorProtocol::Testlib => last_lines(&result.interactor.stderr_tail),
-    };
+    let message = call_message(
+        interactor.protocol,
+        &feedback,
+        &result.interactor.stderr_tail,
+    );
     // Not stopped by the pair's wall clock: it ended on its own (or by its other limits).
     let submission_ended = result.submission.limit_hit != Some(crate::verdict::LimitHit::WallTime);
     let said = verdict::interactor_said(
@@ -206,6 +328,13 @@ pub fn judge_case(
             interactor_cpu_time: result.interactor.cpu_time,
             interactor_peak_memory_bytes: result.interactor.peak_memory_bytes,
         }),
+    }
+}
+
+fn call_message(protocol: InteractorProtocol, feedback: &Path, stderr: &[u8]) -> String {
+    match protocol {
+        InteractorProtocol::Kattis => read_bounded(&feedback.join("judgemessage.txt")),
+        InteractorProtocol::Testlib => last_lines(stderr),
     }
 }
 

@@ -175,6 +175,35 @@ pub fn write_validated(
     }
 }
 
+/// The `.interaction` samples replayed against the interactor: each mismatch, then a line.
+pub fn write_interactions(
+    out: &mut dyn Write,
+    problem: &str,
+    mismatches: &[crate::judge::interactive::SampleMismatch],
+    replayed: usize,
+) -> io::Result<()> {
+    for mismatch in mismatches {
+        writeln!(
+            out,
+            "  {BAD}mismatch{BAD:#} {}: {}",
+            mismatch.file.display(),
+            mismatch.reason
+        )?;
+    }
+    if mismatches.is_empty() {
+        writeln!(
+            out,
+            "{problem}: {GOOD}{replayed} .interaction samples replayed as written{GOOD:#}"
+        )
+    } else {
+        writeln!(
+            out,
+            "{problem}: {BAD}{} of {replayed} .interaction samples differ from the interactor{BAD:#}",
+            mismatches.len()
+        )
+    }
+}
+
 /// Why `harness run` judged nothing: some planned cases break the constraints.
 pub fn write_nothing_judged(out: &mut dyn Write, invalid: usize) -> io::Result<()> {
     writeln!(
