@@ -12,7 +12,7 @@ use crate::check::{self, CaseFiles, Checker};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{self, Config, InteractorProgram, InteractorProtocol};
 use crate::sandbox::pair::{self, PairRequest, Party};
-use crate::sandbox::run::{Limits, RunError};
+use crate::sandbox::run::{Limits, RunError, RunRequest, Scope, Stdin};
 use crate::verdict::{self, Verdict};
 
 use super::{CaseOutcome, Interaction, JudgeSettings, Program};
@@ -202,13 +202,11 @@ pub fn replay_sample(
     std::fs::write(&said_path, said).map_err(|error| format!("cannot write: {error}"))?;
     let call = Call::new(interactor, case, scratch.path())?;
     let limits = interactor_limits(wall_time);
-    let request = crate::sandbox::run::RunRequest {
-        program: &interactor.program.executable,
-        args: &call.args,
-        stdin: Some(&said_path),
-        limits,
-        workdir: Some(scratch.path()),
-    };
+    let request = RunRequest::new(&interactor.program.executable, limits)
+        .args(&call.args)
+        .stdin(Stdin::File(&said_path))
+        .scope(Scope::Group)
+        .workdir(Some(scratch.path()));
     let run = crate::sandbox::run::run(&request).map_err(|error| error.to_string())?;
     let replies = String::from_utf8_lossy(&run.stdout);
     let replies: Vec<&str> = replies.lines().collect();
@@ -268,12 +266,14 @@ pub fn judge_case(
             program: &program.executable,
             args: &program.args,
             limits,
+            scope: Scope::Process,
             workdir: None,
         },
         interactor: Party {
             program: &interactor.program.executable,
             args: &args,
             limits: interactor_limits(limits.wall_time),
+            scope: Scope::Group,
             workdir: Some(scratch.path()),
         },
         wall_time: limits.wall_time,

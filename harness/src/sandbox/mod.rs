@@ -2,6 +2,7 @@
 //! killed; `pair` runs an interactive submission beside its interactor, recording the
 //! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
 
+pub(crate) mod collect;
 pub(crate) mod interrupt;
 #[cfg(unix)]
 pub(crate) mod pair;

@@ -19,10 +19,10 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use super::run::{Capture, LimitHit, Limits, RunError, RunResult};
+use super::run::{Capture, LimitHit, Limits, RunError, RunResult, Scope};
 use super::transcript::{Recorder, Speaker, Transcript};
 use super::unix::{self, Group, MemoryWatch};
 
@@ -38,6 +38,9 @@ pub struct Party<'a> {
     pub program: &'a Path,
     pub args: &'a [OsString],
     pub limits: Limits,
+    /// Whose memory the limit counts: the submission's main process, as for any program
+    /// under test; the interactor's whole group, as for the judge's other tools.
+    pub scope: Scope,
     /// Working directory, which must exist; `None`: a fresh scratch folder, removed after.
     pub workdir: Option<&'a Path>,
 }
@@ -95,36 +98,42 @@ impl Side {
         speaker: Speaker,
         started: Instant,
     ) -> Result<Side, RunError> {
-        let mut command = Command::new(&*super::run::program_path(party.program));
-        command
-            .args(party.args)
-            .current_dir(workdir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        unix::confine(&mut command, &party.limits);
-        let mut child = command.spawn().map_err(|source| RunError::Spawn {
+        // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
+        // side inherits it.
+        let (stdin_read, stdin_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+            .map_err(|e| RunError::Wait(e.into()))?;
+        let program = super::run::program_path(party.program);
+        let child = unix::start(unix::Start {
+            program: &program,
+            args: party.args,
+            env: &[],
+            workdir,
+            stdin: Stdio::from(stdin_read),
+            stdout: Stdio::piped(),
+            stderr: Stdio::piped(),
+            limits: &party.limits,
+            scope: party.scope,
+        })
+        .map_err(|source| RunError::Spawn {
             program: party.program.to_path_buf(),
             source,
         })?;
-        // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
-        let pid = child.id() as libc::pid_t;
+        let pid = child.pid;
         let group = Group {
             pid,
             reaped: false,
             registered: Some(super::interrupt::register(pid)),
         };
-        let file = |fd: OwnedFd| File::from(fd);
         let side = Side {
             speaker,
             group,
             pidfd: unix::pidfd_open(pid),
-            stdin: child.stdin.take().map(|p| file(p.into())),
-            stdout: child.stdout.take().map(|p| file(p.into())),
-            stderr: child.stderr.take().map(|p| file(p.into())),
+            stdin: Some(File::from(stdin_write)),
+            stdout: child.stdout,
+            stderr: child.stderr,
             pending: Vec::new(),
             capture: Capture::new(0),
-            memory: MemoryWatch::new(pid, party.limits.memory_bytes, started),
+            memory: MemoryWatch::new(pid, party.limits.memory_bytes, party.scope, started),
             limit_hit: None,
             reaped: None,
             written: 0,
