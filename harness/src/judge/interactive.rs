@@ -76,7 +76,7 @@ pub fn prepare(
         ),
         InteractorProgram::Source(source) => {
             let language = submit::detect_language(config, source, None).map_err(submit_error)?;
-            match submit::compile(language, source).map_err(submit_error)? {
+            match submit::compile(language, source, INTERACTOR_MEMORY).map_err(submit_error)? {
                 Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
                 Compiled::CompileError { message, .. } => {
                     return Err(InteractorError::CompileError {
@@ -321,6 +321,8 @@ pub fn judge_case(
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
+        // Added by the caller for a failing case.
+        input: None,
         interaction: Some(Interaction {
             transcript: result.transcript,
             // Every line of it, on one line.

@@ -27,6 +27,15 @@ pub struct CaseJson {
     pub reason: String,
     /// CPU time within 10% of the limit, either side.
     pub time_sensitive: bool,
+    /// A failing case's input file (absent for accepted cases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_path: Option<String>,
+    /// The head of a failing case's input: its first lines, each cut to a readable width.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// `input` is not the whole input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_truncated: Option<bool>,
     /// Interactive problems only: the dialogue and the interactor's side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interaction: Option<InteractionJson>,
@@ -74,6 +83,9 @@ impl From<&CaseOutcome> for CaseJson {
             reason: outcome.reason.clone(),
             time_sensitive: outcome.time_sensitive,
             interaction: outcome.interaction.as_ref().map(InteractionJson::from),
+            input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
+            input: outcome.input.as_ref().map(|i| i.head.clone()),
+            input_truncated: outcome.input.as_ref().map(|i| i.truncated),
         }
     }
 }

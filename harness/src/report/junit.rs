@@ -539,6 +539,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            input: None,
         }
     }
 
