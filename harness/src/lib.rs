@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+mod atomic;
 mod author;
 pub mod case;
 pub mod check;
@@ -13,6 +14,7 @@ pub mod compile;
 pub mod config;
 mod exit;
 pub mod judge;
+mod receive;
 mod report;
 pub mod sandbox;
 mod text;

@@ -132,6 +132,7 @@ fn measure(
         checker: &checker,
         jobs: 1,
         interactor: None,
+        files: &harness::judge::STANDARD_IO,
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();

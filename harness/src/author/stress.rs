@@ -240,6 +240,8 @@ pub fn stress(
         checker: &setup.checker,
         jobs: 1,
         interactor: setup.interactor.as_deref(),
+        // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
+        files: &judge::STANDARD_IO,
     };
     // The lowest-indexed failure (or error) any worker met.
     let mut first: Option<(u64, WorkerResult)> = None;

@@ -14,6 +14,8 @@ pub(crate) mod standalone;
 pub(crate) mod units;
 pub(crate) mod user;
 
+pub(crate) mod edit;
+
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
 
@@ -83,8 +85,11 @@ pub struct Problem {
     pub name: String,
     /// The human title (the name when judge.toml gives none).
     pub title: String,
-    /// The problem's own solution, judged by `harness run`.
-    pub solution: PathBuf,
+    /// Where the problem comes from (its page on the judge), when known.
+    pub url: Option<String>,
+    /// The program `harness run` judges; a problem without one is judged with
+    /// `harness judge PROBLEM FILE` only.
+    pub solution: Option<PathBuf>,
     /// A trusted program that writes answers (`add`, `stress`).
     pub reference: Option<PathBuf>,
     /// The folder of `.in`/`.ans` cases.
@@ -107,6 +112,13 @@ pub struct Problem {
     pub stress: Option<Stress>,
     /// For an interactive problem: the program that talks to the submission and judges it.
     pub interactor: Option<Interactor>,
+    /// The program talks with an interactor instead of reading a whole input.
+    pub interactive: bool,
+    /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
+    /// for the user; judging is the same.
+    pub multi_test: bool,
+    /// File I/O instead of stdin and stdout.
+    pub files: FileIo,
 }
 
 /// The interactor of an interactive problem.
@@ -161,6 +173,23 @@ impl InteractorProtocol {
             InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
             InteractorProtocol::Kattis => "42 AC, 43 WA",
         }
+    }
+}
+
+/// A problem that reads its input from a file and writes its output to one (old Codeforces
+/// rounds, USACO, many olympiads), named as in its statement (`input.txt`, `paint.in`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileIo {
+    /// The case's input is put under this name in the program's working folder.
+    pub input: Option<String>,
+    /// The program's answer is read from this file in its working folder, not from stdout.
+    pub output: Option<String>,
+}
+
+impl FileIo {
+    /// Neither file: stdin and stdout.
+    pub fn is_none(&self) -> bool {
+        self.input.is_none() && self.output.is_none()
     }
 }
 
@@ -281,7 +310,8 @@ struct RawDefaults {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawProblem {
     title: Option<String>,
-    solution: String,
+    url: Option<String>,
+    solution: Option<String>,
     reference: Option<String>,
     cases: Option<String>,
     time_limit: Option<DurationValue>,
@@ -295,6 +325,12 @@ struct RawProblem {
     stress: Option<RawStress>,
     interactor: Option<RawInteractor>,
     interactor_protocol: Option<InteractorProtocol>,
+    #[serde(default)]
+    interactive: bool,
+    #[serde(default)]
+    multi_test: bool,
+    input_file: Option<String>,
+    output_file: Option<String>,
 }
 
 /// `interactor = "source.cpp"` or `interactor = ["command", …]`.
@@ -528,9 +564,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
         }
+        for (key, file) in [
+            ("input-file", &problem.input_file),
+            ("output-file", &problem.output_file),
+        ] {
+            if let Some(file) = file {
+                check_file_name(file)
+                    .map_err(|m| invalid(format!("problem `{name}`, {key}: {m}")))?;
+            }
+        }
         problems.push(Problem {
             title: problem.title.unwrap_or_else(|| name.clone()),
-            solution: root.join(&problem.solution),
+            url: problem.url,
+            solution: problem.solution.map(|s| root.join(s)),
             reference: problem.reference.map(|r| root.join(r)),
             cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
             time_limit,
@@ -551,6 +597,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 shrink: s.shrink,
             }),
             interactor,
+            interactive: problem.interactive,
+            multi_test: problem.multi_test,
+            files: FileIo {
+                input: problem.input_file,
+                output: problem.output_file,
+            },
             name,
         });
     }
@@ -729,7 +781,7 @@ fn check_command(command: &[String]) -> Result<(), String> {
 }
 
 /// Problem and language names become folder names and command-line arguments.
-fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
         && name
             .chars()
@@ -739,6 +791,23 @@ fn check_name(name: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "`{name}` is not a valid name (use letters, digits, `-` and `_`)"
+        ))
+    }
+}
+
+/// A file-I/O name is made inside the program's working folder: a plain file name only.
+fn check_file_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains('/')
+        && !name.contains('\\')
+        && !name.contains('\0');
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a plain file name (hint: write it as the statement does, like `input.txt`)"
         ))
     }
 }
@@ -833,7 +902,10 @@ solution = "target/release/sum"
     fn defaults_fill_in_and_paths_are_absolute() {
         let config = parse_str(MINIMAL).unwrap();
         let sum = config.problem("sum").unwrap();
-        assert_eq!(sum.solution, Path::new("/project/target/release/sum"));
+        assert_eq!(
+            sum.solution.as_deref(),
+            Some(Path::new("/project/target/release/sum"))
+        );
         assert_eq!(sum.cases, Path::new("/project/cases/sum"));
         assert_eq!(sum.time_limit, Duration::from_secs(2));
         assert_eq!(sum.wall_limit, Duration::from_secs(5));

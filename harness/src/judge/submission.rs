@@ -30,6 +30,8 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
+    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
+    Interactive { problem: String, cases: PathBuf },
 }
 
 /// What to judge: a problem, a source file, and optionally another case set.
@@ -59,6 +61,13 @@ pub struct Plan<'a> {
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
     let problem = config.require_problem(request.problem)?;
+    // Judging it like a batch problem would give a verdict that means nothing.
+    if problem.interactive && problem.interactor.is_none() {
+        return Err(SubmissionError::Interactive {
+            problem: problem.name.clone(),
+            cases: problem.cases.clone(),
+        });
+    }
     // A missing file is named now, before any compile; read errors come when compiling.
     if !request.source.exists() {
         return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
@@ -188,6 +197,7 @@ pub fn judge(
         checker: &problem.checker,
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
+        files: &problem.files,
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,
