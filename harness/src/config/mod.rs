@@ -369,11 +369,44 @@ struct RawLanguage {
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
+#[derive(Clone)]
 enum RawChecker {
     Name(CheckerName),
     Table(CheckerTable),
+}
+
+/// By hand rather than `#[serde(untagged)]`, whose only message is "data did not match any
+/// variant": a misspelt name must say which names there are.
+impl<'de> Deserialize<'de> for RawChecker {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawChecker;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a checker name (\"tokens\") or a table ({ type = \"float\", … })")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<RawChecker, E> {
+                CheckerName::deserialize(serde::de::value::StrDeserializer::<E>::new(name))
+                    .map(RawChecker::Name)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "unknown checker `{name}` (known: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks; a program is `{{ type = \"command\", command = [...] }}`)"
+                        ))
+                    })
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<RawChecker, M::Error> {
+                CheckerTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawChecker::Table)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -1054,6 +1087,28 @@ checker = "lines"
         let error = parse_str("[problems.sum]\nsolution = 3\n").unwrap_err();
         let shown = error.to_string();
         assert!(shown.starts_with("/project/judge.toml:2:12: "), "{shown}");
+    }
+
+    #[test]
+    fn a_misspelt_checker_lists_the_known_ones() {
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = \"tokenz\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("/project/judge.toml:3:11: "), "{error}");
+        assert!(error.contains("unknown checker `tokenz`"), "{error}");
+        assert!(error.contains("tokens-ignore-case"), "{error}");
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = { type = \"flot\" }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown variant `flot`"), "{error}");
+        let config = parse_str(
+            "[problems.sum]\nsolution = \"s\"\nchecker = { type = \"float\", absolute = 1e-3 }\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            config.problem("sum").unwrap().checker,
+            Checker::Float { .. }
+        ));
     }
 
     #[test]
