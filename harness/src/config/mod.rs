@@ -14,6 +14,8 @@ pub(crate) mod standalone;
 pub(crate) mod units;
 pub(crate) mod user;
 
+pub(crate) mod edit;
+
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
 
@@ -85,8 +87,11 @@ pub struct Problem {
     pub name: String,
     /// The human title (the name when judge.toml gives none).
     pub title: String,
-    /// The problem's own solution, judged by `harness run`.
-    pub solution: PathBuf,
+    /// Where the problem comes from (its page on the judge), when known.
+    pub url: Option<String>,
+    /// The program `harness run` judges; a problem without one is judged with
+    /// `harness judge PROBLEM FILE` only.
+    pub solution: Option<PathBuf>,
     /// A trusted program that writes answers (`add`, `stress`).
     pub reference: Option<PathBuf>,
     /// The folder of `.in`/`.ans` cases.
@@ -107,6 +112,87 @@ pub struct Problem {
     pub generators: Vec<Generator>,
     /// How `harness stress` makes and shrinks inputs.
     pub stress: Option<Stress>,
+    /// For an interactive problem: the program that talks to the submission and judges it.
+    pub interactor: Option<Interactor>,
+    /// The program talks with an interactor instead of reading a whole input.
+    pub interactive: bool,
+    /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
+    /// for the user; judging is the same.
+    pub multi_test: bool,
+    /// File I/O instead of stdin and stdout.
+    pub files: FileIo,
+}
+
+/// The interactor of an interactive problem.
+#[derive(Debug, Clone)]
+pub struct Interactor {
+    /// What runs.
+    pub program: InteractorProgram,
+    /// How it is called and what its exit code means.
+    pub protocol: InteractorProtocol,
+    /// testlib only: the checker that judges the interactor's OUTPUT file against the answer
+    /// once the interactor accepted, when the problem names one (as Codeforces does).
+    pub checker: Option<Checker>,
+}
+
+/// `interactor = "path/source.cpp"` or `interactor = ["program", "arg"…]`.
+#[derive(Debug, Clone)]
+pub enum InteractorProgram {
+    /// A source file, compiled through the languages table like a submission.
+    Source(PathBuf),
+    /// A command; the protocol's arguments are appended.
+    Command {
+        /// The executable (a path from judge.toml's folder, or a name on PATH).
+        program: PathBuf,
+        /// Its own arguments, before the protocol's.
+        args: Vec<String>,
+    },
+}
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
+}
+
+/// A problem that reads its input from a file and writes its output to one (old Codeforces
+/// rounds, USACO, many olympiads), named as in its statement (`input.txt`, `paint.in`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileIo {
+    /// The case's input is put under this name in the program's working folder.
+    pub input: Option<String>,
+    /// The program's answer is read from this file in its working folder, not from stdout.
+    pub output: Option<String>,
+}
+
+impl FileIo {
+    /// Neither file: stdin and stdout.
+    pub fn is_none(&self) -> bool {
+        self.input.is_none() && self.output.is_none()
+    }
 }
 
 impl Problem {
@@ -227,7 +313,8 @@ struct RawDefaults {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawProblem {
     title: Option<String>,
-    solution: String,
+    url: Option<String>,
+    solution: Option<String>,
     reference: Option<String>,
     cases: Option<String>,
     time_limit: Option<DurationValue>,
@@ -239,6 +326,22 @@ struct RawProblem {
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
+    interactor: Option<RawInteractor>,
+    interactor_protocol: Option<InteractorProtocol>,
+    #[serde(default)]
+    interactive: bool,
+    #[serde(default)]
+    multi_test: bool,
+    input_file: Option<String>,
+    output_file: Option<String>,
+}
+
+/// `interactor = "source.cpp"` or `interactor = ["command", …]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInteractor {
+    Source(String),
+    Command(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -269,11 +372,44 @@ struct RawLanguage {
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
+#[derive(Clone)]
 enum RawChecker {
     Name(CheckerName),
     Table(CheckerTable),
+}
+
+/// By hand rather than `#[serde(untagged)]`, whose only message is "data did not match any
+/// variant": a misspelt name must say which names there are.
+impl<'de> Deserialize<'de> for RawChecker {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawChecker;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a checker name (\"tokens\") or a table ({ type = \"float\", … })")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<RawChecker, E> {
+                CheckerName::deserialize(serde::de::value::StrDeserializer::<E>::new(name))
+                    .map(RawChecker::Name)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "unknown checker `{name}` (known: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks; a program is `{{ type = \"command\", command = [...] }}`)"
+                        ))
+                    })
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<RawChecker, M::Error> {
+                CheckerTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawChecker::Table)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -482,6 +618,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
             None => default_checker.clone(),
         };
+        let interactor = resolve_interactor(&problem, &root)
+            .map_err(|message| invalid(format!("problem `{name}`: {message}")))?;
         let mut generators = Vec::new();
         for generator in problem.generators {
             check_command(&generator.command).map_err(|m| {
@@ -507,9 +645,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
         }
+        for (key, file) in [
+            ("input-file", &problem.input_file),
+            ("output-file", &problem.output_file),
+        ] {
+            if let Some(file) = file {
+                check_file_name(file)
+                    .map_err(|m| invalid(format!("problem `{name}`, {key}: {m}")))?;
+            }
+        }
         problems.push(Problem {
             title: problem.title.unwrap_or_else(|| name.clone()),
-            solution: root.join(&problem.solution),
+            url: problem.url,
+            solution: problem.solution.map(|s| root.join(s)),
             reference: problem.reference.map(|r| root.join(r)),
             cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
             time_limit,
@@ -529,6 +677,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 generator: s.generator,
                 shrink: s.shrink,
             }),
+            interactor,
+            interactive: problem.interactive,
+            multi_test: problem.multi_test,
+            files: FileIo {
+                input: problem.input_file,
+                output: problem.output_file,
+            },
             name,
         });
     }
@@ -646,6 +801,45 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
     })
 }
 
+/// The interactor of a problem table, with its protocol (testlib unless it says otherwise)
+/// and, for testlib, the problem's own checker for the interactor's OUTPUT file.
+fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Interactor>, String> {
+    let Some(raw) = &problem.interactor else {
+        if problem.interactor_protocol.is_some() {
+            return Err("`interactor-protocol` is set but `interactor` is not".to_string());
+        }
+        return Ok(None);
+    };
+    let program = match raw {
+        RawInteractor::Source(source) if source.trim().is_empty() => {
+            return Err("`interactor` is empty".to_string())
+        }
+        RawInteractor::Source(source) => InteractorProgram::Source(root.join(source)),
+        RawInteractor::Command(command) => {
+            check_command(command).map_err(|m| format!("interactor: {m}"))?;
+            InteractorProgram::Command {
+                program: resolve_program(&command[0], root),
+                args: command[1..].to_vec(),
+            }
+        }
+    };
+    let protocol = problem
+        .interactor_protocol
+        .unwrap_or(InteractorProtocol::Testlib);
+    let checker = match (&problem.checker, protocol) {
+        (None, _) => None,
+        (Some(_), InteractorProtocol::Kattis) => {
+            return Err("a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string())
+        }
+        (Some(checker), InteractorProtocol::Testlib) => Some(resolve_checker(checker, root)?),
+    };
+    Ok(Some(Interactor {
+        program,
+        protocol,
+        checker,
+    }))
+}
+
 /// A program named with a slash is a path from judge.toml's folder; a bare name is looked up
 /// on PATH when it runs, as a shell would.
 pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
@@ -664,7 +858,7 @@ fn check_command(command: &[String]) -> Result<(), String> {
 }
 
 /// Problem and language names become folder names and command-line arguments.
-fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
         && name
             .chars()
@@ -674,6 +868,23 @@ fn check_name(name: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "`{name}` is not a valid name (use letters, digits, `-` and `_`)"
+        ))
+    }
+}
+
+/// A file-I/O name is made inside the program's working folder: a plain file name only.
+fn check_file_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains('/')
+        && !name.contains('\\')
+        && !name.contains('\0');
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a plain file name (hint: write it as the statement does, like `input.txt`)"
         ))
     }
 }
@@ -795,7 +1006,10 @@ solution = "target/release/sum"
     fn defaults_fill_in_and_paths_are_absolute() {
         let config = parse_str(MINIMAL).unwrap();
         let sum = config.problem("sum").unwrap();
-        assert_eq!(sum.solution, Path::new("/project/target/release/sum"));
+        assert_eq!(
+            sum.solution.as_deref(),
+            Some(Path::new("/project/target/release/sum"))
+        );
         assert_eq!(sum.cases, Path::new("/project/cases/sum"));
         assert_eq!(sum.time_limit, Duration::from_secs(2));
         assert_eq!(sum.wall_limit, Duration::from_secs(5));
@@ -854,6 +1068,67 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
     }
 
     #[test]
+    fn interactors_as_source_or_command_with_their_protocol() {
+        let config = parse_str(
+            r#"
+[problems.a]
+solution = "a"
+interactor = "checkers/interactor.cpp"
+[problems.b]
+solution = "b"
+interactor = ["bin/interact", "--strict"]
+interactor-protocol = "kattis"
+[problems.c]
+solution = "c"
+interactor = ["interact"]
+checker = "lines"
+"#,
+        )
+        .unwrap();
+        let a = config.problem("a").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&a.program, InteractorProgram::Source(p) if p.ends_with("checkers/interactor.cpp"))
+        );
+        assert_eq!(a.protocol, InteractorProtocol::Testlib);
+        assert!(a.checker.is_none());
+        let b = config.problem("b").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&b.program, InteractorProgram::Command { args, .. } if args == &["--strict"])
+        );
+        assert_eq!(b.protocol, InteractorProtocol::Kattis);
+        let c = config.problem("c").unwrap().interactor.as_ref().unwrap();
+        assert_eq!(c.checker, Some(Checker::Lines));
+        assert!(config.problem("c").is_some_and(|p| p.interactor.is_some()));
+    }
+
+    #[test]
+    fn interactor_mistakes_are_named() {
+        let invalid = |text: &str| parse_str(text).unwrap_err().to_string();
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor-protocol = \"kattis\"\n");
+        assert!(
+            error.contains("`interactor-protocol` is set but `interactor` is not"),
+            "{error}"
+        );
+        let error = invalid(
+            "[problems.a]\nsolution = \"a\"\ninteractor = [\"i\"]\ninteractor-protocol = \"kattis\"\nchecker = \"lines\"\n",
+        );
+        assert!(
+            error.contains("problem `a`: a Kattis interactor judges the dialogue itself"),
+            "{error}"
+        );
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor = []\n");
+        assert!(
+            error.contains("interactor: the command is empty"),
+            "{error}"
+        );
+        let (line, _, message) = syntax(
+            "[problems.a]\nsolution = \"a\"\ninteractor = \"i\"\ninteractor-protocol = \"polygon\"\n",
+        );
+        assert_eq!(line, 4);
+        assert!(message.contains("polygon"), "{message}");
+    }
+
+    #[test]
     fn unknown_key_names_line_and_column() {
         let (line, column, message) =
             syntax("[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n");
@@ -883,6 +1158,28 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
         let error = parse_str("[problems.sum]\nsolution = 3\n").unwrap_err();
         let shown = error.to_string();
         assert!(shown.starts_with("/project/judge.toml:2:12: "), "{shown}");
+    }
+
+    #[test]
+    fn a_misspelt_checker_lists_the_known_ones() {
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = \"tokenz\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("/project/judge.toml:3:11: "), "{error}");
+        assert!(error.contains("unknown checker `tokenz`"), "{error}");
+        assert!(error.contains("tokens-ignore-case"), "{error}");
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = { type = \"flot\" }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown variant `flot`"), "{error}");
+        let config = parse_str(
+            "[problems.sum]\nsolution = \"s\"\nchecker = { type = \"float\", absolute = 1e-3 }\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            config.problem("sum").unwrap().checker,
+            Checker::Float { .. }
+        ));
     }
 
     #[test]

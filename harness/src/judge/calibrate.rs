@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
-use crate::judge::submission::{self, Plan};
+use crate::judge::submission::{self, Plan, SubmissionError};
 use crate::judge::verify::{self, Stored, VerifyError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
 use crate::sandbox::run::Limits;
@@ -310,21 +310,24 @@ pub fn calibrate(
             path: problem.cases.clone(),
         });
     }
-    if !problem.solution.is_file() {
-        return Err(CalibrateError::MissingSolution {
-            problem: problem.name.clone(),
-            path: problem.solution.clone(),
+    let mut candidates = Vec::new();
+    // Without a `solution`, the stored submissions (and the reference) are what is measured.
+    if let Some(solution) = &problem.solution {
+        if !solution.is_file() {
+            return Err(CalibrateError::MissingSolution {
+                problem: problem.name.clone(),
+                path: solution.clone(),
+            });
+        }
+        candidates.push(Candidate {
+            label: Role::Solution.as_str().to_string(),
+            role: Role::Solution,
+            path: solution.clone(),
+            program: Program::new(solution),
+            time_multiplier: 1.0,
+            _prepared: None,
         });
     }
-
-    let mut candidates = vec![Candidate {
-        label: Role::Solution.as_str().to_string(),
-        role: Role::Solution,
-        path: problem.solution.clone(),
-        program: Program::new(&problem.solution),
-        time_multiplier: 1.0,
-        _prepared: None,
-    }];
     if let Some(reference) = problem.reference.as_ref().filter(|r| r.is_file()) {
         candidates.push(Candidate {
             label: Role::Reference.as_str().to_string(),
@@ -336,6 +339,8 @@ pub fn calibrate(
         });
     }
     let stored = stored(config, problem, settings.submissions)?;
+    let interactor = super::interactive::prepare(config, problem)
+        .map_err(|error| CalibrateError::Verify(VerifyError::from(SubmissionError::from(error))))?;
     let mut programs = Vec::new();
     for accepted in stored.iter().filter(|s| s.expected == Verdict::Accepted) {
         match build_accepted(accepted)? {
@@ -357,7 +362,14 @@ pub fn calibrate(
             problem: &problem.name,
             label: &candidate.label,
         });
-        programs.push(measure(problem, candidate, &cases, settings, on_event));
+        programs.push(measure(
+            problem,
+            candidate,
+            &cases,
+            settings,
+            interactor.as_ref(),
+            on_event,
+        ));
     }
     // Measured programs first in the order they ran, compile errors after: the table reads
     // solution, reference, accepted/… whatever failed to build.
@@ -404,6 +416,7 @@ fn measure(
     candidate: &Candidate,
     cases: &[Case],
     settings: &CalibrateSettings,
+    interactor: Option<&super::interactive::Shared>,
     on_event: &mut dyn FnMut(CalibrateEvent<'_>),
 ) -> ProgramTiming {
     let limits = measuring_limits(problem, candidate.time_multiplier);
@@ -411,6 +424,8 @@ fn measure(
         limits,
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
+        interactor: interactor.map(|shared| &**shared),
+        files: &problem.files,
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
@@ -482,6 +497,7 @@ fn check_slow(
         language: slow.plan.language,
         source: slow.plan.source.clone(),
         cases: cases.to_vec(),
+        interactor: slow.plan.interactor.clone(),
     };
     let options = submission::Options {
         jobs: jobs.max(1),

@@ -1,5 +1,6 @@
 //! Running programs under limits: `run` is the one way a program is started, measured and
-//! killed; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
+//! killed; `pair` runs an interactive submission beside its interactor, recording the
+//! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
 //!
 //! Programs under test (solutions, submissions, stress runs) run in a sandbox on Linux: user,
 //! PID, mount, network, IPC and UTS namespaces made without root by a per-worker `zygote`, a
@@ -11,7 +12,10 @@
 pub(crate) mod collect;
 pub(crate) mod interrupt;
 mod mode;
+#[cfg(unix)]
+pub(crate) mod pair;
 pub mod run;
+pub(crate) mod transcript;
 #[cfg(unix)]
 mod unix;
 

@@ -333,8 +333,8 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
 }
 
 /// The sandbox gives a program a private copy of its input and captures both outputs; a
-/// request wired to the caller's own descriptors (an interactor's pipes, a build's stderr)
-/// runs as a plain process.
+/// request wired to the caller's own descriptors (an interactor's pipes, a build's stderr), or
+/// with a working folder outside the scratch root, runs as a plain process.
 #[cfg(target_os = "linux")]
 fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
     matches!(
@@ -343,6 +343,11 @@ fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
     ) && matches!(request.stdout, Output::Capture)
         && matches!(request.stderr, Output::Capture)
         && request.env.is_empty()
+        // The helper sees only the scratch root: a folder elsewhere (a file-I/O problem's,
+        // in the temp dir) cannot become the program's /tmp.
+        && request
+            .workdir
+            .is_none_or(|folder| folder.starts_with(unix::scratch_root()))
 }
 
 /// Which supervisor runs the program.
@@ -386,14 +391,7 @@ fn in_workdir(
             body(workdir)
         }
         None => {
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(SCRATCH_PREFIX);
-            // The fast root may fill up or go away while the judge runs: fall back to the
-            // temp dir rather than fail the run.
-            let scratch = builder
-                .tempdir_in(unix::scratch_root())
-                .or_else(|_| builder.tempdir())
-                .map_err(RunError::Workdir)?;
+            let scratch = scratch_dir()?;
             let result = body(scratch.path());
             // The group is dead by now, so nothing can write into the folder any more.
             unix::remove_scratch(scratch);
@@ -506,9 +504,22 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, 
     })
 }
 
+/// A fresh scratch folder for one run, on the fast root when there is one.
+#[cfg(unix)]
+pub(super) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(SCRATCH_PREFIX);
+    // The fast root may fill up or go away while the judge runs: fall back to the temp dir
+    // rather than fail the run.
+    builder
+        .tempdir_in(unix::scratch_root())
+        .or_else(|_| builder.tempdir())
+        .map_err(RunError::Workdir)
+}
+
 /// The program path to exec. The child changes folder before exec, so a relative path with a
 /// folder in it would be looked up from the run's folder: anchor it to ours instead.
-fn program_path(program: &Path) -> Cow<'_, Path> {
+pub(super) fn program_path(program: &Path) -> Cow<'_, Path> {
     if program.is_relative() && program.components().nth(1).is_some() {
         if let Ok(here) = std::env::current_dir() {
             return Cow::Owned(here.join(program));
@@ -561,7 +572,7 @@ pub(crate) struct Capture {
 }
 
 impl Capture {
-    fn new(stdout_limit: u64) -> Self {
+    pub(crate) fn new(stdout_limit: u64) -> Self {
         Capture {
             stdout: Vec::new(),
             stdout_limit: usize::try_from(stdout_limit).unwrap_or(usize::MAX),
@@ -594,7 +605,7 @@ impl Capture {
         self.stdout_truncated
     }
 
-    fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
+    pub(crate) fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
         let excess = self.stderr.len().saturating_sub(STDERR_TAIL_BYTES);
         self.stderr.drain(..excess);
         (self.stdout, self.stdout_truncated, self.stderr)
