@@ -14,7 +14,7 @@ use crate::report::calibrate::{self as render, CalibrateJson};
 use crate::report::json;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config, Format, GlobalArgs};
+use super::{build_first, load_config_to_judge, Format, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -40,7 +40,7 @@ pub struct CalibrateArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = load_config_to_judge(global)?;
     let problems: Vec<&Problem> = if args.problems.is_empty() {
         config.problems.iter().collect()
     } else {
@@ -54,6 +54,7 @@ pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
         .submissions
         .clone()
         .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
+    super::warn_if_oversubscribed(args.jobs);
     let settings = CalibrateSettings {
         repeat: args.repeat.max(1),
         jobs: args.jobs.max(1),

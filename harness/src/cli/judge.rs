@@ -26,7 +26,7 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
+use super::{build_checkers, load_config, load_config_to_judge, write_junit, Format, GlobalArgs};
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -138,7 +138,11 @@ const DEFAULT_CASES: &str = "test";
 /// the command line (judge.toml's languages still apply when there is one).
 fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
     let (mut config, problem, source) = match &args.source {
-        Some(source) => (load_config(global)?, args.problem.clone(), source.clone()),
+        Some(source) => (
+            load_config_to_judge(global)?,
+            args.problem.clone(),
+            source.clone(),
+        ),
         None => {
             let source = PathBuf::from(&args.problem);
             if !source.is_file() {
@@ -323,6 +327,7 @@ fn judge_once(
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
+    super::warn_if_oversubscribed(jobs);
     let options = submission::Options {
         jobs,
         stop: if args.fail_fast {

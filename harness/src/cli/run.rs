@@ -17,7 +17,7 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config, write_junit, Format, GlobalArgs};
+use super::{build_first, load_config_to_judge, write_junit, Format, GlobalArgs};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
@@ -70,13 +70,14 @@ impl RunArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = load_config_to_judge(global)?;
     let selection = Selection {
         problems: args.problems.clone(),
         case_pattern: args.case.clone(),
         partition: args.partition,
     };
     let mut planned = suite::plan(&config, &selection)?;
+    super::warn_if_oversubscribed(args.jobs);
     let skipped = suite::take_skipped(&mut planned);
     for (problem, skip) in &skipped {
         let _ = notice::write_skipped(&mut anstream::stderr(), &problem.name, *skip);

@@ -23,7 +23,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
-use super::{build_first, load_config, Format, GlobalArgs};
+use super::{build_first, load_config, load_config_to_judge, Format, GlobalArgs};
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -121,7 +121,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         let name = made_up.problems[0].name.clone();
         (made_up, name, submission)
     } else {
-        let mut config = load_config(global)?;
+        let mut config = load_config_to_judge(global)?;
         let name = args.problem.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
             if let Some(time_limit) = args.time_limit {

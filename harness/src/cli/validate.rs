@@ -40,6 +40,7 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
         .collect::<Result<Vec<_>, _>>()?;
     build_first(&config, args.no_build)?;
     let jobs = args.jobs.unwrap_or_else(validate::default_jobs).max(1);
+    super::warn_if_oversubscribed(jobs);
 
     let mut stdout = anstream::stdout().lock();
     let mut invalid_total = 0;

@@ -15,7 +15,7 @@ use crate::report::json;
 use crate::report::junit::JunitReport;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
+use super::{build_checkers, load_config_to_judge, write_junit, Format, GlobalArgs};
 
 /// Most stored submissions that fail do so on their first case, so every job runs one
 /// program at its memory limit at once: a memory-hungry one on a 64-core machine must not
@@ -57,7 +57,7 @@ pub struct VerifyArgs {
 }
 
 pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = load_config_to_judge(global)?;
     let folder = args
         .submissions
         .clone()
@@ -96,6 +96,7 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
             .map_or(1, std::num::NonZeroUsize::get)
             .min(DEFAULT_JOBS_MAX)
     });
+    super::warn_if_oversubscribed(jobs);
     let report = verify::run(&stored, jobs, &mut |event| match event {
         VerifyEvent::Started { name } => {
             judged = 0;

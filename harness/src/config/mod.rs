@@ -76,6 +76,8 @@ pub struct Config {
     pub problems: Vec<Problem>,
     /// The languages submissions may be written in.
     pub languages: Vec<Language>,
+    /// Whether programs under test run in the sandbox (`[defaults] sandbox`).
+    pub sandbox: crate::sandbox::Mode,
 }
 
 /// One `[problems.NAME]` table.
@@ -302,8 +304,9 @@ struct RawDefaults {
     time_limit: Option<DurationValue>,
     wall_limit: Option<DurationValue>,
     memory_limit: Option<SizeValue>,
-    output_limit: Option<SizeValue>,
+    output_limit: Option<OutputLimit>,
     checker: Option<RawChecker>,
+    sandbox: Option<crate::sandbox::Mode>,
 }
 
 #[derive(Deserialize)]
@@ -317,7 +320,7 @@ struct RawProblem {
     time_limit: Option<DurationValue>,
     wall_limit: Option<DurationValue>,
     memory_limit: Option<SizeValue>,
-    output_limit: Option<SizeValue>,
+    output_limit: Option<OutputLimit>,
     checker: Option<RawChecker>,
     validator: Option<Vec<String>>,
     #[serde(default)]
@@ -363,7 +366,7 @@ struct RawLanguage {
     extensions: Vec<String>,
     compile: Option<Vec<String>>,
     run: Vec<String>,
-    time_multiplier: Option<f64>,
+    time_multiplier: Option<TimeMultiplier>,
     compile_time_limit: Option<DurationValue>,
     compile_memory_limit: Option<SizeValue>,
 }
@@ -467,6 +470,44 @@ impl<'de> Deserialize<'de> for SizeValue {
     }
 }
 
+/// `output-limit`: a size, at most `units::MAX_OUTPUT_LIMIT` (the output is kept in memory).
+#[derive(Clone, Copy)]
+struct OutputLimit(u64);
+
+impl<'de> Deserialize<'de> for OutputLimit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let SizeValue(bytes) = SizeValue::deserialize(deserializer)?;
+        if bytes > units::MAX_OUTPUT_LIMIT {
+            return Err(serde::de::Error::custom(format!(
+                "{} is above the maximum output limit, 1GiB (the judge keeps the output in memory)",
+                units::format_bytes(bytes)
+            )));
+        }
+        Ok(OutputLimit(bytes))
+    }
+}
+
+/// A language's `time-multiplier`, within the bounds in `units`.
+#[derive(Clone, Copy)]
+struct TimeMultiplier(f64);
+
+impl<'de> Deserialize<'de> for TimeMultiplier {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = f64::deserialize(deserializer)?;
+        if !(units::MIN_TIME_MULTIPLIER..=units::MAX_TIME_MULTIPLIER).contains(&value) {
+            return Err(serde::de::Error::custom(format!(
+                "{value} is not a time-multiplier between {} and {}",
+                units::MIN_TIME_MULTIPLIER,
+                units::MAX_TIME_MULTIPLIER
+            )));
+        }
+        Ok(TimeMultiplier(value))
+    }
+}
+
+/// The most seeds one generator may have: each is a case file written to the case folder.
+pub const MAX_SEEDS: u64 = 100_000;
+
 impl<'de> Deserialize<'de> for SeedRange {
     /// `seeds = 7` or `seeds = "1..=300"`.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -494,6 +535,13 @@ pub fn parse_seed_range(text: &str) -> Result<SeedRange, String> {
     let last: u64 = last.trim().parse().map_err(|_| bad())?;
     if first > last {
         return Err(format!("seed range `{text}` is empty"));
+    }
+    let count = u128::from(last - first) + 1;
+    if count > u128::from(MAX_SEEDS) {
+        return Err(format!(
+            "seed range `{text}` has {count} seeds, above the maximum of {MAX_SEEDS} \
+             (each seed is a case file)"
+        ));
     }
     Ok(SeedRange { first, last })
 }
@@ -648,6 +696,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         build: defaults.build,
         problems,
         languages,
+        sandbox: defaults.sandbox.unwrap_or_default(),
     })
 }
 
@@ -666,12 +715,7 @@ fn languages_of(
         if language.run.is_empty() {
             return Err(invalid(format!("language `{id}`: `run` is empty")));
         }
-        let multiplier = language.time_multiplier.unwrap_or(1.0);
-        if !(multiplier.is_finite() && multiplier > 0.0) {
-            return Err(invalid(format!(
-                "language `{id}`: time-multiplier must be a positive number"
-            )));
-        }
+        let multiplier = language.time_multiplier.map_or(1.0, |m| m.0);
         let defaults = CompileLimits::default();
         let compile_limits = CompileLimits {
             time: language.compile_time_limit.map_or(defaults.time, |d| d.0),
@@ -854,8 +898,35 @@ fn syntax_error(text: &str, path: &Path, error: &toml::de::Error) -> ConfigError
         path: path.to_path_buf(),
         line,
         column,
-        message: error.message().trim().replace('\n', " "),
+        message: name_the_key(
+            text,
+            error.span(),
+            error.message().trim().replace('\n', " "),
+        ),
     }
+}
+
+/// A value's error names its key: the message of a bad value (`\`0.0000001ms\` is shorter than
+/// 1ms…`) is about the value, and the line `time-limit = "0.0000001ms"` says which key it is.
+fn name_the_key(text: &str, span: Option<std::ops::Range<usize>>, message: String) -> String {
+    let Some(span) = span else {
+        return message;
+    };
+    let start = span.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let Some((key, _)) = before.split_once('=') else {
+        return message;
+    };
+    let key = key.trim().trim_matches('"');
+    let is_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !is_key || message.contains(&format!("`{key}`")) {
+        return message;
+    }
+    format!("`{key}`: {message}")
 }
 
 /// 1-based line and column (in characters) of a byte offset.

@@ -69,6 +69,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         build: None,
         problems: vec![problem],
         languages: languages::merged(&[&user.languages]),
+        sandbox: crate::sandbox::Mode::default(),
     }
 }
 

@@ -19,7 +19,7 @@ use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::config::FileIo;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
+use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -285,7 +285,8 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&program.args)
         .stdin(stdin)
-        .workdir(folder.as_ref().map(tempfile::TempDir::path));
+        .workdir(folder.as_ref().map(tempfile::TempDir::path))
+        .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),
         folder,

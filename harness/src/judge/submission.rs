@@ -72,6 +72,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     if !request.source.exists() {
         return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
     }
+    if let Some(kind) = crate::file_kind::not_regular(request.source) {
+        return Err(SubmitError::NotAFile {
+            path: request.source.to_path_buf(),
+            kind,
+        }
+        .into());
+    }
     let language = submit::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);

@@ -50,10 +50,10 @@ const GROUP_SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// How often to look for the exit when there is no pidfd to wake us.
 pub(super) const EXIT_TICK: Duration = Duration::from_millis(2);
 /// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
-pub(super) const KILLED_TICK: Duration = Duration::from_millis(50);
+pub(crate) const KILLED_TICK: Duration = Duration::from_millis(50);
 /// How long to wait for the pipes to close once the group is dead. Only a process that left
 /// the group (setsid) can keep them open this long; what it wrote before is kept.
-pub(super) const DRAIN_GRACE: Duration = Duration::from_millis(250);
+pub(crate) const DRAIN_GRACE: Duration = Duration::from_millis(250);
 /// One read per wakeup: a default pipe holds 64 KiB, so this empties it.
 pub(super) const READ_CHUNK: usize = 64 * 1024;
 
@@ -167,7 +167,7 @@ fn confine(command: &mut Command, limits: &Limits, scope: Scope) {
 
 /// The rlimits of one run, each as soft = hard. A group's memory is watched as a whole, so its
 /// members get no stack or address-space limit of their own (`None`).
-fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
+pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
     let cpu = &limits.cpu_time;
     // Whole seconds only, and one more: a backstop behind the CPU time the verdict reads.
     let cpu_seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0) + 1;
@@ -341,26 +341,38 @@ impl Drop for Group {
 
 /// Which of the polled descriptors had something to say.
 #[derive(Debug, Clone, Copy, Default)]
-struct Ready {
+pub(crate) struct Ready {
     stdout: bool,
     stderr: bool,
-    pidfd: bool,
+    /// The third descriptor: a pidfd, or the sandbox's control socket.
+    pub(crate) pidfd: bool,
 }
 
 /// The read ends of the child's stdout and stderr; `None` once at end of file.
-struct Streams {
+pub(crate) struct Streams {
     stdout: Option<File>,
     stderr: Option<File>,
     buf: Vec<u8>,
 }
 
 impl Streams {
-    fn is_open(&self) -> bool {
+    /// Non-blocking readers of a program's stdout and stderr pipes.
+    pub(crate) fn new(stdout: File, stderr: File) -> io::Result<Streams> {
+        set_nonblocking(&stdout)?;
+        set_nonblocking(&stderr)?;
+        Ok(Streams {
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            buf: Vec::with_capacity(READ_CHUNK),
+        })
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
         self.stdout.is_some() || self.stderr.is_some()
     }
 
     /// Waits until a pipe or the pidfd is ready, or until `wake` (`None`: no timeout).
-    fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
+    pub(crate) fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
         // The slots that are open, in a fixed order, so each answer is found again below.
         let slots = [
             self.stdout.as_ref().map(AsFd::as_fd),
@@ -402,7 +414,7 @@ impl Streams {
 
     /// Reads one chunk from each ready pipe. Returns true when stdout went past the limit;
     /// stdout is then closed, so the runner never holds more than the limit.
-    fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
+    pub(crate) fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
         let mut over = false;
         if ready.stdout {
             if let Some(file) = &self.stdout {
@@ -611,13 +623,13 @@ fn parse_stat(stat: &str) -> Option<(libc::pid_t, u64)> {
     Some((pgrp, rss))
 }
 
-fn page_size() -> u64 {
+pub(crate) fn page_size() -> u64 {
     // SAFETY: sysconf reads a constant.
     let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     u64::try_from(size).unwrap_or(4096)
 }
 
-pub(super) fn termination(status: libc::c_int) -> Termination {
+pub(crate) fn termination(status: libc::c_int) -> Termination {
     if libc::WIFSIGNALED(status) {
         Termination::Signaled(libc::WTERMSIG(status))
     } else {
