@@ -13,6 +13,7 @@ pub mod cli;
 pub mod compile;
 pub mod config;
 mod exit;
+mod file_kind;
 pub mod judge;
 mod receive;
 mod report;

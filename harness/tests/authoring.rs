@@ -8,6 +8,7 @@ mod common;
 
 use std::fs;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -42,8 +43,10 @@ for v in "$a" "$b"; do
 done
 "#;
 
-/// Seed s gives `s 2s`; one seed can be made to fail through the file `fail-seed`.
+/// Seed s gives `s 2s`; one seed can be made to fail through the file `fail-seed`, and to
+/// hang for a while through `slow-seed`.
 const GENERATE: &str = r#"if [ -f fail-seed ] && [ "$1" = "$(cat fail-seed)" ]; then echo "seed $1: out of ideas" >&2; exit 4; fi
+if [ -f slow-seed ] && [ "$1" = "$(cat slow-seed)" ]; then exec sleep 5; fi
 echo "$1 $(( $1 * 2 % 101 ))"
 "#;
 
@@ -348,6 +351,41 @@ fn gen_writes_the_generated_cases_and_leaves_hand_added_ones_alone() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(leftovers, ["sum"]);
+}
+
+#[test]
+fn a_killed_gens_scratch_folder_is_removed_by_the_next_gen() {
+    let project = Project::new();
+    project.write("slow-seed", "2\n");
+    let mut killed = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .args(["gen", "-j", "1"])
+        .current_dir(project.path(""))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let scratch = |project: &Project| -> Vec<String> {
+        fs::read_dir(project.path("cases"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with(".harness-gen-"))
+            .collect()
+    };
+    let waited = std::time::Instant::now();
+    while scratch(&project).is_empty() && waited.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    killed.kill().unwrap(); // SIGKILL: no chance to clean up.
+    killed.wait().unwrap();
+    assert_eq!(
+        scratch(&project).len(),
+        1,
+        "gen never made its scratch folder"
+    );
+
+    fs::remove_file(project.path("slow-seed")).unwrap();
+    project.harness().arg("gen").assert().success();
+    assert_eq!(scratch(&project), Vec::<String>::new());
 }
 
 #[test]

@@ -173,3 +173,80 @@ fn run_options_before_another_command_are_refused() {
         .stderr(predicate::str::contains("go after a command's name"))
         .stderr(no_panic());
 }
+
+/// Values past the sane bounds: exit 2 with `judge.toml:LINE:COL` and the key's name, never a
+/// panic (the first two panicked, the third was read as a 0 ms limit).
+#[test]
+fn out_of_bounds_values_name_their_key() {
+    let table = [
+        (
+            "time-limit = \"99999999999999999999s\"",
+            "time-limit",
+            "maximum",
+        ),
+        (
+            "time-limit = \"0.0000001ms\"",
+            "time-limit",
+            "shorter than 1ms",
+        ),
+        ("wall-limit = \"100000m\"", "wall-limit", "maximum"),
+        (
+            "memory-limit = \"99999999TiB\"",
+            "memory-limit",
+            "unknown size unit",
+        ),
+        ("memory-limit = \"99999999GiB\"", "memory-limit", "maximum"),
+        (
+            "output-limit = \"4GiB\"",
+            "output-limit",
+            "maximum output limit",
+        ),
+    ];
+    for (line, key, why) in table {
+        let dir = project(&format!(
+            "[problems.sum]\nsolution = \"/bin/cat\"\n{line}\n"
+        ));
+        harness(dir.path())
+            .arg("--no-build")
+            .assert()
+            .code(ERROR)
+            .stderr(predicate::str::contains("judge.toml:3:"))
+            .stderr(predicate::str::contains(format!("`{key}`")))
+            .stderr(predicate::str::contains(why))
+            .stderr(no_panic());
+    }
+}
+
+#[test]
+fn a_huge_time_multiplier_is_refused_with_its_line() {
+    for value in ["1e300", "0", "-1", "nan"] {
+        let dir = project(&format!(
+            "[problems.sum]\nsolution = \"/bin/cat\"\n[languages.py]\nextensions = [\"py\"]\nrun = [\"python3\", \"{{source}}\"]\ntime-multiplier = {value}\n"
+        ));
+        harness(dir.path())
+            .arg("--no-build")
+            .assert()
+            .code(ERROR)
+            .stderr(predicate::str::contains("judge.toml:6:"))
+            .stderr(predicate::str::contains("`time-multiplier`"))
+            .stderr(no_panic());
+    }
+}
+
+#[test]
+fn a_seed_range_past_the_maximum_is_refused_without_collecting_it() {
+    let dir = project(
+        "[problems.sum]\nsolution = \"/bin/cat\"\nreference = \"/bin/cat\"\n\
+         [[problems.sum.generators]]\nname = \"r{seed}\"\ncommand = [\"/bin/echo\", \"{seed}\"]\n\
+         seeds = \"0..=18446744073709551615\"\n",
+    );
+    harness(dir.path())
+        .args(["gen", "--check"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("judge.toml:7:"))
+        .stderr(predicate::str::contains("`seeds`"))
+        .stderr(predicate::str::contains("18446744073709551616 seeds"))
+        .stderr(no_panic());
+}

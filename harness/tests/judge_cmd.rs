@@ -314,6 +314,50 @@ fn fail_fast_stops_at_the_first_failure_in_case_order_even_in_parallel() {
     assert_eq!(names, ["01", "02", "03"]);
 }
 
+/// A FIFO blocked the judge for ever and `/dev/zero` filled its memory: a source that is not a
+/// regular file is refused before anything is read, saying what it is.
+#[test]
+fn a_source_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
+    let project = Project::new();
+    let fifo = project.project.join("pipe.c");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::fs::create_dir(project.project.join("folder.c")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", project.project.join("zero.c")).unwrap();
+    for (source, kind) in [
+        ("pipe.c", "a FIFO"),
+        ("folder.c", "a directory"),
+        ("zero.c", "a character device"),
+    ] {
+        project
+            .judge(&["sum", source])
+            .code(ERROR)
+            .stderr(predicate::str::contains(format!("`{source}` is {kind}")))
+            .stderr(no_panic());
+    }
+}
+
+/// A case file that is a FIFO or a folder: refused by name, not skipped nor blocked on.
+#[test]
+fn a_case_that_is_not_a_regular_file_is_refused_saying_what_it_is() {
+    let project = Project::new();
+    let source = project.sum_c();
+    let fifo = project.project.join("cases/sum/05.in");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    project.write("cases/sum/05.ans", "3\n");
+    project
+        .judge(&["sum", source])
+        .code(ERROR)
+        .stderr(predicate::str::contains("05.in` is a FIFO"))
+        .stderr(no_panic());
+    std::fs::remove_file(&fifo).unwrap();
+    std::fs::create_dir(&fifo).unwrap();
+    project
+        .judge(&["sum", source])
+        .code(ERROR)
+        .stderr(predicate::str::contains("05.in` is a directory"))
+        .stderr(no_panic());
+}
+
 /// A language `bad` whose compiler is the fixture `compiler` (it never writes `{exe}`), held
 /// to small compile limits, and a source for it: `sum.bad`.
 fn with_bad_compiler(project: &Project, compiler: &str) -> &'static str {

@@ -1,13 +1,15 @@
 //! `cargo bench -p harness --bench judge`: what the judge itself costs, measured against the
 //! alternatives in one run, and how fast the shipped solutions are.
 //!
-//! - overhead: `harness run` per case against the process-spawn floor of the same program, a
+//! - overhead: `harness run` (sandboxed, and with `sandbox = "off"`) per case against the process-spawn floor of the same program, a
 //!   bash loop with `diff`, and online-judge-tools (`oj test`, with and without its memory
 //!   measurement), fixed costs removed by timing N cases and 1 case;
 //! - runner: `harness::sandbox::run::run` in process against a bare `Command::output()`;
 //! - checkers: throughput of the built-in checkers on 10 MB outputs, and their heap;
 //! - solutions: CPU time of each fast solution against its brute-force reference and the
 //!   textbook array search on the largest inputs;
+//! - judge-memory: the judge's own memory in a program's peak, plain and sandboxed;
+//! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
 //!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration).
 //!
@@ -16,11 +18,14 @@
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions stress`), `--repeats N` (default 5), `--no-oj` to skip online-judge-tools, and
+//! solutions judge-memory load stress`), `--repeats N` (default 5), `--no-oj` to skip
+//! online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
 mod floor;
+mod judge_memory;
+mod load;
 mod machine;
 mod overhead;
 mod runner;
@@ -45,15 +50,19 @@ enum Section {
     Runner,
     Checkers,
     Solutions,
+    JudgeMemory,
+    Load,
     Stress,
 }
 
 impl Section {
-    const ALL: [Section; 5] = [
+    const ALL: [Section; 7] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
         Section::Solutions,
+        Section::JudgeMemory,
+        Section::Load,
         Section::Stress,
     ];
 
@@ -63,6 +72,8 @@ impl Section {
             Section::Runner => "runner",
             Section::Checkers => "checkers",
             Section::Solutions => "solutions",
+            Section::JudgeMemory => "judge-memory",
+            Section::Load => "load",
             Section::Stress => "stress",
         }
     }
@@ -109,7 +120,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, stress; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -126,6 +137,9 @@ fn main() -> ExitCode {
     // The floor spawner is this very binary, started again by the overhead section.
     if args.first().map(String::as_str) == Some(floor::COMMAND) {
         return floor::main(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some(judge_memory::COMMAND) {
+        return judge_memory::main(&args[1..]);
     }
     let options = match parse_options(&args) {
         Ok(options) => options,
@@ -162,6 +176,8 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Runner => runner::run(&setup, options.repeats)?,
             Section::Checkers => checkers::run(options.repeats, &mut targets),
             Section::Solutions => solutions::run(&setup, options.repeats, &mut targets)?,
+            Section::JudgeMemory => judge_memory::run(&setup, &mut targets)?,
+            Section::Load => load::run(&setup, &mut targets)?,
             Section::Stress => stress::run(&setup, options, &mut targets)?,
         };
         report.push('\n');

@@ -227,12 +227,17 @@ pub fn generate(
             problem: problem.name.clone(),
         });
     }
-    let reference = problem
-        .reference
-        .as_deref()
-        .ok_or_else(|| GenError::NoReference {
-            problem: problem.name.clone(),
-        })?;
+    // An interactive problem's cases are the interactor's inputs: without a reference their
+    // answers are empty, as in Kattis packages.
+    let reference = match (problem.reference.as_deref(), &problem.interactor) {
+        (Some(reference), _) => Some(reference),
+        (None, Some(_)) => None,
+        (None, None) => {
+            return Err(GenError::NoReference {
+                problem: problem.name.clone(),
+            })
+        }
+    };
     let planned = plan(problem)?;
     let folder = &problem.cases;
     let scratch = scratch_folder(folder, &problem.name, mode)?;
@@ -308,19 +313,69 @@ fn scratch_folder(folder: &Path, problem: &str, mode: Mode) -> Result<tempfile::
         let path = path.to_path_buf();
         move |source| GenError::Io { path, source }
     };
-    let prefix = format!(".harness-gen-{problem}-");
+    // The judge's pid in the name tells a leftover of a killed `gen` (its pid gone) from the
+    // folder of a `gen` running beside this one.
+    let prefix = scratch_prefix(problem);
+    let owned = format!("{prefix}{}-", std::process::id());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix);
+    builder.prefix(&owned);
+    let parent = folder
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    remove_leftovers(parent, &prefix);
     match mode {
         Mode::Check => builder.tempdir().map_err(io(Path::new("temporary folder"))),
         Mode::Write => {
             fs::create_dir_all(folder).map_err(io(folder))?;
-            let parent = folder
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
             builder.tempdir_in(parent).map_err(io(parent))
         }
+    }
+}
+
+fn scratch_prefix(problem: &str) -> String {
+    format!(".harness-gen-{problem}-")
+}
+
+/// Removes the scratch folders of `gen`s that were killed (SIGKILL leaves no chance to clean
+/// up): those in `parent` named with this problem's prefix whose judge no longer runs.
+fn remove_leftovers(parent: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+            continue;
+        };
+        let stale = match leftover_owner(rest) {
+            Owner::Judge(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
+            Owner::Unknown => true,
+            Owner::NotOurs => false,
+        };
+        if stale && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Owner {
+    /// `<pid>-<random>`: made by the judge with this pid.
+    Judge(u32),
+    /// `<random>`: named before the pid was part of the name, so a leftover.
+    Unknown,
+    /// Anything else, such as another problem whose name starts with this one's and a dash.
+    NotOurs,
+}
+
+/// Who made a scratch folder, from its name after the problem's prefix.
+fn leftover_owner(rest: &str) -> Owner {
+    let random = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric());
+    match rest.split_once('-') {
+        None if random(rest) => Owner::Unknown,
+        Some((pid, tail)) if random(tail) => pid.parse().map_or(Owner::NotOurs, Owner::Judge),
+        _ => Owner::NotOurs,
     }
 }
 
@@ -328,7 +383,7 @@ fn scratch_folder(folder: &Path, problem: &str, mode: Mode) -> Result<tempfile::
 fn make_case(
     config: &Config,
     problem: &Problem,
-    reference: &[String],
+    reference: Option<&[String]>,
     validator: Option<&Validator>,
     case: &PlannedCase,
     scratch: &Path,
@@ -364,9 +419,12 @@ fn make_case(
             }
         }
     }
-    let answer = tool::Command::new(Role::Reference, reference, &config.root, &[])
-        .output(Some(&input_path), None)
-        .map_err(|e| e.to_string())?;
+    let answer = match reference {
+        Some(reference) => tool::Command::new(Role::Reference, reference, &config.root, &[])
+            .output(Some(&input_path), None)
+            .map_err(|e| e.to_string())?,
+        None => Vec::new(),
+    };
     let answer_path = with_suffix(&base, "ans");
     fs::write(&answer_path, &answer)
         .map_err(|e| format!("cannot write `{}`: {e}", answer_path.display()))
@@ -425,6 +483,47 @@ fn install(made: &Path, committed: &Path) -> Result<(), GenError> {
 mod tests {
     use super::*;
     use crate::config;
+
+    #[test]
+    fn leftovers_name_their_judge() {
+        let table = [
+            ("123-abcdef", Owner::Judge(123)),
+            ("9-x", Owner::Judge(9)),
+            ("abcdef", Owner::Unknown),
+            ("12-", Owner::NotOurs),
+            ("x-1", Owner::NotOurs),
+            // Problem `p-12`'s folder, seen with problem `p`'s prefix.
+            ("12-345-abcdef", Owner::NotOurs),
+        ];
+        for (rest, expected) in table {
+            assert_eq!(leftover_owner(rest), expected, "{rest}");
+        }
+    }
+
+    #[test]
+    fn a_killed_gens_folder_goes_and_a_running_ones_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = scratch_prefix("p");
+        // No process has pid u32::MAX - 1 (pid_max is at most 2^22).
+        let dead = dir.path().join(format!("{prefix}{}-aaaaaa", u32::MAX - 1));
+        let alive = dir
+            .path()
+            .join(format!("{prefix}{}-bbbbbb", std::process::id()));
+        let old_style = dir.path().join(format!("{prefix}cccccc"));
+        let other_problem = dir.path().join(".harness-gen-q-1-dddddd");
+        let longer_name = dir
+            .path()
+            .join(format!("{prefix}x-{}-eeeeee", u32::MAX - 1));
+        for folder in [&dead, &alive, &old_style, &other_problem, &longer_name] {
+            fs::create_dir_all(folder.join("sub")).unwrap();
+        }
+        remove_leftovers(dir.path(), &prefix);
+        assert!(!dead.exists());
+        assert!(!old_style.exists());
+        assert!(alive.exists());
+        assert!(other_problem.exists());
+        assert!(longer_name.exists());
+    }
 
     #[test]
     fn names_fill_and_pad_the_seed() {

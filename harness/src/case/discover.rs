@@ -44,6 +44,14 @@ pub enum DiscoverError {
         /// The input file it lacks.
         input: PathBuf,
     },
+    /// A case file that is a FIFO, a device or a folder: reading it would block or not end.
+    #[error("case file `{}` is {kind}, not a regular file (hint: cases are files; replace it with one)", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
     /// A file name that is not UTF-8 cannot be a case name.
     #[error("case name `{}` is not valid UTF-8 (hint: rename the file)", .0.display())]
     BadName(PathBuf),
@@ -60,13 +68,24 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
             path: folder.to_path_buf(),
             source,
         })?;
+        let path = entry.path();
+        let extension = path.extension().and_then(|e| e.to_str());
         if !entry.file_type().is_file() {
+            // `x.in` that is a FIFO, a device or a folder is a case that cannot be read: say
+            // so, rather than skip it and report its answer as lacking an input.
+            if matches!(extension, Some("in" | "ans")) {
+                if let Some(kind) = not_a_file(path) {
+                    return Err(kind);
+                }
+            }
             continue;
         }
-        let path = entry.path();
-        match path.extension().and_then(|e| e.to_str()) {
+        match extension {
             Some("in") => {
                 let answer = path.with_extension("ans");
+                if let Some(kind) = not_a_file(&answer) {
+                    return Err(kind);
+                }
                 let answer = if answer.is_file() {
                     answer
                 } else {
@@ -84,6 +103,9 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
             }
             Some("ans") => {
                 let input = path.with_extension("in");
+                if let Some(kind) = not_a_file(&input) {
+                    return Err(kind);
+                }
                 if !input.is_file() {
                     return Err(DiscoverError::MissingInput {
                         answer: path.to_path_buf(),
@@ -96,6 +118,14 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
     }
     cases.sort_by(|a, b| judge_order(&a.name, &b.name));
     Ok(cases)
+}
+
+/// The error for a case path that exists but is not a regular file.
+fn not_a_file(path: &Path) -> Option<DiscoverError> {
+    crate::file_kind::not_regular(path).map(|kind| DiscoverError::NotAFile {
+        path: path.to_path_buf(),
+        kind,
+    })
 }
 
 /// Samples first (`sample-1`, `sample/02`, `samples/3`), as online judges run them, so the

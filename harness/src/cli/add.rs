@@ -47,6 +47,7 @@ pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
         .answer
         .as_deref()
         .map(|path| {
+            refuse_special(path, "answer")?;
             std::fs::read(path).with_context(|| format!("cannot read answer `{}`", path.display()))
         })
         .transpose()?;
@@ -95,5 +96,18 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
             .context("cannot read the input from stdin")?;
         return Ok(bytes);
     }
+    refuse_special(path, "input")?;
     std::fs::read(path).with_context(|| format!("cannot read input `{}`", path.display()))
+}
+
+/// A folder or a device (`/dev/zero` never ends) is refused, saying what it is; a pipe is
+/// not, since `harness add p <(./gen 7)` hands the input over as one.
+fn refuse_special(path: &Path, what: &str) -> Result<()> {
+    match crate::file_kind::not_regular(path) {
+        Some(kind) if !kind.starts_with("a FIFO") => anyhow::bail!(
+            "{what} `{}` is {kind}, not a regular file (hint: give a file, or `-` for stdin)",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
 }

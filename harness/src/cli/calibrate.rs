@@ -14,7 +14,7 @@ use crate::report::calibrate::{self as render, CalibrateJson};
 use crate::report::json;
 use crate::report::progress::Progress;
 
-use super::{build_first, compile_sources, load_config, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config_to_judge, Format, GlobalArgs};
 use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
@@ -43,7 +43,7 @@ pub struct CalibrateArgs {
 pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
     let config = compile_sources(
-        load_config(global)?,
+        load_config_to_judge(global)?,
         &names,
         &[Part::Reference, Part::Checker],
     )?;
@@ -60,6 +60,7 @@ pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
         .submissions
         .clone()
         .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
+    super::warn_if_oversubscribed(args.jobs);
     let settings = CalibrateSettings {
         repeat: args.repeat.max(1),
         jobs: args.jobs.max(1),

@@ -61,6 +61,7 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
         .collect::<Result<_, _>>()?;
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let jobs = args.jobs.unwrap_or_else(validate::default_jobs).max(1);
+    super::warn_if_oversubscribed(jobs);
 
     let started = Instant::now();
     let mut stdout = anstream::stdout().lock();

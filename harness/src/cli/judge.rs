@@ -26,7 +26,10 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use super::{
+    build_checkers, compile_sources, load_config, load_config_to_judge, write_junit, Format,
+    GlobalArgs,
+};
 use crate::author::program::Part;
 
 /// Failing cases listed without `--all`.
@@ -141,7 +144,7 @@ fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, Pat
     let (mut config, problem, source) = match &args.source {
         Some(source) => (
             compile_sources(
-                load_config(global)?,
+                load_config_to_judge(global)?,
                 &[&args.problem],
                 &[Part::Reference, Part::Checker],
             )?,
@@ -256,15 +259,12 @@ fn run_input(
     let prepared = match submit::compile(language, source, problem.memory_limit)? {
         Compiled::Ready(prepared) => prepared,
         Compiled::CompileError { message, .. } => {
-            writeln!(
-                stdout,
-                "CE: `{}` does not compile as {}:",
-                source.display(),
-                language.name
+            crate::report::stress::write_compile_error(
+                &mut stdout,
+                source,
+                &language.name,
+                &message,
             )?;
-            for line in message.lines() {
-                writeln!(stdout, "  {line}")?;
-            }
             return Ok(exit::FAILED);
         }
     };
@@ -329,6 +329,7 @@ fn judge_once(
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
+    super::warn_if_oversubscribed(jobs);
     let options = submission::Options {
         jobs,
         stop: if args.fail_fast {

@@ -3,6 +3,7 @@
 
 mod add;
 mod calibrate;
+mod doctor;
 mod gen;
 mod judge;
 mod listen;
@@ -94,6 +95,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
     Calibrate(calibrate::CalibrateArgs),
+    /// Say what this machine supports: the sandbox, how memory is measured, compilers found.
+    Doctor,
 }
 
 pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
@@ -114,6 +117,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::New(args)) => new::new(&cli.global, &args),
         Some(Command::Listen(args)) => listen::listen(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
+        Some(Command::Doctor) => doctor::doctor(&cli.global),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -136,7 +140,34 @@ pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
             config::find(&here)?
         }
     };
-    Ok(config::load(&path)?)
+    let config = config::load(&path)?;
+    #[cfg(target_os = "linux")]
+    crate::sandbox::set_mode(config.sandbox);
+    Ok(config)
+}
+
+/// judge.toml for a command that runs programs under test: a required sandbox this machine
+/// cannot make stops it here, once, before anything is built or run.
+pub(crate) fn load_config_to_judge(global: &GlobalArgs) -> Result<Config> {
+    let config = load_config(global)?;
+    #[cfg(target_os = "linux")]
+    crate::sandbox::check_required(&config.path)?;
+    Ok(config)
+}
+
+/// One line when more programs would run at once than there are cores: each then waits for a
+/// CPU, and its wall-clock time (not its CPU time) grows.
+pub(crate) fn warn_if_oversubscribed(jobs: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    if jobs > cores {
+        let _ = notice::write_warning(
+            &mut anstream::stderr(),
+            format_args!(
+                "-j {jobs} runs more programs at once than this machine has cores ({cores}): \
+                 each waits for a CPU, so wall-clock times grow (CPU times do not)"
+            ),
+        );
+    }
 }
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like
@@ -202,6 +233,10 @@ pub(crate) fn build_checkers<'a>(
 /// Runs the `harness` command: parses the arguments, dispatches, and turns the result (or the
 /// error) into the exit code, printing the error first.
 pub fn main() -> ExitCode {
+    // Before anything else (clap, threads): the sandbox re-executes this binary as its
+    // per-worker helper, and making a user namespace needs a single-threaded process.
+    #[cfg(target_os = "linux")]
+    crate::sandbox::enter_helper_if_asked();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -215,7 +250,22 @@ pub fn main() -> ExitCode {
         }
     };
     crate::sandbox::interrupt::install();
-    let result = dispatch(cli);
+    // A panic is a bug, and the rule is that exit code 101 never reaches the user: the panic's
+    // own message (already printed) is followed by one line saying what it is, exit 2.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))
+        .unwrap_or_else(|_| {
+            Err(anyhow::anyhow!(
+                "internal error: the harness hit a bug (the message above says where; please \
+                 report it)"
+            ))
+        });
+    #[cfg(target_os = "linux")]
+    {
+        crate::sandbox::shutdown();
+        if let Some(warning) = crate::sandbox::fallback_warning() {
+            let _ = notice::write_warning(&mut anstream::stderr(), &warning);
+        }
+    }
     // A command that stops on Ctrl-C by design (`listen`) says so itself and returns 130.
     let stopped_cleanly = matches!(result, Ok(exit::INTERRUPTED));
     if crate::sandbox::interrupt::is_interrupted() && !stopped_cleanly {

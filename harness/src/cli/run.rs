@@ -17,7 +17,7 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_first, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config_to_judge, write_junit, Format, GlobalArgs};
 use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
@@ -74,7 +74,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     // Sources compile on their own, before judge.toml's build, which they do not need.
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
     let config = compile_sources(
-        load_config(global)?,
+        load_config_to_judge(global)?,
         &names,
         &[Part::Validator, Part::Checker],
     )?;
@@ -84,6 +84,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         partition: args.partition,
     };
     let mut planned = suite::plan(&config, &selection)?;
+    super::warn_if_oversubscribed(args.jobs);
     let skipped = suite::take_skipped(&mut planned);
     for (problem, skip) in &skipped {
         let _ = notice::write_skipped(&mut anstream::stderr(), &problem.name, *skip);

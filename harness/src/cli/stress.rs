@@ -23,7 +23,7 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
-use super::{build_first, compile_sources, load_config, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config, load_config_to_judge, Format, GlobalArgs};
 use crate::author::program::Part;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
@@ -122,7 +122,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         let name = made_up.problems[0].name.clone();
         (made_up, name, submission)
     } else {
-        let mut config = load_config(global)?;
+        let mut config = load_config_to_judge(global)?;
         let name = args.problem.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
             if let Some(time_limit) = args.time_limit {
@@ -180,7 +180,9 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
                 Some(brute) => Some(brute.command.clone()),
                 None => problem.reference.as_ref().cloned(),
             };
-            if reference.is_none() && stress::needs_answer(&problem.checker) {
+            let interactor = crate::judge::interactive::prepare(&config, problem)?;
+            if reference.is_none() && interactor.is_none() && stress::needs_answer(&problem.checker)
+            {
                 anyhow::bail!(
                     "nothing answers the random inputs (hint: pass --brute, a slow but sure solution; or a --checker program that judges an output alone)"
                 );
@@ -197,6 +199,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
                 validator: Validator::for_problem(&config, problem),
                 limits: problem.limits(time_multiplier),
                 checker: problem.checker.clone(),
+                interactor,
             }
         }
     };

@@ -15,7 +15,9 @@ use crate::report::json;
 use crate::report::junit::JunitReport;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, compile_sources, load_config, write_junit, Format, GlobalArgs};
+use super::{
+    build_checkers, compile_sources, load_config_to_judge, write_junit, Format, GlobalArgs,
+};
 use crate::author::program::Part;
 
 /// Most stored submissions that fail do so on their first case, so every job runs one
@@ -59,7 +61,7 @@ pub struct VerifyArgs {
 
 pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
-    let config = compile_sources(load_config(global)?, &names, &[Part::Checker])?;
+    let config = compile_sources(load_config_to_judge(global)?, &names, &[Part::Checker])?;
     let folder = args
         .submissions
         .clone()
@@ -98,6 +100,7 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
             .map_or(1, std::num::NonZeroUsize::get)
             .min(DEFAULT_JOBS_MAX)
     });
+    super::warn_if_oversubscribed(jobs);
     let report = verify::run(&stored, jobs, &mut |event| match event {
         VerifyEvent::Started { name } => {
             judged = 0;

@@ -31,10 +31,7 @@ pub fn compile(
     source: &Path,
     memory_bytes: u64,
 ) -> Result<Cached, SubmitError> {
-    let text = fs::read(source).map_err(|error| SubmitError::Unreadable {
-        path: source.to_path_buf(),
-        source: error,
-    })?;
+    let text = submit::read_source(source)?;
     let cache = root.join(CACHE_DIR);
     let dir = cache.join(key(language, source, &text));
     if !dir.is_dir() {

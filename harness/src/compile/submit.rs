@@ -18,6 +18,9 @@ use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, 
 const COMPILE_MESSAGE_LINES: usize = 30;
 /// Characters kept of one line of a compile message (C++ template names are long).
 const COMPILE_LINE_CHARS: usize = 300;
+/// The largest source file read: far above any contest's limit (64 KiB on Codeforces), and
+/// a bound on what a mistaken path (a disk image, a log) costs.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 /// Bytes of the compiler's output read at most: far more than the lines that are kept.
 const COMPILE_READ_BYTES: u64 = 256 * 1024;
 /// The file `{exe}` names in a build folder.
@@ -27,6 +30,10 @@ const EXE_NAME: &str = "main.bin";
 pub enum SubmitError {
     #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
     MissingSource(PathBuf),
+    #[error("submission `{}` is {kind}, not a regular file (hint: give the path of your source file)", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
+    #[error("submission `{}` is {size} bytes, above the maximum of {max} for a source file", path.display(), max = MAX_SOURCE_BYTES)]
+    TooLarge { path: PathBuf, size: u64 },
     #[error("cannot read submission `{}`: {source}", path.display())]
     Unreadable {
         path: PathBuf,
@@ -156,6 +163,36 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
     Ok(())
 }
 
+/// A source file's bytes, when it is a regular file of a sane size: a FIFO would block the
+/// judge and `/dev/zero` would fill its memory.
+pub fn read_source(source: &Path) -> Result<Vec<u8>, SubmitError> {
+    use std::io::Read;
+    if let Some(kind) = crate::file_kind::not_regular(source) {
+        return Err(SubmitError::NotAFile {
+            path: source.to_path_buf(),
+            kind,
+        });
+    }
+    let unreadable = |error| SubmitError::Unreadable {
+        path: source.to_path_buf(),
+        source: error,
+    };
+    let file = std::fs::File::open(source).map_err(unreadable)?;
+    let mut text = Vec::new();
+    // The file may grow or be swapped between the check and the read: read one byte past
+    // the maximum, never more.
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut text)
+        .map_err(unreadable)?;
+    if text.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(SubmitError::TooLarge {
+            path: source.to_path_buf(),
+            size: std::fs::metadata(source).map_or(text.len() as u64, |m| m.len()),
+        });
+    }
+    Ok(text)
+}
+
 /// Copies the source into a fresh folder and compiles it there, so that nothing (object
 /// files, `__pycache__`) lands beside the user's file. `memory_bytes`, the limit the program
 /// will run under, fills `{memory-mib}` (a JVM's or V8's heap size).
@@ -168,10 +205,7 @@ pub fn compile(
         .prefix("harness-build-")
         .tempdir()
         .map_err(SubmitError::TempDir)?;
-    let text = std::fs::read(source).map_err(|error| SubmitError::Unreadable {
-        path: source.to_path_buf(),
-        source: error,
-    })?;
+    let text = read_source(source)?;
     Ok(
         match compile_in(language, source, &text, build_dir.path())? {
             Built::Ready { compile_message } => Compiled::Ready(Prepared {

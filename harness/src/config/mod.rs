@@ -76,6 +76,8 @@ pub struct Config {
     pub problems: Vec<Problem>,
     /// The languages submissions may be written in.
     pub languages: Vec<Language>,
+    /// Whether programs under test run in the sandbox (`[defaults] sandbox`).
+    pub sandbox: crate::sandbox::Mode,
 }
 
 /// One `[problems.NAME]` table.
@@ -113,6 +115,8 @@ pub struct Problem {
     pub generators: Vec<Generator>,
     /// How `harness stress` makes and shrinks inputs.
     pub stress: Option<Stress>,
+    /// For an interactive problem: the program that talks to the submission and judges it.
+    pub interactor: Option<Interactor>,
     /// The program talks with an interactor instead of reading a whole input.
     pub interactive: bool,
     /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
@@ -120,6 +124,61 @@ pub struct Problem {
     pub multi_test: bool,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
+}
+
+/// The interactor of an interactive problem.
+#[derive(Debug, Clone)]
+pub struct Interactor {
+    /// What runs.
+    pub program: InteractorProgram,
+    /// How it is called and what its exit code means.
+    pub protocol: InteractorProtocol,
+    /// testlib only: the checker that judges the interactor's OUTPUT file against the answer
+    /// once the interactor accepted, when the problem names one (as Codeforces does).
+    pub checker: Option<Checker>,
+}
+
+/// `interactor = "path/source.cpp"` or `interactor = ["program", "arg"…]`.
+#[derive(Debug, Clone)]
+pub enum InteractorProgram {
+    /// A source file, compiled through the languages table like a submission.
+    Source(PathBuf),
+    /// A command; the protocol's arguments are appended.
+    Command {
+        /// The executable (a path from judge.toml's folder, or a name on PATH).
+        program: PathBuf,
+        /// Its own arguments, before the protocol's.
+        args: Vec<String>,
+    },
+}
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
 }
 
 /// A problem that reads its input from a file and writes its output to one (old Codeforces
@@ -248,8 +307,9 @@ struct RawDefaults {
     time_limit: Option<DurationValue>,
     wall_limit: Option<DurationValue>,
     memory_limit: Option<SizeValue>,
-    output_limit: Option<SizeValue>,
+    output_limit: Option<OutputLimit>,
     checker: Option<RawChecker>,
+    sandbox: Option<crate::sandbox::Mode>,
 }
 
 #[derive(Deserialize)]
@@ -263,18 +323,28 @@ struct RawProblem {
     time_limit: Option<DurationValue>,
     wall_limit: Option<DurationValue>,
     memory_limit: Option<SizeValue>,
-    output_limit: Option<SizeValue>,
+    output_limit: Option<OutputLimit>,
     checker: Option<RawChecker>,
     validator: Option<Vec<String>>,
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
+    interactor: Option<RawInteractor>,
+    interactor_protocol: Option<InteractorProtocol>,
     #[serde(default)]
     interactive: bool,
     #[serde(default)]
     multi_test: bool,
     input_file: Option<String>,
     output_file: Option<String>,
+}
+
+/// `interactor = "source.cpp"` or `interactor = ["command", …]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInteractor {
+    Source(String),
+    Command(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -299,7 +369,7 @@ struct RawLanguage {
     extensions: Vec<String>,
     compile: Option<Vec<String>>,
     run: Vec<String>,
-    time_multiplier: Option<f64>,
+    time_multiplier: Option<TimeMultiplier>,
     compile_time_limit: Option<DurationValue>,
     compile_memory_limit: Option<SizeValue>,
 }
@@ -313,11 +383,44 @@ enum RawCommand {
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
+#[derive(Clone)]
 enum RawChecker {
     Name(CheckerName),
     Table(CheckerTable),
+}
+
+/// By hand rather than `#[serde(untagged)]`, whose only message is "data did not match any
+/// variant": a misspelt name must say which names there are.
+impl<'de> Deserialize<'de> for RawChecker {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawChecker;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a checker name (\"tokens\") or a table ({ type = \"float\", … })")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<RawChecker, E> {
+                CheckerName::deserialize(serde::de::value::StrDeserializer::<E>::new(name))
+                    .map(RawChecker::Name)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "unknown checker `{name}` (known: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks; a program is `{{ type = \"command\", command = [...] }}`)"
+                        ))
+                    })
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<RawChecker, M::Error> {
+                CheckerTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawChecker::Table)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -378,6 +481,44 @@ impl<'de> Deserialize<'de> for SizeValue {
     }
 }
 
+/// `output-limit`: a size, at most `units::MAX_OUTPUT_LIMIT` (the output is kept in memory).
+#[derive(Clone, Copy)]
+struct OutputLimit(u64);
+
+impl<'de> Deserialize<'de> for OutputLimit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let SizeValue(bytes) = SizeValue::deserialize(deserializer)?;
+        if bytes > units::MAX_OUTPUT_LIMIT {
+            return Err(serde::de::Error::custom(format!(
+                "{} is above the maximum output limit, 1GiB (the judge keeps the output in memory)",
+                units::format_bytes(bytes)
+            )));
+        }
+        Ok(OutputLimit(bytes))
+    }
+}
+
+/// A language's `time-multiplier`, within the bounds in `units`.
+#[derive(Clone, Copy)]
+struct TimeMultiplier(f64);
+
+impl<'de> Deserialize<'de> for TimeMultiplier {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = f64::deserialize(deserializer)?;
+        if !(units::MIN_TIME_MULTIPLIER..=units::MAX_TIME_MULTIPLIER).contains(&value) {
+            return Err(serde::de::Error::custom(format!(
+                "{value} is not a time-multiplier between {} and {}",
+                units::MIN_TIME_MULTIPLIER,
+                units::MAX_TIME_MULTIPLIER
+            )));
+        }
+        Ok(TimeMultiplier(value))
+    }
+}
+
+/// The most seeds one generator may have: each is a case file written to the case folder.
+pub const MAX_SEEDS: u64 = 100_000;
+
 impl<'de> Deserialize<'de> for SeedRange {
     /// `seeds = 7` or `seeds = "1..=300"`.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -405,6 +546,13 @@ pub fn parse_seed_range(text: &str) -> Result<SeedRange, String> {
     let last: u64 = last.trim().parse().map_err(|_| bad())?;
     if first > last {
         return Err(format!("seed range `{text}` is empty"));
+    }
+    let count = u128::from(last - first) + 1;
+    if count > u128::from(MAX_SEEDS) {
+        return Err(format!(
+            "seed range `{text}` has {count} seeds, above the maximum of {MAX_SEEDS} \
+             (each seed is a case file)"
+        ));
     }
     Ok(SeedRange { first, last })
 }
@@ -481,6 +629,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
             None => default_checker.clone(),
         };
+        let interactor = resolve_interactor(&problem, &root)
+            .map_err(|message| invalid(format!("problem `{name}`: {message}")))?;
         let mut generators = Vec::new();
         for generator in problem.generators {
             check_command(&generator.command).map_err(|m| {
@@ -556,6 +706,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 generator: s.generator,
                 shrink: s.shrink,
             }),
+            interactor,
             interactive: problem.interactive,
             multi_test: problem.multi_test,
             files: FileIo {
@@ -574,6 +725,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         build: defaults.build,
         problems,
         languages,
+        sandbox: defaults.sandbox.unwrap_or_default(),
     })
 }
 
@@ -592,12 +744,7 @@ fn languages_of(
         if language.run.is_empty() {
             return Err(invalid(format!("language `{id}`: `run` is empty")));
         }
-        let multiplier = language.time_multiplier.unwrap_or(1.0);
-        if !(multiplier.is_finite() && multiplier > 0.0) {
-            return Err(invalid(format!(
-                "language `{id}`: time-multiplier must be a positive number"
-            )));
-        }
+        let multiplier = language.time_multiplier.map_or(1.0, |m| m.0);
         let defaults = CompileLimits::default();
         let compile_limits = CompileLimits {
             time: language.compile_time_limit.map_or(defaults.time, |d| d.0),
@@ -683,6 +830,45 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
     })
 }
 
+/// The interactor of a problem table, with its protocol (testlib unless it says otherwise)
+/// and, for testlib, the problem's own checker for the interactor's OUTPUT file.
+fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Interactor>, String> {
+    let Some(raw) = &problem.interactor else {
+        if problem.interactor_protocol.is_some() {
+            return Err("`interactor-protocol` is set but `interactor` is not".to_string());
+        }
+        return Ok(None);
+    };
+    let program = match raw {
+        RawInteractor::Source(source) if source.trim().is_empty() => {
+            return Err("`interactor` is empty".to_string())
+        }
+        RawInteractor::Source(source) => InteractorProgram::Source(root.join(source)),
+        RawInteractor::Command(command) => {
+            check_command(command).map_err(|m| format!("interactor: {m}"))?;
+            InteractorProgram::Command {
+                program: resolve_program(&command[0], root),
+                args: command[1..].to_vec(),
+            }
+        }
+    };
+    let protocol = problem
+        .interactor_protocol
+        .unwrap_or(InteractorProtocol::Testlib);
+    let checker = match (&problem.checker, protocol) {
+        (None, _) => None,
+        (Some(_), InteractorProtocol::Kattis) => {
+            return Err("a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string())
+        }
+        (Some(checker), InteractorProtocol::Testlib) => Some(resolve_checker(checker, root)?),
+    };
+    Ok(Some(Interactor {
+        program,
+        protocol,
+        checker,
+    }))
+}
+
 /// A program named with a slash is a path from judge.toml's folder; a bare name is looked up
 /// on PATH when it runs, as a shell would.
 pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
@@ -741,8 +927,35 @@ fn syntax_error(text: &str, path: &Path, error: &toml::de::Error) -> ConfigError
         path: path.to_path_buf(),
         line,
         column,
-        message: error.message().trim().replace('\n', " "),
+        message: name_the_key(
+            text,
+            error.span(),
+            error.message().trim().replace('\n', " "),
+        ),
     }
+}
+
+/// A value's error names its key: the message of a bad value (`\`0.0000001ms\` is shorter than
+/// 1ms…`) is about the value, and the line `time-limit = "0.0000001ms"` says which key it is.
+fn name_the_key(text: &str, span: Option<std::ops::Range<usize>>, message: String) -> String {
+    let Some(span) = span else {
+        return message;
+    };
+    let start = span.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let Some((key, _)) = before.split_once('=') else {
+        return message;
+    };
+    let key = key.trim().trim_matches('"');
+    let is_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !is_key || message.contains(&format!("`{key}`")) {
+        return message;
+    }
+    format!("`{key}`: {message}")
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -884,6 +1097,67 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
     }
 
     #[test]
+    fn interactors_as_source_or_command_with_their_protocol() {
+        let config = parse_str(
+            r#"
+[problems.a]
+solution = "a"
+interactor = "checkers/interactor.cpp"
+[problems.b]
+solution = "b"
+interactor = ["bin/interact", "--strict"]
+interactor-protocol = "kattis"
+[problems.c]
+solution = "c"
+interactor = ["interact"]
+checker = "lines"
+"#,
+        )
+        .unwrap();
+        let a = config.problem("a").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&a.program, InteractorProgram::Source(p) if p.ends_with("checkers/interactor.cpp"))
+        );
+        assert_eq!(a.protocol, InteractorProtocol::Testlib);
+        assert!(a.checker.is_none());
+        let b = config.problem("b").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&b.program, InteractorProgram::Command { args, .. } if args == &["--strict"])
+        );
+        assert_eq!(b.protocol, InteractorProtocol::Kattis);
+        let c = config.problem("c").unwrap().interactor.as_ref().unwrap();
+        assert_eq!(c.checker, Some(Checker::Lines));
+        assert!(config.problem("c").is_some_and(|p| p.interactor.is_some()));
+    }
+
+    #[test]
+    fn interactor_mistakes_are_named() {
+        let invalid = |text: &str| parse_str(text).unwrap_err().to_string();
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor-protocol = \"kattis\"\n");
+        assert!(
+            error.contains("`interactor-protocol` is set but `interactor` is not"),
+            "{error}"
+        );
+        let error = invalid(
+            "[problems.a]\nsolution = \"a\"\ninteractor = [\"i\"]\ninteractor-protocol = \"kattis\"\nchecker = \"lines\"\n",
+        );
+        assert!(
+            error.contains("problem `a`: a Kattis interactor judges the dialogue itself"),
+            "{error}"
+        );
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor = []\n");
+        assert!(
+            error.contains("interactor: the command is empty"),
+            "{error}"
+        );
+        let (line, _, message) = syntax(
+            "[problems.a]\nsolution = \"a\"\ninteractor = \"i\"\ninteractor-protocol = \"polygon\"\n",
+        );
+        assert_eq!(line, 4);
+        assert!(message.contains("polygon"), "{message}");
+    }
+
+    #[test]
     fn unknown_key_names_line_and_column() {
         let (line, column, message) =
             syntax("[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n");
@@ -913,6 +1187,28 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
         let error = parse_str("[problems.sum]\nsolution = 3\n").unwrap_err();
         let shown = error.to_string();
         assert!(shown.starts_with("/project/judge.toml:2:12: "), "{shown}");
+    }
+
+    #[test]
+    fn a_misspelt_checker_lists_the_known_ones() {
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = \"tokenz\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("/project/judge.toml:3:11: "), "{error}");
+        assert!(error.contains("unknown checker `tokenz`"), "{error}");
+        assert!(error.contains("tokens-ignore-case"), "{error}");
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = { type = \"flot\" }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown variant `flot`"), "{error}");
+        let config = parse_str(
+            "[problems.sum]\nsolution = \"s\"\nchecker = { type = \"float\", absolute = 1e-3 }\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            config.problem("sum").unwrap().checker,
+            Checker::Float { .. }
+        ));
     }
 
     #[test]

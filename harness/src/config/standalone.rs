@@ -57,6 +57,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         validator: None,
         generators: Vec::new(),
         stress: None,
+        interactor: None,
         interactive: false,
         multi_test: false,
         files: super::FileIo::default(),
@@ -68,6 +69,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         build: None,
         problems: vec![problem],
         languages: languages::merged(&[&user.languages]),
+        sandbox: crate::sandbox::Mode::default(),
     }
 }
 

@@ -3,6 +3,21 @@
 
 use std::time::Duration;
 
+/// The shortest duration judge.toml may name: the judge measures in milliseconds, so a
+/// shorter limit would read as 0 ms and fail every program.
+pub const MIN_DURATION: Duration = Duration::from_millis(1);
+/// The longest: a day is far beyond any contest limit, and keeps every product of a limit
+/// with a language's time-multiplier (at most `MAX_TIME_MULTIPLIER`) far from overflowing.
+pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
+/// The largest size judge.toml may name (1 TiB): more than any machine this runs on has.
+pub const MAX_SIZE: u64 = 1 << 40;
+/// The largest output limit (1 GiB): the judge keeps a program's output in memory to check it.
+pub const MAX_OUTPUT_LIMIT: u64 = 1 << 30;
+/// Bounds of a language's time-multiplier: interpreters are slower, not a million times so.
+pub const MIN_TIME_MULTIPLIER: f64 = 0.01;
+/// See `MIN_TIME_MULTIPLIER`.
+pub const MAX_TIME_MULTIPLIER: f64 = 100.0;
+
 /// Parses `"1s"`, `"1.5s"`, `"500ms"`, `"2m"`. A bare number is refused: `1` could mean
 /// seconds or milliseconds, and a judge that guesses wrong gives wrong verdicts.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -29,6 +44,14 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!("`{text}` must be a positive duration"));
     }
+    if seconds < MIN_DURATION.as_secs_f64() {
+        return Err(format!(
+            "`{text}` is shorter than 1ms, the judge's resolution (it would read as 0 ms)"
+        ));
+    }
+    if seconds > MAX_DURATION.as_secs_f64() {
+        return Err(format!("`{text}` is longer than the maximum, 24 hours"));
+    }
     Ok(Duration::from_secs_f64(seconds))
 }
 
@@ -53,8 +76,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         }
     };
     let bytes = value * scale as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+    if !bytes.is_finite() || bytes < 1.0 {
         return Err(format!("`{text}` must be a positive size"));
+    }
+    if bytes > MAX_SIZE as f64 {
+        return Err(format!("`{text}` is larger than the maximum, 1024GiB"));
     }
     Ok(bytes as u64)
 }
@@ -148,6 +174,30 @@ mod tests {
             .contains("unknown time unit"));
         assert!(parse_duration("fast").is_err());
         assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn durations_and_sizes_are_bounded() {
+        let refused = [
+            ("99999999999999999999s", "longer than the maximum"),
+            ("25h", "unknown time unit"),
+            ("1441m", "longer than the maximum"),
+            ("0.0000001ms", "shorter than 1ms"),
+            ("0.5ms", "shorter than 1ms"),
+        ];
+        for (text, why) in refused {
+            let error = parse_duration(text).unwrap_err();
+            assert!(error.contains(why), "{text}: {error}");
+        }
+        assert_eq!(parse_duration("1ms"), Ok(MIN_DURATION));
+        assert_eq!(parse_duration("1440m"), Ok(MAX_DURATION));
+        assert!(parse_size("2048GiB")
+            .unwrap_err()
+            .contains("larger than the maximum"));
+        assert!(parse_size("99999999999999999999999GiB")
+            .unwrap_err()
+            .contains("larger than the maximum"));
+        assert_eq!(parse_size("1024GiB"), Ok(MAX_SIZE));
     }
 
     #[test]

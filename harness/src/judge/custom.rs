@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::author::tool::{self, Role, ToolError};
 use crate::check::{self, CaseFiles, Checker};
 use crate::judge::Program;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
+use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Judgement, Verdict};
 
 #[derive(Debug, thiserror::Error)]
@@ -54,7 +54,8 @@ pub fn run_on_input(
     };
     let request = RunRequest::new(&program.executable, limits)
         .args(&program.args)
-        .stdin(Stdin::File(input));
+        .stdin(Stdin::File(input))
+        .isolation(Isolation::Sandbox);
     let result = run::run(&request)?;
     let judgement = verdict::decide(&result, &limits, || match &expected {
         None => Judgement::accepted("no reference to compare with"),

@@ -4,6 +4,7 @@ pub mod author;
 pub mod calibrate;
 pub mod custom;
 pub mod diff;
+pub mod doctor;
 pub mod human;
 pub mod json;
 pub mod junit;

@@ -1,8 +1,64 @@
 //! Running programs under limits: `run` is the one way a program is started, measured and
-//! killed; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
+//! killed; `pair` runs an interactive submission beside its interactor, recording the
+//! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
+//!
+//! Programs under test (solutions, submissions, stress runs) run in a sandbox on Linux: user,
+//! PID, mount, network, IPC and UTS namespaces made without root by a per-worker `zygote`, a
+//! read-only view of the system with nothing of the project or `$HOME` (`view`), stdin as a
+//! sealed private copy, and a per-run init that makes the whole process tree the program.
+//! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
+//! README's "Sandbox" section.
 
 pub(crate) mod collect;
 pub(crate) mod interrupt;
+mod mode;
+#[cfg(unix)]
+pub(crate) mod pair;
 pub mod run;
+pub(crate) mod transcript;
 #[cfg(unix)]
 mod unix;
+
+#[cfg(target_os = "linux")]
+mod cgroup;
+#[cfg(target_os = "linux")]
+mod client;
+#[cfg(target_os = "linux")]
+mod policy;
+#[cfg(target_os = "linux")]
+mod sys;
+#[cfg(target_os = "linux")]
+mod tree;
+#[cfg(target_os = "linux")]
+mod view;
+#[cfg(target_os = "linux")]
+mod wire;
+#[cfg(target_os = "linux")]
+mod zygote;
+
+#[cfg(target_os = "linux")]
+pub(crate) use client::{run as run_sandboxed, Failure};
+pub use mode::Mode;
+/// For benchmarks and tests that run programs in process: lets `run::run` use the
+/// sandbox, with the given `harness` binary as the per-worker helper.
+#[cfg(target_os = "linux")]
+pub use policy::enable;
+#[cfg(target_os = "linux")]
+pub(crate) use policy::{check_required, fallback_warning, set_mode, shutdown, support};
+#[cfg(target_os = "linux")]
+pub(crate) use policy::{decide, Decision};
+
+/// Becomes the per-worker sandbox helper when this process was started as one (the hidden
+/// first argument; then it never returns), and otherwise lets runs use the sandbox by
+/// re-executing this binary. Called first thing in `cli::main`, before clap or any thread:
+/// making a user namespace needs a single-threaded process.
+#[cfg(target_os = "linux")]
+pub(crate) fn enter_helper_if_asked() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() == Some(zygote::ZYGOTE_ARG.as_ref()) {
+        zygote::main(args.next().as_deref());
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        policy::enable(exe);
+    }
+}

@@ -84,6 +84,18 @@ pub enum Scope {
     Group,
 }
 
+/// How far a program is kept from the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// Its own process group, rlimits and scratch folder: for the project's own tools
+    /// (compilers, builds, checkers, generators), which need the project.
+    #[default]
+    Process,
+    /// The sandbox (namespaces; see `sandbox`) where this machine and judge.toml's `sandbox`
+    /// allow it, else as `Process`: for programs under test, which must not see the project.
+    Sandbox,
+}
+
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct RunRequest<'a> {
@@ -106,6 +118,8 @@ pub struct RunRequest<'a> {
     pub scope: Scope,
     /// Working directory. `None`: a fresh temporary folder, removed after the run.
     pub workdir: Option<&'a Path>,
+    /// Plain process or sandbox.
+    pub isolation: Isolation,
 }
 
 impl<'a> RunRequest<'a> {
@@ -122,6 +136,7 @@ impl<'a> RunRequest<'a> {
             limits,
             scope: Scope::Process,
             workdir: None,
+            isolation: Isolation::Process,
         }
     }
 
@@ -171,6 +186,13 @@ impl<'a> RunRequest<'a> {
     #[must_use]
     pub fn workdir(mut self, workdir: Option<&'a Path>) -> Self {
         self.workdir = workdir;
+        self
+    }
+
+    /// Kept from the machine this far.
+    #[must_use]
+    pub fn isolation(mut self, isolation: Isolation) -> Self {
+        self.isolation = isolation;
         self
     }
 }
@@ -267,6 +289,12 @@ pub enum RunError {
     /// Waiting for the program failed.
     #[error("lost track of the child process: {0}")]
     Wait(std::io::Error),
+    /// judge.toml requires the sandbox and this machine cannot make it.
+    #[error("judge.toml says `sandbox = \"required\"`, but this machine cannot make the sandbox: {0} (hint: `harness doctor` says what is missing)")]
+    SandboxRequired(String),
+    /// The sandbox's helper failed (not the program).
+    #[error("the sandbox failed: {0}")]
+    Sandbox(std::io::Error),
 }
 
 /// How much of the end of stderr a result keeps: enough for a panic message or a backtrace.
@@ -274,7 +302,9 @@ const STDERR_TAIL_BYTES: usize = 8 * 1024;
 /// Scratch folders are named so; a leftover one is easy to tell apart in the temp dir.
 const SCRATCH_PREFIX: &str = "harness-run-";
 
-/// Runs `request.program` once under `request.limits` and reports what it did.
+/// Runs `request.program` once under `request.limits` and reports what it did: in the
+/// sandbox when the request asks for [`Isolation::Sandbox`] and this machine and judge.toml
+/// allow it (see `sandbox`), otherwise as a plain process.
 ///
 /// Errors are for the harness's side only (cannot start, cannot open stdin, cannot make the
 /// working folder); anything the program does, crash included, is a `RunResult`.
@@ -282,8 +312,16 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
     if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
     }
+    #[cfg(target_os = "linux")]
+    if request.isolation == Isolation::Sandbox && sandbox_can_connect(request) {
+        match crate::sandbox::decide() {
+            crate::sandbox::Decision::Sandboxed => return run_watching(request, How::Sandboxed),
+            crate::sandbox::Decision::Refused(why) => return Err(RunError::SandboxRequired(why)),
+            crate::sandbox::Decision::Plain => {}
+        }
+    }
     #[cfg(unix)]
-    return run_watching(request, unix::ExitWatch::Pidfd);
+    return run_watching(request, How::Plain(unix::ExitWatch::Pidfd));
     #[cfg(not(unix))]
     return Err(RunError::Spawn {
         program: request.program.to_path_buf(),
@@ -294,10 +332,54 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
     });
 }
 
+/// The sandbox gives a program a private copy of its input and captures both outputs; a
+/// request wired to the caller's own descriptors (an interactor's pipes, a build's stderr), or
+/// with a working folder outside the scratch root, runs as a plain process.
+#[cfg(target_os = "linux")]
+fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
+    matches!(
+        request.stdin,
+        Stdin::Null | Stdin::File(_) | Stdin::Bytes(_)
+    ) && matches!(request.stdout, Output::Capture)
+        && matches!(request.stderr, Output::Capture)
+        && request.env.is_empty()
+        // The helper sees only the scratch root: a folder elsewhere (a file-I/O problem's,
+        // in the temp dir) cannot become the program's /tmp.
+        && request
+            .workdir
+            .is_none_or(|folder| folder.starts_with(unix::scratch_root()))
+}
+
+/// Which supervisor runs the program.
 #[cfg(unix)]
-fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
+#[derive(Debug, Clone, Copy)]
+enum How {
+    Plain(unix::ExitWatch),
+    #[cfg(target_os = "linux")]
+    Sandboxed,
+}
+
+#[cfg(unix)]
+fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunError> {
+    #[cfg(target_os = "linux")]
+    if let How::Sandboxed = how {
+        // The sandbox reads stdin itself, into a private copy.
+        return in_workdir(request, |workdir| run_sandboxed(request, workdir));
+    }
+    let How::Plain(watch) = how else {
+        unreachable!("handled above")
+    };
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = stdin_for(request.stdin)?;
+    in_workdir(request, |workdir| run_in(request, stdin, workdir, watch))
+}
+
+/// Calls `body` with the request's working folder, or a fresh scratch folder removed after.
+#[cfg(unix)]
+fn in_workdir(
+    request: &RunRequest<'_>,
+    body: impl FnOnce(&Path) -> Result<RunResult, RunError>,
+) -> Result<RunResult, RunError> {
     match request.workdir {
         Some(workdir) => {
             if !workdir.is_dir() {
@@ -306,18 +388,11 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
                     format!("`{}` is not a folder", workdir.display()),
                 )));
             }
-            run_in(request, stdin, workdir, watch)
+            body(workdir)
         }
         None => {
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(SCRATCH_PREFIX);
-            // The fast root may fill up or go away while the judge runs: fall back to the
-            // temp dir rather than fail the run.
-            let scratch = builder
-                .tempdir_in(unix::scratch_root())
-                .or_else(|_| builder.tempdir())
-                .map_err(RunError::Workdir)?;
-            let result = run_in(request, stdin, scratch.path(), watch);
+            let scratch = scratch_dir()?;
+            let result = body(scratch.path());
             // The group is dead by now, so nothing can write into the folder any more.
             unix::remove_scratch(scratch);
             result
@@ -407,9 +482,54 @@ fn run_in(
     })
 }
 
+#[cfg(target_os = "linux")]
+fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, RunError> {
+    if let Stdin::File(path) = request.stdin {
+        // Same error as the plain runner for a missing input.
+        File::open(path).map_err(|source| RunError::Stdin {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    let mut capture = Capture::new(request.limits.output_bytes);
+    let measured = crate::sandbox::run_sandboxed(request, workdir, &mut capture).map_err(
+        |error| match error {
+            crate::sandbox::Failure::Start(source) => RunError::Spawn {
+                program: request.program.to_path_buf(),
+                source,
+            },
+            crate::sandbox::Failure::Lost(error) => RunError::Sandbox(error),
+        },
+    )?;
+    let (stdout, stdout_truncated, stderr_tail) = capture.finish();
+    Ok(RunResult {
+        termination: measured.termination,
+        limit_hit: measured.limit_hit,
+        cpu_time: measured.cpu_time,
+        wall_time: measured.wall_time,
+        peak_memory_bytes: measured.peak_memory_bytes,
+        stdout,
+        stdout_truncated,
+        stderr_tail,
+    })
+}
+
+/// A fresh scratch folder for one run, on the fast root when there is one.
+#[cfg(unix)]
+pub(super) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(SCRATCH_PREFIX);
+    // The fast root may fill up or go away while the judge runs: fall back to the temp dir
+    // rather than fail the run.
+    builder
+        .tempdir_in(unix::scratch_root())
+        .or_else(|_| builder.tempdir())
+        .map_err(RunError::Workdir)
+}
+
 /// The program path to exec. The child changes folder before exec, so a relative path with a
 /// folder in it would be looked up from the run's folder: anchor it to ours instead.
-fn program_path(program: &Path) -> Cow<'_, Path> {
+pub(super) fn program_path(program: &Path) -> Cow<'_, Path> {
     if program.is_relative() && program.components().nth(1).is_some() {
         if let Ok(here) = std::env::current_dir() {
             return Cow::Owned(here.join(program));
@@ -462,7 +582,7 @@ pub(crate) struct Capture {
 }
 
 impl Capture {
-    fn new(stdout_limit: u64) -> Self {
+    pub(crate) fn new(stdout_limit: u64) -> Self {
         Capture {
             stdout: Vec::new(),
             stdout_limit: usize::try_from(stdout_limit).unwrap_or(usize::MAX),
@@ -495,7 +615,7 @@ impl Capture {
         self.stdout_truncated
     }
 
-    fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
+    pub(crate) fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
         let excess = self.stderr.len().saturating_sub(STDERR_TAIL_BYTES);
         self.stderr.drain(..excess);
         (self.stdout, self.stdout_truncated, self.stderr)
@@ -608,7 +728,7 @@ mod tests {
         let args = ["-c".into(), "echo 3; echo oops >&2; exit 4".into()];
         let request =
             RunRequest::new(Path::new("/bin/sh"), limits(Duration::from_secs(10))).args(&args);
-        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, How::Plain(unix::ExitWatch::Polling)).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         assert_eq!(result.limit_hit, None);
         assert_eq!(result.stdout, b"3\n");
@@ -622,7 +742,7 @@ mod tests {
         let request =
             RunRequest::new(Path::new("sleep"), limits(Duration::from_millis(300))).args(&args);
         let started = Instant::now();
-        let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
+        let result = run_watching(&request, How::Plain(unix::ExitWatch::Polling)).unwrap();
         assert!(started.elapsed() < Duration::from_secs(10));
         assert_eq!(result.limit_hit, Some(LimitHit::WallTime));
         assert_eq!(result.termination, Termination::Signaled(9));

@@ -48,14 +48,14 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(5);
 /// that the first sample need not come early.
 const GROUP_SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// How often to look for the exit when there is no pidfd to wake us.
-const EXIT_TICK: Duration = Duration::from_millis(2);
+pub(super) const EXIT_TICK: Duration = Duration::from_millis(2);
 /// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
-const KILLED_TICK: Duration = Duration::from_millis(50);
+pub(crate) const KILLED_TICK: Duration = Duration::from_millis(50);
 /// How long to wait for the pipes to close once the group is dead. Only a process that left
 /// the group (setsid) can keep them open this long; what it wrote before is kept.
-const DRAIN_GRACE: Duration = Duration::from_millis(250);
+pub(crate) const DRAIN_GRACE: Duration = Duration::from_millis(250);
 /// One read per wakeup: a default pipe holds 64 KiB, so this empties it.
-const READ_CHUNK: usize = 64 * 1024;
+pub(super) const READ_CHUNK: usize = 64 * 1024;
 
 /// How the runner learns that the main process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
         .stderr(start.stderr);
     confine(&mut command, start.limits, start.scope);
     let started = Instant::now();
-    let mut child = command.spawn()?;
+    let mut child = spawn_retrying_busy_text(&mut command)?;
     let pipe = |pipe: Option<OwnedFd>| pipe.map(File::from);
     Ok(Started {
         // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
@@ -128,6 +128,24 @@ pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
         stderr: pipe(child.stderr.take().map(OwnedFd::from)),
     })
     // Dropping `child` neither waits nor kills: `supervise` owns the process from here.
+}
+
+/// Spawns, trying again for a while when exec says "Text file busy": an executable written
+/// by this process (a script, a fixture) is busy for as long as any child forked meanwhile
+/// by another thread still holds the writing descriptor, until that child execs. The window
+/// is short; waiting it out is the usual remedy (Go's os/exec does the same).
+fn spawn_retrying_busy_text(command: &mut Command) -> io::Result<std::process::Child> {
+    const TRIES: u32 = 50;
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(error) if error.raw_os_error() == Some(libc::ETXTBSY) && tries < TRIES => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            result => return result,
+        }
+    }
 }
 
 /// Puts the child in its own process group and under rlimits set between fork and exec.
@@ -149,7 +167,7 @@ fn confine(command: &mut Command, limits: &Limits, scope: Scope) {
 
 /// The rlimits of one run, each as soft = hard. A group's memory is watched as a whole, so its
 /// members get no stack or address-space limit of their own (`None`).
-fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
+pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
     let cpu = &limits.cpu_time;
     // Whole seconds only, and one more: a backstop behind the CPU time the verdict reads.
     let cpu_seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0) + 1;
@@ -276,23 +294,23 @@ pub(crate) fn supervise(
 }
 
 /// The child's process group, killed and reaped on drop unless reaped already.
-struct Group {
-    pid: libc::pid_t,
-    reaped: bool,
+pub(super) struct Group {
+    pub(super) pid: libc::pid_t,
+    pub(super) reaped: bool,
     /// Lets Ctrl-C kill the group while it runs; given up before reaping, after which the
     /// group id may belong to someone else.
-    registered: Option<crate::sandbox::interrupt::Registered>,
+    pub(super) registered: Option<crate::sandbox::interrupt::Registered>,
 }
 
 impl Group {
-    fn kill(&self) {
+    pub(super) fn kill(&self) {
         // ESRCH (nobody left) is the usual, happy case.
         let _ = killpg(Pid::from_raw(self.pid), Signal::SIGKILL);
     }
 
     /// Waits for the main process and returns its wait status and resource usage
     /// (its own and that of the children it waited for).
-    fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
+    pub(super) fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
         self.registered = None;
         loop {
             let mut status = 0;
@@ -323,26 +341,38 @@ impl Drop for Group {
 
 /// Which of the polled descriptors had something to say.
 #[derive(Debug, Clone, Copy, Default)]
-struct Ready {
+pub(crate) struct Ready {
     stdout: bool,
     stderr: bool,
-    pidfd: bool,
+    /// The third descriptor: a pidfd, or the sandbox's control socket.
+    pub(crate) pidfd: bool,
 }
 
 /// The read ends of the child's stdout and stderr; `None` once at end of file.
-struct Streams {
+pub(crate) struct Streams {
     stdout: Option<File>,
     stderr: Option<File>,
     buf: Vec<u8>,
 }
 
 impl Streams {
-    fn is_open(&self) -> bool {
+    /// Non-blocking readers of a program's stdout and stderr pipes.
+    pub(crate) fn new(stdout: File, stderr: File) -> io::Result<Streams> {
+        set_nonblocking(&stdout)?;
+        set_nonblocking(&stderr)?;
+        Ok(Streams {
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            buf: Vec::with_capacity(READ_CHUNK),
+        })
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
         self.stdout.is_some() || self.stderr.is_some()
     }
 
     /// Waits until a pipe or the pidfd is ready, or until `wake` (`None`: no timeout).
-    fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
+    pub(crate) fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
         // The slots that are open, in a fixed order, so each answer is found again below.
         let slots = [
             self.stdout.as_ref().map(AsFd::as_fd),
@@ -384,7 +414,7 @@ impl Streams {
 
     /// Reads one chunk from each ready pipe. Returns true when stdout went past the limit;
     /// stdout is then closed, so the runner never holds more than the limit.
-    fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
+    pub(crate) fn service(&mut self, ready: Ready, capture: &mut Capture) -> io::Result<bool> {
         let mut over = false;
         if ready.stdout {
             if let Some(file) = &self.stdout {
@@ -415,7 +445,7 @@ impl Streams {
 /// `None` when nothing is there after all. It reads into the buffer's spare capacity, which is
 /// never zeroed: after the fork every page the judge writes to costs a page fault, so zeroing
 /// 64 KiB per run would cost sixteen of them for a program that prints one line.
-fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+pub(super) fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
     buf.clear();
     let room = buf.spare_capacity_mut();
     // SAFETY: read writes at most `room.len()` bytes, into memory the buffer owns.
@@ -432,7 +462,7 @@ fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
     Ok(Some(got))
 }
 
-fn set_nonblocking(file: &File) -> io::Result<()> {
+pub(super) fn set_nonblocking(file: &File) -> io::Result<()> {
     let flags = OFlag::from_bits_retain(fcntl(file, FcntlArg::F_GETFL)?);
     fcntl(file, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
     Ok(())
@@ -440,7 +470,7 @@ fn set_nonblocking(file: &File) -> io::Result<()> {
 
 /// A descriptor that polls readable once the process has ended; `None` where the kernel
 /// has no pidfd_open (before Linux 5.3) or the platform is not Linux.
-fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+pub(super) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: pidfd_open takes two integers and returns a new descriptor (close-on-exec).
@@ -456,7 +486,7 @@ fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
 }
 
 /// Whether the main process has ended, without reaping it (so its pid stays pinned).
-fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
+pub(super) fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
     // SAFETY: siginfo_t is plain data; waitid fills it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
@@ -475,7 +505,7 @@ fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
 
 /// Samples the main process's resident memory while it runs, so a program that touches far
 /// more than its limit is killed before it hurts the machine.
-struct MemoryWatch {
+pub(super) struct MemoryWatch {
     pid: libc::pid_t,
     scope: Scope,
     limit: u64,
@@ -484,11 +514,11 @@ struct MemoryWatch {
     /// /proc/<pid>/statm, opened at the first sample and re-read in place.
     statm: Option<File>,
     /// Highest resident size seen, in bytes.
-    peak: u64,
+    pub(super) peak: u64,
 }
 
 impl MemoryWatch {
-    fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
+    pub(super) fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
         let sampling = cfg!(any(target_os = "linux", target_os = "android")) && limit < u64::MAX;
         let first = match scope {
             Scope::Process => FIRST_SAMPLE,
@@ -504,12 +534,12 @@ impl MemoryWatch {
         }
     }
 
-    fn next_sample(&self) -> Option<Instant> {
+    pub(super) fn next_sample(&self) -> Option<Instant> {
         self.next
     }
 
     /// Takes a sample if one is due; true when the resident size is above the limit.
-    fn over_limit(&mut self, now: Instant) -> bool {
+    pub(super) fn over_limit(&mut self, now: Instant) -> bool {
         match self.next {
             Some(due) if now >= due => {}
             _ => return false,
@@ -593,13 +623,13 @@ fn parse_stat(stat: &str) -> Option<(libc::pid_t, u64)> {
     Some((pgrp, rss))
 }
 
-fn page_size() -> u64 {
+pub(crate) fn page_size() -> u64 {
     // SAFETY: sysconf reads a constant.
     let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     u64::try_from(size).unwrap_or(4096)
 }
 
-fn termination(status: libc::c_int) -> Termination {
+pub(crate) fn termination(status: libc::c_int) -> Termination {
     if libc::WIFSIGNALED(status) {
         Termination::Signaled(libc::WTERMSIG(status))
     } else {
@@ -608,13 +638,13 @@ fn termination(status: libc::c_int) -> Termination {
     }
 }
 
-fn timeval(time: libc::timeval) -> Duration {
+pub(super) fn timeval(time: libc::timeval) -> Duration {
     let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
     let micros = u32::try_from(time.tv_usec).unwrap_or(0);
     Duration::from_secs(seconds) + Duration::from_micros(u64::from(micros))
 }
 
-fn max_rss_bytes(usage: &libc::rusage) -> u64 {
+pub(super) fn max_rss_bytes(usage: &libc::rusage) -> u64 {
     let reported = u64::try_from(usage.ru_maxrss).unwrap_or(0);
     // Linux and the BSDs count KiB; macOS counts bytes.
     if cfg!(target_os = "macos") {

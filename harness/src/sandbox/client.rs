@@ -1,0 +1,583 @@
+//! The judge's side of the sandbox: a pool of zygotes (one per worker running at once), and
+//! running one program through one of them while this thread polls the program's pipes, as
+//! the plain runner does.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::cgroup::WorkerCgroup;
+use super::wire::{self, Exec, Launch, Outcome, Reply, ZygoteConfig};
+use super::{tree, view, zygote};
+use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin, Termination};
+use crate::sandbox::unix::{self, Streams, Supervised};
+
+/// The id a program runs as when the judge is root and can map one: `nobody`.
+const NOBODY: u32 = 65534;
+/// The cgroup cap above the memory limit: a run that reaches it is killed by the kernel, and
+/// its peak is then above the limit, so it is MLE.
+const CAP_SLACK: u64 = 16 << 20;
+/// Environment variables passed into the sandbox, when set; everything else is left behind
+/// (paths of the project and of `$HOME` included).
+const PASSED_ENV: [&str; 6] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ", "RUST_BACKTRACE", "TERM"];
+const SANDBOX_PATH: &str = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// A running zygote and the socket to it.
+struct Zygote {
+    child: Child,
+    socket: OwnedFd,
+    prefixes: Vec<PathBuf>,
+    /// Kept for the zygote's lifetime: Ctrl-C kills its group, and with it every run's init.
+    _registered: crate::sandbox::interrupt::Registered,
+    _cgroup: Option<WorkerCgroup>,
+}
+
+impl Drop for Zygote {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+static POOL: Mutex<Vec<Zygote>> = Mutex::new(Vec::new());
+/// Zygotes started so far: numbers their cgroups.
+static STARTED: Mutex<usize> = Mutex::new(0);
+
+/// The harness binary to re-execute as a zygote; unset in unit tests and benchmarks that do
+/// not ask for the sandbox.
+static HELPER: OnceLock<PathBuf> = OnceLock::new();
+
+pub(crate) fn set_helper(path: PathBuf) {
+    let _ = HELPER.set(path);
+}
+
+pub(crate) fn helper() -> Option<&'static Path> {
+    HELPER.get().map(PathBuf::as_path)
+}
+
+/// Stops every idle zygote and removes their cgroups.
+pub(crate) fn shutdown() {
+    if let Ok(mut pool) = POOL.lock() {
+        pool.clear();
+    }
+}
+
+/// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
+fn start(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
+    let helper = helper().ok_or_else(|| io::Error::other("no harness binary to start"))?;
+    let (ours, theirs) = wire::socket_pair()?;
+    let theirs_fd = theirs.as_raw_fd();
+    let mut command = Command::new(helper);
+    command
+        .arg(zygote::ZYGOTE_ARG)
+        .arg(theirs_fd.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    // SAFETY: fcntl is async-signal-safe; it lets this one descriptor survive the exec.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::fcntl(theirs_fd, libc::F_SETFD, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = command.spawn()?;
+    drop(theirs);
+    let number = {
+        let mut started = STARTED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *started += 1;
+        *started
+    };
+    if number == 1 {
+        super::cgroup::remove_stale();
+    }
+    let cgroup = WorkerCgroup::create(number);
+    let pid = child.id() as libc::pid_t;
+    let mut zygote = Zygote {
+        child,
+        socket: ours,
+        prefixes,
+        _registered: crate::sandbox::interrupt::register(pid),
+        _cgroup: None,
+    };
+    // SAFETY: geteuid and getegid cannot fail.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let config = ZygoteConfig {
+        prefixes: zygote
+            .prefixes
+            .iter()
+            .map(|p| p.as_os_str().as_bytes().to_vec())
+            .collect(),
+        memory_cgroup: cgroup
+            .as_ref()
+            .map(|c| c.memory.as_os_str().as_bytes().to_vec()),
+        pids_cgroup: cgroup
+            .as_ref()
+            .and_then(|c| c.pids.as_ref())
+            .map(|p| p.as_os_str().as_bytes().to_vec()),
+        program_uid: if uid == 0 { NOBODY } else { 0 },
+        program_gid: if uid == 0 { NOBODY } else { 0 },
+        scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
+    };
+    zygote._cgroup = cgroup;
+    let socket = zygote.socket.as_raw_fd();
+    wire::send(socket, &config, &[])?;
+    expect_ready(socket)?;
+    write_id_maps(pid, uid, gid)?;
+    wire::send(socket, &(), &[])?;
+    expect_ready(socket)?;
+    Ok(zygote)
+}
+
+fn expect_ready(socket: RawFd) -> io::Result<()> {
+    match wire::receive::<Reply>(socket)? {
+        Some((Reply::Ready, _)) => Ok(()),
+        Some((Reply::Failed(why), _)) => Err(io::Error::other(why)),
+        Some((other, _)) => Err(io::Error::other(format!("unexpected {other:?}"))),
+        None => Err(io::Error::other("the sandbox helper exited while starting")),
+    }
+}
+
+/// Maps the zygote's namespace ids: as root, 0 to root (for the cgroup files) and `nobody` to
+/// itself, for the program; otherwise only our own id, as 0.
+fn write_id_maps(pid: libc::pid_t, uid: u32, gid: u32) -> io::Result<()> {
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    let write = |file: &str, text: String| {
+        std::fs::write(proc.join(file), text)
+            .map_err(|e| io::Error::new(e.kind(), format!("write the sandbox's {file}: {e}")))
+    };
+    if uid == 0 {
+        write("uid_map", format!("0 0 1\n{NOBODY} {NOBODY} 1\n"))?;
+        write("gid_map", format!("0 {gid} 1\n{NOBODY} {NOBODY} 1\n"))?;
+    } else {
+        write("setgroups", "deny".into())?;
+        write("uid_map", format!("0 {uid} 1\n"))?;
+        write("gid_map", format!("0 {gid} 1\n"))?;
+    }
+    Ok(())
+}
+
+/// Takes an idle zygote that shows every one of `prefixes`, or starts one.
+fn take(prefixes: &[PathBuf]) -> io::Result<Zygote> {
+    {
+        let mut pool = POOL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(at) = pool
+            .iter()
+            .position(|z| prefixes.iter().all(|p| z.prefixes.contains(p)))
+        {
+            return Ok(pool.swap_remove(at));
+        }
+        // One that lacks a prefix is replaced by one that shows it and what it showed.
+        if let Some(old) = pool.pop() {
+            let mut all = old.prefixes.clone();
+            all.extend(
+                prefixes
+                    .iter()
+                    .filter(|p| !old.prefixes.contains(p))
+                    .cloned(),
+            );
+            drop(old);
+            drop(pool);
+            return start(all);
+        }
+    }
+    start(prefixes.to_vec())
+}
+
+fn give_back(zygote: Zygote) {
+    POOL.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(zygote);
+}
+
+/// Whether a zygote can be made here; the reason when not. Tried once.
+pub(crate) fn probe() -> Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| match start(Vec::new()) {
+            Ok(zygote) => {
+                give_back(zygote);
+                Ok(())
+            }
+            Err(error) => Err(error.to_string()),
+        })
+        .clone()
+}
+
+/// What the zygote must be told to run `request`.
+struct Plan {
+    launch: Launch,
+    /// Descriptors after the standard four: copies of file arguments, then the executable.
+    extra: Vec<OwnedFd>,
+    prefixes: Vec<PathBuf>,
+}
+
+/// The project and `$HOME`: folders an install prefix may not reveal.
+fn hidden_folders() -> Vec<PathBuf> {
+    [
+        std::env::current_dir().ok(),
+        std::env::var_os("HOME").map(PathBuf::from),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|p| std::fs::canonicalize(p).ok())
+    .collect()
+}
+
+fn plan(request: &RunRequest<'_>, limits: &Limits, workdir: &Path) -> io::Result<Plan> {
+    let program = resolve(request.program)?;
+    let canonical = std::fs::canonicalize(&program)?;
+    let mut prefixes = Vec::new();
+    let mut extra = Vec::new();
+    let exec;
+    let argv0;
+    if view::is_system(&canonical) {
+        // Keep the name it was called by when that is visible too (busybox-style programs).
+        argv0 = if view::is_system(&program) {
+            program.clone()
+        } else {
+            canonical.clone()
+        };
+        exec = Exec::Path(canonical.as_os_str().as_bytes().to_vec());
+    } else if let Some(prefix) = view::install_prefix(&canonical, &hidden_folders()) {
+        argv0 = canonical.clone();
+        exec = Exec::Path(canonical.as_os_str().as_bytes().to_vec());
+        prefixes.push(prefix);
+    } else {
+        // The name it was called by, as `ps` shows it; the path leads nowhere inside.
+        argv0 = program.clone();
+        exec = Exec::Fd;
+    }
+    let mut argv = vec![argv0.into_os_string().into_vec()];
+    for arg in request.args {
+        argv.push(match private_copy(arg, workdir)? {
+            Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
+            None => arg.as_bytes().to_vec(),
+        });
+    }
+    let extra_fds = extra.len();
+    if matches!(exec, Exec::Fd) {
+        extra.push(OwnedFd::from(File::open(&canonical)?));
+    }
+    let mut env = vec![
+        SANDBOX_PATH.as_bytes().to_vec(),
+        b"HOME=/tmp".to_vec(),
+        b"TMPDIR=/tmp".to_vec(),
+    ];
+    for name in PASSED_ENV {
+        if let Some(value) = std::env::var_os(name) {
+            let mut pair = format!("{name}=").into_bytes();
+            pair.extend_from_slice(value.as_bytes());
+            env.push(pair);
+        }
+    }
+    let rlimits = unix::rlimit_plan(limits, run::Scope::Process)
+        .into_iter()
+        .flatten()
+        .map(|(resource, value)| (resource as i64, value))
+        .collect();
+    Ok(Plan {
+        launch: Launch {
+            argv,
+            env,
+            exec,
+            rlimits,
+            memory_cap: limits.memory_bytes.saturating_add(CAP_SLACK),
+            extra_fds,
+            workdir: Vec::new(),
+        },
+        extra,
+        prefixes,
+    })
+}
+
+/// The program as a path: a bare name is looked up in `PATH` (ours: the sandbox's is a subset).
+fn resolve(program: &Path) -> io::Result<PathBuf> {
+    if program.components().nth(1).is_some() || program.is_absolute() {
+        let path = std::env::current_dir()?.join(program);
+        // A version manager's shim (pyenv, rbenv, asdf: `…/shims/python3`, a shell script
+        // calling the manager under `$HOME`) cannot work inside: the system's program of that
+        // name stands in for it.
+        if path.parent().and_then(Path::file_name) == Some("shims".as_ref()) {
+            if let Some(name) = path.file_name() {
+                return resolve(Path::new(name));
+            }
+        }
+        return Ok(path);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not found in PATH"))?;
+    // A version manager's shim (pyenv's `python3` is a shell script calling `pyenv` under
+    // `$HOME`) cannot work inside: take the system's program of that name when there is one.
+    let usable = std::fs::canonicalize(&found).is_ok_and(|real| {
+        view::is_system(&real) || view::install_prefix(&real, &hidden_folders()).is_some()
+    });
+    if !usable {
+        let system = SANDBOX_PATH
+            .trim_start_matches("PATH=")
+            .split(':')
+            .map(|dir| Path::new(dir).join(program))
+            .find(|candidate| candidate.is_file());
+        if let Some(system) = system {
+            return Ok(system);
+        }
+    }
+    Ok(found)
+}
+
+/// A copy of `arg` in the run's own folder (its `/tmp`) when it names a regular file the
+/// sandbox does not show (a submission's source, for an interpreter): the program reads the
+/// copy by an ordinary path (Node.js resolves its script's real path, which a memfd has not)
+/// and can change nothing of the original. Returns the copy's name in the folder.
+fn private_copy(arg: &OsString, workdir: &Path) -> io::Result<Option<PathBuf>> {
+    let path = Path::new(arg);
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    if std::fs::canonicalize(path).is_ok_and(|c| view::is_system(&c)) {
+        return Ok(None);
+    }
+    let name = PathBuf::from(path.file_name().unwrap_or("file".as_ref()));
+    let mut copy_name = name.clone();
+    let mut n = 1;
+    while workdir.join(&copy_name).exists() {
+        n += 1;
+        copy_name = PathBuf::from(format!("{n}-{}", name.display()));
+    }
+    let copy = workdir.join(&copy_name);
+    std::fs::copy(path, &copy)?;
+    std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o444))?;
+    Ok(Some(copy_name))
+}
+
+/// A memfd holding `source`'s bytes, sealed against any change.
+fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
+    use nix::sys::memfd::{memfd_create, MFdFlags};
+    let name = if name.contains('\0') { "file" } else { name };
+    let fd = memfd_create(name, MFdFlags::MFD_CLOEXEC | MFdFlags::MFD_ALLOW_SEALING)?;
+    let mut file = File::from(fd);
+    io::copy(source, &mut file)?;
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl on a descriptor we own, integer argument.
+    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // A fresh open file description reads from the start.
+    let reopened = File::open(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+    Ok(OwnedFd::from(reopened))
+}
+
+/// Why a sandboxed run has no result.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// The program could not be started (not found, not executable).
+    Start(io::Error),
+    /// The sandbox itself failed.
+    Lost(io::Error),
+}
+
+/// Runs `request` in a sandbox with `workdir` as its working folder and /tmp.
+pub(crate) fn run(
+    request: &RunRequest<'_>,
+    workdir: &Path,
+    capture: &mut Capture,
+) -> Result<Supervised, Failure> {
+    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
+    run_planned(request, plan, workdir, capture)
+}
+
+fn run_planned(
+    request: &RunRequest<'_>,
+    plan: Plan,
+    workdir: &Path,
+    capture: &mut Capture,
+) -> Result<Supervised, Failure> {
+    let lost = Failure::Lost;
+    let stdin = match request.stdin {
+        Stdin::File(path) => File::open(path).and_then(|mut file| sealed_copy(&mut file, "stdin")),
+        Stdin::Bytes(bytes) => sealed_copy(&mut &bytes[..], "stdin"),
+        // `run` sends only these three here; anything else is read as nothing.
+        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null").map(OwnedFd::from),
+    }
+    .map_err(lost)?;
+    let (stdout_read, stdout_write) =
+        nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
+    let (stderr_read, stderr_write) =
+        nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // The program runs as `nobody`: let it write in its folder.
+        std::os::unix::fs::chown(workdir, Some(NOBODY), Some(NOBODY)).map_err(lost)?;
+    }
+    let relative = workdir
+        .strip_prefix(unix::scratch_root())
+        .map_err(|_| {
+            lost(io::Error::other(format!(
+                "the working folder `{}` is not under the scratch root `{}`",
+                workdir.display(),
+                unix::scratch_root().display()
+            )))
+        })?
+        .as_os_str()
+        .as_bytes()
+        .to_vec();
+    let mut plan = plan;
+    plan.launch.workdir = relative;
+
+    let zygote = take(&plan.prefixes).map_err(lost)?;
+    let socket = zygote.socket.as_raw_fd();
+    let mut fds = wire::raw(&[&stdin, &stdout_write, &stderr_write]);
+    fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
+    let started = Instant::now();
+    wire::send(socket, &plan.launch, &fds).map_err(lost)?;
+    drop((stdin, stdout_write, stderr_write, plan.extra));
+    let (pid, pidfd) = match wire::receive::<Reply>(socket).map_err(lost)? {
+        Some((Reply::Started { pid }, mut fds)) if fds.len() == 1 => (pid, fds.remove(0)),
+        Some((Reply::Failed(why), _)) => {
+            give_back(zygote);
+            return Err(lost(io::Error::other(why)));
+        }
+        _ => {
+            return Err(lost(io::Error::other(
+                "the sandbox helper stopped answering",
+            )))
+        }
+    };
+    let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
+    let measured = supervise(
+        &zygote,
+        pid,
+        &pidfd,
+        &request.limits,
+        started,
+        streams,
+        capture,
+    )
+    .map_err(lost)?;
+    // The zygote answered in full: it can take the next run.
+    give_back(zygote);
+    measured.map_err(Failure::Start)
+}
+
+/// Watches one run; the inner error is an exec that failed (the program never started).
+fn supervise(
+    zygote: &Zygote,
+    init: libc::pid_t,
+    pidfd: &OwnedFd,
+    limits: &Limits,
+    started: Instant,
+    mut streams: Streams,
+    capture: &mut Capture,
+) -> io::Result<io::Result<Supervised>> {
+    let socket_fd = zygote.socket.as_raw_fd();
+    // SAFETY: a borrowed view of the socket for poll; `ManuallyDrop` never closes it.
+    let socket = std::mem::ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(socket_fd) });
+    let mut deadline = started.checked_add(limits.wall_time);
+    let sampling = zygote._cgroup.is_none();
+    let page_size = unix::page_size();
+    let mut next_sample = sampling.then(|| started + Duration::from_millis(2));
+    let mut sampled_peak = 0u64;
+    let mut limit_hit = None;
+    let kill = || crate::sandbox::sys::pidfd_kill(pidfd.as_raw_fd());
+
+    let (exited_at, finished) = loop {
+        let now = Instant::now();
+        if limit_hit.is_none() {
+            if let Some(due) = deadline.filter(|due| now >= *due) {
+                // Time spent waiting for a CPU is not the program's: push the bound back by
+                // it, once per look, so only a program that sleeps or blocks reaches it.
+                let waited = tree::run_delay(init);
+                let own = now
+                    .saturating_duration_since(started)
+                    .saturating_sub(waited);
+                if own >= limits.wall_time {
+                    limit_hit = Some(LimitHit::WallTime);
+                } else {
+                    deadline = Some(due.max(now) + (limits.wall_time - own));
+                }
+            }
+            if let Some(due) = next_sample.filter(|due| now >= *due) {
+                let resident = tree::resident_bytes(init, page_size);
+                sampled_peak = sampled_peak.max(resident);
+                if resident > limits.memory_bytes {
+                    limit_hit = Some(LimitHit::Memory);
+                }
+                next_sample = Some(due.max(now) + Duration::from_millis(5));
+            }
+            if limit_hit.is_some() {
+                kill();
+            }
+        }
+        let wake = if limit_hit.is_none() {
+            [deadline, next_sample].into_iter().flatten().min()
+        } else {
+            Some(now + unix::KILLED_TICK)
+        };
+        let ready = streams.poll(Some(&socket), wake)?;
+        if streams.service(ready, capture)? && limit_hit.is_none() {
+            kill();
+            limit_hit = Some(LimitHit::Output);
+        }
+        if ready.pidfd {
+            let at = Instant::now();
+            match wire::receive::<Reply>(socket_fd)? {
+                Some((Reply::Finished(finished), _)) => break (at, finished),
+                Some((Reply::Failed(why), _)) => return Err(io::Error::other(why)),
+                Some((other, _)) => return Err(io::Error::other(format!("unexpected {other:?}"))),
+                None => return Err(io::Error::other("the sandbox helper died")),
+            }
+        }
+    };
+
+    let grace_end = Instant::now() + unix::DRAIN_GRACE;
+    while streams.is_open() && Instant::now() < grace_end {
+        let ready = streams.poll(None, Some(grace_end))?;
+        streams.service(ready, capture)?;
+    }
+    if capture.stdout_truncated() && limit_hit.is_none() {
+        limit_hit = Some(LimitHit::Output);
+    }
+    if finished.hit_memory_cap && limit_hit.is_none() {
+        limit_hit = Some(LimitHit::Memory);
+    }
+    let termination = match finished.outcome {
+        Outcome::Status(status) => unix::termination(status),
+        Outcome::Killed => Termination::Signaled(libc::SIGKILL),
+        Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
+    };
+    // A cgroup's peak is the tree's own memory. `ru_maxrss` is not: a forked process's
+    // address space starts as a copy of its parent's, and exec records that copy's size in
+    // the program's `maxrss` (the init, a clone of the zygote, is about 1 MiB), so it is the
+    // measure only where no cgroup can be made.
+    let peak = match finished.cgroup_peak {
+        Some(peak) => peak,
+        None => sampled_peak.max(finished.max_rss_kib.saturating_mul(1024)),
+    };
+    Ok(Ok(Supervised {
+        termination,
+        limit_hit,
+        cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
+        wall_time: exited_at.saturating_duration_since(started),
+        peak_memory_bytes: peak,
+    }))
+}

@@ -1,0 +1,119 @@
+//! Whether programs under test run sandboxed: judge.toml's `sandbox` mode, what this machine
+//! supports (for `harness doctor`), and the one warning printed when runs fell back.
+
+use std::path::PathBuf;
+
+use super::Mode;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+static MODE: AtomicU8 = AtomicU8::new(1);
+static FELL_BACK: AtomicBool = AtomicBool::new(false);
+
+/// Lets runs use the sandbox: `harness` is the binary to re-execute as the per-worker helper.
+/// Without this (unit tests, benchmarks), every run uses the plain runner.
+pub fn enable(harness: PathBuf) {
+    super::client::set_helper(harness);
+}
+
+/// Sets the mode judge.toml asks for.
+pub fn set_mode(mode: Mode) {
+    MODE.store(mode as u8, Ordering::SeqCst);
+}
+
+pub(crate) fn mode() -> Mode {
+    match MODE.load(Ordering::SeqCst) {
+        0 => Mode::Required,
+        2 => Mode::Off,
+        _ => Mode::Auto,
+    }
+}
+
+/// How the next program under test runs.
+pub(crate) enum Decision {
+    Sandboxed,
+    Plain,
+    /// `required`, and the sandbox cannot be made: why.
+    Refused(String),
+}
+
+pub(crate) fn decide() -> Decision {
+    if super::client::helper().is_none() || mode() == Mode::Off {
+        return Decision::Plain;
+    }
+    match super::client::probe() {
+        Ok(()) => Decision::Sandboxed,
+        Err(why) if mode() == Mode::Required => Decision::Refused(why),
+        Err(_) => {
+            FELL_BACK.store(true, Ordering::SeqCst);
+            Decision::Plain
+        }
+    }
+}
+
+/// judge.toml requires the sandbox and this machine cannot make it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`{config}` says `sandbox = \"required\"`, but this machine cannot make the sandbox: {why} \
+     (hint: `harness doctor` says what is missing; `sandbox = \"auto\"` runs without it)"
+)]
+pub(crate) struct Unavailable {
+    config: String,
+    why: String,
+}
+
+/// Checks, once and before anything runs, that a required sandbox can be made: a machine
+/// without it fails the command here, not each case with a judge error.
+pub(crate) fn check_required(config: &std::path::Path) -> Result<(), Unavailable> {
+    if mode() != Mode::Required || super::client::helper().is_none() {
+        return Ok(());
+    }
+    super::client::probe().map_err(|why| Unavailable {
+        config: config.display().to_string(),
+        why,
+    })
+}
+
+/// The one warning to print when runs fell back to the plain runner: what is missing.
+pub fn fallback_warning() -> Option<String> {
+    if !FELL_BACK.load(Ordering::SeqCst) {
+        return None;
+    }
+    let why = super::client::probe().err().unwrap_or_default();
+    Some(format!(
+        "no sandbox on this machine ({why}): programs ran without namespaces, so they could \
+         read the project and the answers through /proc, reach the network, and leave \
+         processes behind with setsid; children's memory was not counted \
+         (hint: `harness doctor`; judge.toml `sandbox = \"required\"` makes this an error)"
+    ))
+}
+
+/// Stops the helpers and removes their cgroups; called once judging is over.
+pub fn shutdown() {
+    super::client::shutdown();
+}
+
+/// What this machine supports, for `harness doctor`.
+#[derive(Debug, Clone)]
+pub struct Support {
+    /// `Ok` when the namespaces can be made, or why not.
+    pub namespaces: Result<(), String>,
+    /// How a sandboxed run's memory is measured.
+    pub memory: &'static str,
+}
+
+pub fn support() -> Support {
+    let namespaces = if super::client::helper().is_none() {
+        Err("the sandbox helper is not enabled in this process".to_owned())
+    } else {
+        super::client::probe()
+    };
+    let memory = if namespaces.is_err() {
+        "peak RSS of the main process (wait4) and samples of it; children not counted"
+    } else if super::cgroup::available() {
+        "a cgroup v1 `memory` group per worker: exact peak of the whole tree \
+         (memory.max_usage_in_bytes), hard cap, and a `pids` limit against fork bombs"
+    } else {
+        "samples of the whole tree's resident memory every 5 ms, and the largest wait4 peak"
+    };
+    Support { namespaces, memory }
+}

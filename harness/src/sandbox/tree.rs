@@ -1,0 +1,93 @@
+//! The process tree under a run's init, read from the judge's /proc: how long its processes
+//! waited for a CPU (schedstat's run delay, so a busy machine does not look like a program
+//! that sleeps), and their resident memory where no cgroup measures it.
+
+use std::fs;
+use std::time::Duration;
+
+/// Most processes looked at per sample: a fork bomb must not make sampling slow.
+const MAX_PROCESSES: usize = 256;
+
+/// The descendants of `pid` (not `pid` itself), breadth first, at most [`MAX_PROCESSES`].
+pub(crate) fn descendants(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    let mut found = Vec::new();
+    let mut next = 0;
+    let mut parent = Some(pid);
+    while let Some(current) = parent {
+        // Children hang off the thread that forked them.
+        let tasks = fs::read_dir(format!("/proc/{current}/task"))
+            .into_iter()
+            .flatten();
+        for task in tasks.flatten() {
+            let Ok(text) = fs::read_to_string(task.path().join("children")) else {
+                continue;
+            };
+            for child in text.split_ascii_whitespace().filter_map(|p| p.parse().ok()) {
+                if found.len() < MAX_PROCESSES {
+                    found.push(child);
+                }
+            }
+        }
+        parent = found.get(next).copied();
+        next += 1;
+    }
+    found
+}
+
+/// The longest time one process of the tree spent runnable but waiting for a CPU.
+pub(crate) fn run_delay(init: libc::pid_t) -> Duration {
+    descendants(init)
+        .into_iter()
+        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
+        .filter_map(|text| parse_run_delay(&text))
+        .max()
+        .unwrap_or_default()
+}
+
+/// The second field of /proc/<pid>/schedstat: nanoseconds spent waiting on a run queue.
+fn parse_run_delay(text: &str) -> Option<Duration> {
+    let nanos: u64 = text.split_ascii_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// The resident memory of the whole tree, summed, in bytes.
+pub(crate) fn resident_bytes(init: libc::pid_t, page_size: u64) -> u64 {
+    descendants(init)
+        .into_iter()
+        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/statm")).ok())
+        .filter_map(|text| text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok())
+        .map(|pages| pages.saturating_mul(page_size))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_delay_is_the_second_field() {
+        let table = [
+            ("123 456 7\n", Some(Duration::from_nanos(456))),
+            ("0 0 0", Some(Duration::ZERO)),
+            ("123", None),
+            ("a b c", None),
+            ("", None),
+        ];
+        for (text, expected) in table {
+            assert_eq!(parse_run_delay(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn this_process_has_children_to_find() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let me = std::process::id() as libc::pid_t;
+        let found = descendants(me);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(found.contains(&(child.id() as libc::pid_t)), "{found:?}");
+    }
+}

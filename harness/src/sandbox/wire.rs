@@ -1,0 +1,193 @@
+//! The messages between the judge and a sandbox zygote over a unix socket, with the run's file
+//! descriptors passed along (SCM_RIGHTS), so the judge keeps the pipes it polls.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use serde::{Deserialize, Serialize};
+
+/// Most descriptors one message carries: stdin, stdout, stderr, the working folder, the
+/// executable and the copies of file arguments.
+pub(crate) const MAX_FDS: usize = 32;
+/// Largest message: the command line and environment of one run.
+const MAX_MESSAGE: usize = 64 * 1024;
+
+/// How the zygote is set up, given once when it starts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct ZygoteConfig {
+    /// Host folders (install prefixes of interpreters) shown read-only at the same path.
+    pub prefixes: Vec<Vec<u8>>,
+    /// Per-zygote cgroup v1 folders, made by the judge (`None` where cgroups are unavailable).
+    pub memory_cgroup: Option<Vec<u8>>,
+    pub pids_cgroup: Option<Vec<u8>>,
+    /// The user id the program runs as inside the namespace (0 when only the judge's own id is
+    /// mapped; an unprivileged id when the judge is root and can map it).
+    pub program_uid: u32,
+    pub program_gid: u32,
+    /// The host folder under which every run's working folder is made.
+    pub scratch_root: Vec<u8>,
+}
+
+/// How the program is started.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Exec {
+    /// By its path inside the sandbox (the system's and interpreters' programs).
+    Path(Vec<u8>),
+    /// From the last descriptor passed (a build product outside the sandbox's view).
+    Fd,
+}
+
+/// One run: the descriptors passed alongside are stdin, stdout, stderr, then `extra_fds`
+/// descriptors that become 3, 4, … in the program, then the executable when
+/// `exec` is [`Exec::Fd`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Launch {
+    pub argv: Vec<Vec<u8>>,
+    pub env: Vec<Vec<u8>>,
+    pub exec: Exec,
+    /// `(resource, value)`, soft = hard.
+    pub rlimits: Vec<(i64, u64)>,
+    /// The cgroup's hard memory limit for the whole tree, in bytes.
+    pub memory_cap: u64,
+    pub extra_fds: usize,
+    /// The working folder, relative to the scratch root.
+    pub workdir: Vec<u8>,
+}
+
+/// How the program's run ended, as seen by its init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Outcome {
+    /// The program's raw wait status.
+    Status(i32),
+    /// exec failed with this errno: the program never started.
+    ExecFailed(i32),
+    /// The init died before reporting (killed by the judge: wall clock, memory, output).
+    Killed,
+}
+
+/// What the zygote measured once a run's namespace is gone.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct Finished {
+    pub outcome: Outcome,
+    /// CPU time of the whole tree: every process of the namespace was reaped by its init.
+    pub user_micros: u64,
+    pub system_micros: u64,
+    /// Largest `ru_maxrss` of a process of the tree, in KiB.
+    pub max_rss_kib: u64,
+    /// Peak memory charged to the run's cgroup, above what was charged before it started.
+    pub cgroup_peak: Option<u64>,
+    /// The cgroup's memory limit was hit (the kernel's OOM killer acted).
+    pub hit_memory_cap: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Reply {
+    /// Set up; ready for runs.
+    Ready,
+    /// Could not set up or start a run; the text says why.
+    Failed(String),
+    /// The run's init is `pid` (in the judge's PID namespace); its pidfd rides along.
+    Started {
+        pid: i32,
+    },
+    Finished(Finished),
+}
+
+/// Sends `message` with `fds`.
+pub(crate) fn send<T: Serialize>(socket: RawFd, message: &T, fds: &[RawFd]) -> io::Result<()> {
+    use nix::sys::socket::{sendmsg, ControlMessage, MsgFlags};
+    let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+    let iov = [io::IoSlice::new(&bytes)];
+    let rights = [ControlMessage::ScmRights(fds)];
+    let cmsgs: &[ControlMessage<'_>] = if fds.is_empty() { &[] } else { &rights };
+    loop {
+        match sendmsg::<()>(socket, &iov, cmsgs, MsgFlags::MSG_NOSIGNAL, None) {
+            Ok(_) => return Ok(()),
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// Receives one message and its descriptors; `None` when the other side is gone.
+pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
+    socket: RawFd,
+) -> io::Result<Option<(T, Vec<OwnedFd>)>> {
+    use nix::sys::socket::{recvmsg, ControlMessageOwned, MsgFlags};
+    let mut bytes = vec![0u8; MAX_MESSAGE];
+    let mut space = nix::cmsg_space!([RawFd; MAX_FDS]);
+    let (len, fds) = loop {
+        let mut iov = [io::IoSliceMut::new(&mut bytes)];
+        match recvmsg::<()>(
+            socket,
+            &mut iov,
+            Some(&mut space),
+            MsgFlags::MSG_CMSG_CLOEXEC,
+        ) {
+            Ok(message) => {
+                let mut fds = Vec::new();
+                for cmsg in message.cmsgs().map_err(io::Error::from)? {
+                    if let ControlMessageOwned::ScmRights(received) = cmsg {
+                        // SAFETY: the kernel just installed these descriptors for us.
+                        fds.extend(
+                            received
+                                .into_iter()
+                                .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }),
+                        );
+                    }
+                }
+                break (message.bytes, fds);
+            }
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    };
+    if len == 0 {
+        return Ok(None);
+    }
+    let message = serde_json::from_slice(&bytes[..len]).map_err(io::Error::other)?;
+    Ok(Some((message, fds)))
+}
+
+/// A connected pair of sequenced-packet sockets (message boundaries kept), close-on-exec.
+pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    use nix::sys::socket::{socketpair, AddressFamily, SockFlag, SockType};
+    let (a, b) = socketpair(
+        AddressFamily::Unix,
+        SockType::SeqPacket,
+        None,
+        SockFlag::SOCK_CLOEXEC,
+    )?;
+    Ok((a, b))
+}
+
+/// The raw numbers of `fds`, for [`send`].
+pub(crate) fn raw(fds: &[&OwnedFd]) -> Vec<RawFd> {
+    fds.iter().map(|fd| fd.as_raw_fd()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_carry_descriptors_across() {
+        let (a, b) = socket_pair().unwrap();
+        let file = std::fs::File::open("/dev/null").unwrap();
+        let launch = Launch {
+            argv: vec![b"/bin/true".to_vec(), vec![0xff, b'x']],
+            env: vec![b"PATH=/usr/bin".to_vec()],
+            exec: Exec::Fd,
+            rlimits: vec![(1, 2)],
+            memory_cap: 7,
+            extra_fds: 0,
+            workdir: b"harness-run-x".to_vec(),
+        };
+        send(a.as_raw_fd(), &launch, &[file.as_raw_fd()]).unwrap();
+        let (got, fds): (Launch, _) = receive(b.as_raw_fd()).unwrap().unwrap();
+        assert_eq!(got.argv, launch.argv);
+        assert_eq!(fds.len(), 1);
+        drop(a);
+        assert!(receive::<Launch>(b.as_raw_fd()).unwrap().is_none());
+    }
+}

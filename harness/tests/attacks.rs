@@ -1,0 +1,298 @@
+//! Hostile submissions against the sandbox, each judged by the real `harness` binary on a
+//! temporary project: the verdict they get, and that the answers, the project, `$HOME` and the
+//! machine are as they were afterwards. Needs user namespaces: where the kernel refuses them
+//! (see `harness doctor`), each test says so and passes without judging.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A project with one problem `p` whose solution is `fixture`, and one case `a` = `input`.
+fn project(fixture: &str, input: &str, extra_defaults: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\noutput-limit = \"1MiB\"\n\
+         sandbox = \"required\"\n{extra_defaults}\n\
+         [problems.p]\nsolution = \"{}\"\ncases = \"cases/p\"\n",
+        common::fixture(fixture).display()
+    );
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    std::fs::write(dir.path().join("README.md"), "the project\n").unwrap();
+    let cases = dir.path().join("cases/p");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("a.in"), input).unwrap();
+    std::fs::write(cases.join("a.ans"), "3\n").unwrap();
+    dir
+}
+
+/// `harness doctor` says whether this machine can sandbox.
+fn sandbox_available() -> bool {
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let available = text.contains("namespaces: yes");
+    if !available {
+        eprintln!("no sandbox here, attack not tried:\n{text}");
+    }
+    available
+}
+
+/// Judges the project: the one case's JSON entry, and the whole output.
+fn judge(dir: &Path) -> (Value, Output) {
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (report["problems"][0]["cases"][0].clone(), output)
+}
+
+fn verdict(case: &Value) -> &str {
+    case["verdict"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn the_answer_cannot_be_read_or_overwritten_through_stdin() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("steal-answer", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "WA", "{case}");
+    let answer = std::fs::read_to_string(dir.path().join("cases/p/a.ans")).unwrap();
+    assert_eq!(answer, "3\n");
+    let input = std::fs::read_to_string(dir.path().join("cases/p/a.in")).unwrap();
+    assert_eq!(input, "1 2\n");
+}
+
+#[test]
+fn the_project_and_home_are_out_of_reach() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let project_dir = dir.path().join("project");
+    std::fs::create_dir(&project_dir).unwrap();
+    let made = project("find-project", "", "");
+    // Told exactly where the project is: it still finds nothing there.
+    for entry in ["judge.toml", "README.md", "cases"] {
+        std::fs::rename(made.path().join(entry), project_dir.join(entry)).unwrap();
+    }
+    let input = format!("{} 1 2\n", project_dir.display());
+    std::fs::write(project_dir.join("cases/p/a.in"), &input).unwrap();
+    let (case, output) = judge(&project_dir);
+    assert_eq!(verdict(&case), "AC", "{case}");
+    assert_eq!(
+        std::fs::read_to_string(project_dir.join("README.md")).unwrap(),
+        "the project\n"
+    );
+    assert!(!project_dir.join("cases/p/planted.in").exists());
+    assert_eq!(
+        std::fs::read_dir(project_dir.join("cases/p"))
+            .unwrap()
+            .count(),
+        2,
+        "{output:?}"
+    );
+    if let Some(home) = std::env::var_os("HOME") {
+        assert!(!Path::new(&home).join(".harness-was-here").exists());
+    }
+}
+
+#[test]
+fn childrens_cpu_time_counts() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("children-spin", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "TLE", "{case}");
+}
+
+#[test]
+fn childrens_memory_counts() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("children-memory", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "MLE", "{case}");
+}
+
+/// Processes still running the program `exe`.
+fn running(exe: &Path) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|entry| {
+            std::fs::read_link(entry.path().join("exe")).is_ok_and(|target| target == exe)
+        })
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn children_that_leave_the_group_are_gone_with_the_verdict() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("escape", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "AC", "{case}");
+    let left = running(&common::fixture("escape"));
+    assert!(left.is_empty(), "still running: {left:?}");
+}
+
+#[test]
+fn signalling_the_parent_does_nothing() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("signal-parent", "1 2\n", "");
+    let (case, output) = judge(dir.path());
+    assert_eq!(verdict(&case), "AC", "{case}");
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn a_loopback_connection_fails() {
+    if !sandbox_available() {
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let dir = project("loopback", &format!("{port}\n"), "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "AC", "{case}");
+    assert!(listener.accept().is_err(), "the program connected");
+}
+
+#[test]
+fn abort_is_a_runtime_error_under_the_init() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = project("abort", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    assert_eq!(verdict(&case), "RE", "{case}");
+    assert!(case.to_string().contains("SIGABRT"), "{case}");
+}
+
+/// Runs `harness run` where no user namespace can be made: inside a user namespace whose
+/// `max_user_namespaces` is 0 (a per-namespace limit, so the machine is untouched). `None`
+/// where `unshare` itself cannot do that here.
+fn judge_without_namespaces(dir: &Path) -> Option<Output> {
+    let script = format!(
+        "echo 0 > /proc/sys/user/max_user_namespaces || exit 99; exec '{}' run",
+        assert_cmd::cargo::cargo_bin("harness").display()
+    );
+    let output = std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user", "sh", "-c", &script])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .ok()?;
+    let refused = output.stderr.starts_with(b"unshare");
+    if output.status.code() == Some(99) || refused {
+        eprintln!("cannot take user namespaces away here: {output:?}");
+        return None;
+    }
+    Some(output)
+}
+
+#[test]
+fn a_required_sandbox_that_cannot_be_made_stops_the_command_once() {
+    let dir = project("abort", "1 2\n", "");
+    // Two cases: the error must not repeat per case.
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    let Some(output) = judge_without_namespaces(dir.path()) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert_eq!(
+        stderr.matches("sandbox = \"required\"").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("judge.toml`"), "{stderr}");
+    assert!(stderr.contains("harness doctor"), "{stderr}");
+    assert!(output.stdout.is_empty(), "nothing was judged: {output:?}");
+}
+
+#[test]
+fn without_namespaces_auto_judges_and_warns_once() {
+    let dir = project("abort", "1 2\n", "");
+    let toml = std::fs::read_to_string(dir.path().join("judge.toml")).unwrap();
+    std::fs::write(
+        dir.path().join("judge.toml"),
+        toml.replace("sandbox = \"required\"", "sandbox = \"auto\""),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    let Some(output) = judge_without_namespaces(dir.path()) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // abort() is still a runtime error without the init.
+    let runtime_errors = stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with("RE "))
+        .count();
+    assert_eq!(runtime_errors, 2, "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.matches("no sandbox on this machine").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn more_jobs_than_cores_warn_once() {
+    let dir = project("abort", "1 2\n", "");
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "-j", &(cores * 4).to_string()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.matches("runs more programs at once than").count(),
+        1,
+        "{stderr}"
+    );
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "-j", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("runs more programs at once than"),
+        "{stderr}"
+    );
+}
