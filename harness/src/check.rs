@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 
 use crate::verdict::Verdict;
 
+pub mod default_validator;
+pub mod package;
+
 /// How a problem's outputs are compared with its answers.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Checker {
@@ -31,6 +34,9 @@ pub enum Checker {
     UnorderedBlocks,
     /// An external checker: `program [args…] INPUT OUTPUT ANSWER`, testlib exit codes.
     Command { program: PathBuf, args: Vec<String> },
+    /// A problem package's check: the Kattis default validator with its flags, or the
+    /// package's own output validator (see [`package`]).
+    Package(std::sync::Arc<package::PackageChecker>),
 }
 
 /// The checker's decision: `Accepted`, `WrongAnswer` or `JudgeError`, with a one-line reason.
@@ -100,6 +106,7 @@ pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u
         Checker::Exact => exact(output, answer),
         Checker::UnorderedBlocks => unordered_blocks(output, answer),
         Checker::Command { program, args } => command(program, args, case, output, COMMAND_TIMEOUT),
+        Checker::Package(checker) => checker.check(case, output, answer),
     }
 }
 
