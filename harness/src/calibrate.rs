@@ -14,7 +14,7 @@ use crate::run::Limits;
 use crate::submission::{self, Plan};
 use crate::submit::{self, Compiled, Prepared, SubmitError};
 use crate::verdict::Verdict;
-use crate::verify::{self, Stored, VerifyError};
+use crate::verify::{self, Expected, Stored, VerifyError};
 
 /// While measuring, programs get this many times the problem's time limit: a program slower
 /// than the limit still gets a number (and a warning), not just a TLE.
@@ -328,7 +328,10 @@ pub fn calibrate(
     }
     let stored = stored(config, problem, settings.submissions)?;
     let mut programs = Vec::new();
-    for accepted in stored.iter().filter(|s| s.expected == Verdict::Accepted) {
+    for accepted in stored
+        .iter()
+        .filter(|s| s.expected == Expected::One(Verdict::Accepted))
+    {
         match build_accepted(accepted)? {
             Ok(candidate) => candidates.push(candidate),
             Err(compile_error) => programs.push(compile_error),
@@ -338,7 +341,7 @@ pub fn calibrate(
     let repeat = settings.repeat.max(1);
     let slow_ones: Vec<&Stored<'_>> = stored
         .iter()
-        .filter(|s| s.expected == Verdict::TimeLimitExceeded)
+        .filter(|s| s.expected == Expected::One(Verdict::TimeLimitExceeded))
         .collect();
     on_event(CalibrateEvent::Planned {
         runs: cases.len() * (candidates.len() * repeat + slow_ones.len()),

@@ -14,6 +14,7 @@ pub mod failures;
 pub mod gen;
 pub mod interrupt;
 pub mod judge;
+pub mod package;
 pub mod partition;
 pub mod report;
 pub mod run;

@@ -21,7 +21,9 @@ const FAILING_CASES_SHOWN: usize = 10;
 
 #[derive(Args, Debug, Clone)]
 pub struct JudgeArgs {
-    /// The problem, by its id in judge.toml.
+    /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
+    /// Polygon), judged as it is with no judge.toml.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: String,
     /// The source file to judge; its extension picks the language.
     pub source: PathBuf,
@@ -64,15 +66,42 @@ pub struct JudgeArgs {
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    // A package folder is a problem of its own, judged with no judge.toml.
+    let loaded = match harness::package::detect(std::path::Path::new(&args.problem)) {
+        Some(_) => Some(super::package::load_for_judging(
+            std::path::Path::new(&args.problem),
+            super::package::languages(global),
+            args.jobs.max(1),
+            args.format == Format::Human,
+        )?),
+        None => None,
+    };
+    let config = match &loaded {
+        Some(loaded) => loaded.config.clone(),
+        None => load_config(global)?,
+    };
+    let problem_name = match &loaded {
+        Some(loaded) => loaded.package.name.clone(),
+        None => args.problem.clone(),
+    };
     let request = Request {
-        problem: &args.problem,
+        problem: &problem_name,
         source: &args.source,
         language: args.lang.as_deref(),
         cases: args.cases.as_deref(),
         case_pattern: args.case.as_deref(),
     };
     let mut plan = submission::plan(&config, &request)?;
+    if let Some(loaded) = &loaded {
+        // The package's own cases, in its order, unless --cases names others.
+        if args.cases.is_none() {
+            plan.cases = loaded.package.cases.clone();
+            if let Some(pattern) = args.case.as_deref() {
+                let matcher = harness::suite::case_matcher(pattern)?;
+                plan.cases.retain(|case| matcher.is_match(&case.name));
+            }
+        }
+    }
     if let Some(partition) = args.partition {
         let problem = &plan.problem.name;
         plan.cases

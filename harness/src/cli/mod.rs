@@ -5,6 +5,7 @@ mod add;
 mod calibrate;
 mod gen;
 mod judge;
+mod package;
 mod run;
 mod stress;
 mod validate;

@@ -230,7 +230,8 @@ impl From<&SubmissionReport> for SubmissionJson {
 pub struct VerifiedJson {
     /// `<problem>/<expected>/FILE`, below the submissions folder.
     pub name: String,
-    pub expected: &'static str,
+    /// The verdict expected (`AC`, `RE`), a label for a set (`not AC`), or `unchecked`.
+    pub expected: String,
     /// It got the expected verdict.
     pub ok: bool,
     /// The largest CPU time of any judged case.
@@ -243,7 +244,7 @@ impl From<&Verified> for VerifiedJson {
     fn from(verified: &Verified) -> Self {
         VerifiedJson {
             name: verified.name.clone(),
-            expected: verified.expected.as_str(),
+            expected: verified.expected.as_str().to_string(),
             ok: verified.ok(),
             time_ms: verified.report.max_cpu_time().as_millis() as u64,
             result: SubmissionJson::from(&verified.report),

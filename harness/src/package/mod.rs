@@ -1,0 +1,300 @@
+//! Problem packages read as they are: the ICPC/Kattis format (legacy and 2025-09) and
+//! Codeforces Polygon's `problem.xml`. A package becomes the same [`Problem`] judge.toml
+//! describes, so `judge`, `verify` and `validate` work on it unchanged; what only packages
+//! have (test groups with their own flags, stored submissions with sets of expected verdicts,
+//! a time limit computed from the accepted submissions) lives here.
+
+pub mod build;
+pub mod kattis;
+pub mod languages;
+pub mod limits;
+pub mod stored;
+pub mod submissions;
+pub mod validate;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::check::Checker;
+use crate::config::{Config, Language, Problem};
+use crate::discover::Case;
+
+pub use limits::TimeLimit;
+pub use submissions::{PackageSubmission, Skipped};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`)", .0.display())]
+    NotAPackage(PathBuf),
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("`{}`: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+    #[error("`{}` is an interactive problem: packages with an interactor are recognised but not judged yet (hint: interactive judging is its own issue; until it lands, judge the interactor's protocol by hand)", .0.display())]
+    Interactive(PathBuf),
+    #[error("`{}`: {message}", path.display())]
+    Unsupported { path: PathBuf, message: String },
+    #[error("cannot build `{}`: {message}", path.display())]
+    Build { path: PathBuf, message: String },
+}
+
+/// The two formats, and which version of the Kattis one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    KattisLegacy,
+    /// 2023-07-draft, finished as 2025-09.
+    Kattis2025,
+    Polygon,
+}
+
+impl Format {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::KattisLegacy => "Kattis/ICPC package (legacy)",
+            Format::Kattis2025 => "Kattis/ICPC package (2025-09)",
+            Format::Polygon => "Polygon package",
+        }
+    }
+}
+
+/// A source program of the package (a validator, a checker): one file or a folder of files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceProgram {
+    /// The file, or the folder whose files make the program.
+    pub path: PathBuf,
+    /// `output_validators/checker`, for messages.
+    pub name: String,
+}
+
+/// How outputs are checked, before anything is built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Validation {
+    /// The default validator; the flags are per group (see [`Package::groups`]).
+    Default,
+    /// A Kattis output validator from source.
+    Custom(SourceProgram),
+    /// A testlib checker from source, with the folder holding the package's `testlib.h`.
+    Testlib {
+        program: SourceProgram,
+        include: PathBuf,
+    },
+    /// One of the judge's own checkers (Polygon's `std::` checkers).
+    Builtin(Checker),
+}
+
+/// A package, read: everything needed to judge it, nothing built or run yet.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub root: PathBuf,
+    pub format: Format,
+    /// The short name (the folder's name), as DOMjudge and problemtools call it.
+    pub name: String,
+    pub title: String,
+    /// `scoring` problems are judged pass-fail here: every case must be accepted.
+    pub scoring: bool,
+    pub cases: Vec<Case>,
+    /// Flags of each test-data folder, inherited: the output validator's and the input
+    /// validators'.
+    pub groups: Vec<Group>,
+    pub validation: Validation,
+    pub input_validators: Vec<SourceProgram>,
+    pub time_limit: TimeLimit,
+    pub memory_limit: u64,
+    pub output_limit: u64,
+    pub submissions: Vec<PackageSubmission>,
+    /// Files in `submissions/` that are not judged, with why.
+    pub skipped: Vec<Skipped>,
+    /// Statement files (`problem_statement/problem.en.tex`, `statement/problem.en.md`).
+    pub statements: Vec<PathBuf>,
+}
+
+/// A test-data folder with the flags it has after inheritance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub folder: PathBuf,
+    pub output_flags: Vec<String>,
+    pub input_flags: Vec<String>,
+}
+
+/// Where packages keep their files and what a folder must hold to be one.
+pub fn detect(dir: &Path) -> Option<Format> {
+    if dir.join("problem.yaml").is_file() {
+        Some(kattis::version(dir))
+    } else if dir.join("problem.xml").is_file() {
+        Some(Format::Polygon)
+    } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
+        Some(Format::KattisLegacy)
+    } else {
+        None
+    }
+}
+
+/// Reads the package in `dir`, whichever its format.
+pub fn open(dir: &Path) -> Result<Package, PackageError> {
+    match detect(dir) {
+        Some(Format::Polygon) => Err(PackageError::Unsupported {
+            path: dir.to_path_buf(),
+            message: "Polygon packages are read once `polygon` lands".into(),
+        }),
+        Some(format) => kattis::open(dir, format),
+        None => Err(PackageError::NotAPackage(dir.to_path_buf())),
+    }
+}
+
+/// A package built to judge: the problem (with its checker compiled) in a config of its own.
+#[derive(Debug)]
+pub struct Loaded {
+    pub package: Package,
+    pub config: Config,
+    /// Keeps the built validators and checkers.
+    pub builds: Vec<build::Built>,
+}
+
+impl Loaded {
+    pub fn problem(&self) -> &Problem {
+        &self.config.problems[0]
+    }
+}
+
+/// The languages to judge a package's submissions with: judge.toml's, if the command found
+/// one, then the built-in table for what it does not name.
+pub fn languages(extra: Option<&Config>) -> Vec<Language> {
+    let mut table: Vec<Language> = extra.map(|c| c.languages.clone()).unwrap_or_default();
+    for language in languages::builtin() {
+        let taken = table.iter().any(|l| {
+            l.id == language.id || l.extensions.iter().any(|e| language.extensions.contains(e))
+        });
+        if !taken {
+            table.push(language);
+        }
+    }
+    table
+}
+
+/// Builds what judging needs (the output validator or checker) and turns the package into a
+/// one-problem config. `time_limit` overrides the package's own (a computed one, say); without
+/// either, the problem gets the placeholder limit problemtools uses until it knows better.
+pub fn load(
+    package: Package,
+    languages: Vec<Language>,
+    time_limit: Option<Duration>,
+) -> Result<Loaded, PackageError> {
+    let mut builds = Vec::new();
+    let checker = match &package.validation {
+        Validation::Default => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) => {
+            let built = build::build(source, &languages, None)?;
+            let checker =
+                Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                    validator: crate::check::package::OutputValidator::Custom {
+                        program: built.program.executable.clone(),
+                        args: built.program.args.clone(),
+                        name: source.name.clone(),
+                    },
+                    groups: output_groups(&package),
+                }));
+            builds.push(built);
+            checker
+        }
+        Validation::Testlib { program, include } => {
+            let built = build::build(program, &languages, Some(include))?;
+            let checker = Checker::Command {
+                program: built.program.executable.clone(),
+                args: built
+                    .program
+                    .args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+            };
+            builds.push(built);
+            checker
+        }
+        Validation::Builtin(checker) => checker.clone(),
+    };
+    let time_limit = time_limit
+        .or(package.time_limit.fixed())
+        .unwrap_or(limits::UNKNOWN_TIME_LIMIT);
+    let problem = Problem {
+        name: package.name.clone(),
+        title: package.title.clone(),
+        // A package has no single solution; `harness run` judges its first accepted
+        // submission instead (see `cli::run`).
+        solution: PathBuf::new(),
+        reference: None,
+        cases: package.root.join("data"),
+        time_limit,
+        wall_limit: crate::config::default_wall_limit(time_limit),
+        memory_limit: package.memory_limit,
+        output_limit: package.output_limit,
+        checker,
+        validator: None,
+        generators: Vec::new(),
+        stress: None,
+    };
+    let config = Config {
+        root: package.root.clone(),
+        path: package.root.join(match package.format {
+            Format::Polygon => "problem.xml",
+            _ => "problem.yaml",
+        }),
+        build: None,
+        problems: vec![problem],
+        languages,
+    };
+    Ok(Loaded {
+        package,
+        config,
+        builds,
+    })
+}
+
+fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
+    package
+        .groups
+        .iter()
+        .map(|g| (g.folder.clone(), g.output_flags.clone()))
+        .collect()
+}
+
+/// The file name of a path, lossily, for names and messages.
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Entries of a folder sorted by name (bytes, as the formats' tools sort them), hidden ones
+/// and `*.disabled` ones left out (BAPCtools' convention for switching a file off).
+pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, PackageError> {
+    let read = |source| PackageError::Read {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(read)? {
+        let path = entry.map_err(read)?.path();
+        let name = file_name(&path);
+        if name.starts_with('.') || name.ends_with(".disabled") {
+            continue;
+        }
+        entries.push(path);
+    }
+    entries.sort_by_key(|p| file_name(p));
+    Ok(entries)
+}
