@@ -91,17 +91,45 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         cases: args.cases.as_deref(),
         case_pattern: args.case.as_deref(),
     };
-    let mut plan = submission::plan(&config, &request)?;
-    if let Some(loaded) = &loaded {
+    let mut plan = match &loaded {
         // The package's own cases, in its order, unless --cases names others.
-        if args.cases.is_none() {
-            plan.cases = loaded.package.cases.clone();
+        Some(loaded) if args.cases.is_none() => {
+            let problem = config.require_problem(&problem_name)?;
+            if !args.source.exists() {
+                return Err(
+                    harness::submit::SubmitError::MissingSource(args.source.clone()).into(),
+                );
+            }
+            let language = match args.lang.as_deref() {
+                Some(_) => {
+                    harness::submit::detect_language(&config, &args.source, args.lang.as_deref())?
+                }
+                None => harness::package::languages::language_of(&config.languages, &args.source)
+                    .map_err(|why| {
+                    anyhow::anyhow!("cannot judge `{}`: {why}", args.source.display())
+                })?,
+            };
+            harness::package::languages::available(language).map_err(anyhow::Error::msg)?;
+            let mut cases = loaded.package.cases.clone();
             if let Some(pattern) = args.case.as_deref() {
                 let matcher = harness::suite::case_matcher(pattern)?;
-                plan.cases.retain(|case| matcher.is_match(&case.name));
+                cases.retain(|case| matcher.is_match(&case.name));
+                if cases.is_empty() {
+                    return Err(harness::suite::SuiteError::NoCaseMatches {
+                        pattern: pattern.to_string(),
+                    }
+                    .into());
+                }
+            }
+            submission::Plan {
+                problem,
+                language,
+                source: args.source.clone(),
+                cases,
             }
         }
-    }
+        _ => submission::plan(&config, &request)?,
+    };
     if let Some(partition) = args.partition {
         let problem = &plan.problem.name;
         plan.cases

@@ -17,8 +17,9 @@ use super::{build_first, load_config, shown_path, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
-    /// Validate only this problem's cases (default: every problem's).
-    #[arg(value_name = "PROBLEM")]
+    /// Validate only this problem's cases (default: every problem's); or a problem package
+    /// folder, whose input validators check its cases.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: Option<String>,
     /// Skip judge.toml's build command (the validators are already built).
     #[arg(long)]
@@ -37,6 +38,9 @@ const GOOD: Style = Style::new()
 const DIM: Style = Style::new().dimmed();
 
 pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
+    if let Some(dirs) = super::package::package_dirs(args.problem.as_slice())? {
+        return validate_packages(global, &dirs);
+    }
     let config = load_config(global)?;
     let problems: Vec<&Problem> = match &args.problem {
         Some(name) => vec![config.require_problem(name)?],
@@ -122,4 +126,73 @@ pub fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option
         if invalid.len() == 1 { "it" } else { "them" },
     )?;
     Ok(Some(exit::FAILED))
+}
+
+/// `harness validate PKG_DIR`: the package's input validators on each of its cases.
+fn validate_packages(global: &GlobalArgs, dirs: &[std::path::PathBuf]) -> Result<i32> {
+    use harness::package::validate::{self as package_validate, Judgement};
+    let languages = super::package::languages(global);
+    let mut stdout = anstream::stdout().lock();
+    let mut bad = 0;
+    let mut failed = 0;
+    for dir in dirs {
+        let package = harness::package::open(dir)?;
+        let loaded = harness::package::load(package, languages.clone(), None)?;
+        let name = &loaded.package.name;
+        let validators = package_validate::build_all(&loaded);
+        for (source, why) in &validators.skipped {
+            writeln!(stdout, "{name}: {DIM}skipped {}{DIM:#}: {why}", source.name)?;
+        }
+        if validators.built.is_empty() {
+            writeln!(
+                stdout,
+                "{name}: {DIM}no input validator to run{DIM:#} (hint: the format keeps them in `input_validators/`)"
+            )?;
+            continue;
+        }
+        let results = package_validate::validate(&loaded, &validators, &mut |_| {});
+        let mut valid = 0;
+        for result in &results {
+            match &result.judgement {
+                Judgement::Valid => valid += 1,
+                Judgement::Invalid(reason) => {
+                    bad += 1;
+                    writeln!(
+                        stdout,
+                        "{name}: {BAD}INVALID{BAD:#} {} by {}: {reason}",
+                        result.case, result.validator
+                    )?;
+                }
+                Judgement::Failed(reason) => {
+                    failed += 1;
+                    writeln!(
+                        stdout,
+                        "{name}: {BAD}validator failed{BAD:#} on {} ({}): {reason}",
+                        result.case, result.validator
+                    )?;
+                }
+            }
+        }
+        let names: Vec<&str> = validators
+            .built
+            .iter()
+            .map(|(s, _)| s.name.as_str())
+            .collect();
+        let style = if valid == results.len() { GOOD } else { BAD };
+        writeln!(
+            stdout,
+            "{name}: {style}{valid} of {} case checks valid{style:#} ({} cases × {})",
+            results.len(),
+            loaded.package.cases.len(),
+            names.join(", ")
+        )?;
+    }
+    stdout.flush()?;
+    Ok(if failed > 0 {
+        exit::JUDGE_ERROR
+    } else if bad > 0 {
+        exit::FAILED
+    } else {
+        exit::OK
+    })
 }

@@ -92,16 +92,28 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
     let languages = super::package::languages(global);
     let jobs = jobs(args);
     let mut loaded = Vec::new();
+    let mut skipped = Vec::new();
     for dir in dirs {
-        loaded.push(super::package::load_for_judging(
-            dir,
-            languages.clone(),
-            jobs,
-            args.format == Format::Human,
-        )?);
+        let human = args.format == Format::Human;
+        match super::package::load_for_judging(dir, languages.clone(), jobs, human) {
+            Ok(package) => loaded.push(package),
+            // One interactive problem in a contest folder does not stop the others.
+            Err(error)
+                if dirs.len() > 1
+                    && matches!(
+                        error.downcast_ref(),
+                        Some(harness::package::PackageError::Interactive(_))
+                    ) =>
+            {
+                skipped.push(Skipped {
+                    name: format!("{}/", dir.display()),
+                    reason: "an interactive problem: recognised, but interactive judging is not built yet".to_string(),
+                });
+            }
+            Err(error) => return Err(error),
+        }
     }
     let mut stored = Vec::new();
-    let mut skipped = Vec::new();
     for package in &loaded {
         let (mut planned, mut not_judged) = harness::package::stored::plan(package);
         stored.append(&mut planned);

@@ -303,6 +303,8 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         submissions,
         skipped,
         statements,
+        testlib_validators: false,
+        include: None,
     })
 }
 

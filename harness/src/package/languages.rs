@@ -103,12 +103,21 @@ pub fn builtin() -> Vec<Language> {
             Some(&["go", "build", "-o", "{exe}", "{source}"]),
             &["{exe}"],
         ),
+        // glibc sizes every new thread's stack by RLIMIT_STACK, which the runner raises to
+        // the memory limit: Node's worker threads would then not fit in the address space,
+        // and reading stdin (done on a worker) would wait for ever. Its own JS stack is set
+        // by V8, not the rlimit, so a 64 MiB soft limit changes nothing else.
         language(
             "javascript",
             "JavaScript (Node.js)",
             &["js"],
             None,
-            &["node", "{source}"],
+            &[
+                "sh",
+                "-c",
+                "ulimit -s 65536 && exec node \"$0\"",
+                "{source}",
+            ],
         ),
         language(
             "rust",
@@ -168,40 +177,50 @@ pub fn language_of<'a>(table: &'a [Language], source: &Path) -> Result<&'a Langu
         })
 }
 
+/// Programs a language needs that its commands do not start directly (they run through
+/// `sh -c` or a launcher the build writes).
+fn hidden_tools(id: &str) -> &'static [&'static str] {
+    match id {
+        "java" => &["javac", "java"],
+        "kotlin" => &["kotlinc", "java"],
+        "javascript" => &["node"],
+        _ => &[],
+    }
+}
+
 /// Whether the language's toolchain works on this machine: its programs are on PATH and
-/// answer `--version` (a version manager's shim for an uninstalled Python does not).
+/// Python answers `--version` (a version manager's shim for an uninstalled Python does not).
 pub fn available(language: &Language) -> Result<(), String> {
     crate::submit::check_tools(language).map_err(|e| e.to_string())?;
-    let interpreter = language
-        .run
-        .first()
-        .filter(|p| !p.contains('{'))
-        .or_else(|| language.compile.as_ref().and_then(|c| c.first()));
-    if let Some(program) = interpreter.filter(|p| p.starts_with("python")) {
-        let works = std::process::Command::new(program)
-            .arg("--version")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
+    for tool in hidden_tools(&language.id) {
+        crate::submit::check_tools(&Language {
+            compile: None,
+            run: vec![tool.to_string()],
+            ..language.clone()
+        })
+        .map_err(|e| e.to_string())?;
+    }
+    let interpreter = language.run.first().filter(|p| p.starts_with("python"));
+    if let Some(program) = interpreter {
+        let request = crate::run::RunRequest {
+            program: Path::new(program),
+            args: &[std::ffi::OsString::from("--version")],
+            stdin: None,
+            limits: crate::run::Limits {
+                cpu_time: std::time::Duration::from_secs(10),
+                wall_time: std::time::Duration::from_secs(20),
+                memory_bytes: 1 << 30,
+                output_bytes: 1 << 16,
+            },
+            workdir: None,
+        };
+        let works = crate::run::run(&request)
+            .is_ok_and(|r| r.termination == crate::run::Termination::Exited(0));
         if !works {
             return Err(format!(
                 "`{program}` is on PATH but does not run (`{program} --version` failed)"
             ));
         }
-    }
-    if language.compile.as_ref().is_some_and(|c| {
-        c.get(3)
-            .is_some_and(|tool| tool == "javac" || tool == "kotlinc")
-    }) {
-        let tool = &language.compile.as_ref().unwrap()[3];
-        crate::submit::check_tools(&Language {
-            compile: None,
-            run: vec![tool.clone()],
-            ..language.clone()
-        })
-        .map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -7,6 +7,9 @@ use std::time::Duration;
 /// The limit accepted submissions run under while the real one is not known yet:
 /// problemtools' own placeholder (5 minutes).
 pub const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(300);
+/// The wall-clock bound meanwhile: an accepted submission that takes longer gives no
+/// useful limit anyway, and one that waits for input must not hold the judge for minutes.
+pub const UNKNOWN_WALL_LIMIT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TimeLimit {

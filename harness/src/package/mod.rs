@@ -8,6 +8,7 @@ pub mod build;
 pub mod kattis;
 pub mod languages;
 pub mod limits;
+pub mod polygon;
 pub mod stored;
 pub mod submissions;
 pub mod validate;
@@ -40,7 +41,7 @@ pub enum PackageError {
     },
     #[error("`{}`: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("`{}` is an interactive problem: packages with an interactor are recognised but not judged yet (hint: interactive judging is its own issue; until it lands, judge the interactor's protocol by hand)", .0.display())]
+    #[error("`{}` is an interactive problem: packages with an interactor are recognised, but interactive judging is not built yet (hint: its samples and validator stay as they are; only this command refuses)", .0.display())]
     Interactive(PathBuf),
     #[error("`{}`: {message}", path.display())]
     Unsupported { path: PathBuf, message: String },
@@ -116,6 +117,10 @@ pub struct Package {
     pub skipped: Vec<Skipped>,
     /// Statement files (`problem_statement/problem.en.tex`, `statement/problem.en.md`).
     pub statements: Vec<PathBuf>,
+    /// Input validators speak testlib (exit 0 valid) rather than Kattis (exit 42).
+    pub testlib_validators: bool,
+    /// A folder with the package's `testlib.h`, for building its validators.
+    pub include: Option<PathBuf>,
 }
 
 /// A test-data folder with the flags it has after inheritance.
@@ -142,10 +147,7 @@ pub fn detect(dir: &Path) -> Option<Format> {
 /// Reads the package in `dir`, whichever its format.
 pub fn open(dir: &Path) -> Result<Package, PackageError> {
     match detect(dir) {
-        Some(Format::Polygon) => Err(PackageError::Unsupported {
-            path: dir.to_path_buf(),
-            message: "Polygon packages are read once `polygon` lands".into(),
-        }),
+        Some(Format::Polygon) => polygon::open(dir),
         Some(format) => kattis::open(dir, format),
         None => Err(PackageError::NotAPackage(dir.to_path_buf())),
     }
@@ -227,9 +229,14 @@ pub fn load(
         }
         Validation::Builtin(checker) => checker.clone(),
     };
-    let time_limit = time_limit
-        .or(package.time_limit.fixed())
-        .unwrap_or(limits::UNKNOWN_TIME_LIMIT);
+    let known = time_limit.or(package.time_limit.fixed());
+    let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
+    // While the limit is being computed, a program that waits must not hold the judge for
+    // twice the 5-minute placeholder.
+    let wall_limit = match known {
+        Some(limit) => crate::config::default_wall_limit(limit),
+        None => limits::UNKNOWN_WALL_LIMIT,
+    };
     let problem = Problem {
         name: package.name.clone(),
         title: package.title.clone(),
@@ -239,7 +246,7 @@ pub fn load(
         reference: None,
         cases: package.root.join("data"),
         time_limit,
-        wall_limit: crate::config::default_wall_limit(time_limit),
+        wall_limit,
         memory_limit: package.memory_limit,
         output_limit: package.output_limit,
         checker,

@@ -10,6 +10,8 @@ use super::{Loaded, PackageError, SourceProgram};
 use crate::run::{self, Limits, RunRequest, Termination};
 
 const EXIT_VALID: i32 = 42;
+/// testlib validators exit 0 for a valid input.
+const EXIT_TESTLIB_VALID: i32 = 0;
 
 const VALIDATOR_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(60),
@@ -58,7 +60,11 @@ pub fn build_all(loaded: &Loaded) -> Validators {
             ));
             continue;
         }
-        match build::build(source, &loaded.config.languages, None) {
+        match build::build(
+            source,
+            &loaded.config.languages,
+            loaded.package.include.as_deref(),
+        ) {
             Ok(program) => built.push((source.clone(), program)),
             Err(PackageError::Build { message, .. }) => skipped.push((source.clone(), message)),
             Err(other) => skipped.push((source.clone(), other.to_string())),
@@ -74,6 +80,11 @@ pub fn validate(
     on_case: &mut dyn FnMut(&CaseValidity),
 ) -> Vec<CaseValidity> {
     let mut results = Vec::new();
+    let valid_exit = if loaded.package.testlib_validators {
+        EXIT_TESTLIB_VALID
+    } else {
+        EXIT_VALID
+    };
     for case in &loaded.package.cases {
         let flags = loaded
             .package
@@ -112,7 +123,7 @@ pub fn validate(
                         .trim()
                         .to_string();
                     match result.termination {
-                        Termination::Exited(EXIT_VALID) => Judgement::Valid,
+                        Termination::Exited(code) if code == valid_exit => Judgement::Valid,
                         // problemtools takes anything but 42 as a rejection: validators
                         // written with `assert` exit 1.
                         ending => {
