@@ -1,32 +1,17 @@
-//! A local judge for competitive programming. The modules follow the data:
-//! config -> discover -> build -> run -> check -> verdict -> report. Authoring cases: tool
-//! (the author's programs) -> validate, add, gen, stress (with shrink).
+//! A local judge for competitive programming. The folders follow the data:
+//! config -> case (discover, select) -> compile -> sandbox (run under limits) -> check ->
+//! verdict -> judge (one case, a suite, a submission) -> report. Authoring cases: author
+//! (the author's programs: validate, add, gen, stress with shrink).
 
-pub mod add;
-pub mod build;
-pub mod calibrate;
+pub mod author;
+pub mod case;
 pub mod check;
+pub mod compile;
 pub mod config;
-pub mod diff;
-pub mod discover;
 pub mod exit;
-pub mod failures;
-pub mod gen;
-pub mod interrupt;
 pub mod judge;
 pub mod package;
-pub mod partition;
 pub mod report;
-pub mod run;
-pub mod shrink;
-pub mod stress;
-pub mod submission;
-pub mod submit;
-pub mod suite;
-pub mod tool;
-pub mod units;
-#[cfg(unix)]
-mod unix;
-pub mod validate;
+pub mod sandbox;
+pub mod text;
 pub mod verdict;
-pub mod verify;

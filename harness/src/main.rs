@@ -2,12 +2,12 @@
 
 mod cli;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use harness::exit;
+use harness::report::notice;
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
@@ -22,20 +22,16 @@ fn main() -> ExitCode {
             return ExitCode::from(code as u8);
         }
     };
-    harness::interrupt::install();
+    harness::sandbox::interrupt::install();
     let result = cli::dispatch(cli);
-    if harness::interrupt::is_interrupted() {
-        eprintln!("interrupted: every program the judge started was killed");
+    if harness::sandbox::interrupt::is_interrupted() {
+        let _ = notice::write_interrupted(&mut anstream::stderr());
         return ExitCode::from(exit::INTERRUPTED as u8);
     }
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(error) => {
-            let mut stderr = anstream::stderr();
-            let style = anstyle::Style::new()
-                .fg_color(Some(anstyle::AnsiColor::Red.into()))
-                .bold();
-            let _ = writeln!(stderr, "{style}error{style:#}: {}", error_chain(&error));
+            let _ = notice::write_error(&mut anstream::stderr(), error_chain(&error));
             ExitCode::from(exit::ERROR as u8)
         }
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::run::{Limits, RunResult, Termination};
+use crate::sandbox::run::{Limits, RunResult, Termination};
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,11 +82,42 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// A verdict decided from the measurements alone, with a one-line reason.
+/// A verdict with its one-line reason: what a checker decides about an output, what the
+/// measurements decide about a run, and what [`decide`] makes of both.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Classified {
+pub struct Judgement {
     pub verdict: Verdict,
     pub reason: String,
+}
+
+impl Judgement {
+    pub fn new(verdict: Verdict, reason: impl Into<String>) -> Self {
+        Judgement {
+            verdict,
+            reason: reason.into(),
+        }
+    }
+
+    pub fn accepted(reason: impl Into<String>) -> Self {
+        Judgement::new(Verdict::Accepted, reason)
+    }
+
+    pub fn wrong_answer(reason: impl Into<String>) -> Self {
+        Judgement::new(Verdict::WrongAnswer, reason)
+    }
+
+    /// The judge's side failed (a checker crashed, an answer could not be read): not the
+    /// contestant's fault.
+    pub fn judge_error(reason: impl Into<String>) -> Self {
+        Judgement::new(Verdict::JudgeError, reason)
+    }
+}
+
+/// The one place a case's verdict is decided: the run's limits and its crash first (see
+/// [`classify`]), and only for a clean run the checker's judgement of its output. `check` is
+/// called only then, so a crashed run never costs a checker.
+pub fn decide(run: &RunResult, limits: &Limits, check: impl FnOnce() -> Judgement) -> Judgement {
+    classify(run, limits).unwrap_or_else(check)
 }
 
 /// Messages that runtimes print when an allocation fails: a crash that says one of these ran out
@@ -107,16 +138,16 @@ const NEAR_MEMORY_LIMIT: f64 = 0.9;
 ///
 /// The order matters: output and memory are checked before time, because a program that floods
 /// output or memory is usually also slow, and the first limit it broke is the useful diagnosis.
-pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
+pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
     let over_cpu = run.cpu_time > limits.cpu_time;
     let crashed = !matches!(run.termination, Termination::Exited(0));
 
     if run.limit_hit == Some(LimitHit::Output) || run.stdout_truncated {
-        return Some(Classified {
+        return Some(Judgement {
             verdict: Verdict::OutputLimitExceeded,
             reason: format!(
                 "more than {} of output",
-                crate::units::format_bytes(limits.output_bytes)
+                crate::config::units::format_bytes(limits.output_bytes)
             ),
         });
     }
@@ -138,11 +169,11 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
         } else {
             format!(
                 "peak memory {} over the limit {}",
-                crate::units::format_bytes(run.peak_memory_bytes),
-                crate::units::format_bytes(limits.memory_bytes)
+                crate::config::units::format_bytes(run.peak_memory_bytes),
+                crate::config::units::format_bytes(limits.memory_bytes)
             )
         };
-        return Some(Classified {
+        return Some(Judgement {
             verdict: Verdict::MemoryLimitExceeded,
             reason: why,
         });
@@ -159,17 +190,17 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
             };
             format!(
                 "killed after {} of wall time (CPU {}): {why}",
-                crate::units::format_duration(run.wall_time),
-                crate::units::format_duration(run.cpu_time)
+                crate::config::units::format_duration(run.wall_time),
+                crate::config::units::format_duration(run.cpu_time)
             )
         } else {
             format!(
                 "CPU time {} over the limit {}",
-                crate::units::format_duration(run.cpu_time),
-                crate::units::format_duration(limits.cpu_time)
+                crate::config::units::format_duration(run.cpu_time),
+                crate::config::units::format_duration(limits.cpu_time)
             )
         };
-        return Some(Classified {
+        return Some(Judgement {
             verdict: Verdict::TimeLimitExceeded,
             reason,
         });
@@ -177,13 +208,16 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
 
     match run.termination {
         Termination::Exited(0) => None,
-        Termination::Exited(code) => Some(Classified {
+        Termination::Exited(code) => Some(Judgement {
             verdict: Verdict::RuntimeError,
             reason: with_stderr(format!("exit {code}"), &stderr),
         }),
-        Termination::Signaled(signal) => Some(Classified {
+        Termination::Signaled(signal) => Some(Judgement {
             verdict: Verdict::RuntimeError,
-            reason: with_stderr(crate::run::signal_name(signal).to_string(), &stderr),
+            reason: with_stderr(
+                crate::sandbox::run::signal_name(signal).to_string(),
+                &stderr,
+            ),
         }),
     }
 }
@@ -191,17 +225,8 @@ pub fn classify(run: &RunResult, limits: &Limits) -> Option<Classified> {
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
     match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
-        Some(last) => format!("{what}: {}", truncate_chars(last.trim(), 160)),
+        Some(last) => format!("{what}: {}", crate::text::cut(last.trim(), 160)),
         None => what,
-    }
-}
-
-fn truncate_chars(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(max).collect();
-        format!("{cut}…")
     }
 }
 
@@ -213,7 +238,7 @@ pub fn is_time_sensitive(cpu_time: Duration, limit: Duration) -> bool {
     limit > 0 && used.abs_diff(limit) * 10 <= limit
 }
 
-pub use crate::run::LimitHit;
+pub use crate::sandbox::run::LimitHit;
 
 #[cfg(test)]
 mod tests {

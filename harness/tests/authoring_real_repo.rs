@@ -31,7 +31,7 @@ fn ensure_built() {
             .build
             .as_deref()
             .expect("judge.toml has a build command");
-        harness::build::build(command, &config.root)
+        harness::compile::build::build(command, &config.root)
             .unwrap_or_else(|error| panic!("cannot build the solutions: {error}"));
     });
 }

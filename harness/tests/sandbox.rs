@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::fixture;
-use harness::run::{
+use harness::sandbox::run::{
     run, signal_name, LimitHit, Limits, RunError, RunRequest, RunResult, Termination,
 };
 
@@ -542,5 +542,5 @@ fn overhead_against_a_bare_spawn() {
     let (bare_first, ours_first) = (bare(), ours());
     let (ours_second, bare_second) = (ours(), bare());
     eprintln!("bare spawn + wait: {bare_first:?} then {bare_second:?} per run");
-    eprintln!("harness::run::run: {ours_first:?} then {ours_second:?} per run");
+    eprintln!("harness::sandbox::run::run: {ours_first:?} then {ours_second:?} per run");
 }

@@ -4,7 +4,7 @@
 //! - overhead: `harness run` per case against the process-spawn floor of the same program, a
 //!   bash loop with `diff`, and online-judge-tools (`oj test`, with and without its memory
 //!   measurement), fixed costs removed by timing N cases and 1 case;
-//! - runner: `harness::run::run` in process against a bare `Command::output()`;
+//! - runner: `harness::sandbox::run::run` in process against a bare `Command::output()`;
 //! - checkers: throughput of the built-in checkers on 10 MB outputs, and their heap;
 //! - solutions: CPU time of each fast solution against its brute-force reference and the
 //!   textbook array search on the largest inputs.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::discover;
+use harness::case::discover;
 
 use crate::setup::{describe, run_quietly, Program, Setup, PROGRAMS};
 use crate::stats::{median, ms, per_case, range, ratio};

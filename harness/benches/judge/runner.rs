@@ -1,4 +1,4 @@
-//! The sandbox alone, in process: `harness::run::run` (limits, process group, scratch
+//! The sandbox alone, in process: `harness::sandbox::run::run` (limits, process group, scratch
 //! folder, CPU time and peak memory) and `harness::judge::judge_case` (that plus reading the
 //! answer and checking) against std's bare `Command::output()` of the same program.
 
@@ -8,10 +8,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use harness::case::discover::Case;
 use harness::check::Checker;
-use harness::discover::Case;
 use harness::judge::{self, JudgeSettings, Program};
-use harness::run::{self, Limits, RunRequest, Termination};
+use harness::sandbox::run::{self, Limits, RunRequest, Termination};
 use harness::verdict::Verdict;
 
 use crate::setup::Setup;

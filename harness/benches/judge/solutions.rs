@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use harness::check::{self, CaseFiles};
 use harness::config;
-use harness::run::{self, Limits, RunRequest, Termination};
+use harness::sandbox::run::{self, Limits, RunRequest, Termination};
 use harness::verdict::Verdict;
 
 use crate::setup::Setup;

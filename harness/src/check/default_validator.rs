@@ -12,7 +12,7 @@
 //!   within the absolute OR the relative tolerance (relative to the judge's value). Other
 //!   tokens compare as text.
 
-use super::CheckResult;
+use super::Judgement;
 
 /// The flags of the default validator (`validator_flags` / `output_validator_args`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -218,7 +218,7 @@ fn describe_space(byte: Option<u8>) -> String {
 }
 
 /// Compares `output` with `answer` under `flags`, as the default validator does.
-pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
+pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> Judgement {
     let mut judge = Cursor::new(answer);
     let mut team = Cursor::new(output);
     let floats = flags.uses_floats();
@@ -232,7 +232,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
             while let Some(c) = judge.peek().filter(|&b| is_space(b)) {
                 let d = team.peek();
                 if d != Some(c) {
-                    return CheckResult::wrong_answer(format!(
+                    return Judgement::wrong_answer(format!(
                         "{}: expected {}, found {} (space_change_sensitive)",
                         where_(&team, &judge),
                         describe_space(Some(c)),
@@ -243,7 +243,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
                 team.bump();
             }
             if let Some(d) = team.peek().filter(|&b| is_space(b)) {
-                return CheckResult::wrong_answer(format!(
+                return Judgement::wrong_answer(format!(
                     "{}: extra whitespace, {} (space_change_sensitive)",
                     where_(&team, &judge),
                     describe_space(Some(d))
@@ -264,7 +264,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
             } else {
                 "output has only whitespace"
             };
-            return CheckResult::wrong_answer(format!(
+            return Judgement::wrong_answer(format!(
                 "{what}: expected {} at answer line {}",
                 shown(expected),
                 judge.line
@@ -276,7 +276,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
             .flatten();
         if let Some(j) = as_float {
             let Some(t) = std::str::from_utf8(found).ok().and_then(parse_float) else {
-                return CheckResult::wrong_answer(format!(
+                return Judgement::wrong_answer(format!(
                     "{}: expected a number like {}, found {}",
                     where_(&team, &judge),
                     shown(expected),
@@ -294,7 +294,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
                 } else {
                     format!("{:e}", difference / j.abs())
                 };
-                return CheckResult::wrong_answer(format!(
+                return Judgement::wrong_answer(format!(
                     "{}: expected {}, found {}: absolute error {:e} (tolerance {}), relative error {relative_error} (tolerance {})",
                     where_(&team, &judge),
                     shown(expected),
@@ -320,7 +320,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
                 } else {
                     " (only case differs; case_sensitive is set)"
                 };
-                return CheckResult::wrong_answer(format!(
+                return Judgement::wrong_answer(format!(
                     "{}: expected {}, found {}{case}",
                     where_(&team, &judge),
                     shown(expected),
@@ -330,7 +330,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
         }
     }
     if let Some(extra) = team.token() {
-        return CheckResult::wrong_answer(format!(
+        return Judgement::wrong_answer(format!(
             "extra output at line {}: {}",
             team.line,
             shown(extra)
@@ -344,7 +344,7 @@ pub fn check(flags: &Flags, output: &[u8], answer: &[u8]) -> CheckResult {
     if let Some(difference) = largest_difference {
         reason.push_str(&format!(", largest difference {difference:e}"));
     }
-    CheckResult::accepted(reason)
+    Judgement::accepted(reason)
 }
 
 fn tolerance(value: Option<f64>) -> String {
@@ -353,7 +353,7 @@ fn tolerance(value: Option<f64>) -> String {
 
 /// A token in double quotes, cut and escaped for a one-line reason.
 fn shown(token: &[u8]) -> String {
-    super::quote(token, 40)
+    crate::text::quote(token, 40)
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::default_validator::{self, Flags};
-use super::{one_line, CaseFiles, CheckResult};
-use crate::run::{self, Limits, RunRequest, Termination};
+use super::{CaseFiles, Judgement};
+use crate::sandbox::run::{self, Limits, RunRequest, Termination};
+use crate::text::one_line;
 
 /// Kattis' exit codes for output validators.
 pub const EXIT_ACCEPTED: i32 = 42;
@@ -58,12 +59,12 @@ impl PackageChecker {
             .map_or(&[], |(_, flags)| flags.as_slice())
     }
 
-    pub fn check(&self, case: &CaseFiles<'_>, output: &[u8], answer: &[u8]) -> CheckResult {
+    pub fn check(&self, case: &CaseFiles<'_>, output: &[u8], answer: &[u8]) -> Judgement {
         let flags = self.flags_for(case.input);
         match &self.validator {
             OutputValidator::Default => match Flags::parse(flags) {
                 Ok(parsed) => default_validator::check(&parsed, output, answer),
-                Err(message) => CheckResult::judge_error(format!(
+                Err(message) => Judgement::judge_error(format!(
                     "the package's validator flags are wrong: {message}"
                 )),
             },
@@ -84,14 +85,14 @@ fn custom(
     flags: &[String],
     case: &CaseFiles<'_>,
     output: &[u8],
-) -> CheckResult {
+) -> Judgement {
     let scratch = match tempfile::Builder::new()
         .prefix("harness-feedback-")
         .tempdir()
     {
         Ok(dir) => dir,
         Err(error) => {
-            return CheckResult::judge_error(format!(
+            return Judgement::judge_error(format!(
                 "cannot make a feedback folder for `{name}`: {error}"
             ))
         }
@@ -101,7 +102,7 @@ fn custom(
     if let Err(error) =
         std::fs::create_dir(&feedback).and_then(|()| std::fs::write(&output_file, output))
     {
-        return CheckResult::judge_error(format!("cannot write the output for `{name}`: {error}"));
+        return Judgement::judge_error(format!("cannot write the output for `{name}`: {error}"));
     }
     let mut all_args: Vec<OsString> = args.to_vec();
     all_args.push(case.input.as_os_str().to_owned());
@@ -121,7 +122,7 @@ fn custom(
     let result = match run::run(&request) {
         Ok(result) => result,
         Err(error) => {
-            return CheckResult::judge_error(format!(
+            return Judgement::judge_error(format!(
                 "output validator `{name}` could not run: {error}"
             ))
         }
@@ -137,9 +138,9 @@ fn custom(
         .map(|m| one_line(&m, MESSAGE_CHARS));
     match result.termination {
         Termination::Exited(EXIT_ACCEPTED) => {
-            CheckResult::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")))
+            Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")))
         }
-        Termination::Exited(EXIT_WRONG_ANSWER) => CheckResult::wrong_answer(
+        Termination::Exited(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
             message.unwrap_or_else(|| format!("`{name}` says wrong answer (no judgemessage.txt)")),
         ),
         ending => {
@@ -160,7 +161,7 @@ fn custom(
                 })
                 .map(|m| format!(": {m}"))
                 .unwrap_or_default();
-            CheckResult::judge_error(format!("output validator `{name}` {how}{detail}"))
+            Judgement::judge_error(format!("output validator `{name}` {how}{detail}"))
         }
     }
 }
@@ -178,7 +179,7 @@ mod tests {
         path
     }
 
-    fn run_custom(body: &str, output: &str, flags: &[&str]) -> CheckResult {
+    fn run_custom(body: &str, output: &str, flags: &[&str]) -> Judgement {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("1.in");
         let answer = dir.path().join("1.ans");

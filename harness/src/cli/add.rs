@@ -1,17 +1,17 @@
 //! `harness add`: add one case by hand, answered by the reference.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anstyle::{AnsiColor, Style};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use harness::add::{self, AddError, Added, AnswerSource, NewCase, Warning};
+use harness::author::add::{self, AddError, NewCase};
 use harness::config::{Config, Problem};
 use harness::exit;
+use harness::report::author as author_report;
 
-use super::{build_first, load_config, shown_path, GlobalArgs};
+use super::{build_first, load_config, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct AddArgs {
@@ -37,13 +37,6 @@ pub struct AddArgs {
     #[arg(long)]
     pub no_build: bool,
 }
-
-const WARN: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)))
-    .bold();
-const BAD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
-    .bold();
 
 pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
     let config = load_config(global)?;
@@ -73,14 +66,14 @@ pub fn add_and_report(config: &Config, problem: &Problem, new: &NewCase<'_>) -> 
     match add::add(config, problem, new) {
         Ok(added) => {
             let mut stdout = anstream::stdout().lock();
-            write_added(&mut stdout, &added)?;
+            author_report::write_added(&mut stdout, &added)?;
             if let Some(warning) = &added.warning {
-                write_warning(&mut anstream::stderr().lock(), warning)?;
+                author_report::write_add_warning(&mut anstream::stderr().lock(), warning)?;
             }
             Ok(exit::OK)
         }
         Err(error @ AddError::Invalid { .. }) => {
-            writeln!(anstream::stderr().lock(), "{BAD}error{BAD:#}: {error}")?;
+            author_report::write_refused(&mut anstream::stderr().lock(), &error)?;
             Ok(exit::FAILED)
         }
         Err(error) => Err(error.into()),
@@ -96,37 +89,4 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
         return Ok(bytes);
     }
     std::fs::read(path).with_context(|| format!("cannot read input `{}`", path.display()))
-}
-
-pub fn write_added(out: &mut dyn Write, added: &Added) -> std::io::Result<()> {
-    let verb = if added.replaced { "replaced" } else { "wrote" };
-    writeln!(
-        out,
-        "{verb} {} ({} bytes)",
-        shown_path(&added.input),
-        added.input_bytes
-    )?;
-    let source = match added.answer_source {
-        AnswerSource::Reference => "answer from the reference",
-        AnswerSource::Given => "answer as given",
-    };
-    writeln!(
-        out,
-        "{verb} {} ({} bytes, {source})",
-        shown_path(&added.answer),
-        added.answer_bytes
-    )
-}
-
-fn write_warning(out: &mut dyn Write, warning: &Warning) -> std::io::Result<()> {
-    match warning {
-        Warning::Disagrees { verdict, reason } => writeln!(
-            out,
-            "{WARN}warning{WARN:#}: the given answer disagrees with the reference's ({verdict}: {reason})"
-        ),
-        Warning::ReferenceFailed { reason } => writeln!(
-            out,
-            "{WARN}warning{WARN:#}: the given answer was not compared with the reference's: {reason}"
-        ),
-    }
 }

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::calibrate::{self, CalibrateEvent, CalibrateSettings};
 use harness::config::Problem;
 use harness::exit;
+use harness::judge::calibrate::{self, CalibrateEvent, CalibrateSettings};
+use harness::judge::verify;
 use harness::report::calibrate::{self as render, CalibrateJson};
 use harness::report::json;
 use harness::report::progress::Progress;
-use harness::verify;
 
 use super::{build_first, load_config, Format, GlobalArgs};
 

@@ -3,18 +3,17 @@
 use std::io::Write;
 use std::time::Instant;
 
-use anstyle::{AnsiColor, Style};
 use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
+use harness::author::gen::{self, GenEvent, Mode};
+use harness::author::validate;
 use harness::config::Problem;
 use harness::exit;
-use harness::gen::{self, GenEvent, GenReport, Mode, Status};
-use harness::units::format_duration;
-use harness::validate;
+use harness::report::author as author_report;
+use harness::report::progress::Progress;
 
-use super::{build_first, load_config, shown_path, GlobalArgs};
+use super::{build_first, load_config, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
@@ -32,13 +31,6 @@ pub struct GenArgs {
     #[arg(long)]
     pub no_build: bool,
 }
-
-const BAD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
-    .bold();
-const GOOD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
-    .bold();
 
 pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
     let config = load_config(global)?;
@@ -62,103 +54,36 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
     let mut stdout = anstream::stdout().lock();
     let mut reports = Vec::new();
     for problem in problems {
-        let bar = ProgressBar::new(0).with_style(
-            ProgressStyle::with_template("{prefix}: {bar:30} {pos}/{len} cases")
-                .expect("a valid progress template"),
-        );
-        bar.set_prefix(problem.name.clone());
-        let on_event = |event: GenEvent<'_>| match event {
-            GenEvent::Started { cases, .. } => bar.set_length(cases as u64),
-            GenEvent::CaseDone { .. } => bar.inc(1),
+        let progress = std::sync::Mutex::new(Progress::stderr(0));
+        progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .set_label(&problem.name);
+        let on_event = |event: GenEvent<'_>| {
+            let mut progress = progress
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match event {
+                GenEvent::Started { cases, .. } => progress.set_total(cases),
+                GenEvent::CaseDone { .. } => progress.tick(),
+            }
         };
         let report = gen::generate(&config, problem, mode, jobs, &on_event);
-        bar.finish_and_clear();
+        progress
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .finish();
         let report = report?;
-        write_report(&mut stdout, &report)?;
+        author_report::write_gen(&mut stdout, &report)?;
         reports.push(report);
     }
     let total: usize = reports.iter().map(|r| r.total).sum();
     let changed: usize = reports.iter().map(|r| r.changed.len()).sum();
-    let elapsed = format_duration(started.elapsed());
+    author_report::write_gen_summary(&mut stdout, mode, total, changed, started.elapsed())?;
     let code = match mode {
-        Mode::Write => {
-            writeln!(
-                stdout,
-                "{GOOD}generated {total} cases{GOOD:#}: {changed} written, {} unchanged, in {elapsed}",
-                total - changed
-            )?;
-            exit::OK
-        }
-        Mode::Check if changed == 0 => {
-            writeln!(
-                stdout,
-                "{GOOD}all {total} generated cases match the committed ones{GOOD:#}, in {elapsed}"
-            )?;
-            exit::OK
-        }
-        Mode::Check => {
-            writeln!(
-                stdout,
-                "{BAD}FAILED{BAD:#}: {changed} of {total} generated cases differ from the committed ones, in {elapsed} (hint: `harness gen` rewrites them)"
-            )?;
-            exit::FAILED
-        }
+        Mode::Check if changed > 0 => exit::FAILED,
+        _ => exit::OK,
     };
     stdout.flush()?;
     Ok(code)
-}
-
-fn write_report(out: &mut dyn Write, report: &GenReport) -> std::io::Result<()> {
-    let label = |status: Status| match (report.mode, status) {
-        (_, Status::Unchanged) => "",
-        (Mode::Write, Status::Missing) => "new     ",
-        (Mode::Write, Status::Differs { .. }) => "changed ",
-        (Mode::Check, Status::Missing) => "MISSING ",
-        (Mode::Check, Status::Differs { .. }) => "DIFFERS ",
-    };
-    for case in &report.changed {
-        let what = match case.status {
-            Status::Differs {
-                input: true,
-                answer: true,
-            } => ": input and answer",
-            Status::Differs { input: true, .. } => ": input",
-            Status::Differs { answer: true, .. } => ": answer",
-            _ => "",
-        };
-        let style = if report.mode == Mode::Check {
-            BAD
-        } else {
-            Style::new()
-        };
-        writeln!(
-            out,
-            "  {style}{}{style:#} {}{what}",
-            label(case.status),
-            shown_path(&report.cases_folder.join(&case.case))
-        )?;
-    }
-    let elapsed = format_duration(report.elapsed);
-    match report.mode {
-        Mode::Write => writeln!(
-            out,
-            "{}: {} cases, {} written, {} unchanged ({elapsed})",
-            report.problem,
-            report.total,
-            report.changed.len(),
-            report.unchanged()
-        ),
-        Mode::Check if report.changed.is_empty() => writeln!(
-            out,
-            "{}: {GOOD}{} cases match{GOOD:#} ({elapsed})",
-            report.problem, report.total
-        ),
-        Mode::Check => writeln!(
-            out,
-            "{}: {BAD}{} of {} cases differ{BAD:#} ({elapsed})",
-            report.problem,
-            report.changed.len(),
-            report.total
-        ),
-    }
 }

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::partition::Partition;
+use harness::judge::submission::{self, Request};
 use harness::judge::{Event, Stop};
-use harness::partition::Partition;
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
-use harness::submission::{self, Request};
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -96,14 +96,17 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         Some(loaded) if args.cases.is_none() => {
             let problem = config.require_problem(&problem_name)?;
             if !args.source.exists() {
-                return Err(
-                    harness::submit::SubmitError::MissingSource(args.source.clone()).into(),
-                );
+                return Err(harness::compile::submit::SubmitError::MissingSource(
+                    args.source.clone(),
+                )
+                .into());
             }
             let language = match args.lang.as_deref() {
-                Some(_) => {
-                    harness::submit::detect_language(&config, &args.source, args.lang.as_deref())?
-                }
+                Some(_) => harness::compile::submit::detect_language(
+                    &config,
+                    &args.source,
+                    args.lang.as_deref(),
+                )?,
                 None => harness::package::languages::language_of(&config.languages, &args.source)
                     .map_err(|why| {
                     anyhow::anyhow!("cannot judge `{}`: {why}", args.source.display())
@@ -112,13 +115,10 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
             harness::package::languages::available(language).map_err(anyhow::Error::msg)?;
             let mut cases = loaded.package.cases.clone();
             if let Some(pattern) = args.case.as_deref() {
-                let matcher = harness::suite::case_matcher(pattern)?;
-                cases.retain(|case| matcher.is_match(&case.name));
+                let pattern = harness::case::select::CasePattern::new(pattern)?;
+                pattern.retain(&mut cases);
                 if cases.is_empty() {
-                    return Err(harness::suite::SuiteError::NoCaseMatches {
-                        pattern: pattern.to_string(),
-                    }
-                    .into());
+                    return Err(pattern.matched_nothing().into());
                 }
             }
             submission::Plan {
@@ -131,9 +131,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         _ => submission::plan(&config, &request)?,
     };
     if let Some(partition) = args.partition {
-        let problem = &plan.problem.name;
-        plan.cases
-            .retain(|case| partition.contains(problem, &case.name));
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
     }
     build_checkers(&config, [plan.problem], args.no_build)?;
     let jobs = args.jobs.max(1);
@@ -187,5 +185,5 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         human::write_submission(&mut stdout, &report, &options)?;
     }
     stdout.flush()?;
-    Ok(super::run::exit_code(std::iter::once(report.verdict)))
+    Ok(harness::exit::for_verdicts([report.verdict]))
 }

@@ -19,6 +19,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use harness::check::Checker;
 use harness::config::{self, Config, Problem};
 use harness::report::junit::{self, JunitReport};
+use harness::report::notice;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -147,22 +148,10 @@ pub fn build_first(config: &Config, skip: bool) -> Result<()> {
         return Ok(());
     }
     if let Some(command) = &config.build {
-        eprintln!("building: {}", command.join(" "));
-        harness::build::build(command, &config.root)?;
+        let _ = notice::write_building(&mut anstream::stderr(), command);
+        harness::compile::build::build(command, &config.root)?;
     }
     Ok(())
-}
-
-/// A path as the user would type it: relative to the current folder when it is below it.
-pub fn shown_path(path: &Path) -> String {
-    let here = std::env::current_dir().ok();
-    let relative = here
-        .as_deref()
-        .and_then(|here| path.strip_prefix(here).ok())
-        .filter(|p| !p.as_os_str().is_empty());
-    let path = relative.unwrap_or(path);
-    let path = path.strip_prefix(".").unwrap_or(path);
-    path.display().to_string()
 }
 
 /// Runs judge.toml's build command when one of these problems is checked by a program, which

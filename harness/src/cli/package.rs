@@ -87,14 +87,12 @@ pub fn load_for_judging(
     };
     if tell {
         let limit = loaded.problem().time_limit;
-        eprintln!(
-            "{}: {} ({}), time limit {} ({origin}), memory {}",
-            name,
-            loaded.package.title,
-            loaded.package.format.describe(),
-            harness::units::format_duration(limit),
-            harness::units::format_bytes(loaded.problem().memory_limit),
-        );
+        harness::report::package::write_loaded(
+            &mut anstream::stderr().lock(),
+            &loaded,
+            limit,
+            &origin,
+        )?;
     }
     Ok(loaded)
 }

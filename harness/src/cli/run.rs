@@ -7,15 +7,15 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::failures::{self, FailedCases};
+use harness::case::partition::Partition;
 use harness::exit;
-use harness::failures::{self, FailedCases};
-use harness::partition::Partition;
+use harness::judge::suite::{self, Selection, SuiteReport};
 use harness::report::human::{self, Detail, HumanOptions};
 use harness::report::json;
 use harness::report::junit::JunitReport;
+use harness::report::notice;
 use harness::report::progress::Progress;
-use harness::suite::{self, Selection, SuiteReport};
-use harness::verdict::Verdict;
 
 use super::{build_first, load_config, write_junit, Format, GlobalArgs};
 
@@ -82,7 +82,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         Ok(failed) => failed,
         // Only `--failed` needs the old list; any other run starts a new one.
         Err(error) if !args.failed => {
-            let _ = writeln!(anstream::stderr(), "warning: {error}");
+            let _ = notice::write_warning(&mut anstream::stderr(), &error);
             FailedCases::default()
         }
         Err(error) => return Err(error.into()),
@@ -104,7 +104,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
             if args.format == Format::Json {
                 json::write(&mut stdout, &json::SuiteJson::from(&report))?;
             } else {
-                writeln!(stdout, "nothing failed last time: no case to rerun")?;
+                notice::write_nothing_failed(&mut stdout)?;
             }
             stdout.flush()?;
             return Ok(exit::OK);
@@ -136,7 +136,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     if args.format == Format::Json {
         json::write(&mut stdout, &json::SuiteJson::from(&report))?;
         stdout.flush()?;
-        return Ok(exit_code(report.outcomes().map(|o| o.verdict)));
+        return Ok(exit::for_verdicts(report.outcomes().map(|o| o.verdict)));
     }
     let options = HumanOptions {
         detail: if args.quiet {
@@ -150,7 +150,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     };
     human::write_suite(&mut stdout, &report, &options)?;
     stdout.flush()?;
-    Ok(exit_code(report.outcomes().map(|o| o.verdict)))
+    Ok(exit::for_verdicts(report.outcomes().map(|o| o.verdict)))
 }
 
 /// Saves the failures for `--failed`. Losing them is not worth failing a run over (a
@@ -161,24 +161,9 @@ fn remember(failed: &FailedCases, store: &Path) {
         return;
     }
     if let Err(error) = failed.save(store) {
-        let mut stderr = anstream::stderr();
-        let _ = writeln!(
-            stderr,
-            "warning: {error} (`--failed` will not know this run)"
+        let _ = notice::write_warning(
+            &mut anstream::stderr(),
+            format_args!("{error} (`--failed` will not know this run)"),
         );
     }
-}
-
-/// 0 when everything is AC; a judge error outranks a contestant's failure, since it means the
-/// verdicts cannot be trusted.
-pub fn exit_code(verdicts: impl Iterator<Item = Verdict>) -> i32 {
-    let mut code = exit::OK;
-    for verdict in verdicts {
-        match verdict {
-            Verdict::Accepted => {}
-            Verdict::JudgeError => return exit::JUDGE_ERROR,
-            _ => code = exit::FAILED,
-        }
-    }
-    code
 }

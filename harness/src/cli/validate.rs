@@ -3,17 +3,17 @@
 
 use std::io::Write;
 
-use anstyle::{AnsiColor, Style};
 use anyhow::Result;
 use clap::Args;
 
+use harness::author::validate::{self, Validator};
+use harness::case::discover;
 use harness::config::{Config, Problem};
-use harness::discover;
 use harness::exit;
-use harness::suite::Planned;
-use harness::validate::{self, InvalidCase, Validator};
+use harness::judge::suite::Planned;
+use harness::report::author as author_report;
 
-use super::{build_first, load_config, shown_path, GlobalArgs};
+use super::{build_first, load_config, GlobalArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
@@ -28,14 +28,6 @@ pub struct ValidateArgs {
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 }
-
-const BAD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)))
-    .bold();
-const GOOD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
-    .bold();
-const DIM: Style = Style::new().dimmed();
 
 pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     if let Some(dirs) = super::package::package_dirs(args.problem.as_slice())? {
@@ -57,32 +49,12 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     let mut invalid_total = 0;
     for (problem, cases) in problems.iter().zip(&cases) {
         let Some(validator) = Validator::for_problem(&config, problem) else {
-            writeln!(
-                stdout,
-                "{}: {DIM}no validator{DIM:#} (hint: set `validator` in [problems.{}])",
-                problem.name, problem.name
-            )?;
+            author_report::write_no_validator(&mut stdout, &problem.name)?;
             continue;
         };
         let invalid = validator.check_cases(cases, jobs)?;
-        write_invalid(&mut stdout, &invalid)?;
+        author_report::write_validated(&mut stdout, &problem.name, &invalid, cases.len())?;
         invalid_total += invalid.len();
-        if invalid.is_empty() {
-            writeln!(
-                stdout,
-                "{}: {GOOD}{} inputs valid{GOOD:#}",
-                problem.name,
-                cases.len()
-            )?;
-        } else {
-            writeln!(
-                stdout,
-                "{}: {BAD}{} of {} inputs invalid{BAD:#}",
-                problem.name,
-                invalid.len(),
-                cases.len()
-            )?;
-        }
     }
     stdout.flush()?;
     Ok(if invalid_total == 0 {
@@ -90,18 +62,6 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     } else {
         exit::FAILED
     })
-}
-
-fn write_invalid(out: &mut dyn Write, invalid: &[InvalidCase]) -> std::io::Result<()> {
-    for case in invalid {
-        writeln!(
-            out,
-            "  {BAD}INVALID{BAD:#}  {}: {}",
-            shown_path(&case.input),
-            case.reason
-        )?;
-    }
-    Ok(())
 }
 
 /// `harness run`'s check before judging: `Some(exit code)` when a planned case is invalid,
@@ -117,75 +77,36 @@ pub fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option
         return Ok(None);
     }
     let mut stderr = anstream::stderr().lock();
-    write_invalid(&mut stderr, &invalid)?;
-    writeln!(
-        stderr,
-        "{BAD}error{BAD:#}: nothing was judged: {} {} the constraints (hint: fix {}, or pass --no-validate)",
-        invalid.len(),
-        if invalid.len() == 1 { "case breaks" } else { "cases break" },
-        if invalid.len() == 1 { "it" } else { "them" },
-    )?;
+    author_report::write_invalid(&mut stderr, &invalid)?;
+    author_report::write_nothing_judged(&mut stderr, invalid.len())?;
     Ok(Some(exit::FAILED))
 }
 
 /// `harness validate PKG_DIR`: the package's input validators on each of its cases.
 fn validate_packages(global: &GlobalArgs, dirs: &[std::path::PathBuf]) -> Result<i32> {
     use harness::package::validate::{self as package_validate, Judgement};
+    use harness::report::package as package_report;
     let languages = super::package::languages(global);
     let mut stdout = anstream::stdout().lock();
-    let mut bad = 0;
-    let mut failed = 0;
+    let (mut bad, mut failed) = (0, 0);
     for dir in dirs {
         let package = harness::package::open(dir)?;
         let loaded = harness::package::load(package, languages.clone(), None)?;
-        let name = &loaded.package.name;
         let validators = package_validate::build_all(&loaded);
-        for (source, why) in &validators.skipped {
-            writeln!(stdout, "{name}: {DIM}skipped {}{DIM:#}: {why}", source.name)?;
-        }
-        if validators.built.is_empty() {
-            writeln!(
-                stdout,
-                "{name}: {DIM}no input validator to run{DIM:#} (hint: the format keeps them in `input_validators/`)"
-            )?;
-            continue;
-        }
-        let results = package_validate::validate(&loaded, &validators, &mut |_| {});
-        let mut valid = 0;
-        for result in &results {
-            match &result.judgement {
-                Judgement::Valid => valid += 1,
-                Judgement::Invalid(reason) => {
-                    bad += 1;
-                    writeln!(
-                        stdout,
-                        "{name}: {BAD}INVALID{BAD:#} {} by {}: {reason}",
-                        result.case, result.validator
-                    )?;
-                }
-                Judgement::Failed(reason) => {
-                    failed += 1;
-                    writeln!(
-                        stdout,
-                        "{name}: {BAD}validator failed{BAD:#} on {} ({}): {reason}",
-                        result.case, result.validator
-                    )?;
-                }
-            }
-        }
-        let names: Vec<&str> = validators
-            .built
+        let results = if validators.built.is_empty() {
+            Vec::new()
+        } else {
+            package_validate::validate(&loaded, &validators, &mut |_| {})
+        };
+        bad += results
             .iter()
-            .map(|(s, _)| s.name.as_str())
-            .collect();
-        let style = if valid == results.len() { GOOD } else { BAD };
-        writeln!(
-            stdout,
-            "{name}: {style}{valid} of {} case checks valid{style:#} ({} cases × {})",
-            results.len(),
-            loaded.package.cases.len(),
-            names.join(", ")
-        )?;
+            .filter(|r| matches!(r.judgement, Judgement::Invalid(_)))
+            .count();
+        failed += results
+            .iter()
+            .filter(|r| matches!(r.judgement, Judgement::Failed(_)))
+            .count();
+        package_report::write_validation(&mut stdout, &loaded, &validators, &results)?;
     }
     stdout.flush()?;
     Ok(if failed > 0 {

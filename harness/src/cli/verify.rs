@@ -7,14 +7,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use harness::case::partition::Partition;
 use harness::exit;
-use harness::partition::Partition;
-use harness::report::human::{self, Detail, HumanOptions, VerifyTable};
+use harness::judge::verify::{self, Skipped, Stored, VerifyEvent};
+use harness::report::human::{self, Detail, VerifyPrinter};
 use harness::report::json;
 use harness::report::junit::JunitReport;
 use harness::report::progress::Progress;
-use harness::verdict::Verdict;
-use harness::verify::{self, Skipped, Stored, VerifyEvent};
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -70,14 +69,7 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let mut stored = verify::plan(&config, &folder, &args.problems)?;
     if let Some(partition) = args.partition {
         // A submission's verdict needs all its cases, so verify splits by submission.
-        stored.retain(|s| {
-            let problem = &s.plan.problem.name;
-            let file = s
-                .name
-                .strip_prefix(&format!("{problem}/"))
-                .unwrap_or(&s.name);
-            partition.contains(problem, file)
-        });
+        stored.retain(|s| s.in_partition(partition));
     }
     build_checkers(
         &config,
@@ -146,19 +138,19 @@ fn judge_and_report(
     args: &VerifyArgs,
 ) -> Result<i32> {
     let human = args.format == Format::Human;
-    let table = VerifyTable::new(stored.iter().map(|s| s.name.as_str()));
-    let mut stdout = anstream::stdout().lock();
-    // With -q the header waits for the first row that needs it.
-    let mut header_written = false;
-    if human && !args.quiet {
-        table.write_header(&mut stdout)?;
-        stdout.flush()?;
-        header_written = true;
-    }
-    let verbose = HumanOptions {
-        detail: Detail::Verbose,
-        ..HumanOptions::default()
+    let detail = if args.quiet {
+        Detail::Quiet
+    } else if args.verbose {
+        Detail::Verbose
+    } else {
+        Detail::Normal
     };
+    let mut printer = VerifyPrinter::new(stored.iter().map(|s| s.name.as_str()), detail);
+    let mut stdout = anstream::stdout().lock();
+    if human {
+        printer.start(&mut stdout)?;
+        stdout.flush()?;
+    }
     let total = stored.iter().map(|s| s.plan.cases.len()).sum();
     let mut progress = Progress::stderr(total);
     let mut judged = 0;
@@ -179,18 +171,9 @@ fn judge_and_report(
             if !result.ok() {
                 progress.add_failure();
             }
-            let shown = !(args.quiet && result.ok());
-            if human && shown && failed_write.is_none() {
-                // Each row as soon as it is known: a full verify takes a minute.
+            if human && failed_write.is_none() {
                 let written = progress.suspend(|| {
-                    if !header_written {
-                        table.write_header(&mut stdout)?;
-                        header_written = true;
-                    }
-                    table.write_row(&mut stdout, result)?;
-                    if args.verbose {
-                        human::write_cases(&mut stdout, &result.report.outcomes, &verbose)?;
-                    }
+                    printer.row(&mut stdout, result)?;
                     stdout.flush()
                 });
                 failed_write = written.err();
@@ -214,15 +197,10 @@ fn judge_and_report(
         json::write(&mut stdout, &document)?;
     }
     stdout.flush()?;
-    let judge_failed = report
-        .results
-        .iter()
-        .any(|r| r.report.verdict == Verdict::JudgeError);
-    Ok(if judge_failed {
-        exit::JUDGE_ERROR
-    } else if report.all_ok() {
-        exit::OK
-    } else {
-        exit::FAILED
-    })
+    Ok(exit::for_verdicts(
+        report
+            .results
+            .iter()
+            .map(harness::judge::verify::Verified::as_outcome),
+    ))
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::{languages, PackageError, SourceProgram};
 use crate::config::Language;
 use crate::judge::Program;
-use crate::run::{self, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Limits, RunRequest, Termination};
 
 /// Compilers are trusted and may be slow (a testlib checker takes seconds with -O2).
 const COMPILE_LIMITS: Limits = Limits {

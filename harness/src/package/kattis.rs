@@ -11,7 +11,7 @@ use super::{
     file_name, sorted_entries, submissions, Format, Group, Package, PackageError, SourceProgram,
     Validation,
 };
-use crate::discover::Case;
+use crate::case::discover::Case;
 
 const MIB: u64 = 1 << 20;
 /// problemtools' defaults when problem.yaml says nothing.

@@ -191,9 +191,9 @@ fn hidden_tools(id: &str) -> &'static [&'static str] {
 /// Whether the language's toolchain works on this machine: its programs are on PATH and
 /// Python answers `--version` (a version manager's shim for an uninstalled Python does not).
 pub fn available(language: &Language) -> Result<(), String> {
-    crate::submit::check_tools(language).map_err(|e| e.to_string())?;
+    crate::compile::submit::check_tools(language).map_err(|e| e.to_string())?;
     for tool in hidden_tools(&language.id) {
-        crate::submit::check_tools(&Language {
+        crate::compile::submit::check_tools(&Language {
             compile: None,
             run: vec![tool.to_string()],
             ..language.clone()
@@ -202,11 +202,11 @@ pub fn available(language: &Language) -> Result<(), String> {
     }
     let interpreter = language.run.first().filter(|p| p.starts_with("python"));
     if let Some(program) = interpreter {
-        let request = crate::run::RunRequest {
+        let request = crate::sandbox::run::RunRequest {
             program: Path::new(program),
             args: &[std::ffi::OsString::from("--version")],
             stdin: None,
-            limits: crate::run::Limits {
+            limits: crate::sandbox::run::Limits {
                 cpu_time: std::time::Duration::from_secs(10),
                 wall_time: std::time::Duration::from_secs(20),
                 memory_bytes: 1 << 30,
@@ -214,8 +214,8 @@ pub fn available(language: &Language) -> Result<(), String> {
             },
             workdir: None,
         };
-        let works = crate::run::run(&request)
-            .is_ok_and(|r| r.termination == crate::run::Termination::Exited(0));
+        let works = crate::sandbox::run::run(&request)
+            .is_ok_and(|r| r.termination == crate::sandbox::run::Termination::Exited(0));
         if !works {
             return Err(format!(
                 "`{program}` is on PATH but does not run (`{program} --version` failed)"

@@ -16,9 +16,9 @@ pub mod validate;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::case::discover::Case;
 use crate::check::Checker;
 use crate::config::{Config, Language, Problem};
-use crate::discover::Case;
 
 pub use limits::TimeLimit;
 pub use submissions::{PackageSubmission, Skipped};

@@ -10,10 +10,10 @@ use super::limits::TimeLimit;
 use super::{
     file_name, Format, Package, PackageError, PackageSubmission, SourceProgram, Validation,
 };
+use crate::case::discover::Case;
 use crate::check::Checker;
-use crate::discover::Case;
+use crate::judge::verify::Expected;
 use crate::verdict::Verdict;
-use crate::verify::Expected;
 
 fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
     PackageError::Invalid {

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use super::limits::{LimitOrigin, TimeLimit};
 use super::{languages, Loaded};
+use crate::compile::submit::SubmitError;
+use crate::judge::submission::{self, Options, Plan};
+use crate::judge::verify::{Expected, Skipped, Stored};
 use crate::judge::Stop;
-use crate::submission::{self, Options, Plan};
-use crate::submit::SubmitError;
-use crate::verify::{Expected, Skipped, Stored};
 
 /// The package's submissions ready to judge, named `<package>/<folder>/<file>`, and those
 /// that cannot be judged here.

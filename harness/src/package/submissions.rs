@@ -9,8 +9,8 @@ use globset::Glob;
 use serde_norway::Value;
 
 use super::{file_name, sorted_entries, PackageError};
+use crate::judge::verify::Expected;
 use crate::verdict::Verdict;
-use crate::verify::Expected;
 
 /// One stored submission of a package, before its language is known.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +22,7 @@ pub struct PackageSubmission {
     pub expected: Expected,
 }
 
-pub use crate::verify::Skipped;
+pub use crate::judge::verify::Skipped;
 
 const FAILURES: [Verdict; 5] = [
     Verdict::WrongAnswer,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
-use crate::run::{self, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Limits, RunRequest, Termination};
 
 const EXIT_VALID: i32 = 42;
 /// testlib validators exit 0 for a valid input.

@@ -3,20 +3,11 @@
 
 use std::io::{self, Write};
 
-use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
-use crate::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
-use crate::units::format_duration;
-
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-const GOOD: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)))
-    .bold();
-const WARN: Style = Style::new()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)))
-    .bold();
+use super::style::{BOLD, DIM, GOOD, WARN};
+use crate::config::units::format_duration;
+use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
 
 /// A duration as judge.toml writes it: `"300ms"`, `"2s"`, `"2.5s"`.
 pub fn toml_duration(duration: std::time::Duration) -> String {

@@ -4,15 +4,15 @@
 
 use std::io::{self, Write};
 
-use anstyle::{AnsiColor, Style};
-
-use crate::diff::{self, DiffOptions};
+use super::style::{verdict_style, BOLD, DIM};
+use crate::config::units::{format_bytes, format_duration};
+use crate::judge::submission::SubmissionReport;
+use crate::judge::suite::{ProblemReport, SuiteReport};
+use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
-use crate::submission::SubmissionReport;
-use crate::suite::{ProblemReport, SuiteReport};
-use crate::units::{format_bytes, format_duration};
+use crate::report::diff::{self, DiffOptions};
+use crate::text::tail_lines;
 use crate::verdict::Verdict;
-use crate::verify::{Verified, VerifyReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Detail {
@@ -46,19 +46,6 @@ impl Default for HumanOptions {
             max_cases: usize::MAX,
         }
     }
-}
-
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-
-fn verdict_style(verdict: Verdict) -> Style {
-    let color = match verdict {
-        Verdict::Accepted => AnsiColor::Green,
-        Verdict::WrongAnswer => AnsiColor::Red,
-        Verdict::JudgeError => AnsiColor::Magenta,
-        _ => AnsiColor::Yellow,
-    };
-    Style::new().fg_color(Some(color.into())).bold()
 }
 
 pub fn write_suite(
@@ -178,11 +165,6 @@ fn write_case(
         }
     }
     Ok(())
-}
-
-fn tail_lines(text: &str, count: usize) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].to_vec()
 }
 
 /// `king-queens: 652/652 AC, max 3 ms, 2.1 MiB`, with the other verdicts counted.
@@ -432,7 +414,7 @@ impl VerifyTable {
             format_duration(report.max_cpu_time()),
             width = self.width
         )?;
-        if let crate::verify::Expected::Unchecked { folder } = &result.expected {
+        if let crate::judge::verify::Expected::Unchecked { folder } = &result.expected {
             write!(
                 out,
                 "{DIM}unchecked: the format has no folder `{folder}`{DIM:#}"
@@ -576,12 +558,68 @@ pub fn write_cases(
 
 /// The whole verify report at once: header, rows and summary.
 pub fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
-    let table = VerifyTable::new(report.results.iter().map(|r| r.name.as_str()));
-    table.write_header(out)?;
+    let mut printer = VerifyPrinter::new(
+        report.results.iter().map(|r| r.name.as_str()),
+        Detail::Normal,
+    );
+    printer.start(out)?;
     for result in &report.results {
-        table.write_row(out, result)?;
+        printer.row(out, result)?;
     }
     write_verify_summary(out, report)
+}
+
+/// `verify`'s table as submissions are judged: the header at once (with `-q`, only before the
+/// first row shown), each row as soon as it is known — a full verify takes a minute — and with
+/// `-v` each submission's cases under its row.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyPrinter {
+    table: VerifyTable,
+    detail: Detail,
+    header_written: bool,
+}
+
+impl VerifyPrinter {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>, detail: Detail) -> Self {
+        VerifyPrinter {
+            table: VerifyTable::new(names),
+            detail,
+            header_written: false,
+        }
+    }
+
+    /// Before any submission is judged.
+    pub fn start(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.detail != Detail::Quiet {
+            self.write_header(out)?;
+        }
+        Ok(())
+    }
+
+    /// One judged submission; with `-q` only a mismatch is shown.
+    pub fn row(&mut self, out: &mut dyn Write, result: &Verified) -> io::Result<()> {
+        if self.detail == Detail::Quiet && result.ok() {
+            return Ok(());
+        }
+        self.write_header(out)?;
+        self.table.write_row(out, result)?;
+        if self.detail == Detail::Verbose {
+            let verbose = HumanOptions {
+                detail: Detail::Verbose,
+                ..HumanOptions::default()
+            };
+            write_cases(out, &result.report.outcomes, &verbose)?;
+        }
+        Ok(())
+    }
+
+    fn write_header(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.header_written {
+            self.header_written = true;
+            self.table.write_header(out)?;
+        }
+        Ok(())
+    }
 }
 
 /// Prefixes every line written through it, so a diff sits under its case.
@@ -624,12 +662,12 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::case::partition::Partition;
     use crate::config::Language;
+    use crate::judge::submission::CompileOutcome;
+    use crate::judge::verify::Verified;
     use crate::judge::Mismatch;
-    use crate::partition::Partition;
-    use crate::run::Limits;
-    use crate::submission::CompileOutcome;
-    use crate::verify::Verified;
+    use crate::sandbox::run::Limits;
 
     fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
         CaseOutcome {

@@ -6,12 +6,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::judge::submission::SubmissionReport;
+use crate::judge::suite::{ProblemReport, SuiteReport};
+use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::{self, CaseOutcome};
-use crate::run::Limits;
-use crate::submission::SubmissionReport;
-use crate::suite::{ProblemReport, SuiteReport};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
-use crate::verify::{Verified, VerifyReport};
 
 /// One judged case.
 #[derive(Debug, Serialize)]

@@ -7,14 +7,15 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use crate::diff::{self, DiffOptions};
+use crate::case::partition::Partition;
+use crate::judge::submission::SubmissionReport;
+use crate::judge::suite::SuiteReport;
+use crate::judge::verify::VerifyReport;
 use crate::judge::CaseOutcome;
-use crate::partition::Partition;
-use crate::run::Limits;
-use crate::submission::SubmissionReport;
-use crate::suite::SuiteReport;
+use crate::report::diff::{self, DiffOptions};
+use crate::sandbox::run::Limits;
+use crate::text::tail_lines;
 use crate::verdict::Verdict;
-use crate::verify::VerifyReport;
 
 /// Lines of diff kept in a failure's text: CI pages show it inline.
 const DIFF_LINES: usize = 40;
@@ -96,7 +97,7 @@ impl JunitCase {
             time: outcome.cpu_time,
             failure,
             system_out,
-            system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES),
+            system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES).join("\n"),
         }
     }
 
@@ -200,7 +201,7 @@ impl JunitReport {
                     failure: None,
                     system_out: None,
                     system_err: decided
-                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES))
+                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES).join("\n"))
                         .unwrap_or_default(),
                 }
             };
@@ -469,11 +470,6 @@ fn failure_text(outcome: &CaseOutcome, message: &str) -> String {
     body
 }
 
-fn tail_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
-}
-
 /// Seconds with millisecond precision, as JUnit readers expect (`0.012`).
 fn seconds(duration: Duration) -> String {
     format!("{:.3}", duration.as_secs_f64())
@@ -647,7 +643,7 @@ mod tests {
 
     fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {
         use crate::config::Language;
-        use crate::submission::CompileOutcome;
+        use crate::judge::submission::CompileOutcome;
         SubmissionReport {
             problem: "sum".to_string(),
             source: std::path::PathBuf::from("mine.c"),
@@ -702,7 +698,7 @@ mod tests {
 
     #[test]
     fn verify_has_a_test_per_submission_failing_on_a_mismatch() {
-        use crate::verify::Verified;
+        use crate::judge::verify::Verified;
         let slow = Verified {
             name: "sum/time_limit_exceeded/slow.c".to_string(),
             expected: Verdict::TimeLimitExceeded.into(),

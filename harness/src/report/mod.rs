@@ -1,7 +1,25 @@
 //! Reporters: render judged results to any writer. Nothing here runs anything.
 
+pub mod author;
 pub mod calibrate;
+pub mod diff;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod notice;
+pub mod package;
 pub mod progress;
+pub mod stress;
+pub mod style;
+
+/// A path as the user would type it: relative to the current folder when inside it.
+pub fn shown_path(path: &std::path::Path) -> String {
+    let here = std::env::current_dir().ok();
+    let relative = here
+        .as_deref()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|p| !p.as_os_str().is_empty());
+    let path = relative.unwrap_or(path);
+    let path = path.strip_prefix(".").unwrap_or(path);
+    path.display().to_string()
+}

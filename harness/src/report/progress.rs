@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::judge::suite::SuiteEvent;
 use crate::judge::CaseOutcome;
-use crate::suite::SuiteEvent;
 
 /// How long a run goes before the bar appears: below this, it would only flicker.
 const DELAY: Duration = Duration::from_millis(400);
@@ -35,10 +35,27 @@ impl Progress {
         Progress::new(total, visible)
     }
 
+    /// A bar on stderr (as [`Progress::stderr`]) for work counted in `unit`s, such as the
+    /// inputs of `stress`; `total` is `None` when the end is not known in advance.
+    pub fn stderr_counting(total: Option<usize>, unit: &str) -> Progress {
+        let visible =
+            std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+        Progress::build(total, unit, visible)
+    }
+
     /// `visible`: whether to draw at all (after [`DELAY`]).
     pub fn new(total: usize, visible: bool) -> Progress {
-        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} cases{msg}")
+        Progress::build(Some(total), "cases", visible)
+    }
+
+    fn build(total: Option<usize>, unit: &str, visible: bool) -> Progress {
+        let bar =
+            ProgressBar::with_draw_target(total.map(|t| t as u64), ProgressDrawTarget::hidden());
+        let template = match total {
+            Some(_) => format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit}{{msg}}"),
+            None => format!("{{elapsed:>4}} {{pos}} {unit}{{msg}}"),
+        };
+        let style = ProgressStyle::with_template(&template)
             .expect("a valid progress template")
             .progress_chars("=> ");
         bar.set_style(style);
@@ -118,6 +135,17 @@ impl Progress {
     pub fn set_label(&mut self, label: &str) {
         self.problem = label.to_string();
         self.bar.set_message(self.message());
+    }
+
+    /// The total became known (or changed).
+    pub fn set_total(&mut self, total: usize) {
+        self.bar.set_length(total as u64);
+    }
+
+    /// Jumps to `done` units of work, for callers that count themselves.
+    pub fn set_position(&mut self, done: usize) {
+        self.done = done;
+        self.bar.set_position(done as u64);
     }
 
     pub fn done(&self) -> usize {

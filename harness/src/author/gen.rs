@@ -10,10 +10,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::add;
+use crate::author::add;
+use crate::author::tool::{self, Role};
+use crate::author::validate::{self, Validator, Validity};
 use crate::config::{Config, Problem};
-use crate::tool::{self, Role};
-use crate::validate::{self, Validator, Validity};
 
 /// Name prefixes of hand-added cases (the statement's samples, `harness add`'s own names): a
 /// generator that produced one would overwrite a case it does not own.

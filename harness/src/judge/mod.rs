@@ -1,15 +1,20 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check.
 //! It reports through events and returns outcomes; it never prints.
 
+pub mod calibrate;
+pub mod submission;
+pub mod suite;
+pub mod verify;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::check::{self, CaseFiles, Checker};
-use crate::discover::Case;
-use crate::run::{self, Limits, RunError, RunRequest};
+use crate::case::discover::Case;
+use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -116,7 +121,7 @@ pub fn judge_cases_with(
     };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
-            if crate::interrupt::is_interrupted() {
+            if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
             let outcome = judge_case(program, case, settings);
@@ -141,7 +146,7 @@ pub fn judge_cases_with(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
                     if index > first_failure.load(Ordering::Relaxed)
-                        || crate::interrupt::is_interrupted()
+                        || crate::sandbox::interrupt::is_interrupted()
                     {
                         break;
                     }
@@ -184,7 +189,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());
     }
@@ -200,30 +205,26 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         stderr_tail,
         mismatch: None,
     };
-    if let Some(classified) = verdict::classify(&result, &limits) {
-        outcome.verdict = classified.verdict;
-        outcome.reason = classified.reason;
-        return outcome;
-    }
-    let answer = match std::fs::read(&case.answer) {
-        Ok(answer) => answer,
-        Err(error) => {
-            outcome.verdict = Verdict::JudgeError;
-            outcome.reason = format!(
-                "cannot read answer file `{}`: {error}",
-                case.answer.display()
-            );
-            return outcome;
-        }
-    };
-    let files = CaseFiles {
-        input: &case.input,
-        answer: &case.answer,
-    };
-    let checked = check::check(settings.checker, &files, &result.stdout, &answer);
-    outcome.verdict = checked.verdict;
-    outcome.reason = checked.reason;
-    if checked.verdict == Verdict::WrongAnswer {
+    let mut answer = Vec::new();
+    let judgement = verdict::decide(&result, &limits, || {
+        answer = match std::fs::read(&case.answer) {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Judgement::judge_error(format!(
+                    "cannot read answer file `{}`: {error}",
+                    case.answer.display()
+                ))
+            }
+        };
+        let files = CaseFiles {
+            input: &case.input,
+            answer: &case.answer,
+        };
+        check::check(settings.checker, &files, &result.stdout, &answer)
+    });
+    outcome.verdict = judgement.verdict;
+    outcome.reason = judgement.reason;
+    if outcome.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.

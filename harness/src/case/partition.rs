@@ -7,6 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::discover::Case;
+
 /// One slice of N: `index` counts from 1, as people write `--partition 1/3`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Partition {
@@ -55,6 +57,11 @@ impl Partition {
     pub fn contains(&self, problem: &str, case: &str) -> bool {
         let slot = stable_hash(problem, case) % u64::from(self.count);
         slot == u64::from(self.index - 1)
+    }
+
+    /// Keeps the cases of `problem` that belong to this slice.
+    pub fn retain_cases(&self, problem: &str, cases: &mut Vec<Case>) {
+        cases.retain(|case| self.contains(problem, &case.name));
     }
 }
 

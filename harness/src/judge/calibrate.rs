@@ -7,14 +7,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::case::discover::{self, Case, DiscoverError};
+use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
-use crate::discover::{self, Case, DiscoverError};
+use crate::judge::submission::{self, Plan};
+use crate::judge::verify::{self, Expected, Stored, VerifyError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
-use crate::run::Limits;
-use crate::submission::{self, Plan};
-use crate::submit::{self, Compiled, Prepared, SubmitError};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
-use crate::verify::{self, Expected, Stored, VerifyError};
 
 /// While measuring, programs get this many times the problem's time limit: a program slower
 /// than the limit still gets a number (and a warning), not just a TLE.

@@ -12,7 +12,7 @@ use tempfile::TempDir;
 
 use crate::config::{Config, Language};
 use crate::judge::Program;
-use crate::run;
+use crate::sandbox::run;
 
 /// Compilers get far more room than the programs they build: a slow compile is not the
 /// contestant's fault, but a compiler that hangs must not hang the judge. No memory or CPU
@@ -236,7 +236,7 @@ impl CompilerRun {
         match self.status {
             None => format!(
                 "no result after {} (killed)",
-                crate::units::format_duration(COMPILE_TIMEOUT)
+                crate::config::units::format_duration(COMPILE_TIMEOUT)
             ),
             Some(status) => match (status.code(), status.signal()) {
                 (Some(code), _) => format!("exit {code}"),

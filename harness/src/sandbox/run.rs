@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
-use crate::unix;
+use crate::sandbox::unix;
 
 /// The limits one run is held to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +110,7 @@ const SCRATCH_PREFIX: &str = "harness-run-";
 /// Errors are for the harness's side only (cannot start, cannot open stdin, cannot make the
 /// working folder); anything the program does, crash included, is a `RunResult`.
 pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
-    if crate::interrupt::is_interrupted() {
+    if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
     }
     #[cfg(unix)]

@@ -2,13 +2,12 @@
 
 use std::time::{Duration, Instant};
 
-use globset::{Glob, GlobMatcher};
-
+use crate::case::discover::{self, Case, DiscoverError};
+use crate::case::partition::Partition;
+use crate::case::select::{CasePattern, SelectError};
 use crate::config::{Config, Problem, UnknownProblem};
-use crate::discover::{self, Case, DiscoverError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
-use crate::partition::Partition;
-use crate::run::Limits;
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]
@@ -17,10 +16,8 @@ pub enum SuiteError {
     UnknownProblem(#[from] UnknownProblem),
     #[error(transparent)]
     Discover(#[from] DiscoverError),
-    #[error("`{pattern}` is not a case pattern: {message}")]
-    BadPattern { pattern: String, message: String },
-    #[error("no case matches `{pattern}` (hint: case names are file names without `.in`, like `sample-1`)")]
-    NoCaseMatches { pattern: String },
+    #[error(transparent)]
+    Select(#[from] SelectError),
     #[error("problem `{problem}`: solution `{}` does not exist (hint: build it — `cargo build --release -p solutions` — or fix `solution` in judge.toml)", path.display())]
     MissingSolution {
         problem: String,
@@ -114,47 +111,33 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
             .map(|name| config.require_problem(name))
             .collect::<Result<_, _>>()?
     };
-    let matcher = selection
+    let pattern = selection
         .case_pattern
         .as_deref()
-        .map(case_matcher)
+        .map(CasePattern::new)
         .transpose()?;
     let mut planned = Vec::new();
     for problem in problems {
         let mut cases = discover::discover(&problem.cases)?;
-        if let Some(matcher) = &matcher {
-            cases.retain(|case| matcher.is_match(&case.name));
+        if let Some(pattern) = &pattern {
+            pattern.retain(&mut cases);
         }
         planned.push(Planned { problem, cases });
     }
-    if let Some(pattern) = &selection.case_pattern {
+    if let Some(pattern) = &pattern {
         if planned.iter().all(|p| p.cases.is_empty()) {
-            return Err(SuiteError::NoCaseMatches {
-                pattern: pattern.clone(),
-            });
+            return Err(pattern.matched_nothing().into());
         }
         planned.retain(|p| !p.cases.is_empty());
     }
     if let Some(partition) = selection.partition {
         for plan in &mut planned {
-            let problem = &plan.problem.name;
-            plan.cases
-                .retain(|case| partition.contains(problem, &case.name));
+            partition.retain_cases(&plan.problem.name, &mut plan.cases);
         }
         // A slice may hold no case of a problem: this machine has nothing to do for it.
         planned.retain(|p| !p.cases.is_empty());
     }
     Ok(planned)
-}
-
-/// A matcher for a case name or glob (`sample-*`, `all-0??`).
-pub fn case_matcher(pattern: &str) -> Result<GlobMatcher, SuiteError> {
-    Glob::new(pattern)
-        .map(|glob| glob.compile_matcher())
-        .map_err(|error| SuiteError::BadPattern {
-            pattern: pattern.to_string(),
-            message: error.kind().to_string(),
-        })
 }
 
 /// Progress of a whole suite, for the progress bar.

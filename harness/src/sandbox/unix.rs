@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
 
-use crate::run::{Capture, LimitHit, Limits, Termination};
+use crate::sandbox::run::{Capture, LimitHit, Limits, Termination};
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -130,7 +130,7 @@ pub(crate) fn supervise(
     let mut group = Group {
         pid,
         reaped: false,
-        registered: Some(crate::interrupt::register(pid)),
+        registered: Some(crate::sandbox::interrupt::register(pid)),
     };
     let mut streams = Streams {
         stdout: child
@@ -219,7 +219,7 @@ struct Group {
     reaped: bool,
     /// Lets Ctrl-C kill the group while it runs; given up before reaping, after which the
     /// group id may belong to someone else.
-    registered: Option<crate::interrupt::Registered>,
+    registered: Option<crate::sandbox::interrupt::Registered>,
 }
 
 impl Group {

@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::UNIX_EPOCH;
 
+use crate::author::tool::{self, Role, ToolError};
+use crate::case::discover::Case;
 use crate::config::{self, Config, Problem};
-use crate::discover::Case;
-use crate::run::Termination;
-use crate::tool::{self, Role, ToolError};
+use crate::sandbox::run::Termination;
 
 /// Where the memory of accepted inputs lives, below judge.toml's folder.
 const CACHE_DIR: &str = "target/harness/valid";

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::config;
-use crate::run::{self, Limits, RunError, RunRequest, RunResult, Termination};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Termination};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
 /// takes milliseconds, and a generator may print a 100 MB input.
@@ -154,19 +154,19 @@ pub fn failure(result: &RunResult) -> Option<String> {
     let how = match (result.limit_hit, result.termination) {
         (Some(run::LimitHit::WallTime), _) => format!(
             "still running after {} (killed)",
-            crate::units::format_duration(LIMITS.wall_time)
+            crate::config::units::format_duration(LIMITS.wall_time)
         ),
         (Some(run::LimitHit::Memory), _) => format!(
             "used more than {} of memory",
-            crate::units::format_bytes(LIMITS.memory_bytes)
+            crate::config::units::format_bytes(LIMITS.memory_bytes)
         ),
         (Some(run::LimitHit::Output), _) => format!(
             "printed more than {}",
-            crate::units::format_bytes(LIMITS.output_bytes)
+            crate::config::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) if result.stdout_truncated => format!(
             "printed more than {}",
-            crate::units::format_bytes(LIMITS.output_bytes)
+            crate::config::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) => return None,
         (None, Termination::Exited(code)) => format!("exit {code}"),

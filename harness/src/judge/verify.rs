@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::case::discover::{self, Case};
+use crate::case::partition::Partition;
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, UnknownProblem};
-use crate::discover::{self, Case};
+use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
-use crate::submission::{self, Plan, SubmissionError, SubmissionReport};
-use crate::submit::{self, SubmitError};
 use crate::verdict::Verdict;
 
 /// Where stored submissions live, from judge.toml's folder.
@@ -272,6 +273,20 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+impl Stored<'_> {
+    /// Whether this submission belongs to the slice: a submission's verdict needs all its
+    /// cases, so `verify --partition` slices submissions, keyed by problem and file name.
+    pub fn in_partition(&self, partition: Partition) -> bool {
+        let problem = self.plan.problem.name.as_str();
+        let file = self
+            .name
+            .strip_prefix(problem)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .unwrap_or(&self.name);
+        partition.contains(problem, file)
+    }
+}
+
 /// One stored submission, judged.
 #[derive(Debug, Clone)]
 pub struct Verified {
@@ -284,6 +299,17 @@ impl Verified {
     /// It got the verdict it is stored under (an unchecked one always has).
     pub fn ok(&self) -> bool {
         self.expected.allows(self.report.verdict)
+    }
+
+    /// What the row means for the exit code: AC when it got its expected verdict, a judge
+    /// error when the judge failed, otherwise the verdict it got (WA if it passed unexpectedly).
+    pub fn as_outcome(&self) -> Verdict {
+        match self.report.verdict {
+            Verdict::JudgeError => Verdict::JudgeError,
+            _ if self.ok() => Verdict::Accepted,
+            Verdict::Accepted => Verdict::WrongAnswer,
+            other => other,
+        }
     }
 }
 

@@ -6,12 +6,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::author::shrink::{self, Failure};
+use crate::author::tool::{self, Role, ToolError};
+use crate::author::validate::{ValidateError, Validator, Validity};
+use crate::case::discover::{self, Case};
 use crate::config::{Config, Problem};
-use crate::discover::{self, Case};
 use crate::judge::{self, CaseOutcome, JudgeSettings, Program};
-use crate::shrink::{self, Failure};
-use crate::tool::{self, Role, ToolError};
-use crate::validate::{ValidateError, Validator, Validity};
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::check::Checker;
-use crate::run::Limits;
-use crate::units;
+use crate::sandbox::run::Limits;
+pub mod units;
 
 pub const FILE_NAME: &str = "judge.toml";
 

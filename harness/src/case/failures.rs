@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::judge::suite::Planned;
 use crate::judge::CaseOutcome;
-use crate::suite::Planned;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FailuresError {

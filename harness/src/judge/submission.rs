@@ -5,12 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::case::discover::{self, Case, DiscoverError};
+use crate::case::select::CasePattern;
+use crate::compile::submit::{self, Compiled, SubmitError};
 use crate::config::{Config, Language, Problem, UnknownProblem};
-use crate::discover::{self, Case, DiscoverError};
+use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
-use crate::run::Limits;
-use crate::submit::{self, Compiled, SubmitError};
-use crate::suite::{self, SuiteError};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]
@@ -72,13 +73,10 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
 pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
     let mut cases = discover::discover(folder)?;
     if let Some(pattern) = pattern {
-        let matcher = suite::case_matcher(pattern)?;
-        cases.retain(|case| matcher.is_match(&case.name));
+        let pattern = CasePattern::new(pattern).map_err(SuiteError::from)?;
+        pattern.retain(&mut cases);
         if cases.is_empty() {
-            return Err(SuiteError::NoCaseMatches {
-                pattern: pattern.to_string(),
-            }
-            .into());
+            return Err(SuiteError::from(pattern.matched_nothing()).into());
         }
     }
     if cases.is_empty() {

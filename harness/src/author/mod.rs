@@ -1,0 +1,9 @@
+//! Authoring test data: the author's own programs (validators, generators, references,
+//! shrinkers) run through `tool`; `validate`, `add`, `gen` and `stress` (with `shrink`) use them.
+
+pub mod add;
+pub mod gen;
+pub mod shrink;
+pub mod stress;
+pub mod tool;
+pub mod validate;

@@ -1,0 +1,350 @@
+//! The `command` checker: an external program with testlib's exit codes.
+
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::{CaseFiles, Judgement};
+use crate::text::one_line;
+
+/// Wall-clock time an external checker gets before it is killed and the case is a judge error.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Characters of an external checker's message kept in a reason.
+const MESSAGE_CHARS: usize = 200;
+/// Bytes of an external checker's stdout/stderr kept; the rest is read and dropped so that a
+/// chatty checker never blocks on a full pipe.
+const MESSAGE_BYTES: usize = 64 * 1024;
+
+/// testlib's exit codes.
+const EXIT_ACCEPTED: i32 = 0;
+const EXIT_WRONG_ANSWER: i32 = 1;
+const EXIT_PRESENTATION_ERROR: i32 = 2;
+const EXIT_FAIL: i32 = 3;
+
+pub(super) fn command(
+    program: &Path,
+    args: &[String],
+    case: &CaseFiles<'_>,
+    output: &[u8],
+    timeout: Duration,
+) -> Judgement {
+    let file = tempfile::Builder::new()
+        .prefix("harness-output-")
+        .tempfile()
+        .and_then(|mut file| {
+            file.write_all(output)?;
+            file.flush()?;
+            Ok(file)
+        });
+    let file = match file {
+        Ok(file) => file,
+        Err(err) => {
+            return Judgement::judge_error(format!(
+                "cannot write the output for checker `{}`: {err}",
+                program.display()
+            ))
+        }
+    };
+
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .arg(case.input)
+        .arg(file.path())
+        .arg(case.answer)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so that a timeout kills whatever the checker started too.
+        .process_group(0);
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(err) => {
+            let hint = match err.kind() {
+                std::io::ErrorKind::PermissionDenied => " (hint: `chmod +x` it)",
+                std::io::ErrorKind::NotFound => " (hint: check the path in judge.toml)",
+                _ => "",
+            };
+            return Judgement::judge_error(format!(
+                "cannot start checker `{}`: {err}{hint}",
+                program.display()
+            ));
+        }
+    };
+    let stdout = read_in_background(child.stdout.take());
+    let stderr = read_in_background(child.stderr.take());
+
+    let status = wait_with_timeout(&mut child, timeout);
+    // Anything the checker left running would hold the pipes open: end the whole group.
+    kill_group(&child);
+    // Readers finish once the group is gone; the bound only matters for a grandchild that
+    // escaped the group, which must not hang the judge.
+    let stdout = stdout
+        .recv_timeout(Duration::from_secs(1))
+        .unwrap_or_default();
+    let stderr = stderr
+        .recv_timeout(Duration::from_secs(1))
+        .unwrap_or_default();
+    drop(file);
+
+    let status = match status {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            return Judgement::judge_error(format!(
+                "checker `{}` did not finish within {}s and was killed",
+                program.display(),
+                timeout.as_secs_f64()
+            ))
+        }
+        Err(err) => {
+            return Judgement::judge_error(format!(
+                "lost track of checker `{}`: {err}",
+                program.display()
+            ))
+        }
+    };
+    classify_command(program, status, &stdout, &stderr)
+}
+
+/// Turns the checker's exit status and messages into a result (testlib's conventions).
+fn classify_command(program: &Path, status: ExitStatus, stdout: &[u8], stderr: &[u8]) -> Judgement {
+    // testlib writes its verdict line first; a crashing checker's traceback ends with the error.
+    // Checkers that print to stdout instead of stderr are common enough to fall back on.
+    let message = |last: bool| {
+        let pick = |bytes: &[u8]| {
+            let text = String::from_utf8_lossy(bytes);
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let line = if last {
+                lines.next_back()
+            } else {
+                lines.next()
+            };
+            line.map(|l| one_line(l, MESSAGE_CHARS))
+        };
+        pick(stderr).or_else(|| pick(stdout))
+    };
+    match status.code() {
+        Some(EXIT_ACCEPTED) => Judgement::accepted(message(false).unwrap_or_default()),
+        Some(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
+            message(false).unwrap_or_else(|| "checker says wrong answer (no message)".into()),
+        ),
+        Some(EXIT_PRESENTATION_ERROR) => Judgement::wrong_answer(format!(
+            "presentation error: {}",
+            message(false).unwrap_or_else(|| "(no message)".into())
+        )),
+        code => {
+            let how = match (code, status.signal()) {
+                (Some(EXIT_FAIL), _) => "failed (exit 3)".to_string(),
+                (Some(code), _) => format!("exited with unknown code {code}"),
+                (None, Some(signal)) => format!("was killed by {}", signal_name(signal)),
+                (None, None) => "ended abnormally".to_string(),
+            };
+            let detail = message(true).map(|m| format!(": {m}")).unwrap_or_default();
+            Judgement::judge_error(format!("checker `{}` {how}{detail}", program.display()))
+        }
+    }
+}
+
+fn signal_name(signal: i32) -> String {
+    nix::sys::signal::Signal::try_from(signal)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| format!("signal {signal}"))
+}
+
+/// Reads a pipe to its end on a thread, keeping the first [`MESSAGE_BYTES`].
+fn read_in_background(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, receiver) = mpsc::channel();
+    if let Some(mut pipe) = pipe {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let mut buffer = [0u8; 8192];
+            loop {
+                match pipe.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let room = MESSAGE_BYTES.saturating_sub(kept.len());
+                        kept.extend_from_slice(&buffer[..n.min(room)]);
+                    }
+                }
+            }
+            // The receiver may have given up waiting; nothing to do then.
+            let _ = sender.send(kept);
+        });
+    } else {
+        let _ = sender.send(Vec::new());
+    }
+    receiver
+}
+
+/// Waits for the child; `Ok(None)` when it was killed for running past `timeout`.
+fn wait_with_timeout(child: &mut Child, timeout: Duration) -> std::io::Result<Option<ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    // Most checkers finish in milliseconds: poll often at first, then back off.
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            kill_group(child);
+            child.wait()?;
+            return Ok(None);
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+fn kill_group(child: &Child) {
+    let Ok(pid) = i32::try_from(child.id()) else {
+        return;
+    };
+    // ESRCH (the group is already gone) is the usual, happy case.
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::verdict::Verdict;
+    use crate::verdict::Verdict::{Accepted as AC, JudgeError as JE, WrongAnswer as WA};
+
+    /// Writes an executable `#!/bin/sh` script into `dir`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    fn run_command(program: &Path, args: &[&str], timeout: Duration) -> Judgement {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let input = dir.path().join("case.in");
+        let answer = dir.path().join("case.ans");
+        std::fs::write(&input, "2 3\n").expect("write input");
+        std::fs::write(&answer, "5\n").expect("write answer");
+        let case = CaseFiles {
+            input: &input,
+            answer: &answer,
+        };
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        command(program, &args, &case, b"5\n", timeout)
+    }
+
+    #[test]
+    #[rustfmt::skip] // One case per line reads as a table.
+    fn command_exit_codes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let rows: &[(&str, Verdict, &str)] = &[
+            ("echo 'ok 1 number' >&2; exit 0", AC, "ok 1 number"),
+            ("exit 0", AC, ""),
+            ("echo >&2; echo 'wrong answer expected 5, found 6' >&2; echo 'more' >&2; exit 1", WA, "wrong answer expected 5, found 6"),
+            ("exit 1", WA, "checker says wrong answer (no message)"),
+            ("echo 'wrong answer on stdout'; exit 1", WA, "wrong answer on stdout"),
+            ("echo 'extra spaces' >&2; exit 2", WA, "presentation error: extra spaces"),
+            ("echo 'FAIL answer is wrong' >&2; exit 3", JE, "failed (exit 3): FAIL answer is wrong"),
+            ("exit 7", JE, "exited with unknown code 7"),
+            ("echo 'Traceback:' >&2; echo 'ValueError: x' >&2; exit 42", JE, "exited with unknown code 42: ValueError: x"),
+            ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
+        ];
+        for (i, (body, verdict, reason)) in rows.iter().enumerate() {
+            let program = script(dir.path(), &format!("checker{i}.sh"), body);
+            let result = run_command(&program, &[], Duration::from_secs(20));
+            assert_eq!(result.verdict, *verdict, "{body}: {}", result.reason);
+            assert!(
+                result.reason.ends_with(reason),
+                "{body}: reason {:?} should end with {reason:?}",
+                result.reason
+            );
+        }
+    }
+
+    #[test]
+    fn command_gets_args_then_input_output_answer() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // Accepts only when given `--flag`, the input, the output (holding 5) and the answer.
+        let program = script(
+            dir.path(),
+            "args.sh",
+            r#"[ "$1" = --flag ] || { echo "bad flag $1" >&2; exit 3; }
+[ "$(cat "$2")" = "2 3" ] || { echo "bad input" >&2; exit 3; }
+[ "$(cat "$3")" = "$(cat "$4")" ] || { echo "wrong answer" >&2; exit 1; }
+echo "ok" >&2"#,
+        );
+        let result = run_command(&program, &["--flag"], Duration::from_secs(20));
+        assert_eq!(result, Judgement::accepted("ok"));
+    }
+
+    #[test]
+    fn command_that_cannot_start_is_a_judge_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let missing = dir.path().join("no-such-checker");
+        let result = run_command(&missing, &[], Duration::from_secs(20));
+        assert_eq!(result.verdict, JE);
+        assert!(
+            result.reason.starts_with("cannot start checker"),
+            "{}",
+            result.reason
+        );
+
+        let not_executable = dir.path().join("plain.sh");
+        std::fs::write(&not_executable, "#!/bin/sh\nexit 0\n").expect("write");
+        let result = run_command(&not_executable, &[], Duration::from_secs(20));
+        assert_eq!(result.verdict, JE);
+        assert!(result.reason.contains("chmod +x"), "{}", result.reason);
+    }
+
+    #[test]
+    fn command_message_is_one_line_and_cut() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let program = script(
+            dir.path(),
+            "long.sh",
+            "printf 'wrong\\tanswer %0300d\\n' 0 >&2; exit 1",
+        );
+        let result = run_command(&program, &[], Duration::from_secs(20));
+        assert_eq!(result.verdict, WA);
+        assert!(
+            result.reason.starts_with("wrong\\tanswer 000"),
+            "{}",
+            result.reason
+        );
+        assert_eq!(result.reason.chars().count(), MESSAGE_CHARS + 2);
+        assert!(result.reason.ends_with('…'));
+    }
+
+    #[test]
+    fn command_timeout_kills_the_checker_and_what_it_started() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // The background sleep holds stderr open: only killing the group lets the judge go on.
+        let program = script(dir.path(), "slow.sh", "sleep 30 & sleep 30");
+        let started = Instant::now();
+        let result = run_command(&program, &[], Duration::from_millis(300));
+        assert_eq!(result.verdict, JE);
+        assert!(
+            result.reason.contains("did not finish"),
+            "{}",
+            result.reason
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        // A checker that exits but leaves a child holding the pipes must not hang the judge.
+        let program = script(dir.path(), "leaves.sh", "sleep 30 & echo 'ok' >&2; exit 0");
+        let started = Instant::now();
+        let result = run_command(&program, &[], Duration::from_secs(20));
+        assert_eq!(result, Judgement::accepted("ok"));
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+}

@@ -1,0 +1,44 @@
+//! One-line notices on stderr that are not part of a report: warnings, errors, what the judge
+//! is about to do. Kept here so that every command words and colours them alike.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use super::style::{BAD, WARN};
+
+/// `warning: …`, for something the user should know that does not stop the command.
+pub fn write_warning(out: &mut dyn Write, message: impl Display) -> io::Result<()> {
+    writeln!(out, "{WARN}warning{WARN:#}: {message}")
+}
+
+/// `error: …`, for what stopped the command.
+pub fn write_error(out: &mut dyn Write, message: impl Display) -> io::Result<()> {
+    writeln!(out, "{BAD}error{BAD:#}: {message}")
+}
+
+/// The build command about to run, whose own output follows.
+pub fn write_building(out: &mut dyn Write, command: &[String]) -> io::Result<()> {
+    writeln!(out, "building: {}", command.join(" "))
+}
+
+/// `--failed` with nothing to rerun.
+pub fn write_nothing_failed(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "nothing failed last time: no case to rerun")
+}
+
+/// A stress run's random first seed, said at once so that even an interrupted run can be
+/// repeated.
+pub fn write_first_seed(out: &mut dyn Write, seed: u64) -> io::Result<()> {
+    writeln!(
+        out,
+        "stress: first seed {seed} (pass --seed {seed} to repeat this run)"
+    )
+}
+
+/// After Ctrl-C.
+pub fn write_interrupted(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "interrupted: every program the judge started was killed"
+    )
+}
