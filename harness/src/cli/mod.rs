@@ -3,6 +3,7 @@
 
 mod add;
 mod calibrate;
+mod export;
 mod gen;
 mod judge;
 mod package;
@@ -86,6 +87,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
     Calibrate(calibrate::CalibrateArgs),
+    /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
+    Export(export::ExportArgs),
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
@@ -98,6 +101,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Calibrate(args)) => calibrate::run(&cli.global, &args),
+        Some(Command::Export(args)) => export::export(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),

@@ -5,6 +5,7 @@
 //! a time limit computed from the accepted submissions) lives here.
 
 pub mod build;
+pub mod export;
 pub mod kattis;
 pub mod languages;
 pub mod limits;

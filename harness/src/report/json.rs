@@ -264,6 +264,14 @@ pub struct VerifyJson {
     pub partition: Option<String>,
     pub elapsed_ms: u64,
     pub submissions: Vec<VerifiedJson>,
+    /// Stored submissions not judged here (a language this machine lacks), with why.
+    pub skipped: Vec<SkippedJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkippedJson {
+    pub name: String,
+    pub reason: String,
 }
 
 impl From<&VerifyReport> for VerifyJson {
@@ -277,6 +285,14 @@ impl From<&VerifyReport> for VerifyJson {
             partition: None,
             elapsed_ms: report.elapsed.as_millis() as u64,
             submissions: report.results.iter().map(VerifiedJson::from).collect(),
+            skipped: report
+                .skipped
+                .iter()
+                .map(|s| SkippedJson {
+                    name: s.name.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -76,3 +76,37 @@ pub fn write_validation(
         names.join(", ")
     )
 }
+
+/// `exported king-queens to king-queens.zip: 212 files (…)`, and what was left out.
+pub fn write_exported(
+    out: &mut dyn Write,
+    problem: &str,
+    path: &std::path::Path,
+    exported: &crate::package::export::Exported,
+) -> io::Result<()> {
+    let count = |prefix: &str| {
+        exported
+            .files
+            .iter()
+            .filter(|f| f.starts_with(prefix))
+            .count()
+    };
+    writeln!(
+        out,
+        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{})",
+        super::shown_path(path),
+        exported.files.len(),
+        count("data/sample/") / 2,
+        count("data/secret/") / 2,
+        count("submissions/"),
+        if count("output_validator/") > 0 {
+            ", an output validator"
+        } else {
+            ", default-validator flags"
+        },
+    )?;
+    for note in &exported.notes {
+        writeln!(out, "  {DIM}note:{DIM:#} {note}")?;
+    }
+    Ok(())
+}
