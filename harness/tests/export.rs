@@ -122,3 +122,34 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
         .code(2)
         .stderr(predicates::str::contains("already exists"));
 }
+
+#[test]
+fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export-sum/judge.toml");
+    harness(dir.path())
+        .args(["export", "sumtwo", "--out", "sumtwo", "--config"])
+        .arg(&config)
+        .assert()
+        .success();
+    assert!(dir
+        .path()
+        .join("sumtwo/input_validators/validate/validate.py")
+        .is_file());
+    assert!(dir.path().join("sumtwo/statement/problem.en.md").is_file());
+    harness(dir.path())
+        .args(["validate", "sumtwo"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("3 of 3 case checks valid"));
+    // A case the project's validator rejects is rejected through the wrapper, with its reason.
+    std::fs::write(dir.path().join("sumtwo/data/secret/03.in"), "007 1\n").unwrap();
+    std::fs::write(dir.path().join("sumtwo/data/secret/03.ans"), "8\n").unwrap();
+    harness(dir.path())
+        .args(["validate", "sumtwo"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "INVALID secret/03 by input_validators/validate: exit 43: line 1: expected two integers",
+        ));
+}

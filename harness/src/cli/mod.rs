@@ -130,7 +130,33 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
             config::find(&here)?
         }
     };
-    Ok(config::load(&path)?)
+    let mut config = config::load(&path)?;
+    package::resolve_packages(&mut config)?;
+    Ok(config)
+}
+
+/// The package folders of the named problems, when every one of them is read from a package
+/// (`package = "path"` in judge.toml): their own submissions and validators are then used.
+pub fn named_packages(global: &GlobalArgs, names: &[String]) -> Result<Option<Vec<PathBuf>>> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let path = match &global.config {
+        Some(path) => path.clone(),
+        None => match config::find(&std::env::current_dir()?) {
+            Ok(path) => path,
+            Err(_) => return Ok(None),
+        },
+    };
+    let config = config::load(&path)?;
+    let mut dirs = Vec::new();
+    for name in names {
+        match config.problem(name).and_then(|p| p.package.as_ref()) {
+            Some(reference) => dirs.push(reference.path.clone()),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(dirs))
 }
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like

@@ -63,7 +63,24 @@ pub fn load_for_judging(
     jobs: usize,
     tell: bool,
 ) -> Result<Loaded> {
-    let opened = package::open(dir)?;
+    load_with_limit(dir, languages, jobs, tell, None)
+}
+
+/// [`load_for_judging`], with a time limit that wins over the package's (judge.toml's).
+pub fn load_with_limit(
+    dir: &Path,
+    languages: Vec<Language>,
+    jobs: usize,
+    tell: bool,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Loaded> {
+    let mut opened = package::open(dir)?;
+    if let Some(limit) = time_limit {
+        opened.time_limit = package::TimeLimit::Given {
+            limit,
+            source: "judge.toml",
+        };
+    }
     let fixed = opened.time_limit.fixed();
     let source = match &opened.time_limit {
         package::TimeLimit::Given { source, .. } => Some(*source),
@@ -95,4 +112,37 @@ pub fn load_for_judging(
         )?;
     }
     Ok(loaded)
+}
+
+/// Replaces each problem of judge.toml that names a `package` by the package's problem (its
+/// cases, limits and checker), keeping the table's id and `solution`.
+pub fn resolve_packages(config: &mut config::Config) -> Result<()> {
+    if config.problems.iter().all(|p| p.package.is_none()) {
+        return Ok(());
+    }
+    let languages = package::languages(Some(config));
+    for problem in &mut config.problems {
+        let Some(reference) = problem.package.clone() else {
+            continue;
+        };
+        let loaded = load_with_limit(
+            &reference.path,
+            languages.clone(),
+            2,
+            true,
+            reference.time_limit,
+        )
+        .map_err(|e| {
+            e.context(format!(
+                "problem `{}`: package `{}`",
+                problem.name,
+                reference.path.display()
+            ))
+        })?;
+        let mut resolved = loaded.problem().clone();
+        resolved.name = problem.name.clone();
+        resolved.solution = problem.solution.clone();
+        *problem = resolved;
+    }
+    Ok(())
 }

@@ -33,6 +33,9 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
     if let Some(dirs) = super::package::package_dirs(args.problem.as_slice())? {
         return validate_packages(global, &dirs);
     }
+    if let Some(dirs) = super::named_packages(global, args.problem.as_slice())? {
+        return validate_packages(global, &dirs);
+    }
     let config = load_config(global)?;
     let problems: Vec<&Problem> = match &args.problem {
         Some(name) => vec![config.require_problem(name)?],

@@ -61,6 +61,9 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     if let Some(dirs) = super::package::package_dirs(&args.problems)? {
         return verify_packages(global, args, &dirs);
     }
+    if let Some(dirs) = super::named_packages(global, &args.problems)? {
+        return verify_packages(global, args, &dirs);
+    }
     let config = load_config(global)?;
     let folder = args
         .submissions

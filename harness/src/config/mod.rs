@@ -65,6 +65,17 @@ pub struct Problem {
     pub validator: Option<Vec<String>>,
     pub generators: Vec<Generator>,
     pub stress: Option<Stress>,
+    /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
+    /// limits and checker replace the table's (see `package`).
+    pub package: Option<PackageRef>,
+}
+
+/// `package = "path"` in a problem's table, with the time limit the table sets, which wins
+/// over the package's own (and spares computing one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageRef {
+    pub path: PathBuf,
+    pub time_limit: Option<Duration>,
 }
 
 impl Problem {
@@ -152,7 +163,8 @@ struct RawDefaults {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawProblem {
     title: Option<String>,
-    solution: String,
+    solution: Option<String>,
+    package: Option<String>,
     reference: Option<String>,
     cases: Option<String>,
     time_limit: Option<DurationValue>,
@@ -375,9 +387,23 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
         }
+        let solution = match (&problem.solution, &problem.package) {
+            (Some(solution), _) => root.join(solution),
+            // A package's problem is judged through its own stored submissions.
+            (None, Some(_)) => PathBuf::new(),
+            (None, None) => {
+                return Err(invalid(format!(
+                    "problem `{name}`: `solution` is missing (hint: the program `harness run` judges; or `package = \"path\"` to read the problem from a Kattis/Polygon package)"
+                )))
+            }
+        };
         problems.push(Problem {
             title: problem.title.unwrap_or_else(|| name.clone()),
-            solution: root.join(&problem.solution),
+            solution,
+            package: problem.package.map(|p| PackageRef {
+                path: root.join(p),
+                time_limit: problem.time_limit.map(|d| d.0),
+            }),
             reference: problem.reference.map(|r| root.join(r)),
             cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
             time_limit,

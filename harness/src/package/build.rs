@@ -94,11 +94,17 @@ pub fn build(
         several => {
             // Several sources of one language: the one with the entry point is the main one
             // for interpreted languages; compiled ones are compiled together.
-            let entry = several.iter().find(|f| {
-                std::fs::read_to_string(f).is_ok_and(|t| {
-                    t.contains("int main")
-                        || t.contains("__main__")
-                        || t.contains("static void main")
+            // `main.*` first, as problemtools takes it; else the file with the entry point.
+            let named_main = several
+                .iter()
+                .find(|f| super::file_name(f).starts_with("main."));
+            let entry = named_main.or_else(|| {
+                several.iter().find(|f| {
+                    std::fs::read_to_string(f).is_ok_and(|t| {
+                        t.contains("int main")
+                            || t.contains("__main__")
+                            || t.contains("static void main")
+                    })
                 })
             });
             Some((*entry.unwrap_or(&several[0])).clone())

@@ -252,12 +252,26 @@ fn package_files(
         )),
     }
 
-    // The input validator, when judge.toml names it by its source.
+    // The input validator, when judge.toml runs it from a Python source the package can
+    // carry; its exit 0 becomes Kattis' 42 through a small wrapper.
     match &problem.validator {
-        Some(command) => notes.push(format!(
-            "input validator not exported: `{}` is a command, not a source file the package could build",
-            command.join(" ")
-        )),
+        Some(command) => match python_validator(config, command) {
+            Some((source, args)) => {
+                // One file, the project's validator inside its wrapper: problemtools builds
+                // a folder of several Python files less reliably than one.
+                let text = String::from_utf8_lossy(&read(&source)?).into_owned();
+                let name = super::file_name(&source);
+                files.entries.push((
+                    "input_validators/validate/validate.py".to_string(),
+                    validator_wrapper(&name, &text, &args).into_bytes(),
+                    true,
+                ));
+            }
+            None => notes.push(format!(
+                "input validator not exported: `{}` is a program, not a Python source the package could carry (DOMjudge does not need one; problemtools' verifyproblem will ask for it)",
+                command.join(" ")
+            )),
+        },
         None => notes.push("no input validator in judge.toml".to_string()),
     }
 
@@ -293,6 +307,51 @@ fn package_files(
         }
     }
     Ok((files, notes))
+}
+
+/// `["python3", "validators/x.py", args…]`: the source and its arguments.
+fn python_validator(config: &Config, command: &[String]) -> Option<(PathBuf, Vec<String>)> {
+    let (interpreter, rest) = command.split_first()?;
+    let (script, args) = rest.split_first()?;
+    let program = Path::new(interpreter).file_name()?.to_str()?;
+    if !program.starts_with("python3") || !script.ends_with(".py") {
+        return None;
+    }
+    let path = config.root.join(script);
+    path.is_file().then(|| (path, args.to_vec()))
+}
+
+/// A Kattis input validator that runs the project's validator (exit 0 valid, anything else
+/// invalid with its reason on stderr), carried inside as text, and answers as the format
+/// wants (42 valid, 43 not).
+fn validator_wrapper(name: &str, source: &str, args: &[String]) -> String {
+    let args: Vec<String> = args.iter().map(|a| yaml_string(a)).collect();
+    // A JSON string is a valid Python string literal.
+    format!(
+        r#"#!/usr/bin/env python3
+# Written by `harness export`: runs the project's validator {name} (exit 0 for a valid
+# input), carried below as text, as a Kattis input validator (exit 42 valid, 43 invalid).
+import os
+import sys
+
+SOURCE = {source}
+
+sys.argv = [{name_literal}] + [{args}] + sys.argv[1:]
+try:
+    exec(compile(SOURCE, {name_literal}, "exec"), {{"__name__": "__main__"}})
+    code = 0
+except SystemExit as stop:
+    if isinstance(stop.code, str):
+        print(stop.code, file=sys.stderr)
+    code = 0 if stop.code in (None, 0) else 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(42 if code == 0 else 43)
+"#,
+        source = yaml_string(source),
+        name_literal = yaml_string(name),
+        args = args.join(", ")
+    )
 }
 
 /// Exports `problem` to `out`: a folder, or a zip when `out` ends in `.zip`. Never overwrites.

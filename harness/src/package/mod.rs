@@ -254,6 +254,10 @@ pub fn load(
         validator: None,
         generators: Vec::new(),
         stress: None,
+        package: Some(crate::config::PackageRef {
+            path: package.root.clone(),
+            time_limit: known,
+        }),
     };
     let config = Config {
         root: package.root.clone(),
