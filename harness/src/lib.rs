@@ -3,15 +3,18 @@
 //! verdict -> judge (one case, a suite, a submission) -> report. Authoring cases: author
 //! (the author's programs: validate, add, gen, stress with shrink).
 
-pub mod author;
+#![warn(missing_docs)]
+
+mod author;
 pub mod case;
 pub mod check;
+pub mod cli;
 pub mod compile;
 pub mod config;
-pub mod exit;
+mod exit;
 pub mod judge;
-pub mod package;
-pub mod report;
+mod package;
+mod report;
 pub mod sandbox;
-pub mod text;
+mod text;
 pub mod verdict;

@@ -8,12 +8,19 @@ use crate::sandbox::run::{Limits, RunResult, Termination};
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Verdict {
+    /// AC: the output is right, within every limit.
     Accepted,
+    /// WA: the checker rejected the output.
     WrongAnswer,
+    /// TLE: over the CPU time limit, or killed by the wall-clock bound.
     TimeLimitExceeded,
+    /// MLE: over the memory limit (or a crash an allocation failure explains).
     MemoryLimitExceeded,
+    /// RE: a non-zero exit or a signal.
     RuntimeError,
+    /// OLE: more output than the limit.
     OutputLimitExceeded,
+    /// CE: the submission does not compile; no case ran.
     CompileError,
     /// The judge itself failed (a checker crashed, a case could not be read): not the
     /// contestant's fault, and never shown as one of theirs.
@@ -21,6 +28,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order above.
     pub const ALL: [Verdict; 8] = [
         Verdict::Accepted,
         Verdict::WrongAnswer,
@@ -61,16 +69,19 @@ impl Verdict {
         }
     }
 
+    /// The verdict stored in a folder of that name, as [`Verdict::dir_name`] writes it.
     pub fn from_dir_name(name: &str) -> Option<Verdict> {
         Verdict::ALL.into_iter().find(|v| v.dir_name() == name)
     }
 
+    /// The verdict of a short code (`AC`, `tle`), in any case.
     pub fn from_code(code: &str) -> Option<Verdict> {
         Verdict::ALL
             .into_iter()
             .find(|v| v.as_str().eq_ignore_ascii_case(code))
     }
 
+    /// Whether it is AC.
     pub fn is_accepted(self) -> bool {
         self == Verdict::Accepted
     }
@@ -86,11 +97,14 @@ impl fmt::Display for Verdict {
 /// measurements decide about a run, and what [`decide`] makes of both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judgement {
+    /// What was decided.
     pub verdict: Verdict,
+    /// Why, in one line.
     pub reason: String,
 }
 
 impl Judgement {
+    /// A verdict with its reason.
     pub fn new(verdict: Verdict, reason: impl Into<String>) -> Self {
         Judgement {
             verdict,
@@ -98,10 +112,12 @@ impl Judgement {
         }
     }
 
+    /// AC, and what was compared (`12 tokens`).
     pub fn accepted(reason: impl Into<String>) -> Self {
         Judgement::new(Verdict::Accepted, reason)
     }
 
+    /// WA, and where the output went wrong.
     pub fn wrong_answer(reason: impl Into<String>) -> Self {
         Judgement::new(Verdict::WrongAnswer, reason)
     }
@@ -214,10 +230,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         }),
         Termination::Signaled(signal) => Some(Judgement {
             verdict: Verdict::RuntimeError,
-            reason: with_stderr(
-                crate::sandbox::run::signal_name(signal).to_string(),
-                &stderr,
-            ),
+            reason: with_stderr(crate::sandbox::run::signal_name(signal).clone(), &stderr),
         }),
     }
 }
@@ -268,13 +281,13 @@ mod tests {
         }
     }
 
-    fn verdict_of(run: RunResult) -> Option<Verdict> {
-        classify(&run, &limits()).map(|c| c.verdict)
+    fn verdict_of(run: &RunResult) -> Option<Verdict> {
+        classify(run, &limits()).map(|c| c.verdict)
     }
 
     #[test]
     fn a_clean_run_goes_to_the_checker() {
-        assert_eq!(verdict_of(clean()), None);
+        assert_eq!(verdict_of(&clean()), None);
     }
 
     #[test]
@@ -383,7 +396,7 @@ mod tests {
             ),
         ];
         for (what, run, expected) in cases {
-            let got = verdict_of(run).unwrap_or(Accepted);
+            let got = verdict_of(&run).unwrap_or(Accepted);
             assert_eq!(got, expected, "{what}");
         }
     }

@@ -4,8 +4,9 @@
 //! The problem is "sum": the input is `a b` with 0 ≤ a, b ≤ 100, the answer a + b.
 #![cfg(unix)]
 
+mod common;
+
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 use assert_cmd::Command;
@@ -61,44 +62,37 @@ done
 
 const SUM: &str = "#!/bin/sh\nread a b\necho $((a + b))\n";
 
+/// The shared project builder, with the sum problem's tools and one sample.
 struct Project {
-    dir: tempfile::TempDir,
+    project: common::project::Project,
 }
 
 impl Project {
     fn new() -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        let project = Project { dir };
-        project.write("judge.toml", JUDGE_TOML);
-        project.write("validate.sh", VALIDATE);
-        project.write("gen.sh", GENERATE);
-        project.write("shrink.sh", SHRINK);
-        project.write("sum.sh", SUM);
-        fs::set_permissions(project.path("sum.sh"), fs::Permissions::from_mode(0o755)).unwrap();
-        project.write("cases/sum/sample-1.in", "1 2\n");
-        project.write("cases/sum/sample-1.ans", "3\n");
-        project
+        let project = common::project::Project::new()
+            .file("judge.toml", JUDGE_TOML)
+            .file("validate.sh", VALIDATE)
+            .file("gen.sh", GENERATE)
+            .file("shrink.sh", SHRINK)
+            .executable("sum.sh", SUM)
+            .case("sum", "sample-1", "1 2\n", "3\n");
+        Project { project }
     }
 
     fn path(&self, relative: &str) -> PathBuf {
-        self.dir.path().join(relative)
+        self.project.join(relative)
     }
 
     fn write(&self, relative: &str, text: &str) {
-        let path = self.path(relative);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        self.project.write(relative, text);
     }
 
     fn read(&self, relative: &str) -> String {
-        fs::read_to_string(self.path(relative))
-            .unwrap_or_else(|e| panic!("cannot read `{relative}`: {e}"))
+        self.project.read(relative)
     }
 
     fn harness(&self) -> Command {
-        let mut command = Command::cargo_bin("harness").unwrap();
-        command.current_dir(self.dir.path()).env("NO_COLOR", "1");
-        command
+        self.project.harness()
     }
 
     /// The names in the case folder, sorted: what a test expects to find there and no more.

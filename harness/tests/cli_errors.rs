@@ -1,32 +1,27 @@
 //! Bad input to the harness itself: a clear message naming the file, the right exit code, and
 //! never a panic.
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+use common::project::{harness_in, write_case, Project};
+
 const ERROR: i32 = 2;
 
 fn project(judge_toml: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("judge.toml"), judge_toml).unwrap();
-    dir
+    Project::new().file("judge.toml", judge_toml).into_dir()
 }
 
 fn with_case(dir: &Path, name: &str, input: &str, answer: Option<&str>) {
-    let cases = dir.join("cases/sum");
-    std::fs::create_dir_all(&cases).unwrap();
-    std::fs::write(cases.join(format!("{name}.in")), input).unwrap();
-    if let Some(answer) = answer {
-        std::fs::write(cases.join(format!("{name}.ans")), answer).unwrap();
-    }
+    write_case(dir, "sum", name, input, answer);
 }
 
 fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command.current_dir(dir).env("NO_COLOR", "1");
-    command
+    harness_in(dir)
 }
 
 fn no_panic() -> impl Predicate<str> {

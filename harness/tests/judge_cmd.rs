@@ -3,15 +3,10 @@
 //! Verdicts, codes and messages are asserted, never timings.
 #![cfg(unix)]
 
-#[expect(
-    dead_code,
-    reason = "only the fixture sources are used here: the harness compiles them itself"
-)]
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -55,40 +50,27 @@ const BROKEN_C: &str = "int main(void) {\n    return 0\n}\n";
 
 const SUM_PY: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
 
+/// The shared project builder, with the sum problem's judge.toml and cases.
 struct Project {
-    dir: tempfile::TempDir,
+    project: common::project::Project,
 }
 
 impl Project {
     /// judge.toml and four cases of `sum`: 01 and 02 easy, 03 and 04 where FIRST_FAILURE_C
     /// goes wrong.
     fn new() -> Project {
-        let project = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
         let toml = format!("{PROBLEM_TOML}{}{GHOST_TOML}", common::C_AND_PYTHON);
-        project.write("judge.toml", &toml);
-        for (name, input, answer) in [
-            ("01", "1 2\n", "3\n"),
-            ("02", "5 7\n", "12\n"),
-            ("03", "100 -1\n", "99\n"),
-            ("04", "1000 1\n", "1001\n"),
-        ] {
-            project.write(&format!("cases/sum/{name}.in"), input);
-            project.write(&format!("cases/sum/{name}.ans"), answer);
-        }
-        project
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
+        let project = common::project::Project::new()
+            .file("judge.toml", &toml)
+            .case("sum", "01", "1 2\n", "3\n")
+            .case("sum", "02", "5 7\n", "12\n")
+            .case("sum", "03", "100 -1\n", "99\n")
+            .case("sum", "04", "1000 1\n", "1001\n");
+        Project { project }
     }
 
     fn write(&self, relative: &str, text: &str) -> PathBuf {
-        let path = self.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
+        self.project.write(relative, text)
     }
 
     /// The well-behaved sum program of the test fixtures, as a submission.
@@ -99,13 +81,7 @@ impl Project {
     }
 
     fn judge(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        Command::cargo_bin("harness")
-            .unwrap()
-            .current_dir(self.path())
-            .env("NO_COLOR", "1")
-            .arg("judge")
-            .args(args)
-            .assert()
+        self.project.harness().arg("judge").args(args).assert()
     }
 
     fn judge_json(&self, args: &[&str], code: i32) -> Value {

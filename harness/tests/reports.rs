@@ -13,6 +13,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use common::fixture;
+use common::project::{harness_in, write_case, Project};
 
 const FAILED: i32 = 1;
 const JUDGE_ERROR: i32 = 3;
@@ -24,7 +25,7 @@ const JUDGE_ERROR: i32 = 3;
 /// - `spin`: spins until the 300 ms limit (TLE), so the run lasts long enough that a
 ///   progress bar would have appeared.
 fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     let toml = format!(
         r#"[defaults]
 build = ["sh", "-c", "echo build-says-this-on-stdout; echo build-says-this-on-stderr >&2"]
@@ -48,7 +49,7 @@ time-limit = "300ms"
         crash = fixture("exit-3").display(),
         spin = fixture("spin").display(),
     );
-    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    project.write("judge.toml", &toml);
     for (name, input, answer) in [
         ("sample-1", "1 2\n", "3\n"),
         ("sample-2", "2 2\n", "4\n"),
@@ -56,26 +57,24 @@ time-limit = "300ms"
         ("wrong", "2 2\n", "5\n"),
         ("odd&<name>\"", "0 0\n", "0\n"),
     ] {
-        case(dir.path(), "sum", name, input, answer);
+        project.add_case("sum", name, input, Some(answer));
     }
     for n in 1..=4 {
-        case(dir.path(), "crash", &format!("c{n}"), "1 2\n", "3\n");
+        project.add_case("crash", &format!("c{n}"), "1 2\n", Some("3\n"));
     }
-    case(dir.path(), "broken-checker", "only", "1 2\n", "3\n");
-    case(dir.path(), "spin", "forever", "1 2\n", "3\n");
-    dir
+    project.add_case("broken-checker", "only", "1 2\n", Some("3\n"));
+    project.add_case("spin", "forever", "1 2\n", Some("3\n"));
+    project.into_dir()
 }
 
 fn case(root: &Path, problem: &str, name: &str, input: &str, answer: &str) {
-    let folder = root.join("cases").join(problem);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join(format!("{name}.in")), input).unwrap();
-    std::fs::write(folder.join(format!("{name}.ans")), answer).unwrap();
+    write_case(root, problem, name, input, Some(answer));
 }
 
+/// Colors are what some of these tests check: NO_COLOR is not set for them.
 fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command.current_dir(dir).env_remove("NO_COLOR");
+    let mut command = harness_in(dir);
+    command.env_remove("NO_COLOR");
     command
 }
 

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+
+use common::project::{harness_in, Project};
 use serde_json::Value;
 
 const OK: i32 = 0;
@@ -16,7 +18,6 @@ const FAILED: i32 = 1;
 /// A project whose every problem is the sum of two numbers, each judged with one fixture as
 /// its solution. Limits are small so that the misbehaving fixtures come back soon.
 fn project(fixtures: &[&str]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
     let mut toml = String::from(
         "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\noutput-limit = \"1MiB\"\n",
     );
@@ -27,18 +28,14 @@ fn project(fixtures: &[&str]) -> tempfile::TempDir {
             solution.display()
         ));
     }
-    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
-    let cases = dir.path().join("cases/sum");
-    std::fs::create_dir_all(&cases).unwrap();
-    std::fs::write(cases.join("01.in"), "1 2\n").unwrap();
-    std::fs::write(cases.join("01.ans"), "3\n").unwrap();
-    dir
+    Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "01", "1 2\n", "3\n")
+        .into_dir()
 }
 
 fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command.current_dir(dir).env("NO_COLOR", "1");
-    command
+    harness_in(dir)
 }
 
 /// Judges one fixture and returns its case's JSON entry and the exit code.

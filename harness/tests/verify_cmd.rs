@@ -3,16 +3,13 @@
 //! The misbehaving submissions are the C fixtures of the runner's tests, judged from source.
 #![cfg(unix)]
 
-#[expect(
-    dead_code,
-    reason = "only the fixture sources are used here: the harness compiles them itself"
-)]
 mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
+
+use common::project::{harness_in, Project};
 use serde_json::Value;
 
 const OK: i32 = 0;
@@ -40,14 +37,12 @@ int main(void) {
 "#;
 
 fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
     let toml = format!("{PROBLEM_TOML}{}", common::C_AND_PYTHON);
-    write(dir.path(), "judge.toml", &toml);
-    for (name, input, answer) in [("01", "1 2\n", "3\n"), ("02", "5 7\n", "12\n")] {
-        write(dir.path(), &format!("cases/sum/{name}.in"), input);
-        write(dir.path(), &format!("cases/sum/{name}.ans"), answer);
-    }
-    dir
+    Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "01", "1 2\n", "3\n")
+        .case("sum", "02", "5 7\n", "12\n")
+        .into_dir()
 }
 
 fn write(root: &Path, relative: &str, text: &str) {
@@ -67,13 +62,7 @@ fn store(root: &Path, relative: &str, text: &str) {
 }
 
 fn verify(root: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("harness")
-        .unwrap()
-        .current_dir(root)
-        .env("NO_COLOR", "1")
-        .arg("verify")
-        .args(args)
-        .assert()
+    harness_in(root).arg("verify").args(args).assert()
 }
 
 fn row<'a>(stdout: &'a str, name: &str) -> &'a str {

@@ -188,7 +188,7 @@ fn one_line(rng: &mut ChaCha8Rng) -> Vec<Vec<bool>> {
     let mut rows = vec![vec![false; n]; n];
     // Half the time the whole row, otherwise a random part of it.
     let whole = rng.random_bool(0.5);
-    for cell in rows[r].iter_mut() {
+    for cell in &mut rows[r] {
         *cell = whole || rng.random_bool(0.5);
     }
     let c = rng.random_range(0..n as u32) as usize;

@@ -90,7 +90,7 @@ impl<'a> Tokens<'a> {
         let rest = &self.rest[start..];
         let len = rest
             .iter()
-            .position(|b| b.is_ascii_whitespace())
+            .position(u8::is_ascii_whitespace)
             .unwrap_or(rest.len());
         self.rest = &rest[len..];
         Some(&rest[..len])

@@ -13,8 +13,10 @@ use solutions::Problem;
 fn cases_are_the_samples_plus_the_generated_ones() {
     for problem in Problem::ALL {
         let on_disk: BTreeSet<String> = committed(problem).into_iter().map(|c| c.0).collect();
-        let mut expected: BTreeSet<String> =
-            samples(problem).iter().map(|s| s.to_string()).collect();
+        let mut expected: BTreeSet<String> = samples(problem)
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         for g in GENERATORS.iter().filter(|g| g.problem == problem) {
             for seed in g.seeds.0..=g.seeds.1 {
                 assert!(expected.insert(case_name(g.pattern, seed)), "name clash");

@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// A markdown paragraph: cores, CPU model, kernel, compiler, load.
 pub fn describe() -> String {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
     let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpuinfo
         .lines()

@@ -491,6 +491,10 @@ struct Sample {
 }
 
 /// Reaps `child` with wait4, which also reports its CPU time and its reaped descendants'.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "the child is done with once reaped: taking it keeps it from being waited on twice"
+)]
 fn wait_with_cpu(child: std::process::Child) -> std::io::Result<(ExitStatus, Duration)> {
     // Child::id is the kernel's pid_t widened to u32.
     let pid = child.id() as libc::pid_t;
@@ -499,7 +503,7 @@ fn wait_with_cpu(child: std::process::Child) -> std::io::Result<(ExitStatus, Dur
         // SAFETY: rusage is plain data that wait4 fills.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: both pointers are valid for the call; pid is our unreaped child.
-        let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let got = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
         if got == pid {
             let time = |t: libc::timeval| {
                 Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)

@@ -179,7 +179,7 @@ fn cpu_used() -> f64 {
         // SAFETY: rusage is plain data that getrusage fills.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: the pointer is valid for the call.
-        unsafe { libc::getrusage(who, &mut usage) };
+        unsafe { libc::getrusage(who, &raw mut usage) };
         let time = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
         time(usage.ru_utime) + time(usage.ru_stime)
     };

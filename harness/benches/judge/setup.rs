@@ -149,6 +149,10 @@ pub fn run_quietly(command: &mut Command) -> Result<(), String> {
     }
 }
 
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "the shape of a map_err callback: `.map_err(|e| describe(what, e))`"
+)]
 pub fn describe(what: &str, error: std::io::Error) -> String {
     format!("{what}: {error}")
 }

@@ -136,9 +136,11 @@ impl GenReport {
 
 /// Progress, from the worker threads.
 #[derive(Debug)]
-pub enum GenEvent<'a> {
-    Started { problem: &'a str, cases: usize },
-    CaseDone { problem: &'a str },
+pub enum GenEvent {
+    /// The problem's cases are about to be made.
+    Started { cases: usize },
+    /// One more case is made (or checked).
+    CaseDone,
 }
 
 /// `{seed}` becomes the seed, `{seed:03}` the seed padded with zeros to 3 digits.
@@ -184,7 +186,7 @@ pub fn plan(problem: &Problem) -> Result<Vec<PlannedCase>, GenError> {
                 message,
             };
             let name = case_name(&generator.name, seed).map_err(bad)?;
-            add::check_name(&name).map_err(|e| bad(e.to_string()))?;
+            add::check_name(&name).map_err(|e| bad(e.clone()))?;
             if HAND_ADDED_PREFIXES.iter().any(|p| name.starts_with(p)) {
                 return Err(GenError::HandAddedName {
                     problem: problem.name.clone(),
@@ -217,7 +219,7 @@ pub fn generate(
     problem: &Problem,
     mode: Mode,
     jobs: usize,
-    on_event: &(dyn Fn(GenEvent<'_>) + Sync),
+    on_event: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<GenReport, GenError> {
     let started = Instant::now();
     if problem.generators.is_empty() {
@@ -237,7 +239,6 @@ pub fn generate(
     let validator = Validator::for_problem(config, problem);
 
     on_event(GenEvent::Started {
-        problem: &problem.name,
         cases: planned.len(),
     });
     let results = validate::parallel_map(&planned, jobs, |case| {
@@ -249,9 +250,7 @@ pub fn generate(
             case,
             scratch.path(),
         );
-        on_event(GenEvent::CaseDone {
-            problem: &problem.name,
-        });
+        on_event(GenEvent::CaseDone);
         result
     });
     if let Some(validator) = &validator {

@@ -110,6 +110,10 @@ mod tests {
     }
 
     /// Candidates of n: every smaller number, smallest first.
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "the shape of a candidates callback, which may fail"
+    )]
     fn smaller<E>(failure: &Fails) -> Result<Vec<Vec<u8>>, E> {
         Ok((0..number(&failure.input))
             .map(|m| m.to_string().into_bytes())

@@ -206,7 +206,7 @@ pub fn stress(
             });
         }
         break Some(shrink_failure(
-            config, settings, &trial, seed, iteration, failing, options, on_event,
+            config, settings, &trial, seed, iteration, &failing, options, on_event,
         )?);
     };
     Ok(StressReport {
@@ -228,7 +228,7 @@ fn shrink_failure(
     trial: &Trial<'_>,
     seed: u64,
     iteration: u64,
-    original: Failing,
+    original: &Failing,
     options: &StressOptions,
     on_event: &mut dyn FnMut(StressEvent<'_>),
 ) -> Result<Found, StressError> {

@@ -193,7 +193,7 @@ mod tests {
     use super::*;
 
     fn strings(parts: &[&str]) -> Vec<String> {
-        parts.iter().map(|s| s.to_string()).collect()
+        parts.iter().map(std::string::ToString::to_string).collect()
     }
 
     #[test]

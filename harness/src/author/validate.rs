@@ -73,11 +73,6 @@ impl Validator {
         })
     }
 
-    /// The command as judge.toml wrote it, for messages.
-    pub fn shown(&self) -> &str {
-        &self.command.shown
-    }
-
     /// Validates one input file.
     pub fn check(&self, input: &Path) -> Result<Validity, ValidateError> {
         let key = match &self.cache {
@@ -192,7 +187,9 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(index) else { break };
                 let result = f(item);
-                *results[index].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                *results[index]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
             });
         }
     });
@@ -200,7 +197,7 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(
         .into_iter()
         .map(|slot| {
             slot.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .expect("every item was mapped")
         })
         .collect()
@@ -208,7 +205,7 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(
 
 /// The number of cores: validators and generators are short, independent runs.
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// Hashes of the inputs one validator (in one build) accepted.
@@ -300,12 +297,17 @@ impl Cache {
     fn remember(&self, key: u128) {
         self.fresh
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(key);
     }
 
     fn save(&self) -> std::io::Result<()> {
-        let fresh = std::mem::take(&mut *self.fresh.lock().unwrap_or_else(|e| e.into_inner()));
+        let fresh = std::mem::take(
+            &mut *self
+                .fresh
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
         if fresh.is_empty() {
             return Ok(());
         }

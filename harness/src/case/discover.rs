@@ -9,24 +9,40 @@ use walkdir::WalkDir;
 /// `secret/07`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
+    /// The path below the case folder, without `.in`.
     pub name: String,
+    /// The `.in` file.
     pub input: PathBuf,
+    /// The `.ans` file beside it.
     pub answer: PathBuf,
 }
 
+/// Why a case folder cannot be listed as cases.
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
+    /// The folder judge.toml names is not there.
     #[error("case folder `{}` does not exist (hint: create it and add cases with `harness add`, or fix `cases` in judge.toml)", .0.display())]
     MissingFolder(PathBuf),
+    /// Listing the folder failed.
     #[error("cannot read case folder `{}`: {source}", path.display())]
     Unreadable {
+        /// What could not be read.
         path: PathBuf,
+        /// Why.
         source: walkdir::Error,
     },
+    /// An input without its answer.
     #[error("missing answer file `{}` (hint: `harness add` or `harness gen` writes it)", .0.display())]
     MissingAnswer(PathBuf),
+    /// An answer without its input.
     #[error("answer file `{}` has no input `{}` beside it (hint: add the input or remove the answer)", answer.display(), input.display())]
-    MissingInput { answer: PathBuf, input: PathBuf },
+    MissingInput {
+        /// The answer file found.
+        answer: PathBuf,
+        /// The input file it lacks.
+        input: PathBuf,
+    },
+    /// A file name that is not UTF-8 cannot be a case name.
     #[error("case name `{}` is not valid UTF-8 (hint: rename the file)", .0.display())]
     BadName(PathBuf),
 }

@@ -2,6 +2,6 @@
 //! name or glob, `partition` for `--partition`, `failures` for `--failed`).
 
 pub mod discover;
-pub mod failures;
-pub mod partition;
-pub mod select;
+pub(crate) mod failures;
+pub(crate) mod partition;
+pub(crate) mod select;

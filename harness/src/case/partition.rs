@@ -54,13 +54,13 @@ impl fmt::Display for Partition {
 
 impl Partition {
     /// Whether the case `case` of `problem` belongs to this slice.
-    pub fn contains(&self, problem: &str, case: &str) -> bool {
+    pub fn contains(self, problem: &str, case: &str) -> bool {
         let slot = stable_hash(problem, case) % u64::from(self.count);
         slot == u64::from(self.index - 1)
     }
 
     /// Keeps the cases of `problem` that belong to this slice.
-    pub fn retain_cases(&self, problem: &str, cases: &mut Vec<Case>) {
+    pub fn retain_cases(self, problem: &str, cases: &mut Vec<Case>) {
         cases.retain(|case| self.contains(problem, &case.name));
     }
 }

@@ -239,7 +239,7 @@ mod tests {
             input: &input,
             answer: &answer,
         };
-        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let args: Vec<String> = args.iter().map(std::string::ToString::to_string).collect();
         command(program, &args, &case, b"5\n", timeout)
     }
 

@@ -17,10 +17,13 @@ use super::Judgement;
 /// The flags of the default validator (`validator_flags` / `output_validator_args`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Flags {
+    /// `case_sensitive`: tokens compare case-sensitively.
     pub case_sensitive: bool,
+    /// `space_change_sensitive`: every whitespace character must match.
     pub space_change_sensitive: bool,
-    /// Negative: not set (problemtools' convention, which makes `|d| <= tol` false).
+    /// `float_absolute_tolerance` (also set by `float_tolerance`).
     pub float_absolute: Option<f64>,
+    /// `float_relative_tolerance` (also set by `float_tolerance`).
     pub float_relative: Option<f64>,
 }
 
@@ -40,10 +43,10 @@ impl Flags {
                 "case_sensitive" => flags.case_sensitive = true,
                 "space_change_sensitive" => flags.space_change_sensitive = true,
                 "float_absolute_tolerance" => {
-                    flags.float_absolute = Some(value("float_absolute_tolerance")?)
+                    flags.float_absolute = Some(value("float_absolute_tolerance")?);
                 }
                 "float_relative_tolerance" => {
-                    flags.float_relative = Some(value("float_relative_tolerance")?)
+                    flags.float_relative = Some(value("float_relative_tolerance")?);
                 }
                 "float_tolerance" => {
                     let tolerance = value("float_tolerance")?;

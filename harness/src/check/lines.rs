@@ -39,12 +39,12 @@ pub(super) fn lines(output: &[u8], answer: &[u8]) -> Judgement {
         }
         // Blank lines at the end of either side need not match: a difference against a blank
         // line followed only by blank lines is really output that ends early, or extra output.
-        let reason = if expected.is_empty() && expected_lines.clone().all(|l| l.is_empty()) {
+        let reason = if expected.is_empty() && expected_lines.clone().all(<[u8]>::is_empty) {
             format!(
                 "extra output at line {number}: {}",
                 quote(found, LINE_CHARS)
             )
-        } else if found.is_empty() && found_lines.clone().all(|l| l.is_empty()) {
+        } else if found.is_empty() && found_lines.clone().all(<[u8]>::is_empty) {
             let what = if output.iter().all(|&b| is_space(b)) {
                 "output is empty"
             } else {

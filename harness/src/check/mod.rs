@@ -30,11 +30,21 @@ pub enum Checker {
     /// Byte for byte.
     Exact,
     /// Tokens; numbers equal within `absolute` or `relative` tolerance, others exactly.
-    Float { absolute: f64, relative: f64 },
+    Float {
+        /// Largest accepted `|found - expected|`.
+        absolute: f64,
+        /// Largest accepted `|found - expected| / |expected|`.
+        relative: f64,
+    },
     /// Blank-line-separated blocks compared as a multiset (queens-boards).
     UnorderedBlocks,
     /// An external checker: `program [args…] INPUT OUTPUT ANSWER`, testlib exit codes.
-    Command { program: PathBuf, args: Vec<String> },
+    Command {
+        /// The checker executable.
+        program: PathBuf,
+        /// Arguments before the three paths.
+        args: Vec<String>,
+    },
     /// A problem package's check: the Kattis default validator with its flags, or the
     /// package's own output validator (see [`package`]).
     Package(std::sync::Arc<package::PackageChecker>),
@@ -42,7 +52,9 @@ pub enum Checker {
 
 /// The files of the case being checked (external checkers need paths).
 pub struct CaseFiles<'a> {
+    /// The case's input.
     pub input: &'a Path,
+    /// The case's answer.
     pub answer: &'a Path,
 }
 

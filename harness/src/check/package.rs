@@ -11,8 +11,9 @@ use super::{CaseFiles, Judgement};
 use crate::sandbox::run::{self, Limits, RunRequest, Termination};
 use crate::text::one_line;
 
-/// Kattis' exit codes for output validators.
+/// Kattis' exit code for an accepted output.
 pub const EXIT_ACCEPTED: i32 = 42;
+/// Kattis' exit code for a wrong answer.
 pub const EXIT_WRONG_ANSWER: i32 = 43;
 
 /// Characters of `judgemessage.txt` kept in a reason.
@@ -30,19 +31,23 @@ const VALIDATOR_LIMITS: Limits = Limits {
 /// How a package's outputs are checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackageChecker {
+    /// The default validator, or the package's own.
     pub validator: OutputValidator,
     /// The flags of each test-data folder (`data/secret/group1`), inherited already; the case's
     /// deepest folder that has an entry gives its flags.
     pub groups: Vec<(PathBuf, Vec<String>)>,
 }
 
+/// Which output validator a package uses.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutputValidator {
     /// problemtools' default validator, taking the group's flags.
     Default,
     /// The package's own validator, built: the program and the arguments before the case's.
     Custom {
+        /// The built program.
         program: PathBuf,
+        /// Its arguments before INPUT ANSWER FEEDBACK_DIR (an interpreter's script).
         args: Vec<OsString>,
         /// Shown in reasons: `output_validators/checker`.
         name: String,
@@ -59,6 +64,7 @@ impl PackageChecker {
             .map_or(&[], |(_, flags)| flags.as_slice())
     }
 
+    /// Checks one output against its answer.
     pub fn check(&self, case: &CaseFiles<'_>, output: &[u8], answer: &[u8]) -> Judgement {
         let flags = self.flags_for(case.input);
         match &self.validator {
@@ -193,7 +199,7 @@ mod tests {
             },
             groups: vec![(
                 dir.path().to_path_buf(),
-                flags.iter().map(|s| s.to_string()).collect(),
+                flags.iter().map(ToString::to_string).collect(),
             )],
         };
         let case = CaseFiles {

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use harness::author::add::{self, AddError, NewCase};
-use harness::config::{Config, Problem};
-use harness::exit;
-use harness::report::author as author_report;
+use crate::author::add::{self, AddError, NewCase};
+use crate::config::{Config, Problem};
+use crate::exit;
+use crate::report::author as author_report;
 
 use super::{build_first, load_config, GlobalArgs};
 

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::config::Problem;
-use harness::exit;
-use harness::judge::calibrate::{self, CalibrateEvent, CalibrateSettings};
-use harness::judge::verify;
-use harness::report::calibrate::{self as render, CalibrateJson};
-use harness::report::json;
-use harness::report::progress::Progress;
+use crate::config::Problem;
+use crate::exit;
+use crate::judge::calibrate::{self, CalibrateEvent, CalibrateSettings};
+use crate::judge::verify;
+use crate::report::calibrate::{self as render, CalibrateJson};
+use crate::report::json;
+use crate::report::progress::Progress;
 
 use super::{build_first, load_config, Format, GlobalArgs};
 
@@ -66,7 +66,7 @@ pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
             calibrate::calibrate(&config, problem, &settings, &mut |event| match event {
                 CalibrateEvent::Planned { runs } => progress.add_total(runs),
                 CalibrateEvent::ProgramStarted { problem, label } => {
-                    progress.set_label(&format!("{problem}: {label}"))
+                    progress.set_label(&format!("{problem}: {label}"));
                 }
                 CalibrateEvent::CaseFinished { outcome } => progress.on_case(outcome),
                 CalibrateEvent::Skipped { runs } => progress.skip(runs),

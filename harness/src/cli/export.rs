@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::exit;
-use harness::judge::verify;
-use harness::package::export;
+use crate::exit;
+use crate::judge::verify;
+use crate::package::export;
 
 use super::{load_config, GlobalArgs};
 
@@ -38,7 +38,7 @@ pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
         .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
     let exported = export::export(&config, problem, &submissions, &out)?;
     let mut stdout = anstream::stdout().lock();
-    harness::report::package::write_exported(&mut stdout, &problem.name, &out, &exported)?;
+    crate::report::package::write_exported(&mut stdout, &problem.name, &out, &exported)?;
     stdout.flush()?;
     Ok(exit::OK)
 }

@@ -6,12 +6,12 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 
-use harness::author::gen::{self, GenEvent, Mode};
-use harness::author::validate;
-use harness::config::Problem;
-use harness::exit;
-use harness::report::author as author_report;
-use harness::report::progress::Progress;
+use crate::author::gen::{self, GenEvent, Mode};
+use crate::author::validate;
+use crate::config::Problem;
+use crate::exit;
+use crate::report::author as author_report;
+use crate::report::progress::Progress;
 
 use super::{build_first, load_config, GlobalArgs};
 
@@ -59,13 +59,13 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .set_label(&problem.name);
-        let on_event = |event: GenEvent<'_>| {
+        let on_event = |event: GenEvent| {
             let mut progress = progress
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             match event {
                 GenEvent::Started { cases, .. } => progress.set_total(cases),
-                GenEvent::CaseDone { .. } => progress.tick(),
+                GenEvent::CaseDone => progress.tick(),
             }
         };
         let report = gen::generate(&config, problem, mode, jobs, &on_event);

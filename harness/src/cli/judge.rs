@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::case::partition::Partition;
-use harness::judge::submission::{self, Request};
-use harness::judge::{Event, Stop};
-use harness::report::human::{self, Detail, HumanOptions};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::progress::Progress;
+use crate::case::partition::Partition;
+use crate::judge::submission::{self, Request};
+use crate::judge::{Event, Stop};
+use crate::report::human::{self, Detail, HumanOptions};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -67,7 +67,7 @@ pub struct JudgeArgs {
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     // A package folder is a problem of its own, judged with no judge.toml.
-    let loaded = match harness::package::detect(std::path::Path::new(&args.problem)) {
+    let loaded = match crate::package::detect(std::path::Path::new(&args.problem)) {
         Some(_) => Some(super::package::load_for_judging(
             std::path::Path::new(&args.problem),
             super::package::languages(global),
@@ -96,26 +96,26 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         Some(loaded) if args.cases.is_none() => {
             let problem = config.require_problem(&problem_name)?;
             if !args.source.exists() {
-                return Err(harness::compile::submit::SubmitError::MissingSource(
+                return Err(crate::compile::submit::SubmitError::MissingSource(
                     args.source.clone(),
                 )
                 .into());
             }
             let language = match args.lang.as_deref() {
-                Some(_) => harness::compile::submit::detect_language(
+                Some(_) => crate::compile::submit::detect_language(
                     &config,
                     &args.source,
                     args.lang.as_deref(),
                 )?,
-                None => harness::package::languages::language_of(&config.languages, &args.source)
+                None => crate::package::languages::language_of(&config.languages, &args.source)
                     .map_err(|why| {
-                    anyhow::anyhow!("cannot judge `{}`: {why}", args.source.display())
-                })?,
+                        anyhow::anyhow!("cannot judge `{}`: {why}", args.source.display())
+                    })?,
             };
-            harness::package::languages::available(language).map_err(anyhow::Error::msg)?;
+            crate::package::languages::available(language).map_err(anyhow::Error::msg)?;
             let mut cases = loaded.package.cases.clone();
             if let Some(pattern) = args.case.as_deref() {
-                let pattern = harness::case::select::CasePattern::new(pattern)?;
+                let pattern = crate::case::select::CasePattern::new(pattern)?;
                 pattern.retain(&mut cases);
                 if cases.is_empty() {
                     return Err(pattern.matched_nothing().into());
@@ -185,5 +185,5 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         human::write_submission(&mut stdout, &report, &options)?;
     }
     stdout.flush()?;
-    Ok(harness::exit::for_verdicts([report.verdict]))
+    Ok(crate::exit::for_verdicts([report.verdict]))
 }

@@ -13,14 +13,16 @@ mod validate;
 mod verify;
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use harness::check::Checker;
-use harness::config::{self, Config, Problem};
-use harness::report::junit::{self, JunitReport};
-use harness::report::notice;
+use crate::check::Checker;
+use crate::config::{self, Config, Problem};
+use crate::exit;
+use crate::report::junit::{self, JunitReport};
+use crate::report::notice;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,7 +34,7 @@ use harness::report::notice;
     // `--config` and `--color` may stand on either side (see `dispatch`).
     subcommand_negates_reqs = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
@@ -43,7 +45,7 @@ pub struct Cli {
 
 /// Options every command takes.
 #[derive(Args, Debug, Clone)]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// judge.toml to use (default: found by walking up from the current folder).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -53,7 +55,7 @@ pub struct GlobalArgs {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorWhen {
+pub(crate) enum ColorWhen {
     Auto,
     Always,
     Never,
@@ -61,7 +63,7 @@ pub enum ColorWhen {
 
 /// How results are printed on stdout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// For people: verdict lines, diffs and summaries.
     #[default]
     Human,
@@ -91,7 +93,7 @@ enum Command {
     Export(export::ExportArgs),
 }
 
-pub fn dispatch(cli: Cli) -> Result<i32> {
+pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
     apply_color(cli.global.color);
     if cli.command.is_some() && cli.run != run::RunArgs::from_nothing() {
         anyhow::bail!(
@@ -122,7 +124,7 @@ fn apply_color(when: ColorWhen) {
 }
 
 /// judge.toml from `--config`, or found by walking up from the current folder.
-pub fn load_config(global: &GlobalArgs) -> Result<Config> {
+pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
     let path = match &global.config {
         Some(path) => path.clone(),
         None => {
@@ -137,7 +139,10 @@ pub fn load_config(global: &GlobalArgs) -> Result<Config> {
 
 /// The package folders of the named problems, when every one of them is read from a package
 /// (`package = "path"` in judge.toml): their own submissions and validators are then used.
-pub fn named_packages(global: &GlobalArgs, names: &[String]) -> Result<Option<Vec<PathBuf>>> {
+pub(crate) fn named_packages(
+    global: &GlobalArgs,
+    names: &[String],
+) -> Result<Option<Vec<PathBuf>>> {
     if names.is_empty() {
         return Ok(None);
     }
@@ -161,7 +166,7 @@ pub fn named_packages(global: &GlobalArgs, names: &[String]) -> Result<Option<Ve
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like
 /// `target/junit/run.xml` before anything made `target/junit`).
-pub fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {
+pub(crate) fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot make the folder of `{}`", path.display()))?;
@@ -173,20 +178,20 @@ pub fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {
 }
 
 /// Runs judge.toml's build command unless told not to.
-pub fn build_first(config: &Config, skip: bool) -> Result<()> {
+pub(crate) fn build_first(config: &Config, skip: bool) -> Result<()> {
     if skip {
         return Ok(());
     }
     if let Some(command) = &config.build {
         let _ = notice::write_building(&mut anstream::stderr(), command);
-        harness::compile::build::build(command, &config.root)?;
+        crate::compile::build::build(command, &config.root)?;
     }
     Ok(())
 }
 
 /// Runs judge.toml's build command when one of these problems is checked by a program, which
 /// the build makes; submissions are compiled on their own, so nothing else needs it.
-pub fn build_checkers<'a>(
+pub(crate) fn build_checkers<'a>(
     config: &Config,
     problems: impl IntoIterator<Item = &'a Problem>,
     skip: bool,
@@ -195,4 +200,48 @@ pub fn build_checkers<'a>(
         .into_iter()
         .any(|p| matches!(p.checker, Checker::Command { .. }));
     build_first(config, skip || !needed)
+}
+
+/// Runs the `harness` command: parses the arguments, dispatches, and turns the result (or the
+/// error) into the exit code, printing the error first.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            let code = if error.use_stderr() {
+                exit::ERROR
+            } else {
+                exit::OK
+            };
+            return ExitCode::from(code as u8);
+        }
+    };
+    crate::sandbox::interrupt::install();
+    let result = dispatch(cli);
+    if crate::sandbox::interrupt::is_interrupted() {
+        let _ = notice::write_interrupted(&mut anstream::stderr());
+        return ExitCode::from(exit::INTERRUPTED as u8);
+    }
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(error) => {
+            let _ = notice::write_error(&mut anstream::stderr(), error_chain(&error));
+            ExitCode::from(exit::ERROR as u8)
+        }
+    }
+}
+
+/// The error and its causes, `outer: inner`, leaving out a cause whose text the message before
+/// it already quotes (library errors name their cause in their own words, hint included).
+fn error_chain(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
 }

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use harness::config::{self, Language};
-use harness::package::{self, limits::LimitOrigin, Loaded};
-use harness::report::progress::Progress;
+use crate::config::{self, Language};
+use crate::package::{self, limits::LimitOrigin, Loaded};
+use crate::report::progress::Progress;
 
 use super::GlobalArgs;
 
@@ -104,7 +104,7 @@ pub fn load_with_limit(
     };
     if tell {
         let limit = loaded.problem().time_limit;
-        harness::report::package::write_loaded(
+        crate::report::package::write_loaded(
             &mut anstream::stderr().lock(),
             &loaded,
             limit,

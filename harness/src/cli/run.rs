@@ -7,15 +7,15 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use harness::case::failures::{self, FailedCases};
-use harness::case::partition::Partition;
-use harness::exit;
-use harness::judge::suite::{self, Selection, SuiteReport};
-use harness::report::human::{self, Detail, HumanOptions};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::notice;
-use harness::report::progress::Progress;
+use crate::case::failures::{self, FailedCases};
+use crate::case::partition::Partition;
+use crate::exit;
+use crate::judge::suite::{self, Selection, SuiteReport};
+use crate::report::human::{self, Detail, HumanOptions};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::notice;
+use crate::report::progress::Progress;
 
 use super::{build_first, load_config, write_junit, Format, GlobalArgs};
 
@@ -119,7 +119,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     let total = planned.iter().map(|p| p.cases.len()).sum();
     let mut progress = Progress::stderr(total);
     let mut report = suite::run(&planned, args.jobs.max(1), &mut |event| {
-        progress.on_suite_event(&event)
+        progress.on_suite_event(&event);
     })?;
     progress.finish();
     report.partition = args.partition;

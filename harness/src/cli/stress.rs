@@ -8,15 +8,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Result};
 use clap::Args;
 
-use harness::author::add::{self, NewCase};
-use harness::author::stress::{self, StressEvent, StressOptions};
-use harness::compile::submit::{self, Compiled};
-use harness::config::units::{self};
-use harness::exit;
-use harness::report::json;
-use harness::report::notice;
-use harness::report::progress::Progress;
-use harness::report::stress::{self as stress_report, StressJson, StressSummary};
+use crate::author::add::{self, NewCase};
+use crate::author::stress::{self, StressEvent, StressOptions};
+use crate::compile::submit::{self, Compiled};
+use crate::config::units::{self};
+use crate::exit;
+use crate::report::json;
+use crate::report::notice;
+use crate::report::progress::Progress;
+use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
 use super::{build_first, load_config, Format, GlobalArgs};
 

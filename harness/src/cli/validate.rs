@@ -6,12 +6,12 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use harness::author::validate::{self, Validator};
-use harness::case::discover;
-use harness::config::{Config, Problem};
-use harness::exit;
-use harness::judge::suite::Planned;
-use harness::report::author as author_report;
+use crate::author::validate::{self, Validator};
+use crate::case::discover;
+use crate::config::{Config, Problem};
+use crate::exit;
+use crate::judge::suite::Planned;
+use crate::report::author as author_report;
 
 use super::{build_first, load_config, GlobalArgs};
 
@@ -87,14 +87,14 @@ pub fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option
 
 /// `harness validate PKG_DIR`: the package's input validators on each of its cases.
 fn validate_packages(global: &GlobalArgs, dirs: &[std::path::PathBuf]) -> Result<i32> {
-    use harness::package::validate::{self as package_validate, Judgement};
-    use harness::report::package as package_report;
+    use crate::package::validate::{self as package_validate, Judgement};
+    use crate::report::package as package_report;
     let languages = super::package::languages(global);
     let mut stdout = anstream::stdout().lock();
     let (mut bad, mut failed) = (0, 0);
     for dir in dirs {
-        let package = harness::package::open(dir)?;
-        let loaded = harness::package::load(package, languages.clone(), None)?;
+        let package = crate::package::open(dir)?;
+        let loaded = crate::package::load(package, languages.clone(), None)?;
         let validators = package_validate::build_all(&loaded);
         let results = if validators.built.is_empty() {
             Vec::new()

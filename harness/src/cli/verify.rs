@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use harness::case::partition::Partition;
-use harness::exit;
-use harness::judge::verify::{self, Skipped, Stored, VerifyEvent};
-use harness::report::human::{self, Detail, VerifyPrinter};
-use harness::report::json;
-use harness::report::junit::JunitReport;
-use harness::report::progress::Progress;
+use crate::case::partition::Partition;
+use crate::exit;
+use crate::judge::verify::{self, Skipped, Stored, VerifyEvent};
+use crate::report::human::{self, Detail, VerifyPrinter};
+use crate::report::json;
+use crate::report::junit::JunitReport;
+use crate::report::progress::Progress;
 
 use super::{build_checkers, load_config, write_junit, Format, GlobalArgs};
 
@@ -97,7 +97,7 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
                 if dirs.len() > 1
                     && matches!(
                         error.downcast_ref(),
-                        Some(harness::package::PackageError::Interactive(_))
+                        Some(crate::package::PackageError::Interactive(_))
                     ) =>
             {
                 skipped.push(Skipped {
@@ -110,7 +110,7 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
     }
     let mut stored = Vec::new();
     for package in &loaded {
-        let (mut planned, mut not_judged) = harness::package::stored::plan(package);
+        let (mut planned, mut not_judged) = crate::package::stored::plan(package);
         stored.append(&mut planned);
         skipped.append(&mut not_judged);
     }
@@ -160,11 +160,11 @@ fn judge_and_report(
     let mut failed_write = None;
     let jobs = jobs(args);
     let report = verify::run(stored, jobs, &mut |event| match event {
-        VerifyEvent::Started { name, .. } => {
+        VerifyEvent::Started { name } => {
             judged = 0;
             progress.set_label(name);
         }
-        VerifyEvent::CaseFinished { .. } => {
+        VerifyEvent::CaseFinished => {
             judged += 1;
             progress.tick();
         }
@@ -204,6 +204,6 @@ fn judge_and_report(
         report
             .results
             .iter()
-            .map(harness::judge::verify::Verified::as_outcome),
+            .map(crate::judge::verify::Verified::as_outcome),
     ))
 }

@@ -4,18 +4,29 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// Why judge.toml's build command did not build.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// It could not be started.
     #[error(
         "cannot start the build command `{command}`: {source} (hint: is `{program}` installed?)"
     )]
     Start {
+        /// The whole command, as written.
         command: String,
+        /// Its program.
         program: String,
+        /// Why it did not start.
         source: std::io::Error,
     },
+    /// It ran and failed.
     #[error("the build command `{command}` failed ({status}); its messages are above")]
-    Failed { command: String, status: String },
+    Failed {
+        /// The whole command, as written.
+        command: String,
+        /// How it ended (`exit status: 101`).
+        status: String,
+    },
 }
 
 /// Runs the build command in judge.toml's folder. Its messages go to our stderr, where the

@@ -2,4 +2,4 @@
 //! solutions, and the languages table for a contestant's submission.
 
 pub mod build;
-pub mod submit;
+pub(crate) mod submit;

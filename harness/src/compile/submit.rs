@@ -64,7 +64,6 @@ pub enum SubmitError {
 #[derive(Debug)]
 pub struct Prepared {
     pub program: Program,
-    pub language: Language,
     /// Time limits are multiplied by this (interpreters).
     pub time_multiplier: f64,
     /// The compiler's messages, warnings included (empty for interpreters).
@@ -213,7 +212,6 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
     };
     Ok(Compiled::Ready(Prepared {
         program: Program { executable, args },
-        language: language.clone(),
         time_multiplier: language.time_multiplier,
         compile_message,
         _build_dir: build_dir,
@@ -396,8 +394,8 @@ mod tests {
             id: id.to_string(),
             name: id.to_string(),
             extensions: vec![id.to_string()],
-            compile: compile.map(|c| c.iter().map(|s| s.to_string()).collect()),
-            run: run.iter().map(|s| s.to_string()).collect(),
+            compile: compile.map(|c| c.iter().map(std::string::ToString::to_string).collect()),
+            run: run.iter().map(std::string::ToString::to_string).collect(),
             time_multiplier: 1.0,
         }
     }
@@ -406,7 +404,7 @@ mod tests {
     fn placeholders_expand_whole_and_inside_arguments() {
         let template: Vec<String> = ["cc", "-o", "{exe}", "{source}", "-DNAME={source}"]
             .iter()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         let (program, args) = expand(&template, Path::new("/b/a.c"), Path::new("/b/main.bin"));
         assert_eq!(program, PathBuf::from("cc"));

@@ -9,8 +9,9 @@ use serde::Deserialize;
 
 use crate::check::Checker;
 use crate::sandbox::run::Limits;
-pub mod units;
+pub(crate) mod units;
 
+/// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
 
 /// The default output limit, when neither the problem nor `[defaults]` sets one.
@@ -18,24 +19,43 @@ const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
 const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
 const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 
+/// Why judge.toml could not be used; a syntax or value error names its line and column.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// No judge.toml in the folder or above it.
     #[error("no `{FILE_NAME}` in `{}` or any folder above it (hint: run the harness inside the project, or pass --config)", start.display())]
-    NotFound { start: PathBuf },
+    NotFound {
+        /// Where the search started.
+        start: PathBuf,
+    },
+    /// It could not be read.
     #[error("cannot read `{}`: {source}", path.display())]
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// It is not valid TOML, or a key or value is wrong there.
     #[error("{}:{line}:{column}: {message}", path.display())]
     Syntax {
+        /// The file.
         path: PathBuf,
+        /// 1-based line of the fault.
         line: usize,
+        /// 1-based column of the fault.
         column: usize,
+        /// What is wrong there.
         message: String,
     },
+    /// The settings do not fit together (a problem without cases, say).
     #[error("`{}`: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// Everything judge.toml says, with paths made absolute against its folder.
@@ -43,27 +63,44 @@ pub enum ConfigError {
 pub struct Config {
     /// The folder holding judge.toml: every relative path is taken from here.
     pub root: PathBuf,
+    /// judge.toml itself.
     pub path: PathBuf,
     /// Builds the solutions, references, generators and validators before judging.
     pub build: Option<Vec<String>>,
+    /// The problems, in the file's order.
     pub problems: Vec<Problem>,
+    /// The languages submissions may be written in.
     pub languages: Vec<Language>,
 }
 
+/// One `[problems.NAME]` table.
 #[derive(Debug, Clone)]
 pub struct Problem {
+    /// The table's key: what `-p` and `harness judge` take.
     pub name: String,
+    /// The human title (the name when judge.toml gives none).
     pub title: String,
+    /// The problem's own solution, judged by `harness run`.
     pub solution: PathBuf,
+    /// A trusted program that writes answers (`add`, `stress`).
     pub reference: Option<PathBuf>,
+    /// The folder of `.in`/`.ans` cases.
     pub cases: PathBuf,
+    /// CPU time per case.
     pub time_limit: Duration,
+    /// Wall-clock bound per case (about 2 × the time limit + 1 s).
     pub wall_limit: Duration,
+    /// Peak memory per case, in bytes.
     pub memory_limit: u64,
+    /// Output per case, in bytes.
     pub output_limit: u64,
+    /// How outputs are compared with answers.
     pub checker: Checker,
+    /// A command that accepts (exit 0) or rejects an input.
     pub validator: Option<Vec<String>>,
+    /// The commands that make generated cases.
     pub generators: Vec<Generator>,
+    /// How `harness stress` makes and shrinks inputs.
     pub stress: Option<Stress>,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
     /// limits and checker replace the table's (see `package`).
@@ -74,7 +111,9 @@ pub struct Problem {
 /// over the package's own (and spares computing one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackageRef {
+    /// The package's folder.
     pub path: PathBuf,
+    /// judge.toml's `time-limit` for the problem, if it sets one.
     pub time_limit: Option<Duration>,
 }
 
@@ -97,17 +136,23 @@ impl Problem {
 pub struct Generator {
     /// The case name, with `{seed}` or `{seed:03}` (zero-padded) replaced.
     pub name: String,
+    /// Prints one input for `{seed}`.
     pub command: Vec<String>,
+    /// The seeds to run it with.
     pub seeds: SeedRange,
 }
 
+/// `first..=last`, never empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeedRange {
+    /// The first seed.
     pub first: u64,
+    /// The last seed, included.
     pub last: u64,
 }
 
 impl SeedRange {
+    /// Each seed in order, one at a time (a range may be huge: it is never collected).
     pub fn iter(self) -> impl Iterator<Item = u64> {
         self.first..=self.last
     }
@@ -125,13 +170,17 @@ pub struct Stress {
 /// A language a submission can be written in.
 #[derive(Debug, Clone)]
 pub struct Language {
+    /// The table's key (`cpp`), what `--lang` takes.
     pub id: String,
+    /// The name shown in reports (`C++17`).
     pub name: String,
+    /// File extensions without the dot that select this language.
     pub extensions: Vec<String>,
     /// With `{source}` and `{exe}`; none for interpreted languages.
     pub compile: Option<Vec<String>>,
     /// With `{source}` and `{exe}`.
     pub run: Vec<String>,
+    /// The problem's time limit is multiplied by this (slow interpreters).
     pub time_multiplier: f64,
 }
 
@@ -284,6 +333,7 @@ impl<'de> Deserialize<'de> for SeedRange {
     }
 }
 
+/// `"1..=300"` or `"7"` as a seed range.
 pub fn parse_seed_range(text: &str) -> Result<SeedRange, String> {
     let bad = || format!("`{text}` is not a seed range (write it like \"1..=300\" or a number)");
     let (first, last) = text.split_once("..=").ok_or_else(bad)?;
@@ -308,6 +358,7 @@ pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {
         })
 }
 
+/// Reads and checks judge.toml at `path`, making every path in it absolute.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
         path: path.to_path_buf(),
@@ -578,6 +629,7 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl Config {
+    /// The problem named `name`, if any.
     pub fn problem(&self, name: &str) -> Option<&Problem> {
         self.problems.iter().find(|p| p.name == name)
     }
@@ -592,10 +644,14 @@ impl Config {
     }
 }
 
+/// A problem name judge.toml does not have; the message lists the ones it has.
 #[derive(Debug, thiserror::Error)]
 pub struct UnknownProblem {
+    /// The name asked for.
     pub name: String,
+    /// The names judge.toml has.
     pub known: Vec<String>,
+    /// judge.toml.
     pub config: PathBuf,
 }
 

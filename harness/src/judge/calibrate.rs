@@ -233,8 +233,11 @@ fn stored<'a>(
 ) -> Result<Vec<Stored<'a>>, CalibrateError> {
     match verify::plan(config, folder, std::slice::from_ref(&problem.name)) {
         Ok(stored) => Ok(stored),
-        Err(VerifyError::MissingFolder(_) | VerifyError::NoneForProblem { .. }) => Ok(Vec::new()),
-        Err(VerifyError::Empty(_)) => Ok(Vec::new()),
+        Err(
+            VerifyError::MissingFolder(_)
+            | VerifyError::NoneForProblem { .. }
+            | VerifyError::Empty(_),
+        ) => Ok(Vec::new()),
         Err(error) => Err(error.into()),
     }
 }

@@ -1,10 +1,10 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check.
 //! It reports through events and returns outcomes; it never prints.
 
-pub mod calibrate;
-pub mod submission;
-pub mod suite;
-pub mod verify;
+pub(crate) mod calibrate;
+pub(crate) mod submission;
+pub(crate) mod suite;
+pub(crate) mod verify;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -24,11 +24,14 @@ const MISMATCH_KEEP_BYTES: usize = 4 << 20;
 /// A program to judge: the executable and its arguments (an interpreter and a script, say).
 #[derive(Debug, Clone)]
 pub struct Program {
+    /// What is started.
     pub executable: PathBuf,
+    /// Its arguments.
     pub args: Vec<OsString>,
 }
 
 impl Program {
+    /// An executable run without arguments.
     pub fn new(executable: impl Into<PathBuf>) -> Program {
         Program {
             executable: executable.into(),
@@ -40,38 +43,53 @@ impl Program {
 /// The outcome of one case.
 #[derive(Debug, Clone)]
 pub struct CaseOutcome {
+    /// The case's name.
     pub case: String,
+    /// What the judge answers for it.
     pub verdict: Verdict,
     /// One line: why the verdict (for AC, what the checker compared, such as `92 blocks`).
     pub reason: String,
+    /// User + system time.
     pub cpu_time: Duration,
+    /// From start to end.
     pub wall_time: Duration,
+    /// Peak resident memory, in bytes.
     pub peak_memory_bytes: u64,
     /// CPU time within 10% of the limit, either side: another machine could flip the verdict.
     pub time_sensitive: bool,
+    /// The end of what the program wrote on stderr.
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
 }
 
+/// A wrong output and its answer, each cut to a few MiB, for the diff.
 #[derive(Debug, Clone)]
 pub struct Mismatch {
+    /// What the program printed.
     pub output: Vec<u8>,
+    /// What the answer file holds.
     pub answer: Vec<u8>,
 }
 
 /// Progress, delivered on the calling thread in completion order.
 #[derive(Debug)]
 pub enum Event<'a> {
+    /// A case was judged.
     Finished {
+        /// Its place in the list of cases.
         index: usize,
+        /// Its outcome.
         outcome: &'a CaseOutcome,
     },
 }
 
+/// How each case is judged.
 #[derive(Debug, Clone)]
 pub struct JudgeSettings<'a> {
+    /// The limits of every run.
     pub limits: Limits,
+    /// How outputs are compared.
     pub checker: &'a Checker,
     /// Cases run at once. Verdicts use CPU time, which parallel runs barely disturb.
     pub jobs: usize,

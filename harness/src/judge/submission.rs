@@ -130,19 +130,8 @@ impl SubmissionReport {
         self.outcomes.iter().find(|o| !o.verdict.is_accepted())
     }
 
-    pub fn count(&self, verdict: Verdict) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| o.verdict == verdict)
-            .count()
-    }
-
     pub fn max_cpu_time(&self) -> Duration {
         crate::judge::max_cpu_time(&self.outcomes)
-    }
-
-    pub fn max_memory(&self) -> u64 {
-        crate::judge::max_memory(&self.outcomes)
     }
 
     /// Judging stopped at the first failure before the last case.

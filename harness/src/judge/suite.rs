@@ -57,14 +57,6 @@ impl ProblemReport {
     pub fn all_accepted(&self) -> bool {
         self.outcomes.iter().all(|o| o.verdict.is_accepted())
     }
-
-    pub fn max_cpu_time(&self) -> Duration {
-        crate::judge::max_cpu_time(&self.outcomes)
-    }
-
-    pub fn max_memory(&self) -> u64 {
-        crate::judge::max_memory(&self.outcomes)
-    }
 }
 
 /// Everything a run judged.
@@ -79,10 +71,6 @@ pub struct SuiteReport {
 }
 
 impl SuiteReport {
-    pub fn all_accepted(&self) -> bool {
-        self.problems.iter().all(ProblemReport::all_accepted)
-    }
-
     pub fn case_count(&self) -> usize {
         self.problems.iter().map(|p| p.outcomes.len()).sum()
     }
@@ -143,14 +131,10 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
 /// Progress of a whole suite, for the progress bar.
 #[derive(Debug)]
 pub enum SuiteEvent<'a> {
-    ProblemStarted {
-        problem: &'a str,
-        cases: usize,
-    },
-    CaseFinished {
-        problem: &'a str,
-        outcome: &'a CaseOutcome,
-    },
+    /// The next problem's solution is about to be judged.
+    ProblemStarted { problem: &'a str },
+    /// One of its cases was judged.
+    CaseFinished { outcome: &'a CaseOutcome },
 }
 
 /// Judges every planned problem's solution.
@@ -173,7 +157,6 @@ pub fn run(
         let problem = plan.problem;
         on_event(SuiteEvent::ProblemStarted {
             problem: &problem.name,
-            cases: plan.cases.len(),
         });
         let limits = problem.limits(1.0);
         let settings = JudgeSettings {
@@ -184,10 +167,7 @@ pub fn run(
         let program = Program::new(&problem.solution);
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
             let Event::Finished { outcome, .. } = event;
-            on_event(SuiteEvent::CaseFinished {
-                problem: &problem.name,
-                outcome,
-            });
+            on_event(SuiteEvent::CaseFinished { outcome });
         });
         problems.push(ProblemReport {
             name: problem.name.clone(),

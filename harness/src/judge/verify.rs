@@ -104,14 +104,6 @@ impl Expected {
         }
     }
 
-    /// The single verdict expected, if it is one.
-    pub fn verdict(&self) -> Option<Verdict> {
-        match self {
-            Expected::One(verdict) => Some(*verdict),
-            _ => None,
-        }
-    }
-
     pub fn is_checked(&self) -> bool {
         !matches!(self, Expected::Unchecked { .. })
     }
@@ -337,14 +329,12 @@ impl VerifyReport {
 /// Progress, on the calling thread: each submission starts, its cases finish, it is judged.
 #[derive(Debug)]
 pub enum VerifyEvent<'a> {
+    /// The next stored submission is about to be judged.
     Started {
-        index: usize,
         name: &'a str,
-        cases: usize,
     },
-    CaseFinished {
-        index: usize,
-    },
+    /// One of its cases was judged.
+    CaseFinished,
     Judged {
         index: usize,
         result: &'a Verified,
@@ -365,13 +355,9 @@ pub fn run(
     };
     let mut results = Vec::new();
     for (index, entry) in stored.iter().enumerate() {
-        on_event(VerifyEvent::Started {
-            index,
-            name: &entry.name,
-            cases: entry.plan.cases.len(),
-        });
+        on_event(VerifyEvent::Started { name: &entry.name });
         let report = submission::judge(&entry.plan, &options, &mut |_| {
-            on_event(VerifyEvent::CaseFinished { index });
+            on_event(VerifyEvent::CaseFinished);
         })?;
         let result = Verified {
             name: entry.name.clone(),

@@ -24,8 +24,6 @@ const COMPILE_LIMITS: Limits = Limits {
 #[derive(Debug, Clone)]
 pub struct Built {
     pub program: Program,
-    /// The cache folder holding it.
-    pub dir: PathBuf,
 }
 
 /// Where builds are kept: `$HARNESS_CACHE_DIR`, else `$XDG_CACHE_HOME/harness`, else
@@ -168,7 +166,6 @@ pub fn build(
     if dir.join(".built").is_file() {
         return Ok(Built {
             program: program_of(&dir),
-            dir,
         });
     }
 
@@ -259,7 +256,6 @@ pub fn build(
     }
     Ok(Built {
         program: program_of(&dir),
-        dir,
     })
 }
 

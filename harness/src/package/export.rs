@@ -153,7 +153,6 @@ fn package_files(
     // The checker.
     let flags = default_validator_flags(&problem.checker);
     let validator = match (&problem.checker, &flags) {
-        (_, Some(_)) => None,
         (Checker::Lines, None) => Some(LINES_VALIDATOR),
         (Checker::UnorderedBlocks, None) => Some(UNORDERED_BLOCKS_VALIDATOR),
         (Checker::Command { program, .. }, None) => {
@@ -168,6 +167,7 @@ fn package_files(
                 program: PathBuf::from("(a package's own validator)"),
             })
         }
+        // Flags say it (or nothing needs saying).
         _ => None,
     };
 

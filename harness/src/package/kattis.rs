@@ -1,7 +1,7 @@
 //! Reads a Kattis/ICPC problem package, legacy or 2025-09 (2023-07-draft): problem.yaml, the
 //! test data with its groups' flags, the validators, the limits and the submissions.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use serde_norway::Value;
@@ -278,14 +278,6 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         None => Vec::new(),
     };
 
-    let statements = ["problem_statement", "statement"]
-        .iter()
-        .map(|d| root.join(d))
-        .filter(|d| d.is_dir())
-        .flat_map(|d| sorted_entries(&d).unwrap_or_default())
-        .filter(|p| file_name(p).starts_with("problem."))
-        .collect();
-
     let (submissions, skipped) = submissions::kattis(&root)?;
     Ok(Package {
         root,
@@ -302,7 +294,6 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         output_limit,
         submissions,
         skipped,
-        statements,
         testlib_validators: false,
         include: None,
     })
@@ -438,9 +429,4 @@ fn walk(
         });
     }
     Ok(())
-}
-
-/// The path of a package folder as shown in messages.
-pub fn shown(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).unwrap_or(path).to_path_buf()
 }

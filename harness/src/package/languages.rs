@@ -14,7 +14,7 @@ fn language(
     compile: Option<&[&str]>,
     run: &[&str],
 ) -> Language {
-    let strings = |parts: &[&str]| parts.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let strings = |parts: &[&str]| parts.iter().map(ToString::to_string).collect::<Vec<_>>();
     Language {
         id: id.to_string(),
         name: name.to_string(),

@@ -116,8 +116,6 @@ pub struct Package {
     pub submissions: Vec<PackageSubmission>,
     /// Files in `submissions/` that are not judged, with why.
     pub skipped: Vec<Skipped>,
-    /// Statement files (`problem_statement/problem.en.tex`, `statement/problem.en.md`).
-    pub statements: Vec<PathBuf>,
     /// Input validators speak testlib (exit 0 valid) rather than Kattis (exit 42).
     pub testlib_validators: bool,
     /// A folder with the package's `testlib.h`, for building its validators.
@@ -159,8 +157,6 @@ pub fn open(dir: &Path) -> Result<Package, PackageError> {
 pub struct Loaded {
     pub package: Package,
     pub config: Config,
-    /// Keeps the built validators and checkers.
-    pub builds: Vec<build::Built>,
 }
 
 impl Loaded {
@@ -192,7 +188,6 @@ pub fn load(
     languages: Vec<Language>,
     time_limit: Option<Duration>,
 ) -> Result<Loaded, PackageError> {
-    let mut builds = Vec::new();
     let checker = match &package.validation {
         Validation::Default => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
@@ -202,17 +197,14 @@ pub fn load(
         }
         Validation::Custom(source) => {
             let built = build::build(source, &languages, None)?;
-            let checker =
-                Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                    validator: crate::check::package::OutputValidator::Custom {
-                        program: built.program.executable.clone(),
-                        args: built.program.args.clone(),
-                        name: source.name.clone(),
-                    },
-                    groups: output_groups(&package),
-                }));
-            builds.push(built);
-            checker
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Custom {
+                    program: built.program.executable,
+                    args: built.program.args,
+                    name: source.name.clone(),
+                },
+                groups: output_groups(&package),
+            }))
         }
         Validation::Testlib { program, include } => {
             let built = build::build(program, &languages, Some(include))?;
@@ -225,7 +217,6 @@ pub fn load(
                     .map(|a| a.to_string_lossy().into_owned())
                     .collect(),
             };
-            builds.push(built);
             checker
         }
         Validation::Builtin(checker) => checker.clone(),
@@ -269,11 +260,7 @@ pub fn load(
         problems: vec![problem],
         languages,
     };
-    Ok(Loaded {
-        package,
-        config,
-        builds,
-    })
+    Ok(Loaded { package, config })
 }
 
 fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {

@@ -3,7 +3,7 @@
 //! any other compiled from its source with the package's `testlib.h`), the validators and the
 //! solutions with their tags as expected verdicts.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use super::limits::TimeLimit;
@@ -33,8 +33,7 @@ pub fn std_checker(name: &str) -> Option<Checker> {
         // Tokens compared exactly (case-sensitive), numbers as text or as values.
         "wcmp" | "ncmp" | "uncmp" | "hcmp" | "icmp" => Checker::Tokens,
         "lcmp" | "fcmp" => Checker::Lines,
-        "rcmp" => float(6),
-        "dcmp" => float(6),
+        "rcmp" | "dcmp" => float(6),
         "yesno" | "nyesno" => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
                 validator: crate::check::package::OutputValidator::Default,
@@ -310,11 +309,6 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             });
         }
     }
-    let statements = if root.join("statements").is_dir() {
-        vec![root.join("statements")]
-    } else {
-        Vec::new()
-    };
 
     Ok(Package {
         root,
@@ -334,15 +328,9 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
-        statements,
         testlib_validators: true,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
     })
-}
-
-/// The folder holding the package's testlib.h, for building its validators.
-pub fn include_of(package: &Package) -> Option<PathBuf> {
-    package.include.clone()
 }
 
 #[cfg(test)]

@@ -390,7 +390,7 @@ impl VerifyTable {
         VerifyTable { width }
     }
 
-    pub fn write_header(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn write_header(self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "{BOLD}{:<width$}  expected  got  {:>8}  result{BOLD:#}",
@@ -402,7 +402,7 @@ impl VerifyTable {
 
     /// `king-queens/time_limit_exceeded/brute.cpp  TLE  TLE  1.01 s  OK  (all-400)`, and for
     /// a mismatch, why under it.
-    pub fn write_row(&self, out: &mut dyn Write, result: &Verified) -> io::Result<()> {
+    pub fn write_row(self, out: &mut dyn Write, result: &Verified) -> io::Result<()> {
         let report = &result.report;
         let got = verdict_style(report.verdict);
         write!(
@@ -557,7 +557,8 @@ pub fn write_cases(
 }
 
 /// The whole verify report at once: header, rows and summary.
-pub fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
+#[cfg(test)]
+fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
     let mut printer = VerifyPrinter::new(
         report.results.iter().map(|r| r.name.as_str()),
         Detail::Normal,

@@ -26,7 +26,15 @@ pub fn write_loaded(
         loaded.package.format.describe(),
         format_duration(limit),
         format_bytes(loaded.problem().memory_limit),
-    )
+    )?;
+    if loaded.package.scoring {
+        writeln!(
+            out,
+            "{}: {DIM}a scoring problem: judged pass-fail here (every case must be AC), no score is computed{DIM:#}",
+            loaded.package.name
+        )?;
+    }
+    Ok(())
 }
 
 /// The invalid cases, the validators that could not run, and a count.

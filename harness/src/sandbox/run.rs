@@ -36,9 +36,11 @@ pub struct RunRequest<'a> {
     /// The executable. A relative path with a folder in it (`./a.out`, `target/sol`) is taken
     /// from the harness's current folder, not the run's; a bare name is looked up in `PATH`.
     pub program: &'a Path,
+    /// Its arguments.
     pub args: &'a [OsString],
     /// A file fed as stdin; `None` means /dev/null.
     pub stdin: Option<&'a Path>,
+    /// What it may use.
     pub limits: Limits,
     /// Working directory. `None`: a fresh temporary folder, removed after the run.
     pub workdir: Option<&'a Path>,
@@ -47,6 +49,7 @@ pub struct RunRequest<'a> {
 /// How the main process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Termination {
+    /// Exited with this code.
     Exited(i32),
     /// Killed by this signal number (shown by name through [`signal_name`]).
     Signaled(i32),
@@ -56,15 +59,20 @@ pub enum Termination {
 /// program wrote past the limit and ended before it could be killed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimitHit {
+    /// It ran past the wall-clock bound.
     WallTime,
+    /// Its resident memory went over the limit.
     Memory,
+    /// It wrote more than the output limit.
     Output,
 }
 
 /// Everything measured about one run.
 #[derive(Debug, Clone)]
 pub struct RunResult {
+    /// How the main process ended.
     pub termination: Termination,
+    /// The limit it was killed for, if any.
     pub limit_hit: Option<LimitHit>,
     /// User + system time of the main process and the children it waited for.
     pub cpu_time: Duration,
@@ -80,22 +88,33 @@ pub struct RunResult {
     pub stderr_tail: Vec<u8>,
 }
 
+/// A failure on the harness's side: the program never ran, or could not be followed.
+/// Whatever the program itself does, crashes included, is a [`RunResult`].
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The program could not be started.
     #[error("cannot start `{}`: {source}", program.display())]
     Spawn {
+        /// The program.
         program: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The input file could not be opened.
     #[error("cannot open stdin `{}`: {source}", path.display())]
     Stdin {
+        /// The input file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// No scratch folder could be made.
     #[error("cannot make a working folder: {0}")]
     Workdir(std::io::Error),
+    /// Ctrl-C: nothing more is started.
     #[error("interrupted (Ctrl-C): no more programs are started")]
     Interrupted,
+    /// Waiting for the program failed.
     #[error("lost track of the child process: {0}")]
     Wait(std::io::Error),
 }

@@ -237,7 +237,7 @@ impl Group {
             // SAFETY: rusage is plain data; wait4 fills it.
             let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
             // SAFETY: both pointers are valid for the call.
-            let got = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
+            let got = unsafe { libc::wait4(self.pid, &raw mut status, 0, &raw mut usage) };
             if got == self.pid {
                 self.reaped = true;
                 return Ok((status, usage));
@@ -405,7 +405,7 @@ fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
     // SAFETY: info is valid for the call; pid is our unreaped child.
-    if unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) } != 0 {
+    if unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &raw mut info, flags) } != 0 {
         let error = io::Error::last_os_error();
         return match error.kind() {
             io::ErrorKind::Interrupted => Ok(false),
@@ -519,7 +519,7 @@ fn max_rss_bytes(usage: &libc::rusage) -> u64 {
 pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
     nix::sys::signal::Signal::try_from(signal)
         .ok()
-        .map(|signal| signal.as_str())
+        .map(nix::sys::signal::Signal::as_str)
 }
 
 /// Where runs get their scratch folders: a memory-backed tmpfs when there is one with room,

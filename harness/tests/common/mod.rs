@@ -1,7 +1,14 @@
 //! Fixture programs for the integration tests: small C files in `tests/fixtures`, each
 //! misbehaving in one way, compiled once per test binary with the system C compiler.
 //!
-//! Use from a test file with `mod common;` and `common::fixture("echo-sum")`.
+//! Use from a test file with `mod common;` and `common::fixture("echo-sum")`; temporary
+//! projects come from `common::project::Project`.
+#![allow(
+    dead_code,
+    reason = "each test binary compiles this module on its own and uses only part of it"
+)]
+
+pub mod project;
 
 use std::ffi::OsString;
 use std::fs;
@@ -14,10 +21,6 @@ const SOURCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// The C and Python language tables of the submission tests' judge.toml files: the system C
 /// compiler and python3, so the tests judge real sources without the repository's settings.
-#[allow(
-    dead_code,
-    reason = "each test binary compiles this module on its own, and not all of them judge sources"
-)]
 pub const C_AND_PYTHON: &str = r#"
 [languages.c]
 name = "C11"
@@ -47,10 +50,6 @@ pub fn fixture(name: &str) -> PathBuf {
 
 /// The C source of fixture `name`, for tests that hand it to the harness as a submission
 /// (the harness compiles it itself).
-#[allow(
-    dead_code,
-    reason = "each test binary compiles this module on its own, and not all of them judge sources"
-)]
 pub fn fixture_source(name: &str) -> PathBuf {
     let path = Path::new(SOURCES).join(format!("{name}.c"));
     assert!(

@@ -1,0 +1,113 @@
+//! One builder for the temporary projects of the integration tests (after `just`'s `Test`):
+//! a test states its files, runs the real `harness` binary in the folder, and asserts.
+//!
+//! ```ignore
+//! let project = Project::new()
+//!     .file("judge.toml", TOML)
+//!     .case("sum", "01", "1 2\n", "3\n");
+//! project.harness().args(["judge", "sum", "a.c"]).assert().success();
+//! ```
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A temporary folder holding a project; removed when dropped.
+pub struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Project {
+    fn default() -> Self {
+        Project::new()
+    }
+}
+
+impl Project {
+    /// An empty folder.
+    pub fn new() -> Project {
+        Project {
+            dir: tempfile::tempdir().expect("a temporary folder"),
+        }
+    }
+
+    /// With `text` at `relative` (folders made as needed).
+    pub fn file(self, relative: &str, text: &str) -> Project {
+        self.write(relative, text);
+        self
+    }
+
+    /// With an executable script at `relative`.
+    pub fn executable(self, relative: &str, text: &str) -> Project {
+        let path = self.write(relative, text);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|error| panic!("cannot chmod `{}`: {error}", path.display()));
+        self
+    }
+
+    /// With the case `cases/<problem>/<name>.in` and its `.ans`.
+    pub fn case(self, problem: &str, name: &str, input: &str, answer: &str) -> Project {
+        self.add_case(problem, name, input, Some(answer));
+        self
+    }
+
+    /// Writes `text` to `relative` now and returns its path.
+    pub fn write(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.path().join(relative);
+        fs::create_dir_all(path.parent().expect("a file inside the project"))
+            .unwrap_or_else(|error| panic!("cannot make the folder of `{relative}`: {error}"));
+        fs::write(&path, text).unwrap_or_else(|error| panic!("cannot write `{relative}`: {error}"));
+        path
+    }
+
+    /// Writes a case now; `answer: None` leaves the `.ans` out.
+    pub fn add_case(&self, problem: &str, name: &str, input: &str, answer: Option<&str>) {
+        write_case(self.path(), problem, name, input, answer);
+    }
+
+    /// The project's folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A path inside the project.
+    pub fn join(&self, relative: &str) -> PathBuf {
+        self.path().join(relative)
+    }
+
+    /// The text of a file inside the project.
+    pub fn read(&self, relative: &str) -> String {
+        fs::read_to_string(self.join(relative))
+            .unwrap_or_else(|error| panic!("cannot read `{relative}`: {error}"))
+    }
+
+    /// The real `harness` binary, run in the project without colors.
+    pub fn harness(&self) -> Command {
+        harness_in(self.path())
+    }
+
+    /// The folder itself, for tests that keep a `TempDir`.
+    pub fn into_dir(self) -> tempfile::TempDir {
+        self.dir
+    }
+}
+
+/// Writes `cases/<problem>/<name>.in` under `root`, and its `.ans` unless `answer` is `None`.
+pub fn write_case(root: &Path, problem: &str, name: &str, input: &str, answer: Option<&str>) {
+    let folder = root.join("cases").join(problem);
+    fs::create_dir_all(&folder)
+        .unwrap_or_else(|error| panic!("cannot make `{}`: {error}", folder.display()));
+    fs::write(folder.join(format!("{name}.in")), input).expect("a writable case folder");
+    if let Some(answer) = answer {
+        fs::write(folder.join(format!("{name}.ans")), answer).expect("a writable case folder");
+    }
+}
+
+/// The real `harness` binary, run in `dir` without colors.
+pub fn harness_in(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("harness").expect("the harness binary");
+    command.current_dir(dir).env("NO_COLOR", "1");
+    command
+}
