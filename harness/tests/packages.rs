@@ -461,3 +461,41 @@ fn a_standard_polygon_package_is_refused_with_the_reason() {
         ))
         .stderr(predicate::str::contains("doall.sh"));
 }
+
+#[test]
+fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    average_package(&dir.path().join("pkgs/average"));
+    write(
+        dir.path(),
+        "judge.toml",
+        "[problems.avg]\npackage = \"pkgs/average\"\nsolution = \"avg.sh\"\ntime-limit = \"3s\"\n",
+    );
+    // `harness run` judges the table's solution on the package's cases, with its checker:
+    // "2.5000000001" is within the package's float tolerance, and "word" is wrong only where
+    // the group is case-sensitive.
+    write(
+        dir.path(),
+        "avg.sh",
+        "#!/bin/sh\nread line\ncase \"$line\" in\n  word) echo word ;;\n  \"1 2\") echo 1.5 ;;\n  *) echo 2.5000000001 ;;\nesac\n",
+    );
+    std::fs::set_permissions(
+        dir.path().join("avg.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    harness(dir.path())
+        .arg("run")
+        .assert()
+        .code(FAILED)
+        .stderr(predicate::str::contains(
+            "time limit 3000 ms (from judge.toml)",
+        ))
+        .stdout(predicate::str::contains("secret/words/02"))
+        .stdout(predicate::str::contains("2/3 AC"));
+    harness(dir.path())
+        .args(["verify", "avg"])
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("average/accepted/avg.py"));
+}

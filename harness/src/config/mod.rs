@@ -742,6 +742,39 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
         );
     }
 
+    #[test]
+    fn a_problem_read_from_a_package_needs_no_solution() {
+        let config = parse_str(
+            "[problems.p]\npackage = \"pkgs/p\"\ntime-limit = \"3s\"\n[problems.q]\npackage = \"pkgs/q\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.problem("p").unwrap().package,
+            Some(PackageRef {
+                path: PathBuf::from("/project/pkgs/p"),
+                time_limit: Some(Duration::from_secs(3)),
+            })
+        );
+        assert_eq!(
+            config
+                .problem("q")
+                .unwrap()
+                .package
+                .as_ref()
+                .unwrap()
+                .time_limit,
+            None
+        );
+        let error = parse_str("[problems.r]\ntitle = \"R\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("problem `r`: `solution` is missing"),
+            "{error}"
+        );
+        assert!(error.contains("package = "), "{error}");
+    }
+
     fn syntax(text: &str) -> (usize, usize, String) {
         match parse_str(text) {
             Err(ConfigError::Syntax {
