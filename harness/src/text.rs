@@ -50,6 +50,20 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// The first line of `text` with something on it, trimmed: where testlib writes its verdict.
+pub fn first_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|line| !line.is_empty())
+}
+
+/// The last line of `text` with something on it, trimmed: in a program's stderr, where a
+/// panic, an assertion or a validator says why.
+pub fn last_line(text: &str) -> Option<&str> {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+}
+
 /// The last `count` lines of `text`.
 pub fn tail_lines(text: &str, count: usize) -> Vec<&str> {
     let lines: Vec<&str> = text.lines().collect();
@@ -59,6 +73,15 @@ pub fn tail_lines(text: &str, count: usize) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_and_last_lines_skip_blank_ones() {
+        let text = "\n  warning \nline 1: n = 14 is out of [6, 13]\n \n";
+        assert_eq!(first_line(text), Some("warning"));
+        assert_eq!(last_line(text), Some("line 1: n = 14 is out of [6, 13]"));
+        assert_eq!(first_line(" \n\n"), None);
+        assert_eq!(last_line(""), None);
+    }
 
     #[test]
     fn cut_counts_characters_not_bytes() {

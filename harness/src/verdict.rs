@@ -237,8 +237,8 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
 
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
-    match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
-        Some(last) => format!("{what}: {}", crate::text::cut(last.trim(), 160)),
+    match crate::text::last_line(stderr) {
+        Some(last) => format!("{what}: {}", crate::text::cut(last, 160)),
         None => what,
     }
 }

@@ -313,3 +313,48 @@ fn fail_fast_stops_at_the_first_failure_in_case_order_even_in_parallel() {
         .collect();
     assert_eq!(names, ["01", "02", "03"]);
 }
+
+/// A language `bad` whose compiler is the fixture `compiler` (it never writes `{exe}`), held
+/// to small compile limits, and a source for it: `sum.bad`.
+fn with_bad_compiler(project: &Project, compiler: &str) -> &'static str {
+    let toml = project.project.read("judge.toml");
+    let compiler = common::fixture(compiler);
+    project.write(
+        "judge.toml",
+        &format!(
+            "{toml}\n[languages.bad]\nextensions = [\"bad\"]\ncompile = [\"{}\", \"{{source}}\"]\nrun = [\"{{exe}}\"]\ncompile-time-limit = \"2s\"\ncompile-memory-limit = \"64MiB\"\n",
+            compiler.display()
+        ),
+    );
+    project.write("sum.bad", "");
+    "sum.bad"
+}
+
+#[test]
+fn a_compiler_that_hangs_is_ce_at_its_time_limit() {
+    let project = Project::new();
+    let source = with_bad_compiler(&project, "sleep-30s");
+    let json = project.judge_json(&["sum", source], FAILED);
+    assert_eq!(json["verdict"], "CE");
+    let message = json["compile"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the compiler took longer than 2 s (compile-time-limit)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_compiler_that_allocates_without_end_is_ce_at_its_memory_limit() {
+    let project = Project::new();
+    let source = with_bad_compiler(&project, "alloc-forever");
+    project
+        .judge(&["sum", source])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "the compiler used more than 64 MiB (compile-memory-limit)",
+        ))
+        .stdout(predicate::str::contains(
+            "verdict: CE (compile error; no case was run)",
+        ))
+        .stderr(no_panic());
+}

@@ -9,13 +9,15 @@ mod common;
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Seek, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::fixture;
 use harness::sandbox::run::{
-    run, signal_name, LimitHit, Limits, RunError, RunRequest, RunResult, Termination,
+    run, signal_name, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope, Stdin,
+    Termination,
 };
 
 const SIGKILL: i32 = 9;
@@ -43,13 +45,7 @@ fn sum_input() -> tempfile::NamedTempFile {
 fn run_fixture(name: &str, limits: Limits) -> (RunResult, Duration) {
     let program = fixture(name);
     let input = sum_input();
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: Some(input.path()),
-        limits,
-        workdir: None,
-    };
+    let request = RunRequest::new(&program, limits).stdin(Stdin::File(input.path()));
     let started = Instant::now();
     let result = run(&request).unwrap_or_else(|error| panic!("{name}: {error}"));
     (result, started.elapsed())
@@ -134,13 +130,7 @@ fn a_correct_program_is_measured() {
 #[test]
 fn no_stdin_reads_as_empty() {
     let program = fixture("echo-sum");
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(&program, limits());
     let result = run(&request).unwrap();
     // echo-sum exits 1 when it cannot read two numbers.
     assert_eq!(result.termination, Termination::Exited(1));
@@ -151,13 +141,7 @@ fn no_stdin_reads_as_empty() {
 fn arguments_reach_the_program() {
     let args: Vec<OsString> = vec!["-c".into(), "printf '%s|' \"$@\"".into(), "sh".into()];
     let args = [args, vec!["a b".into(), "".into()]].concat();
-    let request = RunRequest {
-        program: Path::new("/bin/sh"),
-        args: &args,
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(Path::new("/bin/sh"), limits()).args(&args);
     assert_eq!(run(&request).unwrap().stdout, b"a b||");
 }
 
@@ -325,13 +309,7 @@ fn the_program_starts_with_default_signals_and_none_blocked() {
         // signal, and the mask read would be the shell's own, not the one it started with.
         "while read -r line; do case $line in SigBlk*|SigIgn*) echo \"$line\";; esac; done < /proc/$$/status; kill -PIPE $$; echo survived".into(),
     ];
-    let request = RunRequest {
-        program: Path::new("/bin/sh"),
-        args: &args,
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(Path::new("/bin/sh"), limits()).args(&args);
     let result = run(&request).unwrap();
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(stdout.contains("SigBlk:\t0000000000000000"), "{stdout}");
@@ -408,13 +386,9 @@ fn an_explicit_workdir_is_used_and_kept() {
     let workdir = tempfile::tempdir().unwrap();
     let program = fixture("write-files");
     let input = sum_input();
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: Some(input.path()),
-        limits: limits(),
-        workdir: Some(workdir.path()),
-    };
+    let request = RunRequest::new(&program, limits())
+        .stdin(Stdin::File(input.path()))
+        .workdir(Some(workdir.path()));
     let result = run(&request).unwrap();
     assert_eq!(result.termination, Termination::Exited(0));
     let stderr = stderr(&result);
@@ -442,13 +416,7 @@ fn runs_in_parallel_do_not_mix() {
 #[test]
 fn a_missing_program_is_a_spawn_error_naming_it() {
     let program = Path::new("/nonexistent/solution");
-    let request = RunRequest {
-        program,
-        args: &[],
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(program, limits());
     let error = run(&request).unwrap_err();
     assert!(matches!(error, RunError::Spawn { .. }), "{error:?}");
     assert!(
@@ -462,13 +430,7 @@ fn a_file_that_is_not_executable_is_a_spawn_error() {
     let folder = tempfile::tempdir().unwrap();
     let program = folder.path().join("solution.txt");
     fs::write(&program, "not a program\n").unwrap();
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(&program, limits());
     let error = run(&request).unwrap_err();
     assert!(matches!(error, RunError::Spawn { .. }), "{error:?}");
     assert!(error.to_string().contains("solution.txt`"), "{error}");
@@ -477,13 +439,8 @@ fn a_file_that_is_not_executable_is_a_spawn_error() {
 #[test]
 fn a_missing_input_file_is_a_stdin_error() {
     let program = fixture("echo-sum");
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: Some(Path::new("/nonexistent/01.in")),
-        limits: limits(),
-        workdir: None,
-    };
+    let request =
+        RunRequest::new(&program, limits()).stdin(Stdin::File(Path::new("/nonexistent/01.in")));
     let error = run(&request).unwrap_err();
     assert!(matches!(error, RunError::Stdin { .. }), "{error:?}");
     assert!(
@@ -495,13 +452,8 @@ fn a_missing_input_file_is_a_stdin_error() {
 #[test]
 fn a_missing_workdir_is_a_workdir_error() {
     let program = fixture("echo-sum");
-    let request = RunRequest {
-        program: &program,
-        args: &[],
-        stdin: None,
-        limits: limits(),
-        workdir: Some(Path::new("/nonexistent/folder")),
-    };
+    let request =
+        RunRequest::new(&program, limits()).workdir(Some(Path::new("/nonexistent/folder")));
     let error = run(&request).unwrap_err();
     assert!(matches!(error, RunError::Workdir(_)), "{error:?}");
     assert!(
@@ -516,13 +468,7 @@ fn a_missing_workdir_is_a_workdir_error() {
 fn overhead_against_a_bare_spawn() {
     const RUNS: u32 = 1000;
     let program = Path::new("/bin/true");
-    let request = RunRequest {
-        program,
-        args: &[],
-        stdin: None,
-        limits: limits(),
-        workdir: None,
-    };
+    let request = RunRequest::new(program, limits());
     let bare = || {
         let started = Instant::now();
         for _ in 0..RUNS {
@@ -545,4 +491,75 @@ fn overhead_against_a_bare_spawn() {
     let (ours_second, bare_second) = (ours(), bare());
     eprintln!("bare spawn + wait: {bare_first:?} then {bare_second:?} per run");
     eprintln!("harness::sandbox::run::run: {ours_first:?} then {ours_second:?} per run");
+}
+
+/// A compiler's driver is small; the compiler proper it starts is where the memory goes. With
+/// `Scope::Group` the watch counts the child too and stops the whole group.
+#[test]
+fn a_group_is_held_to_its_memory_limit_as_a_whole() {
+    let alloc = fixture("alloc-1gib");
+    // `; exit` keeps sh as the parent instead of letting it exec the allocator.
+    let args: Vec<OsString> = vec![
+        "-c".into(),
+        "\"$0\" </dev/null; exit 7".into(),
+        alloc.into(),
+    ];
+    let limits = Limits {
+        memory_bytes: 64 * MIB,
+        ..limits()
+    };
+    let request = RunRequest::new(Path::new("/bin/sh"), limits)
+        .args(&args)
+        .scope(Scope::Group);
+    let started = Instant::now();
+    let result = run(&request).unwrap();
+    assert_eq!(result.limit_hit, Some(LimitHit::Memory), "{result:?}");
+    assert!(result.peak_memory_bytes > 64 * MIB, "{result:?}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_group_gone(group_of(&result));
+}
+
+#[test]
+fn stdin_from_bytes_and_environment_reach_the_program() {
+    let args: Vec<OsString> = vec!["-c".into(), "read line; echo \"$line $GREETING\"".into()];
+    let env = [(OsString::from("GREETING"), OsString::from("hello"))];
+    let request = RunRequest::new(Path::new("/bin/sh"), limits())
+        .args(&args)
+        .stdin(Stdin::Bytes(b"1 2\n"))
+        .env(&env);
+    let result = run(&request).unwrap();
+    assert_eq!(result.stdout, b"1 2 hello\n");
+}
+
+/// Output the caller owns (a file here; a pipe to another process for interactive problems)
+/// is the program's own: the runner neither reads it nor limits it.
+#[test]
+fn output_to_a_callers_file_is_not_captured() {
+    let log = tempfile::tempfile().unwrap();
+    let args: Vec<OsString> = vec!["-c".into(), "echo out; echo err >&2".into()];
+    let request = RunRequest::new(Path::new("/bin/sh"), limits())
+        .args(&args)
+        .stdout(Output::Fd(log.as_fd()))
+        .stderr(Output::Fd(log.as_fd()));
+    let result = run(&request).unwrap();
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert!(result.stdout.is_empty() && result.stderr_tail.is_empty());
+    let mut log = log;
+    let mut text = String::new();
+    log.rewind().unwrap();
+    log.read_to_string(&mut text).unwrap();
+    assert_eq!(text, "out\nerr\n");
+}
+
+#[test]
+fn stdin_from_a_callers_pipe() {
+    let (reader, writer) = nix::unistd::pipe().unwrap();
+    let mut writer = std::fs::File::from(writer);
+    writer.write_all(b"4 5\n").unwrap();
+    drop(writer);
+    let args: Vec<OsString> = vec!["-c".into(), "cat".into()];
+    let request = RunRequest::new(Path::new("/bin/sh"), limits())
+        .args(&args)
+        .stdin(Stdin::Fd(reader.as_fd()));
+    assert_eq!(run(&request).unwrap().stdout, b"4 5\n");
 }

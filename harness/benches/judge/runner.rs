@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use harness::case::discover::Case;
 use harness::check::Checker;
 use harness::judge::{self, JudgeSettings, Program};
-use harness::sandbox::run::{self, Limits, RunRequest, Termination};
+use harness::sandbox::run::{self, Limits, RunRequest, Stdin, Termination};
 use harness::verdict::Verdict;
 
 use crate::setup::Setup;
@@ -148,13 +148,7 @@ fn measure(
                 }
             }
             Variant::Run => {
-                let request = RunRequest {
-                    program,
-                    args: &[],
-                    stdin: Some(&case.input),
-                    limits,
-                    workdir: None,
-                };
+                let request = RunRequest::new(program, limits).stdin(Stdin::File(&case.input));
                 let result = run::run(&request).map_err(|e| e.to_string())?;
                 if result.termination != Termination::Exited(0) {
                     return Err(format!("{}: {:?}", program.display(), result.termination));

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use harness::check::{self, CaseFiles};
 use harness::config;
-use harness::sandbox::run::{self, Limits, RunRequest, Termination};
+use harness::sandbox::run::{self, Limits, RunRequest, Stdin, Termination};
 use harness::verdict::Verdict;
 
 use crate::setup::Setup;
@@ -59,13 +59,7 @@ pub fn run(setup: &Setup, repeats: usize, targets: &mut Vec<Target>) -> Result<S
         for round in 0..=rounds {
             for k in 0..programs.len() {
                 let v = (k + round) % programs.len();
-                let request = RunRequest {
-                    program: &programs[v],
-                    args: &[],
-                    stdin: Some(&input),
-                    limits,
-                    workdir: None,
-                };
+                let request = RunRequest::new(&programs[v], limits).stdin(Stdin::File(&input));
                 let result = run::run(&request).map_err(|e| e.to_string())?;
                 if result.termination != Termination::Exited(0) || result.limit_hit.is_some() {
                     return Err(format!(

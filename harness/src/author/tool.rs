@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::config;
-use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Termination};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Stdin, Termination};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
 /// takes milliseconds, and a generator may print a 100 MB input.
@@ -109,13 +109,10 @@ impl Command {
         stdin: Option<&Path>,
         workdir: Option<&Path>,
     ) -> Result<RunResult, ToolError> {
-        let request = RunRequest {
-            program: &self.program,
-            args: &self.args,
-            stdin,
-            limits: LIMITS,
-            workdir,
-        };
+        let request = RunRequest::new(&self.program, LIMITS)
+            .args(&self.args)
+            .stdin(stdin.map_or(Stdin::Null, Stdin::File))
+            .workdir(workdir);
         run::run(&request).map_err(|error| match error {
             RunError::Spawn { source, .. } => ToolError::Start {
                 role: self.role,
@@ -169,8 +166,7 @@ pub fn failure(result: &RunResult) -> Option<String> {
             crate::config::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) => return None,
-        (None, Termination::Exited(code)) => format!("exit {code}"),
-        (None, Termination::Signaled(signal)) => run::signal_name(signal),
+        (None, ending) => ending.describe(),
     };
     Some(match last_line(&result.stderr_tail) {
         Some(line) => format!("{how}: {line}"),
@@ -180,12 +176,7 @@ pub fn failure(result: &RunResult) -> Option<String> {
 
 /// The last non-blank line of a program's stderr: where validators and panics say why.
 pub fn last_line(stderr: &[u8]) -> Option<String> {
-    String::from_utf8_lossy(stderr)
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .map(str::to_string)
+    crate::text::last_line(&String::from_utf8_lossy(stderr)).map(str::to_string)
 }
 
 #[cfg(test)]

@@ -331,14 +331,7 @@ impl Cache {
 /// The file a command's program names: a path from judge.toml's folder, or a bare name found
 /// on PATH as the run will find it.
 fn program_file(program: &str, root: &Path) -> Option<PathBuf> {
-    let resolved = config::resolve_program(program, root);
-    if resolved.components().count() > 1 {
-        return Some(resolved);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(&resolved))
-        .find(|candidate| candidate.is_file())
+    crate::sandbox::run::find_program(&config::resolve_program(program, root)).ok()
 }
 
 #[cfg(test)]

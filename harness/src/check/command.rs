@@ -1,22 +1,27 @@
 //! The `command` checker: an external program with testlib's exit codes.
 
-use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::ffi::OsString;
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{CaseFiles, Judgement};
-use crate::text::one_line;
+use crate::config::units::format_size_limit;
+use crate::sandbox::collect::run_collecting;
+use crate::sandbox::interrupt;
+use crate::sandbox::run::{LimitHit, Limits, RunError, Termination};
+use crate::text::{first_line, last_line, one_line};
 
 /// Wall-clock time an external checker gets before it is killed and the case is a judge error.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// Memory of an external checker and what it starts: room for a checker that reads a large
+/// output whole, and a bound for one that runs away.
+const COMMAND_MEMORY: u64 = 4 << 30;
 
 /// Characters of an external checker's message kept in a reason.
 const MESSAGE_CHARS: usize = 200;
-/// Bytes of an external checker's stdout/stderr kept; the rest is read and dropped so that a
-/// chatty checker never blocks on a full pipe.
+/// Bytes of an external checker's stdout/stderr kept (they go to files, so a chatty checker
+/// never blocks on a full pipe).
 const MESSAGE_BYTES: usize = 64 * 1024;
 
 /// testlib's exit codes.
@@ -50,84 +55,89 @@ pub(super) fn command(
         }
     };
 
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .arg(case.input)
-        .arg(file.path())
-        .arg(case.answer)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own group, so that a timeout kills whatever the checker started too.
-        .process_group(0);
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(err) => {
-            let hint = match err.kind() {
+    let mut argv: Vec<OsString> = args.iter().map(OsString::from).collect();
+    argv.extend([case.input, file.path(), case.answer].map(|path| path.as_os_str().to_owned()));
+    // The checker runs where the harness runs, as it always has: its own arguments in
+    // judge.toml (`checkers/x.py`) may be relative to here.
+    let here = std::env::current_dir().ok();
+    let limits = Limits {
+        cpu_time: timeout,
+        wall_time: timeout,
+        memory_bytes: COMMAND_MEMORY,
+        output_bytes: 0,
+    };
+    let ran = run_collecting(program, &argv, here.as_deref(), limits, MESSAGE_BYTES);
+    drop(file);
+    let collected = match ran {
+        Ok(collected) => collected,
+        Err(RunError::Spawn { source, .. }) => {
+            let hint = match source.kind() {
                 std::io::ErrorKind::PermissionDenied => " (hint: `chmod +x` it)",
                 std::io::ErrorKind::NotFound => " (hint: check the path in judge.toml)",
                 _ => "",
             };
             return Judgement::judge_error(format!(
-                "cannot start checker `{}`: {err}{hint}",
+                "cannot start checker `{}`: {source}{hint}",
                 program.display()
             ));
         }
-    };
-    let stdout = read_in_background(child.stdout.take());
-    let stderr = read_in_background(child.stderr.take());
-
-    let status = wait_with_timeout(&mut child, timeout);
-    // Anything the checker left running would hold the pipes open: end the whole group.
-    kill_group(&child);
-    // Readers finish once the group is gone; the bound only matters for a grandchild that
-    // escaped the group, which must not hang the judge.
-    let stdout = stdout
-        .recv_timeout(Duration::from_secs(1))
-        .unwrap_or_default();
-    let stderr = stderr
-        .recv_timeout(Duration::from_secs(1))
-        .unwrap_or_default();
-    drop(file);
-
-    let status = match status {
-        Ok(Some(status)) => status,
-        Ok(None) => {
+        Err(error) => {
             return Judgement::judge_error(format!(
-                "checker `{}` did not finish within {}s and was killed",
-                program.display(),
-                timeout.as_secs_f64()
-            ))
-        }
-        Err(err) => {
-            return Judgement::judge_error(format!(
-                "lost track of checker `{}`: {err}",
+                "checker `{}` could not run: {error}",
                 program.display()
             ))
         }
     };
-    classify_command(program, status, &stdout, &stderr)
+    if interrupt::is_interrupted() {
+        // Killed by our own Ctrl-C handler: whatever it shows is not the checker's decision.
+        return Judgement::judge_error(RunError::Interrupted.to_string());
+    }
+    match collected.result.limit_hit {
+        Some(LimitHit::WallTime) => Judgement::judge_error(format!(
+            "checker `{}` did not finish within {}s and was killed",
+            program.display(),
+            timeout.as_secs_f64()
+        )),
+        Some(LimitHit::Memory) => Judgement::judge_error(format!(
+            "checker `{}` used more than {} and was killed",
+            program.display(),
+            format_size_limit(COMMAND_MEMORY)
+        )),
+        Some(LimitHit::Output) | None => classify_command(
+            program,
+            collected.result.termination,
+            &collected.stdout,
+            &collected.stderr,
+        ),
+    }
 }
 
 /// Turns the checker's exit status and messages into a result (testlib's conventions).
-fn classify_command(program: &Path, status: ExitStatus, stdout: &[u8], stderr: &[u8]) -> Judgement {
+fn classify_command(
+    program: &Path,
+    status: Termination,
+    stdout: &[u8],
+    stderr: &[u8],
+) -> Judgement {
     // testlib writes its verdict line first; a crashing checker's traceback ends with the error.
     // Checkers that print to stdout instead of stderr are common enough to fall back on.
     let message = |last: bool| {
         let pick = |bytes: &[u8]| {
             let text = String::from_utf8_lossy(bytes);
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let line = if last {
-                lines.next_back()
+                last_line(&text)
             } else {
-                lines.next()
+                first_line(&text)
             };
             line.map(|l| one_line(l, MESSAGE_CHARS))
         };
         pick(stderr).or_else(|| pick(stdout))
     };
-    match status.code() {
+    let code = match status {
+        Termination::Exited(code) => Some(code),
+        Termination::Signaled(_) => None,
+    };
+    match code {
         Some(EXIT_ACCEPTED) => Judgement::accepted(message(false).unwrap_or_default()),
         Some(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
             message(false).unwrap_or_else(|| "checker says wrong answer (no message)".into()),
@@ -137,78 +147,15 @@ fn classify_command(program: &Path, status: ExitStatus, stdout: &[u8], stderr: &
             message(false).unwrap_or_else(|| "(no message)".into())
         )),
         code => {
-            let how = match (code, status.signal()) {
-                (Some(EXIT_FAIL), _) => "failed (exit 3)".to_string(),
-                (Some(code), _) => format!("exited with unknown code {code}"),
-                (None, Some(signal)) => format!("was killed by {}", signal_name(signal)),
-                (None, None) => "ended abnormally".to_string(),
+            let how = match code {
+                Some(EXIT_FAIL) => "failed (exit 3)".to_string(),
+                Some(code) => format!("exited with unknown code {code}"),
+                None => format!("was killed by {}", status.describe()),
             };
             let detail = message(true).map(|m| format!(": {m}")).unwrap_or_default();
             Judgement::judge_error(format!("checker `{}` {how}{detail}", program.display()))
         }
     }
-}
-
-fn signal_name(signal: i32) -> String {
-    nix::sys::signal::Signal::try_from(signal)
-        .map(|s| s.as_str().to_string())
-        .unwrap_or_else(|_| format!("signal {signal}"))
-}
-
-/// Reads a pipe to its end on a thread, keeping the first [`MESSAGE_BYTES`].
-fn read_in_background(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
-    let (sender, receiver) = mpsc::channel();
-    if let Some(mut pipe) = pipe {
-        std::thread::spawn(move || {
-            let mut kept = Vec::new();
-            let mut buffer = [0u8; 8192];
-            loop {
-                match pipe.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        let room = MESSAGE_BYTES.saturating_sub(kept.len());
-                        kept.extend_from_slice(&buffer[..n.min(room)]);
-                    }
-                }
-            }
-            // The receiver may have given up waiting; nothing to do then.
-            let _ = sender.send(kept);
-        });
-    } else {
-        let _ = sender.send(Vec::new());
-    }
-    receiver
-}
-
-/// Waits for the child; `Ok(None)` when it was killed for running past `timeout`.
-fn wait_with_timeout(child: &mut Child, timeout: Duration) -> std::io::Result<Option<ExitStatus>> {
-    let deadline = Instant::now() + timeout;
-    // Most checkers finish in milliseconds: poll often at first, then back off.
-    let mut pause = Duration::from_millis(1);
-    loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(Some(status));
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            kill_group(child);
-            child.wait()?;
-            return Ok(None);
-        }
-        std::thread::sleep(pause.min(deadline - now));
-        pause = (pause * 2).min(Duration::from_millis(50));
-    }
-}
-
-fn kill_group(child: &Child) {
-    let Ok(pid) = i32::try_from(child.id()) else {
-        return;
-    };
-    // ESRCH (the group is already gone) is the usual, happy case.
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(pid),
-        nix::sys::signal::Signal::SIGKILL,
-    );
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::default_validator::{self, Flags};
 use super::{CaseFiles, Judgement};
-use crate::sandbox::run::{self, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Limits, RunRequest, Scope, Stdin, Termination};
 use crate::text::one_line;
 
 /// Kattis' exit code for an accepted output.
@@ -118,13 +118,12 @@ fn custom(
     feedback_arg.push("/");
     all_args.push(feedback_arg);
     all_args.extend(flags.iter().map(OsString::from));
-    let request = RunRequest {
-        program,
-        args: &all_args,
-        stdin: Some(&output_file),
-        limits: VALIDATOR_LIMITS,
-        workdir: None,
-    };
+    // Its memory counted over its group, with no address-space backstop: validators may be
+    // JVMs or start helpers.
+    let request = RunRequest::new(program, VALIDATOR_LIMITS)
+        .args(&all_args)
+        .stdin(Stdin::File(&output_file))
+        .scope(Scope::Group);
     let result = match run::run(&request) {
         Ok(result) => result,
         Err(error) => {

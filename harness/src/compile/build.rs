@@ -1,8 +1,22 @@
 //! Builds what judge.toml's `build` command builds (the solutions, references, generators and
 //! validators) before anything is judged.
 
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::config::units::format_time_limit;
+use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, Scope};
+
+/// A build compiles a whole workspace: it gets long, and is bounded only so that one that
+/// hangs cannot hang the judge. Its memory is not watched: a parallel `cargo build` of a large
+/// project may rightly use several GiB, and the user runs it on their own code.
+const LIMITS: Limits = Limits {
+    cpu_time: Duration::from_secs(60 * 60),
+    wall_time: Duration::from_secs(60 * 60),
+    memory_bytes: u64::MAX,
+    output_bytes: 0,
+};
 
 /// Why judge.toml's build command did not build.
 #[derive(Debug, thiserror::Error)]
@@ -20,49 +34,64 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// It ran and failed.
-    #[error("the build command `{command}` failed ({status}); its messages are above")]
+    #[error("the build command `{command}` failed ({how}); its messages are above")]
     Failed {
         /// The whole command, as written.
         command: String,
-        /// How it ended (`exit status: 101`).
-        status: String,
+        /// How it ended (`exit 101`, or the time limit).
+        how: String,
+    },
+    /// The sandbox could not run it.
+    #[error("the build command `{command}` could not run: {source}")]
+    Run {
+        /// The whole command, as written.
+        command: String,
+        /// Why.
+        source: RunError,
     },
 }
 
 /// Runs the build command in judge.toml's folder. Its messages go to our stderr, where the
-/// user sees the compiler's errors as they are; stdout stays clean for JSON reports.
+/// user sees the compiler's errors as they come; stdout stays clean for JSON reports.
 pub fn build(command: &[String], root: &Path) -> Result<(), BuildError> {
     let Some((program, args)) = command.split_first() else {
         return Ok(());
     };
     let shown = command.join(" ");
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(stderr_for_child())
-        .stderr(Stdio::inherit())
-        .status()
-        .map_err(|source| BuildError::Start {
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    // A path with a slash is taken from judge.toml's folder, as the build runs there.
+    let program_path = crate::config::resolve_program(program, root);
+    let request = RunRequest::new(&program_path, LIMITS)
+        .args(&args)
+        .workdir(Some(root))
+        .stdout(Output::Stderr)
+        .stderr(Output::Stderr)
+        .scope(Scope::Group);
+    let result = run::run(&request).map_err(|error| match error {
+        RunError::Spawn { source, .. } => BuildError::Start {
             command: shown.clone(),
             program: program.clone(),
             source,
-        })?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(BuildError::Failed {
-            command: shown,
-            status: status.to_string(),
-        })
+        },
+        other => BuildError::Run {
+            command: shown.clone(),
+            source: other,
+        },
+    })?;
+    if result.succeeded() {
+        return Ok(());
     }
-}
-
-/// A duplicate of our stderr, so the child's stdout joins it without closing ours.
-fn stderr_for_child() -> Stdio {
-    use std::os::fd::AsFd;
-    std::io::stderr()
-        .as_fd()
-        .try_clone_to_owned()
-        .map_or_else(|_| Stdio::null(), Stdio::from)
+    let how = match result.limit_hit {
+        Some(LimitHit::WallTime) => {
+            format!(
+                "still running after {}, killed",
+                format_time_limit(LIMITS.wall_time)
+            )
+        }
+        _ => result.termination.describe(),
+    };
+    Err(BuildError::Failed {
+        command: shown,
+        how,
+    })
 }

@@ -3,23 +3,15 @@
 
 use std::ffi::OsString;
 use std::io::{Read, Seek};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use crate::config::{Config, Language};
+use crate::config::units::{format_size_limit, format_time_limit};
+use crate::config::{CompileLimits, Config, Language};
 use crate::judge::Program;
-use crate::sandbox::run;
-
-/// Compilers get far more room than the programs they build: a slow compile is not the
-/// contestant's fault, but a compiler that hangs must not hang the judge. No memory or CPU
-/// rlimit: compilers are trusted, and a tight address-space limit breaks multi-threaded ones.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
-/// How often a running compiler is looked at; a compile takes far longer than this.
-const COMPILE_TICK: Duration = Duration::from_millis(10);
+use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope};
 /// A compile message is cut to this many lines: the first errors are the ones to fix, and a
 /// template error in C++ can run to thousands of lines.
 const COMPILE_MESSAGE_LINES: usize = 30;
@@ -53,10 +45,11 @@ pub enum SubmitError {
     #[error("cannot make a temporary folder for the build: {0}")]
     TempDir(std::io::Error),
     #[error("compiling `{}` failed inside the judge: {source}", path.display())]
-    Compiler {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Compiler { path: PathBuf, source: RunError },
+    #[error("cannot keep the compiler's messages: {0}")]
+    Log(std::io::Error),
+    #[error("interrupted (Ctrl-C) while compiling `{}`: the compiler was killed", .0.display())]
+    Interrupted(PathBuf),
 }
 
 /// A submission ready to judge: the program, and the folder that holds its build (removed
@@ -129,7 +122,7 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
         if program.contains("{source}") || program.contains("{exe}") {
             continue;
         }
-        resolve_on_path(Path::new(program)).map_err(|source| SubmitError::MissingTool {
+        run::find_program(Path::new(program)).map_err(|source| SubmitError::MissingTool {
             program: program.clone(),
             language: language.name.clone(),
             id: language.id.clone(),
@@ -168,29 +161,47 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
     let (executable, args) = expand(&language.run, &copied, &exe);
     let built_here = executable.starts_with(build_dir.path());
     if !built_here {
-        resolve_on_path(&executable).map_err(|error| missing_tool(&executable, error))?;
+        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?;
     }
 
     let mut compile_message = String::new();
     if let Some(command) = &language.compile {
         let (program, compile_args) = expand(command, &copied, &exe);
-        let compiled = run_compiler(&program, &compile_args, build_dir.path()).map_err(
-            |error| match error {
-                CompilerError::Spawn(error) => missing_tool(&program, error),
-                CompilerError::Io(error) => SubmitError::Compiler {
-                    path: source.to_path_buf(),
-                    source: error,
-                },
+        let compiled = run_compiler(
+            &program,
+            &compile_args,
+            build_dir.path(),
+            language.compile_limits,
+        )
+        .map_err(|error| match error {
+            CompilerError::Run(RunError::Spawn { source: error, .. }) => {
+                missing_tool(&program, error)
+            }
+            CompilerError::Run(RunError::Interrupted) => {
+                SubmitError::Interrupted(source.to_path_buf())
+            }
+            CompilerError::Run(error) => SubmitError::Compiler {
+                path: source.to_path_buf(),
+                source: error,
             },
-        )?;
+            CompilerError::Log(error) => SubmitError::Log(error),
+        })?;
+        if crate::sandbox::interrupt::is_interrupted() {
+            // Killed by our own Ctrl-C handler: not a compile error of the submission.
+            return Err(SubmitError::Interrupted(source.to_path_buf()));
+        }
         // The compiler saw the private copy; the user knows the file by the name they gave.
         let shown = compiled
             .output
             .replace(&*copied.to_string_lossy(), &source.to_string_lossy());
         compile_message = cut_message(shown.trim_end());
-        if !compiled.succeeded() {
-            if compile_message.is_empty() {
-                compile_message = format!("the compiler stopped with {}", compiled.ending());
+        if !compiled.result.succeeded() {
+            if let Some(why) = compiled.reason(language.compile_limits) {
+                compile_message = if compile_message.is_empty() {
+                    why
+                } else {
+                    format!("{why}\n{compile_message}")
+                };
             }
             return Ok(Compiled::CompileError {
                 language: language.clone(),
@@ -208,7 +219,7 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
         }
         executable
     } else {
-        resolve_on_path(&executable).map_err(|error| missing_tool(&executable, error))?
+        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?
     };
     Ok(Compiled::Ready(Prepared {
         program: Program { executable, args },
@@ -218,81 +229,82 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
     }))
 }
 
-/// What one compile did: how it ended (`None`: killed at the timeout) and what it said.
+/// What one compile did: how it ended, and what it said.
 struct CompilerRun {
-    status: Option<ExitStatus>,
+    result: RunResult,
     /// stdout and stderr interleaved as the compiler wrote them, from the start.
     output: String,
 }
 
 impl CompilerRun {
-    fn succeeded(&self) -> bool {
-        self.status.is_some_and(|status| status.success())
-    }
-
-    fn ending(&self) -> String {
-        match self.status {
-            None => format!(
-                "no result after {} (killed)",
-                crate::config::units::format_duration(COMPILE_TIMEOUT)
-            ),
-            Some(status) => match (status.code(), status.signal()) {
-                (Some(code), _) => format!("exit {code}"),
-                (None, Some(signal)) => run::signal_name(signal),
-                (None, None) => status.to_string(),
-            },
+    /// The line that says why the compile failed where the compiler's own words cannot: a
+    /// limit (a killed compiler's message is cut short), or, when it said nothing, how it
+    /// ended. `None` for a compile that failed and said why.
+    fn reason(&self, limits: CompileLimits) -> Option<String> {
+        let result = &self.result;
+        let time = || format_time_limit(limits.time);
+        match (result.limit_hit, result.termination) {
+            (Some(LimitHit::Memory), _) => Some(format!(
+                "the compiler used more than {} (compile-memory-limit)",
+                format_size_limit(limits.memory_bytes)
+            )),
+            (Some(LimitHit::WallTime), _) => Some(format!(
+                "the compiler took longer than {} (compile-time-limit)",
+                time()
+            )),
+            // The CPU backstop behind the time limit.
+            (_, run::Termination::Signaled(libc::SIGXCPU)) => Some(format!(
+                "the compiler used more than {} of CPU time (compile-time-limit)",
+                time()
+            )),
+            (_, ending) if self.output.trim().is_empty() => {
+                Some(format!("the compiler stopped with {}", ending.describe()))
+            }
+            _ => None,
         }
     }
 }
 
 enum CompilerError {
-    /// The compiler could not be started: usually, it is not installed.
-    Spawn(std::io::Error),
-    Io(std::io::Error),
+    Run(RunError),
+    /// The file its messages go to could not be made or read.
+    Log(std::io::Error),
 }
 
 /// Runs a compiler in `dir` with both output streams in one file, so the message starts with
 /// the first error (the sandbox keeps only the tail of stderr, which is right for a crashing
-/// program and wrong for a compiler). A compiler still running at the timeout is killed with
-/// its process group.
+/// program and wrong for a compiler). The sandbox holds the compiler and everything it starts
+/// to `limits` as one group, and kills the group on Ctrl-C.
 fn run_compiler(
     program: &Path,
     args: &[OsString],
     dir: &Path,
+    limits: CompileLimits,
 ) -> Result<CompilerRun, CompilerError> {
-    let mut log = tempfile::tempfile().map_err(CompilerError::Io)?;
-    let stdout = log.try_clone().map_err(CompilerError::Io)?;
-    let stderr = log.try_clone().map_err(CompilerError::Io)?;
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(stderr)
-        .process_group(0)
-        .spawn()
-        .map_err(CompilerError::Spawn)?;
-    let deadline = Instant::now() + COMPILE_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(CompilerError::Io)? {
-            break Some(status);
-        }
-        if Instant::now() >= deadline {
-            // Killed before it is reaped, so the group id cannot belong to anyone else yet.
-            let group = nix::unistd::Pid::from_raw(child.id() as libc::pid_t);
-            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
-            child.wait().map_err(CompilerError::Io)?;
-            break None;
-        }
-        std::thread::sleep(COMPILE_TICK);
-    };
-    log.rewind().map_err(CompilerError::Io)?;
+    let mut log = tempfile::tempfile().map_err(CompilerError::Log)?;
+    let request = RunRequest::new(
+        program,
+        Limits {
+            cpu_time: limits.time,
+            wall_time: limits.time,
+            memory_bytes: limits.memory_bytes,
+            // Nothing is captured: the messages go to the log, whose size RLIMIT_FSIZE bounds.
+            output_bytes: 0,
+        },
+    )
+    .args(args)
+    .workdir(Some(dir))
+    .stdout(Output::Fd(log.as_fd()))
+    .stderr(Output::Fd(log.as_fd()))
+    .scope(Scope::Group);
+    let result = run::run(&request).map_err(CompilerError::Run)?;
+    log.rewind().map_err(CompilerError::Log)?;
     let mut bytes = Vec::new();
     log.take(COMPILE_READ_BYTES)
         .read_to_end(&mut bytes)
-        .map_err(CompilerError::Io)?;
+        .map_err(CompilerError::Log)?;
     Ok(CompilerRun {
-        status,
+        result,
         output: String::from_utf8_lossy(&bytes).into_owned(),
     })
 }
@@ -334,33 +346,6 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
     (program, parts.collect())
 }
 
-/// Finds a bare program name on PATH now, so that a missing interpreter is one clear error
-/// before judging instead of a judge error on every case.
-fn resolve_on_path(program: &Path) -> Result<PathBuf, std::io::Error> {
-    if program.components().count() > 1 {
-        return if program.is_file() {
-            Ok(program.to_path_buf())
-        } else {
-            Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no such file",
-            ))
-        };
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not found on PATH"))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
-}
-
 /// The first lines of a compile message, each cut to a readable width.
 fn cut_message(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
@@ -388,6 +373,7 @@ fn cut_line(line: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn language(id: &str, compile: Option<&[&str]>, run: &[&str]) -> Language {
         Language {
@@ -397,6 +383,7 @@ mod tests {
             compile: compile.map(|c| c.iter().map(std::string::ToString::to_string).collect()),
             run: run.iter().map(std::string::ToString::to_string).collect(),
             time_multiplier: 1.0,
+            compile_limits: CompileLimits::default(),
         }
     }
 
@@ -425,6 +412,66 @@ mod tests {
             Compiled::CompileError { message, .. } => assert!(message.contains("error: nope")),
             Compiled::Ready(_) => panic!("expected a compile error"),
         }
+    }
+
+    #[test]
+    fn a_compiler_past_its_limits_is_a_compile_error_that_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("x.sh");
+        std::fs::write(&source, "").unwrap();
+        let limits = CompileLimits {
+            time: Duration::from_secs(1),
+            memory_bytes: 64 << 20,
+        };
+        let sleepy = Language {
+            compile_limits: limits,
+            ..language(
+                "sh",
+                Some(&["sh", "-c", "echo thinking; sleep 30"]),
+                &["{exe}"],
+            )
+        };
+        let started = std::time::Instant::now();
+        let Compiled::CompileError { message, .. } = compile(&sleepy, &source).unwrap() else {
+            panic!("expected a compile error")
+        };
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert_eq!(
+            message,
+            "the compiler took longer than 1 s (compile-time-limit)\nthinking"
+        );
+
+        // The shell stays the parent (`; exit`): the memory is its child's, counted all the same.
+        let hungry = Language {
+            compile_limits: CompileLimits {
+                time: Duration::from_secs(60),
+                ..limits
+            },
+            ..language(
+                "sh",
+                Some(&["sh", "-c", "python3 -c 'b = b\"x\" * (1 << 30)'; exit 1"]),
+                &["{exe}"],
+            )
+        };
+        let Compiled::CompileError { message, .. } = compile(&hungry, &source).unwrap() else {
+            panic!("expected a compile error")
+        };
+        assert_eq!(
+            message,
+            "the compiler used more than 64 MiB (compile-memory-limit)"
+        );
+    }
+
+    #[test]
+    fn a_silent_failing_compiler_is_described_by_its_ending() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("x.sh");
+        std::fs::write(&source, "").unwrap();
+        let silent = language("sh", Some(&["sh", "-c", "kill -SEGV $$"]), &["{exe}"]);
+        let Compiled::CompileError { message, .. } = compile(&silent, &source).unwrap() else {
+            panic!("expected a compile error")
+        };
+        assert_eq!(message, "the compiler stopped with SIGSEGV");
     }
 
     #[test]

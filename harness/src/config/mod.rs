@@ -182,6 +182,28 @@ pub struct Language {
     pub run: Vec<String>,
     /// The problem's time limit is multiplied by this (slow interpreters).
     pub time_multiplier: f64,
+    /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
+    pub compile_limits: CompileLimits,
+}
+
+/// What one compile may take: far more than the programs it builds (a slow compile is not the
+/// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
+/// template explosion) is a CE instead of a hung judge or a swapping machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// Wall-clock time of the whole compile.
+    pub time: Duration,
+    /// Resident memory of the compiler and every process it starts, together.
+    pub memory_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> Self {
+        CompileLimits {
+            time: Duration::from_secs(120),
+            memory_bytes: 2 << 30,
+        }
+    }
 }
 
 // ---- the file as written ------------------------------------------------------------------
@@ -250,6 +272,8 @@ struct RawLanguage {
     compile: Option<Vec<String>>,
     run: Vec<String>,
     time_multiplier: Option<f64>,
+    compile_time_limit: Option<DurationValue>,
+    compile_memory_limit: Option<SizeValue>,
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
@@ -400,7 +424,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let wall_limit = problem
             .wall_limit
             .or(defaults.wall_limit)
-            .map_or_else(|| default_wall_limit(time_limit), |d| d.0);
+            .map_or_else(|| crate::sandbox::run::wall_limit(time_limit), |d| d.0);
         if wall_limit < time_limit {
             return Err(invalid(format!(
                 "problem `{name}`: wall-limit ({}) is below time-limit ({})",
@@ -490,6 +514,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 "language `{id}`: time-multiplier must be a positive number"
             )));
         }
+        let defaults = CompileLimits::default();
+        let compile_limits = CompileLimits {
+            time: language.compile_time_limit.map_or(defaults.time, |d| d.0),
+            memory_bytes: language
+                .compile_memory_limit
+                .map_or(defaults.memory_bytes, |s| s.0),
+        };
         languages.push(Language {
             name: language.name.unwrap_or_else(|| id.clone()),
             extensions: language
@@ -500,6 +531,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             compile: language.compile,
             run: language.run,
             time_multiplier: multiplier,
+            compile_limits,
             id,
         });
     }
@@ -528,12 +560,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         problems,
         languages,
     })
-}
-
-/// Twice the CPU limit plus a second: loose enough that a loaded machine does not turn an
-/// honest run into a TLE, tight enough that a program that sleeps comes back soon.
-pub fn default_wall_limit(time_limit: Duration) -> Duration {
-    time_limit * 2 + Duration::from_secs(1)
 }
 
 fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
@@ -883,6 +909,34 @@ seeds = 7
         )
         .unwrap();
         assert_eq!(config.languages.len(), 2);
+    }
+
+    #[test]
+    fn compile_limits_default_and_can_be_set_per_language() {
+        let config = parse_str(
+            "[languages.c]\nextensions = [\"c\"]\ncompile = [\"cc\", \"{source}\"]\nrun = [\"{exe}\"]\n\
+             [languages.big]\nextensions = [\"big\"]\nrun = [\"{exe}\"]\n\
+             compile-time-limit = \"5m\"\ncompile-memory-limit = \"8GiB\"\n",
+        )
+        .unwrap();
+        let limits = |id: &str| {
+            let language = config.languages.iter().find(|l| l.id == id).unwrap();
+            language.compile_limits
+        };
+        assert_eq!(limits("c"), CompileLimits::default());
+        assert_eq!(limits("c").time, Duration::from_secs(120));
+        assert_eq!(limits("c").memory_bytes, 2 << 30);
+        assert_eq!(limits("big").time, Duration::from_secs(300));
+        assert_eq!(limits("big").memory_bytes, 8 << 30);
+
+        let error = parse_str(
+            "[languages.c]\nextensions = [\"c\"]\nrun = [\"{exe}\"]\ncompile-memory-limit = \"0MiB\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("must be a positive size"),
+            "{error}"
+        );
     }
 
     #[test]

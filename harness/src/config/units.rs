@@ -91,9 +91,50 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
+/// A limit as a person would write it: `2 GiB`, `64 MiB`, whole units without decimals; other
+/// sizes as [`format_bytes`] shows them.
+pub fn format_size_limit(bytes: u64) -> String {
+    let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    match units
+        .iter()
+        .find(|(size, _)| bytes >= *size && bytes.is_multiple_of(*size))
+    {
+        Some((size, unit)) => format!("{} {unit}", bytes / size),
+        None => format_bytes(bytes),
+    }
+}
+
+/// A time limit as a person would write it: `120 s`, `2 s`; other durations as
+/// [`format_duration`] shows them.
+pub fn format_time_limit(duration: Duration) -> String {
+    if duration.subsec_nanos() == 0 && duration.as_secs() > 0 {
+        format!("{} s", duration.as_secs())
+    } else {
+        format_duration(duration)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_read_as_written() {
+        let sizes = [
+            (2 << 30, "2 GiB"),
+            (64 << 20, "64 MiB"),
+            (1536 << 20, "1536 MiB"),
+            (4 << 10, "4 KiB"),
+            (1000, "1000 B"),
+            ((1 << 20) + 1, "1.0 MiB"),
+        ];
+        for (bytes, shown) in sizes {
+            assert_eq!(format_size_limit(bytes), shown, "{bytes}");
+        }
+        assert_eq!(format_time_limit(Duration::from_secs(120)), "120 s");
+        assert_eq!(format_time_limit(Duration::from_secs(2)), "2 s");
+        assert_eq!(format_time_limit(Duration::from_millis(1500)), "1500 ms");
+    }
 
     #[test]
     fn durations() {

@@ -449,7 +449,7 @@ fn measure(
 fn measuring_limits(problem: &Problem, time_multiplier: f64) -> Limits {
     let mut limits = problem.limits(time_multiplier);
     limits.cpu_time *= MEASURE_HEADROOM;
-    limits.wall_time = limits.cpu_time * 2 + Duration::from_secs(1);
+    limits.wall_time = crate::sandbox::run::wall_limit(limits.cpu_time);
     limits
 }
 
@@ -473,7 +473,7 @@ fn check_slow(
 ) -> Result<SlowCheck, SubmitError> {
     let mut problem = slow.plan.problem.clone();
     problem.time_limit = limit;
-    problem.wall_limit = limit * 2 + Duration::from_secs(1);
+    problem.wall_limit = crate::sandbox::run::wall_limit(limit);
     let plan = Plan {
         problem: &problem,
         language: slow.plan.language,

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::case::discover::Case;
 use crate::check::{self, CaseFiles, Checker, Judgement};
-use crate::sandbox::run::{self, Limits, RunError, RunRequest};
+use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -196,13 +196,9 @@ pub fn judge_cases_with(
 /// Runs and checks one case.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     let limits = settings.limits;
-    let request = RunRequest {
-        program: &program.executable,
-        args: &program.args,
-        stdin: Some(&case.input),
-        limits,
-        workdir: None,
-    };
+    let request = RunRequest::new(&program.executable, limits)
+        .args(&program.args)
+        .stdin(Stdin::File(&case.input));
     let result = match run::run(&request) {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::{languages, PackageError, SourceProgram};
 use crate::config::Language;
 use crate::judge::Program;
-use crate::sandbox::run::{self, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Limits, RunRequest, Scope, Termination};
 
 /// Compilers are trusted and may be slow (a testlib checker takes seconds with -O2).
 const COMPILE_LIMITS: Limits = Limits {
@@ -218,13 +218,10 @@ pub fn build(
         })
     };
     if let Some((compiler, args)) = compile {
-        let request = RunRequest {
-            program: &compiler,
-            args: &args,
-            stdin: None,
-            limits: COMPILE_LIMITS,
-            workdir: Some(scratch.path()),
-        };
+        let request = RunRequest::new(&compiler, COMPILE_LIMITS)
+            .args(&args)
+            .scope(Scope::Group)
+            .workdir(Some(scratch.path()));
         let result = run::run(&request).map_err(|e| fail(e.to_string()))?;
         if result.termination != Termination::Exited(0) {
             let mut message = String::from_utf8_lossy(&result.stderr_tail).into_owned();

@@ -22,6 +22,7 @@ fn language(
         compile: compile.map(strings),
         run: strings(run),
         time_multiplier: 1.0,
+        compile_limits: crate::config::CompileLimits::default(),
     }
 }
 
@@ -202,18 +203,16 @@ pub fn available(language: &Language) -> Result<(), String> {
     }
     let interpreter = language.run.first().filter(|p| p.starts_with("python"));
     if let Some(program) = interpreter {
-        let request = crate::sandbox::run::RunRequest {
-            program: Path::new(program),
-            args: &[std::ffi::OsString::from("--version")],
-            stdin: None,
-            limits: crate::sandbox::run::Limits {
-                cpu_time: std::time::Duration::from_secs(10),
-                wall_time: std::time::Duration::from_secs(20),
-                memory_bytes: 1 << 30,
-                output_bytes: 1 << 16,
-            },
-            workdir: None,
+        let args = [std::ffi::OsString::from("--version")];
+        let limits = crate::sandbox::run::Limits {
+            cpu_time: std::time::Duration::from_secs(10),
+            wall_time: std::time::Duration::from_secs(20),
+            memory_bytes: 1 << 30,
+            output_bytes: 1 << 16,
         };
+        let request = crate::sandbox::run::RunRequest::new(Path::new(program), limits)
+            .args(&args)
+            .scope(crate::sandbox::run::Scope::Group);
         let works = crate::sandbox::run::run(&request)
             .is_ok_and(|r| r.termination == crate::sandbox::run::Termination::Exited(0));
         if !works {

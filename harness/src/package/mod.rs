@@ -226,7 +226,7 @@ pub fn load(
     // While the limit is being computed, a program that waits must not hold the judge for
     // twice the 5-minute placeholder.
     let wall_limit = match known {
-        Some(limit) => crate::config::default_wall_limit(limit),
+        Some(limit) => crate::sandbox::run::wall_limit(limit),
         None => limits::UNKNOWN_WALL_LIMIT,
     };
     let problem = Problem {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
-use crate::sandbox::run::{self, Limits, RunRequest, Termination};
+use crate::sandbox::run::{self, Limits, RunRequest, Scope, Stdin, Termination};
 
 const EXIT_VALID: i32 = 42;
 /// testlib validators exit 0 for a valid input.
@@ -97,13 +97,10 @@ pub fn validate(
         for (source, built) in &validators.built {
             let mut args: Vec<OsString> = built.program.args.clone();
             args.extend(flags.iter().map(OsString::from));
-            let request = RunRequest {
-                program: &built.program.executable,
-                args: &args,
-                stdin: Some(&case.input),
-                limits: VALIDATOR_LIMITS,
-                workdir: None,
-            };
+            let request = RunRequest::new(&built.program.executable, VALIDATOR_LIMITS)
+                .args(&args)
+                .stdin(Stdin::File(&case.input))
+                .scope(Scope::Group);
             let judgement = match run::run(&request) {
                 Err(error) => Judgement::Failed(error.to_string()),
                 Ok(result) => {

@@ -654,6 +654,7 @@ mod tests {
                 compile: None,
                 run: vec!["{exe}".to_string()],
                 time_multiplier: 1.0,
+                compile_limits: crate::config::CompileLimits::default(),
             },
             limits: limits(),
             compile: CompileOutcome {

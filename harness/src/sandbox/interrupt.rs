@@ -32,12 +32,17 @@ extern "C" fn on_signal(_signal: libc::c_int) {
     for slot in &RUNNING {
         let group = slot.load(Ordering::SeqCst);
         if group > 0 {
-            // SAFETY: kill(2) is async-signal-safe; a negative pid names the group.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
+            kill_group(group);
         }
     }
+}
+
+/// SIGKILL to the whole group. killpg(2) is async-signal-safe, and nix's wrapper neither
+/// allocates nor locks, so the signal handler may call it.
+fn kill_group(group: i32) {
+    use nix::sys::signal::{killpg, Signal};
+    // ESRCH: the group ended meanwhile, which is fine.
+    let _ = killpg(nix::unistd::Pid::from_raw(group), Signal::SIGKILL);
 }
 
 /// Whether the harness was asked to stop: judging loops check it before each case.
@@ -58,10 +63,7 @@ pub fn register(group: i32) -> Registered {
             .is_ok()
     });
     if is_interrupted() {
-        // SAFETY: plain kill(2) of a group this process created.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
+        kill_group(group);
     }
     Registered { slot }
 }

@@ -1,7 +1,9 @@
 //! Runs one program under limits and measures it. The runner never prints: it returns numbers.
 //!
-//! The program runs directly (no shell, so rusage counts it), in its own process group, with
-//! stdin from a file, in a fresh temporary folder, under rlimits set between fork and exec.
+//! Every child the harness starts comes through here: the programs under test, compilers,
+//! judge.toml's build command, external checkers and the author's tools. Each runs directly
+//! (no shell, so rusage counts it), in its own process group registered for Ctrl-C, in a
+//! fresh temporary folder unless given one, under rlimits set between fork and exec.
 //! One thread watches it (see `unix`): CPU time and peak memory come from `wait4`, the wall
 //! clock and resident memory are enforced while it runs by killing the whole group, and the
 //! group is killed again once the main process ends, so nothing it left behind (a grandchild
@@ -10,9 +12,11 @@
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::File;
+use std::io::{Seek, Write};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
 #[cfg(unix)]
 use crate::sandbox::unix;
@@ -22,12 +26,62 @@ use crate::sandbox::unix;
 pub struct Limits {
     /// CPU time (user + sys) allowed; the verdict uses this.
     pub cpu_time: Duration,
-    /// Wall-clock bound that kills programs that sleep or block (about 2× cpu + 1 s).
+    /// Wall-clock bound that kills programs that sleep or block (see [`wall_limit`]).
     pub wall_time: Duration,
-    /// Peak resident memory allowed, in bytes.
+    /// Peak resident memory allowed, in bytes; `u64::MAX` turns the watch off.
     pub memory_bytes: u64,
-    /// Bytes of stdout allowed; the runner never holds more than this.
+    /// Bytes of stdout allowed when it is captured; the runner never holds more than this.
     pub output_bytes: u64,
+}
+
+/// The wall-clock bound that goes with a CPU limit: twice it plus a second, loose enough that
+/// a loaded machine does not turn an honest run into a time-out, tight enough that a program
+/// that sleeps comes back soon.
+pub fn wall_limit(cpu_time: Duration) -> Duration {
+    cpu_time
+        .saturating_mul(2)
+        .saturating_add(Duration::from_secs(1))
+}
+
+/// Where a run's stdin comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Stdin<'a> {
+    /// /dev/null.
+    Null,
+    /// A file, opened for this run.
+    File(&'a Path),
+    /// These bytes, from a private unlinked file (no pipe to keep fed while it runs).
+    Bytes(&'a [u8]),
+    /// A descriptor the caller owns (a pipe from another process, for interactive problems);
+    /// the child gets a duplicate.
+    Fd(BorrowedFd<'a>),
+}
+
+/// Where a run's stdout or stderr goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Output<'a> {
+    /// Read by the runner: stdout up to `limits.output_bytes` (a program that writes more is
+    /// stopped, [`LimitHit::Output`]), stderr its last few KiB.
+    Capture,
+    /// /dev/null.
+    Null,
+    /// The harness's own stderr, for messages the user should see as they come (a build).
+    Stderr,
+    /// A file or pipe the caller owns; the child gets a duplicate.
+    Fd(BorrowedFd<'a>),
+}
+
+/// Whose memory the limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// The main process, sampled often; an address-space backstop above the limit. For the
+    /// programs under test: cheap enough for the tiniest case.
+    #[default]
+    Process,
+    /// Every process of the group together, sampled less often, and no address-space limit
+    /// (multi-threaded compilers and JVMs reserve far more than they touch). For compilers,
+    /// builds and checkers, whose real work happens in the children they start.
+    Group,
 }
 
 /// What to run.
@@ -38,12 +92,87 @@ pub struct RunRequest<'a> {
     pub program: &'a Path,
     /// Its arguments.
     pub args: &'a [OsString],
-    /// A file fed as stdin; `None` means /dev/null.
-    pub stdin: Option<&'a Path>,
+    /// Where stdin comes from.
+    pub stdin: Stdin<'a>,
+    /// Where stdout goes.
+    pub stdout: Output<'a>,
+    /// Where stderr goes.
+    pub stderr: Output<'a>,
+    /// Added to (or replacing) the harness's own environment.
+    pub env: &'a [(OsString, OsString)],
     /// What it may use.
     pub limits: Limits,
+    /// Whose memory the limit counts.
+    pub scope: Scope,
     /// Working directory. `None`: a fresh temporary folder, removed after the run.
     pub workdir: Option<&'a Path>,
+}
+
+impl<'a> RunRequest<'a> {
+    /// `program` with no arguments, stdin from /dev/null, stdout and stderr captured, in a
+    /// fresh folder, its memory counted for the main process.
+    pub fn new(program: &'a Path, limits: Limits) -> Self {
+        RunRequest {
+            program,
+            args: &[],
+            stdin: Stdin::Null,
+            stdout: Output::Capture,
+            stderr: Output::Capture,
+            env: &[],
+            limits,
+            scope: Scope::Process,
+            workdir: None,
+        }
+    }
+
+    /// With these arguments.
+    #[must_use]
+    pub fn args(mut self, args: &'a [OsString]) -> Self {
+        self.args = args;
+        self
+    }
+
+    /// With stdin from here.
+    #[must_use]
+    pub fn stdin(mut self, stdin: Stdin<'a>) -> Self {
+        self.stdin = stdin;
+        self
+    }
+
+    /// With stdout going there.
+    #[must_use]
+    pub fn stdout(mut self, stdout: Output<'a>) -> Self {
+        self.stdout = stdout;
+        self
+    }
+
+    /// With stderr going there.
+    #[must_use]
+    pub fn stderr(mut self, stderr: Output<'a>) -> Self {
+        self.stderr = stderr;
+        self
+    }
+
+    /// With these variables added to the environment.
+    #[must_use]
+    pub fn env(mut self, env: &'a [(OsString, OsString)]) -> Self {
+        self.env = env;
+        self
+    }
+
+    /// Counting memory for the main process or the whole group.
+    #[must_use]
+    pub fn scope(mut self, scope: Scope) -> Self {
+        self.scope = scope;
+        self
+    }
+
+    /// Runs in `workdir` (`None`: a fresh temporary folder).
+    #[must_use]
+    pub fn workdir(mut self, workdir: Option<&'a Path>) -> Self {
+        self.workdir = workdir;
+        self
+    }
 }
 
 /// How the main process ended.
@@ -53,6 +182,16 @@ pub enum Termination {
     Exited(i32),
     /// Killed by this signal number (shown by name through [`signal_name`]).
     Signaled(i32),
+}
+
+impl Termination {
+    /// `exit 3`, `SIGSEGV`: how a message says it ended.
+    pub fn describe(self) -> String {
+        match self {
+            Termination::Exited(code) => format!("exit {code}"),
+            Termination::Signaled(signal) => signal_name(signal),
+        }
+    }
 }
 
 /// Which limit made the runner kill the program, if any. Output is also reported when the
@@ -78,14 +217,22 @@ pub struct RunResult {
     pub cpu_time: Duration,
     /// From spawn to the end of the main process.
     pub wall_time: Duration,
-    /// Peak resident size of the main process (`ru_maxrss`, or a higher sample).
+    /// Peak resident size of the main process (`ru_maxrss`, or a higher sample); with
+    /// [`Scope::Group`], the highest sum over the group that was sampled.
     pub peak_memory_bytes: u64,
-    /// At most `limits.output_bytes` bytes.
+    /// At most `limits.output_bytes` bytes; empty unless stdout was [`Output::Capture`].
     pub stdout: Vec<u8>,
     /// True when the program wrote more than the output limit.
     pub stdout_truncated: bool,
-    /// The last few KiB of stderr.
+    /// The last few KiB of stderr; empty unless stderr was [`Output::Capture`].
     pub stderr_tail: Vec<u8>,
+}
+
+impl RunResult {
+    /// Whether it ended by itself with exit code 0, within every limit.
+    pub fn succeeded(&self) -> bool {
+        self.limit_hit.is_none() && self.termination == Termination::Exited(0)
+    }
 }
 
 /// A failure on the harness's side: the program never ran, or could not be followed.
@@ -108,6 +255,9 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
+    /// A descriptor for its stdin, stdout or stderr could not be made.
+    #[error("cannot connect the program's input or output: {0}")]
+    Connect(std::io::Error),
     /// No scratch folder could be made.
     #[error("cannot make a working folder: {0}")]
     Workdir(std::io::Error),
@@ -147,13 +297,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
 #[cfg(unix)]
 fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunResult, RunError> {
     // Open stdin first: a missing input file should not cost a folder.
-    let stdin = match request.stdin {
-        Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
-            path: path.to_path_buf(),
-            source,
-        })?),
-        None => Stdio::null(),
-    };
+    let stdin = stdin_for(request.stdin)?;
     match request.workdir {
         Some(workdir) => {
             if !workdir.is_dir() {
@@ -181,6 +325,37 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
     }
 }
 
+fn stdin_for(stdin: Stdin<'_>) -> Result<Stdio, RunError> {
+    Ok(match stdin {
+        Stdin::Null => Stdio::null(),
+        Stdin::File(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
+            path: path.to_path_buf(),
+            source,
+        })?),
+        Stdin::Bytes(bytes) => {
+            let mut file = tempfile::tempfile().map_err(RunError::Connect)?;
+            file.write_all(bytes).map_err(RunError::Connect)?;
+            file.rewind().map_err(RunError::Connect)?;
+            Stdio::from(file)
+        }
+        Stdin::Fd(fd) => Stdio::from(duplicate(fd)?),
+    })
+}
+
+/// The child's end of stdout or stderr; a pipe the runner reads for [`Output::Capture`].
+fn output_for(output: Output<'_>) -> Result<Stdio, RunError> {
+    Ok(match output {
+        Output::Capture => Stdio::piped(),
+        Output::Null => Stdio::null(),
+        Output::Stderr => Stdio::from(duplicate(std::io::stderr().as_fd())?),
+        Output::Fd(fd) => Stdio::from(duplicate(fd)?),
+    })
+}
+
+fn duplicate(fd: BorrowedFd<'_>) -> Result<OwnedFd, RunError> {
+    fd.try_clone_to_owned().map_err(RunError::Connect)
+}
+
 #[cfg(unix)]
 fn run_in(
     request: &RunRequest<'_>,
@@ -188,22 +363,26 @@ fn run_in(
     workdir: &Path,
     watch: unix::ExitWatch,
 ) -> Result<RunResult, RunError> {
-    let mut command = Command::new(&*program_path(request.program));
-    command
-        .args(request.args)
-        .current_dir(workdir)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    unix::confine(&mut command, &request.limits);
-
-    let started = Instant::now();
-    let child = command.spawn().map_err(|source| RunError::Spawn {
+    let stdout = output_for(request.stdout)?;
+    let stderr = output_for(request.stderr)?;
+    let program = program_path(request.program);
+    let start = unix::Start {
+        program: &program,
+        args: request.args,
+        env: request.env,
+        workdir,
+        stdin,
+        stdout,
+        stderr,
+        limits: &request.limits,
+        scope: request.scope,
+    };
+    let started = unix::start(start).map_err(|source| RunError::Spawn {
         program: request.program.to_path_buf(),
         source,
     })?;
     let mut capture = Capture::new(request.limits.output_bytes);
-    let measured = unix::supervise(child, &request.limits, started, &mut capture, watch)
+    let measured = unix::supervise(started, &request.limits, request.scope, &mut capture, watch)
         .map_err(RunError::Wait)?;
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
     Ok(RunResult {
@@ -227,6 +406,30 @@ fn program_path(program: &Path) -> Cow<'_, Path> {
         }
     }
     Cow::Borrowed(program)
+}
+
+/// The executable file a run of `program` starts: a path with a folder in it as it is, a bare
+/// name looked up on `PATH` as exec does. For naming a missing tool before anything runs.
+pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
+    use std::io::{Error, ErrorKind};
+    if program.components().count() > 1 {
+        return if program.is_file() {
+            Ok(program.to_path_buf())
+        } else {
+            Err(Error::new(ErrorKind::NotFound, "no such file"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+        .ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// `SIGSEGV` for 11, and so on; `signal 99` for unknown numbers.
@@ -292,6 +495,7 @@ impl Capture {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn signals_are_named() {
@@ -392,13 +596,8 @@ mod tests {
     #[test]
     fn polling_fallback_measures_an_exit() {
         let args = ["-c".into(), "echo 3; echo oops >&2; exit 4".into()];
-        let request = RunRequest {
-            program: Path::new("/bin/sh"),
-            args: &args,
-            stdin: None,
-            limits: limits(Duration::from_secs(10)),
-            workdir: None,
-        };
+        let request =
+            RunRequest::new(Path::new("/bin/sh"), limits(Duration::from_secs(10))).args(&args);
         let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
         assert_eq!(result.termination, Termination::Exited(4));
         assert_eq!(result.limit_hit, None);
@@ -410,13 +609,8 @@ mod tests {
     #[test]
     fn polling_fallback_enforces_the_wall_clock() {
         let args = ["30".into()];
-        let request = RunRequest {
-            program: Path::new("sleep"),
-            args: &args,
-            stdin: None,
-            limits: limits(Duration::from_millis(300)),
-            workdir: None,
-        };
+        let request =
+            RunRequest::new(Path::new("sleep"), limits(Duration::from_millis(300))).args(&args);
         let started = Instant::now();
         let result = run_watching(&request, unix::ExitWatch::Polling).unwrap();
         assert!(started.elapsed() < Duration::from_secs(10));

@@ -6,22 +6,32 @@
 //! so the cost of a tiny case stays close to the cost of a bare spawn.
 //!
 //! Limits of this design: a process that leaves the group (`setsid`, `setpgid`) escapes the
-//! group kill, and the memory watch sees the main process only (wait4 still folds in the
-//! children it waited for). Containing those takes cgroups or a PID namespace.
+//! group kill, and with `Scope::Process` the memory watch sees the main process only (wait4
+//! still folds in the children it waited for). Containing those takes cgroups or a PID
+//! namespace.
+//!
+//! How a process is started is one function, [`start`]: everything after it (the watch, the
+//! kill, the reaping) needs only a pid and the read ends of its pipes, so a start that goes
+//! through a helper process inside namespaces can take its place.
 
+use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 
-use crate::sandbox::run::{Capture, LimitHit, Limits, Termination};
+use crate::sandbox::run::{Capture, LimitHit, Limits, Scope, Termination};
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -34,6 +44,9 @@ const PROCESS_LIMIT: u64 = 4096;
 /// Tiny cases end before the first sample, so they never pay for opening /proc.
 const FIRST_SAMPLE: Duration = Duration::from_millis(2);
 const SAMPLE_EVERY: Duration = Duration::from_millis(5);
+/// Sampling a whole group lists /proc: rarer, and a compiler or checker runs long enough
+/// that the first sample need not come early.
+const GROUP_SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// How often to look for the exit when there is no pidfd to wake us.
 const EXIT_TICK: Duration = Duration::from_millis(2);
 /// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
@@ -70,16 +83,63 @@ pub(crate) struct Supervised {
     pub peak_memory_bytes: u64,
 }
 
+/// Everything needed to start one child.
+pub(crate) struct Start<'a> {
+    pub program: &'a Path,
+    pub args: &'a [OsString],
+    pub env: &'a [(OsString, OsString)],
+    pub workdir: &'a Path,
+    pub stdin: Stdio,
+    pub stdout: Stdio,
+    pub stderr: Stdio,
+    pub limits: &'a Limits,
+    pub scope: Scope,
+}
+
+/// A child that runs: its pid (also its process group's id) and the read ends of the pipes
+/// the runner captures.
+pub(crate) struct Started {
+    pub pid: libc::pid_t,
+    pub started: Instant,
+    pub stdout: Option<File>,
+    pub stderr: Option<File>,
+}
+
+/// Starts a child in its own process group, under the rlimits of its limits and scope.
+/// The one place a process is created.
+pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
+    let mut command = Command::new(start.program);
+    command
+        .args(start.args)
+        .envs(start.env.iter().map(|(name, value)| (name, value)))
+        .current_dir(start.workdir)
+        .stdin(start.stdin)
+        .stdout(start.stdout)
+        .stderr(start.stderr);
+    confine(&mut command, start.limits, start.scope);
+    let started = Instant::now();
+    let mut child = command.spawn()?;
+    let pipe = |pipe: Option<OwnedFd>| pipe.map(File::from);
+    Ok(Started {
+        // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
+        pid: child.id() as libc::pid_t,
+        started,
+        stdout: pipe(child.stdout.take().map(OwnedFd::from)),
+        stderr: pipe(child.stderr.take().map(OwnedFd::from)),
+    })
+    // Dropping `child` neither waits nor kills: `supervise` owns the process from here.
+}
+
 /// Puts the child in its own process group and under rlimits set between fork and exec.
-pub(crate) fn confine(command: &mut Command, limits: &Limits) {
-    let plan = rlimit_plan(limits);
+fn confine(command: &mut Command, limits: &Limits, scope: Scope) {
+    let plan = rlimit_plan(limits, scope);
     command.process_group(0);
     // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
     // only calls setrlimit on values computed beforehand, and builds its error without
     // allocating.
     unsafe {
         command.pre_exec(move || {
-            for &(resource, value) in &plan {
+            for &(resource, value) in plan.iter().flatten() {
                 setrlimit(resource, value, value).map_err(io::Error::from)?;
             }
             Ok(())
@@ -87,8 +147,9 @@ pub(crate) fn confine(command: &mut Command, limits: &Limits) {
     }
 }
 
-/// The rlimits of one run, each as soft = hard.
-fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
+/// The rlimits of one run, each as soft = hard. A group's memory is watched as a whole, so its
+/// members get no stack or address-space limit of their own (`None`).
+fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
     let cpu = &limits.cpu_time;
     // Whole seconds only, and one more: a backstop behind the CPU time the verdict reads.
     let cpu_seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0) + 1;
@@ -109,23 +170,31 @@ fn rlimit_plan(limits: &Limits) -> [(Resource, rlim_t); 6] {
         (Resource::RLIMIT_FSIZE, FILE_SIZE_LIMIT, false),
     ];
     wanted.map(|(resource, want, raise)| {
+        let per_process_memory = matches!(resource, Resource::RLIMIT_STACK | Resource::RLIMIT_AS);
+        if scope == Scope::Group && per_process_memory {
+            return None;
+        }
         let (soft, hard) = getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
         let ceiling = if raise { hard } else { soft };
-        (resource, rlim_t::min(want, ceiling))
+        Some((resource, rlim_t::min(want, ceiling)))
     })
 }
 
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
 /// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
 pub(crate) fn supervise(
-    mut child: Child,
+    child: Started,
     limits: &Limits,
-    started: Instant,
+    scope: Scope,
     capture: &mut Capture,
     watch: ExitWatch,
 ) -> io::Result<Supervised> {
-    // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
-    let pid = child.id() as libc::pid_t;
+    let Started {
+        pid,
+        started,
+        stdout,
+        stderr,
+    } = child;
     // From here on, any early return kills and reaps the group.
     let mut group = Group {
         pid,
@@ -133,17 +202,10 @@ pub(crate) fn supervise(
         registered: Some(crate::sandbox::interrupt::register(pid)),
     };
     let mut streams = Streams {
-        stdout: child
-            .stdout
-            .take()
-            .map(|pipe| File::from(OwnedFd::from(pipe))),
-        stderr: child
-            .stderr
-            .take()
-            .map(|pipe| File::from(OwnedFd::from(pipe))),
+        stdout,
+        stderr,
         buf: Vec::with_capacity(READ_CHUNK),
     };
-    drop(child);
     for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
         set_nonblocking(pipe)?;
     }
@@ -152,7 +214,7 @@ pub(crate) fn supervise(
         ExitWatch::Polling => None,
     };
     let deadline = started.checked_add(limits.wall_time);
-    let mut memory = MemoryWatch::new(pid, limits.memory_bytes, started);
+    let mut memory = MemoryWatch::new(pid, limits.memory_bytes, scope, started);
     let mut limit_hit = None;
 
     let exited_at = loop {
@@ -224,8 +286,8 @@ struct Group {
 
 impl Group {
     fn kill(&self) {
-        // SAFETY: kill has no memory effects; ESRCH (nobody left) is fine.
-        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+        // ESRCH (nobody left) is the usual, happy case.
+        let _ = killpg(Pid::from_raw(self.pid), Signal::SIGKILL);
     }
 
     /// Waits for the main process and returns its wait status and resource usage
@@ -281,43 +343,42 @@ impl Streams {
 
     /// Waits until a pipe or the pidfd is ready, or until `wake` (`None`: no timeout).
     fn poll(&self, pidfd: Option<&OwnedFd>, wake: Option<Instant>) -> io::Result<Ready> {
-        let entry = |fd: i32| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let mut fds = [entry(-1), entry(-1), entry(-1)];
-        // A negative fd is skipped by poll(), so the slots keep their meaning.
-        if let Some(file) = &self.stdout {
-            fds[0].fd = file.as_raw_fd();
-        }
-        if let Some(file) = &self.stderr {
-            fds[1].fd = file.as_raw_fd();
-        }
-        if let Some(fd) = pidfd {
-            fds[2].fd = fd.as_raw_fd();
+        // The slots that are open, in a fixed order, so each answer is found again below.
+        let slots = [
+            self.stdout.as_ref().map(AsFd::as_fd),
+            self.stderr.as_ref().map(AsFd::as_fd),
+            pidfd.map(AsFd::as_fd),
+        ];
+        let mut fds = [None, None, None];
+        let mut polled: Vec<PollFd<'_>> = Vec::with_capacity(3);
+        for (slot, fd) in slots.iter().enumerate() {
+            if let Some(fd) = fd {
+                fds[slot] = Some(polled.len());
+                polled.push(PollFd::new(*fd, PollFlags::POLLIN));
+            }
         }
         let timeout = match wake {
-            None => -1,
+            None => PollTimeout::NONE,
             Some(wake) => {
                 let left = wake.saturating_duration_since(Instant::now());
                 // Round up: waking a little early would only spin.
-                i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+                i32::try_from(left.as_micros().div_ceil(1000))
+                    .ok()
+                    .and_then(|ms| PollTimeout::try_from(ms).ok())
+                    .unwrap_or(PollTimeout::MAX)
             }
         };
-        // SAFETY: fds is a valid array of the length passed.
-        let count = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
-        if count < 0 {
-            let error = io::Error::last_os_error();
-            return match error.kind() {
-                io::ErrorKind::Interrupted => Ok(Ready::default()),
-                _ => Err(error),
-            };
+        match poll(&mut polled, timeout) {
+            Ok(_) => {}
+            Err(nix::errno::Errno::EINTR) => return Ok(Ready::default()),
+            Err(error) => return Err(error.into()),
         }
+        let ready =
+            |slot: usize| fds[slot].is_some_and(|index| polled[index].any().unwrap_or(true));
         Ok(Ready {
-            stdout: fds[0].revents != 0,
-            stderr: fds[1].revents != 0,
-            pidfd: fds[2].revents != 0,
+            stdout: ready(0),
+            stderr: ready(1),
+            pidfd: ready(2),
         })
     }
 
@@ -372,13 +433,8 @@ fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
 }
 
 fn set_nonblocking(file: &File) -> io::Result<()> {
-    let fd = file.as_raw_fd();
-    // SAFETY: fcntl on a descriptor we own; no pointers involved.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    // SAFETY: as above.
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
+    let flags = OFlag::from_bits_retain(fcntl(file, FcntlArg::F_GETFL)?);
+    fcntl(file, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
     Ok(())
 }
 
@@ -421,6 +477,7 @@ fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
 /// more than its limit is killed before it hurts the machine.
 struct MemoryWatch {
     pid: libc::pid_t,
+    scope: Scope,
     limit: u64,
     /// When the next sample is due; `None` when sampling is off or impossible.
     next: Option<Instant>,
@@ -431,12 +488,17 @@ struct MemoryWatch {
 }
 
 impl MemoryWatch {
-    fn new(pid: libc::pid_t, limit: u64, started: Instant) -> Self {
+    fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
         let sampling = cfg!(any(target_os = "linux", target_os = "android")) && limit < u64::MAX;
+        let first = match scope {
+            Scope::Process => FIRST_SAMPLE,
+            Scope::Group => GROUP_SAMPLE_EVERY,
+        };
         MemoryWatch {
             pid,
+            scope,
             limit,
-            next: sampling.then(|| started + FIRST_SAMPLE),
+            next: sampling.then(|| started + first),
             statm: None,
             peak: 0,
         }
@@ -452,10 +514,19 @@ impl MemoryWatch {
             Some(due) if now >= due => {}
             _ => return false,
         }
-        match self.resident_bytes() {
+        let sample = match self.scope {
+            Scope::Process => self.resident_bytes(),
+            Scope::Group => group_resident_bytes(self.pid),
+        };
+        match sample {
             Some(bytes) => {
                 self.peak = self.peak.max(bytes);
-                self.next = Some(now + SAMPLE_EVERY);
+                self.next = Some(
+                    now + match self.scope {
+                        Scope::Process => SAMPLE_EVERY,
+                        Scope::Group => GROUP_SAMPLE_EVERY,
+                    },
+                );
                 bytes > self.limit
             }
             None => {
@@ -482,6 +553,44 @@ impl MemoryWatch {
             .ok()?;
         Some(pages.saturating_mul(page_size()))
     }
+}
+
+/// The resident memory of every process in the group `group`, summed: a compiler's driver is
+/// small, the compiler proper it starts is where the memory goes. `None` once nobody is left.
+fn group_resident_bytes(group: libc::pid_t) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut found = false;
+    for entry in fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        // Gone in between, or not ours to read: either way not in the group any more.
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        if let Some((pgrp, pages)) = parse_stat(&stat) {
+            if pgrp == group {
+                found = true;
+                total = total.saturating_add(pages.saturating_mul(page_size()));
+            }
+        }
+    }
+    found.then_some(total)
+}
+
+/// The process group and the resident pages from a `/proc/<pid>/stat` line. The command name
+/// is in parentheses and may hold spaces and parentheses itself, so fields count from the last
+/// `)`: state ppid pgrp … with rss the 22nd field after it.
+fn parse_stat(stat: &str) -> Option<(libc::pid_t, u64)> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_ascii_whitespace();
+    let pgrp = fields.nth(2)?.parse().ok()?;
+    let rss = fields.nth(18)?.parse().ok()?;
+    Some((pgrp, rss))
 }
 
 fn page_size() -> u64 {
@@ -612,6 +721,22 @@ mod tests {
         assert!(root.is_dir(), "{}", root.display());
         let scratch = tempfile::tempdir_in(root).unwrap();
         assert!(scratch.path().starts_with(root));
+    }
+
+    #[test]
+    fn stat_lines_give_the_group_and_resident_pages() {
+        let line = "4242 (cc1 (x) y) R 4240 4239 4239 0 -1 4194560 1 0 0 0 5 1 0 0 20 0 1 0 \
+                    100 123456 789 18446744073709551615";
+        assert_eq!(parse_stat(line), Some((4239, 789)));
+        assert_eq!(parse_stat("12 (sh) S 1"), None);
+        assert_eq!(parse_stat("garbage"), None);
+    }
+
+    #[test]
+    fn a_group_is_sampled_as_a_whole() {
+        let own_group = nix::unistd::getpgrp().as_raw();
+        assert!(group_resident_bytes(own_group).is_some_and(|bytes| bytes > 0));
+        assert_eq!(group_resident_bytes(i32::MAX - 7), None);
     }
 
     #[test]
