@@ -475,7 +475,7 @@ fn stress_shrinks_and_saves_the_minimal_input_as_a_case() {
 }
 
 #[test]
-fn stress_without_a_shrink_command_reports_the_input_as_found() {
+fn stress_without_a_shrink_command_uses_the_built_in_shrinker() {
     let project = Project::new();
     let toml = JUDGE_TOML.replace(
         "shrink = [\"sh\", \"shrink.sh\", \"{input}\", \"{dir}\"]\n",
@@ -483,25 +483,38 @@ fn stress_without_a_shrink_command_reports_the_input_as_found() {
     );
     project.write("judge.toml", &toml);
     project.write("wrong.c", OFF_BY_ONE_FROM_3);
-    let output = project
+    for jobs in ["1", "3"] {
+        let output = project
+            .harness()
+            .args([
+                "stress", "sum", "wrong.c", "--seed", "1", "--format", "json", "-j", jobs,
+            ])
+            .assert()
+            .code(FAILED)
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        // The same failure and the same shrink whatever the number of workers.
+        assert_eq!(json["found"], true);
+        assert_eq!(json["iterations"], 3, "-j {jobs}");
+        assert_eq!(json["seed"], 3);
+        assert_eq!(json["verdict"], "WA");
+        assert_eq!(json["original_input"], "3 6\n");
+        assert_eq!(json["shrink"], "shrunk");
+        assert_eq!(json["shrinker"], "built-in");
+        // b goes to 0; a cannot go below 3, where the bug starts.
+        assert_eq!(json["input"], "3 0\n");
+        assert_eq!(json["expected"], "3\n");
+        assert_eq!(json["output"], "4\n");
+    }
+    project
         .harness()
-        .args([
-            "stress", "sum", "wrong.c", "--seed", "1", "--format", "json",
-        ])
+        .args(["stress", "sum", "wrong.c", "--seed", "1"])
         .assert()
         .code(FAILED)
-        .get_output()
-        .stdout
-        .clone();
-    let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
-    assert_eq!(json["found"], true);
-    assert_eq!(json["iterations"], 3);
-    assert_eq!(json["seed"], 3);
-    assert_eq!(json["verdict"], "WA");
-    assert_eq!(json["shrink"], "no-shrink-command");
-    assert_eq!(json["input"], "3 6\n");
-    assert_eq!(json["expected"], "9\n");
-    assert_eq!(json["output"], "10\n");
+        .stdout(predicate::str::contains("shrunk by the built-in shrinker"))
+        .stdout(predicate::str::contains("cannot know"));
 }
 
 #[test]
@@ -530,4 +543,26 @@ fn stress_blames_the_generator_for_an_invalid_input() {
         .stderr(predicate::str::contains(
             "seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]",
         ));
+}
+
+#[test]
+fn stress_without_a_generator_says_so_before_any_seed() {
+    let project = Project::new();
+    let toml = JUDGE_TOML.replace(
+        "[problems.sum.stress]\ngenerator = [\"sh\", \"gen.sh\", \"{seed}\"]\nshrink = [\"sh\", \"shrink.sh\", \"{input}\", \"{dir}\"]\n",
+        "",
+    );
+    assert_ne!(toml, JUDGE_TOML);
+    project.write("judge.toml", &toml);
+    project.write("wrong.c", OFF_BY_ONE_FROM_3);
+    project
+        .harness()
+        .args(["stress", "sum", "wrong.c"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "problem `sum` has no stress generator",
+        ))
+        .stderr(predicate::str::contains("--gen"))
+        .stderr(predicate::str::contains("first seed").not());
 }

@@ -141,3 +141,73 @@ fn stress_runs_clean_on_a_right_submission() {
     assert_eq!(report["first_seed"], 1000);
     assert!(report["verdict"].is_null());
 }
+
+/// The king-queens input of a stress report, as numbers.
+fn numbers(report: &serde_json::Value) -> Vec<usize> {
+    report["input"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn stress_from_the_command_line_shrinks_as_far_as_the_problems_own_shrinker() {
+    let submission = fixture("king-queens-no-diagonals.cpp");
+    let release = repo().join("target/release");
+    // A folder with no judge.toml: only the submission, the brute force and the generator,
+    // named on the command line, and the built-in shrinker.
+    let folder = tempfile::tempdir().unwrap();
+    for seed in ["1", "2", "7"] {
+        ensure_built();
+        let generic = Command::cargo_bin("harness")
+            .unwrap()
+            .current_dir(folder.path())
+            .env("XDG_CONFIG_HOME", folder.path().join("config"))
+            .args(["stress", "--seed", seed, "--format", "json"])
+            .arg(&submission)
+            .arg("--brute")
+            .arg(release.join("king-queens-brute"))
+            .arg("--gen")
+            .arg(format!(
+                "{} king-queens random",
+                release.join("casegen").display()
+            ))
+            .assert()
+            .code(FAILED);
+        let generic = json(&generic.get_output().stdout);
+        assert_eq!(generic["found"], true, "{generic:#}");
+        assert_eq!(generic["shrinker"], "built-in", "{generic:#}");
+
+        let specific = harness(&[
+            "stress",
+            "king-queens",
+            "--no-build",
+            "--seed",
+            seed,
+            "--format",
+            "json",
+        ])
+        .arg(&submission)
+        .assert()
+        .code(FAILED);
+        let specific = json(&specific.get_output().stdout);
+        assert_eq!(specific["shrinker"], "command", "{specific:#}");
+
+        // No larger: the board no bigger, and the whole input no longer.
+        let (g, s) = (numbers(&generic), numbers(&specific));
+        assert!(
+            g[0] <= s[0],
+            "seed {seed}: built-in {g:?}, king-queens' own {s:?}"
+        );
+        assert!(
+            generic["input"].as_str().unwrap().len() <= specific["input"].as_str().unwrap().len(),
+            "seed {seed}: built-in {g:?}, king-queens' own {s:?}"
+        );
+        assert!(
+            g[1] >= 1 && g[1] <= g[0] && g[2] >= 1 && g[2] <= g[0],
+            "{g:?}"
+        );
+    }
+}

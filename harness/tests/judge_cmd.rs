@@ -235,12 +235,12 @@ fn an_unknown_problem_lists_the_known_ones() {
 #[test]
 fn an_unknown_extension_says_how_to_pick_a_language() {
     let project = Project::new();
-    project.write("sum.kt", "fun main() {}");
+    project.write("sum.zz", "whatever");
     project
-        .judge(&["sum", "sum.kt"])
+        .judge(&["sum", "sum.zz"])
         .code(ERROR)
         .stderr(predicate::str::contains(
-            "cannot tell the language of `sum.kt`",
+            "cannot tell the language of `sum.zz`",
         ))
         .stderr(predicate::str::contains("--lang"))
         .stderr(predicate::str::contains("python (.py)"))

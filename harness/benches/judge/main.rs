@@ -7,14 +7,16 @@
 //! - runner: `harness::sandbox::run::run` in process against a bare `Command::output()`;
 //! - checkers: throughput of the built-in checkers on 10 MB outputs, and their heap;
 //! - solutions: CPU time of each fast solution against its brute-force reference and the
-//!   textbook array search on the largest inputs.
+//!   textbook array search on the largest inputs;
+//! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
+//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration).
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions`), `--repeats N` (default 5), `--no-oj` to skip online-judge-tools, and
+//! solutions stress`), `--repeats N` (default 5), `--no-oj` to skip online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
@@ -25,6 +27,7 @@ mod runner;
 mod setup;
 mod solutions;
 mod stats;
+mod stress;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -42,14 +45,16 @@ enum Section {
     Runner,
     Checkers,
     Solutions,
+    Stress,
 }
 
 impl Section {
-    const ALL: [Section; 4] = [
+    const ALL: [Section; 5] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
         Section::Solutions,
+        Section::Stress,
     ];
 
     fn name(self) -> &'static str {
@@ -58,6 +63,7 @@ impl Section {
             Section::Runner => "runner",
             Section::Checkers => "checkers",
             Section::Solutions => "solutions",
+            Section::Stress => "stress",
         }
     }
 }
@@ -103,7 +109,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, stress; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -156,6 +162,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Runner => runner::run(&setup, options.repeats)?,
             Section::Checkers => checkers::run(options.repeats, &mut targets),
             Section::Solutions => solutions::run(&setup, options.repeats, &mut targets)?,
+            Section::Stress => stress::run(&setup, options, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

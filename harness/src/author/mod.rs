@@ -3,7 +3,9 @@
 
 pub mod add;
 pub mod gen;
+pub mod program;
 pub mod shrink;
+pub mod shrink_tokens;
 pub mod stress;
 pub mod tool;
 pub mod validate;

@@ -1,24 +1,30 @@
-//! Stress testing (对拍): random inputs from the problem's stress generator, one seed after
-//! another, each answered by the reference and judged for a submission, until one fails; then
-//! that input is shrunk to a small one that still fails.
+//! Stress testing (对拍): random inputs from a generator, one seed each, answered by the
+//! reference (when the checker needs an answer) and judged for a submission, on every core,
+//! until one fails; then that input is shrunk to a small one that still fails, by the
+//! problem's shrink command or the built-in token shrinker.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::author::shrink::{self, Failure};
+use crate::author::shrink_tokens;
 use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
+use crate::check::Checker;
 use crate::config::{Config, Problem};
 use crate::judge::{self, CaseOutcome, JudgeSettings, Program};
+use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StressError {
-    #[error("problem `{problem}` has no stress generator (hint: add a [problems.{problem}.stress] table with `generator` to judge.toml)")]
+    #[error("problem `{problem}` has no stress generator (hint: pass --gen, or add a [problems.{problem}.stress] table with `generator` to judge.toml)")]
     NoGenerator { problem: String },
-    #[error("problem `{problem}` has no reference to answer random inputs (hint: set `reference` in [problems.{problem}])")]
+    #[error("problem `{problem}` has no reference to answer random inputs (hint: set `reference` in [problems.{problem}], or pass --brute)")]
     NoReference { problem: String },
     #[error("seed {seed}: {source}")]
     Generator { seed: u64, source: ToolError },
@@ -49,8 +55,10 @@ pub struct StressOptions {
     pub iterations: Option<u64>,
     /// At most this long (checked between inputs); `None`: no time limit.
     pub time: Option<Duration>,
-    /// Shrink a failing input (when the problem has a shrink command).
+    /// Shrink a failing input.
     pub shrink: bool,
+    /// Inputs judged at once, each worker on its own seeds (at least 1).
+    pub jobs: usize,
 }
 
 /// One input the submission failed on.
@@ -83,12 +91,10 @@ impl Failure for Failing {
 /// Whether, and how, the failing input was shrunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShrinkStatus {
-    /// The shrink command ran until no smaller candidate failed.
+    /// The shrinker ran until no smaller candidate failed.
     Shrunk,
     /// Stopped after [`shrink::MAX_ROUNDS`] rounds.
     GaveUp,
-    /// judge.toml has no `shrink` for the problem.
-    NoShrinkCommand,
     /// Asked not to.
     Disabled,
     /// The verdict was a judge error (the checker failed): nothing to shrink.
@@ -109,6 +115,8 @@ pub struct Found {
     /// Shrink candidates run.
     pub tried: usize,
     pub shrink: ShrinkStatus,
+    /// Shrunk by the built-in token shrinker, which knows nothing of the statement.
+    pub builtin_shrinker: bool,
 }
 
 /// What a stress run did.
@@ -116,8 +124,11 @@ pub struct Found {
 pub struct StressReport {
     pub problem: String,
     pub first_seed: u64,
-    /// Inputs judged before stopping (the failing one included).
+    /// Inputs judged before stopping (the failing one included; with several workers, a
+    /// few past it may have been judged too).
     pub iterations: u64,
+    /// Workers that judged inputs at once.
+    pub jobs: usize,
     pub elapsed: Duration,
     pub found: Option<Found>,
 }
@@ -130,101 +141,252 @@ pub enum StressEvent<'a> {
     ShrinkStep { step: usize, failing: &'a Failing },
 }
 
-/// Runs `program` (a compiled submission, limits scaled by `time_multiplier`) on random
-/// inputs of `problem` until one fails or `options` says stop.
+/// Where a stress run's inputs, answers and smaller inputs come from, and how a submission is
+/// judged on them: a problem's judge.toml tables, or the command line's `--gen`/`--brute`.
+#[derive(Debug)]
+pub struct Setup {
+    /// The problem's name, for reports.
+    pub problem: String,
+    /// The folder commands run in, and relative programs are taken from.
+    pub root: PathBuf,
+    /// Prints one input; `{seed}` in it is replaced (without one, the seed is the last argument).
+    pub generator: Vec<String>,
+    /// Answers an input; `None` when the checker needs no answer (it gets an empty one).
+    pub reference: Option<Vec<String>>,
+    pub shrinker: Shrinker,
+    pub validator: Option<Validator>,
+    pub limits: Limits,
+    pub checker: Checker,
+}
+
+/// How a failing input is shrunk.
+#[derive(Debug, Clone)]
+pub enum Shrinker {
+    /// Writes candidates of `{input}` into the folder `{dir}`.
+    Command(Vec<String>),
+    /// [`shrink_tokens`]: whitespace-separated tokens, no knowledge of the statement.
+    Tokens,
+}
+
+impl Setup {
+    /// The stress table of a problem in judge.toml, for a program whose limits are scaled by
+    /// `time_multiplier`.
+    pub fn for_problem(
+        config: &Config,
+        problem: &Problem,
+        time_multiplier: f64,
+    ) -> Result<Setup, StressError> {
+        let settings = problem
+            .stress
+            .as_ref()
+            .ok_or_else(|| StressError::NoGenerator {
+                problem: problem.name.clone(),
+            })?;
+        let reference = problem
+            .reference
+            .as_ref()
+            .map(|path| vec![path.display().to_string()]);
+        if reference.is_none() && needs_answer(&problem.checker) {
+            return Err(StressError::NoReference {
+                problem: problem.name.clone(),
+            });
+        }
+        Ok(Setup {
+            problem: problem.name.clone(),
+            root: config.root.clone(),
+            generator: settings.generator.clone(),
+            reference,
+            shrinker: match &settings.shrink {
+                Some(command) => Shrinker::Command(command.clone()),
+                None => Shrinker::Tokens,
+            },
+            validator: Validator::for_problem(config, problem),
+            limits: problem.limits(time_multiplier),
+            checker: problem.checker.clone(),
+        })
+    }
+}
+
+/// Whether `checker` compares with an answer: only a checker program may judge an output by
+/// the input alone (a problem with many right answers).
+pub fn needs_answer(checker: &Checker) -> bool {
+    !matches!(checker, Checker::Command { .. })
+}
+
+/// Runs `program` on random inputs of `setup` until one fails or `options` says stop, on
+/// `options.jobs` workers. Worker k takes the next unjudged seed, so seeds are judged in order
+/// across workers; after a failure no new seed is started, the seeds already started finish,
+/// and the failure with the lowest seed is the one kept: the same as one worker would find.
 pub fn stress(
-    config: &Config,
-    problem: &Problem,
+    setup: &Setup,
     program: &Program,
-    time_multiplier: f64,
     options: &StressOptions,
     on_event: &mut dyn FnMut(StressEvent<'_>),
 ) -> Result<StressReport, StressError> {
     let started = Instant::now();
-    let settings = problem
-        .stress
-        .as_ref()
-        .ok_or_else(|| StressError::NoGenerator {
-            problem: problem.name.clone(),
-        })?;
-    let reference = problem
-        .reference
-        .as_deref()
-        .ok_or_else(|| StressError::NoReference {
-            problem: problem.name.clone(),
-        })?;
-    let scratch = tempfile::Builder::new()
+    let jobs = options.jobs.max(1);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let judged = AtomicU64::new(0);
+    let judge = JudgeSettings {
+        limits: setup.limits,
+        checker: &setup.checker,
+        jobs: 1,
+    };
+    // The lowest-indexed failure (or error) any worker met.
+    let mut first: Option<(u64, WorkerResult)> = None;
+    std::thread::scope(|scope| -> Result<(), StressError> {
+        let (sender, receiver) = mpsc::channel::<Message>();
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, stop, judged, judge) = (&next, &stop, &judged, &judge);
+            let scratch = scratch_dir()?;
+            scope.spawn(move || {
+                let trial = Trial {
+                    setup,
+                    program,
+                    judge: judge.clone(),
+                    scratch: scratch.path(),
+                };
+                loop {
+                    if stop.load(Ordering::SeqCst)
+                        || crate::sandbox::interrupt::is_interrupted()
+                        || options.time.is_some_and(|t| started.elapsed() >= t)
+                    {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if options.iterations.is_some_and(|n| index >= n) {
+                        break;
+                    }
+                    let seed = options.first_seed.wrapping_add(index);
+                    let result = trial.generate(seed).and_then(|input| {
+                        trial
+                            .run(&input)
+                            .map(|failing| failing.map(|f| (f, input)))
+                            .map_err(|error| with_seed(error, seed))
+                    });
+                    judged.fetch_add(1, Ordering::SeqCst);
+                    let message = match result {
+                        Ok(None) => Message::Judged { seed },
+                        Ok(Some((failing, input))) => {
+                            stop.store(true, Ordering::SeqCst);
+                            Message::Failed {
+                                index,
+                                seed,
+                                result: Ok((Box::new(failing), input)),
+                            }
+                        }
+                        Err(error) => {
+                            stop.store(true, Ordering::SeqCst);
+                            Message::Failed {
+                                index,
+                                seed,
+                                result: Err(error),
+                            }
+                        }
+                    };
+                    if sender.send(message).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (done, message) in (1..).zip(receiver) {
+            match message {
+                Message::Judged { seed, .. } => on_event(StressEvent::Judged {
+                    iteration: done,
+                    seed,
+                }),
+                Message::Failed {
+                    index,
+                    seed,
+                    result,
+                } => {
+                    on_event(StressEvent::Judged {
+                        iteration: done,
+                        seed,
+                    });
+                    if let Ok((failing, _)) = &result {
+                        on_event(StressEvent::Failed {
+                            seed,
+                            verdict: failing.outcome.verdict,
+                        });
+                    }
+                    if first.as_ref().is_none_or(|(lowest, _)| index < *lowest) {
+                        first = Some((index, result));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+
+    // With a failure, the inputs up to it, as one worker would have judged: the few seeds past
+    // it that other workers had started do not make the count depend on the number of jobs.
+    let iterations = match &first {
+        Some((index, _)) => index + 1,
+        None => judged.into_inner(),
+    };
+    let report = |found| StressReport {
+        problem: setup.problem.clone(),
+        first_seed: options.first_seed,
+        iterations,
+        jobs,
+        elapsed: started.elapsed(),
+        found,
+    };
+    let Some((index, result)) = first else {
+        return Ok(report(None));
+    };
+    let (failing, input) = result?;
+    let seed = options.first_seed.wrapping_add(index);
+    let scratch = scratch_dir()?;
+    let trial = Trial {
+        setup,
+        program,
+        judge,
+        scratch: scratch.path(),
+    };
+    // Blame the submission only for an input the statement allows.
+    if let Some(reason) = trial.invalid(&input)? {
+        return Err(StressError::InvalidInput {
+            seed,
+            command: trial.generator(seed).shown,
+            reason,
+        });
+    }
+    let found = shrink_failure(&trial, seed, index + 1, &failing, options, on_event)?;
+    Ok(report(Some(found)))
+}
+
+/// A failing input (with its failure), or the error that stopped a worker.
+type WorkerResult = Result<(Box<Failing>, Vec<u8>), StressError>;
+
+/// What a worker tells the calling thread.
+enum Message {
+    Judged {
+        seed: u64,
+    },
+    Failed {
+        index: u64,
+        seed: u64,
+        result: WorkerResult,
+    },
+}
+
+fn scratch_dir() -> Result<tempfile::TempDir, StressError> {
+    tempfile::Builder::new()
         .prefix("harness-stress-")
         .tempdir()
         .map_err(|source| StressError::Io {
             path: std::env::temp_dir(),
             source,
-        })?;
-    let trial = Trial {
-        program,
-        reference,
-        validator: Validator::for_problem(config, problem),
-        judge: JudgeSettings {
-            limits: problem.limits(time_multiplier),
-            checker: &problem.checker,
-            jobs: 1,
-        },
-        scratch: scratch.path(),
-    };
-
-    let mut iteration = 0;
-    let found = loop {
-        if options.iterations.is_some_and(|n| iteration >= n)
-            || options.time.is_some_and(|t| started.elapsed() >= t)
-        {
-            break None;
-        }
-        let seed = options.first_seed.wrapping_add(iteration);
-        iteration += 1;
-        let generator = tool::Command::new(
-            Role::Generator,
-            &settings.generator,
-            &config.root,
-            &[("seed", &seed.to_string())],
-        );
-        let input = generator
-            .output(None, Some(&config.root))
-            .map_err(|source| StressError::Generator { seed, source })?;
-        let failing = trial.run(&input).map_err(|error| with_seed(error, seed))?;
-        on_event(StressEvent::Judged { iteration, seed });
-        let Some(failing) = failing else { continue };
-        on_event(StressEvent::Failed {
-            seed,
-            verdict: failing.outcome.verdict,
-        });
-        // Blame the submission only for an input the statement allows.
-        if let Some(reason) = trial.invalid(&input)? {
-            return Err(StressError::InvalidInput {
-                seed,
-                command: generator.shown,
-                reason,
-            });
-        }
-        break Some(shrink_failure(
-            config, settings, &trial, seed, iteration, &failing, options, on_event,
-        )?);
-    };
-    Ok(StressReport {
-        problem: problem.name.clone(),
-        first_seed: options.first_seed,
-        iterations: iteration,
-        elapsed: started.elapsed(),
-        found,
-    })
+        })
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one call site, each argument distinct"
-)]
 fn shrink_failure(
-    config: &Config,
-    settings: &crate::config::Stress,
     trial: &Trial<'_>,
     seed: u64,
     iteration: u64,
@@ -232,6 +394,7 @@ fn shrink_failure(
     options: &StressOptions,
     on_event: &mut dyn FnMut(StressEvent<'_>),
 ) -> Result<Found, StressError> {
+    let builtin_shrinker = matches!(trial.setup.shrinker, Shrinker::Tokens);
     let found = |status, minimal: Failing, steps, tried| Found {
         seed,
         iteration,
@@ -240,17 +403,16 @@ fn shrink_failure(
         steps,
         tried,
         shrink: status,
+        builtin_shrinker,
     };
-    let status = match (&settings.shrink, original.outcome.verdict) {
-        (_, Verdict::JudgeError) => Some(ShrinkStatus::JudgeError),
-        (None, _) => Some(ShrinkStatus::NoShrinkCommand),
-        (Some(_), _) if !options.shrink => Some(ShrinkStatus::Disabled),
-        (Some(_), _) => None,
+    let status = match original.outcome.verdict {
+        Verdict::JudgeError => Some(ShrinkStatus::JudgeError),
+        _ if !options.shrink => Some(ShrinkStatus::Disabled),
+        _ => None,
     };
     if let Some(status) = status {
         return Ok(found(status, original.clone(), Vec::new(), 0));
     }
-    let shrink_command = settings.shrink.as_deref().unwrap_or_default();
     let mut round = 0;
     let shrunk = shrink::shrink(
         original.clone(),
@@ -263,9 +425,26 @@ fn shrink_failure(
                 });
             }
             round += 1;
-            candidates(config, shrink_command, trial.scratch, round, &current.input)
+            match &trial.setup.shrinker {
+                Shrinker::Command(command) => candidates(
+                    &trial.setup.root,
+                    command,
+                    trial.scratch,
+                    round,
+                    &current.input,
+                ),
+                Shrinker::Tokens => Ok(shrink_tokens::candidates(&current.input)),
+            }
         },
-        |candidate| trial.candidate(candidate),
+        |candidate| {
+            // The built-in shrinker does not know the input's format: a candidate that fails
+            // otherwise (an RE where the bug was a WA) most likely broke the format, not the
+            // program, and is not kept.
+            let target = original.outcome.verdict;
+            trial
+                .candidate(candidate)
+                .map(|failing| failing.filter(|f| !builtin_shrinker || f.outcome.verdict == target))
+        },
     )?;
     let status = if shrunk.gave_up {
         ShrinkStatus::GaveUp
@@ -277,7 +456,7 @@ fn shrink_failure(
 
 /// Runs the shrink command on `input` and reads its candidates, in name order.
 fn candidates(
-    config: &Config,
+    root: &Path,
     command: &[String],
     scratch: &Path,
     round: usize,
@@ -295,14 +474,14 @@ fn candidates(
     let shrinker = tool::Command::new(
         Role::Shrinker,
         command,
-        &config.root,
+        root,
         &[
             ("input", &input_path.to_string_lossy()),
             ("dir", &dir.to_string_lossy()),
         ],
     );
     shrinker
-        .output(None, Some(&config.root))
+        .output(None, Some(root))
         .map_err(StressError::Shrinker)?;
     let mut names: Vec<String> = fs::read_dir(&dir)
         .map_err(io(&dir))?
@@ -319,11 +498,10 @@ fn candidates(
     Ok(candidates)
 }
 
-/// Everything needed to judge one input.
+/// Everything needed to judge one input, in one worker's scratch folder.
 struct Trial<'a> {
+    setup: &'a Setup,
     program: &'a Program,
-    reference: &'a Path,
-    validator: Option<Validator>,
     judge: JudgeSettings<'a>,
     scratch: &'a Path,
 }
@@ -348,17 +526,53 @@ impl From<StressError> for TrialError {
 }
 
 impl Trial<'_> {
+    /// The generator's command for `seed`: `{seed}` replaced, or the seed added as the last
+    /// argument when the command has no `{seed}` (testlib's generators read it so).
+    fn generator(&self, seed: u64) -> tool::Command {
+        let seed = seed.to_string();
+        let mut template = self.setup.generator.clone();
+        if !template.iter().any(|part| part.contains("{seed}")) {
+            template.push("{seed}".to_string());
+        }
+        tool::Command::new(
+            Role::Generator,
+            &template,
+            &self.setup.root,
+            &[("seed", &seed)],
+        )
+    }
+
+    fn generate(&self, seed: u64) -> Result<Vec<u8>, StressError> {
+        self.generator(seed)
+            .output(None, Some(&self.setup.root))
+            .map_err(|source| StressError::Generator { seed, source })
+    }
+
     /// Judges the submission on `input`: `None` when it is accepted.
     fn run(&self, input: &[u8]) -> Result<Option<Failing>, TrialError> {
         let case = self.write_case("input", input)?;
-        let expected = tool::Command::program(Role::Reference, self.reference)
-            .output(Some(&case.input), None)
-            .map_err(TrialError::Reference)?;
+        // The reference and the submission read the same input and nothing of each other:
+        // they run side by side, so an iteration waits for the slower, not for both.
+        let (expected, run) = std::thread::scope(|scope| {
+            let reference = scope.spawn(|| match &self.setup.reference {
+                Some(reference) => {
+                    tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
+                        .output(Some(&case.input), None)
+                }
+                None => Ok(Vec::new()),
+            });
+            let run = judge::run_case(self.program, &case, &self.judge);
+            let expected = reference
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (expected, run)
+        });
+        let expected = expected.map_err(TrialError::Reference)?;
         fs::write(&case.answer, &expected).map_err(|source| StressError::Io {
             path: case.answer.clone(),
             source,
         })?;
-        let outcome = judge::judge_case(self.program, &case, &self.judge);
+        let outcome = judge::with_input(judge::check_run(run, &case, &self.judge), &case);
         Ok((!outcome.verdict.is_accepted()).then(|| Failing {
             input: input.to_vec(),
             expected,
@@ -382,7 +596,7 @@ impl Trial<'_> {
 
     /// The validator's reason when it rejects `input`.
     fn invalid(&self, input: &[u8]) -> Result<Option<String>, StressError> {
-        let Some(validator) = &self.validator else {
+        let Some(validator) = &self.setup.validator else {
             return Ok(None);
         };
         let case = self.write_case("validate", input)?;

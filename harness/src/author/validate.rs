@@ -73,6 +73,15 @@ impl Validator {
         })
     }
 
+    /// A validator named on the command line (no cache: it has no project folder to keep one).
+    pub fn from_command(command: &[String], root: &Path) -> Validator {
+        Validator {
+            command: tool::Command::new(Role::Validator, command, root, &[]),
+            root: root.to_path_buf(),
+            cache: None,
+        }
+    }
+
     /// Validates one input file.
     pub fn check(&self, input: &Path) -> Result<Validity, ValidateError> {
         let key = match &self.cache {

@@ -1,4 +1,6 @@
-//! Finds a problem's cases: every `NAME.in` with its `NAME.ans`, in a stable, human order.
+//! Finds a problem's cases: every `NAME.in` with its answer (`NAME.ans`, or `NAME.out` as
+//! online-judge-tools and Codeforces downloads name it), in judge order: samples first, then
+//! the rest in natural order.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -32,7 +34,7 @@ pub enum DiscoverError {
         source: walkdir::Error,
     },
     /// An input without its answer.
-    #[error("missing answer file `{}` (hint: `harness add` or `harness gen` writes it)", .0.display())]
+    #[error("missing answer file `{}` (or `.out`) (hint: `harness add` or `harness gen` writes it)", .0.display())]
     MissingAnswer(PathBuf),
     /// An answer without its input.
     #[error("answer file `{}` has no input `{}` beside it (hint: add the input or remove the answer)", answer.display(), input.display())]
@@ -65,9 +67,15 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("in") => {
                 let answer = path.with_extension("ans");
-                if !answer.is_file() {
-                    return Err(DiscoverError::MissingAnswer(answer));
-                }
+                let answer = if answer.is_file() {
+                    answer
+                } else {
+                    let out = path.with_extension("out");
+                    if !out.is_file() {
+                        return Err(DiscoverError::MissingAnswer(answer));
+                    }
+                    out
+                };
                 cases.push(Case {
                     name: case_name(folder, path)?,
                     input: path.to_path_buf(),
@@ -86,8 +94,21 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
             _ => {}
         }
     }
-    cases.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    cases.sort_by(|a, b| judge_order(&a.name, &b.name));
     Ok(cases)
+}
+
+/// Samples first (`sample-1`, `sample/02`, `samples/3`), as online judges run them, so the
+/// first failure shown is one the statement explains; then natural order.
+pub fn judge_order(a: &str, b: &str) -> Ordering {
+    is_sample(b)
+        .cmp(&is_sample(a))
+        .then_with(|| natural_cmp(a, b))
+}
+
+fn is_sample(name: &str) -> bool {
+    name.get(..6)
+        .is_some_and(|start| start.eq_ignore_ascii_case("sample"))
 }
 
 fn case_name(folder: &Path, input: &Path) -> Result<String, DiscoverError> {
@@ -178,7 +199,7 @@ mod tests {
             .into_iter()
             .map(|c| c.name)
             .collect();
-        assert_eq!(names, ["n9", "n10", "sample-1", "secret/02"]);
+        assert_eq!(names, ["sample-1", "n9", "n10", "secret/02"]);
 
         std::fs::remove_file(root.join("n9.ans")).unwrap();
         let error = discover(root).unwrap_err().to_string();
@@ -189,6 +210,28 @@ mod tests {
         std::fs::remove_file(root.join("n10.in")).unwrap();
         let error = discover(root).unwrap_err().to_string();
         assert!(error.contains("has no input"), "{error}");
+    }
+
+    #[test]
+    fn samples_come_first_and_out_files_are_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in ["added-1", "all-002", "sample-2", "sample-10", "Sample-1"] {
+            std::fs::write(root.join(format!("{name}.in")), "1\n").unwrap();
+            std::fs::write(root.join(format!("{name}.out")), "1\n").unwrap();
+        }
+        // An answer written both ways: `.ans` is the one judged.
+        std::fs::write(root.join("added-1.ans"), "1\n").unwrap();
+        // A stray `.out` (a program's output) is not a case.
+        std::fs::write(root.join("notes.out"), "1\n").unwrap();
+        let cases = discover(root).unwrap();
+        let names: Vec<_> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Sample-1", "sample-2", "sample-10", "added-1", "all-002"]
+        );
+        assert!(cases[3].answer.ends_with("added-1.ans"));
+        assert!(cases[0].answer.ends_with("Sample-1.out"));
     }
 
     #[test]

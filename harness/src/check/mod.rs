@@ -25,6 +25,9 @@ pub enum Checker {
     /// Whitespace-separated tokens; spacing, CRLF and the final newline do not matter.
     #[default]
     Tokens,
+    /// Tokens, letters compared without case (`YES`, `yes`, `Yes`): "print the answer in any
+    /// case", as Codeforces problems say.
+    TokensIgnoreCase,
     /// Line by line, trailing whitespace ignored (and a final newline).
     Lines,
     /// Byte for byte.
@@ -62,7 +65,8 @@ pub struct CaseFiles<'a> {
 /// passes the input and answer paths on to the external program.
 pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u8]) -> Judgement {
     match checker {
-        Checker::Tokens => tokens::tokens(output, answer, None),
+        Checker::Tokens => tokens::tokens(output, answer, None, tokens::Case::Sensitive),
+        Checker::TokensIgnoreCase => tokens::tokens(output, answer, None, tokens::Case::Ignored),
         Checker::Float { absolute, relative } => tokens::tokens(
             output,
             answer,
@@ -70,6 +74,7 @@ pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u
                 absolute: *absolute,
                 relative: *relative,
             }),
+            tokens::Case::Sensitive,
         ),
         Checker::Lines => lines::lines(output, answer),
         Checker::Exact => exact::exact(output, answer),

@@ -93,7 +93,19 @@ impl<'a> Iterator for Tokenizer<'a> {
     }
 }
 
-pub(super) fn tokens(output: &[u8], answer: &[u8], tolerance: Option<Tolerance>) -> Judgement {
+/// Whether letters of tokens must match in case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Case {
+    Sensitive,
+    Ignored,
+}
+
+pub(super) fn tokens(
+    output: &[u8],
+    answer: &[u8],
+    tolerance: Option<Tolerance>,
+    case: Case,
+) -> Judgement {
     let mut found_tokens = Tokenizer::new(output);
     let mut expected_tokens = Tokenizer::new(answer);
     let mut count = 0usize;
@@ -105,7 +117,9 @@ pub(super) fn tokens(output: &[u8], answer: &[u8], tolerance: Option<Tolerance>)
             (None, None) => break,
             (Some(found), Some(expected)) => {
                 count += 1;
-                if found.text == expected.text {
+                if found.text == expected.text
+                    || (case == Case::Ignored && found.text.eq_ignore_ascii_case(expected.text))
+                {
                     continue;
                 }
                 let Some(tolerance) = tolerance else {

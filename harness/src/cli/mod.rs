@@ -11,6 +11,7 @@ mod run;
 mod stress;
 mod validate;
 mod verify;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -118,7 +118,7 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
     }
     let total = planned.iter().map(|p| p.cases.len()).sum();
     let mut progress = Progress::stderr(total);
-    let mut report = suite::run(&planned, args.jobs.max(1), &mut |event| {
+    let mut report = suite::run(&config, &planned, args.jobs.max(1), &mut |event| {
         progress.on_suite_event(&event);
     })?;
     progress.finish();

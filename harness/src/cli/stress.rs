@@ -5,13 +5,18 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::Args;
 
 use crate::author::add::{self, NewCase};
-use crate::author::stress::{self, StressEvent, StressOptions};
+use crate::author::program;
+use crate::author::stress::{self, Setup, Shrinker, StressEvent, StressOptions};
+use crate::author::tool as author_tool;
+use crate::author::validate::{default_jobs, Validator};
+use crate::check::Checker;
 use crate::compile::submit::{self, Compiled};
 use crate::config::units::{self};
+use crate::config::{self, standalone};
 use crate::exit;
 use crate::report::json;
 use crate::report::notice;
@@ -23,13 +28,29 @@ use super::{build_first, load_config, Format, GlobalArgs};
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "harness stress [OPTIONS] PROBLEM SUBMISSION\n       harness stress [OPTIONS] SUBMISSION --gen GEN [--brute BRUTE]"
+)]
 pub struct StressArgs {
-    /// The problem whose stress generator makes the inputs.
+    /// The problem whose stress generator makes the inputs; or, alone, the submission to
+    /// stress with --gen and --brute (no judge.toml needed).
     #[arg(value_name = "PROBLEM")]
     pub problem: String,
     /// The submission: a source file in any language of judge.toml.
     #[arg(value_name = "SUBMISSION")]
-    pub submission: PathBuf,
+    pub submission: Option<PathBuf>,
+    /// The generator: a source file, an executable or a command line; it gets the seed as
+    /// its last argument (or where it says `{seed}`) and prints one input.
+    #[arg(long, value_name = "GEN")]
+    pub gen: Option<String>,
+    /// The brute-force reference that answers each input (a source file, an executable or a
+    /// command line). Not needed when the checker is a program that judges an output alone.
+    #[arg(long, value_name = "BRUTE")]
+    pub brute: Option<String>,
+    /// A validator that rejects inputs the statement does not allow (exit non-zero), so that
+    /// shrinking keeps to valid inputs.
+    #[arg(long, value_name = "VALIDATOR")]
+    pub validator: Option<String>,
     /// The language, when the file's extension does not tell.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
@@ -42,6 +63,18 @@ pub struct StressArgs {
     /// Stop looking after this long (`30s`, `2m`).
     #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
     pub time: Option<Duration>,
+    /// Inputs judged at once, each worker on its own seeds (default: the number of cores).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The CPU time limit (default: the problem's; without judge.toml, 2s).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// The memory limit (default: the problem's; without judge.toml, 256MiB).
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// How outputs are compared (as `harness judge --checker`).
+    #[arg(long, value_name = "CHECKER", value_parser = standalone::parse_checker)]
+    pub checker: Option<Checker>,
     /// Report the failing input as found, without shrinking it.
     #[arg(long)]
     pub no_shrink: bool,
@@ -58,18 +91,119 @@ pub struct StressArgs {
 }
 
 pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
-    let config = load_config(global)?;
-    let problem = config.require_problem(&args.problem)?;
-    let language = submit::detect_language(&config, &args.submission, args.lang.as_deref())?;
-    build_first(&config, args.no_build)?;
-    let prepared = match submit::compile(language, &args.submission)? {
+    let standalone = args.submission.is_none();
+    let (config, problem, submission) = if standalone {
+        let submission = PathBuf::from(&args.problem);
+        if !submission.is_file() {
+            anyhow::bail!(
+                "submission `{}` does not exist (hint: `harness stress SOURCE --gen GEN --brute BRUTE`, or `harness stress PROBLEM SOURCE` for a problem of judge.toml)",
+                submission.display()
+            );
+        }
+        if args.gen.is_none() {
+            anyhow::bail!("`harness stress SOURCE` needs --gen (hint: a generator that prints a random input for the seed it is given)");
+        }
+        if args.save.is_some() {
+            anyhow::bail!("--save stores the input as a case of a judge.toml problem (hint: `harness stress PROBLEM SOURCE --save`)");
+        }
+        let here = std::env::current_dir().context("cannot read the current folder")?;
+        let user = config::user::load()?;
+        let settings = standalone::Settings {
+            cases: here.clone(),
+            time_limit: args.time_limit,
+            memory_limit: args.memory_limit,
+            checker: args.checker.clone(),
+        };
+        let mut made_up = standalone::config(&here, &user, &settings);
+        if global.config.is_some() || config::find(&here).is_ok() {
+            made_up.languages = load_config(global)?.languages;
+        }
+        let name = made_up.problems[0].name.clone();
+        (made_up, name, submission)
+    } else {
+        let mut config = load_config(global)?;
+        let name = args.problem.clone();
+        if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
+            if let Some(time_limit) = args.time_limit {
+                problem.time_limit = time_limit;
+                problem.wall_limit = crate::sandbox::run::wall_limit(time_limit);
+            }
+            if let Some(memory_limit) = args.memory_limit {
+                problem.memory_limit = memory_limit;
+            }
+            if let Some(checker) = &args.checker {
+                problem.checker = checker.clone();
+            }
+        }
+        let submission = args.submission.clone().unwrap_or_default();
+        (config, name, submission)
+    };
+    let problem = config.require_problem(&problem)?;
+    let language = submit::detect_language(&config, &submission, args.lang.as_deref())?;
+    submit::check_tools(language)?;
+    let uses_table = args.gen.is_none() || args.brute.is_none() || args.validator.is_none();
+    if !standalone && uses_table {
+        build_first(&config, args.no_build)?;
+    }
+    // The programs of the command line, compiled once; kept alive while the run uses them.
+    let resolve = |spec: &Option<String>, role| {
+        spec.as_deref()
+            .map(|spec| program::resolve(&config, spec, role, author_tool::LIMITS.memory_bytes))
+            .transpose()
+    };
+    let generator = resolve(&args.gen, "generator")?;
+    let brute = resolve(&args.brute, "reference")?;
+    let validator = resolve(&args.validator, "validator")?;
+
+    // Everything is checked before the first seed is printed: a run that cannot start says
+    // why, not a seed.
+    let time_multiplier = language.time_multiplier;
+    let setup = match &generator {
+        None => Setup::for_problem(&config, problem, time_multiplier)?,
+        Some(generator) => {
+            let reference = match &brute {
+                Some(brute) => Some(brute.command.clone()),
+                None => problem
+                    .reference
+                    .as_ref()
+                    .map(|path| vec![path.display().to_string()]),
+            };
+            if reference.is_none() && stress::needs_answer(&problem.checker) {
+                anyhow::bail!(
+                    "nothing answers the random inputs (hint: pass --brute, a slow but sure solution; or a --checker program that judges an output alone)"
+                );
+            }
+            Setup {
+                problem: problem.name.clone(),
+                root: config.root.clone(),
+                generator: generator.command.clone(),
+                reference,
+                shrinker: match problem.stress.as_ref().and_then(|s| s.shrink.clone()) {
+                    Some(command) => Shrinker::Command(command),
+                    None => Shrinker::Tokens,
+                },
+                validator: Validator::for_problem(&config, problem),
+                limits: problem.limits(time_multiplier),
+                checker: problem.checker.clone(),
+            }
+        }
+    };
+    let mut setup = setup;
+    if let Some(brute) = &brute {
+        setup.reference = Some(brute.command.clone());
+    }
+    if let Some(validator) = &validator {
+        setup.validator = Some(Validator::from_command(&validator.command, &config.root));
+    }
+
+    let prepared = match submit::compile(language, &submission, problem.memory_limit)? {
         Compiled::Ready(prepared) => prepared,
         Compiled::CompileError { language, message } => {
             let mut stdout = anstream::stdout().lock();
             if args.format == Format::Json {
                 let document = stress_report::compile_error_json(
-                    &args.problem,
-                    &args.submission,
+                    &problem.name,
+                    &submission,
                     &language.name,
                     &message,
                 );
@@ -77,7 +211,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
             } else {
                 stress_report::write_compile_error(
                     &mut stdout,
-                    &args.submission,
+                    &submission,
                     &language.name,
                     &message,
                 )?;
@@ -100,6 +234,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         },
         time: args.time,
         shrink: !args.no_shrink,
+        jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
     };
 
     let mut progress = Progress::stderr_counting(
@@ -124,14 +259,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
             failing.outcome.verdict
         )),
     };
-    let report = stress::stress(
-        &config,
-        problem,
-        &prepared.program,
-        prepared.time_multiplier,
-        &options,
-        &mut on_event,
-    );
+    let report = stress::stress(&setup, &prepared.program, &options, &mut on_event);
     progress.finish();
     let report = report?;
 
@@ -149,11 +277,13 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
     };
     let saved_case = saved.as_ref().and_then(|s| s.as_ref().ok());
 
+    let command = reproduce_command(args, &submission);
     let summary = StressSummary {
-        submission: &args.submission,
+        submission: &submission,
         language: &language.name,
         report: &report,
         saved: saved_case,
+        command: &command,
     };
     let mut stdout = anstream::stdout().lock();
     if args.format == Format::Json {
@@ -171,6 +301,35 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
             .iter()
             .map(|found| found.minimal.outcome.verdict),
     ))
+}
+
+/// The command line that ran, as the user would type it again (quoted where needed), without
+/// the seed and count that the report adds.
+fn reproduce_command(args: &StressArgs, submission: &std::path::Path) -> String {
+    let quote = |text: &str| {
+        if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+            format!("'{}'", text.replace('\'', "'\\''"))
+        } else {
+            text.to_string()
+        }
+    };
+    let mut words = vec!["harness".to_string(), "stress".to_string()];
+    if args.submission.is_some() {
+        words.push(quote(&args.problem));
+    }
+    words.push(quote(&submission.display().to_string()));
+    for (flag, value) in [
+        ("--gen", &args.gen),
+        ("--brute", &args.brute),
+        ("--validator", &args.validator),
+        ("--lang", &args.lang),
+    ] {
+        if let Some(value) = value {
+            words.push(flag.to_string());
+            words.push(quote(value));
+        }
+    }
+    words.join(" ")
 }
 
 /// Short enough to read back and type: seeds are printed for reproducing a run.

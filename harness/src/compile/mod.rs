@@ -2,4 +2,5 @@
 //! solutions, and the languages table for a contestant's submission.
 
 pub mod build;
+pub(crate) mod languages;
 pub(crate) mod submit;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
+use crate::compile::languages;
 use crate::config::units::{format_size_limit, format_time_limit};
 use crate::config::{CompileLimits, Config, Language};
 use crate::judge::Program;
@@ -33,7 +34,7 @@ pub enum SubmitError {
     UnknownLanguage { name: String, known: String },
     #[error("cannot tell the language of `{}` from its extension (hint: pass --lang, or add the extension to a [languages.*] table in judge.toml; known: {known})", path.display())]
     UnknownExtension { path: PathBuf, known: String },
-    #[error("`{program}` is not installed or cannot run (needed for {language}: {source}; hint: install it, or change [languages.{id}] in judge.toml)")]
+    #[error("`{program}` is not installed or cannot run (needed for {language}: {source}; hint: {}, or change [languages.{id}] in judge.toml)", languages::install_hint(program).unwrap_or("install it"))]
     MissingTool {
         program: String,
         language: String,
@@ -95,15 +96,24 @@ pub fn detect_language<'a>(
                 known: known(),
             });
     }
+    // The exact spelling first (`.C` is C++, `.c` is C), then any case (`A.CPP`).
     let extension = source
         .extension()
         .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
         .unwrap_or_default();
-    config
+    let exact = config
         .languages
         .iter()
-        .find(|l| l.extensions.contains(&extension))
+        .find(|l| l.extensions.iter().any(|e| e == extension));
+    exact
+        .or_else(|| {
+            config.languages.iter().find(|l| {
+                l.extensions
+                    .iter()
+                    .any(|e| e.eq_ignore_ascii_case(extension))
+            })
+        })
+        .filter(|_| !extension.is_empty())
         .ok_or_else(|| SubmitError::UnknownExtension {
             path: source.to_path_buf(),
             known: known(),
@@ -118,7 +128,14 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
         .compile
         .iter()
         .chain(std::iter::once(&language.run));
-    for program in commands.filter_map(|command| command.first()) {
+    let inner = languages::inner_tools(language)
+        .iter()
+        .map(std::string::ToString::to_string);
+    let named: Vec<String> = commands
+        .filter_map(|command| command.first().cloned())
+        .chain(inner)
+        .collect();
+    for program in &named {
         if program.contains("{source}") || program.contains("{exe}") {
             continue;
         }
@@ -133,8 +150,13 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
 }
 
 /// Copies the source into a fresh folder and compiles it there, so that nothing (object
-/// files, `__pycache__`) lands beside the user's file.
-pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitError> {
+/// files, `__pycache__`) lands beside the user's file. `memory_bytes`, the limit the program
+/// will run under, fills `{memory-mib}` (a JVM's or V8's heap size).
+pub fn compile(
+    language: &Language,
+    source: &Path,
+    memory_bytes: u64,
+) -> Result<Compiled, SubmitError> {
     let missing_tool = |program: &Path, error: std::io::Error| SubmitError::MissingTool {
         program: program.display().to_string(),
         language: language.name.clone(),
@@ -158,7 +180,13 @@ pub fn compile(language: &Language, source: &Path) -> Result<Compiled, SubmitErr
 
     // An interpreter that is missing is named before compiling, not after a compile that
     // needed it anyway.
-    let (executable, args) = expand(&language.run, &copied, &exe);
+    let memory = (memory_bytes >> 20).max(1).to_string();
+    let run_template: Vec<String> = language
+        .run
+        .iter()
+        .map(|part| part.replace("{memory-mib}", &memory))
+        .collect();
+    let (executable, args) = expand(&run_template, &copied, &exe);
     let built_here = executable.starts_with(build_dir.path());
     if !built_here {
         run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?;
@@ -317,10 +345,12 @@ fn copy_name(language: &Language, source: &Path) -> PathBuf {
         .file_name()
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("main"));
-    let known = name
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| language.extensions.contains(&e.to_ascii_lowercase()));
+    let known = name.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        language
+            .extensions
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(e))
+    });
     match language.extensions.first() {
         Some(wanted) if !known => name.with_extension(wanted),
         _ => name,
@@ -408,7 +438,7 @@ mod tests {
             Some(&["sh", "-c", "echo 'x.sh:1: error: nope' >&2; exit 1"]),
             &["{exe}"],
         );
-        match compile(&failing, &source).unwrap() {
+        match compile(&failing, &source, 1 << 28).unwrap() {
             Compiled::CompileError { message, .. } => assert!(message.contains("error: nope")),
             Compiled::Ready(_) => panic!("expected a compile error"),
         }
@@ -432,7 +462,8 @@ mod tests {
             )
         };
         let started = std::time::Instant::now();
-        let Compiled::CompileError { message, .. } = compile(&sleepy, &source).unwrap() else {
+        let Compiled::CompileError { message, .. } = compile(&sleepy, &source, 1 << 28).unwrap()
+        else {
             panic!("expected a compile error")
         };
         assert!(started.elapsed() < Duration::from_secs(20));
@@ -453,7 +484,8 @@ mod tests {
                 &["{exe}"],
             )
         };
-        let Compiled::CompileError { message, .. } = compile(&hungry, &source).unwrap() else {
+        let Compiled::CompileError { message, .. } = compile(&hungry, &source, 1 << 28).unwrap()
+        else {
             panic!("expected a compile error")
         };
         assert_eq!(
@@ -468,7 +500,8 @@ mod tests {
         let source = dir.path().join("x.sh");
         std::fs::write(&source, "").unwrap();
         let silent = language("sh", Some(&["sh", "-c", "kill -SEGV $$"]), &["{exe}"]);
-        let Compiled::CompileError { message, .. } = compile(&silent, &source).unwrap() else {
+        let Compiled::CompileError { message, .. } = compile(&silent, &source, 1 << 28).unwrap()
+        else {
             panic!("expected a compile error")
         };
         assert_eq!(message, "the compiler stopped with SIGSEGV");
@@ -480,7 +513,7 @@ mod tests {
         let source = dir.path().join("x.zz");
         std::fs::write(&source, "").unwrap();
         let missing = language("zz", Some(&["no-such-compiler-zz", "{source}"]), &["{exe}"]);
-        let error = compile(&missing, &source).unwrap_err().to_string();
+        let error = compile(&missing, &source, 1 << 28).unwrap_err().to_string();
         assert!(
             error.contains("`no-such-compiler-zz` is not installed"),
             "{error}"
@@ -493,7 +526,7 @@ mod tests {
         let source = dir.path().join("x.sh");
         std::fs::write(&source, "echo hi").unwrap();
         let shell = language("sh", None, &["sh", "{source}"]);
-        let Compiled::Ready(prepared) = compile(&shell, &source).unwrap() else {
+        let Compiled::Ready(prepared) = compile(&shell, &source, 1 << 28).unwrap() else {
             panic!("expected a program")
         };
         assert!(prepared.program.executable.ends_with("sh"));
@@ -544,7 +577,8 @@ mod tests {
             ]),
             &["{exe}"],
         );
-        let Compiled::CompileError { message, .. } = compile(&noisy, &source).unwrap() else {
+        let Compiled::CompileError { message, .. } = compile(&noisy, &source, 1 << 28).unwrap()
+        else {
             panic!("expected a compile error")
         };
         let first = message.lines().next().unwrap();
@@ -558,7 +592,7 @@ mod tests {
         let source = dir.path().join("x.sh");
         std::fs::write(&source, "").unwrap();
         let lazy = language("sh", Some(&["true"]), &["{exe}"]);
-        let error = compile(&lazy, &source).unwrap_err().to_string();
+        let error = compile(&lazy, &source, 1 << 28).unwrap_err().to_string();
         assert!(error.contains("did not write `{exe}`"), "{error}");
         assert!(error.contains("[languages.sh]"), "{error}");
     }
@@ -573,7 +607,7 @@ mod tests {
             Some(&["true"]),
             &["no-such-interpreter-zz", "{source}"],
         );
-        let error = compile(&missing, &source).unwrap_err().to_string();
+        let error = compile(&missing, &source, 1 << 28).unwrap_err().to_string();
         assert!(
             error.contains("`no-such-interpreter-zz` is not installed"),
             "{error}"

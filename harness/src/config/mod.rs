@@ -8,8 +8,11 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::check::Checker;
+use crate::compile::languages;
 use crate::sandbox::run::Limits;
+pub(crate) mod standalone;
 pub(crate) mod units;
+pub(crate) mod user;
 
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
@@ -288,6 +291,7 @@ enum RawChecker {
 #[serde(rename_all = "kebab-case")]
 enum CheckerName {
     Tokens,
+    TokensIgnoreCase,
     Lines,
     Exact,
     Float,
@@ -297,7 +301,10 @@ enum CheckerName {
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "type")]
 enum CheckerTable {
-    Tokens {},
+    #[serde(rename_all = "kebab-case")]
+    Tokens {
+        case_sensitive: Option<bool>,
+    },
     Lines {},
     Exact {},
     #[serde(rename_all = "kebab-case")]
@@ -315,7 +322,7 @@ enum CheckerTable {
 const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
 
 #[derive(Clone, Copy)]
-struct DurationValue(Duration);
+pub(crate) struct DurationValue(Duration);
 
 impl<'de> Deserialize<'de> for DurationValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -327,7 +334,7 @@ impl<'de> Deserialize<'de> for DurationValue {
 }
 
 #[derive(Clone, Copy)]
-struct SizeValue(u64);
+pub(crate) struct SizeValue(u64);
 
 impl<'de> Deserialize<'de> for SizeValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -382,13 +389,17 @@ pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {
         })
 }
 
-/// Reads and checks judge.toml at `path`, making every path in it absolute.
+/// Reads and checks judge.toml at `path`, making every path in it absolute, with the built-in
+/// languages and the user's config beneath its own.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    parse(&text, path)
+    let mut config = parse(&text, path)?;
+    let user = user::load()?;
+    config.languages = languages::merged(&[&user.languages, &config.languages]);
+    Ok(config)
 }
 
 /// Parses judge.toml's text; `path` names the file in errors and anchors relative paths.
@@ -502,8 +513,28 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
 
+    let languages = languages_of(raw.languages, path)?;
+
+    Ok(Config {
+        root,
+        path: path.to_path_buf(),
+        build: defaults.build,
+        problems,
+        languages,
+    })
+}
+
+/// The `[languages.*]` tables of a file, checked.
+fn languages_of(
+    raw: BTreeMap<String, RawLanguage>,
+    path: &Path,
+) -> Result<Vec<Language>, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
     let mut languages = Vec::new();
-    for (id, language) in raw.languages {
+    for (id, language) in raw {
         check_name(&id).map_err(invalid)?;
         if language.run.is_empty() {
             return Err(invalid(format!("language `{id}`: `run` is empty")));
@@ -526,7 +557,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             extensions: language
                 .extensions
                 .into_iter()
-                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                // As written: `.C` (C++) and `.c` (C) are different languages.
+                .map(|e| e.trim_start_matches('.').to_string())
                 .collect(),
             compile: language.compile,
             run: language.run,
@@ -552,14 +584,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             }
         }
     }
-
-    Ok(Config {
-        root,
-        path: path.to_path_buf(),
-        build: defaults.build,
-        problems,
-        languages,
-    })
+    Ok(languages)
 }
 
 fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
@@ -568,9 +593,14 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
         relative: relative.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
     };
     Ok(match raw {
-        RawChecker::Name(CheckerName::Tokens) | RawChecker::Table(CheckerTable::Tokens {}) => {
-            Checker::Tokens
-        }
+        RawChecker::Name(CheckerName::Tokens)
+        | RawChecker::Table(CheckerTable::Tokens {
+            case_sensitive: None | Some(true),
+        }) => Checker::Tokens,
+        RawChecker::Name(CheckerName::TokensIgnoreCase)
+        | RawChecker::Table(CheckerTable::Tokens {
+            case_sensitive: Some(false),
+        }) => Checker::TokensIgnoreCase,
         RawChecker::Name(CheckerName::Lines) | RawChecker::Table(CheckerTable::Lines {}) => {
             Checker::Lines
         }
@@ -895,7 +925,7 @@ seeds = 7
     #[test]
     fn an_extension_belongs_to_one_language() {
         let error = parse_str(
-            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = [\".PY\"]\nrun = [\"pypy3\", \"{source}\"]\n",
+            "[languages.python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n[languages.pypy]\nextensions = [\".py\"]\nrun = [\"pypy3\", \"{source}\"]\n",
         )
         .unwrap_err();
         assert!(

@@ -268,26 +268,32 @@ struct Candidate {
 fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming>, SubmitError> {
     let label = label_of(stored);
     let path = stored.plan.source.clone();
-    Ok(match submit::compile(stored.plan.language, &path)? {
-        Compiled::Ready(prepared) => Ok(Candidate {
-            label,
-            role: Role::Accepted,
-            path,
-            program: prepared.program.clone(),
-            time_multiplier: prepared.time_multiplier,
-            _prepared: Some(prepared),
-        }),
-        Compiled::CompileError { message, .. } => Err(ProgramTiming {
-            label,
-            role: Role::Accepted,
-            path,
-            time_multiplier: stored.plan.language.time_multiplier,
-            slowest: Duration::ZERO,
-            slowest_case: String::new(),
-            failures: Vec::new(),
-            compile_error: Some(message),
-        }),
-    })
+    Ok(
+        match submit::compile(
+            stored.plan.language,
+            &path,
+            stored.plan.problem.memory_limit,
+        )? {
+            Compiled::Ready(prepared) => Ok(Candidate {
+                label,
+                role: Role::Accepted,
+                path,
+                program: prepared.program.clone(),
+                time_multiplier: prepared.time_multiplier,
+                _prepared: Some(prepared),
+            }),
+            Compiled::CompileError { message, .. } => Err(ProgramTiming {
+                label,
+                role: Role::Accepted,
+                path,
+                time_multiplier: stored.plan.language.time_multiplier,
+                slowest: Duration::ZERO,
+                slowest_case: String::new(),
+                failures: Vec::new(),
+                compile_error: Some(message),
+            }),
+        },
+    )
 }
 
 /// Calibrates one problem: measure, suggest, then try the too-slow submissions.

@@ -2,6 +2,7 @@
 //! It reports through events and returns outcomes; it never prints.
 
 pub(crate) mod calibrate;
+pub(crate) mod custom;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -13,6 +14,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
+use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
@@ -61,6 +63,8 @@ pub struct CaseOutcome {
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
+    /// For a case not accepted: where its input is and how it begins.
+    pub input: Option<InputExcerpt>,
 }
 
 /// A wrong output and its answer, each cut to a few MiB, for the diff.
@@ -193,13 +197,45 @@ pub fn judge_cases_with(
     outcomes.into_iter().flatten().collect()
 }
 
-/// Runs and checks one case.
+/// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
-    let limits = settings.limits;
-    let request = RunRequest::new(&program.executable, limits)
+    with_input(run_and_check(program, case, settings), case)
+}
+
+/// A failing outcome with the head of its input, for the report.
+pub(crate) fn with_input(mut outcome: CaseOutcome, case: &Case) -> CaseOutcome {
+    if !outcome.verdict.is_accepted() {
+        outcome.input = Some(InputExcerpt::read(&case.input));
+    }
+    outcome
+}
+
+fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    check_run(run_case(program, case, settings), case, settings)
+}
+
+/// Runs `program` on the case's input under the limits: the first half of judging a case,
+/// for callers that prepare the answer meanwhile (stress runs the reference alongside).
+pub(crate) fn run_case(
+    program: &Program,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+) -> Result<run::RunResult, RunError> {
+    let request = RunRequest::new(&program.executable, settings.limits)
         .args(&program.args)
         .stdin(Stdin::File(&case.input));
-    let result = match run::run(&request) {
+    run::run(&request)
+}
+
+/// The second half: the verdict of a run, its output checked against the case's answer
+/// (read now), and the input's head when it failed.
+pub(crate) fn check_run(
+    run: Result<run::RunResult, RunError>,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+) -> CaseOutcome {
+    let limits = settings.limits;
+    let result = match run {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
@@ -218,6 +254,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
+        input: None,
     };
     let mut answer = Vec::new();
     let judgement = verdict::decide(&result, &limits, || {
@@ -264,6 +301,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         time_sensitive: false,
         stderr_tail: String::new(),
         mismatch: None,
+        input: None,
     }
 }
 

@@ -163,7 +163,7 @@ pub fn judge(
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
     };
-    let prepared = match submit::compile(plan.language, &plan.source)? {
+    let prepared = match submit::compile(plan.language, &plan.source, problem.memory_limit)? {
         Compiled::CompileError { message, .. } => {
             report.compile.message = message;
             report.elapsed = started.elapsed();

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
+use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
 use crate::sandbox::run::Limits;
@@ -22,6 +23,18 @@ pub enum SuiteError {
     MissingSolution {
         problem: String,
         path: std::path::PathBuf,
+    },
+    #[error("problem `{problem}`: solution `{}` does not compile as {language}:\n{message}", path.display())]
+    CompileError {
+        problem: String,
+        path: std::path::PathBuf,
+        language: String,
+        message: String,
+    },
+    #[error("problem `{problem}`: {source}")]
+    Submit {
+        problem: String,
+        source: SubmitError,
     },
 }
 
@@ -137,8 +150,40 @@ pub enum SuiteEvent<'a> {
     CaseFinished { outcome: &'a CaseOutcome },
 }
 
+/// A problem's solution as a program: a source file in a known language (`sol.cpp`) is
+/// compiled through the languages table, with the language's time multiplier; anything else
+/// is an executable (`target/release/sol`).
+fn solution_program(
+    config: &Config,
+    problem: &Problem,
+) -> Result<(Program, f64, Option<Prepared>), SuiteError> {
+    let path = &problem.solution;
+    let Ok(language) = submit::detect_language(config, path, None) else {
+        return Ok((Program::new(path), 1.0, None));
+    };
+    let submit_error = |source| SuiteError::Submit {
+        problem: problem.name.clone(),
+        source,
+    };
+    submit::check_tools(language).map_err(submit_error)?;
+    match submit::compile(language, path, problem.memory_limit).map_err(submit_error)? {
+        Compiled::Ready(prepared) => Ok((
+            prepared.program.clone(),
+            prepared.time_multiplier,
+            Some(prepared),
+        )),
+        Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
+            problem: problem.name.clone(),
+            path: path.clone(),
+            language: language.name.clone(),
+            message,
+        }),
+    }
+}
+
 /// Judges every planned problem's solution.
 pub fn run(
+    config: &Config,
     planned: &[Planned<'_>],
     jobs: usize,
     on_event: &mut dyn FnMut(SuiteEvent<'_>),
@@ -158,13 +203,14 @@ pub fn run(
         on_event(SuiteEvent::ProblemStarted {
             problem: &problem.name,
         });
-        let limits = problem.limits(1.0);
+        // `_build` keeps a compiled solution's folder until its cases are judged.
+        let (program, time_multiplier, _build) = solution_program(config, problem)?;
+        let limits = problem.limits(time_multiplier);
         let settings = JudgeSettings {
             limits,
             checker: &problem.checker,
             jobs,
         };
-        let program = Program::new(&problem.solution);
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
             let Event::Finished { outcome, .. } = event;
             on_event(SuiteEvent::CaseFinished { outcome });

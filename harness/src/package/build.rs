@@ -20,6 +20,9 @@ const COMPILE_LIMITS: Limits = Limits {
     output_bytes: 1 << 20,
 };
 
+/// The heap a JVM-based validator or checker gets (`{memory-mib}` in a language's command).
+const VALIDATOR_MEMORY_MIB: u64 = 2048;
+
 /// A built program.
 #[derive(Debug, Clone)]
 pub struct Built {
@@ -273,7 +276,9 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
     let substitute = |part: &String| -> OsString {
         OsString::from(
             part.replace("{source}", &source.to_string_lossy())
-                .replace("{exe}", &exe.to_string_lossy()),
+                .replace("{exe}", &exe.to_string_lossy())
+                // A validator's memory is not the contestant's: a JVM one gets room.
+                .replace("{memory-mib}", &VALIDATOR_MEMORY_MIB.to_string()),
         )
     };
     let mut parts = template.iter().map(substitute);

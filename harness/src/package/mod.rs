@@ -169,7 +169,16 @@ impl Loaded {
 /// one, then the built-in table for what it does not name.
 pub fn languages(extra: Option<&Config>) -> Vec<Language> {
     let mut table: Vec<Language> = extra.map(|c| c.languages.clone()).unwrap_or_default();
-    for language in languages::builtin() {
+    // The package table's own entries first where the format needs them (Python 2 by its
+    // first line; JavaScript with a thread stack that fits), then the judge's built-in ones.
+    let (first, rest): (Vec<Language>, Vec<Language>) = languages::builtin()
+        .into_iter()
+        .partition(|l| matches!(l.id.as_str(), "python2" | "javascript"));
+    for language in first
+        .into_iter()
+        .chain(crate::compile::languages::builtin())
+        .chain(rest)
+    {
         let taken = table.iter().any(|l| {
             l.id == language.id || l.extensions.iter().any(|e| language.extensions.contains(e))
         });

@@ -4,7 +4,9 @@
 
 use std::io::{self, Write};
 
+use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM};
+use crate::case::excerpt::InputExcerpt;
 use crate::config::units::{format_bytes, format_duration};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::suite::{ProblemReport, SuiteReport};
@@ -12,6 +14,7 @@ use crate::judge::verify::{Verified, VerifyReport};
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
 use crate::text::tail_lines;
+use crate::text::{cut, plural};
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,9 +110,16 @@ fn write_outcomes(
         }
         shown += 1;
         write_case(out, outcome, width, options)?;
+        // The first failures get their input (what to reproduce with) and their diff.
+        if outcome.verdict.is_accepted() || *diffs_left == 0 {
+            continue;
+        }
+        *diffs_left -= 1;
+        if let Some(input) = &outcome.input {
+            write_input(out, input)?;
+        }
         if let Some(mismatch) = &outcome.mismatch {
-            if *diffs_left > 0 {
-                *diffs_left -= 1;
+            {
                 let diff_options = DiffOptions {
                     max_lines: options.diff_lines,
                     ..DiffOptions::default()
@@ -123,6 +133,32 @@ fn write_outcomes(
                 )?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Lines of a failing run's stderr shown under it.
+const STDERR_LINES: usize = 6;
+/// Characters of one such line.
+const STDERR_CHARS: usize = 160;
+
+/// `input cases/x/all-123.in:` and its first lines, `…` when there is more.
+fn write_input(out: &mut dyn Write, input: &InputExcerpt) -> io::Result<()> {
+    writeln!(
+        out,
+        "        {DIM}input{DIM:#} {}{}",
+        shown_path(&input.path),
+        if input.head.is_empty() {
+            " (empty)"
+        } else {
+            ""
+        }
+    )?;
+    for line in input.head.lines() {
+        writeln!(out, "        {DIM}│{DIM:#} {line}")?;
+    }
+    if input.truncated {
+        writeln!(out, "        {DIM}│ …{DIM:#}")?;
     }
     Ok(())
 }
@@ -278,51 +314,166 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
 // ---- harness judge ------------------------------------------------------------------------
 
 /// One submission: what was judged under which limits, the failing cases with their diffs (or
-/// the compiler's message), and the verdict line.
+/// the compiler's message), and the verdict line; `harness judge` writes the same through a
+/// [`SubmissionStream`] as cases finish.
+#[cfg(test)]
 pub fn write_submission(
     out: &mut dyn Write,
     report: &SubmissionReport,
     options: &HumanOptions,
 ) -> io::Result<()> {
-    write_submission_header(out, report)?;
-    if !report.compile.ok {
-        let style = verdict_style(Verdict::CompileError);
-        writeln!(out, "  {style}CE{style:#}   the compiler said:")?;
-        write_indented(out, &report.compile.message, "        ")?;
-    } else {
-        if options.detail == Detail::Verbose && !report.compile.message.is_empty() {
+    let mut stream =
+        SubmissionStream::new(*options, report.outcomes.iter().map(|o| o.case.as_str()));
+    stream.write_header(out, &SubmissionHeader::from(report))?;
+    for outcome in &report.outcomes {
+        stream.write_case(out, outcome)?;
+    }
+    stream.write_end(out, report)
+}
+
+/// What `harness judge` says before anything runs.
+#[derive(Debug, Clone, Copy)]
+pub struct SubmissionHeader<'a> {
+    pub problem: &'a str,
+    pub source: &'a std::path::Path,
+    pub language: &'a crate::config::Language,
+    /// With the language's time multiplier applied.
+    pub limits: crate::sandbox::run::Limits,
+    pub cases: usize,
+}
+
+impl<'a> From<&'a SubmissionReport> for SubmissionHeader<'a> {
+    fn from(report: &'a SubmissionReport) -> Self {
+        SubmissionHeader {
+            problem: &report.problem,
+            source: &report.source,
+            language: &report.language,
+            limits: report.limits,
+            cases: report.planned_cases,
+        }
+    }
+}
+
+/// The report of one submission written as it is judged: the header at once, each failing
+/// case (with its input and diff) when it fails, the verdict at the end. Printed after the
+/// fact it reads the same.
+#[derive(Debug, Clone)]
+pub struct SubmissionStream {
+    options: HumanOptions,
+    width: usize,
+    shown: usize,
+    not_shown: usize,
+    diffs_left: usize,
+}
+
+impl SubmissionStream {
+    /// `cases`: the names of the cases to come, for the width of the name column.
+    pub fn new<'a>(options: HumanOptions, cases: impl Iterator<Item = &'a str>) -> Self {
+        SubmissionStream {
+            options,
+            width: cases.map(str::len).max().unwrap_or(0).min(32),
+            shown: 0,
+            not_shown: 0,
+            diffs_left: options.max_diffs,
+        }
+    }
+
+    /// `king-queens: mine.py (Python 3), 651 cases, limits 3 s CPU (1 s × 3), 256 MiB`
+    pub fn write_header(
+        &self,
+        out: &mut dyn Write,
+        header: &SubmissionHeader<'_>,
+    ) -> io::Result<()> {
+        let multiplier = header.language.time_multiplier;
+        let scaled = if multiplier == 1.0 {
+            String::new()
+        } else {
+            format!(
+                " ({} × {multiplier} for {})",
+                format_duration(header.limits.cpu_time.div_f64(multiplier)),
+                header.language.name
+            )
+        };
+        writeln!(
+            out,
+            "{BOLD}{}{BOLD:#}: {} ({}), {}, limits {} CPU{scaled}, {}",
+            header.problem,
+            header.source.display(),
+            header.language.name,
+            plural(header.cases, "case"),
+            format_duration(header.limits.cpu_time),
+            format_bytes(header.limits.memory_bytes),
+        )
+    }
+
+    /// One case judged: written if it failed (or near the limit, or verbose).
+    pub fn write_case(&mut self, out: &mut dyn Write, outcome: &CaseOutcome) -> io::Result<()> {
+        let options = &self.options;
+        let show = options.detail == Detail::Verbose
+            || !outcome.verdict.is_accepted()
+            || (outcome.time_sensitive && options.detail == Detail::Normal);
+        if !show {
+            return Ok(());
+        }
+        if self.shown == options.max_cases {
+            self.not_shown += 1;
+            return Ok(());
+        }
+        self.shown += 1;
+        write_case(out, outcome, self.width, options)?;
+        if outcome.verdict.is_accepted() || self.diffs_left == 0 {
+            return Ok(());
+        }
+        self.diffs_left -= 1;
+        if let Some(input) = &outcome.input {
+            write_input(out, input)?;
+        }
+        // A crash's own words (a runtime that could not start says why over several lines;
+        // the reason keeps only the last). Verbose shows stderr for every case already.
+        if outcome.mismatch.is_none()
+            && options.detail != Detail::Verbose
+            && !outcome.stderr_tail.trim().is_empty()
+        {
+            writeln!(out, "        {DIM}stderr (end){DIM:#}")?;
+            for line in tail_lines(&outcome.stderr_tail, STDERR_LINES) {
+                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
+            }
+        }
+        if let Some(mismatch) = &outcome.mismatch {
+            let diff_options = DiffOptions {
+                max_lines: options.diff_lines,
+                ..DiffOptions::default()
+            };
+            let mut indented = Indent::new(out, "        ");
+            diff::write_diff(
+                &mut indented,
+                &mismatch.output,
+                &mismatch.answer,
+                &diff_options,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The compiler's message or the cases not shown, and the verdict line.
+    pub fn write_end(&mut self, out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
+        if self.not_shown > 0 {
+            writeln!(
+                out,
+                "  {DIM}… {} more cases not shown{DIM:#}",
+                self.not_shown
+            )?;
+        }
+        if !report.compile.ok {
+            let style = verdict_style(Verdict::CompileError);
+            writeln!(out, "  {style}CE{style:#}   the compiler said:")?;
+            write_indented(out, &report.compile.message, "        ")?;
+        } else if self.options.detail == Detail::Verbose && !report.compile.message.is_empty() {
             writeln!(out, "  {DIM}compiler warnings:{DIM:#}")?;
             write_indented(out, &report.compile.message, "        ")?;
         }
-        let mut diffs_left = options.max_diffs;
-        let width = name_width(&report.outcomes);
-        write_outcomes(out, &report.outcomes, options, width, &mut diffs_left)?;
+        write_submission_verdict(out, report)
     }
-    write_submission_verdict(out, report)
-}
-
-/// `king-queens: mine.py (Python 3), 651 cases, limits 3 s CPU (1 s × 3), 256 MiB`
-fn write_submission_header(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
-    let multiplier = report.language.time_multiplier;
-    let scaled = if multiplier == 1.0 {
-        String::new()
-    } else {
-        format!(
-            " ({} × {multiplier} for {})",
-            format_duration(report.limits.cpu_time.div_f64(multiplier)),
-            report.language.name
-        )
-    };
-    writeln!(
-        out,
-        "{BOLD}{}{BOLD:#}: {} ({}), {} cases, limits {} CPU{scaled}, {}",
-        report.problem,
-        report.source.display(),
-        report.language.name,
-        report.planned_cases,
-        format_duration(report.limits.cpu_time),
-        format_bytes(report.limits.memory_bytes),
-    )
 }
 
 /// `verdict: WA (first failing case: all-123) — 640 AC, 11 WA; max 12 ms, 3.1 MiB`
@@ -681,6 +832,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            input: None,
         }
     }
 

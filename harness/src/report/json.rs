@@ -27,6 +27,15 @@ pub struct CaseJson {
     pub reason: String,
     /// CPU time within 10% of the limit, either side.
     pub time_sensitive: bool,
+    /// A failing case's input file (absent for accepted cases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_path: Option<String>,
+    /// The head of a failing case's input: its first lines, each cut to a readable width.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// `input` is not the whole input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_truncated: Option<bool>,
 }
 
 impl From<&CaseOutcome> for CaseJson {
@@ -39,6 +48,9 @@ impl From<&CaseOutcome> for CaseJson {
             memory_kib: outcome.peak_memory_bytes / 1024,
             reason: outcome.reason.clone(),
             time_sensitive: outcome.time_sensitive,
+            input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
+            input: outcome.input.as_ref().map(|i| i.head.clone()),
+            input_truncated: outcome.input.as_ref().map(|i| i.truncated),
         }
     }
 }

@@ -529,6 +529,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            input: None,
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod author;
 pub mod calibrate;
+pub mod custom;
 pub mod diff;
 pub mod human;
 pub mod json;

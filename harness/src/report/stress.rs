@@ -62,6 +62,8 @@ pub struct StressSummary<'a> {
     pub report: &'a StressReport,
     /// The failing input, stored as a case by `--save`.
     pub saved: Option<&'a Added>,
+    /// The command that ran, as typed (without `--seed`), for the line that reproduces it.
+    pub command: &'a str,
 }
 
 /// The result for people: the failure, how it shrank, the minimal input with the expected and
@@ -72,6 +74,7 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         language,
         report,
         saved,
+        command,
     } = *summary;
     let elapsed = format_duration(report.elapsed);
     let Some(found) = &report.found else {
@@ -119,12 +122,14 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
                     one_line(&failing.input)
                 )?;
             }
+            if found.builtin_shrinker {
+                // What a shrinker that only sees tokens cannot know.
+                writeln!(
+                    out,
+                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
+                )?;
+            }
         }
-        ShrinkStatus::NoShrinkCommand => writeln!(
-            out,
-            "{DIM}not shrunk: problem `{}` has no shrink command{DIM:#}",
-            report.problem
-        )?,
         ShrinkStatus::Disabled => writeln!(out, "{DIM}not shrunk (--no-shrink){DIM:#}")?,
         ShrinkStatus::JudgeError => writeln!(
             out,
@@ -170,13 +175,7 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
             shown_path(&added.input)
         )?;
     }
-    writeln!(
-        out,
-        "reproduce: harness stress {} {} --seed {} -n 1",
-        report.problem,
-        submission.display(),
-        found.seed
-    )
+    writeln!(out, "reproduce: {command} --seed {} -n 1", found.seed)
 }
 
 /// An input or output, indented, cut to [`SHOWN_LINES`] lines of [`SHOWN_CHARS`] characters.
@@ -220,6 +219,8 @@ pub struct StressJson {
     language: String,
     found: bool,
     iterations: u64,
+    /// Workers that judged inputs at once (`-j`).
+    jobs: usize,
     first_seed: u64,
     /// The failing input's seed, or the first seed when nothing failed.
     seed: u64,
@@ -233,6 +234,8 @@ pub struct StressJson {
     original_input: Option<String>,
     original_verdict: Option<&'static str>,
     shrink: Option<&'static str>,
+    /// `built-in` (the token shrinker) or `command` (the problem's shrink command).
+    shrinker: Option<&'static str>,
     shrink_steps: Vec<StepJson>,
     candidates_tried: usize,
     elapsed_ms: u64,
@@ -256,6 +259,7 @@ impl StressJson {
             language,
             report,
             saved,
+            ..
         } = *summary;
         let found = report.found.as_ref();
         let minimal: Option<&Failing> = found.map(|f| &f.minimal);
@@ -265,6 +269,7 @@ impl StressJson {
             language: language.to_string(),
             found: found.is_some(),
             iterations: report.iterations,
+            jobs: report.jobs,
             first_seed: report.first_seed,
             seed: found.map_or(report.first_seed, |f| f.seed),
             verdict: minimal.map(|m| m.outcome.verdict.as_str()),
@@ -278,9 +283,15 @@ impl StressJson {
             shrink: found.map(|f| match f.shrink {
                 ShrinkStatus::Shrunk => "shrunk",
                 ShrinkStatus::GaveUp => "gave-up",
-                ShrinkStatus::NoShrinkCommand => "no-shrink-command",
                 ShrinkStatus::Disabled => "disabled",
                 ShrinkStatus::JudgeError => "judge-error",
+            }),
+            shrinker: found.map(|f| {
+                if f.builtin_shrinker {
+                    "built-in"
+                } else {
+                    "command"
+                }
             }),
             shrink_steps: found
                 .map(|f| {

@@ -1,0 +1,86 @@
+//! The report of one run on a custom input (`harness judge … --input FILE`): the output, time
+//! and memory, and with a reference its answer and the checker's verdict.
+
+use std::io::{self, Write};
+
+use super::style::{verdict_style, BOLD, DIM};
+use crate::config::units::{format_bytes, format_duration};
+use crate::judge::custom::CustomRun;
+use crate::text::{cut, tail_lines};
+
+/// Lines of an output shown; the rest is counted.
+const SHOWN_LINES: usize = 50;
+/// Characters of one shown line.
+const SHOWN_CHARS: usize = 200;
+
+pub fn write_custom(out: &mut dyn Write, run: &CustomRun) -> io::Result<()> {
+    writeln!(out, "{BOLD}output:{BOLD:#}")?;
+    write_block(out, &run.output)?;
+    if let Some(expected) = &run.expected {
+        writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
+        write_block(out, expected)?;
+    }
+    if !run.stderr_tail.trim().is_empty() {
+        writeln!(out, "{BOLD}stderr (end):{BOLD:#}")?;
+        for line in tail_lines(&run.stderr_tail, 10) {
+            writeln!(out, "  {}", cut(line, SHOWN_CHARS))?;
+        }
+    }
+    let style = verdict_style(run.verdict);
+    writeln!(
+        out,
+        "{style}{}{style:#}  {}, {}  {}",
+        run.verdict,
+        format_duration(run.cpu_time),
+        format_bytes(run.peak_memory_bytes),
+        run.reason
+    )
+}
+
+fn write_block(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    let text = String::from_utf8_lossy(bytes);
+    if text.is_empty() {
+        return writeln!(out, "  {DIM}(empty){DIM:#}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for line in lines.iter().take(SHOWN_LINES) {
+        writeln!(out, "  {}", cut(line, SHOWN_CHARS))?;
+    }
+    if lines.len() > SHOWN_LINES {
+        writeln!(
+            out,
+            "  {DIM}… {} more lines{DIM:#}",
+            lines.len() - SHOWN_LINES
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::verdict::Verdict;
+
+    #[test]
+    fn output_answer_and_verdict() {
+        let run = CustomRun {
+            verdict: Verdict::WrongAnswer,
+            reason: "line 1, token 1: expected YES, found yes".to_string(),
+            output: b"yes\n".to_vec(),
+            stderr_tail: String::new(),
+            cpu_time: Duration::from_millis(3),
+            peak_memory_bytes: 3 << 20,
+            expected: Some(b"YES\n".to_vec()),
+        };
+        let mut out = Vec::new();
+        write_custom(&mut out, &run).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let text = anstream::adapter::strip_str(&text).to_string();
+        assert_eq!(
+            text,
+            "output:\n  yes\nexpected (reference):\n  YES\nWA  3 ms, 3.0 MiB  line 1, token 1: expected YES, found yes\n"
+        );
+    }
+}

@@ -1,0 +1,457 @@
+//! `harness judge SOURCE --cases DIR` in a folder with no judge.toml, as a contestant uses it
+//! on a problem the project does not ship: built-in languages, oj's `test/` layout with `.out`
+//! answers, the user's config, and failing cases shown with their input.
+#![cfg(unix)]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const OK: i32 = 0;
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+/// "Print YES if w splits into two even parts": samples as online-judge-tools downloads them.
+const SAMPLES: [(&str, &str, &str); 2] =
+    [("sample-1", "8\n", "YES\n"), ("sample-2", "3\n", "NO\n")];
+
+const WATERMELON_CPP: &str = r#"#include <iostream>
+int main() { int w; std::cin >> w; std::cout << (w % 2 == 0 && w > 2 ? "YES" : "NO") << "\n"; }
+"#;
+
+/// A folder with no judge.toml above it (the temp dir), the samples in `test/`, and a user
+/// config folder of its own so the tester's `~/.config/harness` plays no part.
+struct Folder {
+    dir: tempfile::TempDir,
+}
+
+impl Folder {
+    fn new() -> Folder {
+        let folder = Folder {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        for (name, input, answer) in SAMPLES {
+            folder.write(&format!("test/{name}.in"), input);
+            folder.write(&format!("test/{name}.out"), answer);
+        }
+        folder
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, relative: &str, text: &str) {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::cargo_bin("harness").unwrap();
+        command
+            .current_dir(self.path())
+            .env("XDG_CONFIG_HOME", self.path().join("config"))
+            .env("XDG_CACHE_HOME", self.path().join("cache"))
+            .env("NO_COLOR", "1");
+        command
+    }
+
+    fn harness(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        self.command().args(args).assert()
+    }
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+#[test]
+fn a_source_and_oj_samples_are_all_it_takes() {
+    let folder = Folder::new();
+    folder.write("a.cpp", WATERMELON_CPP);
+    assert!(std::fs::read_dir(folder.path()).unwrap().count() == 2);
+    let assert = folder
+        .harness(&["judge", "a.cpp", "--cases", "test"])
+        .code(OK);
+    let text = stdout(&assert);
+    assert!(text.contains("a.cpp (C++17), 2 cases"), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+    // The judge left nothing behind in the user's folder.
+    let mut names: Vec<String> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.cpp", "test"]);
+}
+
+#[test]
+fn test_is_the_default_folder_and_upper_case_c_is_cpp() {
+    let folder = Folder::new();
+    folder.write("b.C", WATERMELON_CPP);
+    folder
+        .harness(&["judge", "b.C"])
+        .code(OK)
+        .stdout(predicate::str::contains("b.C (C++17)"));
+}
+
+#[test]
+fn limits_and_checker_come_from_the_command_line() {
+    let folder = Folder::new();
+    // Right, but in lower case: WA for tokens, AC for tokens-ignore-case.
+    folder.write(
+        "lower.py",
+        "w = int(input())\nprint('yes' if w % 2 == 0 and w > 2 else 'no')\n",
+    );
+    folder
+        .harness(&[
+            "judge",
+            "lower.py",
+            "--time-limit",
+            "3s",
+            "--memory-limit",
+            "128MiB",
+        ])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "limits 6000 ms CPU (3000 ms × 2 for Python 3), 128.0 MiB",
+        ))
+        .stdout(predicate::str::contains("expected YES, found yes"));
+    folder
+        .harness(&["judge", "lower.py", "--checker", "tokens-ignore-case"])
+        .code(OK);
+    folder
+        .harness(&["judge", "lower.py", "--checker", "tokenz"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("unknown checker `tokenz`"));
+}
+
+#[test]
+fn the_user_config_changes_compile_flags() {
+    let folder = Folder::new();
+    // Prints the answer only when compiled with -DLOCAL_FLAG: the user's table is the one used.
+    folder.write(
+        "flag.cpp",
+        "#include <cstdio>\nint main(){int w;scanf(\"%d\",&w);\n#ifdef LOCAL_FLAG\nputs(w%2==0&&w>2?\"YES\":\"NO\");\n#endif\n}\n",
+    );
+    folder
+        .harness(&["judge", "flag.cpp"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("output is empty"));
+    folder.write(
+        "config/harness/config.toml",
+        "[languages.cpp]\nname = \"My C++\"\nextensions = [\"cpp\"]\ncompile = [\"g++\", \"-DLOCAL_FLAG\", \"-o\", \"{exe}\", \"{source}\"]\nrun = [\"{exe}\"]\n",
+    );
+    folder
+        .harness(&["judge", "flag.cpp"])
+        .code(OK)
+        .stdout(predicate::str::contains("(My C++)"));
+    folder.write(
+        "config/harness/config.toml",
+        "[languages.cpp]\nextension = 1\n",
+    );
+    folder
+        .harness(&["judge", "flag.cpp"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("config/harness/config.toml:2:1"));
+}
+
+#[test]
+fn missing_cases_and_sources_are_clear_errors() {
+    let folder = Folder::new();
+    folder
+        .harness(&["judge", "nothing.cpp"])
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "submission `nothing.cpp` does not exist",
+        ));
+    folder.write("a.cpp", WATERMELON_CPP);
+    folder
+        .harness(&["judge", "a.cpp", "--cases", "tests"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("case folder"))
+        .stderr(predicate::str::contains("does not exist"));
+}
+
+#[test]
+fn a_wrong_answer_shows_the_cases_path_and_input() {
+    let folder = Folder::new();
+    // A generated case after the samples: the samples pass, this one fails.
+    let many: String = (1..=10).map(|i| format!("{}\n", i * 100)).collect();
+    folder.write("test/random-07.in", &format!("10\n{many}"));
+    folder.write(
+        "first.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    folder.write("test/random-07.out", "NO\n");
+    let assert = folder.harness(&["judge", "first.py"]).code(FAILED);
+    let text = stdout(&assert);
+    insta::with_settings!({filters => vec![
+        (r"\d+(\.\d+)? (ms|s)\b", "[time]"),
+        (r"\d+(\.\d+)? (B|KiB|MiB|GiB)\b", "[memory]"),
+        (r"^\S+: first.py", "[folder]: first.py"),
+    ]}, {
+        insta::assert_snapshot!(text, @r"
+        [folder]: first.py (Python 3), 3 cases, limits [time] CPU ([time] × 2 for Python 3), [memory]
+          WA   random-07    [time]   [memory]  line 1, token 1: expected NO, found YES
+                input test/random-07.in
+                │ 10
+                │ 100
+                │ 200
+                │ 300
+                │ 400
+                │ 500
+                │ …
+                --- expected (answer)
+                +++ received (output)
+                - 1   │ NO
+                +   1 │ YES
+        verdict: WA (first failing case: random-07) — 2 AC, 1 WA; max [time], [memory]
+        ");
+    });
+    let assert = folder
+        .harness(&["judge", "first.py", "--format", "json"])
+        .code(FAILED);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let case = &json["cases"][2];
+    assert_eq!(case["name"], "random-07");
+    // Absolute, for editors that open it whatever their own folder.
+    let path = Path::new(case["input_path"].as_str().unwrap());
+    assert_eq!(path, folder.path().join("test/random-07.in"));
+    assert_eq!(case["input"], "10\n100\n200\n300\n400\n500");
+    assert_eq!(case["input_truncated"], true);
+    assert!(json["cases"][0].get("input").is_none());
+}
+
+/// One hello-world per built-in language: each must compile and run under the judge's
+/// limits (a JVM under an address-space limit dies before `main` unless given heap flags).
+/// C, C++, Rust and Python are what CI installs (`.ci/install-tools`); the others are judged
+/// where their toolchain is on PATH and skipped, saying so, where it is not.
+#[test]
+fn hello_world_in_every_language_found() {
+    let hello: [(&str, &str, &str, &[&str], bool); 9] = [
+        ("c", "hello.c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n", &["gcc"], true),
+        ("cpp", "hello.cpp", "#include <iostream>\nint main(){std::cout<<\"hello\\n\";}\n", &["g++"], true),
+        ("rust", "hello.rs", "fn main() { println!(\"hello\"); }\n", &["rustc"], true),
+        ("python", "hello.py", "print('hello')\n", &["python3"], true),
+        ("pypy", "hello_pypy.py", "print('hello')\n", &["pypy3"], false),
+        ("java", "hello.java", "public class Hello {\n  public static void main(String[] args) {\n    System.out.println(\"hello\");\n  }\n}\n", &["java", "javac", "jar"], false),
+        ("kotlin", "hello.kt", "fun main() { println(\"hello\") }\n", &["kotlinc", "java"], false),
+        ("go", "hello.go", "package main\nimport \"fmt\"\nfunc main() { fmt.Println(\"hello\") }\n", &["go"], false),
+        ("javascript", "hello.js", "console.log('hello');\n", &["node"], false),
+    ];
+    let folder = Folder::new();
+    folder.write("hello/1.in", "");
+    folder.write("hello/1.out", "hello\n");
+    let mut judged = Vec::new();
+    for (id, file, source, tools, required) in hello {
+        if let Some(missing) = tools.iter().find(|tool| !on_path(tool)) {
+            assert!(
+                !required,
+                "`{missing}` is needed for {id} (hint: .ci/install-tools installs it)"
+            );
+            eprintln!("skipped {id}: `{missing}` is not on PATH");
+            continue;
+        }
+        folder.write(file, source);
+        let assert = folder
+            .harness(&[
+                "judge",
+                file,
+                "--cases",
+                "hello",
+                "--lang",
+                id,
+                "--memory-limit",
+                "256MiB",
+            ])
+            .code(OK);
+        let text = stdout(&assert);
+        assert!(text.contains("verdict: AC"), "{id}: {text}");
+        judged.push(id);
+    }
+    eprintln!("judged hello-world in: {}", judged.join(", "));
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+#[test]
+fn failed_reruns_only_what_failed_last_time() {
+    let folder = Folder::new();
+    folder.write("test/n-1.in", "2\n");
+    folder.write("test/n-1.out", "NO\n");
+    // Forgets that 2 cannot be split: only n-1 fails.
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
+    );
+    folder
+        .harness(&["judge", "a.py"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("3 cases"));
+    // The list is kept in the cache folder, not in the user's folder.
+    assert!(!folder.path().join("target").exists());
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(FAILED)
+        .stdout(predicate::str::contains("1 case,"))
+        .stdout(predicate::str::contains("WA   n-1"));
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(OK)
+        .stdout(predicate::str::contains("verdict: AC — 1 AC"));
+    folder
+        .harness(&["judge", "a.py", "--failed"])
+        .code(OK)
+        .stdout(predicate::str::contains("nothing failed last time"));
+}
+
+#[test]
+fn input_runs_the_submission_on_a_typed_input() {
+    let folder = Folder::new();
+    folder.write("a.cpp", WATERMELON_CPP);
+    folder
+        .command()
+        .args(["judge", "a.cpp", "--input", "-"])
+        .write_stdin("10\n")
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("output:\n  YES\n"))
+        .stdout(predicate::str::contains("no reference to compare with"));
+    folder.write("mine.in", "7\n");
+    folder
+        .harness(&["judge", "a.cpp", "--input", "mine.in"])
+        .code(OK)
+        .stdout(predicate::str::contains("output:\n  NO\n"));
+    folder
+        .harness(&["judge", "a.cpp", "--input", "gone.in"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("input `gone.in` does not exist"));
+}
+
+#[test]
+fn input_with_a_reference_shows_its_answer_and_the_verdict() {
+    let folder = Folder::new();
+    folder.write(
+        "judge.toml",
+        "[problems.w]\nsolution = \"ref.sh\"\nreference = \"ref.sh\"\ncases = \"test\"\n",
+    );
+    folder.write("ref.sh", "#!/bin/sh\nread w\nif [ $((w % 2)) -eq 0 ] && [ $w -gt 2 ]; then echo YES; else echo NO; fi\n");
+    let reference = folder.path().join("ref.sh");
+    std::fs::set_permissions(
+        &reference,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
+    );
+    folder.write("two.in", "2\n");
+    folder
+        .harness(&["judge", "w", "a.py", "--input", "two.in"])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "output:\n  YES\nexpected (reference):\n  NO\n",
+        ))
+        .stdout(predicate::str::contains("WA "))
+        .stdout(predicate::str::contains("expected NO, found YES"));
+}
+
+#[test]
+fn watch_judges_again_when_the_source_changes() {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    let folder = Folder::new();
+    folder.write("a.py", "print('NO')\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(folder.path())
+        .env("XDG_CONFIG_HOME", folder.path().join("config"))
+        .env("XDG_CACHE_HOME", folder.path().join("cache"))
+        .env("NO_COLOR", "1")
+        .args(["judge", "a.py", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let watching = |child: &mut std::process::Child, times: usize| {
+        // Generous: the machine may be busy; the watch says so on stderr after each run.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let stderr = child.stderr.as_mut().unwrap();
+        let mut seen = String::new();
+        let mut buffer = [0u8; 256];
+        while seen.matches("watching `a.py`").count() < times {
+            assert!(std::time::Instant::now() < deadline, "no rerun: {seen}");
+            let read = stderr.read(&mut buffer).unwrap();
+            assert!(read > 0, "the watch ended: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+        }
+    };
+    watching(&mut child, 1);
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    watching(&mut child, 1);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("verdict: WA"), "{stdout}");
+    assert!(stdout.contains("verdict: AC"), "{stdout}");
+    assert!(
+        stdout.find("verdict: WA").unwrap() < stdout.find("verdict: AC").unwrap(),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn run_compiles_a_source_solution() {
+    let folder = Folder::new();
+    folder.write(
+        "judge.toml",
+        "[problems.w]\nsolution = \"sol.cpp\"\ncases = \"test\"\n",
+    );
+    folder.write("sol.cpp", WATERMELON_CPP);
+    folder
+        .harness(&["run"])
+        .code(OK)
+        .stdout(predicate::str::contains("w: 2/2 AC"));
+    folder.write("sol.cpp", "int main( {\n");
+    folder
+        .harness(&["run"])
+        .code(ERROR)
+        .stderr(predicate::str::contains("problem `w`: solution `"))
+        .stderr(predicate::str::contains("does not compile as C++17"));
+}
+
+#[test]
+fn a_runtime_that_cannot_start_shows_its_own_message() {
+    if !on_path("javac") || !on_path("java") || !on_path("jar") {
+        eprintln!("skipped: no JDK on PATH");
+        return;
+    }
+    let folder = Folder::new();
+    folder.write(
+        "NoMain.java",
+        "public class NoMain {\n  static int x = 1;\n}\n",
+    );
+    let assert = folder.harness(&["judge", "NoMain.java"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(text.contains("RE "), "{text}");
+    // The JVM's own words, not a bare exit code.
+    assert!(text.to_lowercase().contains("main method"), "{text}");
+}
