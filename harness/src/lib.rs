@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+mod atomic;
 mod author;
 pub mod case;
 pub mod check;
@@ -14,6 +15,7 @@ pub mod config;
 mod exit;
 pub mod judge;
 mod package;
+mod receive;
 mod report;
 pub mod sandbox;
 mod text;

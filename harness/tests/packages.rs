@@ -499,3 +499,32 @@ fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
         .code(OK)
         .stdout(predicate::str::contains("average/accepted/avg.py"));
 }
+
+#[test]
+fn a_polygon_package_with_file_input_and_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("near-sum");
+    polygon_package(&root, Path::new("/dev/null"));
+    let xml = std::fs::read_to_string(root.join("problem.xml")).unwrap();
+    // A std:: checker, so no testlib.h is needed; the program reads and writes files.
+    let xml = xml
+        .replace(
+            "input-file=\"\" output-file=\"\"",
+            "input-file=\"sum.in\" output-file=\"sum.out\"",
+        )
+        .replace(
+            "<checker name=\"check.cpp\" type=\"testlib\">",
+            "<checker name=\"std::wcmp.cpp\" type=\"testlib\">",
+        );
+    write(&root, "problem.xml", &xml);
+    write(
+        dir.path(),
+        "files.c",
+        "#include <stdio.h>\nint main(void) { long long a, b; FILE *in = fopen(\"sum.in\", \"r\"), *out = fopen(\"sum.out\", \"w\"); if (!in || !out || fscanf(in, \"%lld %lld\", &a, &b) != 2) return 1; fprintf(out, \"%lld\\n\", a + b); return 0; }\n",
+    );
+    harness(dir.path())
+        .args(["judge", "near-sum", "files.c"])
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("verdict: AC"));
+}

@@ -131,6 +131,7 @@ fn measure(
         limits,
         checker: &checker,
         jobs: 1,
+        files: &harness::judge::STANDARD_IO,
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();

@@ -232,6 +232,8 @@ pub fn stress(
         limits: setup.limits,
         checker: &setup.checker,
         jobs: 1,
+        // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
+        files: &judge::STANDARD_IO,
     };
     // The lowest-indexed failure (or error) any worker met.
     let mut first: Option<(u64, WorkerResult)> = None;

@@ -6,6 +6,8 @@ mod calibrate;
 mod export;
 mod gen;
 mod judge;
+mod listen;
+mod new;
 mod package;
 mod run;
 mod stress;
@@ -86,6 +88,10 @@ enum Command {
     Stress(stress::StressArgs),
     /// Judge a contest submission (C, C++, Rust, Python, … by its extension) on a problem.
     Judge(judge::JudgeArgs),
+    /// Add a problem to judge.toml (made if there is none) and make its case folder.
+    New(new::NewArgs),
+    /// Receive problems from the browser (Competitive Companion) into judge.toml and cases/.
+    Listen(listen::ListenArgs),
     /// Judge every stored submission and check it gets the verdict its folder names.
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
@@ -110,6 +116,8 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
         Some(Command::Stress(args)) => stress::stress(&cli.global, &args),
         Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
+        Some(Command::New(args)) => new::new(&cli.global, &args),
+        Some(Command::Listen(args)) => listen::listen(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
@@ -220,7 +228,9 @@ pub fn main() -> ExitCode {
     };
     crate::sandbox::interrupt::install();
     let result = dispatch(cli);
-    if crate::sandbox::interrupt::is_interrupted() {
+    // A command that stops on Ctrl-C by design (`listen`) says so itself and returns 130.
+    let stopped_cleanly = matches!(result, Ok(exit::INTERRUPTED));
+    if crate::sandbox::interrupt::is_interrupted() && !stopped_cleanly {
         let _ = notice::write_interrupted(&mut anstream::stderr());
         return ExitCode::from(exit::INTERRUPTED as u8);
     }

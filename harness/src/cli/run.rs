@@ -77,6 +77,15 @@ pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
         partition: args.partition,
     };
     let mut planned = suite::plan(&config, &selection)?;
+    let skipped = suite::take_skipped(&mut planned);
+    for (problem, skip) in &skipped {
+        let _ = notice::write_skipped(&mut anstream::stderr(), &problem.name, *skip);
+    }
+    if planned.is_empty() && !skipped.is_empty() {
+        // Nothing to judge is not a failure: a workspace of received problems has no
+        // solutions until the user writes them, and `harness judge` is how they are judged.
+        return Ok(exit::OK);
+    }
     let store = failures::store_path(&config.root);
     let mut failed = match FailedCases::load(&store) {
         Ok(failed) => failed,

@@ -14,6 +14,8 @@ pub(crate) mod standalone;
 pub(crate) mod units;
 pub(crate) mod user;
 
+pub(crate) mod edit;
+
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
 
@@ -83,8 +85,11 @@ pub struct Problem {
     pub name: String,
     /// The human title (the name when judge.toml gives none).
     pub title: String,
-    /// The problem's own solution, judged by `harness run`.
-    pub solution: PathBuf,
+    /// Where the problem comes from (its page on the judge), when known.
+    pub url: Option<String>,
+    /// The program `harness run` judges; a problem without one is judged with
+    /// `harness judge PROBLEM FILE` only.
+    pub solution: Option<PathBuf>,
     /// A trusted program that writes answers (`add`, `stress`).
     pub reference: Option<PathBuf>,
     /// The folder of `.in`/`.ans` cases.
@@ -105,6 +110,13 @@ pub struct Problem {
     pub generators: Vec<Generator>,
     /// How `harness stress` makes and shrinks inputs.
     pub stress: Option<Stress>,
+    /// The program talks with an interactor instead of reading a whole input.
+    pub interactive: bool,
+    /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
+    /// for the user; judging is the same.
+    pub multi_test: bool,
+    /// File I/O instead of stdin and stdout.
+    pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
     /// limits and checker replace the table's (see `package`).
     pub package: Option<PackageRef>,
@@ -118,6 +130,23 @@ pub struct PackageRef {
     pub path: PathBuf,
     /// judge.toml's `time-limit` for the problem, if it sets one.
     pub time_limit: Option<Duration>,
+}
+
+/// A problem that reads its input from a file and writes its output to one (old Codeforces
+/// rounds, USACO, many olympiads), named as in its statement (`input.txt`, `paint.in`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileIo {
+    /// The case's input is put under this name in the program's working folder.
+    pub input: Option<String>,
+    /// The program's answer is read from this file in its working folder, not from stdout.
+    pub output: Option<String>,
+}
+
+impl FileIo {
+    /// Neither file: stdin and stdout.
+    pub fn is_none(&self) -> bool {
+        self.input.is_none() && self.output.is_none()
+    }
 }
 
 impl Problem {
@@ -237,6 +266,7 @@ struct RawDefaults {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawProblem {
     title: Option<String>,
+    url: Option<String>,
     solution: Option<String>,
     package: Option<String>,
     reference: Option<String>,
@@ -250,6 +280,12 @@ struct RawProblem {
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
+    #[serde(default)]
+    interactive: bool,
+    #[serde(default)]
+    multi_test: bool,
+    input_file: Option<String>,
+    output_file: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -280,11 +316,44 @@ struct RawLanguage {
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
+#[derive(Clone)]
 enum RawChecker {
     Name(CheckerName),
     Table(CheckerTable),
+}
+
+/// By hand rather than `#[serde(untagged)]`, whose only message is "data did not match any
+/// variant": a misspelt name must say which names there are.
+impl<'de> Deserialize<'de> for RawChecker {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawChecker;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a checker name (\"tokens\") or a table ({ type = \"float\", … })")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<RawChecker, E> {
+                CheckerName::deserialize(serde::de::value::StrDeserializer::<E>::new(name))
+                    .map(RawChecker::Name)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "unknown checker `{name}` (known: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks; a program is `{{ type = \"command\", command = [...] }}`)"
+                        ))
+                    })
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<RawChecker, M::Error> {
+                CheckerTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RawChecker::Table)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -473,19 +542,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
         }
-        let solution = match (&problem.solution, &problem.package) {
-            (Some(solution), _) => root.join(solution),
-            // A package's problem is judged through its own stored submissions.
-            (None, Some(_)) => PathBuf::new(),
-            (None, None) => {
-                return Err(invalid(format!(
-                    "problem `{name}`: `solution` is missing (hint: the program `harness run` judges; or `package = \"path\"` to read the problem from a Kattis/Polygon package)"
-                )))
+        for (key, file) in [
+            ("input-file", &problem.input_file),
+            ("output-file", &problem.output_file),
+        ] {
+            if let Some(file) = file {
+                check_file_name(file)
+                    .map_err(|m| invalid(format!("problem `{name}`, {key}: {m}")))?;
             }
-        };
+        }
         problems.push(Problem {
             title: problem.title.unwrap_or_else(|| name.clone()),
-            solution,
+            url: problem.url,
+            solution: problem.solution.map(|s| root.join(s)),
             package: problem.package.map(|p| PackageRef {
                 path: root.join(p),
                 time_limit: problem.time_limit.map(|d| d.0),
@@ -509,6 +578,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 generator: s.generator,
                 shrink: s.shrink,
             }),
+            interactive: problem.interactive,
+            multi_test: problem.multi_test,
+            files: FileIo {
+                input: problem.input_file,
+                output: problem.output_file,
+            },
             name,
         });
     }
@@ -648,7 +723,7 @@ fn check_command(command: &[String]) -> Result<(), String> {
 }
 
 /// Problem and language names become folder names and command-line arguments.
-fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
         && name
             .chars()
@@ -658,6 +733,23 @@ fn check_name(name: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "`{name}` is not a valid name (use letters, digits, `-` and `_`)"
+        ))
+    }
+}
+
+/// A file-I/O name is made inside the program's working folder: a plain file name only.
+fn check_file_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains('/')
+        && !name.contains('\\')
+        && !name.contains('\0');
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a plain file name (hint: write it as the statement does, like `input.txt`)"
         ))
     }
 }
@@ -752,7 +844,10 @@ solution = "target/release/sum"
     fn defaults_fill_in_and_paths_are_absolute() {
         let config = parse_str(MINIMAL).unwrap();
         let sum = config.problem("sum").unwrap();
-        assert_eq!(sum.solution, Path::new("/project/target/release/sum"));
+        assert_eq!(
+            sum.solution.as_deref(),
+            Some(Path::new("/project/target/release/sum"))
+        );
         assert_eq!(sum.cases, Path::new("/project/cases/sum"));
         assert_eq!(sum.time_limit, Duration::from_secs(2));
         assert_eq!(sum.wall_limit, Duration::from_secs(5));
@@ -821,14 +916,6 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
                 .time_limit,
             None
         );
-        let error = parse_str("[problems.r]\ntitle = \"R\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains("problem `r`: `solution` is missing"),
-            "{error}"
-        );
-        assert!(error.contains("package = "), "{error}");
     }
 
     fn syntax(text: &str) -> (usize, usize, String) {
@@ -873,6 +960,28 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
         let error = parse_str("[problems.sum]\nsolution = 3\n").unwrap_err();
         let shown = error.to_string();
         assert!(shown.starts_with("/project/judge.toml:2:12: "), "{shown}");
+    }
+
+    #[test]
+    fn a_misspelt_checker_lists_the_known_ones() {
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = \"tokenz\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("/project/judge.toml:3:11: "), "{error}");
+        assert!(error.contains("unknown checker `tokenz`"), "{error}");
+        assert!(error.contains("tokens-ignore-case"), "{error}");
+        let error = parse_str("[problems.sum]\nsolution = \"s\"\nchecker = { type = \"flot\" }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown variant `flot`"), "{error}");
+        let config = parse_str(
+            "[problems.sum]\nsolution = \"s\"\nchecker = { type = \"float\", absolute = 1e-3 }\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            config.problem("sum").unwrap().checker,
+            Checker::Float { .. }
+        ));
     }
 
     #[test]

@@ -37,7 +37,9 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         .unwrap_or(DEFAULT_TIME_LIMIT);
     let problem = Problem {
         title: name.clone(),
-        solution: PathBuf::new(),
+        url: None,
+        // The submission on the command line is what is judged.
+        solution: None,
         reference: None,
         cases: settings.cases.clone(),
         time_limit,
@@ -55,6 +57,9 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         validator: None,
         generators: Vec::new(),
         stress: None,
+        interactive: false,
+        multi_test: false,
+        files: super::FileIo::default(),
         name,
         package: None,
     };

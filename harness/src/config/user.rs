@@ -20,6 +20,8 @@ pub struct UserConfig {
     pub time_limit: Option<std::time::Duration>,
     pub memory_limit: Option<u64>,
     pub checker: Option<Checker>,
+    /// The file `harness listen` starts each received problem's solution from.
+    pub template: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -37,6 +39,7 @@ struct RawUserDefaults {
     time_limit: Option<DurationValue>,
     memory_limit: Option<SizeValue>,
     checker: Option<RawChecker>,
+    template: Option<String>,
 }
 
 /// Where the file is looked for, as the XDG base-directory spec says.
@@ -82,7 +85,18 @@ pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
         time_limit: raw.defaults.time_limit.map(|d| d.0),
         memory_limit: raw.defaults.memory_limit.map(|s| s.0),
         checker,
+        template: raw.defaults.template.map(|t| template_path(&t, root)),
     })
+}
+
+/// `~/…` from the home folder, a relative path from the config file's folder.
+fn template_path(text: &str, root: &Path) -> PathBuf {
+    if let Some(rest) = text.strip_prefix("~/") {
+        if let Some(home) = std::env::var_os("HOME") {
+            return Path::new(&home).join(rest);
+        }
+    }
+    root.join(text)
 }
 
 #[cfg(test)]
@@ -99,6 +113,16 @@ mod tests {
         assert_eq!(config.time_limit, Some(std::time::Duration::from_secs(3)));
         assert_eq!(config.checker, Some(Checker::Lines));
         assert_eq!(config.languages[0].compile.as_ref().unwrap()[0], "clang++");
+        assert_eq!(config.template, None);
+        let config = parse(
+            "[defaults]\ntemplate = \"templates/main.cpp\"\n",
+            Path::new("/home/me/.config/harness/config.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            config.template.as_deref(),
+            Some(Path::new("/home/me/.config/harness/templates/main.cpp"))
+        );
     }
 
     #[test]

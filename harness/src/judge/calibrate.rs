@@ -310,21 +310,24 @@ pub fn calibrate(
             path: problem.cases.clone(),
         });
     }
-    if !problem.solution.is_file() {
-        return Err(CalibrateError::MissingSolution {
-            problem: problem.name.clone(),
-            path: problem.solution.clone(),
+    let mut candidates = Vec::new();
+    // Without a `solution`, the stored submissions (and the reference) are what is measured.
+    if let Some(solution) = &problem.solution {
+        if !solution.is_file() {
+            return Err(CalibrateError::MissingSolution {
+                problem: problem.name.clone(),
+                path: solution.clone(),
+            });
+        }
+        candidates.push(Candidate {
+            label: Role::Solution.as_str().to_string(),
+            role: Role::Solution,
+            path: solution.clone(),
+            program: Program::new(solution),
+            time_multiplier: 1.0,
+            _prepared: None,
         });
     }
-
-    let mut candidates = vec![Candidate {
-        label: Role::Solution.as_str().to_string(),
-        role: Role::Solution,
-        path: problem.solution.clone(),
-        program: Program::new(&problem.solution),
-        time_multiplier: 1.0,
-        _prepared: None,
-    }];
     if let Some(reference) = problem.reference.as_ref().filter(|r| r.is_file()) {
         candidates.push(Candidate {
             label: Role::Reference.as_str().to_string(),
@@ -414,6 +417,7 @@ fn measure(
         limits,
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
+        files: &problem.files,
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];

@@ -16,6 +16,7 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::config::FileIo;
 use crate::sandbox::run::{self, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
 
@@ -97,7 +98,15 @@ pub struct JudgeSettings<'a> {
     pub checker: &'a Checker,
     /// Cases run at once. Verdicts use CPU time, which parallel runs barely disturb.
     pub jobs: usize,
+    /// Input and output files instead of stdin and stdout, for file-I/O problems.
+    pub files: &'a FileIo,
 }
+
+/// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
+pub static STANDARD_IO: FileIo = FileIo {
+    input: None,
+    output: None,
+};
 
 /// Whether judging goes on after a case fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -214,28 +223,55 @@ fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -
     check_run(run_case(program, case, settings), case, settings)
 }
 
+/// A finished run of one case: what the runner measured, and for a file-I/O problem the
+/// folder it ran in, which holds its output file until the run is checked.
+pub(crate) struct CaseRun {
+    result: Result<run::RunResult, RunError>,
+    folder: Option<tempfile::TempDir>,
+}
+
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
 /// for callers that prepare the answer meanwhile (stress runs the reference alongside).
-pub(crate) fn run_case(
-    program: &Program,
-    case: &Case,
-    settings: &JudgeSettings<'_>,
-) -> Result<run::RunResult, RunError> {
+pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseRun {
+    let files = settings.files;
+    // A file-I/O program gets a folder of its own holding the input under its name; the
+    // runner's usual scratch folder would be gone before its output file could be read.
+    let folder = if files.is_none() {
+        None
+    } else {
+        match seed_folder(case, files) {
+            Ok(folder) => Some(folder),
+            Err(error) => {
+                return CaseRun {
+                    result: Err(RunError::Workdir(error)),
+                    folder: None,
+                }
+            }
+        }
+    };
+    // As on the judges that use files, stdin is empty when the input is a file.
+    let stdin = if files.input.is_some() {
+        Stdin::Null
+    } else {
+        Stdin::File(&case.input)
+    };
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&program.args)
-        .stdin(Stdin::File(&case.input));
-    run::run(&request)
+        .stdin(stdin)
+        .workdir(folder.as_ref().map(tempfile::TempDir::path));
+    CaseRun {
+        result: run::run(&request),
+        folder,
+    }
 }
 
 /// The second half: the verdict of a run, its output checked against the case's answer
 /// (read now), and the input's head when it failed.
-pub(crate) fn check_run(
-    run: Result<run::RunResult, RunError>,
-    case: &Case,
-    settings: &JudgeSettings<'_>,
-) -> CaseOutcome {
+pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     let limits = settings.limits;
-    let result = match run {
+    let files = settings.files;
+    let CaseRun { result, folder } = run;
+    let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
@@ -257,6 +293,7 @@ pub(crate) fn check_run(
         input: None,
     };
     let mut answer = Vec::new();
+    let mut output = Vec::new();
     let judgement = verdict::decide(&result, &limits, || {
         answer = match std::fs::read(&case.answer) {
             Ok(answer) => answer,
@@ -267,11 +304,20 @@ pub(crate) fn check_run(
                 ))
             }
         };
-        let files = CaseFiles {
+        output = match (&files.output, &folder) {
+            (Some(name), Some(folder)) => {
+                match read_output_file(&folder.path().join(name), name, &result, &limits) {
+                    Ok(output) => output,
+                    Err(judgement) => return judgement,
+                }
+            }
+            _ => result.stdout.clone(),
+        };
+        let case_files = CaseFiles {
             input: &case.input,
             answer: &case.answer,
         };
-        check::check(settings.checker, &files, &result.stdout, &answer)
+        check::check(settings.checker, &case_files, &output, &answer)
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
@@ -279,7 +325,7 @@ pub(crate) fn check_run(
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
-        let mut output = result.stdout;
+        let mut output = output;
         output.truncate(MISMATCH_KEEP_BYTES);
         output.shrink_to_fit();
         let mut answer = answer;
@@ -288,6 +334,72 @@ pub(crate) fn check_run(
         outcome.mismatch = Some(Mismatch { output, answer });
     }
     outcome
+}
+
+/// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
+fn seed_folder(case: &Case, files: &FileIo) -> std::io::Result<tempfile::TempDir> {
+    let folder = tempfile::Builder::new()
+        .prefix("harness-files-")
+        .tempdir()?;
+    if let Some(name) = &files.input {
+        std::fs::copy(&case.input, folder.path().join(name)).map_err(|error| {
+            std::io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot put `{}` in it as `{name}`: {error}",
+                    case.input.display()
+                ),
+            )
+        })?;
+    }
+    Ok(folder)
+}
+
+/// The output a file-I/O program wrote, or the verdict when it wrote none or too much.
+fn read_output_file(
+    path: &std::path::Path,
+    name: &str,
+    result: &run::RunResult,
+    limits: &Limits,
+) -> Result<Vec<u8>, Judgement> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let printed = if result.stdout.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (it printed {} bytes on stdout instead: the answer goes in the file)",
+                    result.stdout.len()
+                )
+            };
+            return Err(Judgement::wrong_answer(format!(
+                "no output file `{name}`: the program did not write it{printed}"
+            )));
+        }
+        Err(error) => {
+            return Err(Judgement::judge_error(format!(
+                "cannot read the output file `{name}`: {error}"
+            )))
+        }
+    };
+    let mut output = Vec::new();
+    file.take(limits.output_bytes.saturating_add(1))
+        .read_to_end(&mut output)
+        .map_err(|error| {
+            Judgement::judge_error(format!("cannot read the output file `{name}`: {error}"))
+        })?;
+    if output.len() as u64 > limits.output_bytes {
+        return Err(Judgement::new(
+            Verdict::OutputLimitExceeded,
+            format!(
+                "the output file `{name}` is larger than the output limit ({})",
+                crate::config::units::format_bytes(limits.output_bytes)
+            ),
+        ));
+    }
+    Ok(output)
 }
 
 fn judge_error(case: &Case, reason: String) -> CaseOutcome {
@@ -368,6 +480,7 @@ mod tests {
             },
             checker: &Checker::Tokens,
             jobs,
+            files: &STANDARD_IO,
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

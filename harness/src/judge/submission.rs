@@ -26,6 +26,8 @@ pub enum SubmissionError {
     Cases(#[from] SuiteError),
     #[error("no cases in `{}` (hint: a case is a `NAME.in` file with its `NAME.ans` beside it)", .0.display())]
     NoCases(PathBuf),
+    #[error("problem `{problem}` is interactive: judging interactive problems is not available yet, so no verdict is given (hint: its samples are in `{}`, to try by hand)", cases.display())]
+    Interactive { problem: String, cases: PathBuf },
 }
 
 /// What to judge: a problem, a source file, and optionally another case set.
@@ -53,6 +55,13 @@ pub struct Plan<'a> {
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
     let problem = config.require_problem(request.problem)?;
+    // Judging it like a batch problem would give a verdict that means nothing.
+    if problem.interactive {
+        return Err(SubmissionError::Interactive {
+            problem: problem.name.clone(),
+            cases: problem.cases.clone(),
+        });
+    }
     // A missing file is named now, before any compile; read errors come when compiling.
     if !request.source.exists() {
         return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
@@ -179,6 +188,7 @@ pub fn judge(
         limits: report.limits,
         checker: &problem.checker,
         jobs: options.jobs.max(1),
+        files: &problem.files,
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,

@@ -31,6 +31,8 @@ pub enum SuiteError {
         language: String,
         message: String,
     },
+    #[error("problem `{problem}` has no `solution` in judge.toml (hint: `harness judge {problem} FILE` judges a source file)")]
+    NoSolution { problem: String },
     #[error("problem `{problem}`: {source}")]
     Submit {
         problem: String,
@@ -156,8 +158,8 @@ pub enum SuiteEvent<'a> {
 fn solution_program(
     config: &Config,
     problem: &Problem,
+    path: &std::path::Path,
 ) -> Result<(Program, f64, Option<Prepared>), SuiteError> {
-    let path = &problem.solution;
     let Ok(language) = submit::detect_language(config, path, None) else {
         return Ok((Program::new(path), 1.0, None));
     };
@@ -174,42 +176,87 @@ fn solution_program(
         )),
         Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
             problem: problem.name.clone(),
-            path: path.clone(),
+            path: path.to_path_buf(),
             language: language.name.clone(),
             message,
         }),
     }
 }
 
-/// Judges every planned problem's solution.
+/// Why `harness run` leaves a problem's solution unjudged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// judge.toml names no `solution`: the problem is judged with `harness judge` only.
+    NoSolution,
+    /// Interactive problems need an interactor, which the judge cannot run yet.
+    Interactive,
+}
+
+impl Skip {
+    /// Why `problem`'s solution cannot be judged, if it cannot.
+    pub fn of(problem: &Problem) -> Option<Skip> {
+        if problem.interactive {
+            Some(Skip::Interactive)
+        } else if problem.solution.is_none() {
+            Some(Skip::NoSolution)
+        } else {
+            None
+        }
+    }
+}
+
+/// Takes the problems whose solution cannot be judged out of `planned`, with the reason.
+pub fn take_skipped<'a>(planned: &mut Vec<Planned<'a>>) -> Vec<(&'a Problem, Skip)> {
+    let mut skipped = Vec::new();
+    planned.retain(|plan| match Skip::of(plan.problem) {
+        Some(skip) => {
+            skipped.push((plan.problem, skip));
+            false
+        }
+        None => true,
+    });
+    skipped
+}
+
+/// Judges every planned problem's solution (see [`take_skipped`] for those that have none).
 pub fn run(
     config: &Config,
     planned: &[Planned<'_>],
     jobs: usize,
     on_event: &mut dyn FnMut(SuiteEvent<'_>),
 ) -> Result<SuiteReport, SuiteError> {
+    let mut solutions = Vec::new();
     for plan in planned {
-        if !plan.problem.solution.is_file() {
-            return Err(SuiteError::MissingSolution {
-                problem: plan.problem.name.clone(),
-                path: plan.problem.solution.clone(),
-            });
+        match &plan.problem.solution {
+            Some(solution) if solution.is_file() => solutions.push(solution),
+            Some(solution) => {
+                return Err(SuiteError::MissingSolution {
+                    problem: plan.problem.name.clone(),
+                    path: solution.clone(),
+                })
+            }
+            None => {
+                return Err(SuiteError::NoSolution {
+                    problem: plan.problem.name.clone(),
+                })
+            }
         }
     }
     let started = Instant::now();
     let mut problems = Vec::new();
-    for plan in planned {
+    for (plan, solution) in planned.iter().zip(solutions) {
         let problem = plan.problem;
         on_event(SuiteEvent::ProblemStarted {
             problem: &problem.name,
         });
         // `_build` keeps a compiled solution's folder until its cases are judged.
-        let (program, time_multiplier, _build) = solution_program(config, problem)?;
+        let (program, time_multiplier, _build) = solution_program(config, problem, solution)?;
         let limits = problem.limits(time_multiplier);
         let settings = JudgeSettings {
             limits,
             checker: &problem.checker,
             jobs,
+            files: &problem.files,
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
             let Event::Finished { outcome, .. } = event;
@@ -218,7 +265,7 @@ pub fn run(
         problems.push(ProblemReport {
             name: problem.name.clone(),
             title: problem.title.clone(),
-            program: problem.solution.display().to_string(),
+            program: solution.display().to_string(),
             limits,
             outcomes,
         });

@@ -296,6 +296,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         skipped,
         testlib_validators: false,
         include: None,
+        files: crate::config::FileIo::default(),
     })
 }
 

@@ -120,6 +120,8 @@ pub struct Package {
     pub testlib_validators: bool,
     /// A folder with the package's `testlib.h`, for building its validators.
     pub include: Option<PathBuf>,
+    /// File input and output (Polygon's `input-file`/`output-file`) instead of stdin/stdout.
+    pub files: crate::config::FileIo,
 }
 
 /// A test-data folder with the flags it has after inheritance.
@@ -243,7 +245,11 @@ pub fn load(
         title: package.title.clone(),
         // A package has no single solution; `harness run` judges its first accepted
         // submission instead (see `cli::run`).
-        solution: PathBuf::new(),
+        solution: None,
+        url: None,
+        interactive: false,
+        multi_test: false,
+        files: package.files.clone(),
         reference: None,
         cases: package.root.join("data"),
         time_limit,

@@ -148,16 +148,18 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
 
     let judging =
         child(problem, "judging").ok_or_else(|| invalid(&xml_path, "no <judging> element"))?;
-    for (attribute, what) in [("input-file", "input"), ("output-file", "output")] {
-        if let Some(file) = judging.attribute(attribute).filter(|f| !f.is_empty()) {
-            return Err(PackageError::Unsupported {
-                path: xml_path,
-                message: format!(
-                    "the program reads its {what} from the file `{file}`: file input and output are not supported yet (hint: judge a copy whose `{attribute}` is empty, reading stdin and writing stdout)"
-                ),
-            });
-        }
-    }
+    // File input/output, as old Codeforces rounds use: the judge puts the input under that
+    // name and reads the answer from the other.
+    let file = |attribute: &str| {
+        judging
+            .attribute(attribute)
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+    };
+    let files = crate::config::FileIo {
+        input: file("input-file"),
+        output: file("output-file"),
+    };
     let testset = judging
         .children()
         .find(|t| t.has_tag_name("testset") && t.attribute("name") == Some("tests"))
@@ -329,6 +331,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         submissions,
         skipped: Vec::new(),
         testlib_validators: true,
+        files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
     })
 }

@@ -6,20 +6,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::style::{BOLD, DIM, GOOD, WARN};
+use crate::config::edit::duration_value;
 use crate::config::units::format_duration;
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
-
-/// A duration as judge.toml writes it: `"300ms"`, `"2s"`, `"2.5s"`.
-pub fn toml_duration(duration: std::time::Duration) -> String {
-    let ms = duration.as_millis();
-    if ms < 1000 || !ms.is_multiple_of(100) {
-        format!("{ms}ms")
-    } else if ms.is_multiple_of(1000) {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
-    }
-}
 
 pub fn write_human(
     out: &mut dyn Write,
@@ -66,7 +55,7 @@ fn write_problem(
     for warning in calibration.warnings() {
         writeln!(out, "  {WARN}warning{WARN:#}: {warning}")?;
     }
-    let current = toml_duration(calibration.current_limit);
+    let current = duration_value(calibration.current_limit);
     match (calibration.suggested_limit, calibration.slowest()) {
         (Some(limit), Some(slowest)) => {
             let verb = if limit == calibration.current_limit {
@@ -77,7 +66,7 @@ fn write_problem(
             writeln!(
                 out,
                 "  {verb}: {GOOD}time-limit = \"{}\"{GOOD:#}  {DIM}(2 × {} of {}, rounded up; judge.toml says \"{current}\"){DIM:#}",
-                toml_duration(limit),
+                duration_value(limit),
                 format_duration(slowest.normalized()),
                 slowest.label,
             )
@@ -293,7 +282,7 @@ mod tests {
             (2500, "2.5s"),
             (1250, "1250ms"),
         ] {
-            assert_eq!(toml_duration(ms(ms_)), text);
+            assert_eq!(duration_value(ms(ms_)), text);
         }
     }
 

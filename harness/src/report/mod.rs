@@ -12,6 +12,7 @@ pub mod package;
 pub mod progress;
 pub mod stress;
 pub mod style;
+pub mod workspace;
 
 /// A path as the user would type it: relative to the current folder when inside it.
 pub fn shown_path(path: &std::path::Path) -> String {

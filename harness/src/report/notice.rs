@@ -5,6 +5,7 @@ use std::fmt::Display;
 use std::io::{self, Write};
 
 use super::style::{BAD, WARN};
+use crate::judge::suite::Skip;
 
 /// `warning: …`, for something the user should know that does not stop the command.
 pub fn write_warning(out: &mut dyn Write, message: impl Display) -> io::Result<()> {
@@ -33,6 +34,20 @@ pub fn write_first_seed(out: &mut dyn Write, seed: u64) -> io::Result<()> {
         out,
         "stress: first seed {seed} (pass --seed {seed} to repeat this run)"
     )
+}
+
+/// `harness run` leaves a problem's solution unjudged.
+pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Result<()> {
+    match skip {
+        Skip::NoSolution => writeln!(
+            out,
+            "note: problem `{problem}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {problem} FILE` judges a source file)"
+        ),
+        Skip::Interactive => writeln!(
+            out,
+            "note: problem `{problem}` is interactive: judging interactive problems is not available yet, so its solution run is skipped"
+        ),
+    }
 }
 
 /// After Ctrl-C.

@@ -118,7 +118,7 @@ pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
         .stderr(start.stderr);
     confine(&mut command, start.limits, start.scope);
     let started = Instant::now();
-    let mut child = command.spawn()?;
+    let mut child = spawn_retrying_busy_text(&mut command)?;
     let pipe = |pipe: Option<OwnedFd>| pipe.map(File::from);
     Ok(Started {
         // Child::id is the kernel's pid_t widened to u32, so it narrows back losslessly.
@@ -128,6 +128,24 @@ pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
         stderr: pipe(child.stderr.take().map(OwnedFd::from)),
     })
     // Dropping `child` neither waits nor kills: `supervise` owns the process from here.
+}
+
+/// Spawns, trying again for a while when exec says "Text file busy": an executable written
+/// by this process (a script, a fixture) is busy for as long as any child forked meanwhile
+/// by another thread still holds the writing descriptor, until that child execs. The window
+/// is short; waiting it out is the usual remedy (Go's os/exec does the same).
+fn spawn_retrying_busy_text(command: &mut Command) -> io::Result<std::process::Child> {
+    const TRIES: u32 = 50;
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(error) if error.raw_os_error() == Some(libc::ETXTBSY) && tries < TRIES => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            result => return result,
+        }
+    }
 }
 
 /// Puts the child in its own process group and under rlimits set between fork and exec.

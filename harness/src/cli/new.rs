@@ -1,0 +1,91 @@
+//! `harness new ID`: add a problem to judge.toml (made if there is none) and make its case
+//! folder, keeping the rest of the file as the user wrote it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use crate::config::edit::{self, IfExists, NewProblem};
+use crate::config::units;
+use crate::config::{self, FILE_NAME};
+use crate::exit;
+
+use super::GlobalArgs;
+use crate::report::{shown_path, workspace};
+use std::io::Write;
+
+#[derive(Args, Debug, Clone)]
+pub struct NewArgs {
+    /// The problem's id: letters, digits, `-` and `_` (`cf1900a`, `two-sum`).
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// A human name for it.
+    #[arg(long)]
+    pub title: Option<String>,
+    /// CPU time allowed on one case, like `2s` or `500ms` (default: judge.toml's default).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Peak memory allowed, like `256MiB` (default: judge.toml's default).
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// How output is compared: `tokens`, `lines`, `exact`, `float`, `unordered-blocks`.
+    #[arg(long, value_name = "NAME")]
+    pub checker: Option<String>,
+    /// Replace the problem's table if judge.toml already has one.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
+    config::check_name(&args.id).map_err(anyhow::Error::msg)?;
+    let path = workspace_file(global, None)?;
+    let problem = NewProblem {
+        id: args.id.clone(),
+        title: args.title.clone(),
+        time_limit: args.time_limit,
+        memory_limit: args.memory_limit,
+        checker: args.checker.clone(),
+        ..NewProblem::default()
+    };
+    let if_exists = if args.force {
+        IfExists::Replace
+    } else {
+        IfExists::Refuse
+    };
+    let added = edit::add_problem(&path, &problem, if_exists)?;
+    let config = config::load(&path)?;
+    let cases = &config
+        .require_problem(&args.id)
+        .context("the problem just added")?
+        .cases;
+    let made = !cases.is_dir();
+    std::fs::create_dir_all(cases)
+        .with_context(|| format!("cannot make the case folder `{}`", cases.display()))?;
+
+    let mut stdout = anstream::stdout().lock();
+    workspace::write_new_problem(
+        &mut stdout,
+        &args.id,
+        added,
+        &shown_path(&path),
+        &shown_path(cases),
+        made,
+    )?;
+    stdout.flush()?;
+    Ok(exit::OK)
+}
+
+/// The judge.toml a command that adds problems writes to: `--config`, else judge.toml in
+/// `dir` when given, else the one found walking up from here, else a new one here.
+pub fn workspace_file(global: &GlobalArgs, dir: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = &global.config {
+        return Ok(path.clone());
+    }
+    if let Some(dir) = dir {
+        return Ok(dir.join(FILE_NAME));
+    }
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    Ok(config::find(&here).unwrap_or_else(|_| here.join(FILE_NAME)))
+}

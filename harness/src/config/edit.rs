@@ -1,0 +1,376 @@
+//! Adding a problem to a user's judge.toml: the new table is appended after the last problem,
+//! and every other byte (comments, order, spacing) stays as the user wrote it (toml_edit).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use toml_edit::{value, DocumentMut, Item, Table};
+
+use super::ConfigError;
+use crate::atomic::{self, WriteError};
+
+/// The opening of a judge.toml the harness creates: enough to find one's way without the
+/// README.
+const NEW_FILE_HEADER: &str = r#"# judge.toml — the problems of this folder, for `harness` (see its README).
+#
+# Paths are relative to this file. Durations are written like "1s" or "500ms", sizes like
+# "256MiB". One table per problem, [problems.<id>]; the id names it on the command line:
+#   harness judge <id> solution.cpp
+# Keys of a problem:
+#   title, url:     where it comes from.
+#   solution:       the program `harness run` judges (optional).
+#   cases:          the folder of NAME.in + NAME.ans pairs (default "cases/<id>").
+#   time-limit, memory-limit: CPU time and peak memory on one case.
+#   checker:        "tokens" (default), "lines", "exact", "float", "unordered-blocks".
+#   interactive:    the program talks with an interactor (judging these is not available yet).
+#   input-file, output-file: the program reads / writes these files instead of stdin / stdout.
+#   multi-test:     each input holds several test cases.
+"#;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("problem `{id}` is already in `{}` (hint: pick another id, or pass --force to replace its table)", path.display())]
+    Exists { id: String, path: PathBuf },
+    #[error("`{}`: `problems` is not a table of problems", path.display())]
+    NotATable { path: PathBuf },
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+/// A problem to add: what is not set is left out of the table (the defaults apply).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewProblem {
+    pub id: String,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub solution: Option<String>,
+    pub time_limit: Option<Duration>,
+    pub memory_limit: Option<u64>,
+    /// A checker name as judge.toml writes it (`"float"`); checked when the file is parsed.
+    pub checker: Option<String>,
+    pub interactive: bool,
+    pub multi_test: bool,
+    pub input_file: Option<String>,
+    pub output_file: Option<String>,
+}
+
+/// What to do when the problem's id is already in judge.toml.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfExists {
+    Refuse,
+    /// Replace the problem's table (its place and the comment above it stay).
+    Replace,
+}
+
+/// What adding did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Added {
+    /// judge.toml did not exist and was created.
+    pub created_file: bool,
+    /// The problem existed and its table was replaced.
+    pub replaced: bool,
+}
+
+/// The problem ids judge.toml declares; none when it does not exist yet.
+pub fn problem_ids(path: &Path) -> Result<Vec<String>, EditError> {
+    let Some(text) = read_if_exists(path)? else {
+        return Ok(Vec::new());
+    };
+    let config = super::parse(&text, path)?;
+    Ok(config.problems.into_iter().map(|p| p.name).collect())
+}
+
+/// Adds `problem` to the judge.toml at `path` (creating the file if there is none) in one
+/// atomic write. The result is parsed as the harness will parse it before anything is written,
+/// so a bad value (a checker name, a file name) is an error and the file stays as it was.
+pub fn add_problem(
+    path: &Path,
+    problem: &NewProblem,
+    if_exists: IfExists,
+) -> Result<Added, EditError> {
+    let original = read_if_exists(path)?;
+    let (text, added) = match &original {
+        None => (
+            format!("{NEW_FILE_HEADER}\n{}", render_alone(problem)),
+            Added {
+                created_file: true,
+                replaced: false,
+            },
+        ),
+        Some(text) => {
+            // A file the harness cannot read would stay broken after the edit: say so now,
+            // with its line and column.
+            super::parse(text, path)?;
+            let (edited, replaced) = insert(text, path, problem, if_exists)?;
+            (
+                edited,
+                Added {
+                    created_file: false,
+                    replaced,
+                },
+            )
+        }
+    };
+    super::parse(&text, path)?;
+    atomic::write(path, text.as_bytes())?;
+    Ok(added)
+}
+
+fn read_if_exists(path: &Path) -> Result<Option<String>, EditError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(EditError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The edited text, and whether an existing table was replaced.
+fn insert(
+    text: &str,
+    path: &Path,
+    problem: &NewProblem,
+    if_exists: IfExists,
+) -> Result<(String, bool), EditError> {
+    let mut document: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
+        // `config::parse` accepted the text, so toml_edit should too; report it the same way.
+        ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        }
+    })?;
+    let problems = document
+        .entry("problems")
+        .or_insert_with(|| {
+            // `[problems.x]` headers only: no `[problems]` line of its own.
+            let mut table = Table::new();
+            table.set_implicit(true);
+            Item::Table(table)
+        })
+        .as_table_mut()
+        .ok_or_else(|| EditError::NotATable {
+            path: path.to_path_buf(),
+        })?;
+    let mut table = problem_table(problem);
+    let replaced = match problems.get_mut(&problem.id) {
+        Some(existing) => {
+            if if_exists == IfExists::Refuse {
+                return Err(EditError::Exists {
+                    id: problem.id.clone(),
+                    path: path.to_path_buf(),
+                });
+            }
+            if let Some(old) = existing.as_table() {
+                table.set_position(old.position());
+                *table.decor_mut() = old.decor().clone();
+            }
+            *existing = Item::Table(table);
+            true
+        }
+        None => {
+            // With no position of its own, the table is written right after the one before it
+            // in the document's order: the last problem's last sub-table. A blank line sets it
+            // apart, as the tables around it are.
+            table.decor_mut().set_prefix("\n");
+            problems.insert(&problem.id, Item::Table(table));
+            false
+        }
+    };
+    Ok((document.to_string(), replaced))
+}
+
+/// The problem as the only table of a document, for a new file.
+fn render_alone(problem: &NewProblem) -> String {
+    let mut problems = Table::new();
+    problems.set_implicit(true);
+    problems.insert(&problem.id, Item::Table(problem_table(problem)));
+    let mut document = DocumentMut::new();
+    document.insert("problems", Item::Table(problems));
+    document.to_string()
+}
+
+fn problem_table(problem: &NewProblem) -> Table {
+    let mut table = Table::new();
+    let mut put = |key: &str, item: Option<Item>| {
+        if let Some(item) = item {
+            table.insert(key, item);
+        }
+    };
+    put("title", problem.title.as_deref().map(value));
+    put("url", problem.url.as_deref().map(value));
+    put("solution", problem.solution.as_deref().map(value));
+    put(
+        "time-limit",
+        problem.time_limit.map(|d| value(duration_value(d))),
+    );
+    put(
+        "memory-limit",
+        problem.memory_limit.map(|s| value(size_value(s))),
+    );
+    put("checker", problem.checker.as_deref().map(value));
+    put("interactive", problem.interactive.then(|| value(true)));
+    put("multi-test", problem.multi_test.then(|| value(true)));
+    put("input-file", problem.input_file.as_deref().map(value));
+    put("output-file", problem.output_file.as_deref().map(value));
+    table
+}
+
+/// A duration as judge.toml writes it: `2s`, `2.5s`, `250ms`, `1250ms`.
+pub fn duration_value(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 || !ms.is_multiple_of(100) {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
+    }
+}
+
+/// A size as judge.toml writes it: `256MiB`, `1GiB`, `1500KiB`.
+pub fn size_value(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (unit, name) in UNITS {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
+            return format!("{}{name}", bytes / unit);
+        }
+    }
+    format!("{bytes}B")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::FILE_NAME;
+
+    const COMMENTED: &str = r#"# My problems.
+#   keep this comment
+
+[defaults]
+time-limit = "2s"   # a trailing comment
+
+# The first one.
+[problems.first]
+solution = "a.out"
+
+[[problems.first.generators]]
+name   =  "g{seed}"   # odd spacing kept
+command = ["gen", "{seed}"]
+seeds = "1..=3"
+
+# Languages below.
+[languages.c]
+extensions = ["c"]
+compile = ["cc", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+"#;
+
+    fn problem(id: &str) -> NewProblem {
+        NewProblem {
+            id: id.to_string(),
+            title: Some("Second \"one\"".to_string()),
+            time_limit: Some(Duration::from_millis(2500)),
+            memory_limit: Some(256 << 20),
+            ..NewProblem::default()
+        }
+    }
+
+    fn edit(text: &str, problem: &NewProblem, if_exists: IfExists) -> Result<String, EditError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, text).unwrap();
+        add_problem(&path, problem, if_exists)?;
+        Ok(std::fs::read_to_string(&path).unwrap())
+    }
+
+    #[test]
+    fn the_table_goes_after_the_last_problem_and_nothing_else_moves() {
+        let edited = edit(COMMENTED, &problem("second"), IfExists::Refuse).unwrap();
+        let split = COMMENTED.find("\n\n# Languages below.").unwrap();
+        let expected = format!(
+            "{}\n[problems.second]\ntitle = 'Second \"one\"'\ntime-limit = \"2.5s\"\nmemory-limit = \"256MiB\"\n{}",
+            &COMMENTED[..split + 1],
+            &COMMENTED[split + 1..]
+        );
+        assert_eq!(edited, expected);
+    }
+
+    #[test]
+    fn an_existing_problem_is_refused_unless_replacing() {
+        let error = edit(COMMENTED, &problem("first"), IfExists::Refuse).unwrap_err();
+        assert!(
+            error.to_string().contains("problem `first` is already in"),
+            "{error}"
+        );
+        let edited = edit(COMMENTED, &problem("first"), IfExists::Replace).unwrap();
+        assert!(
+            edited.contains("# The first one.\n[problems.first]\ntitle"),
+            "{edited}"
+        );
+        assert!(!edited.contains("a.out"), "{edited}");
+        assert!(edited.contains("# Languages below."), "{edited}");
+    }
+
+    #[test]
+    fn a_missing_file_is_created_with_a_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let added = add_problem(&path, &problem("a"), IfExists::Refuse).unwrap();
+        assert!(added.created_file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("# judge.toml"), "{text}");
+        assert!(text.ends_with("\n[problems.a]\ntitle = 'Second \"one\"'\ntime-limit = \"2.5s\"\nmemory-limit = \"256MiB\"\n"), "{text}");
+        let config = super::super::load(&path).unwrap();
+        let a = config.problem("a").unwrap();
+        assert_eq!(a.solution, None);
+        assert_eq!(a.time_limit, Duration::from_millis(2500));
+        assert_eq!(problem_ids(&path).unwrap(), ["a"]);
+    }
+
+    #[test]
+    fn a_bad_value_or_a_broken_file_writes_nothing() {
+        let bad = NewProblem {
+            checker: Some("tokenz".to_string()),
+            ..problem("second")
+        };
+        assert!(edit(COMMENTED, &bad, IfExists::Refuse).is_err());
+        let broken = "[problems.a\nsolution = 1\n";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, broken).unwrap();
+        let error = add_problem(&path, &problem("b"), IfExists::Refuse).unwrap_err();
+        assert!(error.to_string().contains(":1:"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+    }
+
+    #[test]
+    fn values_as_judge_toml_writes_them() {
+        let cases = [
+            (Duration::from_secs(1), "1s"),
+            (Duration::from_millis(1500), "1.5s"),
+            (Duration::from_millis(250), "250ms"),
+            (Duration::from_millis(1250), "1250ms"),
+        ];
+        for (duration, text) in cases {
+            assert_eq!(duration_value(duration), text);
+        }
+        let sizes = [
+            (256 << 20, "256MiB"),
+            (1 << 30, "1GiB"),
+            (1536 << 10, "1536KiB"),
+            (100, "100B"),
+        ];
+        for (size, text) in sizes {
+            assert_eq!(size_value(size), text);
+        }
+    }
+}

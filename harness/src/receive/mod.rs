@@ -1,0 +1,364 @@
+//! Receiving problems from the browser (Competitive Companion): the payload, the problem's id,
+//! contests sent as batches, the HTTP server, and storing each problem in the workspace:
+//! its samples as `cases/<id>/sample-N.in` + `.ans`, its table in judge.toml.
+
+pub mod batch;
+pub mod naming;
+pub mod payload;
+pub mod server;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::atomic::{self, WriteError};
+use crate::config::edit::{self, EditError, IfExists, NewProblem};
+use payload::{Batch, InputKind, Payload, TestType};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    #[error("cannot make `{}`: {source}", path.display())]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// A source file every received problem starts from, as `<id>.<extension>` beside judge.toml.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    pub extension: String,
+    pub text: Vec<u8>,
+}
+
+/// What happened to a problem's solution file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolutionFile {
+    Created(PathBuf),
+    /// A file of that name was there already: it is the user's and stays as it is.
+    Kept(PathBuf),
+}
+
+/// A problem stored in the workspace.
+#[derive(Debug, Clone, Default)]
+pub struct Received {
+    pub id: String,
+    /// The id the problem would have had, when that one was taken.
+    pub taken_id: Option<String>,
+    pub title: String,
+    /// The judge and contest (`Codeforces - Round 911 (Div. 2)`).
+    pub group: String,
+    pub url: String,
+    pub time_limit: Option<Duration>,
+    pub memory_limit: Option<u64>,
+    pub samples: usize,
+    pub interactive: bool,
+    pub multi_test: bool,
+    pub input_file: Option<String>,
+    pub output_file: Option<String>,
+    /// The checker chosen from the samples, when the default would not do.
+    pub checker: Option<InferredChecker>,
+    /// The folder of its samples.
+    pub cases: PathBuf,
+    /// judge.toml did not exist and was created for it.
+    pub created_config: bool,
+    pub batch: Option<Batch>,
+    /// The solution file made from the template, when there is one.
+    pub solution_file: Option<SolutionFile>,
+    /// What the user should know (an input file the judge cannot name, say).
+    pub notes: Vec<String>,
+}
+
+/// Stores `payload` in the workspace of the judge.toml at `config` (created if missing): the
+/// samples first, in a folder renamed into place once complete, then the table in one atomic
+/// write. A problem whose id is taken (in judge.toml or as a case folder) gets the next free
+/// suffix: nothing the user has is replaced. With a template, `<id>.<extension>` is created
+/// from it unless that file exists.
+pub fn store(
+    config: &Path,
+    payload: &Payload,
+    template: Option<&Template>,
+) -> Result<Received, StoreError> {
+    let root = match config.parent() {
+        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let cases_root = root.join("cases");
+    let ids = edit::problem_ids(config)?;
+    let base = naming::base_id(&payload.url, &payload.name);
+    let id = naming::unique_id(&base, |id| {
+        ids.iter().any(|taken| taken == id) || cases_root.join(id).exists()
+    });
+
+    let mut received = Received {
+        taken_id: (id != base).then_some(base),
+        title: payload.name.trim().to_string(),
+        group: payload.group.clone(),
+        url: payload.url.clone(),
+        time_limit: payload.time_limit(),
+        memory_limit: payload.memory_limit(),
+        samples: payload.tests.len(),
+        interactive: payload.interactive,
+        multi_test: payload.test_type == TestType::MultiNumber,
+        input_file: payload.input_file().map(str::to_string),
+        output_file: payload.output_file().map(str::to_string),
+        checker: infer_checker(payload),
+        cases: cases_root.join(&id),
+        created_config: false,
+        batch: payload.batch.clone(),
+        solution_file: None,
+        notes: Vec::new(),
+        id,
+    };
+    if payload.input.kind == InputKind::Regex {
+        received.notes.push(format!(
+            "the input is a file matching `{}`: set `input-file` in judge.toml to the name your program opens",
+            payload.input.pattern.as_deref().unwrap_or_default()
+        ));
+    }
+
+    write_samples(&cases_root, &received.cases, payload)?;
+    let problem = NewProblem {
+        id: received.id.clone(),
+        title: Some(received.title.clone()),
+        url: Some(received.url.clone()).filter(|u| !u.is_empty()),
+        time_limit: received.time_limit,
+        memory_limit: received.memory_limit,
+        checker: received.checker.map(|c| c.name().to_string()),
+        interactive: received.interactive,
+        multi_test: received.multi_test,
+        input_file: received.input_file.clone(),
+        output_file: received.output_file.clone(),
+        ..NewProblem::default()
+    };
+    match edit::add_problem(config, &problem, IfExists::Refuse) {
+        Ok(added) => received.created_config = added.created_file,
+        Err(error) => {
+            // The samples are ours, written a moment ago: without the table they would only
+            // take the id from the next try.
+            let _ = std::fs::remove_dir_all(&received.cases);
+            return Err(error.into());
+        }
+    }
+    if let Some(template) = template {
+        let path = root.join(format!("{}.{}", received.id, template.extension));
+        received.solution_file = Some(if atomic::write_new(&path, &template.text)? {
+            SolutionFile::Created(path)
+        } else {
+            SolutionFile::Kept(path)
+        });
+    }
+    Ok(received)
+}
+
+/// Writes the samples into a hidden folder beside `target`, then renames it into place, so a
+/// crash never leaves half a problem under its real name.
+fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<(), StoreError> {
+    let folder_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| StoreError::Folder { path, source }
+    };
+    std::fs::create_dir_all(cases_root).map_err(folder_error(cases_root))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".receiving-")
+        .tempdir_in(cases_root)
+        .map_err(folder_error(cases_root))?;
+    for (index, test) in payload.tests.iter().enumerate() {
+        let stem = format!("sample-{}", index + 1);
+        for (extension, text) in [("in", &test.input), ("ans", &test.output)] {
+            let path = staging.path().join(format!("{stem}.{extension}"));
+            atomic::write(&path, normalize(text).as_bytes())?;
+        }
+    }
+    std::fs::rename(staging.path(), target).map_err(folder_error(target))?;
+    Ok(())
+}
+
+/// Unix line endings and a final newline: what the judges' own test files have, whatever
+/// the page's text gave (Windows line endings, a missing last newline).
+fn normalize(text: &str) -> String {
+    let mut text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// A checker chosen for a received problem from its samples and its judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InferredChecker {
+    /// A sample's answer holds a decimal number: such problems accept answers within a
+    /// tolerance, and the sample's exact digits are rarely the only right ones.
+    Float,
+    /// A Codeforces answer that starts with YES or NO: Codeforces statements nearly always
+    /// accept those "in any case". (AtCoder wants `Yes` exactly, so only Codeforces.)
+    IgnoreCase,
+}
+
+impl InferredChecker {
+    /// As judge.toml writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InferredChecker::Float => "float",
+            InferredChecker::IgnoreCase => "tokens-ignore-case",
+        }
+    }
+
+    /// Why it was chosen, for the user.
+    pub fn why(self) -> &'static str {
+        match self {
+            InferredChecker::Float => "the samples' answers hold decimal numbers",
+            InferredChecker::IgnoreCase => {
+                "a Codeforces answer of YES or NO, which it accepts in any case"
+            }
+        }
+    }
+}
+
+/// The checker the samples call for; `None` keeps the default (tokens).
+fn infer_checker(payload: &Payload) -> Option<InferredChecker> {
+    let decimal = |token: &str| {
+        let digits = token.strip_prefix('-').unwrap_or(token);
+        let Some((whole, fraction)) = digits.split_once('.') else {
+            return false;
+        };
+        !whole.is_empty()
+            && !fraction.is_empty()
+            && whole.chars().all(|c| c.is_ascii_digit())
+            && fraction.chars().all(|c| c.is_ascii_digit())
+    };
+    let answers = || {
+        payload
+            .tests
+            .iter()
+            .flat_map(|test| test.output.split_ascii_whitespace())
+    };
+    if answers().any(decimal) {
+        return Some(InferredChecker::Float);
+    }
+    let codeforces = payload.url.contains("codeforces.") || payload.group.starts_with("Codeforces");
+    let yes_or_no =
+        |token: &str| token.eq_ignore_ascii_case("yes") || token.eq_ignore_ascii_case("no");
+    let starts_with_yes_or_no = payload.tests.iter().any(|test| {
+        test.output
+            .split_ascii_whitespace()
+            .next()
+            .is_some_and(yes_or_no)
+    });
+    (codeforces && starts_with_yes_or_no).then_some(InferredChecker::IgnoreCase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_normalized() {
+        let rows = [
+            ("1 2\r\n3 4\r\n", "1 2\n3 4\n"),
+            ("5", "5\n"),
+            ("", ""),
+            ("a\rb\n", "a\nb\n"),
+        ];
+        for (text, expected) in rows {
+            assert_eq!(normalize(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_checker_follows_the_samples_and_the_judge() {
+        let with = |url: &str, answers: &[&str]| {
+            let tests = answers
+                .iter()
+                .map(|a| payload::Test {
+                    input: String::new(),
+                    output: a.to_string(),
+                })
+                .collect();
+            infer_checker(&Payload {
+                tests,
+                url: url.to_string(),
+                ..Payload::parse(br#"{"name":"x"}"#).unwrap()
+            })
+        };
+        let cf = "https://codeforces.com/contest/1/problem/A";
+        let atcoder = "https://atcoder.jp/contests/abc1/tasks/abc1_a";
+        let rows = [
+            (cf, &["3\n", "0.500000\n"][..], Some(InferredChecker::Float)),
+            (atcoder, &["-1.5 2\n"], Some(InferredChecker::Float)),
+            (cf, &["3\n", "7\n"], None),
+            (
+                cf,
+                &["YES\n1 2\n", "NO\n"],
+                Some(InferredChecker::IgnoreCase),
+            ),
+            (cf, &["no\n"], Some(InferredChecker::IgnoreCase)),
+            (atcoder, &["Yes\n"], None),
+            (cf, &["1 YES\n"], None),
+            (cf, &["1.2.3\n", "v1.0x\n", ".5\n"], None),
+            (cf, &[], None),
+        ];
+        for (url, answers, expected) in rows {
+            assert_eq!(with(url, answers), expected, "{url} {answers:?}");
+        }
+    }
+
+    #[test]
+    fn a_taken_id_gets_a_suffix_and_nothing_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("judge.toml");
+        let body = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2\r\n","output":"3"}],"timeLimit":2000,"memoryLimit":256}"#;
+        let payload = Payload::parse(body).unwrap();
+        let first = store(&config, &payload, None).unwrap();
+        assert_eq!(first.id, "cf1a");
+        assert!(first.created_config);
+        // A folder the user made by hand takes the id too.
+        std::fs::create_dir_all(dir.path().join("cases/cf1a-2")).unwrap();
+        let second = store(&config, &payload, None).unwrap();
+        assert_eq!(second.id, "cf1a-3");
+        assert_eq!(second.taken_id.as_deref(), Some("cf1a"));
+        let input = std::fs::read_to_string(dir.path().join("cases/cf1a/sample-1.in")).unwrap();
+        assert_eq!(input, "1 2\n");
+        let config = crate::config::load(&config).unwrap();
+        let problem = config.problem("cf1a-3").unwrap();
+        assert_eq!(problem.time_limit, Duration::from_secs(2));
+        assert_eq!(
+            problem.url.as_deref(),
+            Some("https://codeforces.com/contest/1/problem/A")
+        );
+        // No staging folder is left behind.
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("cases"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with('.'))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_template_makes_a_solution_file_but_never_replaces_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("judge.toml");
+        let template = Template {
+            extension: "cpp".to_string(),
+            text: b"// template\n".to_vec(),
+        };
+        let a = br#"{"name":"A","url":"https://codeforces.com/contest/1/problem/A"}"#;
+        let b = br#"{"name":"B","url":"https://codeforces.com/contest/1/problem/B"}"#;
+        let mine = dir.path().join("cf1b.cpp");
+        std::fs::write(&mine, "// mine\n").unwrap();
+        let first = store(&config, &Payload::parse(a).unwrap(), Some(&template)).unwrap();
+        let made = dir.path().join("cf1a.cpp");
+        assert_eq!(
+            first.solution_file,
+            Some(SolutionFile::Created(made.clone()))
+        );
+        assert_eq!(std::fs::read_to_string(&made).unwrap(), "// template\n");
+        let second = store(&config, &Payload::parse(b).unwrap(), Some(&template)).unwrap();
+        assert_eq!(second.solution_file, Some(SolutionFile::Kept(mine.clone())));
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "// mine\n");
+    }
+}
