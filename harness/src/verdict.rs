@@ -3,7 +3,9 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::config::InteractorProtocol;
 use crate::sandbox::run::{Limits, RunResult, Termination};
+use crate::sandbox::transcript::Speaker;
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -235,6 +237,165 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
     }
 }
 
+// ---- interactive problems -----------------------------------------------------------------
+
+/// What an interactor's run says about the dialogue, decoded by its protocol
+/// ([`interactor_said`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InteractorSaid {
+    /// It accepted the dialogue, with its message.
+    Accepted(String),
+    /// It said wrong answer (or testlib's presentation error), with its reason.
+    WrongAnswer(String),
+    /// The interactor itself failed: it crashed, exited with a code its protocol does not
+    /// define or with testlib's FAIL, broke its own limits, or gave no verdict in time.
+    Failed(String),
+    /// Killed by the pair's wall-clock bound while it was waiting for the submission: it
+    /// said nothing, and the submission, killed at the same moment, is judged by its limits.
+    Silenced,
+}
+
+/// Decodes the interactor's run. `message` is its reason: Kattis's `judgemessage.txt`, or for
+/// testlib the last line of its stderr. `wall_time` is the pair's wall-clock bound, and
+/// `submission_ended` whether the submission had ended before the interactor was stopped.
+pub fn interactor_said(
+    protocol: InteractorProtocol,
+    run: &RunResult,
+    limits: &Limits,
+    message: &str,
+    submission_ended: bool,
+) -> InteractorSaid {
+    use crate::config::units::{format_bytes, format_duration};
+    // Validators often log the whole game (`Guess 3 is 125`); the last line is the verdict's
+    // reason (`Guess 4: couldn't read an integer`).
+    let message = message
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(|line| crate::text::one_line(line, 200))
+        .unwrap_or_default();
+    let with_message = |what: String| {
+        if message.is_empty() {
+            what
+        } else {
+            format!("{what}: {message}")
+        }
+    };
+    match run.limit_hit {
+        Some(LimitHit::Memory) => {
+            return InteractorSaid::Failed(format!(
+                "the interactor used more than its {} of memory",
+                format_bytes(limits.memory_bytes)
+            ))
+        }
+        Some(LimitHit::WallTime) if submission_ended => {
+            return InteractorSaid::Failed(format!(
+                "the interactor gave no verdict within {} after the submission ended",
+                format_duration(crate::sandbox::pair::AFTER_SUBMISSION)
+            ))
+        }
+        // Busy for half the bound or more: it was computing, not waiting for the submission.
+        Some(LimitHit::WallTime) if run.cpu_time * 2 >= run.wall_time => {
+            return InteractorSaid::Failed(format!(
+                "the interactor was still computing (CPU {}) when the wall-clock bound of {} ended the run",
+                format_duration(run.cpu_time),
+                format_duration(run.wall_time)
+            ))
+        }
+        Some(LimitHit::WallTime) => return InteractorSaid::Silenced,
+        Some(LimitHit::Output) | None => {}
+    }
+    if run.cpu_time > limits.cpu_time {
+        return InteractorSaid::Failed(format!(
+            "the interactor used more than its {} of CPU time",
+            format_duration(limits.cpu_time)
+        ));
+    }
+    let code = match run.termination {
+        Termination::Signaled(signal) => {
+            return InteractorSaid::Failed(with_message(format!(
+                "the interactor was killed by {}",
+                crate::sandbox::run::signal_name(signal)
+            )))
+        }
+        Termination::Exited(code) => code,
+    };
+    match (protocol, code) {
+        (InteractorProtocol::Testlib, 0) | (InteractorProtocol::Kattis, 42) => {
+            InteractorSaid::Accepted(message.clone())
+        }
+        (InteractorProtocol::Testlib, 1) | (InteractorProtocol::Kattis, 43) => {
+            InteractorSaid::WrongAnswer(with_message("the interactor said wrong answer".into()))
+        }
+        (InteractorProtocol::Testlib, 2) => InteractorSaid::WrongAnswer(with_message(
+            "the interactor said presentation error".into(),
+        )),
+        (InteractorProtocol::Testlib, 3) => {
+            InteractorSaid::Failed(with_message("the interactor failed (exit 3, FAIL)".into()))
+        }
+        (protocol, code) => {
+            let hint = match (protocol, code) {
+                (InteractorProtocol::Testlib, 42 | 43) => {
+                    " (hint: 42 and 43 are Kattis codes: set interactor-protocol = \"kattis\")"
+                }
+                _ => "",
+            };
+            InteractorSaid::Failed(with_message(format!(
+                "the interactor exited with {code}, which the {} protocol does not define ({}){hint}",
+                protocol.as_str(),
+                protocol.codes()
+            )))
+        }
+    }
+}
+
+/// Who is blamed for an interactive run: the one place its verdict is decided, in the order
+/// problemtools and DOMjudge use (the README's table):
+///
+/// 1. the interactor failed (crash, exit code outside its protocol, FAIL, its own limits,
+///    no verdict in time): judge error;
+/// 2. the interactor said wrong answer and ended first: WA (the submission's end, a SIGPIPE
+///    say, may be the consequence);
+/// 3. the submission broke its own limits: OLE, MLE, TLE; one killed by the wall clock while
+///    the interactor waited for it gets a reason that suggests the flush;
+/// 4. the submission crashed: RE;
+/// 5. otherwise the interactor's verdict.
+pub fn blame(
+    submission: &RunResult,
+    limits: &Limits,
+    interactor: &InteractorSaid,
+    first: Speaker,
+) -> Judgement {
+    if let InteractorSaid::Failed(why) = interactor {
+        return Judgement::judge_error(why.clone());
+    }
+    if let (InteractorSaid::WrongAnswer(why), Speaker::Interactor) = (interactor, first) {
+        return Judgement::wrong_answer(why.clone());
+    }
+    if let Some(mut judgement) = classify(submission, limits) {
+        let waited = submission.limit_hit == Some(LimitHit::WallTime)
+            && submission.cpu_time * 4 < submission.wall_time
+            && *interactor == InteractorSaid::Silenced;
+        if waited {
+            judgement.reason = format!(
+                "killed after {} of wall time (CPU {}) while the interactor waited for its next line: did it flush after each line? (`fflush(stdout)`, `cout << endl`, `print(..., flush=True)`)",
+                crate::config::units::format_duration(submission.wall_time),
+                crate::config::units::format_duration(submission.cpu_time)
+            );
+        }
+        return judgement;
+    }
+    match interactor {
+        InteractorSaid::Accepted(why) => Judgement::accepted(why.clone()),
+        InteractorSaid::WrongAnswer(why) => Judgement::wrong_answer(why.clone()),
+        InteractorSaid::Failed(why) => Judgement::judge_error(why.clone()),
+        InteractorSaid::Silenced => {
+            Judgement::judge_error("the interactor was stopped before it gave a verdict")
+        }
+    }
+}
+
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
     match crate::text::last_line(stderr) {
@@ -456,5 +617,241 @@ mod tests {
         }
         assert!(Verdict::Accepted.is_accepted());
         assert!(!Verdict::WrongAnswer.is_accepted());
+    }
+
+    fn exited(code: i32) -> RunResult {
+        RunResult {
+            termination: Termination::Exited(code),
+            ..clean()
+        }
+    }
+
+    fn killed_by_wall(cpu_ms: u64) -> RunResult {
+        RunResult {
+            termination: Termination::Signaled(libc::SIGKILL),
+            limit_hit: Some(LimitHit::WallTime),
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::from_secs(3),
+            ..clean()
+        }
+    }
+
+    /// The interactor's limits in these tables: CPU and wall up to 3 s, 2 GiB.
+    fn interactor_limits() -> Limits {
+        Limits {
+            cpu_time: Duration::from_secs(3),
+            wall_time: Duration::from_secs(3),
+            memory_bytes: 2048 * MIB,
+            output_bytes: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn interactor_exits_are_read_by_their_protocol() {
+        use InteractorProtocol::{Kattis, Testlib};
+        let said = |protocol, run: RunResult, ended| {
+            interactor_said(protocol, &run, &interactor_limits(), "why", ended)
+        };
+        let accepted = InteractorSaid::Accepted("why".into());
+        assert_eq!(said(Testlib, exited(0), true), accepted);
+        assert_eq!(said(Kattis, exited(42), true), accepted);
+        for (protocol, code) in [(Testlib, 1), (Testlib, 2), (Kattis, 43)] {
+            let got = said(protocol, exited(code), true);
+            assert!(
+                matches!(got, InteractorSaid::WrongAnswer(_)),
+                "{code}: {got:?}"
+            );
+        }
+        let failures = [
+            (Testlib, exited(3), true, "FAIL"),
+            (
+                Testlib,
+                exited(42),
+                true,
+                "set interactor-protocol = \"kattis\"",
+            ),
+            (
+                Kattis,
+                exited(0),
+                true,
+                "exited with 0, which the kattis protocol",
+            ),
+            (Kattis, exited(1), true, "42 AC, 43 WA"),
+            (
+                Kattis,
+                RunResult {
+                    termination: Termination::Signaled(libc::SIGSEGV),
+                    ..clean()
+                },
+                true,
+                "killed by SIGSEGV",
+            ),
+            (
+                Kattis,
+                RunResult {
+                    limit_hit: Some(LimitHit::Memory),
+                    ..exited(43)
+                },
+                true,
+                "more than its 2.0 GiB",
+            ),
+            // Stopped after the submission had ended: it never gave its verdict.
+            (Kattis, killed_by_wall(1), true, "gave no verdict within"),
+            // Stopped at the pair's bound while it computed, not while it waited.
+            (Kattis, killed_by_wall(2900), false, "still computing"),
+        ];
+        for (protocol, run, ended, reason) in failures {
+            match said(protocol, run, ended) {
+                InteractorSaid::Failed(why) => assert!(why.contains(reason), "{why}"),
+                other => panic!("{reason}: {other:?}"),
+            }
+        }
+        // Stopped at the pair's bound while it waited: the submission is to blame.
+        assert_eq!(
+            said(Kattis, killed_by_wall(5), false),
+            InteractorSaid::Silenced
+        );
+    }
+
+    /// The README's blame table, row by row.
+    #[test]
+    fn blame_table() {
+        use InteractorSaid::Silenced;
+        use Speaker::{Interactor, Submission};
+        use Verdict::*;
+        let ac = || InteractorSaid::Accepted("found".into());
+        let wa = || InteractorSaid::WrongAnswer("no".into());
+        let failed = || InteractorSaid::Failed("interactor broke".into());
+        let crashed = RunResult {
+            termination: Termination::Signaled(libc::SIGABRT),
+            ..clean()
+        };
+        let over_cpu = RunResult {
+            cpu_time: Duration::from_millis(1500),
+            termination: Termination::Signaled(libc::SIGXCPU),
+            ..clean()
+        };
+        let over_memory = RunResult {
+            limit_hit: Some(LimitHit::Memory),
+            ..crashed.clone()
+        };
+        let rows: Vec<(&str, RunResult, InteractorSaid, Speaker, Verdict)> = vec![
+            (
+                "interactor fails, submission fine",
+                clean(),
+                failed(),
+                Interactor,
+                JudgeError,
+            ),
+            (
+                "interactor fails, submission crashed",
+                crashed.clone(),
+                failed(),
+                Submission,
+                JudgeError,
+            ),
+            (
+                "interactor fails, submission over CPU",
+                over_cpu.clone(),
+                failed(),
+                Submission,
+                JudgeError,
+            ),
+            (
+                "interactor WA first, submission then crashed",
+                crashed.clone(),
+                wa(),
+                Interactor,
+                WrongAnswer,
+            ),
+            (
+                "interactor WA first, submission then over CPU",
+                over_cpu.clone(),
+                wa(),
+                Interactor,
+                WrongAnswer,
+            ),
+            (
+                "submission over CPU first, interactor then WA",
+                over_cpu.clone(),
+                wa(),
+                Submission,
+                TimeLimitExceeded,
+            ),
+            (
+                "submission over memory first",
+                over_memory,
+                wa(),
+                Submission,
+                MemoryLimitExceeded,
+            ),
+            (
+                "submission crashed first, interactor then WA",
+                crashed.clone(),
+                wa(),
+                Submission,
+                RuntimeError,
+            ),
+            (
+                "submission crashed after an accepted dialogue",
+                crashed,
+                ac(),
+                Interactor,
+                RuntimeError,
+            ),
+            (
+                "submission over CPU after an accepted dialogue",
+                over_cpu,
+                ac(),
+                Interactor,
+                TimeLimitExceeded,
+            ),
+            (
+                "both waited until the wall bound",
+                killed_by_wall(5),
+                Silenced,
+                Submission,
+                TimeLimitExceeded,
+            ),
+            (
+                "clean, interactor WA",
+                clean(),
+                wa(),
+                Submission,
+                WrongAnswer,
+            ),
+            ("clean, interactor AC", clean(), ac(), Interactor, Accepted),
+            (
+                "clean, interactor silenced",
+                clean(),
+                Silenced,
+                Interactor,
+                JudgeError,
+            ),
+        ];
+        for (what, submission, said, first, expected) in rows {
+            let got = blame(&submission, &limits(), &said, first);
+            assert_eq!(got.verdict, expected, "{what}: {}", got.reason);
+        }
+    }
+
+    #[test]
+    fn waiting_for_each_other_suggests_the_flush() {
+        let judged = blame(
+            &killed_by_wall(5),
+            &limits(),
+            &InteractorSaid::Silenced,
+            Speaker::Submission,
+        );
+        assert_eq!(judged.verdict, Verdict::TimeLimitExceeded);
+        assert!(judged.reason.contains("did it flush"), "{}", judged.reason);
+        // A submission that used the CPU is slow, not waiting: no hint.
+        let busy = blame(
+            &killed_by_wall(2900),
+            &limits(),
+            &InteractorSaid::Silenced,
+            Speaker::Submission,
+        );
+        assert!(!busy.reason.contains("flush"), "{}", busy.reason);
     }
 }

@@ -428,7 +428,7 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains(
-            "problem `cf1873d` is interactive: judging interactive problems is not available yet"
+            "problem `cf1873d` is interactive but names no `interactor`, so no verdict can be given"
         ),
         "{stderr}"
     );

@@ -131,6 +131,7 @@ fn measure(
         limits,
         checker: &checker,
         jobs: 1,
+        interactor: None,
         files: &harness::judge::STANDARD_IO,
     };
     let judged = Program::new(program);

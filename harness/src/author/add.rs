@@ -62,6 +62,9 @@ pub struct NewCase<'a> {
 pub enum AnswerSource {
     Reference,
     Given,
+    /// An interactive problem without a reference: the interactor judges the dialogue, and
+    /// the answer file is empty, as in Kattis packages.
+    Empty,
 }
 
 /// Something worth telling, that did not stop the case from being added.
@@ -140,6 +143,7 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
     });
 
     let (answer, answer_source, warning) = match (new.answer, reference) {
+        (None, None) if problem.interactor.is_some() => (Vec::new(), AnswerSource::Empty, None),
         (None, None) => {
             return Err(AddError::NoAnswer {
                 problem: problem.name.clone(),

@@ -227,12 +227,17 @@ pub fn generate(
             problem: problem.name.clone(),
         });
     }
-    let reference = problem
-        .reference
-        .as_deref()
-        .ok_or_else(|| GenError::NoReference {
-            problem: problem.name.clone(),
-        })?;
+    // An interactive problem's cases are the interactor's inputs: without a reference their
+    // answers are empty, as in Kattis packages.
+    let reference = match (problem.reference.as_deref(), &problem.interactor) {
+        (Some(reference), _) => Some(reference),
+        (None, Some(_)) => None,
+        (None, None) => {
+            return Err(GenError::NoReference {
+                problem: problem.name.clone(),
+            })
+        }
+    };
     let planned = plan(problem)?;
     let folder = &problem.cases;
     let scratch = scratch_folder(folder, &problem.name, mode)?;
@@ -328,7 +333,7 @@ fn scratch_folder(folder: &Path, problem: &str, mode: Mode) -> Result<tempfile::
 fn make_case(
     config: &Config,
     problem: &Problem,
-    reference: &Path,
+    reference: Option<&Path>,
     validator: Option<&Validator>,
     case: &PlannedCase,
     scratch: &Path,
@@ -364,9 +369,12 @@ fn make_case(
             }
         }
     }
-    let answer = tool::Command::program(Role::Reference, reference)
-        .output(Some(&input_path), None)
-        .map_err(|e| e.to_string())?;
+    let answer = match reference {
+        Some(reference) => tool::Command::program(Role::Reference, reference)
+            .output(Some(&input_path), None)
+            .map_err(|e| e.to_string())?,
+        None => Vec::new(),
+    };
     let answer_path = with_suffix(&base, "ans");
     fs::write(&answer_path, &answer)
         .map_err(|e| format!("cannot write `{}`: {e}", answer_path.display()))

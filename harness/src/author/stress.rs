@@ -45,6 +45,8 @@ pub enum StressError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Interactor(#[from] crate::judge::interactive::InteractorError),
 }
 
 /// When to stop looking.
@@ -157,6 +159,9 @@ pub struct Setup {
     pub validator: Option<Validator>,
     pub limits: Limits,
     pub checker: Checker,
+    /// For an interactive problem: its interactor, which judges each dialogue; the generator
+    /// then writes the interactor's input, and no reference is needed.
+    pub interactor: Option<crate::judge::interactive::Shared>,
 }
 
 /// How a failing input is shrunk.
@@ -186,7 +191,8 @@ impl Setup {
             .reference
             .as_ref()
             .map(|path| vec![path.display().to_string()]);
-        if reference.is_none() && needs_answer(&problem.checker) {
+        let interactor = crate::judge::interactive::prepare(config, problem)?;
+        if reference.is_none() && interactor.is_none() && needs_answer(&problem.checker) {
             return Err(StressError::NoReference {
                 problem: problem.name.clone(),
             });
@@ -203,6 +209,7 @@ impl Setup {
             validator: Validator::for_problem(config, problem),
             limits: problem.limits(time_multiplier),
             checker: problem.checker.clone(),
+            interactor,
         })
     }
 }
@@ -232,6 +239,7 @@ pub fn stress(
         limits: setup.limits,
         checker: &setup.checker,
         jobs: 1,
+        interactor: setup.interactor.as_deref(),
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
     };
@@ -553,6 +561,20 @@ impl Trial<'_> {
     /// Judges the submission on `input`: `None` when it is accepted.
     fn run(&self, input: &[u8]) -> Result<Option<Failing>, TrialError> {
         let case = self.write_case("input", input)?;
+        if self.judge.interactor.is_some() {
+            // The interactor judges the dialogue: its answer file is empty, and there is no
+            // output to check afterwards.
+            fs::write(&case.answer, b"").map_err(|source| StressError::Io {
+                path: case.answer.clone(),
+                source,
+            })?;
+            let outcome = judge::judge_case(self.program, &case, &self.judge);
+            return Ok((!outcome.verdict.is_accepted()).then(|| Failing {
+                input: input.to_vec(),
+                expected: Vec::new(),
+                outcome,
+            }));
+        }
         // The reference and the submission read the same input and nothing of each other:
         // they run side by side, so an iteration waits for the slower, not for both.
         let (expected, run) = std::thread::scope(|scope| {

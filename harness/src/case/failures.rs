@@ -130,6 +130,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            interaction: None,
             input: None,
         }
     }

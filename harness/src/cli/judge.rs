@@ -467,5 +467,7 @@ fn package_plan<'a>(
         language,
         source: source.to_path_buf(),
         cases,
+        // Interactive packages are refused when read.
+        interactor: None,
     }))
 }

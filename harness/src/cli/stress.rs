@@ -168,7 +168,9 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
                     .as_ref()
                     .map(|path| vec![path.display().to_string()]),
             };
-            if reference.is_none() && stress::needs_answer(&problem.checker) {
+            let interactor = crate::judge::interactive::prepare(&config, problem)?;
+            if reference.is_none() && interactor.is_none() && stress::needs_answer(&problem.checker)
+            {
                 anyhow::bail!(
                     "nothing answers the random inputs (hint: pass --brute, a slow but sure solution; or a --checker program that judges an output alone)"
                 );
@@ -185,6 +187,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
                 validator: Validator::for_problem(&config, problem),
                 limits: problem.limits(time_multiplier),
                 checker: problem.checker.clone(),
+                interactor,
             }
         }
     };

@@ -59,6 +59,34 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
         author_report::write_validated(&mut stdout, &problem.name, &invalid, cases.len())?;
         invalid_total += invalid.len();
     }
+    // The `.interaction` samples of interactive problems, replayed against their interactor.
+    for (problem, cases) in problems.iter().zip(&cases) {
+        let Some(interactor) = crate::judge::interactive::prepare(&config, problem)? else {
+            continue;
+        };
+        let mut replayed = 0;
+        let mut mismatches = Vec::new();
+        for case in cases {
+            let interaction = case.input.with_extension("interaction");
+            if !interaction.is_file() {
+                continue;
+            }
+            replayed += 1;
+            let replay = crate::judge::interactive::replay_sample(
+                &interactor,
+                case,
+                &interaction,
+                problem.wall_limit,
+            );
+            if let Some(mismatch) = replay.map_err(anyhow::Error::msg)? {
+                mismatches.push(mismatch);
+            }
+        }
+        if replayed > 0 {
+            author_report::write_interactions(&mut stdout, &problem.name, &mismatches, replayed)?;
+            invalid_total += mismatches.len();
+        }
+    }
     stdout.flush()?;
     Ok(if invalid_total == 0 {
         exit::OK

@@ -22,7 +22,7 @@ const NEW_FILE_HEADER: &str = r#"# judge.toml — the problems of this folder, f
 #   cases:          the folder of NAME.in + NAME.ans pairs (default "cases/<id>").
 #   time-limit, memory-limit: CPU time and peak memory on one case.
 #   checker:        "tokens" (default), "lines", "exact", "float", "unordered-blocks".
-#   interactive:    the program talks with an interactor (judging these is not available yet).
+#   interactive:    the program talks with an interactor, named by `interactor` to judge it.
 #   input-file, output-file: the program reads / writes these files instead of stdin / stdout.
 #   multi-test:     each input holds several test cases.
 "#;

@@ -110,6 +110,8 @@ pub struct Problem {
     pub generators: Vec<Generator>,
     /// How `harness stress` makes and shrinks inputs.
     pub stress: Option<Stress>,
+    /// For an interactive problem: the program that talks to the submission and judges it.
+    pub interactor: Option<Interactor>,
     /// The program talks with an interactor instead of reading a whole input.
     pub interactive: bool,
     /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
@@ -130,6 +132,61 @@ pub struct PackageRef {
     pub path: PathBuf,
     /// judge.toml's `time-limit` for the problem, if it sets one.
     pub time_limit: Option<Duration>,
+}
+
+/// The interactor of an interactive problem.
+#[derive(Debug, Clone)]
+pub struct Interactor {
+    /// What runs.
+    pub program: InteractorProgram,
+    /// How it is called and what its exit code means.
+    pub protocol: InteractorProtocol,
+    /// testlib only: the checker that judges the interactor's OUTPUT file against the answer
+    /// once the interactor accepted, when the problem names one (as Codeforces does).
+    pub checker: Option<Checker>,
+}
+
+/// `interactor = "path/source.cpp"` or `interactor = ["program", "arg"…]`.
+#[derive(Debug, Clone)]
+pub enum InteractorProgram {
+    /// A source file, compiled through the languages table like a submission.
+    Source(PathBuf),
+    /// A command; the protocol's arguments are appended.
+    Command {
+        /// The executable (a path from judge.toml's folder, or a name on PATH).
+        program: PathBuf,
+        /// Its own arguments, before the protocol's.
+        args: Vec<String>,
+    },
+}
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
 }
 
 /// A problem that reads its input from a file and writes its output to one (old Codeforces
@@ -280,12 +337,22 @@ struct RawProblem {
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
+    interactor: Option<RawInteractor>,
+    interactor_protocol: Option<InteractorProtocol>,
     #[serde(default)]
     interactive: bool,
     #[serde(default)]
     multi_test: bool,
     input_file: Option<String>,
     output_file: Option<String>,
+}
+
+/// `interactor = "source.cpp"` or `interactor = ["command", …]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInteractor {
+    Source(String),
+    Command(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -517,6 +584,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
             None => default_checker.clone(),
         };
+        let interactor = resolve_interactor(&problem, &root)
+            .map_err(|message| invalid(format!("problem `{name}`: {message}")))?;
         let mut generators = Vec::new();
         for generator in problem.generators {
             check_command(&generator.command).map_err(|m| {
@@ -578,6 +647,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 generator: s.generator,
                 shrink: s.shrink,
             }),
+            interactor,
             interactive: problem.interactive,
             multi_test: problem.multi_test,
             files: FileIo {
@@ -703,6 +773,45 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
             }
         }
     })
+}
+
+/// The interactor of a problem table, with its protocol (testlib unless it says otherwise)
+/// and, for testlib, the problem's own checker for the interactor's OUTPUT file.
+fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Interactor>, String> {
+    let Some(raw) = &problem.interactor else {
+        if problem.interactor_protocol.is_some() {
+            return Err("`interactor-protocol` is set but `interactor` is not".to_string());
+        }
+        return Ok(None);
+    };
+    let program = match raw {
+        RawInteractor::Source(source) if source.trim().is_empty() => {
+            return Err("`interactor` is empty".to_string())
+        }
+        RawInteractor::Source(source) => InteractorProgram::Source(root.join(source)),
+        RawInteractor::Command(command) => {
+            check_command(command).map_err(|m| format!("interactor: {m}"))?;
+            InteractorProgram::Command {
+                program: resolve_program(&command[0], root),
+                args: command[1..].to_vec(),
+            }
+        }
+    };
+    let protocol = problem
+        .interactor_protocol
+        .unwrap_or(InteractorProtocol::Testlib);
+    let checker = match (&problem.checker, protocol) {
+        (None, _) => None,
+        (Some(_), InteractorProtocol::Kattis) => {
+            return Err("a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string())
+        }
+        (Some(checker), InteractorProtocol::Testlib) => Some(resolve_checker(checker, root)?),
+    };
+    Ok(Some(Interactor {
+        program,
+        protocol,
+        checker,
+    }))
 }
 
 /// A program named with a slash is a path from judge.toml's folder; a bare name is looked up
@@ -928,6 +1037,67 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
             }) => (line, column, message),
             other => panic!("expected a syntax error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn interactors_as_source_or_command_with_their_protocol() {
+        let config = parse_str(
+            r#"
+[problems.a]
+solution = "a"
+interactor = "checkers/interactor.cpp"
+[problems.b]
+solution = "b"
+interactor = ["bin/interact", "--strict"]
+interactor-protocol = "kattis"
+[problems.c]
+solution = "c"
+interactor = ["interact"]
+checker = "lines"
+"#,
+        )
+        .unwrap();
+        let a = config.problem("a").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&a.program, InteractorProgram::Source(p) if p.ends_with("checkers/interactor.cpp"))
+        );
+        assert_eq!(a.protocol, InteractorProtocol::Testlib);
+        assert!(a.checker.is_none());
+        let b = config.problem("b").unwrap().interactor.as_ref().unwrap();
+        assert!(
+            matches!(&b.program, InteractorProgram::Command { args, .. } if args == &["--strict"])
+        );
+        assert_eq!(b.protocol, InteractorProtocol::Kattis);
+        let c = config.problem("c").unwrap().interactor.as_ref().unwrap();
+        assert_eq!(c.checker, Some(Checker::Lines));
+        assert!(config.problem("c").is_some_and(|p| p.interactor.is_some()));
+    }
+
+    #[test]
+    fn interactor_mistakes_are_named() {
+        let invalid = |text: &str| parse_str(text).unwrap_err().to_string();
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor-protocol = \"kattis\"\n");
+        assert!(
+            error.contains("`interactor-protocol` is set but `interactor` is not"),
+            "{error}"
+        );
+        let error = invalid(
+            "[problems.a]\nsolution = \"a\"\ninteractor = [\"i\"]\ninteractor-protocol = \"kattis\"\nchecker = \"lines\"\n",
+        );
+        assert!(
+            error.contains("problem `a`: a Kattis interactor judges the dialogue itself"),
+            "{error}"
+        );
+        let error = invalid("[problems.a]\nsolution = \"a\"\ninteractor = []\n");
+        assert!(
+            error.contains("interactor: the command is empty"),
+            "{error}"
+        );
+        let (line, _, message) = syntax(
+            "[problems.a]\nsolution = \"a\"\ninteractor = \"i\"\ninteractor-protocol = \"polygon\"\n",
+        );
+        assert_eq!(line, 4);
+        assert!(message.contains("polygon"), "{message}");
     }
 
     #[test]

@@ -57,6 +57,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         validator: None,
         generators: Vec::new(),
         stress: None,
+        interactor: None,
         interactive: false,
         multi_test: false,
         files: super::FileIo::default(),

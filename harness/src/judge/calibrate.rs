@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
-use crate::judge::submission::{self, Plan};
+use crate::judge::submission::{self, Plan, SubmissionError};
 use crate::judge::verify::{self, Expected, Stored, VerifyError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
 use crate::sandbox::run::Limits;
@@ -339,6 +339,8 @@ pub fn calibrate(
         });
     }
     let stored = stored(config, problem, settings.submissions)?;
+    let interactor = super::interactive::prepare(config, problem)
+        .map_err(|error| CalibrateError::Verify(VerifyError::from(SubmissionError::from(error))))?;
     let mut programs = Vec::new();
     for accepted in stored
         .iter()
@@ -363,7 +365,14 @@ pub fn calibrate(
             problem: &problem.name,
             label: &candidate.label,
         });
-        programs.push(measure(problem, candidate, &cases, settings, on_event));
+        programs.push(measure(
+            problem,
+            candidate,
+            &cases,
+            settings,
+            interactor.as_ref(),
+            on_event,
+        ));
     }
     // Measured programs first in the order they ran, compile errors after: the table reads
     // solution, reference, accepted/… whatever failed to build.
@@ -410,6 +419,7 @@ fn measure(
     candidate: &Candidate,
     cases: &[Case],
     settings: &CalibrateSettings,
+    interactor: Option<&super::interactive::Shared>,
     on_event: &mut dyn FnMut(CalibrateEvent<'_>),
 ) -> ProgramTiming {
     let limits = measuring_limits(problem, candidate.time_multiplier);
@@ -417,6 +427,7 @@ fn measure(
         limits,
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
+        interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
@@ -489,6 +500,7 @@ fn check_slow(
         language: slow.plan.language,
         source: slow.plan.source.clone(),
         cases: cases.to_vec(),
+        interactor: slow.plan.interactor.clone(),
     };
     let options = submission::Options {
         jobs: jobs.max(1),

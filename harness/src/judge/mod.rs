@@ -3,6 +3,8 @@
 
 pub(crate) mod calibrate;
 pub(crate) mod custom;
+#[cfg(unix)]
+pub(crate) mod interactive;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -64,8 +66,23 @@ pub struct CaseOutcome {
     pub stderr_tail: String,
     /// For wrong answers: what the program printed and what was expected, for the diff.
     pub mismatch: Option<Mismatch>,
+    /// For interactive problems: the transcript and the interactor's message and numbers.
+    pub interaction: Option<Interaction>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
+}
+
+/// What the report shows of an interactive case.
+#[derive(Debug, Clone, Default)]
+pub struct Interaction {
+    /// What was said, bounded.
+    pub transcript: crate::sandbox::transcript::Transcript,
+    /// The interactor's own reason (judgemessage.txt, or testlib's stderr), one line.
+    pub message: String,
+    /// The interactor's numbers, shown apart: they are never the submission's.
+    pub interactor_cpu_time: Duration,
+    /// The interactor's peak memory, in bytes.
+    pub interactor_peak_memory_bytes: u64,
 }
 
 /// A wrong output and its answer, each cut to a few MiB, for the diff.
@@ -98,6 +115,9 @@ pub struct JudgeSettings<'a> {
     pub checker: &'a Checker,
     /// Cases run at once. Verdicts use CPU time, which parallel runs barely disturb.
     pub jobs: usize,
+    /// For an interactive problem: the interactor each case runs beside.
+    #[cfg(unix)]
+    pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
 }
@@ -208,6 +228,13 @@ pub fn judge_cases_with(
 
 /// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    #[cfg(unix)]
+    if let Some(interactor) = settings.interactor {
+        return with_input(
+            interactive::judge_case(program, case, settings, interactor),
+            case,
+        );
+    }
     with_input(run_and_check(program, case, settings), case)
 }
 
@@ -290,6 +317,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
+        interaction: None,
         input: None,
     };
     let mut answer = Vec::new();
@@ -413,6 +441,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         time_sensitive: false,
         stderr_tail: String::new(),
         mismatch: None,
+        interaction: None,
         input: None,
     }
 }
@@ -480,6 +509,7 @@ mod tests {
             },
             checker: &Checker::Tokens,
             jobs,
+            interactor: None,
             files: &STANDARD_IO,
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})

@@ -14,6 +14,8 @@ use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
+use super::interactive;
+
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
     #[error(transparent)]
@@ -26,7 +28,9 @@ pub enum SubmissionError {
     Cases(#[from] SuiteError),
     #[error("no cases in `{}` (hint: a case is a `NAME.in` file with its `NAME.ans` beside it)", .0.display())]
     NoCases(PathBuf),
-    #[error("problem `{problem}` is interactive: judging interactive problems is not available yet, so no verdict is given (hint: its samples are in `{}`, to try by hand)", cases.display())]
+    #[error(transparent)]
+    Interactor(#[from] interactive::InteractorError),
+    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
 
@@ -51,12 +55,14 @@ pub struct Plan<'a> {
     pub language: &'a Language,
     pub source: PathBuf,
     pub cases: Vec<Case>,
+    /// The interactor of an interactive problem, ready to run.
+    pub interactor: Option<interactive::Shared>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
     let problem = config.require_problem(request.problem)?;
     // Judging it like a batch problem would give a verdict that means nothing.
-    if problem.interactive {
+    if problem.interactive && problem.interactor.is_none() {
         return Err(SubmissionError::Interactive {
             problem: problem.name.clone(),
             cases: problem.cases.clone(),
@@ -70,11 +76,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let cases = select_cases(folder, request.case_pattern)?;
+    let interactor = interactive::prepare(config, problem)?;
     Ok(Plan {
         problem,
         language,
         source: request.source.to_path_buf(),
         cases,
+        interactor,
     })
 }
 
@@ -188,6 +196,7 @@ pub fn judge(
         limits: report.limits,
         checker: &problem.checker,
         jobs: options.jobs.max(1),
+        interactor: plan.interactor.as_deref(),
         files: &problem.files,
     };
     report.outcomes = judge::judge_cases_with(

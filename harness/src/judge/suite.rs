@@ -24,6 +24,8 @@ pub enum SuiteError {
         problem: String,
         path: std::path::PathBuf,
     },
+    #[error(transparent)]
+    Interactor(#[from] super::interactive::InteractorError),
     #[error("problem `{problem}`: solution `{}` does not compile as {language}:\n{message}", path.display())]
     CompileError {
         problem: String,
@@ -100,6 +102,8 @@ impl SuiteReport {
 pub struct Planned<'a> {
     pub problem: &'a Problem,
     pub cases: Vec<Case>,
+    /// The interactor of an interactive problem, ready to run.
+    pub interactor: Option<super::interactive::Shared>,
 }
 
 /// Resolves the selection to problems and cases, before anything runs, so that a missing
@@ -125,7 +129,12 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
         if let Some(pattern) = &pattern {
             pattern.retain(&mut cases);
         }
-        planned.push(Planned { problem, cases });
+        let interactor = super::interactive::prepare(config, problem)?;
+        planned.push(Planned {
+            problem,
+            cases,
+            interactor,
+        });
     }
     if let Some(pattern) = &pattern {
         if planned.iter().all(|p| p.cases.is_empty()) {
@@ -188,14 +197,14 @@ fn solution_program(
 pub enum Skip {
     /// judge.toml names no `solution`: the problem is judged with `harness judge` only.
     NoSolution,
-    /// Interactive problems need an interactor, which the judge cannot run yet.
+    /// An interactive problem that names no interactor: nothing can judge its dialogue.
     Interactive,
 }
 
 impl Skip {
     /// Why `problem`'s solution cannot be judged, if it cannot.
     pub fn of(problem: &Problem) -> Option<Skip> {
-        if problem.interactive {
+        if problem.interactive && problem.interactor.is_none() {
             Some(Skip::Interactive)
         } else if problem.solution.is_none() {
             Some(Skip::NoSolution)
@@ -256,6 +265,7 @@ pub fn run(
             limits,
             checker: &problem.checker,
             jobs,
+            interactor: plan.interactor.as_deref(),
             files: &problem.files,
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {

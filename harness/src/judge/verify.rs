@@ -164,6 +164,8 @@ pub fn plan<'a>(
         return Err(VerifyError::MissingFolder(folder.to_path_buf()));
     }
     let mut cases_of: HashMap<String, Vec<Case>> = HashMap::new();
+    // Compiled once per problem, shared by its submissions.
+    let mut interactors_of: HashMap<String, Option<super::interactive::Shared>> = HashMap::new();
     let mut stored = Vec::new();
     for problem_dir in entries(folder)? {
         if !problem_dir.is_dir() {
@@ -208,6 +210,15 @@ pub fn plan<'a>(
                 if cases.is_empty() {
                     return Err(SubmissionError::NoCases(problem.cases.clone()).into());
                 }
+                let interactor = match interactors_of.get(&problem.name) {
+                    Some(interactor) => interactor.clone(),
+                    None => {
+                        let interactor = super::interactive::prepare(config, problem)
+                            .map_err(SubmissionError::from)?;
+                        interactors_of.insert(problem.name.clone(), interactor.clone());
+                        interactor
+                    }
+                };
                 stored.push(Stored {
                     name: format!("{problem_name}/{expected_name}/{}", file_name(&source)),
                     expected: Expected::One(expected),
@@ -216,6 +227,7 @@ pub fn plan<'a>(
                         language,
                         source,
                         cases,
+                        interactor,
                     },
                 });
             }

@@ -247,6 +247,7 @@ pub fn load(
         // submission instead (see `cli::run`).
         solution: None,
         url: None,
+        interactor: None,
         interactive: false,
         multi_test: false,
         files: package.files.clone(),

@@ -43,6 +43,8 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     language,
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
+                    // Interactive packages are refused when read.
+                    interactor: None,
                 },
             }),
             Err(reason) => skipped.push(Skipped { name: full, reason }),

@@ -24,6 +24,7 @@ pub fn write_added(out: &mut dyn Write, added: &Added) -> io::Result<()> {
     let source = match added.answer_source {
         AnswerSource::Reference => "answer from the reference",
         AnswerSource::Given => "answer as given",
+        AnswerSource::Empty => "empty answer: the interactor judges the dialogue",
     };
     writeln!(
         out,
@@ -170,6 +171,35 @@ pub fn write_validated(
             out,
             "{problem}: {BAD}{} of {cases} inputs invalid{BAD:#}",
             invalid.len()
+        )
+    }
+}
+
+/// The `.interaction` samples replayed against the interactor: each mismatch, then a line.
+pub fn write_interactions(
+    out: &mut dyn Write,
+    problem: &str,
+    mismatches: &[crate::judge::interactive::SampleMismatch],
+    replayed: usize,
+) -> io::Result<()> {
+    for mismatch in mismatches {
+        writeln!(
+            out,
+            "  {BAD}mismatch{BAD:#} {}: {}",
+            mismatch.file.display(),
+            mismatch.reason
+        )?;
+    }
+    if mismatches.is_empty() {
+        writeln!(
+            out,
+            "{problem}: {GOOD}{replayed} .interaction samples replayed as written{GOOD:#}"
+        )
+    } else {
+        writeln!(
+            out,
+            "{problem}: {BAD}{} of {replayed} .interaction samples differ from the interactor{BAD:#}",
+            mismatches.len()
         )
     }
 }

@@ -11,8 +11,9 @@ use crate::config::units::{format_bytes, format_duration};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::suite::{ProblemReport, SuiteReport};
 use crate::judge::verify::{Verified, VerifyReport};
-use crate::judge::CaseOutcome;
+use crate::judge::{CaseOutcome, Interaction};
 use crate::report::diff::{self, DiffOptions};
+use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
 use crate::verdict::Verdict;
@@ -110,13 +111,17 @@ fn write_outcomes(
         }
         shown += 1;
         write_case(out, outcome, width, options)?;
-        // The first failures get their input (what to reproduce with) and their diff.
+        // The first failures get their input (what to reproduce with) and their diff; an
+        // interactive one its dialogue, which is its diff.
         if outcome.verdict.is_accepted() || *diffs_left == 0 {
             continue;
         }
         *diffs_left -= 1;
         if let Some(input) = &outcome.input {
             write_input(out, input)?;
+        }
+        if let Some(interaction) = &outcome.interaction {
+            write_interaction(out, interaction, &outcome.reason, options.diff_lines)?;
         }
         if let Some(mismatch) = &outcome.mismatch {
             {
@@ -135,6 +140,68 @@ fn write_outcomes(
         }
     }
     Ok(())
+}
+
+/// Lines of a failing dialogue shown: its end, where it went wrong.
+const DIALOGUE_LINES: usize = 12;
+
+/// The end of an interactive case's dialogue, `>` from the submission and `<` to it (the
+/// `.interaction` convention), the interactor's message, and its own numbers.
+fn write_interaction(
+    out: &mut dyn Write,
+    interaction: &Interaction,
+    reason: &str,
+    max_lines: usize,
+) -> io::Result<()> {
+    const PAD: &str = "        ";
+    let transcript = &interaction.transcript;
+    let kept: Vec<Option<&Line>> = transcript.lines().collect();
+    let window = &kept[kept.len() - max_lines.clamp(4, DIALOGUE_LINES).min(kept.len())..];
+    let gap_shown = window.iter().any(Option::is_none);
+    let earlier = transcript.len()
+        - window.iter().flatten().count()
+        - if gap_shown { transcript.omitted } else { 0 };
+    writeln!(
+        out,
+        "{PAD}{DIM}dialogue: {} (> from the submission, < to it){DIM:#}",
+        plural(transcript.len(), "line")
+    )?;
+    if earlier > 0 {
+        writeln!(
+            out,
+            "{PAD}{DIM}… {}{DIM:#}",
+            plural(earlier, "earlier line")
+        )?;
+    }
+    for line in window {
+        let Some(line) = line else {
+            let left_out = plural(transcript.omitted, "line");
+            writeln!(out, "{PAD}{DIM}… {left_out} left out{DIM:#}")?;
+            continue;
+        };
+        let unfinished = if line.complete { "" } else { "  (no newline)" };
+        writeln!(
+            out,
+            "{PAD}{}{}{DIM}{unfinished}{DIM:#}",
+            line.speaker.mark(),
+            line.text
+        )?;
+    }
+    if transcript.is_empty() {
+        writeln!(out, "{PAD}{DIM}(nothing was said){DIM:#}")?;
+    }
+    // Most reasons quote the interactor already.
+    let message = if interaction.message.is_empty() || reason.contains(&interaction.message) {
+        String::new()
+    } else {
+        format!(": {}", interaction.message)
+    };
+    writeln!(
+        out,
+        "{PAD}{DIM}interactor: {} CPU, {}{message}{DIM:#}",
+        format_duration(interaction.interactor_cpu_time),
+        format_bytes(interaction.interactor_peak_memory_bytes)
+    )
 }
 
 /// Lines of a failing run's stderr shown under it.
@@ -438,6 +505,9 @@ impl SubmissionStream {
             for line in tail_lines(&outcome.stderr_tail, STDERR_LINES) {
                 writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
             }
+        }
+        if let Some(interaction) = &outcome.interaction {
+            write_interaction(out, interaction, &outcome.reason, options.diff_lines)?;
         }
         if let Some(mismatch) = &outcome.mismatch {
             let diff_options = DiffOptions {
@@ -832,6 +902,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            interaction: None,
             input: None,
         }
     }

@@ -36,6 +36,40 @@ pub struct CaseJson {
     /// `input` is not the whole input.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_truncated: Option<bool>,
+    /// Interactive problems only: the dialogue and the interactor's side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interaction: Option<InteractionJson>,
+}
+
+/// What an interactive case said, and the interactor's own numbers.
+#[derive(Debug, Serialize)]
+pub struct InteractionJson {
+    /// The dialogue in the `.interaction` form: `>` lines from the submission, `<` lines to
+    /// it; the first and last lines only, with a `… N lines left out` line between.
+    pub transcript: Vec<String>,
+    /// Lines said in all, kept or not.
+    pub lines: usize,
+    /// The interactor's own reason (judgemessage.txt, or testlib's stderr).
+    pub message: String,
+    pub interactor_time_ms: u64,
+    pub interactor_memory_kib: u64,
+}
+
+impl From<&judge::Interaction> for InteractionJson {
+    fn from(interaction: &judge::Interaction) -> Self {
+        InteractionJson {
+            transcript: interaction
+                .transcript
+                .to_interaction()
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            lines: interaction.transcript.len(),
+            message: interaction.message.clone(),
+            interactor_time_ms: interaction.interactor_cpu_time.as_millis() as u64,
+            interactor_memory_kib: interaction.interactor_peak_memory_bytes / 1024,
+        }
+    }
 }
 
 impl From<&CaseOutcome> for CaseJson {
@@ -48,6 +82,7 @@ impl From<&CaseOutcome> for CaseJson {
             memory_kib: outcome.peak_memory_bytes / 1024,
             reason: outcome.reason.clone(),
             time_sensitive: outcome.time_sensitive,
+            interaction: outcome.interaction.as_ref().map(InteractionJson::from),
             input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
             input: outcome.input.as_ref().map(|i| i.head.clone()),
             input_truncated: outcome.input.as_ref().map(|i| i.truncated),

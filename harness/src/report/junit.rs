@@ -467,6 +467,15 @@ fn failure_text(outcome: &CaseOutcome, message: &str) -> String {
             &options,
         ));
     }
+    if let Some(interaction) = &outcome.interaction {
+        // The dialogue, as the `.interaction` files write it.
+        body.push_str(&format!(
+            "interactor: CPU {} ms, peak memory {} KiB; dialogue, > from the submission, < to it:\n{}",
+            interaction.interactor_cpu_time.as_millis(),
+            interaction.interactor_peak_memory_bytes / 1024,
+            interaction.transcript.to_interaction()
+        ));
+    }
     body
 }
 
@@ -529,6 +538,7 @@ mod tests {
             time_sensitive: false,
             stderr_tail: String::new(),
             mismatch: None,
+            interaction: None,
             input: None,
         }
     }

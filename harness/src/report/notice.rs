@@ -45,7 +45,7 @@ pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Resu
         ),
         Skip::Interactive => writeln!(
             out,
-            "note: problem `{problem}` is interactive: judging interactive problems is not available yet, so its solution run is skipped"
+            "note: problem `{problem}` is interactive but names no `interactor`, so its solution run is skipped (hint: add `interactor` to [problems.{problem}])"
         ),
     }
 }

@@ -144,8 +144,18 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
     };
     writeln!(out, "{BOLD}{title}:{BOLD:#}")?;
     write_excerpt(out, &minimal.input)?;
-    writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
-    write_excerpt(out, &minimal.expected)?;
+    match &minimal.outcome.interaction {
+        // Interactive: the interactor judged the dialogue; there is no expected output.
+        Some(interaction) => {
+            writeln!(out, "{BOLD}dialogue (end):{BOLD:#}")?;
+            let transcript = interaction.transcript.to_interaction();
+            write_excerpt(out, tail_lines(&transcript, 12).join("\n").as_bytes())?;
+        }
+        None => {
+            writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
+            write_excerpt(out, &minimal.expected)?;
+        }
+    }
     match minimal.output() {
         Some(output) => {
             writeln!(out, "{BOLD}received:{BOLD:#}")?;

@@ -103,7 +103,7 @@ pub fn write_received(
         ));
     }
     if problem.interactive {
-        notes.push("interactive: judging interactive problems is not available yet".to_string());
+        notes.push("interactive: add its `interactor` to judge it".to_string());
     }
     if problem.input_file.is_some() || problem.output_file.is_some() {
         notes.push(format!(

@@ -309,14 +309,7 @@ fn run_watching(request: &RunRequest<'_>, watch: unix::ExitWatch) -> Result<RunR
             run_in(request, stdin, workdir, watch)
         }
         None => {
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(SCRATCH_PREFIX);
-            // The fast root may fill up or go away while the judge runs: fall back to the
-            // temp dir rather than fail the run.
-            let scratch = builder
-                .tempdir_in(unix::scratch_root())
-                .or_else(|_| builder.tempdir())
-                .map_err(RunError::Workdir)?;
+            let scratch = scratch_dir()?;
             let result = run_in(request, stdin, scratch.path(), watch);
             // The group is dead by now, so nothing can write into the folder any more.
             unix::remove_scratch(scratch);
@@ -397,9 +390,22 @@ fn run_in(
     })
 }
 
+/// A fresh scratch folder for one run, on the fast root when there is one.
+#[cfg(unix)]
+pub(super) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(SCRATCH_PREFIX);
+    // The fast root may fill up or go away while the judge runs: fall back to the temp dir
+    // rather than fail the run.
+    builder
+        .tempdir_in(unix::scratch_root())
+        .or_else(|_| builder.tempdir())
+        .map_err(RunError::Workdir)
+}
+
 /// The program path to exec. The child changes folder before exec, so a relative path with a
 /// folder in it would be looked up from the run's folder: anchor it to ours instead.
-fn program_path(program: &Path) -> Cow<'_, Path> {
+pub(super) fn program_path(program: &Path) -> Cow<'_, Path> {
     if program.is_relative() && program.components().nth(1).is_some() {
         if let Ok(here) = std::env::current_dir() {
             return Cow::Owned(here.join(program));
@@ -452,7 +458,7 @@ pub(crate) struct Capture {
 }
 
 impl Capture {
-    fn new(stdout_limit: u64) -> Self {
+    pub(crate) fn new(stdout_limit: u64) -> Self {
         Capture {
             stdout: Vec::new(),
             stdout_limit: usize::try_from(stdout_limit).unwrap_or(usize::MAX),
@@ -485,7 +491,7 @@ impl Capture {
         self.stdout_truncated
     }
 
-    fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
+    pub(crate) fn finish(mut self) -> (Vec<u8>, bool, Vec<u8>) {
         let excess = self.stderr.len().saturating_sub(STDERR_TAIL_BYTES);
         self.stderr.drain(..excess);
         (self.stdout, self.stdout_truncated, self.stderr)

@@ -48,14 +48,14 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(5);
 /// that the first sample need not come early.
 const GROUP_SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// How often to look for the exit when there is no pidfd to wake us.
-const EXIT_TICK: Duration = Duration::from_millis(2);
+pub(super) const EXIT_TICK: Duration = Duration::from_millis(2);
 /// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
-const KILLED_TICK: Duration = Duration::from_millis(50);
+pub(super) const KILLED_TICK: Duration = Duration::from_millis(50);
 /// How long to wait for the pipes to close once the group is dead. Only a process that left
 /// the group (setsid) can keep them open this long; what it wrote before is kept.
-const DRAIN_GRACE: Duration = Duration::from_millis(250);
+pub(super) const DRAIN_GRACE: Duration = Duration::from_millis(250);
 /// One read per wakeup: a default pipe holds 64 KiB, so this empties it.
-const READ_CHUNK: usize = 64 * 1024;
+pub(super) const READ_CHUNK: usize = 64 * 1024;
 
 /// How the runner learns that the main process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,23 +294,23 @@ pub(crate) fn supervise(
 }
 
 /// The child's process group, killed and reaped on drop unless reaped already.
-struct Group {
-    pid: libc::pid_t,
-    reaped: bool,
+pub(super) struct Group {
+    pub(super) pid: libc::pid_t,
+    pub(super) reaped: bool,
     /// Lets Ctrl-C kill the group while it runs; given up before reaping, after which the
     /// group id may belong to someone else.
-    registered: Option<crate::sandbox::interrupt::Registered>,
+    pub(super) registered: Option<crate::sandbox::interrupt::Registered>,
 }
 
 impl Group {
-    fn kill(&self) {
+    pub(super) fn kill(&self) {
         // ESRCH (nobody left) is the usual, happy case.
         let _ = killpg(Pid::from_raw(self.pid), Signal::SIGKILL);
     }
 
     /// Waits for the main process and returns its wait status and resource usage
     /// (its own and that of the children it waited for).
-    fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
+    pub(super) fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
         self.registered = None;
         loop {
             let mut status = 0;
@@ -433,7 +433,7 @@ impl Streams {
 /// `None` when nothing is there after all. It reads into the buffer's spare capacity, which is
 /// never zeroed: after the fork every page the judge writes to costs a page fault, so zeroing
 /// 64 KiB per run would cost sixteen of them for a program that prints one line.
-fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+pub(super) fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
     buf.clear();
     let room = buf.spare_capacity_mut();
     // SAFETY: read writes at most `room.len()` bytes, into memory the buffer owns.
@@ -450,7 +450,7 @@ fn read_chunk(file: &File, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
     Ok(Some(got))
 }
 
-fn set_nonblocking(file: &File) -> io::Result<()> {
+pub(super) fn set_nonblocking(file: &File) -> io::Result<()> {
     let flags = OFlag::from_bits_retain(fcntl(file, FcntlArg::F_GETFL)?);
     fcntl(file, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
     Ok(())
@@ -458,7 +458,7 @@ fn set_nonblocking(file: &File) -> io::Result<()> {
 
 /// A descriptor that polls readable once the process has ended; `None` where the kernel
 /// has no pidfd_open (before Linux 5.3) or the platform is not Linux.
-fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+pub(super) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: pidfd_open takes two integers and returns a new descriptor (close-on-exec).
@@ -474,7 +474,7 @@ fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
 }
 
 /// Whether the main process has ended, without reaping it (so its pid stays pinned).
-fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
+pub(super) fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
     // SAFETY: siginfo_t is plain data; waitid fills it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
@@ -493,7 +493,7 @@ fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
 
 /// Samples the main process's resident memory while it runs, so a program that touches far
 /// more than its limit is killed before it hurts the machine.
-struct MemoryWatch {
+pub(super) struct MemoryWatch {
     pid: libc::pid_t,
     scope: Scope,
     limit: u64,
@@ -502,11 +502,11 @@ struct MemoryWatch {
     /// /proc/<pid>/statm, opened at the first sample and re-read in place.
     statm: Option<File>,
     /// Highest resident size seen, in bytes.
-    peak: u64,
+    pub(super) peak: u64,
 }
 
 impl MemoryWatch {
-    fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
+    pub(super) fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
         let sampling = cfg!(any(target_os = "linux", target_os = "android")) && limit < u64::MAX;
         let first = match scope {
             Scope::Process => FIRST_SAMPLE,
@@ -522,12 +522,12 @@ impl MemoryWatch {
         }
     }
 
-    fn next_sample(&self) -> Option<Instant> {
+    pub(super) fn next_sample(&self) -> Option<Instant> {
         self.next
     }
 
     /// Takes a sample if one is due; true when the resident size is above the limit.
-    fn over_limit(&mut self, now: Instant) -> bool {
+    pub(super) fn over_limit(&mut self, now: Instant) -> bool {
         match self.next {
             Some(due) if now >= due => {}
             _ => return false,
@@ -617,7 +617,7 @@ fn page_size() -> u64 {
     u64::try_from(size).unwrap_or(4096)
 }
 
-fn termination(status: libc::c_int) -> Termination {
+pub(super) fn termination(status: libc::c_int) -> Termination {
     if libc::WIFSIGNALED(status) {
         Termination::Signaled(libc::WTERMSIG(status))
     } else {
@@ -626,13 +626,13 @@ fn termination(status: libc::c_int) -> Termination {
     }
 }
 
-fn timeval(time: libc::timeval) -> Duration {
+pub(super) fn timeval(time: libc::timeval) -> Duration {
     let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
     let micros = u32::try_from(time.tv_usec).unwrap_or(0);
     Duration::from_secs(seconds) + Duration::from_micros(u64::from(micros))
 }
 
-fn max_rss_bytes(usage: &libc::rusage) -> u64 {
+pub(super) fn max_rss_bytes(usage: &libc::rusage) -> u64 {
     let reported = u64::try_from(usage.ru_maxrss).unwrap_or(0);
     // Linux and the BSDs count KiB; macOS counts bytes.
     if cfg!(target_os = "macos") {

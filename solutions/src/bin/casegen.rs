@@ -13,7 +13,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use solutions::{exit, gen, shrink, Instance, Problem};
+use solutions::{exit, find_queens, gen, shrink, Instance, Problem};
 
 const USAGE: &str = "usage: casegen <problem> <family> <seed>\n       casegen <problem> shrink <input-file> <out-dir>";
 
@@ -21,10 +21,13 @@ fn run(args: &[String]) -> Result<(), String> {
     let [problem, family, rest @ ..] = args else {
         return Err("expected a problem and a family".to_string());
     };
+    if problem == find_queens::ID {
+        return hidden_placement(family, rest);
+    }
     let problem = Problem::from_id(problem).ok_or_else(|| {
         format!(
             "unknown problem `{problem}` (hint: problems are {})",
-            Problem::known_ids()
+            known_ids()
         )
     })?;
     if family == "shrink" {
@@ -45,6 +48,30 @@ fn run(args: &[String]) -> Result<(), String> {
     let instance = gen::generate(problem, family, seed).map_err(|e| e.to_string())?;
     std::io::stdout()
         .write_all(instance.render().as_bytes())
+        .map_err(|e| format!("cannot write stdout: {e}"))
+}
+
+/// The problem ids, the interactive one included.
+fn known_ids() -> String {
+    format!("{}, `{}`", Problem::known_ids(), find_queens::ID)
+}
+
+/// `casegen find-the-queens <family> <seed>`: the interactor's input, a hidden placement.
+/// There is no shrink: a failing dialogue is shown by its transcript.
+fn hidden_placement(family: &str, rest: &[String]) -> Result<(), String> {
+    let [seed] = rest else {
+        return Err(format!(
+            "`{} {family}` takes exactly one seed, found {} arguments",
+            find_queens::ID,
+            rest.len()
+        ));
+    };
+    let seed: u64 = seed
+        .parse()
+        .map_err(|_| format!("seed `{seed}` is not an unsigned 64-bit integer"))?;
+    let placement = find_queens::generate(family, seed)?;
+    std::io::stdout()
+        .write_all(placement.render().as_bytes())
         .map_err(|e| format!("cannot write stdout: {e}"))
 }
 

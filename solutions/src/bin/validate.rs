@@ -1,22 +1,25 @@
 //! validate: checks one input on stdin strictly against a problem's statement.
 //!
 //! Usage: `validate <problem> < input`. Exit 0 when valid; 1 with `line N: reason` on stderr
-//! when not; 2 when the problem is unknown.
+//! when not; 2 when the problem is unknown. For `find-the-queens` the input is the
+//! interactor's: the hidden placement.
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use solutions::{exit, validate, Problem};
+use solutions::{exit, find_queens, validate, Problem};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let problem = match args.as_slice() {
+        [id] if id == find_queens::ID => None,
         [id] => match Problem::from_id(id) {
-            Some(p) => p,
+            Some(p) => Some(p),
             None => {
                 eprintln!(
-                    "validate: unknown problem `{id}` (hint: problems are {})",
-                    Problem::known_ids()
+                    "validate: unknown problem `{id}` (hint: problems are {}, `{}`)",
+                    Problem::known_ids(),
+                    find_queens::ID
                 );
                 return ExitCode::from(exit::USAGE as u8);
             }
@@ -31,7 +34,11 @@ fn main() -> ExitCode {
         eprintln!("validate: cannot read stdin: {e}");
         return ExitCode::from(exit::USAGE as u8);
     }
-    match validate::validate(problem, &text) {
+    let checked = match problem {
+        Some(problem) => validate::validate(problem, &text),
+        None => find_queens::validate(&text).map(|_| ()),
+    };
+    match checked {
         Ok(()) => ExitCode::SUCCESS,
         Err(invalid) => {
             eprintln!("{invalid}");

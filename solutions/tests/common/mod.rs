@@ -29,6 +29,8 @@ pub fn bin(name: &str) -> &'static str {
         "two-n-queens-array" => env!("CARGO_BIN_EXE_two-n-queens-array"),
         "casegen" => env!("CARGO_BIN_EXE_casegen"),
         "validate" => env!("CARGO_BIN_EXE_validate"),
+        "find-the-queens" => env!("CARGO_BIN_EXE_find-the-queens"),
+        "find-the-queens-interactor" => env!("CARGO_BIN_EXE_find-the-queens-interactor"),
         _ => panic!("no binary `{name}`"),
     }
 }

@@ -1,0 +1,509 @@
+//! Runs an interactive pair: the submission and the interactor, each in its own process group
+//! under its own limits, talking through the judge. The judge sits between the two pipes: it
+//! relays every byte (recording the transcript), so it sees who ended first and closes each
+//! pipe at the right moment, and neither side can block for ever on the other:
+//!
+//! - a side's output is passed on as it comes; when that side has closed its output (or ended)
+//!   and everything it said was delivered, the other side's input is closed: it reads EOF;
+//! - when a side ends, its input is closed (nobody reads it) and its group is killed;
+//! - when the interactor has ended, the submission's output is closed too, as on a judge
+//!   where the pipe has no reader any more: a submission still writing gets SIGPIPE;
+//! - one wall-clock bound covers both, from the start; once the submission has ended, the
+//!   interactor gets [`AFTER_SUBMISSION`] more to give its verdict.
+//!
+//! CPU time and memory are each side's own (`wait4` per process group leader, a memory watch
+//! per side): a heavy interactor never shows in the submission's numbers.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use super::run::{Capture, LimitHit, Limits, RunError, RunResult, Scope};
+use super::transcript::{Recorder, Speaker, Transcript};
+use super::unix::{self, Group, MemoryWatch};
+
+/// How long the interactor may take to give its verdict once the submission has ended.
+pub const AFTER_SUBMISSION: Duration = Duration::from_secs(2);
+/// Bytes said by one side and not yet read by the other before the judge stops reading that
+/// side: the writer then blocks, as it would on a full pipe, and the judge's memory stays flat.
+const PENDING_CAP: usize = 1 << 20;
+
+/// One side of the pair.
+#[derive(Debug, Clone)]
+pub struct Party<'a> {
+    pub program: &'a Path,
+    pub args: &'a [OsString],
+    pub limits: Limits,
+    /// Whose memory the limit counts: the submission's main process, as for any program
+    /// under test; the interactor's whole group, as for the judge's other tools.
+    pub scope: Scope,
+    /// Working directory, which must exist; `None`: a fresh scratch folder, removed after.
+    pub workdir: Option<&'a Path>,
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct PairRequest<'a> {
+    pub submission: Party<'a>,
+    pub interactor: Party<'a>,
+    /// The wall-clock bound of the pair, from the start.
+    pub wall_time: Duration,
+}
+
+/// Everything measured about an interactive run.
+#[derive(Debug, Clone)]
+pub struct PairResult {
+    /// The submission's own numbers. `stdout` is empty (it went to the interactor);
+    /// `stdout_truncated` is set when it wrote more than its output limit.
+    pub submission: RunResult,
+    /// The interactor's own numbers; `stdout` is empty (it went to the submission).
+    pub interactor: RunResult,
+    /// The side whose end (its output closed, or its exit) the judge saw first. The judge
+    /// relays everything, so the other side could not have known of it yet.
+    pub first: Speaker,
+    pub transcript: Transcript,
+}
+
+/// One side while it runs.
+struct Side {
+    speaker: Speaker,
+    group: Group,
+    pidfd: Option<OwnedFd>,
+    /// We write what the other side said into this.
+    stdin: Option<File>,
+    /// We read what it says from this.
+    stdout: Option<File>,
+    stderr: Option<File>,
+    /// Said by the other side, not yet written to this side's stdin.
+    pending: Vec<u8>,
+    capture: Capture,
+    memory: MemoryWatch,
+    limit_hit: Option<LimitHit>,
+    /// When its main process was reaped, with the wait status and resource usage.
+    reaped: Option<(Instant, libc::c_int, libc::rusage)>,
+    /// Bytes it wrote to stdout, and the most it may.
+    written: u64,
+    output_limit: u64,
+    stdout_truncated: bool,
+}
+
+impl Side {
+    fn spawn(
+        party: &Party<'_>,
+        workdir: &Path,
+        speaker: Speaker,
+        started: Instant,
+    ) -> Result<Side, RunError> {
+        // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
+        // side inherits it.
+        let (stdin_read, stdin_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+            .map_err(|e| RunError::Wait(e.into()))?;
+        let program = super::run::program_path(party.program);
+        let child = unix::start(unix::Start {
+            program: &program,
+            args: party.args,
+            env: &[],
+            workdir,
+            stdin: Stdio::from(stdin_read),
+            stdout: Stdio::piped(),
+            stderr: Stdio::piped(),
+            limits: &party.limits,
+            scope: party.scope,
+        })
+        .map_err(|source| RunError::Spawn {
+            program: party.program.to_path_buf(),
+            source,
+        })?;
+        let pid = child.pid;
+        let group = Group {
+            pid,
+            reaped: false,
+            registered: Some(super::interrupt::register(pid)),
+        };
+        let side = Side {
+            speaker,
+            group,
+            pidfd: unix::pidfd_open(pid),
+            stdin: Some(File::from(stdin_write)),
+            stdout: child.stdout,
+            stderr: child.stderr,
+            pending: Vec::new(),
+            capture: Capture::new(0),
+            memory: MemoryWatch::new(pid, party.limits.memory_bytes, party.scope, started),
+            limit_hit: None,
+            reaped: None,
+            written: 0,
+            output_limit: party.limits.output_bytes,
+            stdout_truncated: false,
+        };
+        for pipe in [&side.stdin, &side.stdout, &side.stderr]
+            .into_iter()
+            .flatten()
+        {
+            unix::set_nonblocking(pipe).map_err(RunError::Wait)?;
+        }
+        Ok(side)
+    }
+
+    fn running(&self) -> bool {
+        self.reaped.is_none()
+    }
+
+    fn kill(&mut self, why: LimitHit) {
+        if self.running() && self.limit_hit.is_none() {
+            self.limit_hit = Some(why);
+        }
+        self.group.kill();
+    }
+
+    /// Kills what is left of the group and reaps the main process.
+    fn reap(&mut self) -> io::Result<()> {
+        self.group.kill();
+        let (status, usage) = self.group.reap()?;
+        self.reaped = Some((Instant::now(), status, usage));
+        // Nobody reads its input any more.
+        self.stdin = None;
+        self.pending.clear();
+        Ok(())
+    }
+
+    fn has_exited(&self, pidfd_ready: bool) -> io::Result<bool> {
+        if !self.running() {
+            return Ok(false);
+        }
+        match self.pidfd {
+            Some(_) => Ok(pidfd_ready),
+            None => unix::has_exited(self.group.pid),
+        }
+    }
+
+    fn result(self, started: Instant) -> RunResult {
+        let (ended, status, usage) = self
+            .reaped
+            .expect("both sides are reaped before the results are read");
+        let (_, _, stderr_tail) = self.capture.finish();
+        RunResult {
+            termination: unix::termination(status),
+            limit_hit: self.limit_hit,
+            cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
+            wall_time: ended.saturating_duration_since(started),
+            peak_memory_bytes: unix::max_rss_bytes(&usage).max(self.memory.peak),
+            stdout: Vec::new(),
+            stdout_truncated: self.stdout_truncated,
+            stderr_tail,
+        }
+    }
+}
+
+/// Slots of the poll set, per side.
+const STDIN: usize = 0;
+const STDOUT: usize = 1;
+const STDERR: usize = 2;
+const PIDFD: usize = 3;
+
+/// Runs the pair to the end of both sides. Errors are the judge's side only.
+pub(crate) fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError> {
+    if super::interrupt::is_interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    let scratch = |party: &Party<'_>| match party.workdir {
+        Some(_) => Ok(None),
+        None => super::run::scratch_dir().map(Some),
+    };
+    let (submission_scratch, interactor_scratch) =
+        (scratch(&request.submission)?, scratch(&request.interactor)?);
+    let result = run_in(
+        request,
+        workdir(&request.submission, submission_scratch.as_ref()),
+        workdir(&request.interactor, interactor_scratch.as_ref()),
+    );
+    // Both groups are dead by now, so nothing can write into the folders any more.
+    for dir in [submission_scratch, interactor_scratch]
+        .into_iter()
+        .flatten()
+    {
+        unix::remove_scratch(dir);
+    }
+    result
+}
+
+/// The folder a party runs in: its own, or its scratch folder.
+fn workdir<'a>(party: &Party<'a>, scratch: Option<&'a tempfile::TempDir>) -> &'a Path {
+    party
+        .workdir
+        .or(scratch.map(tempfile::TempDir::path))
+        .expect("a party without a folder has a scratch folder")
+}
+
+fn run_in(
+    request: &PairRequest<'_>,
+    submission_dir: &Path,
+    interactor_dir: &Path,
+) -> Result<PairResult, RunError> {
+    let started = Instant::now();
+    // The interactor first: it usually speaks first, and a submission that cannot start
+    // leaves a running interactor that the drop of its group kills.
+    let mut interactor = Side::spawn(
+        &request.interactor,
+        interactor_dir,
+        Speaker::Interactor,
+        started,
+    )?;
+    let mut submission = Side::spawn(
+        &request.submission,
+        submission_dir,
+        Speaker::Submission,
+        started,
+    )?;
+    let deadline = started + request.wall_time;
+    let mut recorder = Recorder::new();
+    let mut first: Option<Speaker> = None;
+    let mut buf: Vec<u8> = Vec::with_capacity(unix::READ_CHUNK);
+    // When a reaped side's pipes are given up on: a process that left the group (setsid)
+    // could hold them open for ever.
+    let mut drain_until: [Option<Instant>; 2] = [None, None];
+
+    loop {
+        let now = Instant::now();
+        // Limits.
+        let interactor_deadline = match submission.reaped {
+            Some((ended, ..)) => deadline.max(ended + AFTER_SUBMISSION),
+            None => deadline,
+        };
+        if submission.running() && now >= deadline {
+            submission.kill(LimitHit::WallTime);
+        }
+        if interactor.running() && now >= interactor_deadline {
+            interactor.kill(LimitHit::WallTime);
+        }
+        for side in [&mut submission, &mut interactor] {
+            if side.running() && side.limit_hit.is_none() && side.memory.over_limit(now) {
+                side.kill(LimitHit::Memory);
+            }
+        }
+        for (index, side) in [&mut submission, &mut interactor].into_iter().enumerate() {
+            if let Some(until) = drain_until[index] {
+                if now >= until {
+                    side.stdout = None;
+                    side.stderr = None;
+                }
+            }
+        }
+        close_finished(&mut submission, &mut interactor);
+        let done = |s: &Side| !s.running() && s.stdout.is_none() && s.stderr.is_none();
+        if done(&submission) && done(&interactor) {
+            break;
+        }
+
+        // Sleep until something happens or something is due.
+        let mut wake: Option<Instant> = [
+            submission.running().then_some(deadline),
+            interactor.running().then_some(interactor_deadline),
+            submission.memory.next_sample(),
+            interactor.memory.next_sample(),
+            drain_until[0],
+            drain_until[1],
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let polling_exits = [&submission, &interactor]
+            .iter()
+            .any(|s| s.running() && s.pidfd.is_none());
+        let killed = [&submission, &interactor]
+            .iter()
+            .any(|s| s.running() && s.limit_hit.is_some());
+        if polling_exits {
+            wake = Some(wake.map_or(now + unix::EXIT_TICK, |w| w.min(now + unix::EXIT_TICK)));
+        }
+        if killed {
+            wake = Some(wake.map_or(now + unix::KILLED_TICK, |w| w.min(now + unix::KILLED_TICK)));
+        }
+        let ready = poll(&submission, &interactor, wake)?;
+
+        // The interactor's events first: on a tie its end counts as first, since the
+        // submission's end may be the answer to it but not the other way round before the
+        // judge has passed anything on.
+        for index in [1, 0] {
+            let (side, other) = if index == 0 {
+                (&mut submission, &mut interactor)
+            } else {
+                (&mut interactor, &mut submission)
+            };
+            let r = ready[index];
+            if r[STDOUT] {
+                if let Some(file) = &side.stdout {
+                    match unix::read_chunk(file, &mut buf).map_err(RunError::Wait)? {
+                        Some(0) => {
+                            side.stdout = None;
+                            first.get_or_insert(side.speaker);
+                        }
+                        Some(n) => {
+                            side.written += n as u64;
+                            let mut said: &[u8] = &buf;
+                            if side.written > side.output_limit {
+                                let over = (side.written - side.output_limit) as usize;
+                                said = &buf[..n - over.min(n)];
+                                side.stdout_truncated = true;
+                                side.stdout = None;
+                                side.kill(LimitHit::Output);
+                            }
+                            recorder.record(side.speaker, said);
+                            if other.stdin.is_some() {
+                                other.pending.extend_from_slice(said);
+                            }
+                        }
+                        None => {}
+                    }
+                }
+            }
+            if r[STDERR] {
+                if let Some(file) = &side.stderr {
+                    match unix::read_chunk(file, &mut buf).map_err(RunError::Wait)? {
+                        Some(0) => side.stderr = None,
+                        Some(_) => side.capture.push_stderr(&buf),
+                        None => {}
+                    }
+                }
+            }
+            if r[STDIN] {
+                write_pending(side);
+            }
+            if side.has_exited(r[PIDFD]).map_err(RunError::Wait)? {
+                first.get_or_insert(side.speaker);
+                side.reap().map_err(RunError::Wait)?;
+                drain_until[index] = Some(Instant::now() + unix::DRAIN_GRACE);
+            }
+        }
+        // Deliver at once what can be delivered, without waiting for the next poll.
+        write_pending(&mut submission);
+        write_pending(&mut interactor);
+    }
+
+    Ok(PairResult {
+        first: first.unwrap_or(Speaker::Submission),
+        transcript: recorder.finish(),
+        submission: submission.result(started),
+        interactor: interactor.result(started),
+    })
+}
+
+/// Closes each input whose writer has finished and whose words are all delivered, and the
+/// submission's output once the interactor is gone.
+fn close_finished(submission: &mut Side, interactor: &mut Side) {
+    if submission.stdout.is_none() && interactor.pending.is_empty() {
+        interactor.stdin = None;
+    }
+    if interactor.stdout.is_none() && submission.pending.is_empty() {
+        submission.stdin = None;
+    }
+    if !interactor.running() && interactor.stdout.is_none() {
+        submission.stdout = None;
+    }
+}
+
+/// Writes as much of the side's pending input as its pipe takes; a closed reader drops it.
+fn write_pending(side: &mut Side) {
+    let Some(file) = &side.stdin else {
+        side.pending.clear();
+        return;
+    };
+    while !side.pending.is_empty() {
+        // SAFETY: writes at most `pending.len()` bytes from memory the vector owns.
+        let wrote = unsafe {
+            libc::write(
+                file.as_raw_fd(),
+                side.pending.as_ptr().cast(),
+                side.pending.len(),
+            )
+        };
+        match usize::try_from(wrote) {
+            Ok(n) => {
+                side.pending.drain(..n);
+            }
+            Err(_) => {
+                let error = io::Error::last_os_error();
+                match error.kind() {
+                    io::ErrorKind::Interrupted => continue,
+                    io::ErrorKind::WouldBlock => return,
+                    // EPIPE and the like: nobody reads this side's input any more.
+                    _ => {
+                        side.stdin = None;
+                        side.pending.clear();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Waits for any pipe or pidfd of either side, or until `wake`. Returns readiness per side
+/// (submission, interactor) per slot.
+fn poll(
+    submission: &Side,
+    interactor: &Side,
+    wake: Option<Instant>,
+) -> Result<[[bool; 4]; 2], RunError> {
+    let mut fds = [libc::pollfd {
+        fd: -1,
+        events: 0,
+        revents: 0,
+    }; 8];
+    for (index, (side, other)) in [(submission, interactor), (interactor, submission)]
+        .into_iter()
+        .enumerate()
+    {
+        let slot = &mut fds[index * 4..index * 4 + 4];
+        if let Some(file) = &side.stdin {
+            if !side.pending.is_empty() {
+                slot[STDIN] = pollfd(file.as_raw_fd(), libc::POLLOUT);
+            }
+        }
+        // Back-pressure: a side whose words pile up unread is not read further.
+        if let Some(file) = &side.stdout {
+            if other.pending.len() < PENDING_CAP {
+                slot[STDOUT] = pollfd(file.as_raw_fd(), libc::POLLIN);
+            }
+        }
+        if let Some(file) = &side.stderr {
+            slot[STDERR] = pollfd(file.as_raw_fd(), libc::POLLIN);
+        }
+        if let (Some(fd), true) = (&side.pidfd, side.running()) {
+            slot[PIDFD] = pollfd(fd.as_raw_fd(), libc::POLLIN);
+        }
+    }
+    let timeout = match wake {
+        None => -1,
+        Some(wake) => {
+            let left = wake.saturating_duration_since(Instant::now());
+            i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+        }
+    };
+    // SAFETY: fds is a valid array of the length passed.
+    let count = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+    let mut ready = [[false; 4]; 2];
+    if count < 0 {
+        let error = io::Error::last_os_error();
+        return match error.kind() {
+            io::ErrorKind::Interrupted => Ok(ready),
+            _ => Err(RunError::Wait(error)),
+        };
+    }
+    for (i, fd) in fds.iter().enumerate() {
+        ready[i / 4][i % 4] = fd.fd >= 0 && fd.revents != 0;
+    }
+    Ok(ready)
+}
+
+fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    }
+}

@@ -1,0 +1,655 @@
+//! Interactive problems end to end, with the real `harness` binary on temporary projects: a
+//! guess-the-number problem whose interactors (Python, both protocols) and submissions (C)
+//! misbehave on purpose, one blame rule per test. Verdicts, exit codes, reasons and the
+//! transcript are asserted; timings only as far apart as an interactor that burns a second of
+//! CPU and a submission that uses almost none.
+#![cfg(unix)]
+
+mod common;
+
+use common::project::Project;
+use common::C_AND_PYTHON;
+use serde_json::Value;
+
+const FAILED: i32 = 1;
+const JUDGE_ERROR: i32 = 3;
+
+/// A Kattis-protocol interactor: the secret is the input; ten guesses; `higher`, `lower`,
+/// `correct`. The variants below change one thing each.
+const GUESS_KATTIS: &str = r#"#!/usr/bin/env python3
+import sys
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+assert feedback.endswith("/"), feedback
+
+def verdict(code, message):
+    with open(feedback + "judgemessage.txt", "w") as f:
+        f.write(message + "\n")
+    sys.exit(code)
+
+for number in range(1, 11):
+    line = sys.stdin.readline()
+    if not line:
+        verdict(43, "the submission ended before guess %d" % number)
+    try:
+        guess = int(line)
+    except ValueError:
+        verdict(43, "guess %d: `%s` is not a number" % (number, line.strip()))
+    if guess == secret:
+        print("correct", flush=True)
+        verdict(42, "found %d in %d guesses" % (secret, number))
+    print("higher" if guess < secret else "lower", flush=True)
+verdict(43, "no correct guess in 10 guesses")
+"#;
+
+/// The testlib protocol: `INPUT OUTPUT ANSWER`, exit 0/1/2/3, the reason on stderr; it writes
+/// the number found to OUTPUT, which the problem's checker compares with the answer.
+const GUESS_TESTLIB: &str = r#"#!/usr/bin/env python3
+import sys
+secret = int(open(sys.argv[1]).read())
+output = sys.argv[2]
+for number in range(1, 11):
+    line = sys.stdin.readline()
+    if not line:
+        sys.stderr.write("wrong answer the submission ended before guess %d\n" % number)
+        sys.exit(1)
+    if line.strip() == "FAIL":
+        sys.stderr.write("FAIL asked to fail\n")
+        sys.exit(3)
+    try:
+        guess = int(line)
+    except ValueError:
+        sys.stderr.write("wrong output format `%s` is not a number\n" % line.strip())
+        sys.exit(2)
+    if guess == secret:
+        print("correct", flush=True)
+        open(output, "w").write("%d\n" % guess)
+        sys.stderr.write("ok found %d\n" % secret)
+        sys.exit(0)
+    print("higher" if guess < secret else "lower", flush=True)
+sys.stderr.write("wrong answer no correct guess in 10 guesses\n")
+sys.exit(1)
+"#;
+
+/// Crashes at the first guess: its own bug, a judge error whatever the submission does.
+const CRASHING_INTERACTOR: &str = r#"#!/usr/bin/env python3
+import sys
+sys.stdin.readline()
+print(1 / 0)
+"#;
+
+/// Burns about a second of CPU and holds 300 MiB before it answers: none of it may show in
+/// the submission's numbers.
+const HEAVY_INTERACTOR: &str = r#"#!/usr/bin/env python3
+import sys, time
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+ballast = b"x" * (300 << 20)
+start = time.process_time()
+while time.process_time() - start < 1.0:
+    pass
+for number in range(1, 11):
+    guess = int(sys.stdin.readline())
+    if guess == secret:
+        print("correct", flush=True)
+        open(feedback + "judgemessage.txt", "w").write("found it, %d bytes held\n" % len(ballast))
+        sys.exit(42)
+    print("higher" if guess < secret else "lower", flush=True)
+sys.exit(43)
+"#;
+
+const TOML: &str = r#"
+[defaults]
+time-limit = "1s"
+memory-limit = "64MiB"
+
+[problems.guess]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/guess-kattis"]
+interactor-protocol = "kattis"
+
+[problems.guess-testlib]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/guess-testlib"]
+checker = "tokens"
+
+[problems.broken]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/crash"]
+interactor-protocol = "kattis"
+
+[problems.heavy]
+solution = "/bin/cat"
+cases = "cases/guess"
+wall-limit = "20s"
+interactor = ["interactors/heavy"]
+interactor-protocol = "kattis"
+
+[problems.mislabelled]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/always-42"]
+
+# The interactor as a source file, compiled (here: byte-compiled) through [languages].
+[problems.from-source]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = "interactors/guess.py"
+interactor-protocol = "kattis"
+
+[problems.broken-source]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = "interactors/broken.c"
+
+# A wall bound far above the CPU limit: the spinning submission meets its CPU limit first,
+# however loaded the machine.
+[problems.patient]
+solution = "/bin/cat"
+cases = "cases/guess"
+wall-limit = "60s"
+interactor = ["interactors/guess-kattis"]
+interactor-protocol = "kattis"
+"#;
+
+/// Exits 42 (Kattis's AC) whatever it reads.
+const ALWAYS_42: &str = "#!/bin/sh\nexit 42\n";
+
+/// Binary search over 1..=100, flushing each guess.
+const BINARY_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    int lo = 1, hi = 100;
+    char reply[16];
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        printf("%d\n", mid);
+        fflush(stdout);
+        if (scanf("%15s", reply) != 1) return 0;
+        if (strcmp(reply, "correct") == 0) return 0;
+        if (strcmp(reply, "higher") == 0) lo = mid + 1; else hi = mid - 1;
+    }
+    return 0;
+}
+"#;
+
+/// Guesses 1 every time: the interactor gives up after ten and exits; the submission then
+/// reads EOF and exits with 1. Its exit is the consequence: WA, not RE.
+const STUBBORN_C: &str = r#"#include <stdio.h>
+int main(void) {
+    char reply[16];
+    for (;;) {
+        printf("1\n");
+        fflush(stdout);
+        if (scanf("%15s", reply) != 1) return 1;
+    }
+}
+"#;
+
+/// Spins before its first guess while the interactor waits: TLE by CPU.
+const SPINS_C: &str = r#"int main(void) {
+    volatile unsigned long long x = 0;
+    for (;;) x++;
+}
+"#;
+
+/// One guess, then a crash: RE, though the interactor then reads EOF and says WA.
+const CRASHES_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    char reply[16];
+    printf("50\n");
+    fflush(stdout);
+    if (scanf("%15s", reply) != 1) return 0;
+    abort();
+}
+"#;
+
+/// The binary search without fflush: stdout is a pipe, so fully buffered; both sides wait.
+const NO_FLUSH_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    int lo = 1, hi = 100;
+    char reply[16];
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        printf("%d\n", mid);
+        if (scanf("%15s", reply) != 1) return 0;
+        if (strcmp(reply, "correct") == 0) return 0;
+        if (strcmp(reply, "higher") == 0) lo = mid + 1; else hi = mid - 1;
+    }
+    return 0;
+}
+"#;
+
+/// Prints words instead of numbers.
+const GARBAGE_C: &str = r#"#include <stdio.h>
+int main(void) {
+    printf("is it fifty?\n");
+    fflush(stdout);
+    char reply[16];
+    return scanf("%15s", reply) == 1 ? 0 : 0;
+}
+"#;
+
+/// Sends FAIL to the testlib interactor, which then exits 3.
+const ASKS_FAIL_C: &str = r#"#include <stdio.h>
+int main(void) {
+    printf("FAIL\n");
+    fflush(stdout);
+    char reply[16];
+    return scanf("%15s", reply) == 1 ? 0 : 0;
+}
+"#;
+
+fn project() -> Project {
+    Project::new()
+        .file("judge.toml", &format!("{TOML}{C_AND_PYTHON}"))
+        .executable("interactors/guess-kattis", GUESS_KATTIS)
+        .executable("interactors/guess-testlib", GUESS_TESTLIB)
+        .executable("interactors/crash", CRASHING_INTERACTOR)
+        .executable("interactors/heavy", HEAVY_INTERACTOR)
+        .executable("interactors/always-42", ALWAYS_42)
+        .file("interactors/guess.py", GUESS_KATTIS)
+        .file("interactors/broken.c", "this is not C\n")
+        .case("guess", "1", "37\n", "37\n")
+        .file("binary.c", BINARY_C)
+        .file("stubborn.c", STUBBORN_C)
+        .file("spins.c", SPINS_C)
+        .file("crashes.c", CRASHES_C)
+        .file("no_flush.c", NO_FLUSH_C)
+        .file("garbage.c", GARBAGE_C)
+        .file("asks_fail.c", ASKS_FAIL_C)
+}
+
+/// `harness judge PROBLEM SOURCE --format json`: the exit code and the one case's JSON.
+fn judge(project: &Project, problem: &str, source: &str) -> (i32, Value) {
+    let output = project
+        .harness()
+        .args(["judge", problem, source, "--format", "json"])
+        .output()
+        .expect("the harness runs");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "not JSON ({error}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let case = report["cases"][0].clone();
+    (output.status.code().expect("an exit code"), case)
+}
+
+fn reason(case: &Value) -> &str {
+    case["reason"].as_str().expect("a reason")
+}
+
+#[test]
+fn a_right_dialogue_is_accepted_with_its_transcript() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "binary.c");
+    assert_eq!(code, 0, "{case}");
+    assert_eq!(case["verdict"], "AC");
+    assert_eq!(reason(&case), "found 37 in 3 guesses");
+    let transcript: Vec<&str> = case["interaction"]["transcript"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        transcript,
+        [">50", "<lower", ">25", "<higher", ">37", "<correct"]
+    );
+    assert_eq!(case["interaction"]["lines"], 6);
+}
+
+#[test]
+fn an_interactor_given_as_a_source_file_is_compiled_through_the_languages() {
+    let project = project();
+    let (code, case) = judge(&project, "from-source", "binary.c");
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+    let output = project
+        .harness()
+        .args(["judge", "broken-source", "binary.c"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("problem `broken-source`: the interactor `"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("does not compile"), "{stderr}");
+}
+
+#[test]
+fn an_interactor_that_crashes_is_a_judge_error() {
+    let project = project();
+    let (code, case) = judge(&project, "broken", "binary.c");
+    assert_eq!(code, JUDGE_ERROR, "{case}");
+    assert_eq!(case["verdict"], "JE");
+    assert!(
+        reason(&case).contains("exited with 1, which the kattis protocol does not define"),
+        "{case}"
+    );
+}
+
+#[test]
+fn the_interactors_wrong_answer_comes_first_when_it_ended_first() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "stubborn.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "WA", "{case}");
+    assert!(
+        reason(&case).contains("no correct guess in 10 guesses"),
+        "{case}"
+    );
+}
+
+#[test]
+fn a_submission_that_spins_while_the_interactor_waits_is_tle() {
+    let project = project();
+    let (code, case) = judge(&project, "patient", "spins.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "TLE", "{case}");
+    assert!(reason(&case).contains("CPU time"), "{case}");
+}
+
+#[test]
+fn a_submission_that_crashes_is_re_though_the_interactor_then_says_wa() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "crashes.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "RE", "{case}");
+    assert!(reason(&case).contains("SIGABRT"), "{case}");
+    assert!(
+        case["interaction"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ended before guess 2"),
+        "{case}"
+    );
+}
+
+#[test]
+fn a_submission_that_does_not_flush_is_tle_with_a_hint() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "no_flush.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "TLE", "{case}");
+    assert!(reason(&case).contains("did it flush"), "{case}");
+    // Nothing reached the interactor.
+    assert_eq!(case["interaction"]["lines"], 0, "{case}");
+}
+
+#[test]
+fn garbage_is_rejected_by_the_interactor() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "garbage.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "WA", "{case}");
+    assert!(
+        reason(&case).contains("`is it fifty?` is not a number"),
+        "{case}"
+    );
+}
+
+#[test]
+fn the_heavy_interactors_time_and_memory_are_its_own() {
+    let project = project();
+    let (code, case) = judge(&project, "heavy", "binary.c");
+    assert_eq!(code, 0, "{case}");
+    assert_eq!(case["verdict"], "AC", "{case}");
+    // The submission: a few milliseconds and a few MiB, far under its 1 s and 64 MiB.
+    assert!(case["time_ms"].as_u64().unwrap() < 500, "{case}");
+    assert!(case["memory_kib"].as_u64().unwrap() < 32 << 10, "{case}");
+    // The interactor: a second of CPU and 300 MiB, shown apart.
+    let interaction = &case["interaction"];
+    assert!(
+        interaction["interactor_time_ms"].as_u64().unwrap() >= 900,
+        "{case}"
+    );
+    assert!(
+        interaction["interactor_memory_kib"].as_u64().unwrap() >= 300 << 10,
+        "{case}"
+    );
+}
+
+#[test]
+fn testlib_codes_and_the_output_file_going_to_the_checker() {
+    let project = project();
+    let (code, case) = judge(&project, "guess-testlib", "binary.c");
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+
+    // The interactor accepts the dialogue, but its OUTPUT (37) is not the answer (38).
+    project.add_case("guess", "1", "37\n", Some("38\n"));
+    let (code, case) = judge(&project, "guess-testlib", "binary.c");
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (FAILED, Some("WA")),
+        "{case}"
+    );
+    project.add_case("guess", "1", "37\n", Some("37\n"));
+
+    let (_, case) = judge(&project, "guess-testlib", "garbage.c");
+    assert_eq!(case["verdict"], "WA", "{case}");
+    assert!(reason(&case).contains("presentation error"), "{case}");
+
+    let (code, case) = judge(&project, "guess-testlib", "asks_fail.c");
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (JUDGE_ERROR, Some("JE")),
+        "{case}"
+    );
+    assert!(reason(&case).contains("FAIL asked to fail"), "{case}");
+}
+
+#[test]
+fn a_kattis_interactor_under_the_testlib_protocol_is_a_judge_error_that_says_so() {
+    let project = project();
+    let (code, case) = judge(&project, "mislabelled", "binary.c");
+    assert_eq!(code, JUDGE_ERROR, "{case}");
+    assert!(
+        reason(&case).contains("exited with 42, which the testlib protocol does not define"),
+        "{case}"
+    );
+    assert!(
+        reason(&case).contains("interactor-protocol = \"kattis\""),
+        "{case}"
+    );
+}
+
+#[test]
+fn the_human_report_shows_the_end_of_a_failing_dialogue() {
+    let project = project();
+    let output = project
+        .harness()
+        .args(["judge", "guess", "stubborn.c"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    // The last twelve lines of twenty (or 21, with the guess the submission sent before it
+    // read EOF, which nobody heard), then the interactor's numbers.
+    assert!(text.contains("dialogue: 2"), "{text}");
+    assert!(text.contains(" earlier lines\n"), "{text}");
+    assert!(
+        text.contains("        >1\n        <higher\n        >1\n"),
+        "{text}"
+    );
+    assert!(text.contains("\n        interactor: "), "{text}");
+}
+
+#[test]
+fn stress_needs_no_reference_on_an_interactive_problem() {
+    let project = project().file(
+        "judge.toml",
+        &format!(
+            "{TOML}{C_AND_PYTHON}\n[problems.guess.stress]\ngenerator = [\"python3\", \"-c\", \"import sys; print(int(sys.argv[1]) % 100 + 1)\", \"{{seed}}\"]\n"
+        ),
+    );
+    // Right for secrets up to 50 only.
+    project.write(
+        "half.c",
+        &BINARY_C.replace("int lo = 1, hi = 100;", "int lo = 1, hi = 50;"),
+    );
+    let output = project
+        .harness()
+        .args(["stress", "guess", "half.c", "--seed", "1", "-n", "200"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(FAILED), "{text}");
+    assert!(text.contains("dialogue (end):"), "{text}");
+    assert!(text.contains("verdict: WA"), "{text}");
+}
+
+#[test]
+fn add_writes_an_empty_answer_for_an_interactive_problem_without_reference() {
+    let project = project().file("secret.txt", "64\n");
+    let output = project
+        .harness()
+        .args(["add", "guess", "two", "--input", "secret.txt"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("empty answer: the interactor judges the dialogue"),
+        "{text}"
+    );
+    assert_eq!(project.read("cases/guess/two.in"), "64\n");
+    assert_eq!(project.read("cases/guess/two.ans"), "");
+}
+
+/// Process ids whose command line starts with `program`, zombies left out.
+fn processes_running(program: &std::path::Path) -> Vec<u32> {
+    let wanted = program.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = state
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+            !zombie && String::from_utf8_lossy(&cmdline).starts_with(&wanted)
+        })
+        .collect()
+}
+
+#[test]
+fn ctrl_c_kills_both_sides_of_an_interactive_run() {
+    use std::time::{Duration, Instant};
+    let project = Project::new().case("pair", "01", "1\n", "");
+    // Two copies of the sleeper, so each side can be found by its own path.
+    let sleeper = common::fixture("sleep-30s");
+    let (submission, interactor) = (
+        project.join("sides/submission"),
+        project.join("sides/interactor"),
+    );
+    std::fs::create_dir(project.join("sides")).unwrap();
+    std::fs::copy(&sleeper, &submission).unwrap();
+    std::fs::copy(&sleeper, &interactor).unwrap();
+    let project = project.file(
+        "judge.toml",
+        "[problems.pair]\nsolution = \"sides/submission\"\ntime-limit = \"20s\"\ninteractor = [\"sides/interactor\"]\n",
+    );
+    let mut harness = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(project.path())
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waiting = Instant::now();
+    while processes_running(&submission).is_empty() || processes_running(&interactor).is_empty() {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(20),
+            "the pair never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill(2) on a child we started.
+    unsafe { libc::kill(harness.id() as i32, libc::SIGINT) };
+    let interrupted = Instant::now();
+    let status = loop {
+        if let Some(status) = harness.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            interrupted.elapsed() < Duration::from_secs(10),
+            "the harness did not stop after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        processes_running(&submission).is_empty(),
+        "the submission survived"
+    );
+    assert!(
+        processes_running(&interactor).is_empty(),
+        "the interactor survived"
+    );
+}
+
+#[test]
+fn validate_replays_the_interaction_samples_against_the_interactor() {
+    let project = project()
+        .file(
+            "cases/guess/1.interaction",
+            ">50\n<lower\n>25\n<higher\n>37\n<correct\n",
+        )
+        .case("guess", "2", "99\n", "")
+        .file("cases/guess/2.interaction", ">50\n<lower\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(FAILED), "{text}");
+    assert!(
+        text.contains(
+            "2.interaction: reply 1: the interactor says `higher`, the sample says `lower`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("guess: 1 of 2 .interaction samples differ from the interactor"),
+        "{text}"
+    );
+
+    project.write("cases/guess/2.interaction", ">50\n<higher\n>99\n<correct\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("guess: 2 .interaction samples replayed as written"),
+        "{text}"
+    );
+
+    // Every line said, but the interactor does not accept the dialogue.
+    project.write("cases/guess/2.interaction", ">50\n<higher\n");
+    let output = project
+        .harness()
+        .args(["validate", "guess"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("the dialogue is not accepted"), "{text}");
+}
