@@ -15,6 +15,7 @@ pub mod config;
 mod exit;
 mod file_kind;
 pub mod judge;
+mod package;
 mod receive;
 mod report;
 pub mod sandbox;

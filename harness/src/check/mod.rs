@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 pub use crate::verdict::Judgement;
 
 mod command;
+pub mod default_validator;
 mod exact;
 mod lines;
+pub mod package;
 mod tokens;
 mod unordered_blocks;
 
@@ -46,6 +48,9 @@ pub enum Checker {
         /// Arguments before the three paths.
         args: Vec<String>,
     },
+    /// A problem package's check: the Kattis default validator with its flags, or the
+    /// package's own output validator (see [`package`]).
+    Package(std::sync::Arc<package::PackageChecker>),
 }
 
 /// The files of the case being checked (external checkers need paths).
@@ -77,6 +82,7 @@ pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u
         Checker::Command { program, args } => {
             command::command(program, args, case, output, COMMAND_TIMEOUT)
         }
+        Checker::Package(checker) => checker.check(case, output, answer),
     }
 }
 

@@ -40,9 +40,10 @@ const FAILING_CASES_SHOWN: usize = 10;
     override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
 )]
 pub struct JudgeArgs {
-    /// The problem, by its id in judge.toml; or, alone, the source file to judge on the cases
-    /// of `--cases` (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
-    #[arg(value_name = "PROBLEM")]
+    /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
+    /// Polygon) judged as it is; or, alone, the source file to judge on the cases of `--cases`
+    /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: String,
     /// The source file to judge; its extension picks the language.
     #[arg(value_name = "SOURCE")]
@@ -142,6 +143,16 @@ const DEFAULT_CASES: &str = "test";
 /// the command line (judge.toml's languages still apply when there is one).
 fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
     let (mut config, problem, source) = match &args.source {
+        // A package folder is a problem of its own, judged with no judge.toml.
+        Some(source) if crate::package::detect(std::path::Path::new(&args.problem)).is_some() => {
+            let loaded = super::package::load_for_judging(
+                std::path::Path::new(&args.problem),
+                super::package::languages(global),
+                args.jobs.max(1),
+                args.format == Format::Human,
+            )?;
+            (loaded.config, loaded.package.name, source.clone())
+        }
         Some(source) => (
             compile_sources(
                 load_config_to_judge(global)?,
@@ -304,7 +315,10 @@ fn judge_once(
         },
         case_pattern: args.case.as_deref(),
     };
-    let mut plan = submission::plan(&config, &request)?;
+    let mut plan = match package_plan(&config, &problem, &source, args)? {
+        Some(plan) => plan,
+        None => submission::plan(&config, &request)?,
+    };
     if let Some(partition) = args.partition {
         partition.retain_cases(&plan.problem.name, &mut plan.cases);
     }
@@ -420,4 +434,47 @@ fn judge_once(
     }
     stdout.flush()?;
     Ok(crate::exit::for_verdicts([report.verdict]))
+}
+
+/// The plan for a problem read from a package, on the package's own cases in its order
+/// (unless `--cases` names others), with the language chosen as the format's tools choose it
+/// (a `.py` asking for python2 is Python 2). `None` for any other problem.
+fn package_plan<'a>(
+    config: &'a Config,
+    problem: &str,
+    source: &std::path::Path,
+    args: &JudgeArgs,
+) -> Result<Option<submission::Plan<'a>>> {
+    let problem = config.require_problem(problem)?;
+    let Some(reference) = &problem.package else {
+        return Ok(None);
+    };
+    if args.cases.is_some() {
+        return Ok(None);
+    }
+    if !source.exists() {
+        return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
+    }
+    let language = match args.lang.as_deref() {
+        Some(_) => submit::detect_language(config, source, args.lang.as_deref())?,
+        None => crate::package::languages::language_of(&config.languages, source)
+            .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
+    };
+    crate::package::languages::available(language).map_err(anyhow::Error::msg)?;
+    let mut cases = crate::package::open(&reference.path)?.cases;
+    if let Some(pattern) = args.case.as_deref() {
+        let pattern = crate::case::select::CasePattern::new(pattern)?;
+        pattern.retain(&mut cases);
+        if cases.is_empty() {
+            return Err(pattern.matched_nothing().into());
+        }
+    }
+    Ok(Some(submission::Plan {
+        problem,
+        language,
+        source: source.to_path_buf(),
+        cases,
+        // Interactive packages are refused when read.
+        interactor: None,
+    }))
 }

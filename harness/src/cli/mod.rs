@@ -4,10 +4,12 @@
 mod add;
 mod calibrate;
 mod doctor;
+mod export;
 mod gen;
 mod judge;
 mod listen;
 mod new;
+mod package;
 mod run;
 mod stress;
 mod validate;
@@ -97,6 +99,8 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Say what this machine supports: the sandbox, how memory is measured, compilers found.
     Doctor,
+    /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
+    Export(export::ExportArgs),
 }
 
 pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
@@ -109,6 +113,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Calibrate(args)) => calibrate::run(&cli.global, &args),
+        Some(Command::Export(args)) => export::export(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),
         Some(Command::Gen(args)) => gen::gen(&cli.global, &args),
@@ -140,7 +145,8 @@ pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
             config::find(&here)?
         }
     };
-    let config = config::load(&path)?;
+    let mut config = config::load(&path)?;
+    package::resolve_packages(&mut config)?;
     #[cfg(target_os = "linux")]
     crate::sandbox::set_mode(config.sandbox);
     Ok(config)
@@ -168,6 +174,33 @@ pub(crate) fn warn_if_oversubscribed(jobs: usize) {
             ),
         );
     }
+}
+
+/// The package folders of the named problems, when every one of them is read from a package
+/// (`package = "path"` in judge.toml): their own submissions and validators are then used.
+pub(crate) fn named_packages(
+    global: &GlobalArgs,
+    names: &[String],
+) -> Result<Option<Vec<PathBuf>>> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let path = match &global.config {
+        Some(path) => path.clone(),
+        None => match config::find(&std::env::current_dir()?) {
+            Ok(path) => path,
+            Err(_) => return Ok(None),
+        },
+    };
+    let config = config::load(&path)?;
+    let mut dirs = Vec::new();
+    for name in names {
+        match config.problem(name).and_then(|p| p.package.as_ref()) {
+            Some(reference) => dirs.push(reference.path.clone()),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(dirs))
 }
 
 /// Writes a JUnit file, making its folder if needed (CI configs name paths like

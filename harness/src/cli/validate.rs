@@ -18,8 +18,9 @@ use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
-    /// Validate only this problem's cases (default: every problem's).
-    #[arg(value_name = "PROBLEM")]
+    /// Validate only this problem's cases (default: every problem's); or a problem package
+    /// folder, whose input validators check its cases.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: Option<String>,
     /// Skip judge.toml's build command (the validators are already built).
     #[arg(long)]
@@ -30,6 +31,12 @@ pub struct ValidateArgs {
 }
 
 pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
+    if let Some(dirs) = super::package::package_dirs(args.problem.as_slice())? {
+        return validate_packages(global, &dirs);
+    }
+    if let Some(dirs) = super::named_packages(global, args.problem.as_slice())? {
+        return validate_packages(global, &dirs);
+    }
     let config = load_config(global)?;
     let problems: Vec<&Problem> = match &args.problem {
         Some(name) => vec![config.require_problem(name)?],
@@ -113,4 +120,40 @@ pub fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option
     author_report::write_invalid(&mut stderr, &invalid)?;
     author_report::write_nothing_judged(&mut stderr, invalid.len())?;
     Ok(Some(exit::FAILED))
+}
+
+/// `harness validate PKG_DIR`: the package's input validators on each of its cases.
+fn validate_packages(global: &GlobalArgs, dirs: &[std::path::PathBuf]) -> Result<i32> {
+    use crate::package::validate::{self as package_validate, Judgement};
+    use crate::report::package as package_report;
+    let languages = super::package::languages(global);
+    let mut stdout = anstream::stdout().lock();
+    let (mut bad, mut failed) = (0, 0);
+    for dir in dirs {
+        let package = crate::package::open(dir)?;
+        let loaded = crate::package::load(package, languages.clone(), None)?;
+        let validators = package_validate::build_all(&loaded);
+        let results = if validators.built.is_empty() {
+            Vec::new()
+        } else {
+            package_validate::validate(&loaded, &validators, &mut |_| {})
+        };
+        bad += results
+            .iter()
+            .filter(|r| matches!(r.judgement, Judgement::Invalid(_)))
+            .count();
+        failed += results
+            .iter()
+            .filter(|r| matches!(r.judgement, Judgement::Failed(_)))
+            .count();
+        package_report::write_validation(&mut stdout, &loaded, &validators, &results)?;
+    }
+    stdout.flush()?;
+    Ok(if failed > 0 {
+        exit::JUDGE_ERROR
+    } else if bad > 0 {
+        exit::FAILED
+    } else {
+        exit::OK
+    })
 }

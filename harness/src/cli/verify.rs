@@ -9,7 +9,7 @@ use clap::Args;
 
 use crate::case::partition::Partition;
 use crate::exit;
-use crate::judge::verify::{self, VerifyEvent};
+use crate::judge::verify::{self, Skipped, Stored, VerifyEvent};
 use crate::report::human::{self, Detail, VerifyPrinter};
 use crate::report::json;
 use crate::report::junit::JunitReport;
@@ -27,8 +27,9 @@ const DEFAULT_JOBS_MAX: usize = 4;
 
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
-    /// Only the submissions of these problems (default: all).
-    #[arg(value_name = "PROBLEM")]
+    /// Only the submissions of these problems (default: all); or problem package folders
+    /// (Kattis/ICPC or Polygon), or a folder of packages, whose own submissions are verified.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problems: Vec<String>,
     /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
     /// [default: solutions/submissions beside judge.toml].
@@ -60,6 +61,12 @@ pub struct VerifyArgs {
 }
 
 pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
+    if let Some(dirs) = super::package::package_dirs(&args.problems)? {
+        return verify_packages(global, args, &dirs);
+    }
+    if let Some(dirs) = super::named_packages(global, &args.problems)? {
+        return verify_packages(global, args, &dirs);
+    }
     let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
     let config = compile_sources(load_config_to_judge(global)?, &names, &[Part::Checker])?;
     let folder = args
@@ -76,7 +83,67 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
         stored.iter().map(|s| s.plan.problem),
         args.no_build,
     )?;
+    judge_and_report(&stored, Vec::new(), args)
+}
 
+/// `harness verify PKG_DIR…`: each package's stored submissions, by the format's folders.
+fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> Result<i32> {
+    let languages = super::package::languages(global);
+    let jobs = jobs(args);
+    let mut loaded = Vec::new();
+    let mut skipped = Vec::new();
+    for dir in dirs {
+        let human = args.format == Format::Human;
+        match super::package::load_for_judging(dir, languages.clone(), jobs, human) {
+            Ok(package) => loaded.push(package),
+            // One interactive problem in a contest folder does not stop the others.
+            Err(error)
+                if dirs.len() > 1
+                    && matches!(
+                        error.downcast_ref(),
+                        Some(crate::package::PackageError::Interactive(_))
+                    ) =>
+            {
+                skipped.push(Skipped {
+                    name: format!("{}/", dir.display()),
+                    reason: "an interactive problem: recognised, but interactive judging is not built yet".to_string(),
+                });
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let mut stored = Vec::new();
+    for package in &loaded {
+        let (mut planned, mut not_judged) = crate::package::stored::plan(package);
+        stored.append(&mut planned);
+        skipped.append(&mut not_judged);
+    }
+    if stored.is_empty() && skipped.is_empty() {
+        anyhow::bail!(
+            "no stored submissions in {} (hint: a package keeps them in `submissions/<verdict>/`)",
+            dirs.iter()
+                .map(|d| format!("`{}`", d.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    judge_and_report(&stored, skipped, args)
+}
+
+fn jobs(args: &VerifyArgs) -> usize {
+    args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(DEFAULT_JOBS_MAX)
+    })
+}
+
+/// Judges the planned submissions, printing each row as it is known, then the summary.
+fn judge_and_report(
+    stored: &[Stored<'_>],
+    skipped: Vec<Skipped>,
+    args: &VerifyArgs,
+) -> Result<i32> {
     let human = args.format == Format::Human;
     let detail = if args.quiet {
         Detail::Quiet
@@ -95,13 +162,8 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     let mut progress = Progress::stderr(total);
     let mut judged = 0;
     let mut failed_write = None;
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map_or(1, std::num::NonZeroUsize::get)
-            .min(DEFAULT_JOBS_MAX)
-    });
-    super::warn_if_oversubscribed(jobs);
-    let report = verify::run(&stored, jobs, &mut |event| match event {
+    let jobs = jobs(args);
+    let report = verify::run(stored, jobs, &mut |event| match event {
         VerifyEvent::Started { name } => {
             judged = 0;
             progress.set_label(name);
@@ -129,6 +191,8 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     if let Some(error) = failed_write {
         return Err(error.into());
     }
+    let mut report = report;
+    report.skipped = skipped;
     if let Some(path) = &args.junit {
         write_junit(path, &JunitReport::from_verify(&report, args.partition))?;
     }

@@ -124,6 +124,19 @@ pub struct Problem {
     pub multi_test: bool,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
+    /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
+    /// limits and checker replace the table's (see `package`).
+    pub package: Option<PackageRef>,
+}
+
+/// `package = "path"` in a problem's table, with the time limit the table sets, which wins
+/// over the package's own (and spares computing one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageRef {
+    /// The package's folder.
+    pub path: PathBuf,
+    /// judge.toml's `time-limit` for the problem, if it sets one.
+    pub time_limit: Option<Duration>,
 }
 
 /// The interactor of an interactive problem.
@@ -318,6 +331,7 @@ struct RawProblem {
     title: Option<String>,
     url: Option<String>,
     solution: Option<String>,
+    package: Option<String>,
     reference: Option<RawCommand>,
     cases: Option<String>,
     time_limit: Option<DurationValue>,
@@ -687,6 +701,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             title: problem.title.unwrap_or_else(|| name.clone()),
             url: problem.url,
             solution: problem.solution.map(|s| root.join(s)),
+            package: problem.package.map(|p| PackageRef {
+                path: root.join(p),
+                time_limit: problem.time_limit.map(|d| d.0),
+            }),
             reference,
             cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
             time_limit,
@@ -1081,6 +1099,31 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
                 program: PathBuf::from("/project/checkers/c"),
                 args: vec!["--strict".to_string()]
             }
+        );
+    }
+
+    #[test]
+    fn a_problem_read_from_a_package_needs_no_solution() {
+        let config = parse_str(
+            "[problems.p]\npackage = \"pkgs/p\"\ntime-limit = \"3s\"\n[problems.q]\npackage = \"pkgs/q\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.problem("p").unwrap().package,
+            Some(PackageRef {
+                path: PathBuf::from("/project/pkgs/p"),
+                time_limit: Some(Duration::from_secs(3)),
+            })
+        );
+        assert_eq!(
+            config
+                .problem("q")
+                .unwrap()
+                .package
+                .as_ref()
+                .unwrap()
+                .time_limit,
+            None
         );
     }
 

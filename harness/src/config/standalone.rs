@@ -62,6 +62,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         multi_test: false,
         files: super::FileIo::default(),
         name,
+        package: None,
     };
     Config {
         root: root.to_path_buf(),

@@ -11,7 +11,7 @@ use crate::case::discover::{self, Case, DiscoverError};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
 use crate::judge::submission::{self, Plan, SubmissionError};
-use crate::judge::verify::{self, Stored, VerifyError};
+use crate::judge::verify::{self, Expected, Stored, VerifyError};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
@@ -350,7 +350,10 @@ pub fn calibrate(
     let interactor = super::interactive::prepare(config, problem)
         .map_err(|error| CalibrateError::Verify(VerifyError::from(SubmissionError::from(error))))?;
     let mut programs = Vec::new();
-    for accepted in stored.iter().filter(|s| s.expected == Verdict::Accepted) {
+    for accepted in stored
+        .iter()
+        .filter(|s| s.expected == Expected::One(Verdict::Accepted))
+    {
         match build_accepted(accepted)? {
             Ok(candidate) => candidates.push(candidate),
             Err(compile_error) => programs.push(compile_error),
@@ -360,7 +363,7 @@ pub fn calibrate(
     let repeat = settings.repeat.max(1);
     let slow_ones: Vec<&Stored<'_>> = stored
         .iter()
-        .filter(|s| s.expected == Verdict::TimeLimitExceeded)
+        .filter(|s| s.expected == Expected::One(Verdict::TimeLimitExceeded))
         .collect();
     on_event(CalibrateEvent::Planned {
         runs: cases.len() * (candidates.len() * repeat + slow_ones.len()),

@@ -69,13 +69,85 @@ fn valid_names() -> String {
         .join(", ")
 }
 
+/// What a stored submission must get.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// The verdict its folder names.
+    One(Verdict),
+    /// Any of these: a package format's folder that takes several (Kattis'
+    /// `run_time_error` takes MLE and OLE, which the format does not have; `rejected` takes
+    /// any failure), or DOMjudge's `@EXPECTED_RESULTS@` list. `label` is what the report shows.
+    AnyOf {
+        verdicts: Vec<Verdict>,
+        label: String,
+    },
+    /// A folder the format does not define (`slow_accepted`): judged and shown, never a
+    /// mismatch.
+    Unchecked { folder: String },
+}
+
+impl Expected {
+    pub fn allows(&self, verdict: Verdict) -> bool {
+        match self {
+            Expected::One(expected) => *expected == verdict,
+            Expected::AnyOf { verdicts, .. } => verdicts.contains(&verdict),
+            Expected::Unchecked { .. } => true,
+        }
+    }
+
+    /// The short form shown in the report's "expected" column.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Expected::One(verdict) => verdict.as_str(),
+            Expected::AnyOf { label, .. } => label,
+            Expected::Unchecked { .. } => "any",
+        }
+    }
+
+    pub fn is_checked(&self) -> bool {
+        !matches!(self, Expected::Unchecked { .. })
+    }
+
+    /// Where it sorts: accepted first, then the ways to fail, then the unchecked.
+    fn rank(&self) -> usize {
+        match self {
+            Expected::One(verdict) => EXPECTED.iter().position(|v| v == verdict).unwrap_or(0),
+            Expected::AnyOf { verdicts, .. } => verdicts
+                .iter()
+                .filter_map(|v| EXPECTED.iter().position(|e| e == v))
+                .min()
+                .unwrap_or(EXPECTED.len()),
+            Expected::Unchecked { .. } => EXPECTED.len() + 1,
+        }
+    }
+}
+
+impl From<Verdict> for Expected {
+    fn from(verdict: Verdict) -> Self {
+        Expected::One(verdict)
+    }
+}
+
+impl PartialEq<Verdict> for Expected {
+    fn eq(&self, other: &Verdict) -> bool {
+        *self == Expected::One(*other)
+    }
+}
+
 /// One stored submission, planned.
 #[derive(Debug, Clone)]
 pub struct Stored<'a> {
     /// `<problem>/<expected>/FILE`, relative to the submissions folder.
     pub name: String,
-    pub expected: Verdict,
+    pub expected: Expected,
     pub plan: Plan<'a>,
+}
+
+/// A stored submission that was not judged, and why (a language this machine lacks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub name: String,
+    pub reason: String,
 }
 
 /// Finds the stored submissions below `folder` (of the given problems, or of all), checks the
@@ -149,7 +221,7 @@ pub fn plan<'a>(
                 };
                 stored.push(Stored {
                     name: format!("{problem_name}/{expected_name}/{}", file_name(&source)),
-                    expected,
+                    expected: Expected::One(expected),
                     plan: Plan {
                         problem,
                         language,
@@ -172,9 +244,8 @@ pub fn plan<'a>(
     }
     // Problem by problem, accepted first, then the way each is expected to fail.
     stored.sort_by(|a, b| {
-        let rank = |s: &Stored<'_>| EXPECTED.iter().position(|&v| v == s.expected);
-        (a.plan.problem.name.as_str(), rank(a))
-            .cmp(&(b.plan.problem.name.as_str(), rank(b)))
+        (a.plan.problem.name.as_str(), a.expected.rank())
+            .cmp(&(b.plan.problem.name.as_str(), b.expected.rank()))
             .then_with(|| discover::natural_cmp(&a.name, &b.name))
     });
     Ok(stored)
@@ -224,14 +295,14 @@ impl Stored<'_> {
 #[derive(Debug, Clone)]
 pub struct Verified {
     pub name: String,
-    pub expected: Verdict,
+    pub expected: Expected,
     pub report: SubmissionReport,
 }
 
 impl Verified {
-    /// It got the verdict it is stored under.
+    /// It got the verdict it is stored under (an unchecked one always has).
     pub fn ok(&self) -> bool {
-        self.report.verdict == self.expected
+        self.expected.allows(self.report.verdict)
     }
 
     /// What the row means for the exit code: AC when it got its expected verdict, a judge
@@ -250,6 +321,8 @@ impl Verified {
 #[derive(Debug, Clone)]
 pub struct VerifyReport {
     pub results: Vec<Verified>,
+    /// Stored submissions that could not be judged here, with why.
+    pub skipped: Vec<Skipped>,
     /// Cases run at once (1 = one after another).
     pub jobs: usize,
     pub elapsed: Duration,
@@ -300,7 +373,7 @@ pub fn run(
         })?;
         let result = Verified {
             name: entry.name.clone(),
-            expected: entry.expected,
+            expected: entry.expected.clone(),
             report,
         };
         on_event(VerifyEvent::Judged {
@@ -311,6 +384,7 @@ pub fn run(
     }
     Ok(VerifyReport {
         results,
+        skipped: Vec::new(),
         jobs: options.jobs,
         elapsed: started.elapsed(),
     })

@@ -635,6 +635,16 @@ impl VerifyTable {
             format_duration(report.max_cpu_time()),
             width = self.width
         )?;
+        if let crate::judge::verify::Expected::Unchecked { folder } = &result.expected {
+            write!(
+                out,
+                "{DIM}unchecked: the format has no folder `{folder}`{DIM:#}"
+            )?;
+            if let Some(failure) = report.first_failure() {
+                write!(out, "  {DIM}({}){DIM:#}", failure.case)?;
+            }
+            return writeln!(out);
+        }
         if result.ok() {
             let ok = verdict_style(Verdict::Accepted);
             write!(out, "{ok}OK{ok:#}")?;
@@ -719,7 +729,35 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
         };
         write!(out, "; {style}{near} {which} near the time limit{style:#}")?;
     }
-    writeln!(out)
+    let unchecked = report
+        .results
+        .iter()
+        .filter(|r| !r.expected.is_checked())
+        .count();
+    if unchecked > 0 {
+        write!(
+            out,
+            "; {unchecked} unchecked (in folders the format does not define)"
+        )?;
+    }
+    writeln!(out)?;
+    if !report.skipped.is_empty() {
+        let width = report
+            .skipped
+            .iter()
+            .map(|s| s.name.len())
+            .max()
+            .unwrap_or(0);
+        writeln!(
+            out,
+            "{DIM}skipped {} (not judged here):{DIM:#}",
+            report.skipped.len()
+        )?;
+        for skipped in &report.skipped {
+            writeln!(out, "  {:<width$}  {}", skipped.name, skipped.reason)?;
+        }
+    }
+    Ok(())
 }
 
 /// The cases of one submission, as `harness judge` lists them, for `verify -v` under its
@@ -976,7 +1014,7 @@ mod tests {
     fn the_verify_table_marks_each_row() {
         let ok = Verified {
             name: "sum/time_limit_exceeded/slow.py".to_string(),
-            expected: Verdict::TimeLimitExceeded,
+            expected: Verdict::TimeLimitExceeded.into(),
             report: submission(
                 vec![
                     outcome("01", Verdict::Accepted, 5, ""),
@@ -987,7 +1025,7 @@ mod tests {
         };
         let mismatch = Verified {
             name: "sum/accepted/mine.py".to_string(),
-            expected: Verdict::Accepted,
+            expected: Verdict::Accepted.into(),
             report: submission(
                 vec![outcome(
                     "01",
@@ -999,6 +1037,7 @@ mod tests {
             ),
         };
         let report = VerifyReport {
+            skipped: Vec::new(),
             results: vec![ok, mismatch],
             jobs: 1,
             elapsed: Duration::from_millis(1500),
@@ -1090,10 +1129,11 @@ mod tests {
         near.time_sensitive = true;
         let result = Verified {
             name: "sum/accepted/close.py".to_string(),
-            expected: Verdict::Accepted,
+            expected: Verdict::Accepted.into(),
             report: submission(vec![near], 1),
         };
         let report = VerifyReport {
+            skipped: Vec::new(),
             results: vec![result],
             jobs: 1,
             elapsed: Duration::from_millis(2000),

@@ -277,7 +277,8 @@ impl From<&SubmissionReport> for SubmissionJson {
 pub struct VerifiedJson {
     /// `<problem>/<expected>/FILE`, below the submissions folder.
     pub name: String,
-    pub expected: &'static str,
+    /// The verdict expected (`AC`, `RE`), a label for a set (`not AC`), or `unchecked`.
+    pub expected: String,
     /// It got the expected verdict.
     pub ok: bool,
     /// The largest CPU time of any judged case.
@@ -290,7 +291,7 @@ impl From<&Verified> for VerifiedJson {
     fn from(verified: &Verified) -> Self {
         VerifiedJson {
             name: verified.name.clone(),
-            expected: verified.expected.as_str(),
+            expected: verified.expected.as_str().to_string(),
             ok: verified.ok(),
             time_ms: verified.report.max_cpu_time().as_millis() as u64,
             result: SubmissionJson::from(&verified.report),
@@ -310,6 +311,14 @@ pub struct VerifyJson {
     pub partition: Option<String>,
     pub elapsed_ms: u64,
     pub submissions: Vec<VerifiedJson>,
+    /// Stored submissions not judged here (a language this machine lacks), with why.
+    pub skipped: Vec<SkippedJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkippedJson {
+    pub name: String,
+    pub reason: String,
 }
 
 impl From<&VerifyReport> for VerifyJson {
@@ -323,6 +332,14 @@ impl From<&VerifyReport> for VerifyJson {
             partition: None,
             elapsed_ms: report.elapsed.as_millis() as u64,
             submissions: report.results.iter().map(VerifiedJson::from).collect(),
+            skipped: report
+                .skipped
+                .iter()
+                .map(|s| SkippedJson {
+                    name: s.name.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
         }
     }
 }

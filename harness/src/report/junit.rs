@@ -713,7 +713,7 @@ mod tests {
         use crate::judge::verify::Verified;
         let slow = Verified {
             name: "sum/time_limit_exceeded/slow.c".to_string(),
-            expected: Verdict::TimeLimitExceeded,
+            expected: Verdict::TimeLimitExceeded.into(),
             report: submission(
                 vec![
                     outcome("1", Verdict::Accepted, "", 5),
@@ -724,10 +724,11 @@ mod tests {
         };
         let fine = Verified {
             name: "sum/accepted/mine.c".to_string(),
-            expected: Verdict::Accepted,
+            expected: Verdict::Accepted.into(),
             report: submission(vec![outcome("1", Verdict::Accepted, "", 5)], true),
         };
         let report = VerifyReport {
+            skipped: Vec::new(),
             results: vec![slow, fine],
             jobs: 2,
             elapsed: Duration::from_millis(20),

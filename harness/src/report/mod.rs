@@ -9,6 +9,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod notice;
+pub mod package;
 pub mod progress;
 pub mod stress;
 pub mod style;

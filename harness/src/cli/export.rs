@@ -1,0 +1,44 @@
+//! `harness export PROBLEM [--out DIR | FILE.zip]`: write a problem as an ICPC/Kattis package.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::exit;
+use crate::judge::verify;
+use crate::package::export;
+
+use super::{load_config, GlobalArgs};
+
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// The problem, by its id in judge.toml.
+    pub problem: String,
+    /// Where to write it: a folder, or a zip when the name ends in `.zip` (problem.yaml at
+    /// its root, as DOMjudge wants) [default: PROBLEM.zip in the current folder].
+    #[arg(long, value_name = "DIR|FILE.zip")]
+    pub out: Option<PathBuf>,
+    /// The folder of stored submissions [default: solutions/submissions beside judge.toml].
+    #[arg(long, value_name = "DIR")]
+    pub submissions: Option<PathBuf>,
+}
+
+pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
+    let config = load_config(global)?;
+    let problem = config.require_problem(&args.problem)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.zip", problem.name)));
+    let submissions = args
+        .submissions
+        .clone()
+        .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
+    let exported = export::export(&config, problem, &submissions, &out)?;
+    let mut stdout = anstream::stdout().lock();
+    crate::report::package::write_exported(&mut stdout, &problem.name, &out, &exported)?;
+    stdout.flush()?;
+    Ok(exit::OK)
+}

@@ -1,0 +1,148 @@
+//! What the commands share about problem packages given on the command line: telling a
+//! package folder from a problem id, the languages to judge them with, and loading one with
+//! its time limit settled (computed from the accepted submissions when the package has none).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::config::{self, Language};
+use crate::package::{self, limits::LimitOrigin, Loaded};
+use crate::report::progress::Progress;
+
+use super::GlobalArgs;
+
+/// The package folders the arguments name: `None` when they name problems of judge.toml. A
+/// folder that holds packages (a contest) stands for each of them.
+pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
+    let looks_like_path = |arg: &String| Path::new(arg).is_dir();
+    if args.is_empty() || !args.iter().any(looks_like_path) {
+        return Ok(None);
+    }
+    let mut dirs = Vec::new();
+    for arg in args {
+        let dir = PathBuf::from(arg);
+        if package::detect(&dir).is_some() {
+            dirs.push(dir);
+            continue;
+        }
+        if !dir.is_dir() {
+            anyhow::bail!("`{arg}` is not a package folder, and problem ids cannot be mixed with package folders (hint: give only package folders, or only problem ids)");
+        }
+        let mut inside: Vec<PathBuf> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir() && package::detect(p).is_some())
+            .collect();
+        if inside.is_empty() {
+            return Err(package::PackageError::NotAPackage(dir).into());
+        }
+        inside.sort();
+        dirs.extend(inside);
+    }
+    Ok(Some(dirs))
+}
+
+/// judge.toml's languages when one is found (they win), then the built-in table.
+pub fn languages(global: &GlobalArgs) -> Vec<Language> {
+    let found = match &global.config {
+        Some(path) => Some(path.clone()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|here| config::find(&here).ok()),
+    };
+    let config = found.and_then(|path| config::load(&path).ok());
+    package::languages(config.as_ref())
+}
+
+/// Reads and builds the package in `dir`; when it gives no time limit, judges its accepted
+/// submissions first and computes one as problemtools does. Says where the limit comes from
+/// on stderr (when `tell`), so every report that follows can be read against it.
+pub fn load_for_judging(
+    dir: &Path,
+    languages: Vec<Language>,
+    jobs: usize,
+    tell: bool,
+) -> Result<Loaded> {
+    load_with_limit(dir, languages, jobs, tell, None)
+}
+
+/// [`load_for_judging`], with a time limit that wins over the package's (judge.toml's).
+pub fn load_with_limit(
+    dir: &Path,
+    languages: Vec<Language>,
+    jobs: usize,
+    tell: bool,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Loaded> {
+    let mut opened = package::open(dir)?;
+    if let Some(limit) = time_limit {
+        opened.time_limit = package::TimeLimit::Given {
+            limit,
+            source: "judge.toml",
+        };
+    }
+    let fixed = opened.time_limit.fixed();
+    let source = match &opened.time_limit {
+        package::TimeLimit::Given { source, .. } => Some(*source),
+        package::TimeLimit::Computed { .. } => None,
+    };
+    let loaded = package::load(opened, languages.clone(), None)?;
+    let name = loaded.package.name.clone();
+    let (loaded, origin) = match (fixed, source) {
+        (Some(_), Some(source)) => (loaded, LimitOrigin::Given(source)),
+        _ => {
+            let runs = package::stored::accepted_runs(&loaded);
+            let mut progress = Progress::stderr(runs);
+            progress.set_label(&format!("{name}: accepted submissions, for the time limit"));
+            let computed =
+                package::stored::compute_time_limit(&loaded, jobs, &mut || progress.tick())?;
+            progress.finish();
+            let (limit, origin) = computed.expect("a package without a fixed limit computes one");
+            let package = loaded.package.clone();
+            (package::load(package, languages, Some(limit))?, origin)
+        }
+    };
+    if tell {
+        let limit = loaded.problem().time_limit;
+        crate::report::package::write_loaded(
+            &mut anstream::stderr().lock(),
+            &loaded,
+            limit,
+            &origin,
+        )?;
+    }
+    Ok(loaded)
+}
+
+/// Replaces each problem of judge.toml that names a `package` by the package's problem (its
+/// cases, limits and checker), keeping the table's id and `solution`.
+pub fn resolve_packages(config: &mut config::Config) -> Result<()> {
+    if config.problems.iter().all(|p| p.package.is_none()) {
+        return Ok(());
+    }
+    let languages = package::languages(Some(config));
+    for problem in &mut config.problems {
+        let Some(reference) = problem.package.clone() else {
+            continue;
+        };
+        let loaded = load_with_limit(
+            &reference.path,
+            languages.clone(),
+            2,
+            true,
+            reference.time_limit,
+        )
+        .map_err(|e| {
+            e.context(format!(
+                "problem `{}`: package `{}`",
+                problem.name,
+                reference.path.display()
+            ))
+        })?;
+        let mut resolved = loaded.problem().clone();
+        resolved.name = problem.name.clone();
+        resolved.solution = problem.solution.clone();
+        *problem = resolved;
+    }
+    Ok(())
+}

@@ -1,0 +1,433 @@
+//! Reads a Kattis/ICPC problem package, legacy or 2025-09 (2023-07-draft): problem.yaml, the
+//! test data with its groups' flags, the validators, the limits and the submissions.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_norway::Value;
+
+use super::limits::TimeLimit;
+use super::{
+    file_name, sorted_entries, submissions, Format, Group, Package, PackageError, SourceProgram,
+    Validation,
+};
+use crate::case::discover::Case;
+
+const MIB: u64 = 1 << 20;
+/// problemtools' defaults when problem.yaml says nothing.
+const DEFAULT_MEMORY_MIB: u64 = 2048;
+const DEFAULT_OUTPUT_MIB: u64 = 8;
+
+/// The version problem.yaml declares: 2023-07-draft and 2025-09 read alike.
+pub fn version(dir: &Path) -> Format {
+    let text = std::fs::read_to_string(dir.join("problem.yaml")).unwrap_or_default();
+    let declared = serde_norway::from_str::<Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.get("problem_format_version")
+                .and_then(|v| v.as_str().map(str::to_string))
+        })
+        .unwrap_or_default();
+    if declared.starts_with("2023-07") || declared.starts_with("2025-") || declared == "draft" {
+        Format::Kattis2025
+    } else {
+        Format::KattisLegacy
+    }
+}
+
+/// Reads YAML, turning a syntax error into one that names the line and column.
+pub(crate) fn read_yaml(path: &Path) -> Result<Value, PackageError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PackageError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if text.trim().is_empty() {
+        return Ok(Value::Mapping(Default::default()));
+    }
+    match serde_norway::from_str::<Value>(&text) {
+        Ok(Value::Null) => Ok(Value::Mapping(Default::default())),
+        Ok(value) => Ok(value),
+        Err(error) => {
+            let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Err(PackageError::Syntax {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: error.to_string(),
+            })
+        }
+    }
+}
+
+fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
+    PackageError::Invalid {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+/// A YAML number (integer or float) as f64.
+fn number(value: &Value) -> Option<f64> {
+    value
+        .as_f64()
+        .or_else(|| value.as_i64().map(|n| n as f64))
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+/// Flags written as one string (`float_tolerance 1e-6`) or as a list.
+fn flags(value: Option<&Value>) -> Option<Vec<String>> {
+    let value = value?;
+    Some(match value {
+        Value::String(text) => text.split_whitespace().map(str::to_string).collect(),
+        Value::Sequence(items) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(s) => s.clone(),
+                other => serde_norway::to_string(other)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+            })
+            .collect(),
+        Value::Null => Vec::new(),
+        // A map of validator name to flags (input validators): all of them, as a package
+        // with one input validator has.
+        Value::Mapping(map) => map
+            .values()
+            .flat_map(|v| flags(Some(v)).unwrap_or_default())
+            .collect(),
+        other => vec![serde_norway::to_string(other)
+            .unwrap_or_default()
+            .trim()
+            .to_string()],
+    })
+}
+
+pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
+    let root = root.canonicalize().map_err(|source| PackageError::Read {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let yaml_path = root.join("problem.yaml");
+    let yaml = if yaml_path.is_file() {
+        read_yaml(&yaml_path)?
+    } else {
+        Value::Mapping(Default::default())
+    };
+    if !yaml.is_mapping() {
+        return Err(invalid(
+            &yaml_path,
+            "problem.yaml must be a mapping of keys",
+        ));
+    }
+    let name = file_name(&root);
+    let title = match yaml.get("name") {
+        Some(Value::String(title)) => title.clone(),
+        Some(Value::Mapping(names)) => names
+            .get("en")
+            .or_else(|| names.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or(&name)
+            .to_string(),
+        _ => name.clone(),
+    };
+
+    // What kind of problem: refused clearly when it needs what is not built.
+    let types: Vec<String> = match yaml.get("type") {
+        Some(Value::String(t)) => t.split_whitespace().map(str::to_string).collect(),
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let validation = yaml
+        .get("validation")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .to_string();
+    let interactive =
+        types.iter().any(|t| t == "interactive") || validation.contains("interactive");
+    if interactive {
+        return Err(PackageError::Interactive(root));
+    }
+    for unsupported in ["multi-pass", "submit-answer"] {
+        if types.iter().any(|t| t == unsupported) || validation.contains(unsupported) {
+            return Err(PackageError::Unsupported {
+                path: yaml_path,
+                message: format!("`{unsupported}` problems are not judged by this harness"),
+            });
+        }
+    }
+    let scoring = types.iter().any(|t| t == "scoring") || validation.contains("score");
+
+    // Output validation.
+    let custom_dir = ["output_validator", "output_validators"]
+        .iter()
+        .map(|d| root.join(d))
+        .find(|d| d.is_dir() && sorted_entries(d).is_ok_and(|e| !e.is_empty()));
+    let custom = validation.contains("custom") || format == Format::Kattis2025;
+    let validation = match custom_dir {
+        Some(dir) if custom => {
+            // Legacy: one subfolder (or file) per validator, and the first is used. 2025-09:
+            // the folder itself is the program (a lone subfolder in it is taken as it).
+            let mut program = dir.clone();
+            if file_name(&dir) == "output_validators" {
+                program = sorted_entries(&dir)?.into_iter().next().expect("a non-empty folder");
+            }
+            loop {
+                let entries = if program.is_dir() { sorted_entries(&program)? } else { Vec::new() };
+                match entries.as_slice() {
+                    [only] if only.is_dir() => program = only.clone(),
+                    _ => break,
+                }
+            }
+            let name = program
+                .strip_prefix(&root)
+                .unwrap_or(&program)
+                .display()
+                .to_string();
+            Validation::Custom(SourceProgram { path: program, name })
+        }
+        None if validation.contains("custom") => {
+            return Err(invalid(
+                &yaml_path,
+                "`validation: custom` but no output validator in `output_validators/` (hint: add the validator's source there)",
+            ))
+        }
+        _ => Validation::Default,
+    };
+
+    // Limits.
+    let limits = yaml.get("limits");
+    let limit = |key: &str| limits.and_then(|l| l.get(key)).and_then(number);
+    let memory_limit =
+        limit("memory").map_or(DEFAULT_MEMORY_MIB * MIB, |m| (m * MIB as f64) as u64);
+    let output_limit =
+        limit("output").map_or(DEFAULT_OUTPUT_MIB * MIB, |m| (m * MIB as f64) as u64);
+    let multiplier = limits
+        .and_then(|l| l.get("time_multipliers"))
+        .and_then(|m| m.get("ac_to_time_limit"))
+        .and_then(number)
+        .or_else(|| limit("time_multiplier"))
+        .unwrap_or(if format == Format::KattisLegacy {
+            5.0
+        } else {
+            2.0
+        });
+    let resolution = limit("time_resolution").unwrap_or(1.0);
+    let time_limit = given_time_limit(&root, limit("time_limit"))?.unwrap_or(TimeLimit::Computed {
+        multiplier,
+        resolution,
+    });
+
+    // Test data.
+    let base_output_flags = flags(yaml.get("validator_flags")).unwrap_or_default();
+    let data = root.join("data");
+    if !data.is_dir() {
+        return Err(invalid(
+            &root,
+            "no `data/` folder: a package keeps its cases in `data/sample` and `data/secret`",
+        ));
+    }
+    let mut cases = Vec::new();
+    let mut groups = Vec::new();
+    let top = read_group(&data, &GroupFlags::default())?;
+    groups.push(Group {
+        folder: data.clone(),
+        output_flags: [base_output_flags.clone(), top.output.clone()].concat(),
+        input_flags: top.input.clone(),
+    });
+    for part in ["sample", "secret"] {
+        let folder = data.join(part);
+        if folder.is_dir() {
+            walk(
+                &folder,
+                &data,
+                &top,
+                &base_output_flags,
+                &mut cases,
+                &mut groups,
+            )?;
+        }
+    }
+    if cases.is_empty() {
+        return Err(invalid(
+            &data,
+            "no cases: a case is `NAME.in` with `NAME.ans` in `data/sample` or `data/secret`",
+        ));
+    }
+
+    let input_validators = match ["input_validators", "input_validator"]
+        .iter()
+        .map(|d| root.join(d))
+        .find(|d| d.is_dir())
+    {
+        Some(dir) => sorted_entries(&dir)?
+            .into_iter()
+            .map(|path| SourceProgram {
+                name: path
+                    .strip_prefix(&root)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string(),
+                path,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+
+    let (submissions, skipped) = submissions::kattis(&root)?;
+    Ok(Package {
+        root,
+        format,
+        name,
+        title,
+        scoring,
+        cases,
+        groups,
+        validation,
+        input_validators,
+        time_limit,
+        memory_limit,
+        output_limit,
+        submissions,
+        skipped,
+        testlib_validators: false,
+        include: None,
+        files: crate::config::FileIo::default(),
+    })
+}
+
+/// The time limit the package writes down, by DOMjudge's priority: `domjudge-problem.ini`,
+/// then `.timelimit`, then problem.yaml's `limits.time_limit`.
+fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>, PackageError> {
+    let seconds = |value: f64, path: &Path| {
+        if value.is_finite() && value > 0.0 {
+            Ok(Duration::from_secs_f64(value))
+        } else {
+            Err(invalid(
+                path,
+                format!("time limit {value} is not a positive number of seconds"),
+            ))
+        }
+    };
+    let ini = root.join("domjudge-problem.ini");
+    if ini.is_file() {
+        let text = std::fs::read_to_string(&ini).map_err(|source| PackageError::Read {
+            path: ini.clone(),
+            source,
+        })?;
+        for line in text.lines() {
+            if let Some((key, value)) = line.split_once('=') {
+                if key.trim() == "timelimit" {
+                    let value = value.trim().trim_matches(['"', '\'']);
+                    let value: f64 = value.parse().map_err(|_| {
+                        invalid(&ini, format!("timelimit `{value}` is not a number"))
+                    })?;
+                    return Ok(Some(TimeLimit::Given {
+                        limit: seconds(value, &ini)?,
+                        source: "domjudge-problem.ini",
+                    }));
+                }
+            }
+        }
+    }
+    let dot = root.join(".timelimit");
+    if dot.is_file() {
+        let text = std::fs::read_to_string(&dot).map_err(|source| PackageError::Read {
+            path: dot.clone(),
+            source,
+        })?;
+        let value: f64 = text.trim().parse().map_err(|_| {
+            invalid(
+                &dot,
+                format!("`{}` is not a number of seconds", text.trim()),
+            )
+        })?;
+        return Ok(Some(TimeLimit::Given {
+            limit: seconds(value, &dot)?,
+            source: ".timelimit",
+        }));
+    }
+    match yaml {
+        Some(value) => Ok(Some(TimeLimit::Given {
+            limit: seconds(value, &root.join("problem.yaml"))?,
+            source: "problem.yaml",
+        })),
+        None => Ok(None),
+    }
+}
+
+/// A group's flags after inheritance; `None` in the file means "as the parent".
+#[derive(Debug, Clone, Default)]
+struct GroupFlags {
+    output: Vec<String>,
+    input: Vec<String>,
+}
+
+fn read_group(folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
+    let file = ["test_group.yaml", "testdata.yaml"]
+        .iter()
+        .map(|f| folder.join(f))
+        .find(|f| f.is_file());
+    let Some(file) = file else {
+        return Ok(parent.clone());
+    };
+    let yaml = read_yaml(&file)?;
+    let output = flags(yaml.get("output_validator_args"))
+        .or_else(|| flags(yaml.get("output_validator_flags")))
+        .unwrap_or_else(|| parent.output.clone());
+    let input = flags(yaml.get("input_validator_args"))
+        .or_else(|| flags(yaml.get("input_validator_flags")))
+        .unwrap_or_else(|| parent.input.clone());
+    Ok(GroupFlags { output, input })
+}
+
+/// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
+/// runs them in.
+fn walk(
+    folder: &Path,
+    data: &Path,
+    parent: &GroupFlags,
+    base_output: &[String],
+    cases: &mut Vec<Case>,
+    groups: &mut Vec<Group>,
+) -> Result<(), PackageError> {
+    let flags = read_group(folder, parent)?;
+    groups.push(Group {
+        folder: folder.to_path_buf(),
+        output_flags: [base_output.to_vec(), flags.output.clone()].concat(),
+        input_flags: flags.input.clone(),
+    });
+    for entry in sorted_entries(folder)? {
+        if entry.is_dir() {
+            walk(&entry, data, &flags, base_output, cases, groups)?;
+            continue;
+        }
+        if entry.extension().and_then(|e| e.to_str()) != Some("in") {
+            continue;
+        }
+        let answer = entry.with_extension("ans");
+        if !answer.is_file() {
+            return Err(invalid(
+                &entry,
+                format!(
+                    "has no answer `{}` beside it (hint: every `.in` needs its `.ans`)",
+                    file_name(&answer)
+                ),
+            ));
+        }
+        let relative = entry
+            .strip_prefix(data)
+            .unwrap_or(&entry)
+            .with_extension("");
+        cases.push(Case {
+            name: relative.to_string_lossy().into_owned(),
+            input: entry.clone(),
+            answer,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! A package's time limit: given (by problem.yaml, `.timelimit`, `domjudge-problem.ini` or
+//! problem.xml), or computed from the slowest accepted submission as problemtools computes it.
+
+use std::fmt;
+use std::time::Duration;
+
+/// The limit accepted submissions run under while the real one is not known yet:
+/// problemtools' own placeholder (5 minutes).
+pub const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(300);
+/// The wall-clock bound meanwhile: an accepted submission that takes longer gives no
+/// useful limit anyway, and one that waits for input must not hold the judge for minutes.
+pub const UNKNOWN_WALL_LIMIT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TimeLimit {
+    /// Written in the package; `source` names where (`problem.yaml`, `.timelimit`, …).
+    Given {
+        limit: Duration,
+        source: &'static str,
+    },
+    /// Not written: computed from the slowest accepted submission.
+    Computed {
+        /// `ac_to_time_limit` (2025-09) or `time_multiplier` (legacy).
+        multiplier: f64,
+        /// `time_resolution` in seconds (1 by default).
+        resolution: f64,
+    },
+}
+
+impl TimeLimit {
+    pub fn fixed(&self) -> Option<Duration> {
+        match self {
+            TimeLimit::Given { limit, .. } => Some(*limit),
+            TimeLimit::Computed { .. } => None,
+        }
+    }
+
+    /// problemtools: `max(1, ceil(slowest × multiplier / resolution)) × resolution`.
+    pub fn compute(multiplier: f64, resolution: f64, slowest: Duration) -> Duration {
+        let exact = slowest.as_secs_f64() * multiplier;
+        let steps = (exact / resolution).ceil().max(1.0);
+        Duration::from_secs_f64(steps * resolution)
+    }
+}
+
+/// How the limit a package was judged under came about, for the report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LimitOrigin {
+    Given(&'static str),
+    Computed {
+        slowest: Duration,
+        slowest_name: String,
+        multiplier: f64,
+        resolution: f64,
+    },
+}
+
+impl fmt::Display for LimitOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LimitOrigin::Given(source) => write!(f, "from {source}"),
+            LimitOrigin::Computed {
+                slowest,
+                slowest_name,
+                multiplier,
+                resolution,
+            } => write!(
+                f,
+                "computed as problemtools does: slowest accepted {} ({slowest_name}) × {multiplier}, rounded up to {resolution}s",
+                crate::config::units::format_duration(*slowest)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn computed_as_problemtools_computes() {
+        let ms = Duration::from_millis;
+        // (multiplier, resolution, slowest, limit)
+        for (multiplier, resolution, slowest, limit) in [
+            (2.0, 1.0, ms(10), ms(1000)),
+            (2.0, 1.0, ms(600), ms(2000)),
+            (5.0, 1.0, ms(210), ms(2000)),
+            (2.0, 0.5, ms(300), ms(1000)),
+            (2.0, 0.1, ms(260), ms(600)),
+            (2.0, 1.0, ms(0), ms(1000)),
+        ] {
+            let got = TimeLimit::compute(multiplier, resolution, slowest);
+            assert!(
+                got.abs_diff(limit) < ms(1),
+                "{multiplier} {resolution} {slowest:?}: {got:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! Problem packages read as they are: the ICPC/Kattis format (legacy and 2025-09) and
+//! Codeforces Polygon's `problem.xml`. A package becomes the same [`Problem`] judge.toml
+//! describes, so `judge`, `verify` and `validate` work on it unchanged; what only packages
+//! have (test groups with their own flags, stored submissions with sets of expected verdicts,
+//! a time limit computed from the accepted submissions) lives here.
+
+pub mod build;
+pub mod export;
+pub mod kattis;
+pub mod languages;
+pub mod limits;
+pub mod polygon;
+pub mod stored;
+pub mod submissions;
+pub mod validate;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::case::discover::Case;
+use crate::check::Checker;
+use crate::config::{Config, Language, Problem};
+
+pub use limits::TimeLimit;
+pub use submissions::{PackageSubmission, Skipped};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`)", .0.display())]
+    NotAPackage(PathBuf),
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("`{}`: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+    #[error("`{}` is an interactive problem: packages with an interactor are recognised, but interactive judging is not built yet (hint: its samples and validator stay as they are; only this command refuses)", .0.display())]
+    Interactive(PathBuf),
+    #[error("`{}`: {message}", path.display())]
+    Unsupported { path: PathBuf, message: String },
+    #[error("cannot build `{}`: {message}", path.display())]
+    Build { path: PathBuf, message: String },
+}
+
+/// The two formats, and which version of the Kattis one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    KattisLegacy,
+    /// 2023-07-draft, finished as 2025-09.
+    Kattis2025,
+    Polygon,
+}
+
+impl Format {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::KattisLegacy => "Kattis/ICPC package (legacy)",
+            Format::Kattis2025 => "Kattis/ICPC package (2025-09)",
+            Format::Polygon => "Polygon package",
+        }
+    }
+}
+
+/// A source program of the package (a validator, a checker): one file or a folder of files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceProgram {
+    /// The file, or the folder whose files make the program.
+    pub path: PathBuf,
+    /// `output_validators/checker`, for messages.
+    pub name: String,
+}
+
+/// How outputs are checked, before anything is built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Validation {
+    /// The default validator; the flags are per group (see [`Package::groups`]).
+    Default,
+    /// A Kattis output validator from source.
+    Custom(SourceProgram),
+    /// A testlib checker from source, with the folder holding the package's `testlib.h`.
+    Testlib {
+        program: SourceProgram,
+        include: PathBuf,
+    },
+    /// One of the judge's own checkers (Polygon's `std::` checkers).
+    Builtin(Checker),
+}
+
+/// A package, read: everything needed to judge it, nothing built or run yet.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub root: PathBuf,
+    pub format: Format,
+    /// The short name (the folder's name), as DOMjudge and problemtools call it.
+    pub name: String,
+    pub title: String,
+    /// `scoring` problems are judged pass-fail here: every case must be accepted.
+    pub scoring: bool,
+    pub cases: Vec<Case>,
+    /// Flags of each test-data folder, inherited: the output validator's and the input
+    /// validators'.
+    pub groups: Vec<Group>,
+    pub validation: Validation,
+    pub input_validators: Vec<SourceProgram>,
+    pub time_limit: TimeLimit,
+    pub memory_limit: u64,
+    pub output_limit: u64,
+    pub submissions: Vec<PackageSubmission>,
+    /// Files in `submissions/` that are not judged, with why.
+    pub skipped: Vec<Skipped>,
+    /// Input validators speak testlib (exit 0 valid) rather than Kattis (exit 42).
+    pub testlib_validators: bool,
+    /// A folder with the package's `testlib.h`, for building its validators.
+    pub include: Option<PathBuf>,
+    /// File input and output (Polygon's `input-file`/`output-file`) instead of stdin/stdout.
+    pub files: crate::config::FileIo,
+}
+
+/// A test-data folder with the flags it has after inheritance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub folder: PathBuf,
+    pub output_flags: Vec<String>,
+    pub input_flags: Vec<String>,
+}
+
+/// Where packages keep their files and what a folder must hold to be one.
+pub fn detect(dir: &Path) -> Option<Format> {
+    if dir.join("problem.yaml").is_file() {
+        Some(kattis::version(dir))
+    } else if dir.join("problem.xml").is_file() {
+        Some(Format::Polygon)
+    } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
+        Some(Format::KattisLegacy)
+    } else {
+        None
+    }
+}
+
+/// Reads the package in `dir`, whichever its format.
+pub fn open(dir: &Path) -> Result<Package, PackageError> {
+    match detect(dir) {
+        Some(Format::Polygon) => polygon::open(dir),
+        Some(format) => kattis::open(dir, format),
+        None => Err(PackageError::NotAPackage(dir.to_path_buf())),
+    }
+}
+
+/// A package built to judge: the problem (with its checker compiled) in a config of its own.
+#[derive(Debug)]
+pub struct Loaded {
+    pub package: Package,
+    pub config: Config,
+}
+
+impl Loaded {
+    pub fn problem(&self) -> &Problem {
+        &self.config.problems[0]
+    }
+}
+
+/// The languages to judge a package's submissions with: judge.toml's, if the command found
+/// one, then the built-in table for what it does not name.
+pub fn languages(extra: Option<&Config>) -> Vec<Language> {
+    let mut table: Vec<Language> = extra.map(|c| c.languages.clone()).unwrap_or_default();
+    // The package table's own entries first where the format needs them (Python 2 by its
+    // first line; JavaScript with a thread stack that fits), then the judge's built-in ones.
+    let (first, rest): (Vec<Language>, Vec<Language>) = languages::builtin()
+        .into_iter()
+        .partition(|l| matches!(l.id.as_str(), "python2" | "javascript"));
+    for language in first
+        .into_iter()
+        .chain(crate::compile::languages::builtin())
+        .chain(rest)
+    {
+        let taken = table.iter().any(|l| {
+            l.id == language.id || l.extensions.iter().any(|e| language.extensions.contains(e))
+        });
+        if !taken {
+            table.push(language);
+        }
+    }
+    table
+}
+
+/// Builds what judging needs (the output validator or checker) and turns the package into a
+/// one-problem config. `time_limit` overrides the package's own (a computed one, say); without
+/// either, the problem gets the placeholder limit problemtools uses until it knows better.
+pub fn load(
+    package: Package,
+    languages: Vec<Language>,
+    time_limit: Option<Duration>,
+) -> Result<Loaded, PackageError> {
+    let checker = match &package.validation {
+        Validation::Default => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) => {
+            let built = build::build(source, &languages, None)?;
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Custom {
+                    program: built.program.executable,
+                    args: built.program.args,
+                    name: source.name.clone(),
+                },
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Testlib { program, include } => {
+            let built = build::build(program, &languages, Some(include))?;
+            let checker = Checker::Command {
+                program: built.program.executable.clone(),
+                args: built
+                    .program
+                    .args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+            };
+            checker
+        }
+        Validation::Builtin(checker) => checker.clone(),
+    };
+    let known = time_limit.or(package.time_limit.fixed());
+    let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
+    // While the limit is being computed, a program that waits must not hold the judge for
+    // twice the 5-minute placeholder.
+    let wall_limit = match known {
+        Some(limit) => crate::sandbox::run::wall_limit(limit),
+        None => limits::UNKNOWN_WALL_LIMIT,
+    };
+    let problem = Problem {
+        name: package.name.clone(),
+        title: package.title.clone(),
+        // A package has no single solution; `harness run` judges its first accepted
+        // submission instead (see `cli::run`).
+        solution: None,
+        url: None,
+        interactor: None,
+        interactive: false,
+        multi_test: false,
+        files: package.files.clone(),
+        reference: None,
+        cases: package.root.join("data"),
+        time_limit,
+        wall_limit,
+        memory_limit: package.memory_limit,
+        output_limit: package.output_limit,
+        checker,
+        validator: None,
+        generators: Vec::new(),
+        stress: None,
+        package: Some(crate::config::PackageRef {
+            path: package.root.clone(),
+            time_limit: known,
+        }),
+    };
+    let config = Config {
+        root: package.root.clone(),
+        path: package.root.join(match package.format {
+            Format::Polygon => "problem.xml",
+            _ => "problem.yaml",
+        }),
+        build: None,
+        problems: vec![problem],
+        languages,
+        sandbox: crate::sandbox::Mode::default(),
+    };
+    Ok(Loaded { package, config })
+}
+
+fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
+    package
+        .groups
+        .iter()
+        .map(|g| (g.folder.clone(), g.output_flags.clone()))
+        .collect()
+}
+
+/// The file name of a path, lossily, for names and messages.
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Entries of a folder sorted by name (bytes, as the formats' tools sort them), hidden ones
+/// and `*.disabled` ones left out (BAPCtools' convention for switching a file off).
+pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, PackageError> {
+    let read = |source| PackageError::Read {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(read)? {
+        let path = entry.map_err(read)?.path();
+        let name = file_name(&path);
+        if name.starts_with('.') || name.ends_with(".disabled") {
+            continue;
+        }
+        entries.push(path);
+    }
+    entries.sort_by_key(|p| file_name(p));
+    Ok(entries)
+}

@@ -1,0 +1,367 @@
+//! Reads a Codeforces Polygon package (`problem.xml`): the `tests` testset (`tests/NN` with
+//! answers `tests/NN.a`), its limits, the checker (a `std::` one mapped to the judge's own,
+//! any other compiled from its source with the package's `testlib.h`), the validators and the
+//! solutions with their tags as expected verdicts.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::limits::TimeLimit;
+use super::{
+    file_name, Format, Package, PackageError, PackageSubmission, SourceProgram, Validation,
+};
+use crate::case::discover::Case;
+use crate::check::Checker;
+use crate::judge::verify::Expected;
+use crate::verdict::Verdict;
+
+fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
+    PackageError::Invalid {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+/// A `std::` checker as one of the judge's own, or `None` for one it has no equal of.
+pub fn std_checker(name: &str) -> Option<Checker> {
+    let name = name.strip_prefix("std::")?.trim_end_matches(".cpp");
+    let float = |digits: i32| Checker::Float {
+        absolute: 10f64.powi(-digits),
+        relative: 10f64.powi(-digits),
+    };
+    Some(match name {
+        // Tokens compared exactly (case-sensitive), numbers as text or as values.
+        "wcmp" | "ncmp" | "uncmp" | "hcmp" | "icmp" => Checker::Tokens,
+        "lcmp" | "fcmp" => Checker::Lines,
+        "rcmp" | "dcmp" => float(6),
+        "yesno" | "nyesno" => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Default,
+                groups: Vec::new(),
+            }))
+        }
+        other => {
+            let digits = other.strip_prefix("rcmp")?.parse::<i32>().ok()?;
+            float(digits)
+        }
+    })
+}
+
+/// The verdicts a solution's tag stands for.
+fn expected_of_tag(tag: &str) -> Expected {
+    let any = |verdicts: &[Verdict], label: &str| Expected::AnyOf {
+        verdicts: verdicts.to_vec(),
+        label: label.to_string(),
+    };
+    match tag {
+        "main" | "accepted" => Expected::One(Verdict::Accepted),
+        "wrong-answer" | "presentation-error" => Expected::One(Verdict::WrongAnswer),
+        "time-limit-exceeded" => Expected::One(Verdict::TimeLimitExceeded),
+        "memory-limit-exceeded" => Expected::One(Verdict::MemoryLimitExceeded),
+        "failed" => any(&[Verdict::RuntimeError], "RE"),
+        "time-limit-exceeded-or-accepted" => {
+            any(&[Verdict::Accepted, Verdict::TimeLimitExceeded], "AC/TLE")
+        }
+        "time-limit-exceeded-or-memory-limit-exceeded" => any(
+            &[Verdict::TimeLimitExceeded, Verdict::MemoryLimitExceeded],
+            "TLE/MLE",
+        ),
+        "rejected" => any(
+            &[
+                Verdict::WrongAnswer,
+                Verdict::TimeLimitExceeded,
+                Verdict::RuntimeError,
+                Verdict::MemoryLimitExceeded,
+                Verdict::OutputLimitExceeded,
+            ],
+            "not AC",
+        ),
+        other => Expected::Unchecked {
+            folder: format!("tag {other}"),
+        },
+    }
+}
+
+/// The first child element named `name`.
+fn child<'a, 'input>(
+    node: roxmltree::Node<'a, 'input>,
+    name: &str,
+) -> Option<roxmltree::Node<'a, 'input>> {
+    node.children().find(|c| c.has_tag_name(name))
+}
+
+/// `tests/%02d` with `n` put in, as Polygon's C-style pattern says.
+fn pattern_path(pattern: &str, n: usize) -> String {
+    let Some(start) = pattern.find('%') else {
+        return pattern.to_string();
+    };
+    let rest = &pattern[start + 1..];
+    let Some(end) = rest.find('d') else {
+        return pattern.to_string();
+    };
+    let width: usize = rest[..end].trim_start_matches('0').parse().unwrap_or(0);
+    format!("{}{n:0width$}{}", &pattern[..start], &rest[end + 1..])
+}
+
+pub fn open(root: &Path) -> Result<Package, PackageError> {
+    let root = root.canonicalize().map_err(|source| PackageError::Read {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let xml_path = root.join("problem.xml");
+    let text = std::fs::read_to_string(&xml_path).map_err(|source| PackageError::Read {
+        path: xml_path.clone(),
+        source,
+    })?;
+    let document = roxmltree::Document::parse(&text).map_err(|error| {
+        let position = error.pos();
+        PackageError::Syntax {
+            path: xml_path.clone(),
+            line: position.row as usize,
+            column: position.col as usize,
+            message: error.to_string(),
+        }
+    })?;
+    let problem = document.root_element();
+    let name = problem
+        .attribute("short-name")
+        .map(str::to_string)
+        .unwrap_or_else(|| file_name(&root));
+    let title = child(problem, "names")
+        .and_then(|names| {
+            let all: Vec<_> = names
+                .children()
+                .filter(|n| n.has_tag_name("name"))
+                .collect();
+            all.iter()
+                .find(|n| n.attribute("language") == Some("english"))
+                .or(all.first())
+                .and_then(|n| n.attribute("value"))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| name.clone());
+
+    let assets = child(problem, "assets");
+    if assets.and_then(|a| child(a, "interactor")).is_some() {
+        return Err(PackageError::Interactive(root));
+    }
+
+    let judging =
+        child(problem, "judging").ok_or_else(|| invalid(&xml_path, "no <judging> element"))?;
+    // File input/output, as old Codeforces rounds use: the judge puts the input under that
+    // name and reads the answer from the other.
+    let file = |attribute: &str| {
+        judging
+            .attribute(attribute)
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+    };
+    let files = crate::config::FileIo {
+        input: file("input-file"),
+        output: file("output-file"),
+    };
+    let testset = judging
+        .children()
+        .find(|t| t.has_tag_name("testset") && t.attribute("name") == Some("tests"))
+        .or_else(|| judging.children().find(|t| t.has_tag_name("testset")))
+        .ok_or_else(|| invalid(&xml_path, "no <testset> in <judging>"))?;
+    let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
+    let time_ms: u64 = value("time-limit")
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| invalid(&xml_path, "the testset has no <time-limit> in milliseconds"))?;
+    let memory: u64 = value("memory-limit")
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| invalid(&xml_path, "the testset has no <memory-limit> in bytes"))?;
+    let input_pattern = value("input-path-pattern")
+        .unwrap_or("tests/%02d")
+        .to_string();
+    let answer_pattern = value("answer-path-pattern")
+        .unwrap_or("tests/%02d.a")
+        .to_string();
+    let tests: Vec<roxmltree::Node<'_, '_>> = child(testset, "tests")
+        .map(|t| t.children().filter(|n| n.has_tag_name("test")).collect())
+        .unwrap_or_default();
+
+    let mut cases = Vec::new();
+    let mut missing_generated = 0;
+    let mut missing_answers = 0;
+    for (index, test) in tests.iter().enumerate() {
+        let number = index + 1;
+        let input = root.join(pattern_path(&input_pattern, number));
+        let answer = root.join(pattern_path(&answer_pattern, number));
+        if !input.is_file() {
+            if test.attribute("method") == Some("generated") {
+                missing_generated += 1;
+                continue;
+            }
+            return Err(invalid(&input, "a manual test's input is missing"));
+        }
+        if !answer.is_file() {
+            missing_answers += 1;
+            continue;
+        }
+        let shown = input
+            .strip_prefix(&root)
+            .unwrap_or(&input)
+            .to_string_lossy()
+            .into_owned();
+        cases.push(Case {
+            name: shown,
+            input,
+            answer,
+        });
+    }
+    if missing_generated > 0 || missing_answers > 0 {
+        let doall = if root.join("doall.sh").is_file() {
+            " with `doall.sh`"
+        } else {
+            ""
+        };
+        return Err(PackageError::Unsupported {
+            path: root,
+            message: format!(
+                "a \"standard\" Polygon package: {missing_generated} generated tests and {missing_answers} answers are not in it; they are made{doall} by running the package's generators and main solution (hint: download the \"full\" package from Polygon, which has `tests/NN` and `tests/NN.a`, or run `doall.sh` first)"
+            ),
+        });
+    }
+    if cases.is_empty() {
+        return Err(invalid(&xml_path, "the testset has no tests"));
+    }
+
+    // The checker.
+    let source_of = |node: roxmltree::Node<'_, '_>| {
+        child(node, "source")
+            .and_then(|s| s.attribute("path"))
+            .map(|p| root.join(p))
+    };
+    let include = root.join("files");
+    let validation = match assets.and_then(|a| child(a, "checker")) {
+        None => Validation::Builtin(Checker::Tokens),
+        Some(checker) => {
+            let mapped = checker.attribute("name").and_then(std_checker);
+            match (mapped, source_of(checker)) {
+                (Some(builtin), _) => Validation::Builtin(builtin),
+                (None, Some(source)) if source.is_file() => {
+                    let header_folder = [include.clone(), source.parent().map(Path::to_path_buf).unwrap_or_default(), root.clone()]
+                        .into_iter()
+                        .find(|d| d.join("testlib.h").is_file())
+                        .ok_or_else(|| invalid(&source, "the checker needs `testlib.h`, which the package does not have in `files/`"))?;
+                    Validation::Testlib {
+                        program: SourceProgram {
+                            name: source
+                                .strip_prefix(&root)
+                                .unwrap_or(&source)
+                                .display()
+                                .to_string(),
+                            path: source,
+                        },
+                        include: header_folder,
+                    }
+                }
+                (None, source) => {
+                    return Err(invalid(
+                        &xml_path,
+                        format!(
+                            "the checker `{}` is not a standard one and its source `{}` is missing",
+                            checker.attribute("name").unwrap_or("?"),
+                            source.map(|s| s.display().to_string()).unwrap_or_default()
+                        ),
+                    ))
+                }
+            }
+        }
+    };
+
+    let input_validators = assets
+        .and_then(|a| child(a, "validators"))
+        .map(|validators| {
+            validators
+                .children()
+                .filter(|v| v.has_tag_name("validator"))
+                .filter_map(source_of)
+                .filter(|p| p.is_file())
+                .map(|path| SourceProgram {
+                    name: path
+                        .strip_prefix(&root)
+                        .unwrap_or(&path)
+                        .display()
+                        .to_string(),
+                    path,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let mut submissions = Vec::new();
+    if let Some(solutions) = assets.and_then(|a| child(a, "solutions")) {
+        for solution in solutions.children().filter(|s| s.has_tag_name("solution")) {
+            let Some(path) = source_of(solution) else {
+                continue;
+            };
+            let tag = solution.attribute("tag").unwrap_or("");
+            let shown = path
+                .strip_prefix(&root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            submissions.push(PackageSubmission {
+                name: format!("{shown} ({tag})"),
+                path,
+                expected: expected_of_tag(tag),
+            });
+        }
+    }
+
+    Ok(Package {
+        root,
+        format: Format::Polygon,
+        name,
+        title,
+        scoring: false,
+        cases,
+        groups: Vec::new(),
+        validation,
+        input_validators,
+        time_limit: TimeLimit::Given {
+            limit: Duration::from_millis(time_ms),
+            source: "problem.xml",
+        },
+        memory_limit: memory,
+        output_limit: 64 << 20,
+        submissions,
+        skipped: Vec::new(),
+        testlib_validators: true,
+        files,
+        include: Some(include).filter(|d| d.join("testlib.h").is_file()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_and_std_checkers() {
+        assert_eq!(pattern_path("tests/%02d", 7), "tests/07");
+        assert_eq!(pattern_path("tests/%02d.a", 12), "tests/12.a");
+        assert_eq!(pattern_path("tests/%d", 3), "tests/3");
+        assert_eq!(std_checker("std::wcmp.cpp"), Some(Checker::Tokens));
+        assert_eq!(std_checker("std::lcmp.cpp"), Some(Checker::Lines));
+        assert_eq!(
+            std_checker("std::rcmp4.cpp"),
+            Some(Checker::Float {
+                absolute: 1e-4,
+                relative: 1e-4
+            })
+        );
+        assert!(matches!(
+            std_checker("std::yesno.cpp"),
+            Some(Checker::Package(_))
+        ));
+        assert_eq!(std_checker("check.cpp"), None);
+        assert_eq!(std_checker("std::unknown.cpp"), None);
+        assert!(expected_of_tag("main").allows(Verdict::Accepted));
+        assert!(expected_of_tag("rejected").allows(Verdict::MemoryLimitExceeded));
+        assert!(!expected_of_tag("rejected").allows(Verdict::Accepted));
+    }
+}

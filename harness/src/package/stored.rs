@@ -1,0 +1,122 @@
+//! A loaded package's stored submissions as `verify` plans them (each with its language, or
+//! skipped with why), and the time limit computed from the accepted ones when the package
+//! gives none.
+
+use std::time::Duration;
+
+use super::limits::{LimitOrigin, TimeLimit};
+use super::{languages, Loaded};
+use crate::compile::submit::SubmitError;
+use crate::judge::submission::{self, Options, Plan};
+use crate::judge::verify::{Expected, Skipped, Stored};
+use crate::judge::Stop;
+
+/// The package's submissions ready to judge, named `<package>/<folder>/<file>`, and those
+/// that cannot be judged here.
+pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
+    let problem = loaded.problem();
+    let name = &loaded.package.name;
+    let mut stored = Vec::new();
+    let mut skipped: Vec<Skipped> = loaded
+        .package
+        .skipped
+        .iter()
+        .map(|s| Skipped {
+            name: format!("{name}/{}", s.name),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    for submission in &loaded.package.submissions {
+        let full = format!("{name}/{}", submission.name);
+        let language =
+            languages::language_of(&loaded.config.languages, &submission.path).and_then(|l| {
+                languages::available(l)
+                    .map(|()| l)
+                    .map_err(|why| format!("{}: {why}", l.name))
+            });
+        match language {
+            Ok(language) => stored.push(Stored {
+                name: full,
+                expected: submission.expected.clone(),
+                plan: Plan {
+                    problem,
+                    language,
+                    source: submission.path.clone(),
+                    cases: loaded.package.cases.clone(),
+                    // Interactive packages are refused when read.
+                    interactor: None,
+                },
+            }),
+            Err(reason) => skipped.push(Skipped { name: full, reason }),
+        }
+    }
+    (stored, skipped)
+}
+
+/// Judges the accepted submissions under the placeholder limit and computes the time limit
+/// from the slowest, as problemtools does. `None` when the package gives its limit.
+pub fn compute_time_limit(
+    loaded: &Loaded,
+    jobs: usize,
+    on_case: &mut dyn FnMut(),
+) -> Result<Option<(Duration, LimitOrigin)>, SubmitError> {
+    let TimeLimit::Computed {
+        multiplier,
+        resolution,
+    } = loaded.package.time_limit
+    else {
+        return Ok(None);
+    };
+    let (stored, _) = plan(loaded);
+    let options = Options {
+        jobs: jobs.max(1),
+        stop: Stop::AfterFirstFailure,
+    };
+    let mut slowest: Option<(Duration, String)> = None;
+    for entry in stored
+        .iter()
+        .filter(|s| s.expected == Expected::One(crate::verdict::Verdict::Accepted))
+    {
+        let report = submission::judge(&entry.plan, &options, &mut |_| on_case())?;
+        if !report.verdict.is_accepted() {
+            continue;
+        }
+        // An interpreter's time counts as the language's multiplier says.
+        let time = report
+            .max_cpu_time()
+            .div_f64(entry.plan.language.time_multiplier);
+        if slowest.as_ref().is_none_or(|(t, _)| time > *t) {
+            slowest = Some((time, entry.name.clone()));
+        }
+    }
+    Ok(Some(match slowest {
+        Some((time, name)) => (
+            TimeLimit::compute(multiplier, resolution, time),
+            LimitOrigin::Computed {
+                slowest: time,
+                slowest_name: name,
+                multiplier,
+                resolution,
+            },
+        ),
+        None => (
+            super::limits::UNKNOWN_TIME_LIMIT,
+            LimitOrigin::Given(
+                "no accepted submission passing to compute it from: problemtools' placeholder",
+            ),
+        ),
+    }))
+}
+
+/// The cases count `compute_time_limit` will run, for a progress bar.
+pub fn accepted_runs(loaded: &Loaded) -> usize {
+    if loaded.package.time_limit.fixed().is_some() {
+        return 0;
+    }
+    let (stored, _) = plan(loaded);
+    stored
+        .iter()
+        .filter(|s| s.expected == Expected::One(crate::verdict::Verdict::Accepted))
+        .map(|s| s.plan.cases.len())
+        .sum()
+}

@@ -1,0 +1,120 @@
+//! What is said about a problem package: where its time limit comes from, and what its input
+//! validators made of its cases.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use super::style::{BAD, DIM, GOOD};
+use crate::config::units::{format_bytes, format_duration};
+use crate::package::limits::LimitOrigin;
+use crate::package::validate::{CaseValidity, Judgement, Validators};
+use crate::package::Loaded;
+
+/// `different: A Different Problem (Kattis/ICPC package (legacy)), time limit 1 s (computed
+/// as problemtools does: …), memory 2.0 GiB`: read before every report on a package.
+pub fn write_loaded(
+    out: &mut dyn Write,
+    loaded: &Loaded,
+    limit: Duration,
+    origin: &LimitOrigin,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}: {} ({}), time limit {} ({origin}), memory {}",
+        loaded.package.name,
+        loaded.package.title,
+        loaded.package.format.describe(),
+        format_duration(limit),
+        format_bytes(loaded.problem().memory_limit),
+    )?;
+    if loaded.package.scoring {
+        writeln!(
+            out,
+            "{}: {DIM}a scoring problem: judged pass-fail here (every case must be AC), no score is computed{DIM:#}",
+            loaded.package.name
+        )?;
+    }
+    Ok(())
+}
+
+/// The invalid cases, the validators that could not run, and a count.
+pub fn write_validation(
+    out: &mut dyn Write,
+    loaded: &Loaded,
+    validators: &Validators,
+    results: &[CaseValidity],
+) -> io::Result<()> {
+    let name = &loaded.package.name;
+    for (source, why) in &validators.skipped {
+        writeln!(out, "{name}: {DIM}skipped {}{DIM:#}: {why}", source.name)?;
+    }
+    if validators.built.is_empty() {
+        return writeln!(
+            out,
+            "{name}: {DIM}no input validator to run{DIM:#} (hint: the format keeps them in `input_validators/`)"
+        );
+    }
+    let mut valid = 0;
+    for result in results {
+        match &result.judgement {
+            Judgement::Valid => valid += 1,
+            Judgement::Invalid(reason) => writeln!(
+                out,
+                "{name}: {BAD}INVALID{BAD:#} {} by {}: {reason}",
+                result.case, result.validator
+            )?,
+            Judgement::Failed(reason) => writeln!(
+                out,
+                "{name}: {BAD}validator failed{BAD:#} on {} ({}): {reason}",
+                result.case, result.validator
+            )?,
+        }
+    }
+    let names: Vec<&str> = validators
+        .built
+        .iter()
+        .map(|(s, _)| s.name.as_str())
+        .collect();
+    let style = if valid == results.len() { GOOD } else { BAD };
+    writeln!(
+        out,
+        "{name}: {style}{valid} of {} case checks valid{style:#} ({} cases × {})",
+        results.len(),
+        loaded.package.cases.len(),
+        names.join(", ")
+    )
+}
+
+/// `exported king-queens to king-queens.zip: 212 files (…)`, and what was left out.
+pub fn write_exported(
+    out: &mut dyn Write,
+    problem: &str,
+    path: &std::path::Path,
+    exported: &crate::package::export::Exported,
+) -> io::Result<()> {
+    let count = |prefix: &str| {
+        exported
+            .files
+            .iter()
+            .filter(|f| f.starts_with(prefix))
+            .count()
+    };
+    writeln!(
+        out,
+        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{})",
+        super::shown_path(path),
+        exported.files.len(),
+        count("data/sample/") / 2,
+        count("data/secret/") / 2,
+        count("submissions/"),
+        if count("output_validator/") > 0 {
+            ", an output validator"
+        } else {
+            ", default-validator flags"
+        },
+    )?;
+    for note in &exported.notes {
+        writeln!(out, "  {DIM}note:{DIM:#} {note}")?;
+    }
+    Ok(())
+}

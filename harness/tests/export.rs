@@ -1,0 +1,155 @@
+//! `harness export` on the repository's own problems: the package it writes judges every
+//! stored submission as judge.toml does (a round trip), and its zip has problem.yaml at the
+//! root, as DOMjudge wants.
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn harness(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("harness").unwrap();
+    command
+        .current_dir(dir)
+        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
+        .env("NO_COLOR", "1");
+    command
+}
+
+/// Verdicts by submission file name, from `verify --format json`.
+fn verdicts(output: &[u8]) -> BTreeMap<String, String> {
+    let document: Value = serde_json::from_slice(output).unwrap();
+    document["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let name = s["name"].as_str().unwrap();
+            let file = name.rsplit('/').next().unwrap().to_string();
+            (file, s["verdict"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = repo().join("judge.toml");
+    let original = harness(dir.path())
+        .args(["verify", "queens-boards", "--format", "json", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let mut expected = verdicts(&original.stdout);
+    // The package format has no compile-error folder: those are not exported.
+    let compile_errors: Vec<String> = expected
+        .iter()
+        .filter(|(_, v)| *v == "CE")
+        .map(|(k, _)| k.clone())
+        .collect();
+    for name in compile_errors {
+        expected.remove(&name);
+    }
+    assert!(expected.len() >= 5, "{expected:?}");
+
+    harness(dir.path())
+        .args([
+            "export",
+            "queens-boards",
+            "--out",
+            "queens-boards",
+            "--config",
+        ])
+        .arg(&config)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("an output validator"));
+    let exported = harness(dir.path())
+        .args(["verify", "queens-boards", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        exported.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    assert_eq!(verdicts(&exported.stdout), expected);
+}
+
+#[test]
+fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = repo().join("judge.toml");
+    harness(dir.path())
+        .args(["export", "checker-challenge", "--out", "cc.zip", "--config"])
+        .arg(&config)
+        .assert()
+        .success();
+    let file = std::fs::File::open(dir.path().join("cc.zip")).unwrap();
+    let mut archive = zip::ZipArchive::new(file).unwrap();
+    let names: Vec<String> = archive
+        .file_names()
+        .map(|name| name.unwrap().into_owned())
+        .collect();
+    assert!(names.contains(&"problem.yaml".to_string()), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("data/sample/")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.starts_with("submissions/accepted/")),
+        "{names:?}"
+    );
+    let mut yaml = String::new();
+    std::io::Read::read_to_string(
+        &mut archive.by_name("data/test_group.yaml").unwrap(),
+        &mut yaml,
+    )
+    .unwrap();
+    assert_eq!(yaml, "output_validator_args: [\"case_sensitive\"]\n");
+
+    harness(dir.path())
+        .args(["export", "checker-challenge", "--out", "cc.zip", "--config"])
+        .arg(&config)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already exists"));
+}
+
+#[test]
+fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export-sum/judge.toml");
+    harness(dir.path())
+        .args(["export", "sumtwo", "--out", "sumtwo", "--config"])
+        .arg(&config)
+        .assert()
+        .success();
+    assert!(dir
+        .path()
+        .join("sumtwo/input_validators/validate/validate.py")
+        .is_file());
+    assert!(dir.path().join("sumtwo/statement/problem.en.md").is_file());
+    harness(dir.path())
+        .args(["validate", "sumtwo"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("3 of 3 case checks valid"));
+    // A case the project's validator rejects is rejected through the wrapper, with its reason.
+    std::fs::write(dir.path().join("sumtwo/data/secret/03.in"), "007 1\n").unwrap();
+    std::fs::write(dir.path().join("sumtwo/data/secret/03.ans"), "8\n").unwrap();
+    harness(dir.path())
+        .args(["validate", "sumtwo"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "INVALID secret/03 by input_validators/validate: exit 43: line 1: expected two integers",
+        ));
+}

@@ -1,0 +1,530 @@
+//! Problem packages judged as they are, with no judge.toml: small Kattis/ICPC packages (a
+//! default-validator one with flags per group, a 2025-09 one with a custom output validator)
+//! and a Polygon one with a real testlib checker, each written in its format.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const OK: i32 = 0;
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+fn write(root: &Path, relative: &str, text: &str) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The harness, run in `dir`, with its build cache in a folder of the test's own.
+fn harness(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("harness").unwrap();
+    command
+        .current_dir(dir)
+        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
+        .env("NO_COLOR", "1");
+    command
+}
+
+/// A legacy package: "print the average of the numbers" with `float_tolerance 1e-6` for the
+/// whole problem, and a group `secret/words` whose answers are words compared
+/// case-sensitively (its testdata.yaml adds `case_sensitive`).
+fn average_package(root: &Path) {
+    write(
+        root,
+        "problem.yaml",
+        "name: Average\nsource: harness tests\nlicense: cc0\nvalidator_flags: float_tolerance 1e-6\nlimits:\n  memory: 256\n",
+    );
+    write(root, ".timelimit", "2\n");
+    write(root, "data/sample/1.in", "1 2\n");
+    write(root, "data/sample/1.ans", "1.5\n");
+    write(root, "data/secret/a/01.in", "1 2 3 4\n");
+    write(root, "data/secret/a/01.ans", "2.5\n");
+    write(
+        root,
+        "data/secret/words/testdata.yaml",
+        "output_validator_flags: case_sensitive\n",
+    );
+    write(root, "data/secret/words/02.in", "word\n");
+    write(root, "data/secret/words/02.ans", "Word\n");
+    write(
+        root,
+        "input_validators/check.py",
+        "import sys\nline = sys.stdin.readline().split()\nif not line:\n    print('empty input', file=sys.stderr)\n    sys.exit(43)\nsys.exit(42)\n",
+    );
+    // Right: prints the average with a rounding error well inside 1e-6, and "Word" for words.
+    let right = "import sys\nt = sys.stdin.read().split()\ntry:\n    v = [float(x) for x in t]\n    print('%.9e' % (sum(v) / len(v) + 1e-9))\nexcept ValueError:\n    print(t[0].capitalize())\n";
+    write(root, "submissions/accepted/avg.py", right);
+    // Upper-case words: fine where case does not count, wrong in `secret/words`.
+    let shouting = "import sys\nt = sys.stdin.read().split()\ntry:\n    v = [float(x) for x in t]\n    print(sum(v) / len(v))\nexcept ValueError:\n    print(t[0].upper())\n";
+    write(root, "submissions/wrong_answer/shout.py", shouting);
+    write(
+        root,
+        "submissions/wrong_answer/round.py",
+        "import sys\nt = sys.stdin.read().split()\nprint(round(sum(map(float, t)) / len(t)))\n",
+    );
+    write(
+        root,
+        "submissions/run_time_error/crash.py",
+        "raise SystemExit(3)\n",
+    );
+    // Eats memory: MLE, which the format counts as a run-time error.
+    write(
+        root,
+        "submissions/run_time_error/hog.c",
+        "#include <stdlib.h>\n#include <string.h>\nint main(void) { for (;;) { char *p = malloc(1 << 24); if (!p) return 1; memset(p, 1, 1 << 24); } }\n",
+    );
+    write(root, "submissions/accepted/Avg.scala", "object Avg\n");
+    write(root, "submissions/accepted/off.py.disabled", "print(0)\n");
+}
+
+#[test]
+fn verify_a_legacy_package_with_group_flags_and_folders_for_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("average");
+    average_package(&root);
+    let output = harness(dir.path())
+        .args(["verify", "average"])
+        .assert()
+        .code(OK)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("time limit 2000 ms (from .timelimit)"),
+        "{stderr}"
+    );
+    for row in [
+        "average/accepted/avg.py",
+        "average/wrong_answer/shout.py",
+        "average/run_time_error/crash.py",
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
+        assert!(line.contains("OK"), "{line}");
+    }
+    let hog = stdout
+        .lines()
+        .find(|l| l.starts_with("average/run_time_error/hog.c"))
+        .unwrap();
+    assert!(
+        hog.contains("RE ") && hog.contains("MLE") && hog.contains("OK"),
+        "{hog}"
+    );
+    // `shout.py` fails only in the case-sensitive group, after passing the others.
+    assert!(stdout.contains("(secret/words/02)"), "{stdout}");
+    assert!(
+        stdout.contains("average/accepted/Avg.scala  no language for `.scala` files here"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("off.py"),
+        "a .disabled file is ignored: {stdout}"
+    );
+}
+
+#[test]
+fn judge_a_package_source_and_show_the_default_validator_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("average");
+    average_package(&root);
+    write(dir.path(), "mine.py", "print('1.5')\n");
+    harness(dir.path())
+        .args(["judge", "average", "mine.py"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("secret/a/01"))
+        .stdout(predicate::str::contains("expected \"2.5\", found \"1.5\""));
+}
+
+#[test]
+fn validate_a_package_with_its_input_validators() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("average");
+    average_package(&root);
+    harness(dir.path())
+        .args(["validate", "average"])
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("3 of 3 case checks valid"));
+    write(&root, "data/secret/a/03.in", "\n");
+    write(&root, "data/secret/a/03.ans", "0\n");
+    harness(dir.path())
+        .args(["validate", "average"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "INVALID secret/a/03 by input_validators/check.py: exit 43: empty input",
+        ));
+}
+
+/// A 2025-09 package: "print any divisor of n other than 1 and n", checked by a custom output
+/// validator, with no time limit written down (so it is computed).
+fn divisor_package(root: &Path) {
+    write(
+        root,
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname:\n  en: Divisor\ntype: pass-fail\nlimits:\n  memory: 256\n",
+    );
+    write(root, "data/sample/1.in", "6\n");
+    write(root, "data/sample/1.ans", "2\n");
+    write(root, "data/secret/1.in", "35\n");
+    write(root, "data/secret/1.ans", "5\n");
+    write(
+        root,
+        "output_validator/validate.py",
+        r#"import sys
+n = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+assert feedback.endswith('/')
+team = sys.stdin.read().split()
+def reject(why):
+    open(feedback + 'judgemessage.txt', 'w').write(why)
+    sys.exit(43)
+if len(team) != 1 or not team[0].isdigit():
+    reject('not one number')
+d = int(team[0])
+if d in (1, n) or n % d:
+    reject('%d is not a proper divisor of %d' % (d, n))
+sys.exit(42)
+"#,
+    );
+    let smallest = "n = int(input())\nprint(next(d for d in range(2, n) if n % d == 0))\n";
+    let largest = "n = int(input())\nprint(next(d for d in range(n - 1, 1, -1) if n % d == 0))\n";
+    write(root, "submissions/accepted/smallest.py", smallest);
+    write(root, "submissions/accepted/largest.py", largest);
+    write(root, "submissions/rejected/one.py", "input()\nprint(1)\n");
+    write(root, "submissions/slow_accepted/again.py", smallest);
+    write(
+        root,
+        "submissions/submissions.yaml",
+        "rejected/one.py:\n  required: [WA]\n",
+    );
+}
+
+#[test]
+fn a_custom_validator_judges_and_its_judgemessage_is_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("divisor");
+    divisor_package(&root);
+    let output = harness(dir.path())
+        .args(["verify", "divisor"])
+        .assert()
+        .code(OK)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("time limit 1000 ms (computed as problemtools does: slowest accepted"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("× 2, rounded up to 1s"), "{stderr}");
+    assert!(
+        stdout.contains("unchecked: the format has no folder `slow_accepted`"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 unchecked"), "{stdout}");
+
+    write(dir.path(), "bad.py", "input()\nprint(4)\n");
+    harness(dir.path())
+        .args(["judge", "divisor", "bad.py"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("4 is not a proper divisor of 6"));
+}
+
+#[test]
+fn a_broken_custom_validator_is_a_judge_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("divisor");
+    divisor_package(&root);
+    write(
+        &root,
+        "output_validator/validate.py",
+        "import sys\nsys.exit(0)\n",
+    );
+    write(&root, ".timelimit", "1\n");
+    harness(dir.path())
+        .args([
+            "judge",
+            "divisor",
+            "divisor/submissions/accepted/smallest.py",
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("exited with 0, not 42 or 43"));
+}
+
+#[test]
+fn interactive_packages_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("guess");
+    divisor_package(&root);
+    write(
+        &root,
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname: Guess\ntype: interactive\n",
+    );
+    harness(dir.path())
+        .args(["verify", "guess"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("is an interactive problem"));
+}
+
+#[test]
+fn a_malformed_problem_yaml_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("divisor");
+    divisor_package(&root);
+    write(&root, "problem.yaml", "name: Divisor\nlimits: [1,\n");
+    harness(dir.path())
+        .args(["verify", "divisor"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("problem.yaml:3:1"));
+}
+
+/// testlib.h as `.ci/install-tools` installs it (from the rbx-cp wheel on PyPI).
+fn testlib_h() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("HARNESS_TESTLIB_H") {
+        return Some(PathBuf::from(path));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testlib/testlib.h");
+    path.is_file().then_some(path)
+}
+
+/// A full Polygon package: "print a + b, give or take one", with a testlib checker that
+/// accepts that, compiled against the package's own testlib.h.
+fn polygon_package(root: &Path, testlib: &Path) {
+    write(
+        root,
+        "problem.xml",
+        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="3" short-name="near-sum" url="https://polygon.codeforces.com/p/x/near-sum">
+    <names>
+        <name language="english" value="Near Sum"/>
+    </names>
+    <judging cpu-name="Intel(R) Core(TM) i3-8100 CPU @ 3.60GHz" cpu-speed="3600" input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" sample="true"/>
+                <test method="manual"/>
+            </tests>
+        </testset>
+    </judging>
+    <files>
+        <resources>
+            <file path="files/testlib.h" type="h.g++"/>
+        </resources>
+    </files>
+    <assets>
+        <checker name="check.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+        </checker>
+        <solutions>
+            <solution tag="main"><source path="solutions/sum.c" type="c.gcc"/></solution>
+            <solution tag="accepted"><source path="solutions/plus-one.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/plus-two.py" type="python.3"/></solution>
+            <solution tag="time-limit-exceeded"><source path="solutions/spin.c" type="c.gcc"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#,
+    );
+    write(
+        root,
+        "files/testlib.h",
+        &std::fs::read_to_string(testlib).unwrap(),
+    );
+    write(
+        root,
+        "files/check.cpp",
+        r#"#include "testlib.h"
+
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    long long expected = ans.readLong();
+    long long found = ouf.readLong();
+    if (found < expected - 1 || found > expected + 1)
+        quitf(_wa, "expected %lld give or take one, found %lld", expected, found);
+    quitf(_ok, "%lld is near %lld", found, expected);
+}
+"#,
+    );
+    write(root, "tests/01", "1 2\n");
+    write(root, "tests/01.a", "3\n");
+    write(root, "tests/02", "40 2\n");
+    write(root, "tests/02.a", "42\n");
+    write(root, "solutions/sum.c", "#include <stdio.h>\nint main(void) { long long a, b; scanf(\"%lld %lld\", &a, &b); printf(\"%lld\\n\", a + b); return 0; }\n");
+    write(
+        root,
+        "solutions/plus-one.py",
+        "a, b = map(int, input().split())\nprint(a + b + 1)\n",
+    );
+    write(
+        root,
+        "solutions/plus-two.py",
+        "a, b = map(int, input().split())\nprint(a + b + 2)\n",
+    );
+    write(
+        root,
+        "solutions/spin.c",
+        "int main(void) { volatile unsigned long x = 0; for (;;) x++; }\n",
+    );
+}
+
+#[test]
+fn a_polygon_package_with_a_testlib_checker() {
+    let Some(testlib) = testlib_h() else {
+        // CI installs it (.ci/install-tools); a developer's machine may not have run that.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
+        );
+        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("near-sum");
+    polygon_package(&root, &testlib);
+    let output = harness(dir.path())
+        .args(["verify", "near-sum"])
+        .assert()
+        .code(OK)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "Near Sum (Polygon package), time limit 2000 ms (from problem.xml), memory 256.0 MiB"
+        ),
+        "{stderr}"
+    );
+    for row in [
+        "near-sum/solutions/sum.c (main)",
+        "near-sum/solutions/plus-one.py (accepted)",
+        "near-sum/solutions/plus-two.py (wrong-answer)",
+        "near-sum/solutions/spin.c (time-limit-exceeded)",
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
+        assert!(line.contains("OK"), "{line}");
+    }
+    write(dir.path(), "far.py", "print(100)\n");
+    harness(dir.path())
+        .args(["judge", "near-sum", "far.py"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "expected 3 give or take one, found 100",
+        ));
+}
+
+#[test]
+fn a_standard_polygon_package_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("near-sum");
+    polygon_package(&root, Path::new("/dev/null"));
+    std::fs::remove_file(root.join("tests/02")).unwrap();
+    std::fs::remove_file(root.join("tests/02.a")).unwrap();
+    let xml = std::fs::read_to_string(root.join("problem.xml")).unwrap();
+    write(
+        &root,
+        "problem.xml",
+        &xml.replace(
+            "<test method=\"manual\"/>",
+            "<test cmd=\"gen 2\" method=\"generated\"/>",
+        ),
+    );
+    write(&root, "doall.sh", "#!/bin/sh\n");
+    harness(dir.path())
+        .args(["verify", "near-sum"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "a \"standard\" Polygon package: 1 generated tests",
+        ))
+        .stderr(predicate::str::contains("doall.sh"));
+}
+
+#[test]
+fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    average_package(&dir.path().join("pkgs/average"));
+    write(
+        dir.path(),
+        "judge.toml",
+        "[problems.avg]\npackage = \"pkgs/average\"\nsolution = \"avg.sh\"\ntime-limit = \"3s\"\n",
+    );
+    // `harness run` judges the table's solution on the package's cases, with its checker:
+    // "2.5000000001" is within the package's float tolerance, and "word" is wrong only where
+    // the group is case-sensitive.
+    write(
+        dir.path(),
+        "avg.sh",
+        "#!/bin/sh\nread line\ncase \"$line\" in\n  word) echo word ;;\n  \"1 2\") echo 1.5 ;;\n  *) echo 2.5000000001 ;;\nesac\n",
+    );
+    std::fs::set_permissions(
+        dir.path().join("avg.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    harness(dir.path())
+        .arg("run")
+        .assert()
+        .code(FAILED)
+        .stderr(predicate::str::contains(
+            "time limit 3000 ms (from judge.toml)",
+        ))
+        .stdout(predicate::str::contains("secret/words/02"))
+        .stdout(predicate::str::contains("2/3 AC"));
+    harness(dir.path())
+        .args(["verify", "avg"])
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("average/accepted/avg.py"));
+}
+
+#[test]
+fn a_polygon_package_with_file_input_and_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("near-sum");
+    polygon_package(&root, Path::new("/dev/null"));
+    let xml = std::fs::read_to_string(root.join("problem.xml")).unwrap();
+    // A std:: checker, so no testlib.h is needed; the program reads and writes files.
+    let xml = xml
+        .replace(
+            "input-file=\"\" output-file=\"\"",
+            "input-file=\"sum.in\" output-file=\"sum.out\"",
+        )
+        .replace(
+            "<checker name=\"check.cpp\" type=\"testlib\">",
+            "<checker name=\"std::wcmp.cpp\" type=\"testlib\">",
+        );
+    write(&root, "problem.xml", &xml);
+    write(
+        dir.path(),
+        "files.c",
+        "#include <stdio.h>\nint main(void) { long long a, b; FILE *in = fopen(\"sum.in\", \"r\"), *out = fopen(\"sum.out\", \"w\"); if (!in || !out || fscanf(in, \"%lld %lld\", &a, &b) != 2) return 1; fprintf(out, \"%lld\\n\", a + b); return 0; }\n",
+    );
+    harness(dir.path())
+        .args(["judge", "near-sum", "files.c"])
+        .assert()
+        .code(OK)
+        .stdout(predicate::str::contains("verdict: AC"));
+}
