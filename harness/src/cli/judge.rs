@@ -251,15 +251,12 @@ fn run_input(
     let prepared = match submit::compile(language, source, problem.memory_limit)? {
         Compiled::Ready(prepared) => prepared,
         Compiled::CompileError { message, .. } => {
-            writeln!(
-                stdout,
-                "CE: `{}` does not compile as {}:",
-                source.display(),
-                language.name
+            crate::report::stress::write_compile_error(
+                &mut stdout,
+                source,
+                &language.name,
+                &message,
             )?;
-            for line in message.lines() {
-                writeln!(stdout, "  {line}")?;
-            }
             return Ok(exit::FAILED);
         }
     };
