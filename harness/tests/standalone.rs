@@ -228,8 +228,9 @@ fn a_wrong_answer_shows_the_cases_path_and_input() {
 
 /// One hello-world per built-in language: each must compile and run under the judge's
 /// limits (a JVM under an address-space limit dies before `main` unless given heap flags).
-/// C, C++, Rust and Python are what CI installs (`.ci/install-tools`); the others are judged
-/// where their toolchain is on PATH and skipped, saying so, where it is not.
+/// C, C++, Rust and Python are what CI installs (`.ci/install-tools`), and Go where apt can;
+/// the others are judged where their toolchain is on PATH and skipped, saying so, where it
+/// is not (Kotlin has no Debian package: it is never downloaded).
 #[test]
 fn hello_world_in_every_language_found() {
     let hello: [(&str, &str, &str, &[&str], bool); 9] = [

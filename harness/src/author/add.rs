@@ -138,8 +138,9 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
             }
         }
     }
-    let reference = problem.reference.as_deref().map(|program| {
-        tool::Command::program(Role::Reference, program).output(Some(input_file.path()), None)
+    let reference = problem.reference.as_deref().map(|command| {
+        tool::Command::new(Role::Reference, command, &config.root, &[])
+            .output(Some(input_file.path()), None)
     });
 
     let (answer, answer_source, warning) = match (new.answer, reference) {

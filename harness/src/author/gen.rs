@@ -383,7 +383,7 @@ fn leftover_owner(rest: &str) -> Owner {
 fn make_case(
     config: &Config,
     problem: &Problem,
-    reference: Option<&Path>,
+    reference: Option<&[String]>,
     validator: Option<&Validator>,
     case: &PlannedCase,
     scratch: &Path,
@@ -420,7 +420,7 @@ fn make_case(
         }
     }
     let answer = match reference {
-        Some(reference) => tool::Command::program(Role::Reference, reference)
+        Some(reference) => tool::Command::new(Role::Reference, reference, &config.root, &[])
             .output(Some(&input_path), None)
             .map_err(|e| e.to_string())?,
         None => Vec::new(),

@@ -1,11 +1,16 @@
-//! A program named on the command line (`--brute`, `--gen`, `--validator`): a source file,
-//! compiled through the languages table; an executable; or a command line such as
-//! `"python3 gen.py"`.
+//! The author's programs as sources: one named on the command line (`--brute`, `--gen`,
+//! `--validator`: a source file, compiled through the languages table; an executable; or a
+//! command line such as `"python3 gen.py"`), and judge.toml's reference, generators,
+//! validator, stress generator and checker, whose program may be a source file, compiled
+//! once into the project's build cache.
 
 use std::path::{Path, PathBuf};
 
+use crate::author::tool;
+use crate::check::Checker;
+use crate::compile::cache::{self, Cached};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
-use crate::config::Config;
+use crate::config::{Config, Problem};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProgramError {
@@ -88,6 +93,105 @@ pub fn resolve(
         _ => Ok(ResolvedProgram {
             command,
             _build: None,
+        }),
+    }
+}
+
+/// Which of a problem's author programs a command uses: only those are compiled, so that a
+/// generator that does not compile yet does not stop `harness run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Reference,
+    Validator,
+    Generators,
+    StressGenerator,
+    Checker,
+}
+
+/// `problem` with the author programs of `parts` that are source files (`brute.py`,
+/// `["gen.cpp", "{seed}"]`, a checker `check.cpp`) replaced by the command that runs its
+/// build, compiled now or taken from the project's cache. Commands and executables stay as
+/// they are. A compile error names the file and what the compiler said.
+pub fn prepare(
+    config: &Config,
+    problem: &Problem,
+    parts: &[Part],
+) -> Result<Problem, ProgramError> {
+    let memory = tool::LIMITS.memory_bytes;
+    let mut prepared = problem.clone();
+    if let Some(reference) = problem
+        .reference
+        .as_ref()
+        .filter(|_| parts.contains(&Part::Reference))
+    {
+        prepared.reference = Some(compiled_command(config, reference, "reference", memory)?);
+    }
+    if let Some(validator) = problem
+        .validator
+        .as_ref()
+        .filter(|_| parts.contains(&Part::Validator))
+    {
+        prepared.validator = Some(compiled_command(config, validator, "validator", memory)?);
+    }
+    if parts.contains(&Part::Generators) {
+        for generator in &mut prepared.generators {
+            generator.command = compiled_command(config, &generator.command, "generator", memory)?;
+        }
+    }
+    if let Some(stress) = prepared
+        .stress
+        .as_mut()
+        .filter(|_| parts.contains(&Part::StressGenerator))
+    {
+        stress.generator = compiled_command(config, &stress.generator, "stress generator", memory)?;
+    }
+    if !parts.contains(&Part::Checker) {
+        return Ok(prepared);
+    }
+    if let Checker::Command { program, args } = &problem.checker {
+        let template: Vec<String> = std::iter::once(program.display().to_string())
+            .chain(args.iter().cloned())
+            .collect();
+        let command = compiled_command(config, &template, "checker", memory)?;
+        if command != template {
+            prepared.checker = Checker::Command {
+                program: command[0].clone().into(),
+                args: command[1..].to_vec(),
+            };
+        }
+    }
+    Ok(prepared)
+}
+
+/// `template` with its program replaced by a cached build when it names a source file of a
+/// known language (from judge.toml's folder); otherwise `template` itself.
+fn compiled_command(
+    config: &Config,
+    template: &[String],
+    role: &'static str,
+    memory_bytes: u64,
+) -> Result<Vec<String>, ProgramError> {
+    let Some((program, rest)) = template.split_first() else {
+        return Ok(template.to_vec());
+    };
+    let path = config.root.join(program);
+    if !path.is_file() {
+        return Ok(template.to_vec());
+    }
+    let Ok(language) = submit::detect_language(config, &path, None) else {
+        return Ok(template.to_vec());
+    };
+    submit::check_tools(language)?;
+    match cache::compile(&config.root, language, &path, memory_bytes)? {
+        Cached::Ready(built) => Ok(std::iter::once(built.executable.display().to_string())
+            .chain(built.args.iter().map(|a| a.to_string_lossy().into_owned()))
+            .chain(rest.iter().cloned())
+            .collect()),
+        // The file as judge.toml names it, in the compiler's lines too.
+        Cached::CompileError(message) => Err(ProgramError::CompileError {
+            role,
+            path: PathBuf::from(program),
+            message: message.replace(&*path.to_string_lossy(), program),
         }),
     }
 }

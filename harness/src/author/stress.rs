@@ -187,10 +187,7 @@ impl Setup {
             .ok_or_else(|| StressError::NoGenerator {
                 problem: problem.name.clone(),
             })?;
-        let reference = problem
-            .reference
-            .as_ref()
-            .map(|path| vec![path.display().to_string()]);
+        let reference = problem.reference.as_ref().cloned();
         let interactor = crate::judge::interactive::prepare(config, problem)?;
         if reference.is_none() && interactor.is_none() && needs_answer(&problem.checker) {
             return Err(StressError::NoReference {
@@ -386,14 +383,14 @@ enum Message {
     },
 }
 
+/// Each iteration rewrites its input and answer here: on a disk, truncating and rewriting a
+/// file costs a metadata journal write (ext4 flushes a truncated file's data on close) that a
+/// tmpfs does not, for files that never outlive the run.
 fn scratch_dir() -> Result<tempfile::TempDir, StressError> {
-    tempfile::Builder::new()
-        .prefix("harness-stress-")
-        .tempdir()
-        .map_err(|source| StressError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })
+    crate::sandbox::run::scratch_folder("harness-stress-").map_err(|source| StressError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })
 }
 
 fn shrink_failure(

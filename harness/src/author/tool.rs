@@ -92,16 +92,6 @@ impl Command {
         }
     }
 
-    /// A program with no arguments (a reference).
-    pub fn program(role: Role, program: &Path) -> Command {
-        Command {
-            role,
-            program: program.to_path_buf(),
-            args: Vec::new(),
-            shown: program.display().to_string(),
-        }
-    }
-
     /// Runs it with `stdin` (or /dev/null) in `workdir` (or a fresh folder), and hands back
     /// whatever it did; a run that only ended badly is not an error here.
     pub fn run(
@@ -232,7 +222,12 @@ mod tests {
         let error = command.output(None, None).unwrap_err().to_string();
         assert_eq!(error, "the generator `gen` failed: exit 3: bad");
 
-        let missing = Command::program(Role::Reference, Path::new("/nonexistent/ref"));
+        let missing = Command::new(
+            Role::Reference,
+            &strings(&["/nonexistent/ref"]),
+            Path::new("/"),
+            &[],
+        );
         let error = missing.output(None, None).unwrap_err().to_string();
         assert!(
             error.starts_with("cannot start the reference `/nonexistent/ref`"),

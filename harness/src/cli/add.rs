@@ -11,7 +11,8 @@ use crate::config::{Config, Problem};
 use crate::exit;
 use crate::report::author as author_report;
 
-use super::{build_first, load_config, GlobalArgs};
+use super::{build_first, compile_sources, load_config, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct AddArgs {
@@ -40,7 +41,7 @@ pub struct AddArgs {
 
 pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
     let config = load_config(global)?;
-    let problem = config.require_problem(&args.problem)?;
+    config.require_problem(&args.problem)?;
     let input = read_input(&args.input)?;
     let answer = args
         .answer
@@ -51,6 +52,12 @@ pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
         })
         .transpose()?;
     build_first(&config, args.no_build)?;
+    let config = compile_sources(
+        config,
+        &[&args.problem],
+        &[Part::Validator, Part::Reference, Part::Checker],
+    )?;
+    let problem = config.require_problem(&args.problem)?;
     let new = NewCase {
         name: args.name.as_deref(),
         input: &input,

@@ -14,7 +14,8 @@ use crate::report::calibrate::{self as render, CalibrateJson};
 use crate::report::json;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config_to_judge, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config_to_judge, Format, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -40,7 +41,12 @@ pub struct CalibrateArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
-    let config = load_config_to_judge(global)?;
+    let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
+    let config = compile_sources(
+        load_config_to_judge(global)?,
+        &names,
+        &[Part::Reference, Part::Checker],
+    )?;
     let problems: Vec<&Problem> = if args.problems.is_empty() {
         config.problems.iter().collect()
     } else {

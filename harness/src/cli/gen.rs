@@ -13,7 +13,8 @@ use crate::exit;
 use crate::report::author as author_report;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config, GlobalArgs};
+use super::{build_first, compile_sources, load_config, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
@@ -47,6 +48,17 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
         gen::plan(problem)?;
     }
     build_first(&config, args.no_build)?;
+    let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let config = compile_sources(
+        config,
+        &names,
+        &[Part::Generators, Part::Validator, Part::Reference],
+    )?;
+    let problems: Vec<&Problem> = names
+        .iter()
+        .map(|name| config.require_problem(name))
+        .collect::<Result<_, _>>()?;
     let mode = if args.check { Mode::Check } else { Mode::Write };
     let jobs = args.jobs.unwrap_or_else(validate::default_jobs).max(1);
     super::warn_if_oversubscribed(jobs);

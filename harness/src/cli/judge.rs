@@ -26,7 +26,11 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config, load_config_to_judge, write_junit, Format, GlobalArgs};
+use super::{
+    build_checkers, compile_sources, load_config, load_config_to_judge, write_junit, Format,
+    GlobalArgs,
+};
+use crate::author::program::Part;
 
 /// Failing cases listed without `--all`.
 const FAILING_CASES_SHOWN: usize = 10;
@@ -150,7 +154,11 @@ fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, Pat
             (loaded.config, loaded.package.name, source.clone())
         }
         Some(source) => (
-            load_config_to_judge(global)?,
+            compile_sources(
+                load_config_to_judge(global)?,
+                &[&args.problem],
+                &[Part::Reference, Part::Checker],
+            )?,
             args.problem.clone(),
             source.clone(),
         ),
@@ -271,10 +279,7 @@ fn run_input(
             return Ok(exit::FAILED);
         }
     };
-    let reference: Option<Vec<String>> = problem
-        .reference
-        .as_ref()
-        .map(|path| vec![path.display().to_string()]);
+    let reference: Option<Vec<String>> = problem.reference.as_ref().cloned();
     let run = custom::run_on_input(
         &prepared.program,
         input,

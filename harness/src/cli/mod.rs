@@ -228,6 +228,28 @@ pub(crate) fn build_first(config: &Config, skip: bool) -> Result<()> {
     Ok(())
 }
 
+/// `config` with the author programs (`parts`) of these problems (all when `names` is empty)
+/// that are source files compiled, or taken from the build cache.
+pub(crate) fn compile_sources(
+    mut config: Config,
+    names: &[&str],
+    parts: &[crate::author::program::Part],
+) -> Result<Config> {
+    let problems = config
+        .problems
+        .iter()
+        .map(|problem| {
+            if names.is_empty() || names.contains(&problem.name.as_str()) {
+                crate::author::program::prepare(&config, problem, parts)
+            } else {
+                Ok(problem.clone())
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    config.problems = problems;
+    Ok(config)
+}
+
 /// Runs judge.toml's build command when one of these problems is checked by a program, which
 /// the build makes; submissions are compiled on their own, so nothing else needs it.
 pub(crate) fn build_checkers<'a>(

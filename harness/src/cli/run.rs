@@ -17,7 +17,8 @@ use crate::report::junit::JunitReport;
 use crate::report::notice;
 use crate::report::progress::Progress;
 
-use super::{build_first, load_config_to_judge, write_junit, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config_to_judge, write_junit, Format, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct RunArgs {
@@ -70,7 +71,13 @@ impl RunArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &RunArgs) -> Result<i32> {
-    let config = load_config_to_judge(global)?;
+    // Sources compile on their own, before judge.toml's build, which they do not need.
+    let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
+    let config = compile_sources(
+        load_config_to_judge(global)?,
+        &names,
+        &[Part::Validator, Part::Checker],
+    )?;
     let selection = Selection {
         problems: args.problems.clone(),
         case_pattern: args.case.clone(),

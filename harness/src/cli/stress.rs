@@ -23,7 +23,8 @@ use crate::report::notice;
 use crate::report::progress::Progress;
 use crate::report::stress::{self as stress_report, StressJson, StressSummary};
 
-use super::{build_first, load_config, load_config_to_judge, Format, GlobalArgs};
+use super::{build_first, compile_sources, load_config, load_config_to_judge, Format, GlobalArgs};
+use crate::author::program::Part;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -138,6 +139,20 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         let submission = args.submission.clone().unwrap_or_default();
         (config, name, submission)
     };
+    let config = if standalone {
+        config
+    } else {
+        compile_sources(
+            config,
+            &[&problem],
+            &[
+                Part::StressGenerator,
+                Part::Reference,
+                Part::Validator,
+                Part::Checker,
+            ],
+        )?
+    };
     let problem = config.require_problem(&problem)?;
     let language = submit::detect_language(&config, &submission, args.lang.as_deref())?;
     submit::check_tools(language)?;
@@ -163,10 +178,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         Some(generator) => {
             let reference = match &brute {
                 Some(brute) => Some(brute.command.clone()),
-                None => problem
-                    .reference
-                    .as_ref()
-                    .map(|path| vec![path.display().to_string()]),
+                None => problem.reference.as_ref().cloned(),
             };
             let interactor = crate::judge::interactive::prepare(&config, problem)?;
             if reference.is_none() && interactor.is_none() && stress::needs_answer(&problem.checker)

@@ -13,7 +13,8 @@ use crate::exit;
 use crate::judge::suite::Planned;
 use crate::report::author as author_report;
 
-use super::{build_first, load_config, GlobalArgs};
+use super::{build_first, compile_sources, load_config, GlobalArgs};
+use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
@@ -46,6 +47,13 @@ pub fn validate(global: &GlobalArgs, args: &ValidateArgs) -> Result<i32> {
         .map(|problem| discover::discover(&problem.cases))
         .collect::<Result<Vec<_>, _>>()?;
     build_first(&config, args.no_build)?;
+    let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let config = compile_sources(config, &names, &[Part::Validator])?;
+    let problems: Vec<&Problem> = names
+        .iter()
+        .map(|name| config.require_problem(name))
+        .collect::<Result<_, _>>()?;
     let jobs = args.jobs.unwrap_or_else(validate::default_jobs).max(1);
     super::warn_if_oversubscribed(jobs);
 

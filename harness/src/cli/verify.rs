@@ -15,7 +15,10 @@ use crate::report::json;
 use crate::report::junit::JunitReport;
 use crate::report::progress::Progress;
 
-use super::{build_checkers, load_config_to_judge, write_junit, Format, GlobalArgs};
+use super::{
+    build_checkers, compile_sources, load_config_to_judge, write_junit, Format, GlobalArgs,
+};
+use crate::author::program::Part;
 
 /// Most stored submissions that fail do so on their first case, so every job runs one
 /// program at its memory limit at once: a memory-hungry one on a 64-core machine must not
@@ -64,7 +67,8 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
     if let Some(dirs) = super::named_packages(global, &args.problems)? {
         return verify_packages(global, args, &dirs);
     }
-    let config = load_config_to_judge(global)?;
+    let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
+    let config = compile_sources(load_config_to_judge(global)?, &names, &[Part::Checker])?;
     let folder = args
         .submissions
         .clone()

@@ -2,5 +2,6 @@
 //! solutions, and the languages table for a contestant's submission.
 
 pub mod build;
+pub(crate) mod cache;
 pub(crate) mod languages;
 pub(crate) mod submit;

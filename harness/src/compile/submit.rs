@@ -23,6 +23,8 @@ const COMPILE_LINE_CHARS: usize = 300;
 pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 /// Bytes of the compiler's output read at most: far more than the lines that are kept.
 const COMPILE_READ_BYTES: u64 = 256 * 1024;
+/// The file `{exe}` names in a build folder.
+const EXE_NAME: &str = "main.bin";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -54,6 +56,11 @@ pub enum SubmitError {
     TempDir(std::io::Error),
     #[error("compiling `{}` failed inside the judge: {source}", path.display())]
     Compiler { path: PathBuf, source: RunError },
+    #[error("cannot keep a build in `{}`: {source}", path.display())]
+    Cache {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot keep the compiler's messages: {0}")]
     Log(std::io::Error),
     #[error("interrupted (Ctrl-C) while compiling `{}`: the compiler was killed", .0.display())]
@@ -194,60 +201,82 @@ pub fn compile(
     source: &Path,
     memory_bytes: u64,
 ) -> Result<Compiled, SubmitError> {
+    let build_dir = tempfile::Builder::new()
+        .prefix("harness-build-")
+        .tempdir()
+        .map_err(SubmitError::TempDir)?;
+    let text = read_source(source)?;
+    Ok(
+        match compile_in(language, source, &text, build_dir.path())? {
+            Built::Ready { compile_message } => Compiled::Ready(Prepared {
+                program: built_program(language, source, build_dir.path(), memory_bytes)?,
+                time_multiplier: language.time_multiplier,
+                compile_message,
+                _build_dir: build_dir,
+            }),
+            Built::CompileError { message } => Compiled::CompileError {
+                language: language.clone(),
+                message,
+            },
+        },
+    )
+}
+
+/// What compiling into a folder gave: the folder holds the build, or the compiler refused.
+#[derive(Debug)]
+pub enum Built {
+    /// The build is in the folder; the compiler's messages, warnings included.
+    Ready { compile_message: String },
+    /// The compiler's first lines, or why it was stopped.
+    CompileError { message: String },
+}
+
+/// Writes `text`, the content of `source`, into `dir` (an empty folder the caller owns) and
+/// compiles it there. The program to run is [`built_program`] on the same folder, which may
+/// have been renamed since: nothing in the build depends on the folder's name.
+pub fn compile_in(
+    language: &Language,
+    source: &Path,
+    text: &[u8],
+    dir: &Path,
+) -> Result<Built, SubmitError> {
     let missing_tool = |program: &Path, error: std::io::Error| SubmitError::MissingTool {
         program: program.display().to_string(),
         language: language.name.clone(),
         id: language.id.clone(),
         source: error,
     };
-    let text = read_source(source)?;
-    let build_dir = tempfile::Builder::new()
-        .prefix("harness-build-")
-        .tempdir()
-        .map_err(SubmitError::TempDir)?;
-    let copied = build_dir.path().join(copy_name(language, source));
+    let copied = dir.join(copy_name(language, source));
     std::fs::write(&copied, text).map_err(|error| SubmitError::Unreadable {
         path: copied.clone(),
         source: error,
     })?;
-    let exe = build_dir.path().join("main.bin");
+    let exe = dir.join(EXE_NAME);
 
     // An interpreter that is missing is named before compiling, not after a compile that
     // needed it anyway.
-    let memory = (memory_bytes >> 20).max(1).to_string();
-    let run_template: Vec<String> = language
-        .run
-        .iter()
-        .map(|part| part.replace("{memory-mib}", &memory))
-        .collect();
-    let (executable, args) = expand(&run_template, &copied, &exe);
-    let built_here = executable.starts_with(build_dir.path());
-    if !built_here {
+    let (executable, _) = expand(&language.run, &copied, &exe);
+    if !executable.starts_with(dir) {
         run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?;
     }
 
     let mut compile_message = String::new();
     if let Some(command) = &language.compile {
         let (program, compile_args) = expand(command, &copied, &exe);
-        let compiled = run_compiler(
-            &program,
-            &compile_args,
-            build_dir.path(),
-            language.compile_limits,
-        )
-        .map_err(|error| match error {
-            CompilerError::Run(RunError::Spawn { source: error, .. }) => {
-                missing_tool(&program, error)
-            }
-            CompilerError::Run(RunError::Interrupted) => {
-                SubmitError::Interrupted(source.to_path_buf())
-            }
-            CompilerError::Run(error) => SubmitError::Compiler {
-                path: source.to_path_buf(),
-                source: error,
-            },
-            CompilerError::Log(error) => SubmitError::Log(error),
-        })?;
+        let compiled = run_compiler(&program, &compile_args, dir, language.compile_limits)
+            .map_err(|error| match error {
+                CompilerError::Run(RunError::Spawn { source: error, .. }) => {
+                    missing_tool(&program, error)
+                }
+                CompilerError::Run(RunError::Interrupted) => {
+                    SubmitError::Interrupted(source.to_path_buf())
+                }
+                CompilerError::Run(error) => SubmitError::Compiler {
+                    path: source.to_path_buf(),
+                    source: error,
+                },
+                CompilerError::Log(error) => SubmitError::Log(error),
+            })?;
         if crate::sandbox::interrupt::is_interrupted() {
             // Killed by our own Ctrl-C handler: not a compile error of the submission.
             return Err(SubmitError::Interrupted(source.to_path_buf()));
@@ -265,30 +294,50 @@ pub fn compile(
                     format!("{why}\n{compile_message}")
                 };
             }
-            return Ok(Compiled::CompileError {
-                language: language.clone(),
+            return Ok(Built::CompileError {
                 message: compile_message,
             });
         }
     }
+    if executable.starts_with(dir) && !executable.is_file() {
+        return Err(SubmitError::NoExecutable {
+            language: language.name.clone(),
+            id: language.id.clone(),
+        });
+    }
+    Ok(Built::Ready { compile_message })
+}
 
-    let executable = if built_here {
-        if !executable.is_file() {
-            return Err(SubmitError::NoExecutable {
-                language: language.name.clone(),
-                id: language.id.clone(),
-            });
-        }
+/// The program a build in `dir` (made by [`compile_in`] from `source`) runs as, its language's
+/// `run` command filled in; `memory_bytes` fills `{memory-mib}`.
+pub fn built_program(
+    language: &Language,
+    source: &Path,
+    dir: &Path,
+    memory_bytes: u64,
+) -> Result<Program, SubmitError> {
+    let memory = (memory_bytes >> 20).max(1).to_string();
+    let run_template: Vec<String> = language
+        .run
+        .iter()
+        .map(|part| part.replace("{memory-mib}", &memory))
+        .collect();
+    let (executable, args) = expand(
+        &run_template,
+        &dir.join(copy_name(language, source)),
+        &dir.join(EXE_NAME),
+    );
+    let executable = if executable.starts_with(dir) {
         executable
     } else {
-        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?
+        run::find_program(&executable).map_err(|error| SubmitError::MissingTool {
+            program: executable.display().to_string(),
+            language: language.name.clone(),
+            id: language.id.clone(),
+            source: error,
+        })?
     };
-    Ok(Compiled::Ready(Prepared {
-        program: Program { executable, args },
-        time_multiplier: language.time_multiplier,
-        compile_message,
-        _build_dir: build_dir,
-    }))
+    Ok(Program { executable, args })
 }
 
 /// What one compile did: how it ended, and what it said.

@@ -92,8 +92,11 @@ pub struct Problem {
     /// The program `harness run` judges; a problem without one is judged with
     /// `harness judge PROBLEM FILE` only.
     pub solution: Option<PathBuf>,
-    /// A trusted program that writes answers (`add`, `stress`).
-    pub reference: Option<PathBuf>,
+    /// A trusted program that writes answers (`add`, `gen`, `stress`): a command whose
+    /// program is absolute when judge.toml names a file (`reference = "brute.py"`, or a
+    /// program with a `/`); a source file is compiled before it runs
+    /// (`crate::author::program::prepare`).
+    pub reference: Option<Vec<String>>,
     /// The folder of `.in`/`.ans` cases.
     pub cases: PathBuf,
     /// CPU time per case.
@@ -329,7 +332,7 @@ struct RawProblem {
     url: Option<String>,
     solution: Option<String>,
     package: Option<String>,
-    reference: Option<String>,
+    reference: Option<RawCommand>,
     cases: Option<String>,
     time_limit: Option<DurationValue>,
     wall_limit: Option<DurationValue>,
@@ -383,6 +386,14 @@ struct RawLanguage {
     time_multiplier: Option<TimeMultiplier>,
     compile_time_limit: Option<DurationValue>,
     compile_memory_limit: Option<SizeValue>,
+}
+
+/// `reference = "brute.py"` (a file) or `reference = ["python3", "brute.py"]` (a command).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawCommand {
+    File(String),
+    Command(Vec<String>),
 }
 
 /// `checker = "tokens"`, or a table for checkers that take options.
@@ -655,6 +666,24 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 seeds: generator.seeds,
             });
         }
+        let reference = match problem.reference {
+            None => None,
+            Some(RawCommand::File(file)) => Some(vec![root.join(file).display().to_string()]),
+            Some(RawCommand::Command(mut command)) => {
+                check_command(&command)
+                    .map_err(|m| invalid(format!("problem `{name}`, reference: {m}")))?;
+                command[0] = resolve_program(&command[0], &root).display().to_string();
+                // The reference runs in a fresh folder: a file it names (`brute.py`) is taken
+                // from judge.toml's folder, as the program is.
+                for part in &mut command[1..] {
+                    let file = root.join(&*part);
+                    if file.is_file() {
+                        *part = file.display().to_string();
+                    }
+                }
+                Some(command)
+            }
+        };
         if let Some(validator) = &problem.validator {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
@@ -676,7 +705,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 path: root.join(p),
                 time_limit: problem.time_limit.map(|d| d.0),
             }),
-            reference: problem.reference.map(|r| root.join(r)),
+            reference,
             cases: root.join(problem.cases.unwrap_or_else(|| format!("cases/{name}"))),
             time_limit,
             wall_limit,

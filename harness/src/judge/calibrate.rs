@@ -328,12 +328,20 @@ pub fn calibrate(
             _prepared: None,
         });
     }
-    if let Some(reference) = problem.reference.as_ref().filter(|r| r.is_file()) {
+    let reference = problem.reference.as_deref().and_then(|command| {
+        let (program, args) = command.split_first()?;
+        let program = crate::config::resolve_program(program, &config.root);
+        program.is_file().then(|| Program {
+            executable: program,
+            args: args.iter().map(std::ffi::OsString::from).collect(),
+        })
+    });
+    if let Some(reference) = reference {
         candidates.push(Candidate {
             label: Role::Reference.as_str().to_string(),
             role: Role::Reference,
-            path: reference.clone(),
-            program: Program::new(reference),
+            path: reference.executable.clone(),
+            program: reference,
             time_multiplier: 1.0,
             _prepared: None,
         });

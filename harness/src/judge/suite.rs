@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
-use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
+use crate::compile::cache::{self, Cached};
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
 use crate::sandbox::run::Limits;
@@ -162,28 +163,27 @@ pub enum SuiteEvent<'a> {
 }
 
 /// A problem's solution as a program: a source file in a known language (`sol.cpp`) is
-/// compiled through the languages table, with the language's time multiplier; anything else
-/// is an executable (`target/release/sol`).
+/// compiled through the languages table into the project's build cache (a second run
+/// compiles nothing), with the language's time multiplier; anything else is an executable
+/// (`target/release/sol`).
 fn solution_program(
     config: &Config,
     problem: &Problem,
     path: &std::path::Path,
-) -> Result<(Program, f64, Option<Prepared>), SuiteError> {
+) -> Result<(Program, f64), SuiteError> {
     let Ok(language) = submit::detect_language(config, path, None) else {
-        return Ok((Program::new(path), 1.0, None));
+        return Ok((Program::new(path), 1.0));
     };
     let submit_error = |source| SuiteError::Submit {
         problem: problem.name.clone(),
         source,
     };
     submit::check_tools(language).map_err(submit_error)?;
-    match submit::compile(language, path, problem.memory_limit).map_err(submit_error)? {
-        Compiled::Ready(prepared) => Ok((
-            prepared.program.clone(),
-            prepared.time_multiplier,
-            Some(prepared),
-        )),
-        Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
+    match cache::compile(&config.root, language, path, problem.memory_limit)
+        .map_err(submit_error)?
+    {
+        Cached::Ready(program) => Ok((program, language.time_multiplier)),
+        Cached::CompileError(message) => Err(SuiteError::CompileError {
             problem: problem.name.clone(),
             path: path.to_path_buf(),
             language: language.name.clone(),
@@ -258,8 +258,7 @@ pub fn run(
         on_event(SuiteEvent::ProblemStarted {
             problem: &problem.name,
         });
-        // `_build` keeps a compiled solution's folder until its cases are judged.
-        let (program, time_multiplier, _build) = solution_program(config, problem, solution)?;
+        let (program, time_multiplier) = solution_program(config, problem, solution)?;
         let limits = problem.limits(time_multiplier);
         let settings = JudgeSettings {
             limits,

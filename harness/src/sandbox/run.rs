@@ -400,6 +400,16 @@ fn in_workdir(
     }
 }
 
+/// A fresh folder for files that live as long as a command (stress's inputs and answers): on
+/// a roomy tmpfs when there is one, as runs' own folders are, else in the temp dir.
+pub fn scratch_folder(prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    builder
+        .tempdir_in(unix::scratch_root())
+        .or_else(|_| builder.tempdir())
+}
+
 fn stdin_for(stdin: Stdin<'_>) -> Result<Stdio, RunError> {
     Ok(match stdin {
         Stdin::Null => Stdio::null(),
