@@ -102,7 +102,7 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
             {
                 skipped.push(Skipped {
                     name: format!("{}/", dir.display()),
-                    reason: "an interactive problem: recognised, but interactive judging is not built yet".to_string(),
+                    reason: "an interactive Polygon package: its interactor is not wired from problem.xml yet".to_string(),
                 });
             }
             Err(error) => return Err(error),

@@ -42,7 +42,7 @@ pub enum PackageError {
     },
     #[error("`{}`: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("`{}` is an interactive problem: packages with an interactor are recognised, but interactive judging is not built yet (hint: its samples and validator stay as they are; only this command refuses)", .0.display())]
+    #[error("`{}` is an interactive Polygon package: its interactor is not wired from `problem.xml` yet (hint: judge it from judge.toml with `interactor = \"PKG/files/interactor.cpp\"`, `interactor-protocol = \"testlib\"` and its tests as cases; Kattis interactive packages are judged as they are)", .0.display())]
     Interactive(PathBuf),
     #[error("`{}`: {message}", path.display())]
     Unsupported { path: PathBuf, message: String },
@@ -104,6 +104,9 @@ pub struct Package {
     pub title: String,
     /// `scoring` problems are judged pass-fail here: every case must be accepted.
     pub scoring: bool,
+    /// The output validator is an interactor (Kattis `type: interactive`): it runs beside the
+    /// submission with the kattis protocol.
+    pub interactive: bool,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input
     /// validators'.
@@ -159,6 +162,8 @@ pub fn open(dir: &Path) -> Result<Package, PackageError> {
 pub struct Loaded {
     pub package: Package,
     pub config: Config,
+    /// The interactor of an interactive package, ready to run beside each submission.
+    pub interactor: Option<crate::judge::interactive::Shared>,
 }
 
 impl Loaded {
@@ -199,8 +204,30 @@ pub fn load(
     languages: Vec<Language>,
     time_limit: Option<Duration>,
 ) -> Result<Loaded, PackageError> {
+    let mut interactor = None;
     let checker = match &package.validation {
         Validation::Default => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) if package.interactive => {
+            let built = build::build(source, &languages, None)?;
+            interactor = Some(crate::config::Interactor {
+                program: crate::config::InteractorProgram::Command {
+                    program: built.program.executable,
+                    args: built
+                        .program
+                        .args
+                        .iter()
+                        .map(|a| a.to_string_lossy().into_owned())
+                        .collect(),
+                },
+                protocol: crate::config::InteractorProtocol::Kattis,
+                checker: None,
+            });
+            // Never consulted: the interactor's exit code is the judgement.
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
@@ -247,8 +274,8 @@ pub fn load(
         // submission instead (see `cli::run`).
         solution: None,
         url: None,
-        interactor: None,
-        interactive: false,
+        interactive: interactor.is_some(),
+        interactor,
         multi_test: false,
         files: package.files.clone(),
         reference: None,
@@ -277,7 +304,18 @@ pub fn load(
         languages,
         sandbox: crate::sandbox::Mode::default(),
     };
-    Ok(Loaded { package, config })
+    let interactor =
+        crate::judge::interactive::prepare(&config, &config.problems[0]).map_err(|error| {
+            PackageError::Build {
+                path: package.root.clone(),
+                message: error.to_string(),
+            }
+        })?;
+    Ok(Loaded {
+        package,
+        config,
+        interactor,
+    })
 }
 
 fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {

@@ -330,6 +330,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
+        interactive: false,
         testlib_validators: true,
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
