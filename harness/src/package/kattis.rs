@@ -290,7 +290,11 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         name,
         title,
         scoring,
-        interactive,
+        interaction: if interactive {
+            super::Interaction::Validator
+        } else {
+            super::Interaction::None
+        },
         cases,
         groups,
         validation,

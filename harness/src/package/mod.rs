@@ -42,8 +42,6 @@ pub enum PackageError {
     },
     #[error("`{}`: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("`{}` is an interactive Polygon package: its interactor is not wired from `problem.xml` yet (hint: judge it from judge.toml with `interactor = \"PKG/files/interactor.cpp\"`, `interactor-protocol = \"testlib\"` and its tests as cases; Kattis interactive packages are judged as they are)", .0.display())]
-    Interactive(PathBuf),
     #[error("`{}`: {message}", path.display())]
     Unsupported { path: PathBuf, message: String },
     #[error("cannot build `{}`: {message}", path.display())]
@@ -94,6 +92,21 @@ pub enum Validation {
     Builtin(Checker),
 }
 
+/// How an interactive package's interactor is given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Interaction {
+    /// Not interactive.
+    None,
+    /// Kattis `type: interactive`: the output validator is the interactor (kattis protocol).
+    Validator,
+    /// Polygon's `<interactor>`: a testlib interactor built with the package's `testlib.h`;
+    /// its OUTPUT file then goes to the package's checker.
+    Testlib {
+        program: SourceProgram,
+        include: PathBuf,
+    },
+}
+
 /// A package, read: everything needed to judge it, nothing built or run yet.
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -104,9 +117,8 @@ pub struct Package {
     pub title: String,
     /// `scoring` problems are judged pass-fail here: every case must be accepted.
     pub scoring: bool,
-    /// The output validator is an interactor (Kattis `type: interactive`): it runs beside the
-    /// submission with the kattis protocol.
-    pub interactive: bool,
+    /// Whether a program talks with the submission, and which.
+    pub interaction: Interaction,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input
     /// validators'.
@@ -212,7 +224,7 @@ pub fn load(
                 groups: output_groups(&package),
             }))
         }
-        Validation::Custom(source) if package.interactive => {
+        Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = build::build(source, &languages, None)?;
             interactor = Some(crate::config::Interactor {
                 program: crate::config::InteractorProgram::Command {
@@ -259,6 +271,22 @@ pub fn load(
         }
         Validation::Builtin(checker) => checker.clone(),
     };
+    if let Interaction::Testlib { program, include } = &package.interaction {
+        let built = build::build(program, &languages, Some(include))?;
+        interactor = Some(crate::config::Interactor {
+            program: crate::config::InteractorProgram::Command {
+                program: built.program.executable,
+                args: built
+                    .program
+                    .args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+            },
+            protocol: crate::config::InteractorProtocol::Testlib,
+            checker: Some(checker.clone()),
+        });
+    }
     let known = time_limit.or(package.time_limit.fixed());
     let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
     // While the limit is being computed, a program that waits must not hold the judge for
