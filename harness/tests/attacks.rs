@@ -115,6 +115,83 @@ fn the_project_and_home_are_out_of_reach() {
 }
 
 #[test]
+fn a_file_io_submission_is_sandboxed_too() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let project_dir = dir.path().join("project");
+    std::fs::create_dir(&project_dir).unwrap();
+    let made = project("find-project-files", "", "");
+    for entry in ["judge.toml", "README.md", "cases"] {
+        std::fs::rename(made.path().join(entry), project_dir.join(entry)).unwrap();
+    }
+    let toml = std::fs::read_to_string(project_dir.join("judge.toml")).unwrap();
+    let toml = format!("{toml}input-file = \"input.txt\"\noutput-file = \"output.txt\"\n");
+    std::fs::write(project_dir.join("judge.toml"), toml).unwrap();
+    // Told exactly where the project is, it reads its input from a file and still finds
+    // nothing there: any success is a line before the sum, so WA.
+    let input = format!("{} 1 2\n", project_dir.display());
+    std::fs::write(project_dir.join("cases/p/a.in"), &input).unwrap();
+    let (case, output) = judge(&project_dir);
+    assert_eq!(verdict(&case), "AC", "{case}\n{output:?}");
+    assert_eq!(
+        std::fs::read_to_string(project_dir.join("README.md")).unwrap(),
+        "the project\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(project_dir.join("cases/p/a.ans")).unwrap(),
+        "3\n"
+    );
+    assert!(!project_dir.join("cases/p/planted.in").exists());
+}
+
+/// A Kattis interactor that sends the case's input and accepts a first line of `3`.
+const SAYS_INPUT: &str = "#!/bin/sh\ncat \"$1\"\nread -r line\n[ \"$line\" = 3 ] && exit 42\n\
+                          echo \"first line: $line\" > \"$3judgemessage.txt\"\nexit 43\n";
+
+#[test]
+fn an_interactive_submission_is_sandboxed_too() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let project_dir = dir.path().join("project");
+    std::fs::create_dir(&project_dir).unwrap();
+    let made = project("find-project", "", "");
+    for entry in ["judge.toml", "README.md", "cases"] {
+        std::fs::rename(made.path().join(entry), project_dir.join(entry)).unwrap();
+    }
+    let toml = std::fs::read_to_string(project_dir.join("judge.toml")).unwrap();
+    let toml = format!(
+        "{toml}interactor = [\"interactors/says-input\"]\ninteractor-protocol = \"kattis\"\n"
+    );
+    std::fs::write(project_dir.join("judge.toml"), toml).unwrap();
+    let interactor = project_dir.join("interactors/says-input");
+    std::fs::create_dir_all(interactor.parent().unwrap()).unwrap();
+    std::fs::write(&interactor, SAYS_INPUT).unwrap();
+    std::fs::set_permissions(
+        &interactor,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    // Told by the interactor where the project is, it still finds nothing there (any success
+    // is a first line other than the sum: WA), though its parent is the judge outside.
+    let input = format!("{} 1 2\n", project_dir.display());
+    std::fs::write(project_dir.join("cases/p/a.in"), &input).unwrap();
+    let (case, output) = judge(&project_dir);
+    assert_eq!(verdict(&case), "AC", "{case}\n{output:?}");
+    assert_eq!(
+        std::fs::read_to_string(project_dir.join("README.md")).unwrap(),
+        "the project\n"
+    );
+    assert!(!project_dir.join("cases/p/planted.in").exists());
+    if let Some(home) = std::env::var_os("HOME") {
+        assert!(!Path::new(&home).join(".harness-was-here").exists());
+    }
+}
+
+#[test]
 fn childrens_cpu_time_counts() {
     if !sandbox_available() {
         return;

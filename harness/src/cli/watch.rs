@@ -1,7 +1,7 @@
 //! `--watch`: run a command again each time a file changes (the `notify` crate: inotify,
 //! FSEvents, kqueue), clearing the screen between runs, until Ctrl-C.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::exit;
+use crate::report::notice;
 
 /// How often a wait looks at Ctrl-C.
 const TICK: Duration = Duration::from_millis(200);
@@ -35,20 +36,16 @@ pub fn watch(file: &Path, mut run: impl FnMut() -> Result<i32>) -> Result<i32> {
     loop {
         if terminal {
             // Clear the screen and go home: each run reads from the top.
-            print!("\x1b[2J\x1b[H");
-            let _ = std::io::stdout().flush();
+            let _ = notice::write_clear_screen(&mut std::io::stdout());
         }
         let last = match run() {
             Ok(code) => code,
             Err(error) => {
-                eprintln!("error: {error:#}");
+                let _ = notice::write_error(&mut anstream::stderr(), format_args!("{error:#}"));
                 exit::ERROR
             }
         };
-        eprintln!(
-            "watching `{}`: judged again when it changes (Ctrl-C stops)",
-            file.display()
-        );
+        let _ = notice::write_watching(&mut anstream::stderr(), file);
         // Wait for a change of the file itself; anything else in the folder is ignored.
         loop {
             if crate::sandbox::interrupt::is_interrupted() {
@@ -65,7 +62,12 @@ pub fn watch(file: &Path, mut run: impl FnMut() -> Result<i32>) -> Result<i32> {
                         break;
                     }
                 }
-                Ok(Err(error)) => eprintln!("watch: {error}"),
+                Ok(Err(error)) => {
+                    let _ = notice::write_warning(
+                        &mut anstream::stderr(),
+                        format_args!("watch: {error}"),
+                    );
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Ok(last),
             }

@@ -12,7 +12,7 @@ use crate::check::{self, CaseFiles, Checker};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{self, Config, InteractorProgram, InteractorProtocol};
 use crate::sandbox::pair::{self, PairRequest, Party};
-use crate::sandbox::run::{Limits, RunError, RunRequest, Scope, Stdin};
+use crate::sandbox::run::{Isolation, Limits, RunError, RunRequest, Scope, Stdin};
 use crate::verdict::{self, Verdict};
 
 use super::{CaseOutcome, Interaction, JudgeSettings, Program};
@@ -268,6 +268,7 @@ pub fn judge_case(
             limits,
             scope: Scope::Process,
             workdir: None,
+            isolation: Isolation::Sandbox,
         },
         interactor: Party {
             program: &interactor.program.executable,
@@ -275,6 +276,7 @@ pub fn judge_case(
             limits: interactor_limits(limits.wall_time),
             scope: Scope::Group,
             workdir: Some(scratch.path()),
+            isolation: Isolation::Process,
         },
         wall_time: limits.wall_time,
     };

@@ -366,12 +366,16 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
 }
 
 /// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
+/// It is made under the sandbox's scratch root, so the program runs sandboxed with it as its
+/// working folder and /tmp: it sees the input's copy and nothing of the case folder.
 fn seed_folder(case: &Case, files: &FileIo) -> std::io::Result<tempfile::TempDir> {
-    let folder = tempfile::Builder::new()
-        .prefix("harness-files-")
-        .tempdir()?;
+    let folder = run::scratch_dir().map_err(|error| match error {
+        RunError::Workdir(error) => error,
+        other => std::io::Error::other(other.to_string()),
+    })?;
     if let Some(name) = &files.input {
-        std::fs::copy(&case.input, folder.path().join(name)).map_err(|error| {
+        let copy = folder.path().join(name);
+        std::fs::copy(&case.input, &copy).map_err(|error| {
             std::io::Error::new(
                 error.kind(),
                 format!(
@@ -380,6 +384,9 @@ fn seed_folder(case: &Case, files: &FileIo) -> std::io::Result<tempfile::TempDir
                 ),
             )
         })?;
+        // The copy keeps the case's mode; the program may run as another user (`nobody`,
+        // when the judge is root), and must still read it.
+        std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     }
     Ok(folder)
 }

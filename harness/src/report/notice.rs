@@ -50,6 +50,21 @@ pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Resu
     }
 }
 
+/// `--watch`: the screen cleared before each run, so each run reads from the top.
+pub fn write_clear_screen(out: &mut dyn Write) -> io::Result<()> {
+    write!(out, "\x1b[2J\x1b[H")?;
+    out.flush()
+}
+
+/// `--watch` between runs: what is watched and how to stop.
+pub fn write_watching(out: &mut dyn Write, file: &std::path::Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "watching `{}`: judged again when it changes (Ctrl-C stops)",
+        file.display()
+    )
+}
+
 /// After Ctrl-C.
 pub fn write_interrupted(out: &mut dyn Write) -> io::Result<()> {
     writeln!(

@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::WorkerCgroup;
-use super::wire::{self, Exec, Launch, Outcome, Reply, ZygoteConfig};
+use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
 use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin, Termination};
 use crate::sandbox::unix::{self, Streams, Supervised};
@@ -70,7 +70,7 @@ pub(crate) fn shutdown() {
 }
 
 /// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
-fn start(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
+fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     let helper = helper().ok_or_else(|| io::Error::other("no harness binary to start"))?;
     let (ours, theirs) = wire::socket_pair()?;
     let theirs_fd = theirs.as_raw_fd();
@@ -192,10 +192,10 @@ fn take(prefixes: &[PathBuf]) -> io::Result<Zygote> {
             );
             drop(old);
             drop(pool);
-            return start(all);
+            return start_zygote(all);
         }
     }
-    start(prefixes.to_vec())
+    start_zygote(prefixes.to_vec())
 }
 
 fn give_back(zygote: Zygote) {
@@ -208,7 +208,7 @@ fn give_back(zygote: Zygote) {
 pub(crate) fn probe() -> Result<(), String> {
     static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
     PROBED
-        .get_or_init(|| match start(Vec::new()) {
+        .get_or_init(|| match start_zygote(Vec::new()) {
             Ok(zygote) => {
                 give_back(zygote);
                 Ok(())
@@ -424,6 +424,39 @@ fn run_planned(
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let (stderr_read, stderr_write) =
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
+    let Launched {
+        zygote,
+        init,
+        pidfd,
+        started,
+    } = launch(plan, workdir, [stdin, stdout_write, stderr_write])?;
+    let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
+    let measured = supervise(
+        &zygote,
+        init,
+        &pidfd,
+        &request.limits,
+        started,
+        streams,
+        capture,
+    )
+    .map_err(lost)?;
+    // The zygote answered in full: it can take the next run.
+    give_back(zygote);
+    measured.map_err(Failure::Start)
+}
+
+/// A run the zygote has started: its init, and when the judge asked for it.
+struct Launched {
+    zygote: Zygote,
+    init: libc::pid_t,
+    pidfd: OwnedFd,
+    started: Instant,
+}
+
+/// Sends the run to a zygote with `stdio` (stdin, stdout, stderr; closed here once sent).
+fn launch(plan: Plan, workdir: &Path, stdio: [OwnedFd; 3]) -> Result<Launched, Failure> {
+    let lost = Failure::Lost;
     // SAFETY: geteuid cannot fail.
     if unsafe { libc::geteuid() } == 0 {
         // The program runs as `nobody`: let it write in its folder.
@@ -446,37 +479,97 @@ fn run_planned(
 
     let zygote = take(&plan.prefixes).map_err(lost)?;
     let socket = zygote.socket.as_raw_fd();
-    let mut fds = wire::raw(&[&stdin, &stdout_write, &stderr_write]);
+    let [stdin, stdout, stderr] = &stdio;
+    let mut fds = wire::raw(&[stdin, stdout, stderr]);
     fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
-    drop((stdin, stdout_write, stderr_write, plan.extra));
-    let (pid, pidfd) = match wire::receive::<Reply>(socket).map_err(lost)? {
-        Some((Reply::Started { pid }, mut fds)) if fds.len() == 1 => (pid, fds.remove(0)),
+    drop((stdio, plan.extra));
+    match wire::receive::<Reply>(socket).map_err(lost)? {
+        Some((Reply::Started { pid }, mut fds)) if fds.len() == 1 => Ok(Launched {
+            zygote,
+            init: pid,
+            pidfd: fds.remove(0),
+            started,
+        }),
         Some((Reply::Failed(why), _)) => {
             give_back(zygote);
-            return Err(lost(io::Error::other(why)));
+            Err(lost(io::Error::other(why)))
         }
-        _ => {
-            return Err(lost(io::Error::other(
-                "the sandbox helper stopped answering",
-            )))
+        _ => Err(lost(io::Error::other(
+            "the sandbox helper stopped answering",
+        ))),
+    }
+}
+
+/// A sandboxed program whose pipes its caller serves itself (an interactive submission, whose
+/// stdin and stdout the judge relays): the caller polls [`Started::socket`], which turns
+/// readable once the run has ended, then calls [`Started::finish`].
+pub(crate) struct Started {
+    launched: Option<Launched>,
+}
+
+impl Started {
+    fn launched(&self) -> &Launched {
+        self.launched.as_ref().expect("only `finish` takes it")
+    }
+
+    /// The zygote's socket: readable when the run has ended.
+    pub(crate) fn socket(&self) -> RawFd {
+        self.launched().zygote.socket.as_raw_fd()
+    }
+
+    /// Kills the whole run: its init, and with it every process of its namespace.
+    pub(crate) fn kill(&self) {
+        crate::sandbox::sys::pidfd_kill(self.launched().pidfd.as_raw_fd());
+    }
+
+    /// The tree's resident memory now, where no cgroup measures its peak.
+    pub(crate) fn resident_bytes(&self) -> Option<u64> {
+        let launched = self.launched();
+        launched
+            .zygote
+            ._cgroup
+            .is_none()
+            .then(|| tree::resident_bytes(launched.init, unix::page_size()))
+    }
+
+    /// What the zygote measured, once [`Started::socket`] is readable.
+    pub(crate) fn finish(mut self) -> io::Result<Finished> {
+        let launched = self.launched.take().expect("finished once");
+        match wire::receive::<Reply>(launched.zygote.socket.as_raw_fd())? {
+            Some((Reply::Finished(finished), _)) => {
+                give_back(launched.zygote);
+                Ok(finished)
+            }
+            Some((Reply::Failed(why), _)) => Err(io::Error::other(why)),
+            Some((other, _)) => Err(io::Error::other(format!("unexpected {other:?}"))),
+            None => Err(io::Error::other("the sandbox helper died")),
         }
-    };
-    let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
-    let measured = supervise(
-        &zygote,
-        pid,
-        &pidfd,
-        &request.limits,
-        started,
-        streams,
-        capture,
-    )
-    .map_err(lost)?;
-    // The zygote answered in full: it can take the next run.
-    give_back(zygote);
-    measured.map_err(Failure::Start)
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        // Given up on before it ended (the judge's error, Ctrl-C): nothing of it stays.
+        if let Some(launched) = &self.launched {
+            crate::sandbox::sys::pidfd_kill(launched.pidfd.as_raw_fd());
+        }
+    }
+}
+
+/// Starts `request` in a sandbox with the caller's `stdin`, `stdout` and `stderr` (pipes it
+/// serves), in `workdir`, which must be under the scratch root.
+pub(crate) fn start(
+    request: &RunRequest<'_>,
+    workdir: &Path,
+    stdio: [OwnedFd; 3],
+) -> Result<Started, Failure> {
+    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
+    let launched = launch(plan, workdir, stdio)?;
+    Ok(Started {
+        launched: Some(launched),
+    })
 }
 
 /// Watches one run; the inner error is an exec that failed (the program never started).

@@ -2,10 +2,11 @@
 //! killed; `pair` runs an interactive submission beside its interactor, recording the
 //! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
 //!
-//! Programs under test (solutions, submissions, stress runs) run in a sandbox on Linux: user,
-//! PID, mount, network, IPC and UTS namespaces made without root by a per-worker `zygote`, a
-//! read-only view of the system with nothing of the project or `$HOME` (`view`), stdin as a
-//! sealed private copy, and a per-run init that makes the whole process tree the program.
+//! Programs under test (solutions, submissions, stress runs, interactive and file-I/O ones)
+//! run in a sandbox on Linux: user, PID, mount, network, IPC and UTS namespaces made without
+//! root by a per-worker `zygote`, a read-only view of the system with nothing of the project
+//! or `$HOME` (`view`), stdin as a sealed private copy (or, for an interactive submission, the
+//! pipes the judge relays), and a per-run init that makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
 

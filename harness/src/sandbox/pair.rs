@@ -11,8 +11,11 @@
 //! - one wall-clock bound covers both, from the start; once the submission has ended, the
 //!   interactor gets [`AFTER_SUBMISSION`] more to give its verdict.
 //!
-//! CPU time and memory are each side's own (`wait4` per process group leader, a memory watch
-//! per side): a heavy interactor never shows in the submission's numbers.
+//! The submission runs in the sandbox where a plain run would (the zygote gets the relayed
+//! pipes as its stdin and stdout), the interactor as a plain process: it is the judge's own.
+//! CPU time and memory are each side's own (the sandbox's whole-tree numbers for the
+//! submission, `wait4` on the interactor's group leader and a memory watch on its group): a
+//! heavy interactor never shows in the submission's numbers.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -22,7 +25,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use super::run::{Capture, LimitHit, Limits, RunError, RunResult, Scope};
+use super::run::{Capture, Isolation, LimitHit, Limits, RunError, RunResult, Scope, Termination};
 use super::transcript::{Recorder, Speaker, Transcript};
 use super::unix::{self, Group, MemoryWatch};
 
@@ -43,6 +46,9 @@ pub struct Party<'a> {
     pub scope: Scope,
     /// Working directory, which must exist; `None`: a fresh scratch folder, removed after.
     pub workdir: Option<&'a Path>,
+    /// The submission's is the sandbox (with the pipes the judge relays as its stdin and
+    /// stdout); the interactor is one of the judge's own tools, a plain process.
+    pub isolation: Isolation,
 }
 
 /// What to run.
@@ -68,11 +74,105 @@ pub struct PairResult {
     pub transcript: Transcript,
 }
 
+/// How one side's process runs and is watched.
+enum Process {
+    /// Its own process group: `wait4` on the main process, memory sampled per `scope`.
+    Plain {
+        group: Group,
+        pidfd: Option<OwnedFd>,
+        memory: MemoryWatch,
+    },
+    /// In the sandbox: the zygote reports the whole tree's numbers when the run ends; the
+    /// tree's memory is sampled here only where no cgroup measures its peak.
+    #[cfg(target_os = "linux")]
+    Sandboxed {
+        run: Option<super::client::Started>,
+        limit: u64,
+        peak: u64,
+        next_sample: Option<Instant>,
+    },
+}
+
+/// How often a sandboxed side's tree is sampled where no cgroup measures it.
+#[cfg(target_os = "linux")]
+const TREE_SAMPLE_EVERY: Duration = Duration::from_millis(5);
+
+impl Process {
+    fn kill(&self) {
+        match self {
+            Process::Plain { group, .. } => group.kill(),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run, .. } => {
+                if let Some(run) = run {
+                    run.kill();
+                }
+            }
+        }
+    }
+
+    fn next_sample(&self) -> Option<Instant> {
+        match self {
+            Process::Plain { memory, .. } => memory.next_sample(),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { next_sample, .. } => *next_sample,
+        }
+    }
+
+    /// Takes a memory sample if one is due; true when it is above the limit.
+    fn over_limit(&mut self, now: Instant) -> bool {
+        match self {
+            Process::Plain { memory, .. } => memory.over_limit(now),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed {
+                run,
+                limit,
+                peak,
+                next_sample,
+            } => {
+                if next_sample.is_none_or(|due| now < due) {
+                    return false;
+                }
+                match run
+                    .as_ref()
+                    .and_then(super::client::Started::resident_bytes)
+                {
+                    Some(bytes) => {
+                        *peak = (*peak).max(bytes);
+                        *next_sample = Some(now + TREE_SAMPLE_EVERY);
+                        bytes > *limit
+                    }
+                    None => {
+                        *next_sample = None;
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    /// What to poll for its end: its pidfd, or the zygote's socket.
+    fn exit_fd(&self) -> Option<i32> {
+        match self {
+            Process::Plain { pidfd, .. } => pidfd.as_ref().map(AsRawFd::as_raw_fd),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run, .. } => run.as_ref().map(super::client::Started::socket),
+        }
+    }
+}
+
+/// How a side ended, and its own numbers.
+struct Ended {
+    at: Instant,
+    termination: Termination,
+    cpu_time: Duration,
+    peak_memory_bytes: u64,
+}
+
 /// One side while it runs.
 struct Side {
     speaker: Speaker,
-    group: Group,
-    pidfd: Option<OwnedFd>,
+    program: std::path::PathBuf,
+    process: Process,
     /// We write what the other side said into this.
     stdin: Option<File>,
     /// We read what it says from this.
@@ -81,10 +181,9 @@ struct Side {
     /// Said by the other side, not yet written to this side's stdin.
     pending: Vec<u8>,
     capture: Capture,
-    memory: MemoryWatch,
     limit_hit: Option<LimitHit>,
-    /// When its main process was reaped, with the wait status and resource usage.
-    reaped: Option<(Instant, libc::c_int, libc::rusage)>,
+    /// When its main process was reaped, and its numbers.
+    reaped: Option<Ended>,
     /// Bytes it wrote to stdout, and the most it may.
     written: u64,
     output_limit: u64,
@@ -98,6 +197,10 @@ impl Side {
         speaker: Speaker,
         started: Instant,
     ) -> Result<Side, RunError> {
+        #[cfg(target_os = "linux")]
+        if sandboxed(party, workdir)? {
+            return Side::spawn_sandboxed(party, workdir, speaker);
+        }
         // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
         // side inherits it.
         let (stdin_read, stdin_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
@@ -124,16 +227,75 @@ impl Side {
             reaped: false,
             registered: Some(super::interrupt::register(pid)),
         };
+        Side::new(
+            party,
+            speaker,
+            Process::Plain {
+                group,
+                pidfd: unix::pidfd_open(pid),
+                memory: MemoryWatch::new(pid, party.limits.memory_bytes, party.scope, started),
+            },
+            File::from(stdin_write),
+            child.stdout,
+            child.stderr,
+        )
+    }
+
+    /// The side in the sandbox, its stdin and stdout the pipes the judge relays.
+    #[cfg(target_os = "linux")]
+    fn spawn_sandboxed(
+        party: &Party<'_>,
+        workdir: &Path,
+        speaker: Speaker,
+    ) -> Result<Side, RunError> {
+        let pipe = || {
+            nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| RunError::Wait(e.into()))
+        };
+        let (stdin_read, stdin_write) = pipe()?;
+        let (stdout_read, stdout_write) = pipe()?;
+        let (stderr_read, stderr_write) = pipe()?;
+        let request = super::run::RunRequest::new(party.program, party.limits).args(party.args);
+        let run = super::client::start(&request, workdir, [stdin_read, stdout_write, stderr_write])
+            .map_err(|error| match error {
+                super::client::Failure::Start(source) => RunError::Spawn {
+                    program: party.program.to_path_buf(),
+                    source,
+                },
+                super::client::Failure::Lost(error) => RunError::Sandbox(error),
+            })?;
+        let samples = run.resident_bytes().is_some();
+        Side::new(
+            party,
+            speaker,
+            Process::Sandboxed {
+                run: Some(run),
+                limit: party.limits.memory_bytes,
+                peak: 0,
+                next_sample: samples.then(|| Instant::now() + TREE_SAMPLE_EVERY),
+            },
+            File::from(stdin_write),
+            Some(File::from(stdout_read)),
+            Some(File::from(stderr_read)),
+        )
+    }
+
+    fn new(
+        party: &Party<'_>,
+        speaker: Speaker,
+        process: Process,
+        stdin: File,
+        stdout: Option<File>,
+        stderr: Option<File>,
+    ) -> Result<Side, RunError> {
         let side = Side {
             speaker,
-            group,
-            pidfd: unix::pidfd_open(pid),
-            stdin: Some(File::from(stdin_write)),
-            stdout: child.stdout,
-            stderr: child.stderr,
+            program: party.program.to_path_buf(),
+            process,
+            stdin: Some(stdin),
+            stdout,
+            stderr,
             pending: Vec::new(),
             capture: Capture::new(0),
-            memory: MemoryWatch::new(pid, party.limits.memory_bytes, party.scope, started),
             limit_hit: None,
             reaped: None,
             written: 0,
@@ -157,45 +319,99 @@ impl Side {
         if self.running() && self.limit_hit.is_none() {
             self.limit_hit = Some(why);
         }
-        self.group.kill();
+        self.process.kill();
     }
 
-    /// Kills what is left of the group and reaps the main process.
-    fn reap(&mut self) -> io::Result<()> {
-        self.group.kill();
-        let (status, usage) = self.group.reap()?;
-        self.reaped = Some((Instant::now(), status, usage));
+    /// Kills what is left of it and reaps it.
+    fn reap(&mut self) -> Result<(), RunError> {
+        let ended = match &mut self.process {
+            Process::Plain { group, memory, .. } => {
+                group.kill();
+                let (status, usage) = group.reap().map_err(RunError::Wait)?;
+                Ended {
+                    at: Instant::now(),
+                    termination: unix::termination(status),
+                    cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
+                    peak_memory_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
+                }
+            }
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run, peak, .. } => {
+                let at = Instant::now();
+                let run = run.take().expect("a sandboxed side is reaped once");
+                let finished = run.finish().map_err(RunError::Sandbox)?;
+                if finished.hit_memory_cap && self.limit_hit.is_none() {
+                    self.limit_hit = Some(LimitHit::Memory);
+                }
+                let termination = match finished.outcome {
+                    super::wire::Outcome::Status(status) => unix::termination(status),
+                    super::wire::Outcome::Killed => Termination::Signaled(libc::SIGKILL),
+                    super::wire::Outcome::ExecFailed(errno) => {
+                        return Err(RunError::Spawn {
+                            program: self.program.clone(),
+                            source: io::Error::from_raw_os_error(errno),
+                        })
+                    }
+                };
+                Ended {
+                    at,
+                    termination,
+                    cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
+                    // As for any sandboxed run: the cgroup's peak where there is one.
+                    peak_memory_bytes: finished
+                        .cgroup_peak
+                        .unwrap_or_else(|| (*peak).max(finished.max_rss_kib.saturating_mul(1024))),
+                }
+            }
+        };
+        self.reaped = Some(ended);
         // Nobody reads its input any more.
         self.stdin = None;
         self.pending.clear();
         Ok(())
     }
 
-    fn has_exited(&self, pidfd_ready: bool) -> io::Result<bool> {
+    fn has_exited(&self, exit_ready: bool) -> io::Result<bool> {
         if !self.running() {
             return Ok(false);
         }
-        match self.pidfd {
-            Some(_) => Ok(pidfd_ready),
-            None => unix::has_exited(self.group.pid),
+        match (&self.process, self.process.exit_fd()) {
+            (_, Some(_)) => Ok(exit_ready),
+            (Process::Plain { group, .. }, None) => unix::has_exited(group.pid),
+            #[cfg(target_os = "linux")]
+            (Process::Sandboxed { .. }, None) => Ok(false),
         }
     }
 
     fn result(self, started: Instant) -> RunResult {
-        let (ended, status, usage) = self
+        let ended = self
             .reaped
             .expect("both sides are reaped before the results are read");
         let (_, _, stderr_tail) = self.capture.finish();
         RunResult {
-            termination: unix::termination(status),
+            termination: ended.termination,
             limit_hit: self.limit_hit,
-            cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
-            wall_time: ended.saturating_duration_since(started),
-            peak_memory_bytes: unix::max_rss_bytes(&usage).max(self.memory.peak),
+            cpu_time: ended.cpu_time,
+            wall_time: ended.at.saturating_duration_since(started),
+            peak_memory_bytes: ended.peak_memory_bytes,
             stdout: Vec::new(),
             stdout_truncated: self.stdout_truncated,
             stderr_tail,
         }
+    }
+}
+
+/// Whether `party` runs in the sandbox: asked for, in a folder the sandbox can show, and
+/// possible here (or an error when judge.toml requires it and it is not).
+#[cfg(target_os = "linux")]
+fn sandboxed(party: &Party<'_>, workdir: &Path) -> Result<bool, RunError> {
+    if party.isolation != Isolation::Sandbox || !workdir.starts_with(unix::scratch_root()) {
+        return Ok(false);
+    }
+    match super::decide() {
+        super::Decision::Sandboxed => Ok(true),
+        super::Decision::Refused(why) => Err(RunError::SandboxRequired(why)),
+        super::Decision::Plain => Ok(false),
     }
 }
 
@@ -270,8 +486,8 @@ fn run_in(
     loop {
         let now = Instant::now();
         // Limits.
-        let interactor_deadline = match submission.reaped {
-            Some((ended, ..)) => deadline.max(ended + AFTER_SUBMISSION),
+        let interactor_deadline = match &submission.reaped {
+            Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
             None => deadline,
         };
         if submission.running() && now >= deadline {
@@ -281,7 +497,7 @@ fn run_in(
             interactor.kill(LimitHit::WallTime);
         }
         for side in [&mut submission, &mut interactor] {
-            if side.running() && side.limit_hit.is_none() && side.memory.over_limit(now) {
+            if side.running() && side.limit_hit.is_none() && side.process.over_limit(now) {
                 side.kill(LimitHit::Memory);
             }
         }
@@ -303,8 +519,8 @@ fn run_in(
         let mut wake: Option<Instant> = [
             submission.running().then_some(deadline),
             interactor.running().then_some(interactor_deadline),
-            submission.memory.next_sample(),
-            interactor.memory.next_sample(),
+            submission.process.next_sample(),
+            interactor.process.next_sample(),
             drain_until[0],
             drain_until[1],
         ]
@@ -313,7 +529,7 @@ fn run_in(
         .min();
         let polling_exits = [&submission, &interactor]
             .iter()
-            .any(|s| s.running() && s.pidfd.is_none());
+            .any(|s| s.running() && s.process.exit_fd().is_none());
         let killed = [&submission, &interactor]
             .iter()
             .any(|s| s.running() && s.limit_hit.is_some());
@@ -375,7 +591,7 @@ fn run_in(
             }
             if side.has_exited(r[PIDFD]).map_err(RunError::Wait)? {
                 first.get_or_insert(side.speaker);
-                side.reap().map_err(RunError::Wait)?;
+                side.reap()?;
                 drain_until[index] = Some(Instant::now() + unix::DRAIN_GRACE);
             }
         }
@@ -473,8 +689,8 @@ fn poll(
         if let Some(file) = &side.stderr {
             slot[STDERR] = pollfd(file.as_raw_fd(), libc::POLLIN);
         }
-        if let (Some(fd), true) = (&side.pidfd, side.running()) {
-            slot[PIDFD] = pollfd(fd.as_raw_fd(), libc::POLLIN);
+        if let (Some(fd), true) = (side.process.exit_fd(), side.running()) {
+            slot[PIDFD] = pollfd(fd, libc::POLLIN);
         }
     }
     let timeout = match wake {

@@ -343,8 +343,8 @@ fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
     ) && matches!(request.stdout, Output::Capture)
         && matches!(request.stderr, Output::Capture)
         && request.env.is_empty()
-        // The helper sees only the scratch root: a folder elsewhere (a file-I/O problem's,
-        // in the temp dir) cannot become the program's /tmp.
+        // The helper sees only the scratch root: a folder elsewhere cannot become the
+        // program's /tmp (callers that keep their folder make it with `scratch_dir`).
         && request
             .workdir
             .is_none_or(|folder| folder.starts_with(unix::scratch_root()))
@@ -506,7 +506,10 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, 
 
 /// A fresh scratch folder for one run, on the fast root when there is one.
 #[cfg(unix)]
-pub(super) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+/// A fresh folder under the sandbox's scratch root (a caller's `workdir` that a sandboxed run
+/// can use: the folder of a file-I/O problem, read after the run), or in the temp dir when
+/// that root cannot take it.
+pub(crate) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(SCRATCH_PREFIX);
     // The fast root may fill up or go away while the judge runs: fall back to the temp dir
