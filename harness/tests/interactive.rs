@@ -653,3 +653,123 @@ fn validate_replays_the_interaction_samples_against_the_interactor() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("the dialogue is not accepted"), "{text}");
 }
+
+/// testlib.h as `.ci/install-tools` installs it (from the rbx-cp wheel on PyPI).
+fn testlib_h() -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os("HARNESS_TESTLIB_H") {
+        return Some(std::path::PathBuf::from(path));
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testlib/testlib.h");
+    path.is_file().then_some(path)
+}
+
+/// A real testlib interactor, as Codeforces writes them: the secret from `inf` (read with its
+/// range, so a bad input is testlib's own FAIL), guesses from `ouf`, the number found to
+/// `tout` for the checker.
+const GUESS_TESTLIB_CPP: &str = r#"#include "testlib.h"
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    registerInteraction(argc, argv);
+    int secret = inf.readInt(1, 1000, "secret");
+    for (int guesses = 1; guesses <= 10; guesses++) {
+        int guess = ouf.readInt(1, 1000, "guess");
+        if (guess == secret) {
+            std::cout << "correct" << std::endl;
+            tout << guess << std::endl;
+            quitf(_ok, "found %d in %d guesses", secret, guesses);
+        }
+        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
+    }
+    quitf(_wa, "no correct guess in 10 guesses");
+}
+"#;
+
+const TESTLIB_TOML: &str = r#"
+[defaults]
+time-limit = "1s"
+memory-limit = "64MiB"
+
+[problems.guess]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = "interactors/guess.cpp"
+interactor-protocol = "testlib"
+checker = "tokens"
+
+[problems.bad-secret]
+solution = "/bin/cat"
+cases = "cases/bad-secret"
+interactor = "interactors/guess.cpp"
+interactor-protocol = "testlib"
+
+[languages.cpp]
+name = "C++17"
+extensions = ["cpp"]
+compile = ["g++", "-std=c++17", "-O1", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+"#;
+
+#[test]
+fn a_testlib_interactor_compiled_against_testlib_h() {
+    let Some(testlib) = testlib_h() else {
+        // CI installs it (.ci/install-tools); a developer's machine may not have run that.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
+        );
+        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+        return;
+    };
+    let project = Project::new()
+        .file("judge.toml", &format!("{TESTLIB_TOML}{C_AND_PYTHON}"))
+        .file("interactors/guess.cpp", GUESS_TESTLIB_CPP)
+        .file(
+            "interactors/testlib.h",
+            &std::fs::read_to_string(testlib).unwrap(),
+        )
+        .case("guess", "1", "37\n", "37\n")
+        // 5000 is out of the interactor's own range: its input is broken, not the submission.
+        .case("bad-secret", "1", "5000\n", "5000\n")
+        .file("binary.c", BINARY_C)
+        .file("stubborn.c", STUBBORN_C);
+
+    let (code, case) = judge(&project, "guess", "binary.c");
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+    assert!(
+        case["interaction"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("found 37 in 3 guesses"),
+        "{case}"
+    );
+
+    let (code, case) = judge(&project, "guess", "stubborn.c");
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (FAILED, Some("WA")),
+        "{case}"
+    );
+    assert!(
+        reason(&case).contains("no correct guess in 10 guesses"),
+        "{case}"
+    );
+
+    // The interactor accepts the dialogue, but what it wrote to OUTPUT (37) is not the
+    // answer (38): the problem's checker says WA, as on Codeforces.
+    project.add_case("guess", "1", "37\n", Some("38\n"));
+    let (code, case) = judge(&project, "guess", "binary.c");
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (FAILED, Some("WA")),
+        "{case}"
+    );
+
+    let (code, case) = judge(&project, "bad-secret", "binary.c");
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (JUDGE_ERROR, Some("JE")),
+        "{case}"
+    );
+    assert!(reason(&case).contains("secret"), "{case}");
+}

@@ -261,11 +261,105 @@ fn a_broken_custom_validator_is_a_judge_error() {
         .stdout(predicate::str::contains("exited with 0, not 42 or 43"));
 }
 
+/// A legacy interactive package, "guess the number in 1..=1000 with at most 10 guesses": its
+/// output validator (`validation: custom interactive`) is the interactor, speaking the Kattis
+/// protocol through both pipes.
+fn guess_package(root: &Path) {
+    write(
+        root,
+        "problem.yaml",
+        "name: Guess\nsource: harness tests\nlicense: cc0\nvalidation: custom interactive\nlimits:\n  memory: 256\n",
+    );
+    write(root, ".timelimit", "1\n");
+    write(root, "data/sample/1.in", "17\n");
+    write(root, "data/sample/1.ans", "17\n");
+    // For the statement only: a sample shown as a dialogue is not a case.
+    write(root, "data/sample/1.interaction", ">500\n<lower\n");
+    write(root, "data/secret/01.in", "1000\n");
+    write(root, "data/secret/01.ans", "1000\n");
+    write(root, "data/secret/02.in", "333\n");
+    write(root, "data/secret/02.ans", "333\n");
+    write(
+        root,
+        "output_validators/guess/validate.py",
+        r#"import sys
+hidden = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+def judge(code, why):
+    open(feedback + 'judgemessage.txt', 'w').write(why)
+    sys.exit(code)
+for guesses in range(1, 11):
+    line = sys.stdin.readline()
+    if not line:
+        judge(43, 'no guess %d' % guesses)
+    guess = int(line)
+    if guess == hidden:
+        print('correct', flush=True)
+        judge(42, 'found in %d guesses' % guesses)
+    print('lower' if guess > hidden else 'higher', flush=True)
+judge(43, 'not found in 10 guesses')
+"#,
+    );
+    write(
+        root,
+        "submissions/accepted/search.py",
+        "lo, hi = 1, 1000\nwhile True:\n    mid = (lo + hi) // 2\n    print(mid, flush=True)\n    reply = input()\n    if reply == 'correct':\n        break\n    if reply == 'lower':\n        hi = mid - 1\n    else:\n        lo = mid + 1\n",
+    );
+    // Counts up from 1: right for small numbers, over the budget for the rest.
+    write(
+        root,
+        "submissions/wrong_answer/count.py",
+        "n = 1\nwhile True:\n    print(n, flush=True)\n    if input() == 'correct':\n        break\n    n += 1\n",
+    );
+    // Forgets to flush: its guess waits in stdio's buffer (a pipe's is a full one) while it
+    // waits for a reply. In C, since Python's `input()` flushes and PYTHONUNBUFFERED may be set.
+    write(
+        root,
+        "submissions/time_limit_exceeded/no_flush.c",
+        "#include <stdio.h>\nint main(void) { char reply[16]; printf(\"500\\n\"); return scanf(\"%15s\", reply) == 1 ? 0 : 1; }\n",
+    );
+}
+
 #[test]
-fn interactive_packages_are_refused_with_the_reason() {
+fn an_interactive_package_is_judged_with_its_validator_as_the_interactor() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("guess");
-    divisor_package(&root);
+    guess_package(&root);
+    let output = harness(dir.path())
+        .args(["verify", "guess"])
+        .assert()
+        .code(OK)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for (row, got) in [
+        ("guess/accepted/search.py", " AC "),
+        ("guess/wrong_answer/count.py", " WA "),
+        ("guess/time_limit_exceeded/no_flush.c", " TLE "),
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
+        assert!(line.contains(got) && line.contains(" OK"), "{line}");
+    }
+    assert!(stdout.contains("all 3 submissions"), "{stdout}");
+
+    // The validator's judgemessage.txt is the reason, and the transcript shows the dialogue.
+    harness(dir.path())
+        .args(["judge", "guess", "guess/submissions/wrong_answer/count.py"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("not found in 10 guesses"))
+        .stdout(predicate::str::contains(">10\n"));
+}
+
+#[test]
+fn an_interactive_package_without_its_interactor_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("guess");
+    guess_package(&root);
+    std::fs::remove_dir_all(root.join("output_validators")).unwrap();
     write(
         &root,
         "problem.yaml",
@@ -275,7 +369,9 @@ fn interactive_packages_are_refused_with_the_reason() {
         .args(["verify", "guess"])
         .assert()
         .code(ERROR)
-        .stderr(predicate::str::contains("is an interactive problem"));
+        .stderr(predicate::str::contains(
+            "no interactor in `output_validators/`",
+        ));
 }
 
 #[test]
@@ -527,4 +623,133 @@ fn a_polygon_package_with_file_input_and_output() {
         .assert()
         .code(OK)
         .stdout(predicate::str::contains("verdict: AC"));
+}
+
+/// A Polygon interactive package: guess the number with a testlib interactor (its OUTPUT, the
+/// number found, then checked by `std::wcmp` against the answer), as Polygon writes them.
+fn polygon_guess_package(root: &Path, testlib: &Path) {
+    write(
+        root,
+        "problem.xml",
+        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="2" short-name="guess" url="https://polygon.codeforces.com/p/x/guess">
+    <names>
+        <name language="english" value="Guess"/>
+    </names>
+    <judging cpu-name="Intel(R) Core(TM) i3-8100 CPU @ 3.60GHz" cpu-speed="3600" input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>1000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" sample="true"/>
+                <test method="manual"/>
+            </tests>
+        </testset>
+    </judging>
+    <files>
+        <resources>
+            <file path="files/testlib.h" type="h.g++"/>
+        </resources>
+    </files>
+    <assets>
+        <checker name="std::wcmp.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+        </checker>
+        <interactor>
+            <source path="files/interactor.cpp" type="cpp.g++17"/>
+        </interactor>
+        <solutions>
+            <solution tag="main"><source path="solutions/search.c" type="c.gcc"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/stubborn.c" type="c.gcc"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#,
+    );
+    write(
+        root,
+        "files/testlib.h",
+        &std::fs::read_to_string(testlib).unwrap(),
+    );
+    write(
+        root,
+        "files/check.cpp",
+        "// std::wcmp: mapped to the judge's own\n",
+    );
+    write(
+        root,
+        "files/interactor.cpp",
+        r#"#include "testlib.h"
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    registerInteraction(argc, argv);
+    int secret = inf.readInt(1, 1000, "secret");
+    for (int guesses = 1; guesses <= 10; guesses++) {
+        int guess = ouf.readInt(1, 1000, "guess");
+        if (guess == secret) {
+            std::cout << "correct" << std::endl;
+            tout << guess << std::endl;
+            quitf(_ok, "found %d in %d guesses", secret, guesses);
+        }
+        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
+    }
+    quitf(_wa, "no correct guess in 10 guesses");
+}
+"#,
+    );
+    write(root, "tests/01", "37\n");
+    write(root, "tests/01.a", "37\n");
+    write(root, "tests/02", "1000\n");
+    write(root, "tests/02.a", "1000\n");
+    write(
+        root,
+        "solutions/search.c",
+        "#include <stdio.h>\n#include <string.h>\nint main(void) { int lo = 1, hi = 1000; char reply[16]; for (;;) { int mid = (lo + hi) / 2; printf(\"%d\\n\", mid); fflush(stdout); if (scanf(\"%15s\", reply) != 1) return 1; if (!strcmp(reply, \"correct\")) return 0; if (!strcmp(reply, \"lower\")) hi = mid - 1; else lo = mid + 1; } }\n",
+    );
+    write(
+        root,
+        "solutions/stubborn.c",
+        "#include <stdio.h>\nint main(void) { char reply[16]; for (;;) { printf(\"1\\n\"); fflush(stdout); if (scanf(\"%15s\", reply) != 1) return 0; } }\n",
+    );
+}
+
+#[test]
+fn a_polygon_package_with_a_testlib_interactor() {
+    let Some(testlib) = testlib_h() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
+        );
+        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("guess");
+    polygon_guess_package(&root, &testlib);
+    let output = harness(dir.path())
+        .args(["verify", "guess"])
+        .assert()
+        .code(OK)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for (row, got) in [
+        ("guess/solutions/search.c (main)", " AC "),
+        ("guess/solutions/stubborn.c (wrong-answer)", " WA "),
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
+        assert!(line.contains(got) && line.contains(" OK"), "{line}");
+    }
+    harness(dir.path())
+        .args(["judge", "guess", "guess/solutions/stubborn.c"])
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains("no correct guess in 10 guesses"));
 }

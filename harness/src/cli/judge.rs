@@ -474,7 +474,6 @@ fn package_plan<'a>(
         language,
         source: source.to_path_buf(),
         cases,
-        // Interactive packages are refused when read.
-        interactor: None,
+        interactor: crate::judge::interactive::prepare(config, problem)?,
     }))
 }

@@ -94,23 +94,12 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
     let mut skipped = Vec::new();
     for dir in dirs {
         let human = args.format == Format::Human;
-        match super::package::load_for_judging(dir, languages.clone(), jobs, human) {
-            Ok(package) => loaded.push(package),
-            // One interactive problem in a contest folder does not stop the others.
-            Err(error)
-                if dirs.len() > 1
-                    && matches!(
-                        error.downcast_ref(),
-                        Some(crate::package::PackageError::Interactive(_))
-                    ) =>
-            {
-                skipped.push(Skipped {
-                    name: format!("{}/", dir.display()),
-                    reason: "an interactive problem: recognised, but interactive judging is not built yet".to_string(),
-                });
-            }
-            Err(error) => return Err(error),
-        }
+        loaded.push(super::package::load_for_judging(
+            dir,
+            languages.clone(),
+            jobs,
+            human,
+        )?);
     }
     let mut stored = Vec::new();
     for package in &loaded {

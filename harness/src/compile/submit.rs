@@ -251,6 +251,18 @@ pub fn compile_in(
         path: copied.clone(),
         source: error,
     })?;
+    // A testlib interactor or checker includes "testlib.h" from its own folder, as Polygon
+    // keeps it; the compiler sees only the private copy, so the header goes beside it too.
+    if let Some(header) = source
+        .parent()
+        .map(|dir| dir.join("testlib.h"))
+        .filter(|header| header.is_file())
+    {
+        std::fs::copy(&header, dir.join("testlib.h")).map_err(|error| SubmitError::Unreadable {
+            path: header.clone(),
+            source: error,
+        })?;
+    }
     let exe = dir.join(EXE_NAME);
 
     // An interpreter that is missing is named before compiling, not after a compile that

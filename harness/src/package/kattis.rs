@@ -147,11 +147,10 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         .and_then(Value::as_str)
         .unwrap_or("default")
         .to_string();
+    // An interactive problem's output validator is its interactor: it talks to the
+    // submission through both pipes and gives 42 or 43 as it would for an output.
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains("interactive");
-    if interactive {
-        return Err(PackageError::Interactive(root));
-    }
     for unsupported in ["multi-pass", "submit-answer"] {
         if types.iter().any(|t| t == unsupported) || validation.contains(unsupported) {
             return Err(PackageError::Unsupported {
@@ -167,7 +166,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         .iter()
         .map(|d| root.join(d))
         .find(|d| d.is_dir() && sorted_entries(d).is_ok_and(|e| !e.is_empty()));
-    let custom = validation.contains("custom") || format == Format::Kattis2025;
+    let custom = validation.contains("custom") || format == Format::Kattis2025 || interactive;
     let validation = match custom_dir {
         Some(dir) if custom => {
             // Legacy: one subfolder (or file) per validator, and the first is used. 2025-09:
@@ -189,6 +188,12 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
                 .display()
                 .to_string();
             Validation::Custom(SourceProgram { path: program, name })
+        }
+        None if interactive => {
+            return Err(invalid(
+                &yaml_path,
+                "an interactive problem, but no interactor in `output_validators/` (hint: the output validator is the interactor: add its source there)",
+            ))
         }
         None if validation.contains("custom") => {
             return Err(invalid(
@@ -285,6 +290,11 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         name,
         title,
         scoring,
+        interaction: if interactive {
+            super::Interaction::Validator
+        } else {
+            super::Interaction::None
+        },
         cases,
         groups,
         validation,

@@ -42,8 +42,6 @@ pub enum PackageError {
     },
     #[error("`{}`: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("`{}` is an interactive problem: packages with an interactor are recognised, but interactive judging is not built yet (hint: its samples and validator stay as they are; only this command refuses)", .0.display())]
-    Interactive(PathBuf),
     #[error("`{}`: {message}", path.display())]
     Unsupported { path: PathBuf, message: String },
     #[error("cannot build `{}`: {message}", path.display())]
@@ -94,6 +92,21 @@ pub enum Validation {
     Builtin(Checker),
 }
 
+/// How an interactive package's interactor is given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Interaction {
+    /// Not interactive.
+    None,
+    /// Kattis `type: interactive`: the output validator is the interactor (kattis protocol).
+    Validator,
+    /// Polygon's `<interactor>`: a testlib interactor built with the package's `testlib.h`;
+    /// its OUTPUT file then goes to the package's checker.
+    Testlib {
+        program: SourceProgram,
+        include: PathBuf,
+    },
+}
+
 /// A package, read: everything needed to judge it, nothing built or run yet.
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -104,6 +117,8 @@ pub struct Package {
     pub title: String,
     /// `scoring` problems are judged pass-fail here: every case must be accepted.
     pub scoring: bool,
+    /// Whether a program talks with the submission, and which.
+    pub interaction: Interaction,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input
     /// validators'.
@@ -159,6 +174,8 @@ pub fn open(dir: &Path) -> Result<Package, PackageError> {
 pub struct Loaded {
     pub package: Package,
     pub config: Config,
+    /// The interactor of an interactive package, ready to run beside each submission.
+    pub interactor: Option<crate::judge::interactive::Shared>,
 }
 
 impl Loaded {
@@ -199,8 +216,30 @@ pub fn load(
     languages: Vec<Language>,
     time_limit: Option<Duration>,
 ) -> Result<Loaded, PackageError> {
+    let mut interactor = None;
     let checker = match &package.validation {
         Validation::Default => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) if package.interaction == Interaction::Validator => {
+            let built = build::build(source, &languages, None)?;
+            interactor = Some(crate::config::Interactor {
+                program: crate::config::InteractorProgram::Command {
+                    program: built.program.executable,
+                    args: built
+                        .program
+                        .args
+                        .iter()
+                        .map(|a| a.to_string_lossy().into_owned())
+                        .collect(),
+                },
+                protocol: crate::config::InteractorProtocol::Kattis,
+                checker: None,
+            });
+            // Never consulted: the interactor's exit code is the judgement.
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
@@ -232,6 +271,22 @@ pub fn load(
         }
         Validation::Builtin(checker) => checker.clone(),
     };
+    if let Interaction::Testlib { program, include } = &package.interaction {
+        let built = build::build(program, &languages, Some(include))?;
+        interactor = Some(crate::config::Interactor {
+            program: crate::config::InteractorProgram::Command {
+                program: built.program.executable,
+                args: built
+                    .program
+                    .args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect(),
+            },
+            protocol: crate::config::InteractorProtocol::Testlib,
+            checker: Some(checker.clone()),
+        });
+    }
     let known = time_limit.or(package.time_limit.fixed());
     let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
     // While the limit is being computed, a program that waits must not hold the judge for
@@ -247,8 +302,8 @@ pub fn load(
         // submission instead (see `cli::run`).
         solution: None,
         url: None,
-        interactor: None,
-        interactive: false,
+        interactive: interactor.is_some(),
+        interactor,
         multi_test: false,
         files: package.files.clone(),
         reference: None,
@@ -277,7 +332,18 @@ pub fn load(
         languages,
         sandbox: crate::sandbox::Mode::default(),
     };
-    Ok(Loaded { package, config })
+    let interactor =
+        crate::judge::interactive::prepare(&config, &config.problems[0]).map_err(|error| {
+            PackageError::Build {
+                path: package.root.clone(),
+                message: error.to_string(),
+            }
+        })?;
+    Ok(Loaded {
+        package,
+        config,
+        interactor,
+    })
 }
 
 fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {

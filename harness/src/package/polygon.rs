@@ -142,9 +142,6 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         .unwrap_or_else(|| name.clone());
 
     let assets = child(problem, "assets");
-    if assets.and_then(|a| child(a, "interactor")).is_some() {
-        return Err(PackageError::Interactive(root));
-    }
 
     let judging =
         child(problem, "judging").ok_or_else(|| invalid(&xml_path, "no <judging> element"))?;
@@ -272,6 +269,39 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         }
     };
 
+    // The interactor: testlib, built like the checker, whose OUTPUT the checker then judges.
+    let interaction = match assets.and_then(|a| child(a, "interactor")) {
+        None => super::Interaction::None,
+        Some(node) => match source_of(node) {
+            Some(source) if source.is_file() => {
+                let include = [include.clone(), source.parent().map(Path::to_path_buf).unwrap_or_default(), root.clone()]
+                    .into_iter()
+                    .find(|d| d.join("testlib.h").is_file())
+                    .ok_or_else(|| invalid(&source, "the interactor needs `testlib.h`, which the package does not have in `files/`"))?;
+                super::Interaction::Testlib {
+                    program: SourceProgram {
+                        name: source
+                            .strip_prefix(&root)
+                            .unwrap_or(&source)
+                            .display()
+                            .to_string(),
+                        path: source,
+                    },
+                    include,
+                }
+            }
+            source => {
+                return Err(invalid(
+                    &xml_path,
+                    format!(
+                        "the interactor's source `{}` is missing",
+                        source.map(|s| s.display().to_string()).unwrap_or_default()
+                    ),
+                ))
+            }
+        },
+    };
+
     let input_validators = assets
         .and_then(|a| child(a, "validators"))
         .map(|validators| {
@@ -330,6 +360,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
+        interaction,
         testlib_validators: true,
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),

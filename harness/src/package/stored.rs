@@ -43,8 +43,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     language,
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
-                    // Interactive packages are refused when read.
-                    interactor: None,
+                    interactor: loaded.interactor.clone(),
                 },
             }),
             Err(reason) => skipped.push(Skipped { name: full, reason }),
