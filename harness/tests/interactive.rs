@@ -529,24 +529,6 @@ fn add_writes_an_empty_answer_for_an_interactive_problem_without_reference() {
     assert_eq!(project.read("cases/guess/two.ans"), "");
 }
 
-/// Process ids whose command line starts with `program`, zombies left out.
-fn processes_running(program: &std::path::Path) -> Vec<u32> {
-    let wanted = program.to_string_lossy().into_owned();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let zombie = state
-                .rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'));
-            !zombie && String::from_utf8_lossy(&cmdline).starts_with(&wanted)
-        })
-        .collect()
-}
-
 #[test]
 fn ctrl_c_kills_both_sides_of_an_interactive_run() {
     use std::time::{Duration, Instant};
@@ -572,7 +554,9 @@ fn ctrl_c_kills_both_sides_of_an_interactive_run() {
         .spawn()
         .unwrap();
     let waiting = Instant::now();
-    while processes_running(&submission).is_empty() || processes_running(&interactor).is_empty() {
+    while common::processes_running(&submission).is_empty()
+        || common::processes_running(&interactor).is_empty()
+    {
         assert!(
             waiting.elapsed() < Duration::from_secs(20),
             "the pair never started"
@@ -594,11 +578,11 @@ fn ctrl_c_kills_both_sides_of_an_interactive_run() {
     };
     assert_eq!(status.code(), Some(130));
     assert!(
-        processes_running(&submission).is_empty(),
+        common::processes_running(&submission).is_empty(),
         "the submission survived"
     );
     assert!(
-        processes_running(&interactor).is_empty(),
+        common::processes_running(&interactor).is_empty(),
         "the interactor survived"
     );
 }
@@ -654,37 +638,6 @@ fn validate_replays_the_interaction_samples_against_the_interactor() {
     assert!(text.contains("the dialogue is not accepted"), "{text}");
 }
 
-/// testlib.h as `.ci/install-tools` installs it (from the rbx-cp wheel on PyPI).
-fn testlib_h() -> Option<std::path::PathBuf> {
-    if let Some(path) = std::env::var_os("HARNESS_TESTLIB_H") {
-        return Some(std::path::PathBuf::from(path));
-    }
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testlib/testlib.h");
-    path.is_file().then_some(path)
-}
-
-/// A real testlib interactor, as Codeforces writes them: the secret from `inf` (read with its
-/// range, so a bad input is testlib's own FAIL), guesses from `ouf`, the number found to
-/// `tout` for the checker.
-const GUESS_TESTLIB_CPP: &str = r#"#include "testlib.h"
-#include <iostream>
-
-int main(int argc, char* argv[]) {
-    registerInteraction(argc, argv);
-    int secret = inf.readInt(1, 1000, "secret");
-    for (int guesses = 1; guesses <= 10; guesses++) {
-        int guess = ouf.readInt(1, 1000, "guess");
-        if (guess == secret) {
-            std::cout << "correct" << std::endl;
-            tout << guess << std::endl;
-            quitf(_ok, "found %d in %d guesses", secret, guesses);
-        }
-        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
-    }
-    quitf(_wa, "no correct guess in 10 guesses");
-}
-"#;
-
 const TESTLIB_TOML: &str = r#"
 [defaults]
 time-limit = "1s"
@@ -712,7 +665,7 @@ run = ["{exe}"]
 
 #[test]
 fn a_testlib_interactor_compiled_against_testlib_h() {
-    let Some(testlib) = testlib_h() else {
+    let Some(testlib) = common::testlib_h() else {
         // CI installs it (.ci/install-tools); a developer's machine may not have run that.
         assert!(
             std::env::var_os("CI").is_none(),
@@ -723,7 +676,7 @@ fn a_testlib_interactor_compiled_against_testlib_h() {
     };
     let project = Project::new()
         .file("judge.toml", &format!("{TESTLIB_TOML}{C_AND_PYTHON}"))
-        .file("interactors/guess.cpp", GUESS_TESTLIB_CPP)
+        .file("interactors/guess.cpp", common::GUESS_TESTLIB_CPP)
         .file(
             "interactors/testlib.h",
             &std::fs::read_to_string(testlib).unwrap(),

@@ -13,25 +13,6 @@ use common::project::Project;
 
 const INTERRUPTED: i32 = 130;
 
-/// Process ids whose command line names `program`.
-fn processes_running(program: &Path) -> Vec<u32> {
-    let wanted = program.to_string_lossy().into_owned();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // A zombie waiting for PID 1 to reap it is dead already.
-            let zombie = state
-                .rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'));
-            !zombie && String::from_utf8_lossy(&cmdline).starts_with(&wanted)
-        })
-        .collect()
-}
-
 #[test]
 fn ctrl_c_kills_the_running_program_and_exits_130() {
     let sleeper = common::fixture("sleep-30s");
@@ -58,7 +39,7 @@ fn ctrl_c_kills_the_running_program_and_exits_130() {
 
     // Wait until the sleeper is running, then press Ctrl-C (SIGINT to the harness alone).
     let waiting = Instant::now();
-    while processes_running(&sleeper).is_empty() {
+    while common::processes_running(&sleeper).is_empty() {
         assert!(
             waiting.elapsed() < Duration::from_secs(20),
             "the sleeper never started"
@@ -84,7 +65,7 @@ fn ctrl_c_kills_the_running_program_and_exits_130() {
     assert_eq!(status.code(), Some(INTERRUPTED), "stderr: {stderr}");
     assert!(stderr.contains("interrupted"), "stderr: {stderr}");
     assert!(
-        processes_running(&sleeper).is_empty(),
+        common::processes_running(&sleeper).is_empty(),
         "the sleeper outlived the harness"
     );
     // Only the first case ever started: the others were not run after the interrupt.
@@ -105,7 +86,7 @@ fn interrupt_while_running(dir: &Path, args: &[&str], child: &Path) -> (String, 
         .spawn()
         .unwrap();
     let waiting = Instant::now();
-    while processes_running(child).is_empty() {
+    while common::processes_running(child).is_empty() {
         assert!(
             waiting.elapsed() < Duration::from_secs(20),
             "`{}` never started",
@@ -140,7 +121,7 @@ fn interrupt_while_running(dir: &Path, args: &[&str], child: &Path) -> (String, 
     assert_eq!(status.code(), Some(INTERRUPTED), "stderr: {stderr}");
     assert!(stderr.contains("interrupted"), "stderr: {stderr}");
     assert!(
-        processes_running(child).is_empty(),
+        common::processes_running(child).is_empty(),
         "`{}` outlived the harness",
         child.display()
     );

@@ -3,7 +3,9 @@
 //! and a Polygon one with a real testlib checker, each written in its format.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -387,15 +389,6 @@ fn a_malformed_problem_yaml_names_its_line_and_column() {
         .stderr(predicate::str::contains("problem.yaml:3:1"));
 }
 
-/// testlib.h as `.ci/install-tools` installs it (from the rbx-cp wheel on PyPI).
-fn testlib_h() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("HARNESS_TESTLIB_H") {
-        return Some(PathBuf::from(path));
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testlib/testlib.h");
-    path.is_file().then_some(path)
-}
-
 /// A full Polygon package: "print a + b, give or take one", with a testlib checker that
 /// accepts that, compiled against the package's own testlib.h.
 fn polygon_package(root: &Path, testlib: &Path) {
@@ -483,7 +476,7 @@ int main(int argc, char* argv[]) {
 
 #[test]
 fn a_polygon_package_with_a_testlib_checker() {
-    let Some(testlib) = testlib_h() else {
+    let Some(testlib) = common::testlib_h() else {
         // CI installs it (.ci/install-tools); a developer's machine may not have run that.
         assert!(
             std::env::var_os("CI").is_none(),
@@ -719,7 +712,7 @@ int main(int argc, char* argv[]) {
 
 #[test]
 fn a_polygon_package_with_a_testlib_interactor() {
-    let Some(testlib) = testlib_h() else {
+    let Some(testlib) = common::testlib_h() else {
         assert!(
             std::env::var_os("CI").is_none(),
             "testlib.h is missing: .ci/install-tools puts it in target/testlib/"

@@ -120,3 +120,54 @@ fn build_all() -> PathBuf {
     }
     out
 }
+
+/// Process ids whose command line starts with `program`; a zombie (dead, waiting to be
+/// reaped) does not count.
+pub fn processes_running(program: &Path) -> Vec<u32> {
+    let wanted = program.to_string_lossy().into_owned();
+    fs::read_dir("/proc")
+        .expect("a readable /proc")
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = state
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+            !zombie && String::from_utf8_lossy(&cmdline).starts_with(&wanted)
+        })
+        .collect()
+}
+
+/// testlib.h as `.ci/install-tools` installs it (from the rbx-cp wheel on PyPI), or the file
+/// `HARNESS_TESTLIB_H` names; `None` when neither is there.
+pub fn testlib_h() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("HARNESS_TESTLIB_H") {
+        return Some(PathBuf::from(path));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testlib/testlib.h");
+    path.is_file().then_some(path)
+}
+
+/// A real testlib interactor, as Codeforces writes them: the secret from `inf` (read with its
+/// range, so a bad input is testlib's own FAIL), guesses from `ouf`, the number found to
+/// `tout` for the checker.
+pub const GUESS_TESTLIB_CPP: &str = r#"#include "testlib.h"
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    registerInteraction(argc, argv);
+    int secret = inf.readInt(1, 1000, "secret");
+    for (int guesses = 1; guesses <= 10; guesses++) {
+        int guess = ouf.readInt(1, 1000, "guess");
+        if (guess == secret) {
+            std::cout << "correct" << std::endl;
+            tout << guess << std::endl;
+            quitf(_ok, "found %d in %d guesses", secret, guesses);
+        }
+        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
+    }
+    quitf(_wa, "no correct guess in 10 guesses");
+}
+"#;
