@@ -672,28 +672,7 @@ fn polygon_guess_package(root: &Path, testlib: &Path) {
         "files/check.cpp",
         "// std::wcmp: mapped to the judge's own\n",
     );
-    write(
-        root,
-        "files/interactor.cpp",
-        r#"#include "testlib.h"
-#include <iostream>
-
-int main(int argc, char* argv[]) {
-    registerInteraction(argc, argv);
-    int secret = inf.readInt(1, 1000, "secret");
-    for (int guesses = 1; guesses <= 10; guesses++) {
-        int guess = ouf.readInt(1, 1000, "guess");
-        if (guess == secret) {
-            std::cout << "correct" << std::endl;
-            tout << guess << std::endl;
-            quitf(_ok, "found %d in %d guesses", secret, guesses);
-        }
-        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
-    }
-    quitf(_wa, "no correct guess in 10 guesses");
-}
-"#,
-    );
+    write(root, "files/interactor.cpp", common::GUESS_TESTLIB_CPP);
     write(root, "tests/01", "37\n");
     write(root, "tests/01.a", "37\n");
     write(root, "tests/02", "1000\n");
