@@ -72,7 +72,7 @@ impl Validator {
             command: tool::Command::new(Role::Validator, template, &config.root, &[]),
             protocol: problem.validator_protocol,
             root: config.root.clone(),
-            cache: Cache::open(&config.root, template),
+            cache: Cache::open(&config.root, template, problem.validator_protocol),
         })
     }
 
@@ -236,10 +236,12 @@ impl Cache {
     /// `None` when the program is a bare name missing from PATH: then nothing is remembered,
     /// and the run itself reports the missing program. A program not built yet gets an
     /// identity without a size and mtime, which its build then changes.
-    fn open(root: &Path, template: &[String]) -> Option<Cache> {
+    fn open(root: &Path, template: &[String], protocol: ValidatorProtocol) -> Option<Cache> {
         let mut slot = DefaultHasher::new();
         slot.write(root.to_string_lossy().as_bytes());
         let mut identity = DefaultHasher::new();
+        // The same program read with other exit codes accepts other inputs.
+        identity.write(protocol.as_str().as_bytes());
         for (index, part) in template.iter().enumerate() {
             slot.write(part.as_bytes());
             slot.write_u8(0);
