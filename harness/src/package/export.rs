@@ -1,8 +1,9 @@
 //! Writes a problem of judge.toml as an ICPC/Kattis package (2023-07-draft, which problemtools
 //! and DOMjudge read): problem.yaml with the limits, the cases as `data/sample` and
 //! `data/secret`, the checker as default-validator flags or as an output validator whose source
-//! the exporter writes, the statement, and the stored submissions by verdict folder. As a
-//! folder, or as a zip with problem.yaml at its root (DOMjudge refuses a zip with a top folder).
+//! the exporter writes, the input validator's source, the statement, and the stored
+//! submissions by verdict folder. As a folder, or as a zip with problem.yaml at its root
+//! (DOMjudge refuses a zip with a top folder), named by the problem's short name by default.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
