@@ -229,3 +229,42 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
             "INVALID secret/n9 by input_validators/validate: exit 43: line 1: n = 10 is out of [1, 9]",
         ));
 }
+
+#[test]
+fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases/p");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("sample-1.in"), "1\n").unwrap();
+    std::fs::write(cases.join("sample-1.ans"), "1\n").unwrap();
+    std::fs::write(dir.path().join("val.cpp"), "int main() { return 0; }\n").unwrap();
+    let table = [
+        (
+            "validator = [\"val.cpp\"]",
+            "`val.cpp` answers 0 for a valid input, and only a Python one can be wrapped to answer Kattis' 42 (hint: make it exit 42 and 43, and set validator-protocol = \"kattis\")",
+        ),
+        (
+            "validator = [\"target/release/val\"]\nvalidator-protocol = \"kattis\"",
+            "`target/release/val` is a program, not a source file the package could carry",
+        ),
+        (
+            "validator = [\"val.cpp\", \"two words\"]\nvalidator-protocol = \"kattis\"",
+            "has the argument `two words`, which `input_validator_flags` (split at spaces) cannot carry",
+        ),
+    ];
+    for (index, (validator, note)) in table.into_iter().enumerate() {
+        std::fs::write(
+            dir.path().join("judge.toml"),
+            format!("[problems.p]\n{validator}\n"),
+        )
+        .unwrap();
+        let out = format!("p{index}");
+        harness(dir.path())
+            .args(["export", "p", "--out", &out])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains(note))
+            .stdout(predicates::str::contains("an input validator").not());
+        assert!(!dir.path().join(&out).join("input_validators").exists());
+    }
+}
