@@ -345,7 +345,6 @@ impl Side {
                 }
                 let termination = match finished.outcome {
                     super::wire::Outcome::Status(status) => unix::termination(status),
-                    super::wire::Outcome::Killed => Termination::Signaled(libc::SIGKILL),
                     super::wire::Outcome::ExecFailed(errno) => {
                         return Err(RunError::Spawn {
                             program: self.program.clone(),

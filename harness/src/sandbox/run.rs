@@ -363,8 +363,12 @@ enum How {
 fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunError> {
     #[cfg(target_os = "linux")]
     if let How::Sandboxed = how {
-        // The sandbox reads stdin itself, into a private copy.
-        return in_workdir(request, |workdir| run_sandboxed(request, workdir));
+        // The sandbox reads stdin itself, into a private copy; a run that brings no folder
+        // uses its worker's.
+        if request.workdir.is_none() {
+            return run_sandboxed(request, None);
+        }
+        return in_workdir(request, |workdir| run_sandboxed(request, Some(workdir)));
     }
     let How::Plain(watch) = how else {
         unreachable!("handled above")
@@ -483,7 +487,7 @@ fn run_in(
 }
 
 #[cfg(target_os = "linux")]
-fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, RunError> {
+fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<RunResult, RunError> {
     if let Stdin::File(path) = request.stdin {
         // Same error as the plain runner for a missing input.
         File::open(path).map_err(|source| RunError::Stdin {
