@@ -592,6 +592,11 @@ impl Started {
             .then(|| tree::resident_bytes(launched.zygote.init, unix::page_size()))
     }
 
+    /// The longest time a process of the run waited for a CPU so far.
+    pub(crate) fn run_delay(&self) -> Duration {
+        tree::run_delay(self.launched().zygote.init)
+    }
+
     /// What the zygote measured, once [`Started::socket`] is readable.
     pub(crate) fn finish(mut self) -> io::Result<Finished> {
         let launched = self.launched.take().expect("finished once");
