@@ -43,8 +43,23 @@ struct Zygote {
     _cgroup: Option<WorkerCgroup>,
 }
 
+/// How long a zygote is given to end by itself once told to.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
 impl Drop for Zygote {
     fn drop(&mut self) {
+        // Told to stop (the socket's end), the init ends and the zygote reaps it, so the CPU
+        // time of every program it ran reaches this process's children's too (`wait4`,
+        // `getrusage`), as a plain run's does. A zygote that does not end is killed.
+        // SAFETY: shutdown on a socket we own.
+        unsafe { libc::shutdown(self.socket.as_raw_fd(), libc::SHUT_RDWR) };
+        let until = Instant::now() + STOP_GRACE;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+                _ => return,
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -48,7 +48,7 @@ pub use mode::Mode;
 #[cfg(target_os = "linux")]
 pub use policy::enable;
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{check_required, fallback_warning, set_mode, shutdown, support};
+pub(crate) use policy::{check_required, fallback_warning, required, set_mode, shutdown, support};
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 

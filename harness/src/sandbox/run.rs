@@ -313,11 +313,29 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
         return Err(RunError::Interrupted);
     }
     #[cfg(target_os = "linux")]
-    if request.isolation == Isolation::Sandbox && sandbox_can_connect(request) {
-        match crate::sandbox::decide() {
-            crate::sandbox::Decision::Sandboxed => return run_watching(request, How::Sandboxed),
-            crate::sandbox::Decision::Refused(why) => return Err(RunError::SandboxRequired(why)),
-            crate::sandbox::Decision::Plain => {}
+    if request.isolation == Isolation::Sandbox {
+        if sandbox_can_connect(request) {
+            match crate::sandbox::decide() {
+                crate::sandbox::Decision::Sandboxed => {
+                    return run_watching(request, How::Sandboxed)
+                }
+                crate::sandbox::Decision::Refused(why) => {
+                    return Err(RunError::SandboxRequired(why))
+                }
+                crate::sandbox::Decision::Plain => {}
+            }
+        } else if let Some(folder) = request
+            .workdir
+            .filter(|folder| !folder.starts_with(unix::scratch_root()))
+            .filter(|_| crate::sandbox::required())
+        {
+            // Its folder fell back outside the scratch root (full, or gone): never run it
+            // unsandboxed when judge.toml says the sandbox is required.
+            return Err(RunError::SandboxRequired(format!(
+                "the run's folder `{}` is outside the sandbox's scratch root `{}`",
+                folder.display(),
+                unix::scratch_root().display()
+            )));
         }
     }
     #[cfg(unix)]
