@@ -25,10 +25,10 @@ use super::zygote::{Cgroup, HIDDEN_AT};
 pub(super) fn main(
     socket: RawFd,
     ready: OwnedFd,
-    cgroup: Option<Cgroup>,
+    cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> ! {
-    let hidden = match set_up(cgroup.as_ref(), config) {
+    let hidden = match set_up(cgroup, config) {
         Ok(hidden) => hidden,
         Err(error) => {
             let _ = nix::unistd::write(&ready, error.to_string().as_bytes());
@@ -37,7 +37,7 @@ pub(super) fn main(
         }
     };
     drop(ready);
-    let code = match serve(socket, &hidden, cgroup.as_ref(), config) {
+    let code = match serve(socket, &hidden, cgroup, config) {
         Ok(()) => 0,
         Err(error) => {
             let _ = wire::send(socket, &Reply::Failed(error.to_string()), &[]);

@@ -85,7 +85,7 @@ fn serve(socket: RawFd) -> io::Result<()> {
     let init = match sys::clone_into(libc::CLONE_NEWPID as u64)? {
         Cloned::Child => {
             drop(ready_read);
-            init::main(socket, ready_write, cgroup, &config)
+            init::main(socket, ready_write, cgroup.as_ref(), &config)
         }
         Cloned::Parent { pid, pidfd: _ } => pid,
     };
