@@ -516,18 +516,18 @@ fn run_in(
     loop {
         let now = Instant::now();
         // Limits.
-        // The submission's bound, pushed back or not, is the interactor's too: it waits for the
-        // submission, and is not to be cut short by the time the submission waited for a CPU.
-        let interactor_deadline = match &submission.reaped {
-            Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
-            None => deadline,
-        };
         if submission.running() && submission.limit_hit.is_none() && now >= deadline {
             match pushed_back(started, now, request.wall_time, &submission.process) {
                 Some(later) => deadline = later,
                 None => submission.kill(LimitHit::WallTime),
             }
         }
+        // The submission's bound, pushed back or not, is the interactor's too: it waits for the
+        // submission, and is not to be cut short by the time the submission waited for a CPU.
+        let interactor_deadline = match &submission.reaped {
+            Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
+            None => deadline,
+        };
         if interactor.running() && now >= interactor_deadline {
             interactor.kill(LimitHit::WallTime);
         }
