@@ -196,6 +196,26 @@ const SPINS_C: &str = r#"int main(void) {
 }
 "#;
 
+/// Finds the number, then spins once the interactor has ended: TLE by CPU, its CPU counted
+/// though the interactor is gone.
+const SPINS_AFTER_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    int low = 1, high = 100;
+    char reply[16];
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        printf("%d\n", mid);
+        fflush(stdout);
+        if (scanf("%15s", reply) != 1) return 1;
+        if (!strcmp(reply, "correct")) break;
+        if (!strcmp(reply, "higher")) low = mid + 1; else high = mid - 1;
+    }
+    volatile unsigned long long x = 0;
+    for (;;) x++;
+}
+"#;
+
 /// One guess, then a crash: RE, though the interactor then reads EOF and says WA.
 const CRASHES_C: &str = r#"#include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +279,7 @@ fn project() -> Project {
         .file("binary.c", BINARY_C)
         .file("stubborn.c", STUBBORN_C)
         .file("spins.c", SPINS_C)
+        .file("spins_after.c", SPINS_AFTER_C)
         .file("crashes.c", CRASHES_C)
         .file("no_flush.c", NO_FLUSH_C)
         .file("garbage.c", GARBAGE_C)
@@ -357,6 +378,16 @@ fn a_submission_that_spins_while_the_interactor_waits_is_tle() {
     assert_eq!(code, FAILED, "{case}");
     assert_eq!(case["verdict"], "TLE", "{case}");
     assert!(reason(&case).contains("CPU time"), "{case}");
+}
+
+#[test]
+fn a_submission_that_spins_after_the_interactor_ended_is_tle_by_its_cpu_time() {
+    let project = project();
+    let (code, case) = judge(&project, "guess", "spins_after.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "TLE", "{case}");
+    assert!(reason(&case).contains("CPU time"), "{case}");
+    assert!(case["time_ms"].as_u64().unwrap() >= 500, "{case}");
 }
 
 #[test]

@@ -38,7 +38,7 @@ struct Zygote {
     /// The worker's folder: /tmp of runs that bring none (the init empties it after each).
     home: tempfile::TempDir,
     prefixes: Vec<PathBuf>,
-    /// Kept for the zygote's lifetime: Ctrl-C kills its group, and with it every run's init.
+    /// Kept for the zygote's lifetime: Ctrl-C kills its group: the zygote, its init, and so every run.
     _registered: crate::sandbox::interrupt::Registered,
     _cgroup: Option<WorkerCgroup>,
 }
