@@ -140,6 +140,45 @@ fn validate_lists_each_invalid_case_with_its_reason() {
 }
 
 #[test]
+fn a_kattis_validator_accepts_with_42_and_rejects_with_anything_else() {
+    let project = Project::new();
+    let toml = project.read("judge.toml").replace(
+        "validator = [\"sh\", \"validate.sh\"]",
+        "validator = [\"sh\", \"validate-kattis.sh\", \"100\"]\nvalidator-protocol = \"kattis\"",
+    );
+    project.write("judge.toml", &toml);
+    // The bound comes as an argument, as `input_validator_flags` give it in a package.
+    project.write(
+        "validate-kattis.sh",
+        r#"read a b
+for v in "$a" "$b"; do
+  if [ "$v" -gt "$1" ]; then echo "line 1: $v is out of [0, $1]" >&2; exit 43; fi
+done
+[ "$a" = 0 ] && exit 0
+exit 42
+"#,
+    );
+    project.write("cases/sum/big.in", "500 1\n");
+    project.write("cases/sum/big.ans", "501\n");
+    // Exit 0 is not Kattis' "valid".
+    project.write("cases/sum/zero.in", "0 1\n");
+    project.write("cases/sum/zero.ans", "1\n");
+    project
+        .harness()
+        .arg("validate")
+        .assert()
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]",
+        ))
+        .stdout(predicate::str::contains(
+            "INVALID  cases/sum/zero.in: rejected (exit 0) without a reason",
+        ))
+        .stdout(predicate::str::contains("sum: 2 of 3 inputs invalid"))
+        .stderr(no_panic());
+}
+
+#[test]
 fn run_refuses_invalid_inputs_unless_told_not_to() {
     let project = Project::new();
     project.write("cases/sum/big.in", "500 1\n");

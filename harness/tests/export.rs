@@ -1,12 +1,14 @@
 //! `harness export` on the repository's own problems: the package it writes judges every
-//! stored submission as judge.toml does (a round trip), and its zip has problem.yaml at the
-//! root, as DOMjudge wants.
+//! stored submission as judge.toml does (a round trip), carries the input validator's source
+//! and validates with it, is named by a short name problemtools accepts, and its zip has
+//! problem.yaml at the root, as DOMjudge wants.
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
 fn repo() -> &'static Path {
@@ -107,13 +109,17 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
         names.iter().any(|n| n.starts_with("submissions/accepted/")),
         "{names:?}"
     );
+    // The flags as problemtools and DOMjudge read them: testdata.yaml, space-separated.
     let mut yaml = String::new();
     std::io::Read::read_to_string(
-        &mut archive.by_name("data/test_group.yaml").unwrap(),
+        &mut archive.by_name("data/testdata.yaml").unwrap(),
         &mut yaml,
     )
     .unwrap();
-    assert_eq!(yaml, "output_validator_args: [\"case_sensitive\"]\n");
+    assert_eq!(
+        yaml,
+        "output_validator_flags: \"case_sensitive\"\ninput_validator_flags: \"checker-challenge\"\n"
+    );
 
     harness(dir.path())
         .args(["export", "checker-challenge", "--out", "cc.zip", "--config"])
@@ -152,4 +158,113 @@ fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
         .stdout(predicates::str::contains(
             "INVALID secret/03 by input_validators/validate: exit 43: line 1: expected two integers",
         ));
+}
+
+#[test]
+fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = repo().join("judge.toml");
+    // No --out: the zip is named by the short name, letters and digits only.
+    harness(dir.path())
+        .args(["export", "queens-boards", "--config"])
+        .arg(&config)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("queensboards.zip"))
+        .stdout(predicates::str::contains("an input validator"))
+        .stdout(predicates::str::contains("is not a short name").not());
+    assert!(dir.path().join("queensboards.zip").is_file());
+
+    // A folder named otherwise is written, with a note saying what to name it.
+    harness(dir.path())
+        .args([
+            "export",
+            "queens-boards",
+            "--out",
+            "queens-boards",
+            "--config",
+        ])
+        .arg(&config)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "`queens-boards` is not a short name of lowercase letters and digits",
+        ))
+        .stdout(predicates::str::contains("name it `queensboards`"));
+    let package = dir.path().join("queens-boards");
+    // The validator judge.toml names, byte for byte, with its problem as the flag.
+    let carried = std::fs::read(package.join("input_validators/validate/validate.rs")).unwrap();
+    let source = std::fs::read(repo().join("solutions/src/bin/validate.rs")).unwrap();
+    assert!(
+        carried == source,
+        "the exported validator differs from its source"
+    );
+    let testdata = std::fs::read_to_string(package.join("data/testdata.yaml")).unwrap();
+    assert!(
+        testdata.contains("input_validator_flags: \"queens-boards\""),
+        "{testdata}"
+    );
+    // The OLE submission sits where problemtools' verdict (a crash at the file-size limit)
+    // puts it, with the list DOMjudge and the harness read.
+    let printer =
+        std::fs::read_to_string(package.join("submissions/run_time_error/endless_printer.cpp"))
+            .unwrap();
+    assert!(
+        printer.starts_with("// @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\n"),
+        "{printer}"
+    );
+
+    // The package's validator, built from that source, validates the package's cases.
+    harness(dir.path())
+        .args(["validate", "queens-boards"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("10 of 10 case checks valid"));
+    std::fs::write(package.join("data/secret/n9.in"), "10\n").unwrap();
+    harness(dir.path())
+        .args(["validate", "queens-boards"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "INVALID secret/n9 by input_validators/validate: exit 43: line 1: n = 10 is out of [1, 9]",
+        ));
+}
+
+#[test]
+fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases/p");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("sample-1.in"), "1\n").unwrap();
+    std::fs::write(cases.join("sample-1.ans"), "1\n").unwrap();
+    std::fs::write(dir.path().join("val.cpp"), "int main() { return 0; }\n").unwrap();
+    let table = [
+        (
+            "validator = [\"val.cpp\"]",
+            "`val.cpp` answers 0 for a valid input, and only a Python one can be wrapped to answer Kattis' 42 (hint: make it exit 42 and 43, and set validator-protocol = \"kattis\")",
+        ),
+        (
+            "validator = [\"target/release/val\"]\nvalidator-protocol = \"kattis\"",
+            "`target/release/val` is a program, not a source file the package could carry",
+        ),
+        (
+            "validator = [\"val.cpp\", \"two words\"]\nvalidator-protocol = \"kattis\"",
+            "has the argument `two words`, which `input_validator_flags` (split at spaces) cannot carry",
+        ),
+    ];
+    for (index, (validator, note)) in table.into_iter().enumerate() {
+        std::fs::write(
+            dir.path().join("judge.toml"),
+            format!("[problems.p]\n{validator}\n"),
+        )
+        .unwrap();
+        let out = format!("p{index}");
+        harness(dir.path())
+            .args(["export", "p", "--out", &out])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains(note))
+            .stdout(predicates::str::contains("an input validator").not());
+        assert!(!dir.path().join(&out).join("input_validators").exists());
+    }
 }

@@ -10,8 +10,6 @@ use std::fmt;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::validate::Invalid;
-
 /// The problem's id, as in judge.toml and `cases/`.
 pub const ID: &str = "find-the-queens";
 /// Largest board of the statement.
@@ -29,6 +27,21 @@ pub fn n_allowed(n: usize) -> bool {
 pub fn budget(n: usize) -> usize {
     (1..=n).map(|k| k.ilog2() as usize).sum()
 }
+
+/// Why an input breaks the statement, at a 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for Invalid {}
 
 /// A valid placement: `columns[r]` is the 1-based column of the queen in row r + 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +73,8 @@ impl Placement {
     }
 }
 
-/// Checks the interactor's input strictly: `n` on line 1, then n columns separated by single
+/// Checks the interactor's input strictly (as `validate find-the-queens` does, whose table
+/// test holds the same cases): `n` on line 1, then n columns separated by single
 /// spaces on line 2, a final newline, a valid placement.
 pub fn validate(text: &[u8]) -> Result<Placement, Invalid> {
     let invalid = |line: usize, reason: String| Err(Invalid { line, reason });

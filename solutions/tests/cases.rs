@@ -48,7 +48,7 @@ fn inputs_are_valid_and_answers_canonical() {
         for (name, input, answer) in committed(problem) {
             let out = run("validate", &[problem.id()], input.as_bytes());
             assert!(
-                out.status.success(),
+                out.status.code() == Some(42),
                 "{problem}/{name}.in: {}",
                 String::from_utf8_lossy(&out.stderr)
             );

@@ -1,9 +1,14 @@
-//! validate: accepts the statements' exact layout and names the first problem otherwise.
+//! validate: accepts the statements' exact layout and names the first problem otherwise, with
+//! a Kattis input validator's exit codes (42 valid, 43 invalid).
 
 mod common;
 
 use common::run;
 use solutions::{exit, Problem};
+
+/// The Kattis format's exit codes for an input validator.
+const VALID: i32 = 42;
+const INVALID: i32 = 43;
 
 fn check(problem: &str, input: &str) -> (Option<i32>, String) {
     let out = run("validate", &[problem], input.as_bytes());
@@ -24,7 +29,7 @@ fn valid_inputs_pass_silently() {
     ] {
         assert_eq!(
             check(problem, input),
-            (Some(0), String::new()),
+            (Some(VALID), String::new()),
             "{problem} {input:?}"
         );
     }
@@ -119,7 +124,7 @@ fn malformed_inputs_are_rejected_with_the_reason() {
     for (problem, input, reason) in table {
         assert_eq!(
             check(problem, input),
-            (Some(exit::INVALID_INPUT), reason.to_string()),
+            (Some(INVALID), reason.to_string()),
             "{problem} {input:?}"
         );
     }

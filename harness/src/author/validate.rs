@@ -19,7 +19,7 @@ use std::time::UNIX_EPOCH;
 
 use crate::author::tool::{self, Role, ToolError};
 use crate::case::discover::Case;
-use crate::config::{self, Config, Problem};
+use crate::config::{self, Config, Problem, ValidatorProtocol};
 use crate::sandbox::run::Termination;
 
 /// Where the memory of accepted inputs lives, below judge.toml's folder.
@@ -58,6 +58,8 @@ pub struct InvalidCase {
 #[derive(Debug)]
 pub struct Validator {
     command: tool::Command,
+    /// Which exit code means valid.
+    protocol: ValidatorProtocol,
     root: PathBuf,
     cache: Option<Cache>,
 }
@@ -68,8 +70,9 @@ impl Validator {
         let template = problem.validator.as_ref()?;
         Some(Validator {
             command: tool::Command::new(Role::Validator, template, &config.root, &[]),
+            protocol: problem.validator_protocol,
             root: config.root.clone(),
-            cache: Cache::open(&config.root, template),
+            cache: Cache::open(&config.root, template, problem.validator_protocol),
         })
     }
 
@@ -77,6 +80,7 @@ impl Validator {
     pub fn from_command(command: &[String], root: &Path) -> Validator {
         Validator {
             command: tool::Command::new(Role::Validator, command, root, &[]),
+            protocol: ValidatorProtocol::Testlib,
             root: root.to_path_buf(),
             cache: None,
         }
@@ -120,7 +124,7 @@ impl Validator {
             ));
         }
         match result.termination {
-            Termination::Exited(0) => {
+            Termination::Exited(code) if code == self.protocol.valid_exit() => {
                 if let (Some(cache), Some(key)) = (&self.cache, key) {
                     cache.remember(key);
                 }
@@ -232,10 +236,12 @@ impl Cache {
     /// `None` when the program is a bare name missing from PATH: then nothing is remembered,
     /// and the run itself reports the missing program. A program not built yet gets an
     /// identity without a size and mtime, which its build then changes.
-    fn open(root: &Path, template: &[String]) -> Option<Cache> {
+    fn open(root: &Path, template: &[String], protocol: ValidatorProtocol) -> Option<Cache> {
         let mut slot = DefaultHasher::new();
         slot.write(root.to_string_lossy().as_bytes());
         let mut identity = DefaultHasher::new();
+        // The same program read with other exit codes accepts other inputs.
+        identity.write(protocol.as_str().as_bytes());
         for (index, part) in template.iter().enumerate() {
             slot.write(part.as_bytes());
             slot.write_u8(0);

@@ -17,7 +17,8 @@ pub struct ExportArgs {
     /// The problem, by its id in judge.toml.
     pub problem: String,
     /// Where to write it: a folder, or a zip when the name ends in `.zip` (problem.yaml at
-    /// its root, as DOMjudge wants) [default: PROBLEM.zip in the current folder].
+    /// its root, as DOMjudge wants) [default: the problem's short name, its letters and
+    /// digits, as a zip in the current folder: `queensboards.zip` for `queens-boards`].
     #[arg(long, value_name = "DIR|FILE.zip")]
     pub out: Option<PathBuf>,
     /// The folder of stored submissions [default: solutions/submissions beside judge.toml].
@@ -31,7 +32,7 @@ pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.zip", problem.name)));
+        .unwrap_or_else(|| PathBuf::from(format!("{}.zip", export::short_name(&problem.name))));
     let submissions = args
         .submissions
         .clone()

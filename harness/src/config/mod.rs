@@ -109,8 +109,10 @@ pub struct Problem {
     pub output_limit: u64,
     /// How outputs are compared with answers.
     pub checker: Checker,
-    /// A command that accepts (exit 0) or rejects an input.
+    /// A command that accepts or rejects an input.
     pub validator: Option<Vec<String>>,
+    /// The exit codes the validator answers with.
+    pub validator_protocol: ValidatorProtocol,
     /// The commands that make generated cases.
     pub generators: Vec<Generator>,
     /// How `harness stress` makes and shrinks inputs.
@@ -190,6 +192,37 @@ impl InteractorProtocol {
         match self {
             InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
             InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
+}
+
+/// What an input validator's exit code means.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValidatorProtocol {
+    /// Exit 0 for a valid input, anything else for an invalid one (testlib's validators and
+    /// most hand-written ones).
+    #[default]
+    Testlib,
+    /// The Kattis/ICPC format's: exit 42 for a valid input, 43 (or anything else) for an
+    /// invalid one; such a validator goes into an exported package as it is.
+    Kattis,
+}
+
+impl ValidatorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValidatorProtocol::Testlib => "testlib",
+            ValidatorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit code of a valid input.
+    pub fn valid_exit(self) -> i32 {
+        match self {
+            ValidatorProtocol::Testlib => 0,
+            ValidatorProtocol::Kattis => 42,
         }
     }
 }
@@ -340,6 +373,7 @@ struct RawProblem {
     output_limit: Option<OutputLimit>,
     checker: Option<RawChecker>,
     validator: Option<Vec<String>>,
+    validator_protocol: Option<ValidatorProtocol>,
     #[serde(default)]
     generators: Vec<RawGenerator>,
     stress: Option<RawStress>,
@@ -687,6 +721,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         if let Some(validator) = &problem.validator {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
+        } else if problem.validator_protocol.is_some() {
+            return Err(invalid(format!(
+                "problem `{name}`: `validator-protocol` is set but `validator` is not"
+            )));
         }
         for (key, file) in [
             ("input-file", &problem.input_file),
@@ -719,6 +757,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .map_or(DEFAULT_OUTPUT_LIMIT, |s| s.0),
             checker,
             validator: problem.validator,
+            validator_protocol: problem.validator_protocol.unwrap_or_default(),
             generators,
             stress: problem.stress.map(|s| Stress {
                 generator: s.generator,
@@ -1171,6 +1210,32 @@ checker = "lines"
         let c = config.problem("c").unwrap().interactor.as_ref().unwrap();
         assert_eq!(c.checker, Some(Checker::Lines));
         assert!(config.problem("c").is_some_and(|p| p.interactor.is_some()));
+    }
+
+    #[test]
+    fn validator_protocol_is_read_and_needs_a_validator() {
+        let config = parse_str(
+            r#"
+[problems.a]
+validator = ["val.rs", "a"]
+validator-protocol = "kattis"
+[problems.b]
+validator = ["val"]
+"#,
+        )
+        .unwrap();
+        let protocol = |id: &str| config.problem(id).unwrap().validator_protocol;
+        assert_eq!(protocol("a"), ValidatorProtocol::Kattis);
+        assert_eq!(protocol("b"), ValidatorProtocol::Testlib);
+        let invalid = |text: &str| parse_str(text).unwrap_err().to_string();
+        let error = invalid("[problems.a]\nvalidator-protocol = \"kattis\"\n");
+        assert!(
+            error.contains("problem `a`: `validator-protocol` is set but `validator` is not"),
+            "{error}"
+        );
+        let error =
+            invalid("[problems.a]\nvalidator = [\"v\"]\nvalidator-protocol = \"polygon\"\n");
+        assert!(error.contains("polygon"), "{error}");
     }
 
     #[test]

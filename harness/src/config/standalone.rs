@@ -55,6 +55,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
             .or_else(|| user.checker.clone())
             .unwrap_or_default(),
         validator: None,
+        validator_protocol: crate::config::ValidatorProtocol::default(),
         generators: Vec::new(),
         stress: None,
         interactor: None,

@@ -1,8 +1,9 @@
 //! Writes a problem of judge.toml as an ICPC/Kattis package (2023-07-draft, which problemtools
 //! and DOMjudge read): problem.yaml with the limits, the cases as `data/sample` and
 //! `data/secret`, the checker as default-validator flags or as an output validator whose source
-//! the exporter writes, the statement, and the stored submissions by verdict folder. As a
-//! folder, or as a zip with problem.yaml at its root (DOMjudge refuses a zip with a top folder).
+//! the exporter writes, the input validator's source, the statement, and the stored
+//! submissions by verdict folder. As a folder, or as a zip with problem.yaml at its root
+//! (DOMjudge refuses a zip with a top folder), named by the problem's short name by default.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::case::discover;
 use crate::check::Checker;
-use crate::config::{Config, Problem};
+use crate::config::{Config, Problem, ValidatorProtocol};
 use crate::verdict::Verdict;
 
 const MIB: u64 = 1 << 20;
@@ -118,19 +119,53 @@ fn seconds(duration: std::time::Duration) -> String {
     }
 }
 
-/// The folder a stored submission goes to, for verdicts the format has a folder for.
-fn kattis_folder(verdict: Verdict) -> Option<&'static str> {
+/// Where a stored submission goes: the folder, for verdicts the format has one for, and the
+/// DOMjudge `@EXPECTED_RESULTS@:` list written into its source when the folder alone would
+/// make the tools disagree.
+fn kattis_folder(verdict: Verdict) -> Option<(&'static str, Option<&'static str>)> {
     match verdict {
-        Verdict::Accepted => Some("accepted"),
-        Verdict::WrongAnswer => Some("wrong_answer"),
-        Verdict::TimeLimitExceeded => Some("time_limit_exceeded"),
-        // The format has no MLE or OLE: problemtools and DOMjudge report them as run-time
-        // errors, and the harness reading the package back takes them there.
-        Verdict::RuntimeError | Verdict::MemoryLimitExceeded | Verdict::OutputLimitExceeded => {
-            Some("run_time_error")
-        }
+        Verdict::Accepted => Some(("accepted", None)),
+        Verdict::WrongAnswer => Some(("wrong_answer", None)),
+        Verdict::TimeLimitExceeded => Some(("time_limit_exceeded", None)),
+        // The format has no MLE: problemtools' address-space limit makes the allocation fail
+        // (a crash) and DOMjudge reports it as a run-time error, as the harness reading the
+        // package back takes it.
+        Verdict::RuntimeError | Verdict::MemoryLimitExceeded => Some(("run_time_error", None)),
+        // Nor OLE. A judge stops a program at the output limit: problemtools through the
+        // host's file-size limit (`ulimit -f`; SIGXFSZ kills the program, a run-time error),
+        // the harness and DOMjudge with a verdict of their own (OLE, OUTPUT-LIMIT). The
+        // folder says the first; the comment DOMjudge and the harness read says both.
+        Verdict::OutputLimitExceeded => Some(("run_time_error", Some("RUN-ERROR, OUTPUT-LIMIT"))),
         Verdict::CompileError | Verdict::JudgeError => None,
     }
+}
+
+/// `source` with a `@EXPECTED_RESULTS@: LIST` comment as its first line (after a `#!` line),
+/// in the comment syntax of its language; `None` for a language whose comments it does not
+/// know.
+fn with_expected_results(name: &str, source: &[u8], list: &str) -> Option<Vec<u8>> {
+    let extension = Path::new(name).extension()?.to_str()?;
+    let comment = match extension {
+        "c" | "cc" | "cpp" | "cxx" | "c++" | "C" | "h" | "hpp" | "rs" | "java" | "kt" | "go"
+        | "js" | "cs" | "scala" | "swift" => format!("// @EXPECTED_RESULTS@: {list}\n"),
+        "py" | "py2" | "py3" | "rb" | "pl" | "sh" => format!("# @EXPECTED_RESULTS@: {list}\n"),
+        _ => return None,
+    };
+    let at = if source.starts_with(b"#!") {
+        source
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |i| i + 1)
+    } else {
+        0
+    };
+    let mut out = source[..at].to_vec();
+    if at == source.len() && !source.is_empty() && !source.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    out.extend_from_slice(comment.as_bytes());
+    out.extend_from_slice(&source[at..]);
+    Some(out)
 }
 
 /// Builds the package's files for `problem`.
@@ -198,14 +233,14 @@ fn package_files(
     ));
     files.add("problem.yaml", yaml);
 
-    if let Some(flags) = &flags {
-        if !flags.is_empty() {
-            let args: Vec<String> = flags.iter().map(|f| yaml_string(f)).collect();
-            files.add(
-                "data/test_group.yaml",
-                format!("output_validator_args: [{}]\n", args.join(", ")),
-            );
-        }
+    // Flags go in data/testdata.yaml as space-separated strings: the keys problemtools and
+    // DOMjudge read (neither reads 2025-09's test_group.yaml and its lists yet).
+    let mut testdata = Vec::new();
+    if let Some(flags) = flags.as_ref().filter(|f| !f.is_empty()) {
+        testdata.push(format!(
+            "output_validator_flags: {}\n",
+            yaml_string(&flags.join(" "))
+        ));
     }
     if let Some(source) = validator {
         files.entries.push((
@@ -252,11 +287,27 @@ fn package_files(
         )),
     }
 
-    // The input validator, when judge.toml runs it from a Python source the package can
-    // carry; its exit 0 becomes Kattis' 42 through a small wrapper.
+    // The input validator, when the package can carry its source.
     match &problem.validator {
-        Some(command) => match python_validator(config, command) {
-            Some((source, args)) => {
+        Some(command) => match carried_validator(config, problem, command) {
+            Ok(Carried::Kattis { source, args }) => {
+                let name = super::file_name(&source);
+                let stem = source
+                    .file_stem()
+                    .map_or_else(|| "validate".into(), |s| s.to_string_lossy().into_owned());
+                files.entries.push((
+                    format!("input_validators/{stem}/{name}"),
+                    read(&source)?,
+                    false,
+                ));
+                if !args.is_empty() {
+                    testdata.push(format!(
+                        "input_validator_flags: {}\n",
+                        yaml_string(&args.join(" "))
+                    ));
+                }
+            }
+            Ok(Carried::Wrapped { source, args }) => {
                 // One file, the project's validator inside its wrapper: problemtools builds
                 // a folder of several Python files less reliably than one.
                 let text = String::from_utf8_lossy(&read(&source)?).into_owned();
@@ -267,12 +318,15 @@ fn package_files(
                     true,
                 ));
             }
-            None => notes.push(format!(
-                "input validator not exported: `{}` is a program, not a Python source the package could carry (DOMjudge does not need one; problemtools' verifyproblem will ask for it)",
+            Err(why) => notes.push(format!(
+                "input validator not exported: `{}` {why} (DOMjudge does not need one; problemtools' verifyproblem will ask for it)",
                 command.join(" ")
             )),
         },
         None => notes.push("no input validator in judge.toml".to_string()),
+    }
+    if !testdata.is_empty() {
+        files.add("data/testdata.yaml", testdata.concat());
     }
 
     // Stored submissions.
@@ -286,12 +340,17 @@ fn package_files(
             let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
                 continue;
             };
-            let Some(target) = kattis_folder(verdict) else {
+            let Some((target, expected)) = kattis_folder(verdict) else {
                 notes.push(format!(
                     "`{verdict_name}` submissions not exported: the format has no folder for them"
                 ));
                 continue;
             };
+            if let Some(list) = expected {
+                notes.push(format!(
+                    "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT"
+                ));
+            }
             let entries = super::sorted_entries(&verdict_dir).map_err(|e| ExportError::Read {
                 path: verdict_dir.clone(),
                 source: std::io::Error::other(e.to_string()),
@@ -302,23 +361,79 @@ fn package_files(
                 if files.entries.iter().any(|(p, _, _)| *p == path) {
                     path = format!("submissions/{target}/{verdict_name}-{name}");
                 }
-                files.add(path, read(&source)?);
+                let bytes = read(&source)?;
+                match expected {
+                    None => files.add(path, bytes),
+                    Some(list) => match with_expected_results(&name, &bytes, list) {
+                        Some(annotated) => files.add(path, annotated),
+                        None => notes.push(format!(
+                            "`{verdict_name}/{name}` not exported: the harness does not know how to write a `@EXPECTED_RESULTS@` comment in its language"
+                        )),
+                    },
+                }
             }
         }
     }
     Ok((files, notes))
 }
 
-/// `["python3", "validators/x.py", args…]`: the source and its arguments.
-fn python_validator(config: &Config, command: &[String]) -> Option<(PathBuf, Vec<String>)> {
-    let (interpreter, rest) = command.split_first()?;
-    let (script, args) = rest.split_first()?;
-    let program = Path::new(interpreter).file_name()?.to_str()?;
-    if !program.starts_with("python3") || !script.ends_with(".py") {
-        return None;
+/// An input validator as the package carries it.
+enum Carried {
+    /// A source that answers with Kattis' exit codes (`validator-protocol = "kattis"`),
+    /// copied as it is; its arguments become `input_validator_flags`.
+    Kattis { source: PathBuf, args: Vec<String> },
+    /// A Python source that answers 0 for valid, carried inside a wrapper that answers 42.
+    Wrapped { source: PathBuf, args: Vec<String> },
+}
+
+/// Extensions of the languages problemtools and DOMjudge build validators in, with no build
+/// script: the file alone is a program there.
+const CARRIED_EXTENSIONS: &[&str] = &[
+    "c", "cc", "cpp", "cxx", "c++", "C", "rs", "py", "java", "kt", "go", "js",
+];
+
+/// How judge.toml's validator `command` goes into the package, or why it cannot.
+fn carried_validator(
+    config: &Config,
+    problem: &Problem,
+    command: &[String],
+) -> Result<Carried, String> {
+    let (program, args) = command.split_first().ok_or("is empty")?;
+    // `["python3", "x.py", args…]`: the script is the source.
+    let interpreter = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("python3"));
+    let (source, args) = match args.split_first() {
+        Some((script, rest)) if interpreter && script.ends_with(".py") => (script, rest),
+        _ => (program, args),
+    };
+    let path = config.root.join(source);
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    if !path.is_file() || !CARRIED_EXTENSIONS.contains(&extension) {
+        return Err("is a program, not a source file the package could carry".to_string());
     }
-    let path = config.root.join(script);
-    path.is_file().then(|| (path, args.to_vec()))
+    let args = args.to_vec();
+    match (problem.validator_protocol, extension) {
+        (ValidatorProtocol::Kattis, _) => {
+            if let Some(arg) = args
+                .iter()
+                .find(|a| a.is_empty() || a.contains(char::is_whitespace))
+            {
+                return Err(format!(
+                    "has the argument `{arg}`, which `input_validator_flags` (split at spaces) cannot carry"
+                ));
+            }
+            Ok(Carried::Kattis { source: path, args })
+        }
+        (ValidatorProtocol::Testlib, "py") => Ok(Carried::Wrapped { source: path, args }),
+        (ValidatorProtocol::Testlib, _) => Err(
+            "answers 0 for a valid input, and only a Python one can be wrapped to answer Kattis' 42 (hint: make it exit 42 and 43, and set validator-protocol = \"kattis\")".to_string(),
+        ),
+    }
 }
 
 /// A Kattis input validator that runs the project's validator (exit 0 valid, anything else
@@ -354,6 +469,37 @@ os._exit(42 if code == 0 else 43)
     )
 }
 
+/// The package's short name for a problem id: its lowercase letters and digits, as
+/// problemtools wants the folder named (`^[a-z0-9]+$`) and DOMjudge takes the zip's name.
+/// `queens-boards` becomes `queensboards`.
+pub fn short_name(id: &str) -> String {
+    let short: String = id
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if short.is_empty() {
+        "problem".to_string()
+    } else {
+        short
+    }
+}
+
+/// Whether `out`'s name (a folder's, or a zip's without `.zip`) is a valid short name.
+fn named_as_short_name(out: &Path, zip: bool) -> Option<String> {
+    let name = if zip {
+        out.file_stem()
+    } else {
+        out.file_name()
+    }?
+    .to_str()?;
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    (!valid).then(|| name.to_string())
+}
+
 /// Exports `problem` to `out`: a folder, or a zip when `out` ends in `.zip`. Never overwrites.
 pub fn export(
     config: &Config,
@@ -364,9 +510,15 @@ pub fn export(
     if out.exists() {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
-    let (files, notes) = package_files(config, problem, submissions)?;
+    let (files, mut notes) = package_files(config, problem, submissions)?;
     let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
     let zip = out.extension().is_some_and(|e| e == "zip");
+    if let Some(name) = named_as_short_name(out, zip) {
+        notes.push(format!(
+            "`{name}` is not a short name of lowercase letters and digits, which problemtools wants as the package's folder name and DOMjudge takes from the zip's (hint: name it `{}`)",
+            short_name(&problem.name)
+        ));
+    }
     if zip {
         write_zip(out, &files)?;
     } else {
@@ -446,6 +598,47 @@ mod tests {
         assert!(float.contains(&"float_absolute_tolerance".to_string()));
         assert_eq!(default_validator_flags(&Checker::UnorderedBlocks), None);
         assert_eq!(default_validator_flags(&Checker::Lines), None);
+    }
+
+    #[test]
+    fn the_expected_results_comment_goes_first_or_after_the_shebang() {
+        let list = "RUN-ERROR, OUTPUT-LIMIT";
+        let table: [(&str, &str, Option<&str>); 5] = [
+            ("a.cpp", "int main(){}\n", Some("// @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\nint main(){}\n")),
+            ("a.py", "print(1)\n", Some("# @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\nprint(1)\n")),
+            (
+                "a.py",
+                "#!/usr/bin/env python3\nprint(1)\n",
+                Some("#!/usr/bin/env python3\n# @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\nprint(1)\n"),
+            ),
+            ("a.py", "#!/usr/bin/python3", Some("#!/usr/bin/python3\n# @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\n")),
+            ("a.bf", "+[.]", None),
+        ];
+        for (name, source, want) in table {
+            let got = with_expected_results(name, source.as_bytes(), list)
+                .map(|b| String::from_utf8(b).unwrap());
+            assert_eq!(got.as_deref(), want, "{name} {source:?}");
+        }
+    }
+
+    #[test]
+    fn short_names_are_lowercase_letters_and_digits() {
+        for (id, short) in [
+            ("queens-boards", "queensboards"),
+            ("two-n-queens", "twonqueens"),
+            ("A_1", "a1"),
+            ("---", "problem"),
+        ] {
+            assert_eq!(short_name(id), short, "{id}");
+        }
+        let named = |out: &str, zip| named_as_short_name(Path::new(out), zip);
+        assert_eq!(named("out/queensboards", false), None);
+        assert_eq!(named("queensboards.zip", true), None);
+        assert_eq!(
+            named("queens-boards.zip", true),
+            Some("queens-boards".into())
+        );
+        assert_eq!(named("out/Queens", false), Some("Queens".into()));
     }
 
     #[test]

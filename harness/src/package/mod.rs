@@ -314,6 +314,7 @@ pub fn load(
         output_limit: package.output_limit,
         checker,
         validator: None,
+        validator_protocol: crate::config::ValidatorProtocol::default(),
         generators: Vec::new(),
         stress: None,
         package: Some(crate::config::PackageRef {

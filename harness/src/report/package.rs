@@ -101,7 +101,7 @@ pub fn write_exported(
     };
     writeln!(
         out,
-        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{})",
+        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{}{})",
         super::shown_path(path),
         exported.files.len(),
         count("data/sample/") / 2,
@@ -111,6 +111,11 @@ pub fn write_exported(
             ", an output validator"
         } else {
             ", default-validator flags"
+        },
+        if count("input_validators/") > 0 {
+            ", an input validator"
+        } else {
+            ""
         },
     )?;
     for note in &exported.notes {
