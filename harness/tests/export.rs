@@ -268,3 +268,124 @@ fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
         assert!(!dir.path().join(&out).join("input_validators").exists());
     }
 }
+
+const GUESS_INTERACTOR: &str = r#"import sys
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+for number in range(1, 11):
+    line = sys.stdin.readline()
+    if not line:
+        open(feedback + "judgemessage.txt", "w").write("ended before guess %d\n" % number)
+        sys.exit(43)
+    if int(line) == secret:
+        print("correct", flush=True)
+        sys.exit(42)
+    print("higher" if int(line) < secret else "lower", flush=True)
+open(feedback + "judgemessage.txt", "w").write("no correct guess in 10\n")
+sys.exit(43)
+"#;
+
+const BINARY_SEARCH: &str = r#"low, high = 1, 100
+while True:
+    mid = (low + high) // 2
+    print(mid, flush=True)
+    reply = input()
+    if reply == "correct":
+        break
+    if reply == "higher":
+        low = mid + 1
+    else:
+        high = mid - 1
+"#;
+
+/// An interactive problem whose Kattis-protocol interactor is a Python source.
+fn interactive_project(protocol: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("judge.toml"),
+        format!(
+            "[problems.guess]\ncases = \"cases/guess\"\ninteractor = \"interactor.py\"\n\
+             interactor-protocol = \"{protocol}\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(root.join("interactor.py"), GUESS_INTERACTOR).unwrap();
+    std::fs::create_dir_all(root.join("cases/guess")).unwrap();
+    for (name, secret) in [("sample-1", "37"), ("2", "1"), ("3", "100")] {
+        std::fs::write(root.join(format!("cases/guess/{name}.in")), secret).unwrap();
+        std::fs::write(root.join(format!("cases/guess/{name}.ans")), secret).unwrap();
+    }
+    for (folder, file, text) in [
+        ("accepted", "binary.py", BINARY_SEARCH),
+        (
+            "wrong_answer",
+            "stubborn.py",
+            "while True:\n    print(1, flush=True)\n    input()\n",
+        ),
+    ] {
+        let folder = root.join("solutions/submissions/guess").join(folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join(file), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
+    let dir = interactive_project("kattis");
+    let original = harness(dir.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    let expected = verdicts(&original.stdout);
+    assert_eq!(
+        expected,
+        BTreeMap::from([
+            ("binary.py".to_string(), "AC".to_string()),
+            ("stubborn.py".to_string(), "WA".to_string())
+        ]),
+        "{}",
+        String::from_utf8_lossy(&original.stderr)
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    let package = out.path().join("guess");
+    harness(dir.path())
+        .args(["export", "guess", "--out"])
+        .arg(&package)
+        .assert()
+        .success();
+    let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap();
+    assert!(yaml.contains("  - interactive\n"), "{yaml}");
+    assert_eq!(
+        std::fs::read_to_string(package.join("output_validator/interactor.py")).unwrap(),
+        GUESS_INTERACTOR
+    );
+    // The package, read as a package, judges the submissions as judge.toml did.
+    let exported = harness(out.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        verdicts(&exported.stdout),
+        expected,
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+}
+
+#[test]
+fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
+    let dir = interactive_project("testlib");
+    let out = tempfile::tempdir().unwrap();
+    harness(dir.path())
+        .args(["export", "guess", "--out"])
+        .arg(out.path().join("guess"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "problem `guess` is interactive, and its interactor speaks testlib's protocol",
+        ));
+    assert!(!out.path().join("guess").exists(), "nothing half-written");
+}

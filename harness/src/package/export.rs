@@ -1,7 +1,8 @@
 //! Writes a problem of judge.toml as an ICPC/Kattis package (2023-07-draft, which problemtools
 //! and DOMjudge read): problem.yaml with the limits, the cases as `data/sample` and
 //! `data/secret`, the checker as default-validator flags or as an output validator whose source
-//! the exporter writes, the input validator's source, the statement, and the stored
+//! the exporter writes, an interactive problem's Kattis-protocol interactor as its output
+//! validator, the input validator's source, the statement, and the stored
 //! submissions by verdict folder. As a folder, or as a zip with problem.yaml at its root
 //! (DOMjudge refuses a zip with a top folder), named by the problem's short name by default.
 
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::case::discover;
 use crate::check::Checker;
-use crate::config::{Config, Problem, ValidatorProtocol};
+use crate::config::{Config, InteractorProgram, InteractorProtocol, Problem, ValidatorProtocol};
 use crate::verdict::Verdict;
 
 const MIB: u64 = 1 << 20;
@@ -22,6 +23,8 @@ pub enum ExportError {
     Exists(PathBuf),
     #[error("problem `{problem}`: its checker is the command `{}`, whose source the export cannot know (hint: a package needs the checker's source; write it as an output validator by hand)", program.display())]
     CommandChecker { problem: String, program: PathBuf },
+    #[error("problem `{problem}` is interactive, and its interactor {why}")]
+    Interactor { problem: String, why: String },
     #[error("cannot write `{}`: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -185,9 +188,25 @@ fn package_files(
         })
     };
 
-    // The checker.
-    let flags = default_validator_flags(&problem.checker);
+    // An interactive problem's output validator is its interactor, carried as source.
+    let interactor =
+        match &problem.interactor {
+            Some(interactor) => Some(carried_interactor(config, interactor).map_err(|why| {
+                ExportError::Interactor {
+                    problem: problem.name.clone(),
+                    why,
+                }
+            })?),
+            None => None,
+        };
+    // The checker (an interactive problem has none: the interactor judges).
+    let flags = if interactor.is_some() {
+        None
+    } else {
+        default_validator_flags(&problem.checker)
+    };
     let validator = match (&problem.checker, &flags) {
+        _ if interactor.is_some() => None,
         (Checker::Lines, None) => Some(LINES_VALIDATOR),
         (Checker::UnorderedBlocks, None) => Some(UNORDERED_BLOCKS_VALIDATOR),
         (Checker::Command { program, .. }, None) => {
@@ -211,7 +230,11 @@ fn package_files(
     yaml.push_str("problem_format_version: 2023-07-draft\n");
     yaml.push_str(&format!("name:\n  en: {}\n", yaml_string(&problem.title)));
     yaml.push_str(&format!("uuid: {}\n", uuid(&problem.name)));
-    yaml.push_str("type: pass-fail\n");
+    yaml.push_str(if interactor.is_some() {
+        "type:\n  - pass-fail\n  - interactive\n"
+    } else {
+        "type: pass-fail\n"
+    });
     yaml.push_str(&format!(
         "source: {}\n",
         yaml_string(&format!("{} (harness)", problem.name))
@@ -247,6 +270,13 @@ fn package_files(
             "output_validator/validate.py".to_string(),
             source.as_bytes().to_vec(),
             true,
+        ));
+    }
+    if let Some(source) = &interactor {
+        files.entries.push((
+            format!("output_validator/{}", super::file_name(source)),
+            read(source)?,
+            false,
         ));
     }
 
@@ -434,6 +464,51 @@ fn carried_validator(
             "answers 0 for a valid input, and only a Python one can be wrapped to answer Kattis' 42 (hint: make it exit 42 and 43, and set validator-protocol = \"kattis\")".to_string(),
         ),
     }
+}
+
+/// The source of a Kattis-protocol interactor the package can carry (the format's interactor
+/// is its output validator: `interactor INPUT ANSWER FEEDBACK_DIR/`, 42 or 43), or why not.
+fn carried_interactor(
+    config: &Config,
+    interactor: &crate::config::Interactor,
+) -> Result<PathBuf, String> {
+    if interactor.protocol != InteractorProtocol::Kattis {
+        return Err(
+            "speaks testlib's protocol, which the package format's tools do not (hint: a Kattis-protocol interactor — exit 42 or 43, the reason in FEEDBACK_DIR/judgemessage.txt — with interactor-protocol = \"kattis\" can be exported)"
+                .to_string(),
+        );
+    }
+    let source = match &interactor.program {
+        InteractorProgram::Source(path) => config.root.join(path),
+        InteractorProgram::Command { program, args } => {
+            let interpreter = program
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("python3"));
+            match args.as_slice() {
+                [script] if interpreter && script.ends_with(".py") => config.root.join(script),
+                [] => config.root.join(program),
+                _ => {
+                    return Err(format!(
+                        "is the command `{} {}`, whose arguments a package cannot carry",
+                        program.display(),
+                        args.join(" ")
+                    ))
+                }
+            }
+        }
+    };
+    let extension = source
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    if !source.is_file() || !CARRIED_EXTENSIONS.contains(&extension) {
+        return Err(format!(
+            "`{}` is a program, not a source file the package could carry (hint: name its source in judge.toml: `interactor = \"interactor.py\"`)",
+            source.display()
+        ));
+    }
+    Ok(source)
 }
 
 /// A Kattis input validator that runs the project's validator (exit 0 valid, anything else
