@@ -797,7 +797,7 @@ fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
     write(
         &root,
         "generators/generators.yaml",
-        "solution: /submissions/accepted/echo.py3\ndata:\n  sample:\n    type: directory\n  secret:\n    data:\n      - big: gen.py 1000\n",
+        "solution: /submissions/accepted/echo.py3\ndata:\n  sample:\n    data: []\n  secret:\n    data:\n      - big: gen.py 1000\n",
     );
     harness(dir.path())
         .args(["verify", "echo"])

@@ -363,14 +363,21 @@ fn refuse_ungenerated(root: &Path, data: &Path) -> Result<(), PackageError> {
         return Ok(());
     }
     let yaml = read_yaml(&recipe)?;
+    // A folder of the recipe has cases when its `data` (cases and subfolders) or its
+    // `include` (cases copied from elsewhere) is not empty; `secret: {data: []}` has none.
+    let filled = |v: &Value| match v {
+        Value::Mapping(m) => !m.is_empty(),
+        Value::Sequence(s) => !s.is_empty(),
+        Value::Null => false,
+        _ => true,
+    };
     let declared = |part: &str| {
         yaml.get("data")
             .and_then(|d| d.get(part))
-            .is_some_and(|v| match v {
-                Value::Mapping(m) => !m.is_empty(),
-                Value::Sequence(s) => !s.is_empty(),
-                Value::Null => false,
-                _ => true,
+            .is_some_and(|folder| {
+                ["data", "include"]
+                    .iter()
+                    .any(|key| folder.get(*key).is_some_and(filled))
             })
     };
     for part in ["sample", "secret"] {
