@@ -856,3 +856,38 @@ fn constants_are_replaced_in_validators_but_not_in_submissions() {
         "{stdout}"
     );
 }
+
+/// A Windows Polygon package carries its tests with CRLF line ends, which a strict validator
+/// on Linux rejects: the rejection says so.
+#[test]
+fn a_rejected_input_with_crlf_line_ends_gets_the_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("strict");
+    write(
+        &root,
+        "problem.yaml",
+        "name: Strict\nlimits:\n  time_limit: 1\n",
+    );
+    write(&root, "data/sample/1.in", "6\r\n");
+    write(&root, "data/sample/1.ans", "6\n");
+    write(&root, "data/secret/2.in", "7\n");
+    write(&root, "data/secret/2.ans", "7\n");
+    write(
+        &root,
+        "input_validators/strict.py",
+        "import sys\ndata = sys.stdin.buffer.read()\nif b'\\r' in data:\n    print('expected EOLN', file=sys.stderr)\n    sys.exit(43)\nsys.exit(42)\n",
+    );
+    let assert = harness(dir.path())
+        .args(["validate", "strict"])
+        .assert()
+        .code(FAILED);
+    let out = String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&assert.get_output().stderr);
+    let line = out
+        .lines()
+        .find(|l| l.contains("sample/1"))
+        .unwrap_or_else(|| panic!("no line for sample/1: {out}"));
+    assert!(line.contains("expected EOLN"), "{line}");
+    assert!(line.contains("ends its lines with CRLF"), "{line}");
+    assert!(!out.contains("INVALID secret/2"), "{out}");
+}
