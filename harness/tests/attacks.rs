@@ -236,6 +236,35 @@ fn children_that_leave_the_group_are_gone_with_the_verdict() {
 }
 
 #[test]
+fn a_run_finds_nothing_of_the_runs_before_it() {
+    if !sandbox_available() {
+        return;
+    }
+    // One worker (`-j 1`) judges the cases one after another, in the same namespaces: each
+    // run must start as if it were the first.
+    let dir = project("leave-traces", "1 2\n", "");
+    for name in ["b", "c", "d"] {
+        std::fs::write(dir.path().join(format!("cases/p/{name}.in")), "1 2\n").unwrap();
+        std::fs::write(dir.path().join(format!("cases/p/{name}.ans")), "3\n").unwrap();
+    }
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json", "-j", "1"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cases = report["problems"][0]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        assert_eq!(verdict(case), "AC", "{case}");
+    }
+    let left = running(&common::fixture("leave-traces"));
+    assert!(left.is_empty(), "still running: {left:?}");
+}
+
+#[test]
 fn signalling_the_parent_does_nothing() {
     if !sandbox_available() {
         return;

@@ -662,3 +662,32 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
     }
     assert_eq!(names.len(), 3);
 }
+
+#[test]
+fn calibrate_compiles_a_source_solution_as_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("echo-sum.c"), root.join("sol.c")).unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        "[problems.sum]\nsolution = \"sol.c\"\n",
+    )
+    .unwrap();
+    case(root, "sum", "1", "1 2\n", "3\n");
+
+    let output = harness(root)
+        .args(["calibrate", "--repeat", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let problem = &json["problems"][0];
+    assert_eq!(problem["programs"][0]["program"], "solution", "{problem}");
+    assert_eq!(problem["suggested_time_limit_ms"], 100, "{problem}");
+    assert_eq!(output.status.code(), Some(0), "{problem}");
+}

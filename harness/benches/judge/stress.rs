@@ -72,8 +72,14 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         .then(|| setup.bench_dir.join("oj-venv/bin/oj"))
         .filter(|oj| oj.is_file());
 
-    let cost = iteration_cpu(&programs)?;
+    let (cost, cost_wall) = iteration_cost(&programs)?;
     let limit = cores as f64 / cost;
+    // What starting the three programs costs in wall time, one after another, with nothing
+    // judged: on a VM much of a process start (page-table set-up, CPUID traps to the
+    // hypervisor) is not in any process's CPU time, so the CPU limit above is out of reach
+    // of any tool that starts processes; this floor is what one that did nothing else would
+    // reach on idle cores.
+    let floor = cores as f64 / cost_wall;
     let mut tools = vec![Tool::Harness, Tool::HarnessOne, Tool::Bash];
     if oj.is_some() {
         tools.push(Tool::Oj);
@@ -105,10 +111,14 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
          `king-queens-brute`, and the accepted `bitmask.cpp` submission (right, so no run \
          stops early). The limit is {cores} cores ÷ {} ms, the CPU time (user + sys, from \
          getrusage of the children) of one iteration's three programs run one after another, \
-         median of {COST_ITERATIONS} iterations.\n\n\
-         | tool | inputs/s | min–max | ÷ bash loop | ÷ limit |\n| --- | --: | --: | --: | --: |",
+         median of {COST_ITERATIONS} iterations; the spawn floor is {cores} cores ÷ {} ms, the \
+         wall time of the same three programs started directly one after another (nothing \
+         checked), median of the same iterations.\n\n\
+         | tool | inputs/s | min–max | ÷ bash loop | ÷ limit | ÷ spawn floor |\n\
+         | --- | --: | --: | --: | --: | --: |",
         WINDOW.as_secs(),
-        ms(cost)
+        ms(cost),
+        ms(cost_wall)
     )
     .unwrap();
     let bash = median(&rates[tools.iter().position(|t| *t == Tool::Bash).unwrap_or(0)]);
@@ -117,18 +127,28 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         let (low, high) = crate::stats::range(&rates[index]);
         writeln!(
             text,
-            "| {} | {rate:.0} | {low:.0}–{high:.0} | {} | {:.0}% |",
+            "| {} | {rate:.0} | {low:.0}–{high:.0} | {} | {:.0}% | {:.0}% |",
             tool.label(cores),
             ratio(rate / bash),
-            100.0 * rate / limit
+            100.0 * rate / limit,
+            100.0 * rate / floor
         )
         .unwrap();
     }
     writeln!(
         text,
-        "| the limit ({cores} ÷ {} ms) | {limit:.0} | | {} | 100% |",
+        "| the limit ({cores} ÷ {} ms CPU) | {limit:.0} | | {} | 100% | {:.0}% |",
         ms(cost),
-        ratio(limit / bash)
+        ratio(limit / bash),
+        100.0 * limit / floor
+    )
+    .unwrap();
+    writeln!(
+        text,
+        "| the spawn floor ({cores} ÷ {} ms wall) | {floor:.0} | | {} | {:.0}% | 100% |",
+        ms(cost_wall),
+        ratio(floor / bash),
+        100.0 * floor / limit
     )
     .unwrap();
     let harness = median(&rates[0]);
@@ -142,15 +162,22 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         measured: format!("{:.0}%", 100.0 * harness / limit),
         met: harness >= 0.8 * limit,
     });
+    targets.push(Target {
+        what: "stress: harness ≥ 80% of the spawn floor".to_string(),
+        measured: format!("{:.0}%", 100.0 * harness / floor),
+        met: harness >= 0.8 * floor,
+    });
     Ok(text)
 }
 
-/// The median CPU time of gen + brute + sol on one input, in seconds.
-fn iteration_cpu(programs: &Programs) -> Result<f64, String> {
+/// The median CPU time and the median wall time of gen + brute + sol on one input, in seconds.
+fn iteration_cost(programs: &Programs) -> Result<(f64, f64), String> {
     let input = programs.scratch.join("cost.in");
     let mut samples = Vec::new();
+    let mut walls = Vec::new();
     for seed in 0..COST_ITERATIONS {
         let before = children_cpu();
+        let started = Instant::now();
         let generated = Command::new(&programs.casegen)
             .args(["king-queens", "random", &seed.to_string()])
             .output()
@@ -165,8 +192,9 @@ fn iteration_cpu(programs: &Programs) -> Result<f64, String> {
                 .map_err(|e| format!("`{}`: {e}", program.display()))?;
         }
         samples.push(children_cpu() - before);
+        walls.push(started.elapsed().as_secs_f64());
     }
-    Ok(median(&samples))
+    Ok((median(&samples), median(&walls)))
 }
 
 /// User + system time of the waited-for children so far, in seconds.

@@ -1,7 +1,8 @@
 //! Compiled author programs and solutions kept between runs under `target/harness/build/`,
 //! one folder per build, named by a hash of the source's content and name and of the
 //! language's commands: a second run compiles nothing, an edited source or a changed compile
-//! command gets a new folder.
+//! command gets a new folder, and so does a compiler that changed (upgraded, or another one
+//! first in `PATH`).
 
 use std::fs;
 use std::hash::{DefaultHasher, Hasher};
@@ -79,6 +80,7 @@ fn key(language: &Language, source: &Path, text: &[u8]) -> String {
         .chain(language.compile.iter().flatten().map(String::as_str))
         .chain(["\0run"])
         .chain(language.run.iter().map(String::as_str));
+    let compiler = compiler_identity(language);
     let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
     for (seed, hasher) in halves.iter_mut().enumerate() {
         hasher.write_u64(seed as u64);
@@ -86,6 +88,8 @@ fn key(language: &Language, source: &Path, text: &[u8]) -> String {
             hasher.write(part.as_bytes());
             hasher.write_u8(0);
         }
+        hasher.write(compiler.as_bytes());
+        hasher.write_u8(0);
         hasher.write(text);
     }
     format!(
@@ -94,4 +98,78 @@ fn key(language: &Language, source: &Path, text: &[u8]) -> String {
         halves[0].finish(),
         halves[1].finish()
     )
+}
+
+/// The compiler the language's compile command starts, as found now: its real path, size and
+/// modification time (an upgrade changes them; running `--version` per build would cost more
+/// than the build saved). Empty for a language that compiles nothing or a compiler not found,
+/// whose run then says so.
+fn compiler_identity(language: &Language) -> String {
+    let Some(program) = language
+        .compile
+        .as_ref()
+        .and_then(|command| command.first())
+    else {
+        return String::new();
+    };
+    let program = Path::new(program);
+    let found = if program.components().nth(1).is_some() {
+        Some(program.to_path_buf())
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(program))
+                .find(|candidate| candidate.is_file())
+        })
+    };
+    let Some(real) = found.and_then(|path| fs::canonicalize(path).ok()) else {
+        return String::new();
+    };
+    let Ok(meta) = fs::metadata(&real) else {
+        return String::new();
+    };
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("{}\0{}\0{modified}", real.display(), meta.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn language(compiler: &Path) -> Language {
+        Language {
+            id: "c".into(),
+            name: "C".into(),
+            extensions: vec!["c".into()],
+            compile: Some(vec![
+                compiler.display().to_string(),
+                "{source}".into(),
+                "-o".into(),
+                "{exe}".into(),
+            ]),
+            run: vec!["{exe}".into()],
+            time_multiplier: 1.0,
+            compile_limits: crate::config::CompileLimits::default(),
+        }
+    }
+
+    #[test]
+    fn a_changed_compiler_changes_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let compiler = dir.path().join("cc");
+        fs::write(&compiler, "#!/bin/sh\n").unwrap();
+        let source = Path::new("a.c");
+        let before = key(&language(&compiler), source, b"int main(){}");
+        assert_eq!(before, key(&language(&compiler), source, b"int main(){}"));
+        // An upgrade: another size (and time).
+        fs::write(&compiler, "#!/bin/sh\n# version 2\n").unwrap();
+        let after = key(&language(&compiler), source, b"int main(){}");
+        assert_ne!(before, after);
+        // Another source, another key, as before.
+        assert_ne!(after, key(&language(&compiler), source, b"int main(){ }"));
+    }
 }

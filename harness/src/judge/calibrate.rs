@@ -32,6 +32,9 @@ pub enum CalibrateError {
     Verify(#[from] VerifyError),
     #[error(transparent)]
     Submit(#[from] SubmitError),
+    /// The solution is a source file that could not be compiled.
+    #[error(transparent)]
+    Solution(#[from] super::suite::SuiteError),
     #[error("problem `{problem}` has no cases in `{}` to measure on (hint: `harness gen` or `harness add` makes some)", path.display())]
     NoCases { problem: String, path: PathBuf },
 }
@@ -319,12 +322,15 @@ pub fn calibrate(
                 path: solution.clone(),
             });
         }
+        // A source file is compiled (or taken from the cache) as `harness run` does, and gets
+        // its language's time multiplier.
+        let (program, time_multiplier) = super::suite::solution_program(config, problem, solution)?;
         candidates.push(Candidate {
             label: Role::Solution.as_str().to_string(),
             role: Role::Solution,
             path: solution.clone(),
-            program: Program::new(solution),
-            time_multiplier: 1.0,
+            program,
+            time_multiplier,
             _prepared: None,
         });
     }

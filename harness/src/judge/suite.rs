@@ -166,7 +166,7 @@ pub enum SuiteEvent<'a> {
 /// compiled through the languages table into the project's build cache (a second run
 /// compiles nothing), with the language's time multiplier; anything else is an executable
 /// (`target/release/sol`).
-fn solution_program(
+pub(crate) fn solution_program(
     config: &Config,
     problem: &Problem,
     path: &std::path::Path,

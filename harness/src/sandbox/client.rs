@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::cgroup::WorkerCgroup;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin, Termination};
+use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin};
 use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
@@ -29,18 +29,37 @@ const CAP_SLACK: u64 = 16 << 20;
 const PASSED_ENV: [&str; 6] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ", "RUST_BACKTRACE", "TERM"];
 const SANDBOX_PATH: &str = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/// A running zygote and the socket to it.
+/// A running zygote and the socket to its init.
 struct Zygote {
     child: Child,
     socket: OwnedFd,
+    /// The init's pid here: every process of a run descends from it.
+    init: libc::pid_t,
+    /// The worker's folder: /tmp of runs that bring none (the init empties it after each).
+    home: tempfile::TempDir,
     prefixes: Vec<PathBuf>,
     /// Kept for the zygote's lifetime: Ctrl-C kills its group, and with it every run's init.
     _registered: crate::sandbox::interrupt::Registered,
     _cgroup: Option<WorkerCgroup>,
 }
 
+/// How long a zygote is given to end by itself once told to.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
 impl Drop for Zygote {
     fn drop(&mut self) {
+        // Told to stop (the socket's end), the init ends and the zygote reaps it, so the CPU
+        // time of every program it ran reaches this process's children's too (`wait4`,
+        // `getrusage`), as a plain run's does. A zygote that does not end is killed.
+        // SAFETY: shutdown on a socket we own.
+        unsafe { libc::shutdown(self.socket.as_raw_fd(), libc::SHUT_RDWR) };
+        let until = Instant::now() + STOP_GRACE;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+                _ => return,
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -91,6 +110,25 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
             Ok(())
         });
     }
+    // Made before the zygote starts, so a scratch root that cannot take it fails the sandbox
+    // here, clearly, rather than some run later.
+    let home = tempfile::Builder::new()
+        .prefix("harness-worker-")
+        .tempdir_in(unix::scratch_root())
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "make the worker's folder in `{}`: {e}",
+                    unix::scratch_root().display()
+                ),
+            )
+        })?;
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // Programs run as `nobody`: let them write in their folder.
+        std::os::unix::fs::chown(home.path(), Some(NOBODY), Some(NOBODY))?;
+    }
     let child = command.spawn()?;
     drop(theirs);
     let number = {
@@ -108,6 +146,8 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     let mut zygote = Zygote {
         child,
         socket: ours,
+        init: 0,
+        home,
         prefixes,
         _registered: crate::sandbox::interrupt::register(pid),
         _cgroup: None,
@@ -130,6 +170,13 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         program_uid: if uid == 0 { NOBODY } else { 0 },
         program_gid: if uid == 0 { NOBODY } else { 0 },
         scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
+        home: zygote
+            .home
+            .path()
+            .file_name()
+            .unwrap_or_default()
+            .as_bytes()
+            .to_vec(),
     };
     zygote._cgroup = cgroup;
     let socket = zygote.socket.as_raw_fd();
@@ -137,7 +184,12 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     expect_ready(socket)?;
     write_id_maps(pid, uid, gid)?;
     wire::send(socket, &(), &[])?;
-    expect_ready(socket)?;
+    match wire::receive::<Reply>(socket)? {
+        Some((Reply::Serving { init }, _)) => zygote.init = init,
+        Some((Reply::Failed(why), _)) => return Err(io::Error::other(why)),
+        Some((other, _)) => return Err(io::Error::other(format!("unexpected {other:?}"))),
+        None => return Err(io::Error::other("the sandbox helper exited while starting")),
+    }
     Ok(zygote)
 }
 
@@ -219,8 +271,11 @@ pub(crate) fn probe() -> Result<(), String> {
 }
 
 /// What the zygote must be told to run `request`.
-struct Plan {
+struct Plan<'a> {
     launch: Launch,
+    /// The request's arguments, after the program's name in `launch.argv` once the run's
+    /// folder is known (file arguments become private copies in it).
+    args: &'a [OsString],
     /// Descriptors after the standard four: copies of file arguments, then the executable.
     extra: Vec<OwnedFd>,
     prefixes: Vec<PathBuf>,
@@ -238,7 +293,7 @@ fn hidden_folders() -> Vec<PathBuf> {
     .collect()
 }
 
-fn plan(request: &RunRequest<'_>, limits: &Limits, workdir: &Path) -> io::Result<Plan> {
+fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
     let program = resolve(request.program)?;
     let canonical = std::fs::canonicalize(&program)?;
     let mut prefixes = Vec::new();
@@ -262,13 +317,7 @@ fn plan(request: &RunRequest<'_>, limits: &Limits, workdir: &Path) -> io::Result
         argv0 = program.clone();
         exec = Exec::Fd;
     }
-    let mut argv = vec![argv0.into_os_string().into_vec()];
-    for arg in request.args {
-        argv.push(match private_copy(arg, workdir)? {
-            Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
-            None => arg.as_bytes().to_vec(),
-        });
-    }
+    let argv = vec![argv0.into_os_string().into_vec()];
     let extra_fds = extra.len();
     if matches!(exec, Exec::Fd) {
         extra.push(OwnedFd::from(File::open(&canonical)?));
@@ -298,8 +347,9 @@ fn plan(request: &RunRequest<'_>, limits: &Limits, workdir: &Path) -> io::Result
             rlimits,
             memory_cap: limits.memory_bytes.saturating_add(CAP_SLACK),
             extra_fds,
-            workdir: Vec::new(),
+            workdir: None,
         },
+        args: request.args,
         extra,
         prefixes,
     })
@@ -370,6 +420,19 @@ fn private_copy(arg: &OsString, workdir: &Path) -> io::Result<Option<PathBuf>> {
     Ok(Some(copy_name))
 }
 
+/// Removes what is in `folder` (not following links).
+fn empty_folder(folder: &Path) -> io::Result<()> {
+    for entry in std::fs::read_dir(folder)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 /// A memfd holding `source`'s bytes, sealed against any change.
 fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
     use nix::sys::memfd::{memfd_create, MFdFlags};
@@ -396,20 +459,21 @@ pub(crate) enum Failure {
     Lost(io::Error),
 }
 
-/// Runs `request` in a sandbox with `workdir` as its working folder and /tmp.
+/// Runs `request` in a sandbox with `workdir` as its working folder and /tmp (`None`: the
+/// worker's own folder, emptied after the run).
 pub(crate) fn run(
     request: &RunRequest<'_>,
-    workdir: &Path,
+    workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
-    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
+    let plan = plan(request, &request.limits).map_err(Failure::Start)?;
     run_planned(request, plan, workdir, capture)
 }
 
 fn run_planned(
     request: &RunRequest<'_>,
-    plan: Plan,
-    workdir: &Path,
+    plan: Plan<'_>,
+    workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
     let lost = Failure::Lost;
@@ -426,58 +490,67 @@ fn run_planned(
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let Launched {
         zygote,
-        init,
         pidfd,
         started,
     } = launch(plan, workdir, [stdin, stdout_write, stderr_write])?;
     let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
-    let measured = supervise(
-        &zygote,
-        init,
-        &pidfd,
-        &request.limits,
-        started,
-        streams,
-        capture,
-    )
-    .map_err(lost)?;
+    let measured =
+        supervise(&zygote, &pidfd, &request.limits, started, streams, capture).map_err(lost)?;
     // The zygote answered in full: it can take the next run.
     give_back(zygote);
     measured.map_err(Failure::Start)
 }
 
-/// A run the zygote has started: its init, and when the judge asked for it.
+/// A run a zygote's init has started: the program's pidfd, and when the judge asked for it.
 struct Launched {
     zygote: Zygote,
-    init: libc::pid_t,
     pidfd: OwnedFd,
     started: Instant,
 }
 
-/// Sends the run to a zygote with `stdio` (stdin, stdout, stderr; closed here once sent).
-fn launch(plan: Plan, workdir: &Path, stdio: [OwnedFd; 3]) -> Result<Launched, Failure> {
+/// Sends the run to a zygote with `stdio` (stdin, stdout, stderr; closed here once sent), in
+/// `workdir` or the worker's own folder.
+fn launch(
+    plan: Plan<'_>,
+    workdir: Option<&Path>,
+    stdio: [OwnedFd; 3],
+) -> Result<Launched, Failure> {
     let lost = Failure::Lost;
-    // SAFETY: geteuid cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
-        // The program runs as `nobody`: let it write in its folder.
-        std::os::unix::fs::chown(workdir, Some(NOBODY), Some(NOBODY)).map_err(lost)?;
-    }
-    let relative = workdir
-        .strip_prefix(unix::scratch_root())
-        .map_err(|_| {
+    let mut plan = plan;
+    if let Some(workdir) = workdir {
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            // The program runs as `nobody`: let it write in its folder.
+            std::os::unix::fs::chown(workdir, Some(NOBODY), Some(NOBODY)).map_err(lost)?;
+        }
+        let relative = workdir.strip_prefix(unix::scratch_root()).map_err(|_| {
             lost(io::Error::other(format!(
                 "the working folder `{}` is not under the scratch root `{}`",
                 workdir.display(),
                 unix::scratch_root().display()
             )))
-        })?
-        .as_os_str()
-        .as_bytes()
-        .to_vec();
-    let mut plan = plan;
-    plan.launch.workdir = relative;
+        })?;
+        plan.launch.workdir = Some(relative.as_os_str().as_bytes().to_vec());
+    }
 
     let zygote = take(&plan.prefixes).map_err(lost)?;
+    let folder = workdir.unwrap_or(zygote.home.path());
+    for arg in plan.args {
+        match private_copy(arg, folder) {
+            Ok(copy) => plan.launch.argv.push(match copy {
+                Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
+                None => arg.as_bytes().to_vec(),
+            }),
+            Err(error) => {
+                if workdir.is_none() {
+                    // The init empties the folder after a run only: leave nothing to the next.
+                    let _ = empty_folder(folder);
+                }
+                give_back(zygote);
+                return Err(Failure::Start(error));
+            }
+        }
+    }
     let socket = zygote.socket.as_raw_fd();
     let [stdin, stdout, stderr] = &stdio;
     let mut fds = wire::raw(&[stdin, stdout, stderr]);
@@ -486,9 +559,8 @@ fn launch(plan: Plan, workdir: &Path, stdio: [OwnedFd; 3]) -> Result<Launched, F
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
     drop((stdio, plan.extra));
     match wire::receive::<Reply>(socket).map_err(lost)? {
-        Some((Reply::Started { pid }, mut fds)) if fds.len() == 1 => Ok(Launched {
+        Some((Reply::Started, mut fds)) if fds.len() == 1 => Ok(Launched {
             zygote,
-            init: pid,
             pidfd: fds.remove(0),
             started,
         }),
@@ -519,7 +591,8 @@ impl Started {
         self.launched().zygote.socket.as_raw_fd()
     }
 
-    /// Kills the whole run: its init, and with it every process of its namespace.
+    /// Kills the whole run: its program, and with it (the init sees to that) every process
+    /// of its namespace.
     pub(crate) fn kill(&self) {
         crate::sandbox::sys::pidfd_kill(self.launched().pidfd.as_raw_fd());
     }
@@ -531,7 +604,12 @@ impl Started {
             .zygote
             ._cgroup
             .is_none()
-            .then(|| tree::resident_bytes(launched.init, unix::page_size()))
+            .then(|| tree::resident_bytes(launched.zygote.init, unix::page_size()))
+    }
+
+    /// The longest time a process of the run waited for a CPU so far.
+    pub(crate) fn run_delay(&self) -> Duration {
+        tree::run_delay(self.launched().zygote.init)
     }
 
     /// What the zygote measured, once [`Started::socket`] is readable.
@@ -565,8 +643,8 @@ pub(crate) fn start(
     workdir: &Path,
     stdio: [OwnedFd; 3],
 ) -> Result<Started, Failure> {
-    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
-    let launched = launch(plan, workdir, stdio)?;
+    let plan = plan(request, &request.limits).map_err(Failure::Start)?;
+    let launched = launch(plan, Some(workdir), stdio)?;
     Ok(Started {
         launched: Some(launched),
     })
@@ -575,7 +653,6 @@ pub(crate) fn start(
 /// Watches one run; the inner error is an exec that failed (the program never started).
 fn supervise(
     zygote: &Zygote,
-    init: libc::pid_t,
     pidfd: &OwnedFd,
     limits: &Limits,
     started: Instant,
@@ -599,7 +676,7 @@ fn supervise(
             if let Some(due) = deadline.filter(|due| now >= *due) {
                 // Time spent waiting for a CPU is not the program's: push the bound back by
                 // it, once per look, so only a program that sleeps or blocks reaches it.
-                let waited = tree::run_delay(init);
+                let waited = tree::run_delay(zygote.init);
                 let own = now
                     .saturating_duration_since(started)
                     .saturating_sub(waited);
@@ -610,7 +687,7 @@ fn supervise(
                 }
             }
             if let Some(due) = next_sample.filter(|due| now >= *due) {
-                let resident = tree::resident_bytes(init, page_size);
+                let resident = tree::resident_bytes(zygote.init, page_size);
                 sampled_peak = sampled_peak.max(resident);
                 if resident > limits.memory_bytes {
                     limit_hit = Some(LimitHit::Memory);
@@ -655,7 +732,6 @@ fn supervise(
     }
     let termination = match finished.outcome {
         Outcome::Status(status) => unix::termination(status),
-        Outcome::Killed => Termination::Signaled(libc::SIGKILL),
         Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
     };
     // A cgroup's peak is the tree's own memory. `ru_maxrss` is not: a forked process's

@@ -6,7 +6,8 @@
 //! run in a sandbox on Linux: user, PID, mount, network, IPC and UTS namespaces made without
 //! root by a per-worker `zygote`, a read-only view of the system with nothing of the project
 //! or `$HOME` (`view`), stdin as a sealed private copy (or, for an interactive submission, the
-//! pipes the judge relays), and a per-run init that makes the whole process tree the program.
+//! pipes the judge relays), and a per-worker `init` (PID 1 of the worker's PID namespace) that
+//! forks each run and makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
 
@@ -24,6 +25,8 @@ mod unix;
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod client;
+#[cfg(target_os = "linux")]
+mod init;
 #[cfg(target_os = "linux")]
 mod policy;
 #[cfg(target_os = "linux")]
@@ -45,7 +48,7 @@ pub use mode::Mode;
 #[cfg(target_os = "linux")]
 pub use policy::enable;
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{check_required, fallback_warning, set_mode, shutdown, support};
+pub(crate) use policy::{check_required, fallback_warning, required, set_mode, shutdown, support};
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 

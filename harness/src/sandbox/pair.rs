@@ -150,6 +150,22 @@ impl Process {
         }
     }
 
+    /// The longest time one of its processes spent runnable but waiting for a CPU: not its
+    /// own time, so not counted toward the wall bound (a busy machine is not a program that
+    /// sleeps).
+    fn run_delay(&self) -> Duration {
+        match self {
+            #[cfg(target_os = "linux")]
+            Process::Plain { group, .. } => super::tree::run_delay_from(group.pid),
+            #[cfg(not(target_os = "linux"))]
+            Process::Plain { .. } => Duration::ZERO,
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run, .. } => run
+                .as_ref()
+                .map_or(Duration::ZERO, super::client::Started::run_delay),
+        }
+    }
+
     /// What to poll for its end: its pidfd, or the zygote's socket.
     fn exit_fd(&self) -> Option<i32> {
         match self {
@@ -345,7 +361,6 @@ impl Side {
                 }
                 let termination = match finished.outcome {
                     super::wire::Outcome::Status(status) => unix::termination(status),
-                    super::wire::Outcome::Killed => Termination::Signaled(libc::SIGKILL),
                     super::wire::Outcome::ExecFailed(errno) => {
                         return Err(RunError::Spawn {
                             program: self.program.clone(),
@@ -447,6 +462,20 @@ pub(crate) fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError
     result
 }
 
+/// When a side that reached its wall bound at `now` is really due: `None` when its own time
+/// (the wall clock less the time it waited for a CPU) is over `wall`, else later by the wait.
+fn pushed_back(
+    started: Instant,
+    now: Instant,
+    wall: Duration,
+    process: &Process,
+) -> Option<Instant> {
+    let own = now
+        .saturating_duration_since(started)
+        .saturating_sub(process.run_delay());
+    (own < wall).then(|| now + (wall - own))
+}
+
 /// The folder a party runs in: its own, or its scratch folder.
 fn workdir<'a>(party: &Party<'a>, scratch: Option<&'a tempfile::TempDir>) -> &'a Path {
     party
@@ -475,7 +504,8 @@ fn run_in(
         Speaker::Submission,
         started,
     )?;
-    let deadline = started + request.wall_time;
+    // The submission's wall bound, pushed back by the time its processes waited for a CPU.
+    let mut deadline = started + request.wall_time;
     let mut recorder = Recorder::new();
     let mut first: Option<Speaker> = None;
     let mut buf: Vec<u8> = Vec::with_capacity(unix::READ_CHUNK);
@@ -486,13 +516,18 @@ fn run_in(
     loop {
         let now = Instant::now();
         // Limits.
+        if submission.running() && submission.limit_hit.is_none() && now >= deadline {
+            match pushed_back(started, now, request.wall_time, &submission.process) {
+                Some(later) => deadline = later,
+                None => submission.kill(LimitHit::WallTime),
+            }
+        }
+        // The submission's bound, pushed back or not, is the interactor's too: it waits for the
+        // submission, and is not to be cut short by the time the submission waited for a CPU.
         let interactor_deadline = match &submission.reaped {
             Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
             None => deadline,
         };
-        if submission.running() && now >= deadline {
-            submission.kill(LimitHit::WallTime);
-        }
         if interactor.running() && now >= interactor_deadline {
             interactor.kill(LimitHit::WallTime);
         }

@@ -50,6 +50,11 @@ pub(crate) fn decide() -> Decision {
     }
 }
 
+/// Whether judge.toml requires the sandbox (and this process may use it).
+pub(crate) fn required() -> bool {
+    super::client::helper().is_some() && mode() == Mode::Required
+}
+
 /// judge.toml requires the sandbox and this machine cannot make it.
 #[derive(Debug, thiserror::Error)]
 #[error(

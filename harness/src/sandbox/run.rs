@@ -313,11 +313,29 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
         return Err(RunError::Interrupted);
     }
     #[cfg(target_os = "linux")]
-    if request.isolation == Isolation::Sandbox && sandbox_can_connect(request) {
-        match crate::sandbox::decide() {
-            crate::sandbox::Decision::Sandboxed => return run_watching(request, How::Sandboxed),
-            crate::sandbox::Decision::Refused(why) => return Err(RunError::SandboxRequired(why)),
-            crate::sandbox::Decision::Plain => {}
+    if request.isolation == Isolation::Sandbox {
+        if sandbox_can_connect(request) {
+            match crate::sandbox::decide() {
+                crate::sandbox::Decision::Sandboxed => {
+                    return run_watching(request, How::Sandboxed)
+                }
+                crate::sandbox::Decision::Refused(why) => {
+                    return Err(RunError::SandboxRequired(why))
+                }
+                crate::sandbox::Decision::Plain => {}
+            }
+        } else if let Some(folder) = request
+            .workdir
+            .filter(|folder| !folder.starts_with(unix::scratch_root()))
+            .filter(|_| crate::sandbox::required())
+        {
+            // Its folder fell back outside the scratch root (full, or gone): never run it
+            // unsandboxed when judge.toml says the sandbox is required.
+            return Err(RunError::SandboxRequired(format!(
+                "the run's folder `{}` is outside the sandbox's scratch root `{}`",
+                folder.display(),
+                unix::scratch_root().display()
+            )));
         }
     }
     #[cfg(unix)]
@@ -363,8 +381,12 @@ enum How {
 fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunError> {
     #[cfg(target_os = "linux")]
     if let How::Sandboxed = how {
-        // The sandbox reads stdin itself, into a private copy.
-        return in_workdir(request, |workdir| run_sandboxed(request, workdir));
+        // The sandbox reads stdin itself, into a private copy; a run that brings no folder
+        // uses its worker's.
+        if request.workdir.is_none() {
+            return run_sandboxed(request, None);
+        }
+        return in_workdir(request, |workdir| run_sandboxed(request, Some(workdir)));
     }
     let How::Plain(watch) = how else {
         unreachable!("handled above")
@@ -483,7 +505,7 @@ fn run_in(
 }
 
 #[cfg(target_os = "linux")]
-fn run_sandboxed(request: &RunRequest<'_>, workdir: &Path) -> Result<RunResult, RunError> {
+fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<RunResult, RunError> {
     if let Stdin::File(path) = request.stdin {
         // Same error as the plain runner for a missing input.
         File::open(path).map_err(|source| RunError::Stdin {

@@ -235,6 +235,11 @@ pub(crate) fn read_small(file: &std::fs::File, buf: &mut [u8]) -> io::Result<usi
 /// A detached copy of the mount tree at `path` (`open_tree` with `OPEN_TREE_CLONE`), to be
 /// attached elsewhere by [`move_tree`] once `path` may be hidden.
 pub(crate) fn clone_tree(path: &Path) -> io::Result<OwnedFd> {
+    clone_tree_at(libc::AT_FDCWD, path)
+}
+
+/// [`clone_tree`] of `path` relative to the folder `dir` (a descriptor).
+pub(crate) fn clone_tree_at(dir: RawFd, path: &Path) -> io::Result<OwnedFd> {
     const OPEN_TREE_CLONE: libc::c_uint = 1;
     const AT_RECURSIVE: libc::c_uint = 0x8000;
     let path_c = cstr(path)?;
@@ -242,7 +247,7 @@ pub(crate) fn clone_tree(path: &Path) -> io::Result<OwnedFd> {
     let fd = unsafe {
         libc::syscall(
             libc::SYS_open_tree,
-            libc::AT_FDCWD,
+            dir,
             path_c.as_ptr(),
             OPEN_TREE_CLONE | AT_RECURSIVE | libc::O_CLOEXEC as libc::c_uint,
         )

@@ -44,6 +44,15 @@ pub(crate) fn run_delay(init: libc::pid_t) -> Duration {
         .unwrap_or_default()
 }
 
+/// [`run_delay`] of `pid` and its descendants: a process group's leader and its tree.
+pub(crate) fn run_delay_from(pid: libc::pid_t) -> Duration {
+    fs::read_to_string(format!("/proc/{pid}/schedstat"))
+        .ok()
+        .and_then(|text| parse_run_delay(&text))
+        .unwrap_or_default()
+        .max(run_delay(pid))
+}
+
 /// The second field of /proc/<pid>/schedstat: nanoseconds spent waiting on a run queue.
 fn parse_run_delay(text: &str) -> Option<Duration> {
     let nanos: u64 = text.split_ascii_whitespace().nth(1)?.parse().ok()?;

@@ -26,6 +26,9 @@ pub(crate) struct ZygoteConfig {
     pub program_gid: u32,
     /// The host folder under which every run's working folder is made.
     pub scratch_root: Vec<u8>,
+    /// The worker's own folder, relative to the scratch root: the /tmp and working folder of
+    /// every run that brings none, emptied after each.
+    pub home: Vec<u8>,
 }
 
 /// How the program is started.
@@ -50,8 +53,9 @@ pub(crate) struct Launch {
     /// The cgroup's hard memory limit for the whole tree, in bytes.
     pub memory_cap: u64,
     pub extra_fds: usize,
-    /// The working folder, relative to the scratch root.
-    pub workdir: Vec<u8>,
+    /// The run's own working folder, relative to the scratch root (a file-I/O problem's, read
+    /// after the run); `None`: the worker's folder.
+    pub workdir: Option<Vec<u8>>,
 }
 
 /// How the program's run ended, as seen by its init.
@@ -61,15 +65,13 @@ pub(crate) enum Outcome {
     Status(i32),
     /// exec failed with this errno: the program never started.
     ExecFailed(i32),
-    /// The init died before reporting (killed by the judge: wall clock, memory, output).
-    Killed,
 }
 
-/// What the zygote measured once a run's namespace is gone.
+/// What the init measured once every process of the run is gone.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(crate) struct Finished {
     pub outcome: Outcome,
-    /// CPU time of the whole tree: every process of the namespace was reaped by its init.
+    /// CPU time of the whole tree: every process of the run was reaped by the init.
     pub user_micros: u64,
     pub system_micros: u64,
     /// Largest `ru_maxrss` of a process of the tree, in KiB.
@@ -86,10 +88,13 @@ pub(crate) enum Reply {
     Ready,
     /// Could not set up or start a run; the text says why.
     Failed(String),
-    /// The run's init is `pid` (in the judge's PID namespace); its pidfd rides along.
-    Started {
-        pid: i32,
+    /// The zygote's init, PID 1 of the worker's PID namespace, is `init` in the judge's: the
+    /// root of every run's process tree. From now on the init answers.
+    Serving {
+        init: i32,
     },
+    /// The program started; a pidfd for it rides along.
+    Started,
     Finished(Finished),
 }
 
@@ -181,7 +186,7 @@ mod tests {
             rlimits: vec![(1, 2)],
             memory_cap: 7,
             extra_fds: 0,
-            workdir: b"harness-run-x".to_vec(),
+            workdir: Some(b"harness-run-x".to_vec()),
         };
         send(a.as_raw_fd(), &launch, &[file.as_raw_fd()]).unwrap();
         let (got, fds): (Launch, _) = receive(b.as_raw_fd()).unwrap().unwrap();
