@@ -356,7 +356,8 @@ pub fn interactor_said(
 /// 1. the interactor failed (crash, exit code outside its protocol, FAIL, its own limits,
 ///    no verdict in time): judge error;
 /// 2. the interactor said wrong answer and ended first: WA (the submission's end, a SIGPIPE
-///    say, may be the consequence);
+///    say, may be the consequence); it said accepted and ended first, and the submission
+///    then only got SIGPIPE writing more: AC;
 /// 3. the submission broke its own limits: OLE, MLE, TLE; one killed by the wall clock while
 ///    the interactor waited for it gets a reason that suggests the flush;
 /// 4. the submission crashed: RE;
@@ -372,6 +373,19 @@ pub fn blame(
     }
     if let (InteractorSaid::WrongAnswer(why), Speaker::Interactor) = (interactor, first) {
         return Judgement::wrong_answer(why.clone());
+    }
+    // The interactor accepted and ended; the judge then closed the pipe, and the submission
+    // died writing more (SIGPIPE). Whether that write came before or after the close is a
+    // race: what the interactor chose not to read is not judged (BAPCtools' rule, which its
+    // `guessnoeofcheck` package checks).
+    let wrote_after_the_end = submission.termination == Termination::Signaled(libc::SIGPIPE)
+        && submission.limit_hit.is_none();
+    if let (InteractorSaid::Accepted(why), Speaker::Interactor, true) =
+        (interactor, first, wrote_after_the_end)
+    {
+        return Judgement::accepted(format!(
+            "{why} (the submission wrote on after the interactor had accepted and ended, and got SIGPIPE: the interactor does not read to the end of its input)"
+        ));
     }
     if let Some(mut judgement) = classify(submission, limits) {
         let waited = submission.limit_hit == Some(LimitHit::WallTime)
@@ -797,6 +811,26 @@ mod tests {
                 crashed,
                 ac(),
                 Interactor,
+                RuntimeError,
+            ),
+            (
+                "interactor AC first, submission then wrote into the closed pipe",
+                RunResult {
+                    termination: Termination::Signaled(libc::SIGPIPE),
+                    ..clean()
+                },
+                ac(),
+                Interactor,
+                Accepted,
+            ),
+            (
+                "submission got SIGPIPE first, interactor then AC",
+                RunResult {
+                    termination: Termination::Signaled(libc::SIGPIPE),
+                    ..clean()
+                },
+                ac(),
+                Submission,
                 RuntimeError,
             ),
             (

@@ -725,3 +725,169 @@ fn a_polygon_package_with_a_testlib_interactor() {
         .code(FAILED)
         .stdout(predicate::str::contains("no correct guess in 10 guesses"));
 }
+
+/// A package laid out as BAPCtools writes one (2025-09): `submissions/submissions.yaml` whose
+/// keys name folders, `.py3` and `.sh` submissions, a DOMjudge `@EXPECTED_RESULTS@` comment
+/// that submissions.yaml overrides.
+fn bapctools_style_package(root: &Path) {
+    write(
+        root,
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: pass-fail\nname:\n  en: Echo\nuuid: 6f1c2b7e-0000-4000-8000-000000000001\nlimits:\n  time_limit: 2.0\n",
+    );
+    write(root, "data/sample/1.in", "5\n");
+    write(root, "data/sample/1.ans", "5\n");
+    write(root, "data/secret/02.in", "7\n");
+    write(root, "data/secret/02.ans", "7\n");
+    let echo = "import sys\nprint(sys.stdin.read().strip())\n";
+    write(root, "submissions/accepted/echo.py3", echo);
+    write(
+        root,
+        "submissions/accepted/echo.sh",
+        "#!/bin/sh\nread x\necho \"$x\"\n",
+    );
+    // The whole folder `mixed` may be AC or WA, whatever the comment says.
+    write(
+        root,
+        "submissions/mixed/five.py",
+        "# @EXPECTED_RESULTS@: CORRECT\nprint(5)\n",
+    );
+    // `*` stays inside a folder: this key is no rule for `mixed/echo.py`.
+    write(root, "submissions/mixed/echo.py", echo);
+    write(
+        root,
+        "submissions/submissions.yaml",
+        "mixed:\n  permitted: [AC, WA]\n\"*.py\":\n  permitted: [TLE]\n",
+    );
+}
+
+#[test]
+fn a_bapctools_style_package_reads_folder_keys_and_every_script_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    bapctools_style_package(&dir.path().join("echo"));
+    let assert = harness(dir.path())
+        .args(["verify", "echo"])
+        .assert()
+        .code(OK);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    for (row, expected, got) in [
+        ("echo/accepted/echo.py3", "AC", "AC"),
+        ("echo/accepted/echo.sh", "AC", "AC"),
+        ("echo/mixed/echo.py", "AC/WA", "AC"),
+        ("echo/mixed/five.py", "AC/WA", "WA"),
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[1..4], [expected, got, words[3]], "{line}");
+        assert!(line.contains("OK"), "{line}");
+    }
+}
+
+/// BAPCtools keeps only the recipe of its test data (`generators/generators.yaml`); until `bt
+/// generate` has written the cases, judging the samples alone would pass wrong submissions.
+#[test]
+fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("echo");
+    bapctools_style_package(&root);
+    std::fs::remove_dir_all(root.join("data/secret")).unwrap();
+    write(
+        &root,
+        "generators/generators.yaml",
+        "solution: /submissions/accepted/echo.py3\ndata:\n  sample:\n    data: []\n  secret:\n    data:\n      - big: gen.py 1000\n",
+    );
+    harness(dir.path())
+        .args(["verify", "echo"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains("generators/generators.yaml"))
+        .stderr(predicate::str::contains(
+            "the `data/secret` cases are written by BAPCtools",
+        ))
+        .stderr(predicate::str::contains("bt generate"));
+    // Once generated, the package is judged as it is.
+    write(&root, "data/secret/big.in", "1000\n");
+    write(&root, "data/secret/big.ans", "1000\n");
+    harness(dir.path())
+        .args(["verify", "echo"])
+        .assert()
+        .code(OK);
+}
+
+/// 2025-09 `constants`: `{{name}}` and `{{name.variant}}` in a validator's source are replaced
+/// when it is built; a submission's text is left as written, as BAPCtools judges it.
+#[test]
+fn constants_are_replaced_in_validators_but_not_in_submissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("answer");
+    write(
+        &root,
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname: Answer\nlimits:\n  time_limit: 2\nconstants:\n  ANSWER:\n    value: 42\n    word: forty-two\n",
+    );
+    write(&root, "data/sample/1.in", "?\n");
+    write(&root, "data/sample/1.ans", "42\n");
+    write(
+        &root,
+        "output_validator/validate.py",
+        "import sys\nteam = sys.stdin.read().split()\nsys.exit(42 if team in (['{{ANSWER}}'], ['{{ANSWER.word}}']) else 43)\n",
+    );
+    write(&root, "submissions/accepted/number.py", "print(42)\n");
+    write(
+        &root,
+        "submissions/accepted/word.py",
+        "print('forty-two')\n",
+    );
+    write(
+        &root,
+        "submissions/wrong_answer/literal.py",
+        "print('{{ANSWER}}')\n",
+    );
+    let assert = harness(dir.path())
+        .args(["verify", "answer"])
+        .assert()
+        .code(OK);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("all 3 submissions got their expected verdict"),
+        "{stdout}"
+    );
+}
+
+/// A Windows Polygon package carries its tests with CRLF line ends, which a strict validator
+/// on Linux rejects: the rejection says so.
+#[test]
+fn a_rejected_input_with_crlf_line_ends_gets_the_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("strict");
+    write(
+        &root,
+        "problem.yaml",
+        "name: Strict\nlimits:\n  time_limit: 1\n",
+    );
+    write(&root, "data/sample/1.in", "6\r\n");
+    write(&root, "data/sample/1.ans", "6\n");
+    write(&root, "data/secret/2.in", "7\n");
+    write(&root, "data/secret/2.ans", "7\n");
+    write(
+        &root,
+        "input_validators/strict.py",
+        "import sys\ndata = sys.stdin.buffer.read()\nif b'\\r' in data:\n    print('expected EOLN', file=sys.stderr)\n    sys.exit(43)\nsys.exit(42)\n",
+    );
+    let assert = harness(dir.path())
+        .args(["validate", "strict"])
+        .assert()
+        .code(FAILED);
+    let out = String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&assert.get_output().stderr);
+    let line = out
+        .lines()
+        .find(|l| l.contains("sample/1"))
+        .unwrap_or_else(|| panic!("no line for sample/1: {out}"));
+    assert!(line.contains("expected EOLN"), "{line}");
+    assert!(line.contains("ends its lines with CRLF"), "{line}");
+    assert!(!out.contains("INVALID secret/2"), "{out}");
+}

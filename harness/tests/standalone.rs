@@ -457,3 +457,23 @@ fn a_runtime_that_cannot_start_shows_its_own_message() {
     // The JVM's own words, not a bare exit code.
     assert!(text.to_lowercase().contains("main method"), "{text}");
 }
+
+/// Kattis and BAPCtools run a Java file whose class is not public by the class named after
+/// the file (DOMjudge's own test set has `TestHello.java` with `class TestHello`).
+#[test]
+fn a_java_class_that_is_not_public_runs_by_the_file_name() {
+    if !on_path("javac") || !on_path("java") || !on_path("jar") {
+        eprintln!("skipped: no JDK on PATH");
+        return;
+    }
+    let folder = Folder::new();
+    folder.write("hello/1.in", "");
+    folder.write("hello/1.out", "hello\n");
+    folder.write(
+        "TestHello.java",
+        "class Helper {}\nclass TestHello {\n  public static void main(String[] a) {\n    System.out.println(\"hello\");\n  }\n}\n",
+    );
+    folder
+        .harness(&["judge", "TestHello.java", "--cases", "hello"])
+        .code(OK);
+}

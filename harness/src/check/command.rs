@@ -29,6 +29,8 @@ const EXIT_ACCEPTED: i32 = 0;
 const EXIT_WRONG_ANSWER: i32 = 1;
 const EXIT_PRESENTATION_ERROR: i32 = 2;
 const EXIT_FAIL: i32 = 3;
+/// testlib's `_points` (`quitp`): the checker gives a score, not a verdict.
+const EXIT_POINTS: i32 = 7;
 
 pub(super) fn command(
     program: &Path,
@@ -149,6 +151,8 @@ fn classify_command(
         code => {
             let how = match code {
                 Some(EXIT_FAIL) => "failed (exit 3)".to_string(),
+                // testlib's `quitp`: a score, which a pass-fail verdict cannot hold.
+                Some(EXIT_POINTS) => "gave points (testlib `_points`, exit 7): it grades a scoring problem, which is judged pass-fail here (hint: judge it where partial scores count, or give the checker `quitf(_ok, …)` for a full score)".to_string(),
                 Some(code) => format!("exited with unknown code {code}"),
                 None => format!("was killed by {}", status.describe()),
             };
@@ -202,7 +206,8 @@ mod tests {
             ("echo 'wrong answer on stdout'; exit 1", WA, "wrong answer on stdout"),
             ("echo 'extra spaces' >&2; exit 2", WA, "presentation error: extra spaces"),
             ("echo 'FAIL answer is wrong' >&2; exit 3", JE, "failed (exit 3): FAIL answer is wrong"),
-            ("exit 7", JE, "exited with unknown code 7"),
+            ("echo 'points 10.0 equal to the jury' >&2; exit 7", JE, "judged pass-fail here (hint: judge it where partial scores count, or give the checker `quitf(_ok, …)` for a full score): points 10.0 equal to the jury"),
+            ("exit 9", JE, "exited with unknown code 9"),
             ("echo 'Traceback:' >&2; echo 'ValueError: x' >&2; exit 42", JE, "exited with unknown code 42: ValueError: x"),
             ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
         ];

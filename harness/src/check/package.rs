@@ -141,12 +141,23 @@ fn custom(
     let message = read("judgemessage.txt")
         .or_else(|| read("teammessage.txt"))
         .map(|m| one_line(&m, MESSAGE_CHARS));
+    let stderr = String::from_utf8_lossy(&result.stderr_tail);
+    let last_stderr_line = || {
+        stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| one_line(l.trim(), MESSAGE_CHARS))
+    };
     match result.termination {
         Termination::Exited(EXIT_ACCEPTED) => {
             Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")))
         }
+        // BAPCtools' validation.h, and many validators, say why on stderr instead.
         Termination::Exited(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
-            message.unwrap_or_else(|| format!("`{name}` says wrong answer (no judgemessage.txt)")),
+            message
+                .or_else(last_stderr_line)
+                .unwrap_or_else(|| format!("`{name}` says wrong answer (no judgemessage.txt)")),
         ),
         ending => {
             let how = match ending {
@@ -155,15 +166,8 @@ fn custom(
                     format!("was killed by {}", run::signal_name(signal))
                 }
             };
-            let stderr = String::from_utf8_lossy(&result.stderr_tail);
             let detail = message
-                .or_else(|| {
-                    stderr
-                        .lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty())
-                        .map(|l| one_line(l.trim(), MESSAGE_CHARS))
-                })
+                .or_else(last_stderr_line)
                 .map(|m| format!(": {m}"))
                 .unwrap_or_default();
             Judgement::judge_error(format!("output validator `{name}` {how}{detail}"))
@@ -218,6 +222,16 @@ echo "got $team, wanted $judge" > "$3/judgemessage.txt"; exit 43"#;
         let wrong = run_custom(body, "7\n", &[]);
         assert_eq!(wrong.verdict, Verdict::WrongAnswer);
         assert_eq!(wrong.reason, "got 7, wanted 42");
+        // Without judgemessage.txt, the last line on stderr is the reason.
+        let on_stderr = run_custom("echo '1:3: expected 42, got 7' >&2; exit 43", "7\n", &[]);
+        assert_eq!(on_stderr.verdict, Verdict::WrongAnswer);
+        assert_eq!(on_stderr.reason, "1:3: expected 42, got 7");
+        let silent = run_custom("exit 43", "7\n", &[]);
+        assert!(
+            silent.reason.ends_with("(no judgemessage.txt)"),
+            "{}",
+            silent.reason
+        );
     }
 
     #[test]

@@ -18,12 +18,16 @@ os.symlink(sys.executable, sys.argv[2])
 "#;
 
 /// javac wants a public class in a file of its name, and contestants name files `a.java`:
-/// compile a copy named after the public class (else `Main`), and pack the classes into a jar
-/// whose manifest names that class, so that running needs no class name.
+/// compile a copy named after the public class, and pack the classes into a jar whose manifest
+/// names that class, so that running needs no class name. Without a public class the main
+/// class is the one named after the file (`class TestHello` in `TestHello.java`, as Kattis and
+/// BAPCtools run it), else `Main`.
 const JAVA_COMPILE: &str = r#"
 set -e
 source="$1"; exe="$2"
 class=$(sed -n 's/^[[:space:]]*public[[:space:]]\{1,\}\(final[[:space:]]\{1,\}\)\{0,1\}class[[:space:]]\{1,\}\([A-Za-z_$][A-Za-z0-9_$]*\).*/\2/p' "$source" | head -n 1)
+stem=$(basename "$source" .java)
+if [ -z "$class" ] && grep -Eq "class[[:space:]]+$stem([^A-Za-z0-9_\$]|\$)" "$source"; then class=$stem; fi
 [ -n "$class" ] || class=Main
 mkdir -p java-src java-classes
 cp "$source" "java-src/$class.java"

@@ -134,6 +134,7 @@ pub fn build(
             })?
             .hash(&mut hasher);
     }
+    program.constants.hash(&mut hasher);
     if let Some(include) = include {
         std::fs::read(include.join("testlib.h"))
             .ok()
@@ -182,8 +183,18 @@ pub fn build(
         .tempdir_in(parent)
         .map_err(|e| fail(format!("cannot make a build folder: {e}")))?;
     for file in &files {
-        std::fs::copy(file, scratch.path().join(super::file_name(file)))
+        let copy = scratch.path().join(super::file_name(file));
+        std::fs::copy(file, &copy)
             .map_err(|e| fail(format!("cannot copy `{}`: {e}", file.display())))?;
+        if !program.constants.is_empty() {
+            let text = std::fs::read(&copy)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            if let Some(text) = text {
+                std::fs::write(&copy, substitute(&text, &program.constants))
+                    .map_err(|e| fail(format!("cannot write `{}`: {e}", copy.display())))?;
+            }
+        }
     }
     if let Some(include) = include {
         let header = include.join("testlib.h");
@@ -259,6 +270,38 @@ pub fn build(
     })
 }
 
+/// Replaces each `{{name}}` or `{{name.variant}}` whose name is a constant by its value, as
+/// 2025-09 asks for validators' sources; any other `{{…}}` stays as written.
+pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(after.len());
+        let name = &after[..name_len];
+        let value = after[name_len..]
+            .starts_with("}}")
+            .then(|| constants.iter().find(|(n, _)| n == name))
+            .flatten();
+        match value {
+            Some((_, value)) => {
+                out.push_str(value);
+                rest = &after[name_len + 2..];
+            }
+            // One brace at a time: `{{{FIVE}}}` still holds `{{FIVE}}`.
+            None => {
+                out.push('{');
+                rest = &rest[start + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn sanitize(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -292,4 +335,31 @@ fn which(program: &Path) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))
         .find(|candidate| candidate.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_replace_their_sequences_only() {
+        let constants = [
+            ("FIVE".to_string(), "5".to_string()),
+            ("FIVE.value".to_string(), "5".to_string()),
+            ("FIVE.word".to_string(), "five".to_string()),
+        ];
+        for (text, expected) in [
+            ("read({{FIVE}}, {{FIVE.value}})", "read(5, 5)"),
+            ("say {{FIVE.word}}!", "say five!"),
+            (
+                "{{SIX}} and {{FIVE.roman}} stay",
+                "{{SIX}} and {{FIVE.roman}} stay",
+            ),
+            ("{{ FIVE }} {{FIVE", "{{ FIVE }} {{FIVE"),
+            ("{{{FIVE}}}", "{5}"),
+            ("no braces", "no braces"),
+        ] {
+            assert_eq!(substitute(text, &constants), expected, "{text}");
+        }
+    }
 }

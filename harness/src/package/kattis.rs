@@ -161,6 +161,8 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     }
     let scoring = types.iter().any(|t| t == "scoring") || validation.contains("score");
 
+    let constants = read_constants(yaml.get("constants"));
+
     // Output validation.
     let custom_dir = ["output_validator", "output_validators"]
         .iter()
@@ -187,7 +189,11 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
                 .unwrap_or(&program)
                 .display()
                 .to_string();
-            Validation::Custom(SourceProgram { path: program, name })
+            Validation::Custom(SourceProgram {
+ path: program,
+ name,
+ constants: constants.clone(),
+ })
         }
         None if interactive => {
             return Err(invalid(
@@ -230,6 +236,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     // Test data.
     let base_output_flags = flags(yaml.get("validator_flags")).unwrap_or_default();
     let data = root.join("data");
+    refuse_ungenerated(&root, &data)?;
     if !data.is_dir() {
         return Err(invalid(
             &root,
@@ -272,6 +279,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         Some(dir) => sorted_entries(&dir)?
             .into_iter()
             .map(|path| SourceProgram {
+                constants: constants.clone(),
                 name: path
                     .strip_prefix(&root)
                     .unwrap_or(&path)
@@ -307,6 +315,95 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         testlib_validators: false,
         include: None,
         files: crate::config::FileIo::default(),
+    })
+}
+
+/// problem.yaml's `constants` as the pairs a `{{name}}` or `{{name.variant}}` sequence is
+/// replaced by: a scalar is its own `value`, a map gives `value` and its variants.
+fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
+    let text = |value: &Value| match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let mut pairs = Vec::new();
+    let Some(Value::Mapping(map)) = value else {
+        return pairs;
+    };
+    for (name, value) in map {
+        let Some(name) = name.as_str() else {
+            continue;
+        };
+        let variants: Vec<(String, String)> = match value {
+            Value::Mapping(variants) => variants
+                .iter()
+                .filter_map(|(k, v)| Some((k.as_str()?.to_string(), text(v)?)))
+                .collect(),
+            scalar => text(scalar)
+                .map(|v| vec![("value".to_string(), v)])
+                .unwrap_or_default(),
+        };
+        for (variant, value) in variants {
+            if variant == "value" {
+                pairs.push((name.to_string(), value.clone()));
+            }
+            pairs.push((format!("{name}.{variant}"), value));
+        }
+    }
+    pairs
+}
+
+/// BAPCtools writes a package's test data from `generators/generators.yaml` (`bt generate`)
+/// and keeps only the recipe in the repository: such a package is not judged "as it is" until
+/// the data is there. Judging its samples alone would pass submissions the secret data fails.
+fn refuse_ungenerated(root: &Path, data: &Path) -> Result<(), PackageError> {
+    let recipe = root.join("generators/generators.yaml");
+    if !recipe.is_file() {
+        return Ok(());
+    }
+    let yaml = read_yaml(&recipe)?;
+    // A folder of the recipe has cases when its `data` (cases and subfolders) or its
+    // `include` (cases copied from elsewhere) is not empty; `secret: {data: []}` has none.
+    let filled = |v: &Value| match v {
+        Value::Mapping(m) => !m.is_empty(),
+        Value::Sequence(s) => !s.is_empty(),
+        Value::Null => false,
+        _ => true,
+    };
+    let declared = |part: &str| {
+        yaml.get("data")
+            .and_then(|d| d.get(part))
+            .is_some_and(|folder| {
+                ["data", "include"]
+                    .iter()
+                    .any(|key| folder.get(*key).is_some_and(filled))
+            })
+    };
+    for part in ["sample", "secret"] {
+        if declared(part) && !has_case(&data.join(part)) {
+            return Err(PackageError::Unsupported {
+                path: recipe,
+                message: format!(
+                    "the `data/{part}` cases are written by BAPCtools from this file and are not in the package (hint: run `bt generate` in `{}`, then judge it)",
+                    root.display()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether a folder (or any group below it) holds an `.in` file.
+fn has_case(folder: &Path) -> bool {
+    sorted_entries(folder).is_ok_and(|entries| {
+        entries.iter().any(|e| {
+            if e.is_dir() {
+                has_case(e)
+            } else {
+                e.extension().is_some_and(|x| x == "in")
+            }
+        })
     })
 }
 

@@ -120,6 +120,8 @@ pub fn builtin() -> Vec<Language> {
                 "{source}",
             ],
         ),
+        // Kattis and BAPCtools judge Bash scripts (`.sh`); the script is its own program.
+        language("bash", "Bash", &["sh", "bash"], None, &["bash", "{source}"]),
         language(
             "rust",
             "Rust",

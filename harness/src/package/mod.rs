@@ -74,6 +74,9 @@ pub struct SourceProgram {
     pub path: PathBuf,
     /// `output_validators/checker`, for messages.
     pub name: String,
+    /// 2025-09 `constants` (`FIVE` and `FIVE.value`, `FIVE.word`, …) whose `{{…}}` sequences
+    /// are replaced in the program's text when it is built.
+    pub constants: Vec<(String, String)>,
 }
 
 /// How outputs are checked, before anything is built.
@@ -198,11 +201,24 @@ pub fn languages(extra: Option<&Config>) -> Vec<Language> {
         .chain(crate::compile::languages::builtin())
         .chain(rest)
     {
-        let taken = table.iter().any(|l| {
-            l.id == language.id || l.extensions.iter().any(|e| language.extensions.contains(e))
+        let taker = table.iter().position(|l| l.id == language.id).or_else(|| {
+            table
+                .iter()
+                .position(|l| l.extensions.iter().any(|e| language.extensions.contains(e)))
         });
-        if !taken {
-            table.push(language);
+        match taker {
+            None => table.push(language),
+            // The language is already there under another table's commands; the extensions
+            // only the format's tools know (`.py3`) still name it.
+            Some(index) => {
+                let unclaimed: Vec<String> = language
+                    .extensions
+                    .iter()
+                    .filter(|e| !table.iter().any(|l| l.extensions.contains(e)))
+                    .cloned()
+                    .collect();
+                table[index].extensions.extend(unclaimed);
+            }
         }
     }
     table
@@ -380,4 +396,25 @@ pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, PackageError> {
     }
     entries.sort_by_key(|p| file_name(p));
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_extension_the_formats_use_names_a_language() {
+        let table = languages(None);
+        for (file, id) in [
+            ("a.py", "python"),
+            ("a.py3", "python"),
+            ("a.sh", "bash"),
+            ("a.bash", "bash"),
+            ("a.cc", "cpp"),
+            ("A.java", "java"),
+        ] {
+            let found = languages::language_of(&table, Path::new(file)).map(|l| l.id.as_str());
+            assert_eq!(found, Ok(id), "{file}");
+        }
+    }
 }

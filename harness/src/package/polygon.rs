@@ -245,6 +245,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                         .ok_or_else(|| invalid(&source, "the checker needs `testlib.h`, which the package does not have in `files/`"))?;
                     Validation::Testlib {
                         program: SourceProgram {
+                            constants: Vec::new(),
                             name: source
                                 .strip_prefix(&root)
                                 .unwrap_or(&source)
@@ -280,6 +281,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                     .ok_or_else(|| invalid(&source, "the interactor needs `testlib.h`, which the package does not have in `files/`"))?;
                 super::Interaction::Testlib {
                     program: SourceProgram {
+                        constants: Vec::new(),
                         name: source
                             .strip_prefix(&root)
                             .unwrap_or(&source)
@@ -311,6 +313,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                 .filter_map(source_of)
                 .filter(|p| p.is_file())
                 .map(|path| SourceProgram {
+                    constants: Vec::new(),
                     name: path
                         .strip_prefix(&root)
                         .unwrap_or(&path)

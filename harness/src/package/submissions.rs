@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::Glob;
+use globset::GlobBuilder;
 use serde_norway::Value;
 
 use super::{file_name, sorted_entries, PackageError};
@@ -132,6 +132,17 @@ struct Rule {
     label: String,
 }
 
+impl Rule {
+    /// A key names a submission or a folder holding it: `mixed` covers `mixed/a.c`, as
+    /// BAPCtools and the 2025-09 spec read keys (whole path components from the start).
+    fn matches(&self, name: &str) -> bool {
+        let path = Path::new(name);
+        path.ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .any(|a| self.glob.is_match(a))
+    }
+}
+
 fn rules(root: &Path) -> Result<Vec<Rule>, PackageError> {
     let path = root.join("submissions/submissions.yaml");
     if !path.is_file() {
@@ -164,8 +175,10 @@ fn rules(root: &Path) -> Result<Vec<Rule>, PackageError> {
         let Some(codes) = list("required").or_else(|| list("permitted")) else {
             continue;
         };
-        let glob = Glob::new(pattern.trim_end_matches('/'))
-            .or_else(|_| Glob::new(&globset::escape(pattern)))
+        // As the format's tools read a key: `*` stays within one folder, `{a,b}` is either.
+        let glob = |pattern: &str| GlobBuilder::new(pattern).literal_separator(true).build();
+        let glob = glob(pattern.trim_end_matches('/'))
+            .or_else(|_| glob(&globset::escape(pattern)))
             .map_err(|e| PackageError::Invalid {
                 path: path.clone(),
                 message: format!("`{pattern}` is not a glob: {e}"),
@@ -212,7 +225,7 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
             if let Some(declared) = expected_results(&source) {
                 expected = declared;
             }
-            let matching: Vec<&Rule> = rules.iter().filter(|r| r.glob.is_match(&name)).collect();
+            let matching: Vec<&Rule> = rules.iter().filter(|r| r.matches(&name)).collect();
             if !matching.is_empty() {
                 let mut verdicts: Vec<Verdict> = matching[0].verdicts.clone();
                 for rule in &matching[1..] {
@@ -298,7 +311,7 @@ mod tests {
         }
         std::fs::write(
             root.join("submissions/submissions.yaml"),
-            "other/*:\n  permitted: [AC, TLE]\n  required: [TLE]\n",
+            "other/*:\n  permitted: [AC, TLE]\n  required: [TLE]\nwrong_answer:\n  permitted: [AC, WA, TLE]\n\"*.py\":\n  permitted: [AC]\n",
         )
         .unwrap();
         let (found, skipped) = kattis(root).unwrap();
@@ -311,7 +324,8 @@ mod tests {
             [
                 ("accepted/a.py", "AC".to_string()),
                 ("other/slow.py", "TLE".to_string()),
-                ("wrong_answer/w.py", "WA".to_string())
+                // A folder key covers what is in it; `*.py` does not reach into folders.
+                ("wrong_answer/w.py", "AC/WA/TLE".to_string())
             ]
         );
         assert!(skipped.is_empty());

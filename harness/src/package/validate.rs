@@ -20,6 +20,20 @@ const VALIDATOR_LIMITS: Limits = Limits {
     output_bytes: 1 << 20,
 };
 
+/// Said beside a rejection of an input with CRLF line ends: a Polygon package made for
+/// Windows carries its tests so, and testlib's strict reading on Linux takes the `\r` as a
+/// character.
+const CRLF_HINT: &str = " (hint: the input ends its lines with CRLF, as a Windows package's tests do; a validator on Linux reads the `\\r` as a character: use the package made for Linux)";
+
+/// Whether a file has a CRLF line end in its first MiB (enough to tell how it was written).
+fn has_crlf(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 20).read_to_end(&mut head))
+        .is_ok_and(|_| head.windows(2).any(|w| w == b"\r\n"))
+}
+
 /// What one validator said about one case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Judgement {
@@ -128,11 +142,15 @@ pub fn validate(
                                 Termination::Exited(code) => format!("exit {code}"),
                                 Termination::Signaled(signal) => run::signal_name(signal),
                             };
-                            Judgement::Invalid(if last.is_empty() {
+                            let mut why = if last.is_empty() {
                                 how
                             } else {
                                 format!("{how}: {last}")
-                            })
+                            };
+                            if has_crlf(&case.input) {
+                                why.push_str(CRLF_HINT);
+                            }
+                            Judgement::Invalid(why)
                         }
                     }
                 }
@@ -147,4 +165,19 @@ pub fn validate(
         }
     }
     results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_is_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, crlf) in [("6\r\n1 2\r\n", true), ("6\n1 2\n", false), ("", false)] {
+            let file = dir.path().join("case");
+            std::fs::write(&file, text).unwrap();
+            assert_eq!(has_crlf(&file), crlf, "{text:?}");
+        }
+    }
 }
