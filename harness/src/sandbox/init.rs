@@ -12,11 +12,11 @@
 use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::sys::{self, Cloned};
+use super::sys;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::zygote::{Cgroup, HIDDEN_AT};
 
@@ -227,32 +227,11 @@ fn run_in_folder(
     fds: Vec<OwnedFd>,
     hidden: &Hidden,
 ) -> io::Result<Option<Ended>> {
-    let (exec_read, exec_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-    let (main, pidfd) = match sys::clone_into(0)? {
-        Cloned::Child => {
-            drop(exec_read);
-            let error = exec_program(program, &fds);
-            let _ = nix::unistd::write(
-                &exec_write,
-                &error.raw_os_error().unwrap_or(libc::EIO).to_ne_bytes(),
-            );
-            // SAFETY: leaving without running destructors is what a forked child should do.
-            unsafe { libc::_exit(127) }
-        }
-        Cloned::Parent { pid, pidfd } => (pid, pidfd),
-    };
-    drop(exec_write);
+    let (main, pidfd, exec_failed) = spawn(program, &fds)?;
     // Hold nothing of the program's: its pipes must close when it and its children end.
     drop(fds);
     let sent = wire::send(socket, &Reply::Started, &[pidfd.as_raw_fd()]);
     drop(pidfd);
-    let mut errno = [0u8; 4];
-    let exec_failed = match nix::unistd::read(&exec_read, &mut errno) {
-        Ok(4) => Some(i32::from_ne_bytes(errno)),
-        _ => None,
-    };
-    drop(exec_read);
-
     let mut tally = Tally::default();
     let mut status = None;
     let mut judge_gone = sent.is_err();
@@ -412,52 +391,129 @@ impl Program {
     }
 }
 
-/// In the program's process: descriptors, folder, limits, identity, then exec. Returns only
-/// on failure.
-fn exec_program(program: &Program, fds: &[OwnedFd]) -> io::Error {
-    // Move every descriptor it needs out of the way, then into place: 0 1 2, then the extra
-    // ones from 3, then the executable.
-    let order: Vec<RawFd> = [0, 1, 2]
-        .into_iter()
-        .chain(3..fds.len())
-        .map(|i| fds[i].as_raw_fd())
-        .collect();
-    let mut high = Vec::with_capacity(order.len());
-    for fd in &order {
-        // SAFETY: duplicating a descriptor we own.
-        let moved = unsafe { libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 1000) };
-        if moved < 0 {
-            return sys::fail("move a descriptor");
-        }
-        high.push(moved);
-    }
-    for (target, fd) in high.iter().enumerate() {
-        // SAFETY: dup2 onto small numbers; the result is inherited by exec (no CLOEXEC).
-        if unsafe { libc::dup2(*fd, target as RawFd) } < 0 {
-            return sys::fail("place a descriptor");
-        }
-    }
-    let exe_fd = (program.path.is_none()).then(|| (high.len() - 1) as RawFd);
-    let keep_to = high.len() as u32;
-    // SAFETY: closes descriptors above the ones placed.
-    unsafe { libc::syscall(libc::SYS_close_range, keep_to, u32::MAX, 0) };
+/// What the program's process needs between the clone and exec, laid out before the clone:
+/// the child shares this process's memory (`CLONE_VM`) and must not allocate.
+struct Spawn<'a> {
+    program: &'a Program,
+    /// The descriptors to place at 0, 1, 2, 3…, in that order.
+    fds: Vec<RawFd>,
+    /// Room for their copies above 1000 while they are moved.
+    high: Vec<RawFd>,
+    argv: Vec<*const libc::c_char>,
+    env: Vec<*const libc::c_char>,
+    /// Where the child leaves exec's errno when exec fails (0: it did not fail).
+    errno: std::sync::atomic::AtomicI32,
+}
 
-    if let Err(error) = std::env::set_current_dir("/tmp") {
-        return error;
+/// The child's stack: it runs only the few calls between the clone and exec.
+const SPAWN_STACK: usize = 64 * 1024;
+
+/// Starts the program as a child sharing this process's memory until it execs (`CLONE_VM |
+/// CLONE_VFORK`, as posix_spawn does): no copy of the init's page tables, which was most of
+/// what a fork per run cost. Returns its pid, a pidfd, and the errno of a failed exec (the
+/// child has then exited, to be reaped as any other).
+fn spawn(program: &Program, fds: &[OwnedFd]) -> io::Result<(libc::pid_t, OwnedFd, Option<i32>)> {
+    let mut spawn = Spawn {
+        program,
+        fds: fds.iter().map(AsRawFd::as_raw_fd).collect(),
+        high: vec![-1; fds.len()],
+        argv: program
+            .argv
+            .iter()
+            .map(|a| a.as_ptr())
+            .chain([std::ptr::null()])
+            .collect(),
+        env: program
+            .env
+            .iter()
+            .map(|a| a.as_ptr())
+            .chain([std::ptr::null()])
+            .collect(),
+        errno: std::sync::atomic::AtomicI32::new(0),
+    };
+    let mut stack = vec![0u8; SPAWN_STACK];
+    // SAFETY: the top of a buffer that outlives the child's use of it (CLONE_VFORK: this
+    // process waits until the child has exec'd or exited), aligned down to 16 bytes.
+    let top = unsafe { stack.as_mut_ptr().add(SPAWN_STACK) };
+    let top = (top as usize & !15) as *mut libc::c_void;
+    let mut pidfd: libc::c_int = -1;
+    // SAFETY: `child` runs on its own stack, touches only `spawn` (alive until clone returns,
+    // since CLONE_VFORK suspends this process until the child execs or exits) and makes no
+    // allocation; the pidfd slot is valid for the call.
+    let pid = unsafe {
+        libc::clone(
+            child,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD,
+            (&raw mut spawn).cast(),
+            &raw mut pidfd,
+        )
+    };
+    if pid < 0 {
+        return Err(sys::fail("clone the program's process"));
     }
-    for &(resource, value) in &program.rlimits {
-        let limit = libc::rlimit {
-            rlim_cur: value as libc::rlim_t,
-            rlim_max: value as libc::rlim_t,
-        };
-        // SAFETY: a plain struct passed by pointer.
-        if unsafe { libc::setrlimit(resource as _, &raw const limit) } != 0 {
-            return sys::fail("set a limit");
-        }
-    }
-    // SAFETY: plain calls with integer arguments; signal state back to defaults, since exec
-    // keeps ignored signals ignored (the harness ignores SIGPIPE).
+    // SAFETY: CLONE_PIDFD filled the slot with a fresh descriptor.
+    let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
+    drop(stack);
+    let errno = spawn.errno.load(std::sync::atomic::Ordering::SeqCst);
+    Ok((pid, pidfd, (errno != 0).then_some(errno)))
+}
+
+/// The program's process until exec: descriptors, folder, limits, identity, then exec; on
+/// failure it leaves the errno in the shared [`Spawn`] and exits.
+extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the parent's `Spawn`, alive and not touched by the suspended parent.
+    let spawn = unsafe { &mut *arg.cast::<Spawn<'_>>() };
+    let errno = exec_program(spawn);
+    spawn
+        .errno
+        .store(errno.max(1), std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: leaving without running anything of the parent's.
+    unsafe { libc::_exit(127) }
+}
+
+/// Returns only on failure, with its errno. Calls only async-signal-safe functions and
+/// allocates nothing: the process shares the init's memory until exec.
+fn exec_program(spawn: &mut Spawn<'_>) -> i32 {
+    let errno = || {
+        io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    // SAFETY (whole function): plain system calls on descriptors and memory this process
+    // owns, with valid pointers to NUL-terminated strings and NULL-terminated arrays.
     unsafe {
+        // Move every descriptor it needs out of the way, then into place: 0 1 2, then the
+        // extra ones from 3, then the executable.
+        for (slot, fd) in spawn.high.iter_mut().zip(&spawn.fds) {
+            *slot = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 1000);
+            if *slot < 0 {
+                return errno();
+            }
+        }
+        for (target, fd) in spawn.high.iter().enumerate() {
+            // The result is inherited by exec (no CLOEXEC).
+            if libc::dup2(*fd, target as RawFd) < 0 {
+                return errno();
+            }
+        }
+        let placed = spawn.high.len() as u32;
+        libc::syscall(libc::SYS_close_range, placed, u32::MAX, 0);
+        if libc::chdir(c"/tmp".as_ptr()) != 0 {
+            return errno();
+        }
+        let program = spawn.program;
+        for &(resource, value) in &program.rlimits {
+            let limit = libc::rlimit {
+                rlim_cur: value as libc::rlim_t,
+                rlim_max: value as libc::rlim_t,
+            };
+            if libc::setrlimit(resource as _, &raw const limit) != 0 {
+                return errno();
+            }
+        }
+        // Signal state back to defaults: exec keeps ignored signals ignored (the harness
+        // ignores SIGPIPE) and the mask as it is (the init blocks SIGCHLD).
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const empty, std::ptr::null_mut());
@@ -471,7 +527,7 @@ fn exec_program(program: &Program, fds: &[OwnedFd]) -> io::Error {
                 || libc::setresgid(program.gid, program.gid, program.gid) != 0
                 || libc::setresuid(program.uid, program.uid, program.uid) != 0
             {
-                return sys::fail("drop to the program's user");
+                return errno();
             }
         } else {
             // The judge's own id only is mapped: stay uid 0 of the namespace, but let exec
@@ -483,34 +539,27 @@ fn exec_program(program: &Program, fds: &[OwnedFd]) -> io::Error {
                 SECBIT_NOROOT | SECBIT_NOROOT_LOCKED,
             ) != 0
             {
-                return sys::fail("drop capabilities");
+                return errno();
             }
         }
         libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    }
-    let mut argv: Vec<*const libc::c_char> = program.argv.iter().map(|a| a.as_ptr()).collect();
-    argv.push(std::ptr::null());
-    let mut env: Vec<*const libc::c_char> = program.env.iter().map(|a| a.as_ptr()).collect();
-    env.push(std::ptr::null());
-    match (&program.path, exe_fd) {
-        (Some(path), _) => {
-            // SAFETY: NUL-terminated strings in NULL-terminated arrays.
-            unsafe { libc::execve(path.as_ptr(), argv.as_ptr(), env.as_ptr()) };
-        }
-        (None, Some(fd)) => {
-            // SAFETY: as above; AT_EMPTY_PATH runs the file the descriptor names.
-            unsafe {
+        match &program.path {
+            Some(path) => {
+                libc::execve(path.as_ptr(), spawn.argv.as_ptr(), spawn.env.as_ptr());
+            }
+            None => {
+                // The executable is the last descriptor placed; AT_EMPTY_PATH runs the file
+                // it names.
                 libc::syscall(
                     libc::SYS_execveat,
-                    fd,
+                    placed as RawFd - 1,
                     c"".as_ptr(),
-                    argv.as_ptr(),
-                    env.as_ptr(),
+                    spawn.argv.as_ptr(),
+                    spawn.env.as_ptr(),
                     libc::AT_EMPTY_PATH,
-                )
-            };
+                );
+            }
         }
-        (None, None) => return io::Error::other("no executable"),
+        errno()
     }
-    io::Error::last_os_error()
 }

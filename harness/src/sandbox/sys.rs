@@ -1,5 +1,5 @@
 //! Thin wrappers over the Linux calls the sandbox needs that std and nix do not offer in the
-//! shape needed here (mount attributes, clone3 with a pidfd, pivot_root, capabilities bits).
+//! shape needed here (mount attributes, clone3 into namespaces, pivot_root, open_tree).
 //! Each returns `io::Result` with the failing step named, so a refused setup says what failed.
 
 use std::ffi::CString;
@@ -168,26 +168,23 @@ struct CloneArgs {
 
 /// What a fork-like `clone3` returned.
 pub(crate) enum Cloned {
-    /// In the parent: the child's pid and a pidfd for it.
+    /// In the parent: the child's pid.
     Parent {
         pid: libc::pid_t,
-        pidfd: OwnedFd,
     },
     Child,
 }
 
-/// Forks into new namespaces (`flags`: CLONE_NEW*), getting a pidfd for the child. The caller
-/// must be single-threaded: the child goes on with a copy of this process.
+/// Forks into new namespaces (`flags`: CLONE_NEW*). The caller must be single-threaded: the
+/// child goes on with a copy of this process.
 pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
-    let mut pidfd: RawFd = -1;
     let args = CloneArgs {
-        flags: flags | libc::CLONE_PIDFD as u64,
-        pidfd: &raw mut pidfd as u64,
+        flags,
         exit_signal: libc::SIGCHLD as u64,
         ..CloneArgs::default()
     };
-    // SAFETY: with no stack given, clone3 behaves as fork; the arguments struct and the pidfd
-    // slot outlive the call.
+    // SAFETY: with no stack given, clone3 behaves as fork; the arguments struct outlives the
+    // call.
     let pid = unsafe {
         libc::syscall(
             libc::SYS_clone3,
@@ -199,8 +196,6 @@ pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
         0 => Ok(Cloned::Child),
         pid if pid > 0 => Ok(Cloned::Parent {
             pid: pid as libc::pid_t,
-            // SAFETY: the kernel filled the slot with a fresh descriptor.
-            pidfd: unsafe { OwnedFd::from_raw_fd(pidfd) },
         }),
         _ => Err(fail("clone3 into new namespaces")),
     }

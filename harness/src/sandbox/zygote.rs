@@ -87,7 +87,7 @@ fn serve(socket: RawFd) -> io::Result<()> {
             drop(ready_read);
             init::main(socket, ready_write, cgroup.as_ref(), &config)
         }
-        Cloned::Parent { pid, pidfd: _ } => pid,
+        Cloned::Parent { pid } => pid,
     };
     drop(ready_write);
     drop(cgroup);
