@@ -542,11 +542,11 @@ fn launch(
                 None => arg.as_bytes().to_vec(),
             }),
             Err(error) => {
-                if workdir.is_none() {
-                    // The init empties the folder after a run only: leave nothing to the next.
-                    let _ = empty_folder(folder);
+                // The init empties its folder after a run only: a copy left behind would be
+                // the next run's to see, so a zygote whose folder cannot be emptied is dropped.
+                if workdir.is_some() || empty_folder(folder).is_ok() {
+                    give_back(zygote);
                 }
-                give_back(zygote);
                 return Err(Failure::Start(error));
             }
         }
@@ -564,10 +564,8 @@ fn launch(
             pidfd: fds.remove(0),
             started,
         }),
-        Some((Reply::Failed(why), _)) => {
-            give_back(zygote);
-            Err(lost(io::Error::other(why)))
-        }
+        // The init ends after a failed run: this zygote is dropped, not given back.
+        Some((Reply::Failed(why), _)) => Err(lost(io::Error::other(why))),
         _ => Err(lost(io::Error::other(
             "the sandbox helper stopped answering",
         ))),

@@ -123,7 +123,12 @@ fn serve(
         match run_one(socket, &launch, fds, hidden, cgroup, config) {
             Ok(Some(finished)) => wire::send(socket, &Reply::Finished(finished), &[])?,
             Ok(None) => return Ok(()),
-            Err(error) => wire::send(socket, &Reply::Failed(error.to_string()), &[])?,
+            Err(error) => {
+                // The worker's state is unknown now (a folder not emptied, a mount left):
+                // this init ends, and the judge starts a fresh one for the next run.
+                wire::send(socket, &Reply::Failed(error.to_string()), &[])?;
+                return Ok(());
+            }
         }
     }
     Ok(())
