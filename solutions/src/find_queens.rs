@@ -13,11 +13,11 @@ use rand_chacha::ChaCha8Rng;
 /// The problem's id, as in judge.toml and `cases/`.
 pub const ID: &str = "find-the-queens";
 /// Largest board of the statement.
-pub const MAX_N: usize = 100;
+pub const MAX_N: usize = standalone::MAX_N;
 
 /// Whether the statement allows a board of size `n`: no placement exists for 2 and 3.
 pub fn n_allowed(n: usize) -> bool {
-    n == 1 || (4..=MAX_N).contains(&n)
+    standalone::n_allowed(n)
 }
 
 /// Queries allowed on a board of size `n`: the sum of ⌊log₂ k⌋ for k = 1..=n. A search that
@@ -73,75 +73,25 @@ impl Placement {
     }
 }
 
-/// Checks the interactor's input strictly (as `validate find-the-queens` does, whose table
-/// test holds the same cases): `n` on line 1, then n columns separated by single
-/// spaces on line 2, a final newline, a valid placement.
-pub fn validate(text: &[u8]) -> Result<Placement, Invalid> {
-    let invalid = |line: usize, reason: String| Err(Invalid { line, reason });
-    let Ok(text) = std::str::from_utf8(text) else {
-        return invalid(1, "the input is not UTF-8".to_string());
-    };
-    let Some(body) = text.strip_suffix('\n') else {
-        return invalid(text.lines().count().max(1), "no final newline".to_string());
-    };
-    let lines: Vec<&str> = body.split('\n').collect();
-    if lines.len() != 2 {
-        return invalid(
-            lines.len().min(3),
-            format!(
-                "expected 2 lines (n, then the columns), found {}",
-                lines.len()
-            ),
-        );
-    }
-    let n = match number(lines[0]) {
-        Some(n) if n_allowed(n) => n,
-        Some(n) => {
-            return invalid(
-                1,
-                format!("n = {n} has no placement or is out of 1, 4..={MAX_N}"),
-            )
-        }
-        None => return invalid(1, format!("expected n, found `{}`", lines[0])),
-    };
-    let tokens: Vec<&str> = lines[1].split(' ').collect();
-    if tokens.len() != n {
-        return invalid(
-            2,
-            format!(
-                "expected {n} columns separated by single spaces, found {}",
-                tokens.len()
-            ),
-        );
-    }
-    let mut columns = Vec::with_capacity(n);
-    for (row, token) in tokens.iter().enumerate() {
-        match number(token) {
-            Some(c) if (1..=n).contains(&c) => columns.push(c),
-            _ => {
-                return invalid(
-                    2,
-                    format!("row {}: column `{token}` is not in 1..={n}", row + 1),
-                )
-            }
-        }
-    }
-    let placement = Placement { columns };
-    if let Some((a, b)) = placement.first_attack() {
-        return invalid(
-            2,
-            format!("the queens of rows {a} and {b} attack each other"),
-        );
-    }
-    Ok(placement)
-}
+/// The shipped input validator: one self-contained file that packages carry as source.
+/// Included here so that the interactor checks its input with the very same code.
+#[path = "bin/validate.rs"]
+#[allow(
+    dead_code,
+    reason = "only the placement check is used here; the rest is the binary's"
+)]
+mod standalone;
 
-/// A decimal number without sign or leading zeros.
-fn number(token: &str) -> Option<usize> {
-    let canonical = !token.is_empty()
-        && token.bytes().all(|b| b.is_ascii_digit())
-        && (token == "0" || !token.starts_with('0'));
-    canonical.then(|| token.parse().ok()).flatten()
+/// Checks the interactor's input strictly, with the input validator's own check (`validate
+/// find-the-queens`): `n` on line 1, then n columns separated by single spaces on line 2, a
+/// final newline, a valid placement.
+pub fn validate(text: &[u8]) -> Result<Placement, Invalid> {
+    standalone::validate_placement(text)
+        .map(|columns| Placement { columns })
+        .map_err(|invalid| Invalid {
+            line: invalid.line,
+            reason: invalid.reason,
+        })
 }
 
 /// The families of hidden placements, each with what its seed means.

@@ -65,10 +65,10 @@ impl fmt::Display for Problem {
 }
 
 /// Largest board of find the queens.
-const MAX_N: usize = 100;
+pub(crate) const MAX_N: usize = 100;
 
 /// Whether find the queens allows a board of size `n`: no placement exists for 2 and 3.
-fn n_allowed(n: usize) -> bool {
+pub(crate) fn n_allowed(n: usize) -> bool {
     n == 1 || (4..=MAX_N).contains(&n)
 }
 
@@ -122,9 +122,9 @@ fn main() -> ExitCode {
 
 /// Why an input breaks its statement, at a 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Invalid {
-    line: usize,
-    reason: String,
+pub(crate) struct Invalid {
+    pub(crate) line: usize,
+    pub(crate) reason: String,
 }
 
 impl fmt::Display for Invalid {
@@ -153,7 +153,7 @@ fn validate(problem: Problem, text: &[u8]) -> Result<(), Invalid> {
         at: 0,
     };
     match problem {
-        Problem::FindTheQueens => return validate_placement(text),
+        Problem::FindTheQueens => return validate_placement(text).map(drop),
         Problem::QueensBoards => {
             let [n] = reader.numbers("n")?;
             reader.bounded("n", n, 1, 9)?;
@@ -301,8 +301,10 @@ fn count(n: usize) -> String {
 }
 
 /// Checks the interactor's input strictly: `n` on line 1, then n columns separated by single
-/// spaces on line 2, a final newline, a valid placement.
-fn validate_placement(text: &[u8]) -> Result<(), Invalid> {
+/// spaces on line 2, a final newline, a valid placement. Returns the columns, row by row.
+/// The interactor (`solutions::find_queens`, which includes this file as a module) checks its
+/// input with this very function, so the two can never disagree.
+pub(crate) fn validate_placement(text: &[u8]) -> Result<Vec<usize>, Invalid> {
     let invalid = |line: usize, reason: String| Err(Invalid { line, reason });
     let Ok(text) = std::str::from_utf8(text) else {
         return invalid(1, "the input is not UTF-8".to_string());
@@ -358,7 +360,7 @@ fn validate_placement(text: &[u8]) -> Result<(), Invalid> {
             format!("the queens of rows {a} and {b} attack each other"),
         );
     }
-    Ok(())
+    Ok(columns)
 }
 
 /// A decimal number without sign or leading zeros.
