@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::style::{verdict_style, BOLD, DIM};
+use super::excerpt::write_excerpt;
+use super::style::{verdict_style, BOLD};
 use crate::config::units::{format_bytes, format_duration};
 use crate::judge::custom::CustomRun;
 use crate::text::{cut, tail_lines};
@@ -13,12 +14,17 @@ const SHOWN_LINES: usize = 50;
 /// Characters of one shown line.
 const SHOWN_CHARS: usize = 200;
 
+/// An input or output, indented, cut to [`SHOWN_LINES`] lines of [`SHOWN_CHARS`] characters.
+fn excerpt(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    write_excerpt(out, bytes, SHOWN_LINES, SHOWN_CHARS)
+}
+
 pub fn write_custom(out: &mut dyn Write, run: &CustomRun) -> io::Result<()> {
     writeln!(out, "{BOLD}output:{BOLD:#}")?;
-    write_block(out, &run.output)?;
+    excerpt(out, &run.output)?;
     if let Some(expected) = &run.expected {
         writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
-        write_block(out, expected)?;
+        excerpt(out, expected)?;
     }
     if !run.stderr_tail.trim().is_empty() {
         writeln!(out, "{BOLD}stderr (end):{BOLD:#}")?;
@@ -35,25 +41,6 @@ pub fn write_custom(out: &mut dyn Write, run: &CustomRun) -> io::Result<()> {
         format_bytes(run.peak_memory_bytes),
         run.reason
     )
-}
-
-fn write_block(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
-    let text = String::from_utf8_lossy(bytes);
-    if text.is_empty() {
-        return writeln!(out, "  {DIM}(empty){DIM:#}");
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    for line in lines.iter().take(SHOWN_LINES) {
-        writeln!(out, "  {}", cut(line, SHOWN_CHARS))?;
-    }
-    if lines.len() > SHOWN_LINES {
-        writeln!(
-            out,
-            "  {DIM}… {} more lines{DIM:#}",
-            lines.len() - SHOWN_LINES
-        )?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

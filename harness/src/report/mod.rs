@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod custom;
 pub mod diff;
 pub mod doctor;
+pub mod excerpt;
 pub mod human;
 pub mod json;
 pub mod junit;

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::excerpt::write_excerpt;
 use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
@@ -18,6 +19,11 @@ use crate::verdict::Verdict;
 const SHOWN_LINES: usize = 20;
 /// Characters of one shown line.
 const SHOWN_CHARS: usize = 100;
+
+/// An input or output, indented, cut to [`SHOWN_LINES`] lines of [`SHOWN_CHARS`] characters.
+fn excerpt(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    write_excerpt(out, bytes, SHOWN_LINES, SHOWN_CHARS)
+}
 
 /// `--format json` for a submission that does not compile: nothing was tried.
 pub fn compile_error_json(
@@ -143,27 +149,27 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         "minimal failing input"
     };
     writeln!(out, "{BOLD}{title}:{BOLD:#}")?;
-    write_excerpt(out, &minimal.input)?;
+    excerpt(out, &minimal.input)?;
     match &minimal.outcome.interaction {
         // Interactive: the interactor judged the dialogue; there is no expected output.
         Some(interaction) => {
             writeln!(out, "{BOLD}dialogue (end):{BOLD:#}")?;
             let transcript = interaction.transcript.to_interaction();
-            write_excerpt(out, tail_lines(&transcript, 12).join("\n").as_bytes())?;
+            excerpt(out, tail_lines(&transcript, 12).join("\n").as_bytes())?;
         }
         None => {
             writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
-            write_excerpt(out, &minimal.expected)?;
+            excerpt(out, &minimal.expected)?;
         }
     }
     match minimal.output() {
         Some(output) => {
             writeln!(out, "{BOLD}received:{BOLD:#}")?;
-            write_excerpt(out, output)?;
+            excerpt(out, output)?;
         }
         None if !minimal.outcome.stderr_tail.trim().is_empty() => {
             writeln!(out, "{BOLD}stderr (end):{BOLD:#}")?;
-            write_excerpt(
+            excerpt(
                 out,
                 tail_lines(&minimal.outcome.stderr_tail, 5)
                     .join("\n")
@@ -186,26 +192,6 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         )?;
     }
     writeln!(out, "reproduce: {command} --seed {} -n 1", found.seed)
-}
-
-/// An input or output, indented, cut to [`SHOWN_LINES`] lines of [`SHOWN_CHARS`] characters.
-fn write_excerpt(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
-    let text = String::from_utf8_lossy(bytes);
-    if text.is_empty() {
-        return writeln!(out, "  {DIM}(empty){DIM:#}");
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    for line in lines.iter().take(SHOWN_LINES) {
-        writeln!(out, "  {}", cut(line, SHOWN_CHARS))?;
-    }
-    if lines.len() > SHOWN_LINES {
-        writeln!(
-            out,
-            "  {DIM}… {} more lines{DIM:#}",
-            lines.len() - SHOWN_LINES
-        )?;
-    }
-    Ok(())
 }
 
 /// An input on one line: `4 1 1`, or `3 … (+5 lines)`.
