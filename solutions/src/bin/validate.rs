@@ -478,7 +478,8 @@ mod tests {
         }
     }
 
-    /// The interactor's own table (solutions/src/find_queens.rs): both must agree.
+    /// Find the queens' placements: also the interactor's check (solutions/src/find_queens.rs
+    /// includes this file).
     #[test]
     fn find_the_queens_table() {
         let table: [(&str, Option<(usize, &str)>); 9] = [
