@@ -491,17 +491,7 @@ fn run_in(
     let mut capture = Capture::new(request.limits.output_bytes);
     let measured = unix::supervise(started, &request.limits, request.scope, &mut capture, watch)
         .map_err(RunError::Wait)?;
-    let (stdout, stdout_truncated, stderr_tail) = capture.finish();
-    Ok(RunResult {
-        termination: measured.termination,
-        limit_hit: measured.limit_hit,
-        cpu_time: measured.cpu_time,
-        wall_time: measured.wall_time,
-        peak_memory_bytes: measured.peak_memory_bytes,
-        stdout,
-        stdout_truncated,
-        stderr_tail,
-    })
+    Ok(finished(&measured, capture))
 }
 
 #[cfg(target_os = "linux")]
@@ -523,8 +513,14 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<Run
             crate::sandbox::Failure::Lost(error) => RunError::Sandbox(error),
         },
     )?;
+    Ok(finished(&measured, capture))
+}
+
+/// What a supervisor measured and what the capture kept, as the run's result.
+#[cfg(unix)]
+fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
-    Ok(RunResult {
+    RunResult {
         termination: measured.termination,
         limit_hit: measured.limit_hit,
         cpu_time: measured.cpu_time,
@@ -533,7 +529,7 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<Run
         stdout,
         stdout_truncated,
         stderr_tail,
-    })
+    }
 }
 
 /// A fresh scratch folder for one run, on the fast root when there is one.
