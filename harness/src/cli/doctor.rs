@@ -15,13 +15,10 @@ pub fn doctor(global: &GlobalArgs) -> Result<i32> {
     let mode = load_config(global)
         .ok()
         .map(|config| config.sandbox.as_str());
-    let path = std::env::var_os("PATH").unwrap_or_default();
     let tools = TOOLS
         .iter()
         .map(|name| {
-            let found = std::env::split_paths(&path)
-                .map(|dir| dir.join(name))
-                .find(|candidate| candidate.is_file());
+            let found = crate::sandbox::run::find_program(std::path::Path::new(name)).ok();
             ((*name).to_owned(), found)
         })
         .collect();

@@ -112,16 +112,7 @@ fn compiler_identity(language: &Language) -> String {
     else {
         return String::new();
     };
-    let program = Path::new(program);
-    let found = if program.components().nth(1).is_some() {
-        Some(program.to_path_buf())
-    } else {
-        std::env::var_os("PATH").and_then(|path| {
-            std::env::split_paths(&path)
-                .map(|dir| dir.join(program))
-                .find(|candidate| candidate.is_file())
-        })
-    };
+    let found = crate::sandbox::run::find_program(Path::new(program)).ok();
     let Some(real) = found.and_then(|path| fs::canonicalize(path).ok()) else {
         return String::new();
     };

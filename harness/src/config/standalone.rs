@@ -86,7 +86,10 @@ pub fn parse_checker(text: &str) -> Result<Checker, String> {
     let program = words
         .next()
         .ok_or_else(|| "the checker is empty".to_string())?;
-    if !program.contains('/') && !Path::new(&program).exists() && which(&program).is_none() {
+    if !program.contains('/')
+        && !Path::new(&program).exists()
+        && crate::sandbox::run::find_program(Path::new(&program)).is_err()
+    {
         return Err(format!(
             "unknown checker `{text}` (hint: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks, or the path of a checker program)"
         ));
@@ -117,13 +120,6 @@ fn toml_string(text: &str) -> String {
         })
         .collect();
     format!("\"{escaped}\"")
-}
-
-fn which(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
 }
 
 #[cfg(test)]

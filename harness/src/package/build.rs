@@ -162,7 +162,7 @@ pub fn build(
             executable: if executable.components().count() > 1 {
                 executable
             } else {
-                which(&executable).unwrap_or(executable)
+                crate::sandbox::run::find_program(&executable).unwrap_or(executable)
             },
             args,
         }
@@ -327,14 +327,6 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
     let mut parts = template.iter().map(substitute);
     let program = PathBuf::from(parts.next().unwrap_or_default());
     (program, parts.collect())
-}
-
-/// A bare program name found on PATH.
-fn which(program: &Path) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
 }
 
 #[cfg(test)]
