@@ -388,4 +388,14 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
             "problem `guess` is interactive, and its interactor speaks testlib's protocol",
         ));
     assert!(!out.path().join("guess").exists(), "nothing half-written");
+
+    // A source that is not there is named as missing, not as a program.
+    let dir = interactive_project("kattis");
+    std::fs::remove_file(dir.path().join("interactor.py")).unwrap();
+    harness(dir.path())
+        .args(["export", "guess", "--out"])
+        .arg(out.path().join("guess"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("interactor.py` does not exist"));
 }

@@ -502,6 +502,9 @@ fn carried_interactor(
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or_default();
+    if matches!(interactor.program, InteractorProgram::Source(_)) && !source.exists() {
+        return Err(format!("`{}` does not exist", source.display()));
+    }
     if !source.is_file() || !CARRIED_EXTENSIONS.contains(&extension) {
         return Err(format!(
             "`{}` is a program, not a source file the package could carry (hint: name its source in judge.toml: `interactor = \"interactor.py\"`)",
