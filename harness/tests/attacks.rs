@@ -265,6 +265,30 @@ fn a_run_finds_nothing_of_the_runs_before_it() {
 }
 
 #[test]
+fn a_fork_bomb_is_tle_and_gone_with_the_verdict() {
+    // Only where a `pids` cgroup holds the tree (root with cgroup v1, as on CI): elsewhere a
+    // fork bomb would meet only the user's process limit, shared with everything else.
+    let doctor = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .arg("doctor")
+        .output()
+        .unwrap();
+    if !sandbox_available() || !String::from_utf8_lossy(&doctor.stdout).contains("`pids` limit") {
+        eprintln!("no pids cgroup here: fork bomb not tried");
+        return;
+    }
+    let dir = project("fork-bomb", "1 2\n", "");
+    let (case, output) = judge(dir.path());
+    assert_eq!(verdict(&case), "TLE", "{case}");
+    assert!(
+        case["reason"].as_str().unwrap().contains("CPU time"),
+        "{case}"
+    );
+    assert_eq!(output.status.code(), Some(1), "{case}");
+    let left = running(&common::fixture("fork-bomb"));
+    assert!(left.is_empty(), "still running: {}", left.len());
+}
+
+#[test]
 fn signalling_the_parent_does_nothing() {
     if !sandbox_available() {
         return;

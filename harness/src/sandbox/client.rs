@@ -673,12 +673,14 @@ fn supervise(
         if limit_hit.is_none() {
             if let Some(due) = deadline.filter(|due| now >= *due) {
                 // Time spent waiting for a CPU is not the program's: push the bound back by
-                // it, once per look, so only a program that sleeps or blocks reaches it.
+                // it, once per look, so only a program that sleeps or blocks reaches it. A
+                // tree that waits because it keeps the CPUs busy itself (a fork bomb) is
+                // stopped once its processes together have used the CPU limit.
                 let waited = tree::run_delay(zygote.init);
                 let own = now
                     .saturating_duration_since(started)
                     .saturating_sub(waited);
-                if own >= limits.wall_time {
+                if own >= limits.wall_time || tree::cpu_time(zygote.init) >= limits.cpu_time {
                     limit_hit = Some(LimitHit::WallTime);
                 } else {
                     deadline = Some(due.max(now) + (limits.wall_time - own));

@@ -28,7 +28,7 @@ pub(super) fn main(
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> ! {
-    let hidden = match set_up(cgroup, config) {
+    let hidden = match set_up(config) {
         Ok(hidden) => hidden,
         Err(error) => {
             let _ = nix::unistd::write(&ready, error.to_string().as_bytes());
@@ -56,7 +56,7 @@ struct Hidden {
     children: nix::sys::signalfd::SignalFd,
 }
 
-fn set_up(cgroup: Option<&Cgroup>, config: &ZygoteConfig) -> io::Result<Hidden> {
+fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
     // SAFETY: prctl with integer arguments. Dies with the zygote (and so with the judge);
     // not dumpable, so no program of the namespace can trace it or open its descriptors.
     unsafe {
@@ -78,13 +78,6 @@ fn set_up(cgroup: Option<&Cgroup>, config: &ZygoteConfig) -> io::Result<Hidden> 
     )
     .map_err(io::Error::from)?;
 
-    if let Some(cgroup) = cgroup {
-        // "0" is the writing task itself; every program, forked from here, inherits the groups.
-        sys::write_at_start(&cgroup.memory_tasks, b"0")?;
-        if let Some(pids) = &cgroup.pids_tasks {
-            sys::write_at_start(pids, b"0")?;
-        }
-    }
     sys::mount(
         Some(Path::new("proc")),
         Path::new("/proc"),
@@ -164,7 +157,7 @@ fn run_one(
         }
         None => false,
     };
-    let result = run_in_folder(socket, &program, fds, hidden);
+    let result = run_in_folder(socket, &program, fds, hidden, cgroup);
     let tidied = if own_folder {
         // SAFETY: a NUL-terminated path; the worker's folder is underneath again.
         if unsafe { libc::umount2(c"/tmp".as_ptr(), libc::MNT_DETACH) } == 0 {
@@ -231,8 +224,9 @@ fn run_in_folder(
     program: &Program,
     fds: Vec<OwnedFd>,
     hidden: &Hidden,
+    cgroup: Option<&Cgroup>,
 ) -> io::Result<Option<Ended>> {
-    let (main, pidfd, exec_failed) = spawn(program, &fds)?;
+    let (main, pidfd, exec_failed) = spawn(program, &fds, cgroup)?;
     // Hold nothing of the program's: its pipes must close when it and its children end.
     drop(fds);
     let sent = wire::send(socket, &Reply::Started, &[pidfd.as_raw_fd()]);
@@ -404,6 +398,9 @@ struct Spawn<'a> {
     fds: Vec<RawFd>,
     /// Room for their copies above 1000 while they are moved.
     high: Vec<RawFd>,
+    /// The cgroups' `tasks` files the program joins before exec (the init stays out of them,
+    /// so that a tree at its memory cap or task limit never takes the init down with it).
+    cgroup_tasks: Vec<RawFd>,
     argv: Vec<*const libc::c_char>,
     env: Vec<*const libc::c_char>,
     /// Where the child leaves exec's errno when exec fails (0: it did not fail).
@@ -417,11 +414,23 @@ const SPAWN_STACK: usize = 64 * 1024;
 /// CLONE_VFORK`, as posix_spawn does): no copy of the init's page tables, which was most of
 /// what a fork per run cost. Returns its pid, a pidfd, and the errno of a failed exec (the
 /// child has then exited, to be reaped as any other).
-fn spawn(program: &Program, fds: &[OwnedFd]) -> io::Result<(libc::pid_t, OwnedFd, Option<i32>)> {
+fn spawn(
+    program: &Program,
+    fds: &[OwnedFd],
+    cgroup: Option<&Cgroup>,
+) -> io::Result<(libc::pid_t, OwnedFd, Option<i32>)> {
     let mut spawn = Spawn {
         program,
         fds: fds.iter().map(AsRawFd::as_raw_fd).collect(),
         high: vec![-1; fds.len()],
+        cgroup_tasks: cgroup
+            .map(|cgroup| {
+                std::iter::once(&cgroup.memory_tasks)
+                    .chain(cgroup.pids_tasks.as_ref())
+                    .map(AsRawFd::as_raw_fd)
+                    .collect()
+            })
+            .unwrap_or_default(),
         argv: program
             .argv
             .iter()
@@ -488,6 +497,13 @@ fn exec_program(spawn: &mut Spawn<'_>) -> i32 {
     // SAFETY (whole function): plain system calls on descriptors and memory this process
     // owns, with valid pointers to NUL-terminated strings and NULL-terminated arrays.
     unsafe {
+        // Into the run's cgroups first ("0" is the writing task), while the descriptors
+        // opened before the namespaces were made are still open.
+        for &tasks in &spawn.cgroup_tasks {
+            if libc::pwrite(tasks, c"0".as_ptr().cast(), 1, 0) != 1 {
+                return errno();
+            }
+        }
         // Move every descriptor it needs out of the way, then into place: 0 1 2, then the
         // extra ones from 3, then the executable.
         for (slot, fd) in spawn.high.iter_mut().zip(&spawn.fds) {

@@ -53,6 +53,16 @@ pub(crate) fn run_delay_from(pid: libc::pid_t) -> Duration {
         .max(run_delay(pid))
 }
 
+/// The CPU time the tree's live processes have used so far, summed: schedstat's first field.
+pub(crate) fn cpu_time(init: libc::pid_t) -> Duration {
+    descendants(init)
+        .into_iter()
+        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
+        .filter_map(|text| text.split_ascii_whitespace().next()?.parse::<u64>().ok())
+        .map(Duration::from_nanos)
+        .sum()
+}
+
 /// The second field of /proc/<pid>/schedstat: nanoseconds spent waiting on a run queue.
 fn parse_run_delay(text: &str) -> Option<Duration> {
     let nanos: u64 = text.split_ascii_whitespace().nth(1)?.parse().ok()?;
