@@ -89,11 +89,29 @@ pub(crate) struct Start<'a> {
     pub args: &'a [OsString],
     pub env: &'a [(OsString, OsString)],
     pub workdir: &'a Path,
-    pub stdin: Stdio,
-    pub stdout: Stdio,
-    pub stderr: Stdio,
+    pub stdin: ChildIo,
+    pub stdout: ChildIo,
+    pub stderr: ChildIo,
     pub limits: &'a Limits,
     pub scope: Scope,
+}
+
+/// What one of the child's standard streams is connected to.
+pub(crate) enum ChildIo {
+    Null,
+    /// A pipe whose other end the runner keeps (stdout and stderr: it reads them).
+    Pipe,
+    Fd(OwnedFd),
+}
+
+impl From<ChildIo> for Stdio {
+    fn from(io: ChildIo) -> Stdio {
+        match io {
+            ChildIo::Null => Stdio::null(),
+            ChildIo::Pipe => Stdio::piped(),
+            ChildIo::Fd(fd) => Stdio::from(fd),
+        }
+    }
 }
 
 /// A child that runs: its pid (also its process group's id) and the read ends of the pipes
@@ -106,8 +124,15 @@ pub(crate) struct Started {
 }
 
 /// Starts a child in its own process group, under the rlimits of its limits and scope.
-/// The one place a process is created.
+/// The one place a plain process is created: by the `launcher` when there is one, else by a
+/// fork of this process.
 pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
+    // Through a small helper process where there is one: a fork of the judge costs more.
+    #[cfg(target_os = "linux")]
+    let start = match super::launcher::start(start) {
+        Ok(started) => return started,
+        Err(start) => start,
+    };
     let mut command = Command::new(start.program);
     command
         .args(start.args)
