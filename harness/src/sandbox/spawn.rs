@@ -14,6 +14,7 @@ use std::ffi::CString;
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::OnceLock;
 
 /// What the program runs.
 pub(super) enum Target {
@@ -84,6 +85,25 @@ struct Child<'a> {
     shell_argv: Vec<*const libc::c_char>,
     /// Where the child leaves exec's errno when exec fails (0: it did not fail).
     errno: AtomicI32,
+    /// The signals this process ignores, which the program must not inherit ignored.
+    ignored: &'static [libc::c_int],
+}
+
+/// The signals this process ignores, read once: neither the init nor the launcher changes a
+/// disposition after it starts serving. One `sigaction` per spawn instead of thirty.
+fn ignored_signals() -> &'static [libc::c_int] {
+    static IGNORED: OnceLock<Vec<libc::c_int>> = OnceLock::new();
+    IGNORED.get_or_init(|| {
+        (1..libc::SIGRTMIN())
+            .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
+            .filter(|&signal| {
+                // SAFETY: sigaction with a null new action only reads the current one.
+                let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+                let read = unsafe { libc::sigaction(signal, std::ptr::null(), &raw mut old) };
+                read == 0 && old.sa_sigaction == libc::SIG_IGN
+            })
+            .collect()
+    })
 }
 
 /// The child's stack: it runs only the few calls between the clone and exec.
@@ -115,6 +135,7 @@ pub(super) fn spawn(plan: &Plan, fds: &[RawFd], parent: Parent) -> io::Result<Sp
         env: pointers(&plan.env),
         shell_argv,
         errno: AtomicI32::new(0),
+        ignored: ignored_signals(),
     };
     let mut stack = vec![0u8; STACK];
     // SAFETY: the top of a buffer that outlives the child's use of it (CLONE_VFORK: this
@@ -219,14 +240,13 @@ fn exec(child: &mut Child<'_>) -> i32 {
             }
         }
         // Signal state back to defaults: exec keeps ignored signals ignored (the harness
-        // ignores SIGPIPE) and the mask as it is (the init blocks SIGCHLD).
+        // ignores SIGPIPE) and the mask as it is (the init blocks SIGCHLD); it resets caught
+        // ones itself.
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const empty, std::ptr::null_mut());
-        for signal in 1..32 {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
+        for &signal in child.ignored {
+            libc::signal(signal, libc::SIG_DFL);
         }
         if let Identity::Confined { uid, gid } = plan.identity {
             if uid != 0 {

@@ -217,10 +217,29 @@ pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, r
         if scope == Scope::Group && per_process_memory {
             return None;
         }
-        let (soft, hard) = getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
+        let (soft, hard) = own_rlimit(resource);
         let ceiling = if raise { hard } else { soft };
         Some((resource, rlim_t::min(want, ceiling)))
     })
+}
+
+/// This process's own limit of `resource` (soft, hard), read once: the judge never changes
+/// its own, and a plan is made for every run.
+fn own_rlimit(resource: Resource) -> (rlim_t, rlim_t) {
+    const RESOURCES: [Resource; 6] = [
+        Resource::RLIMIT_CPU,
+        Resource::RLIMIT_STACK,
+        Resource::RLIMIT_AS,
+        Resource::RLIMIT_CORE,
+        Resource::RLIMIT_NPROC,
+        Resource::RLIMIT_FSIZE,
+    ];
+    static OWN: OnceLock<[(rlim_t, rlim_t); 6]> = OnceLock::new();
+    let read = |resource| getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
+    match RESOURCES.iter().position(|&known| known == resource) {
+        Some(index) => OWN.get_or_init(|| RESOURCES.map(read))[index],
+        None => read(resource),
+    }
 }
 
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
