@@ -22,7 +22,7 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -405,9 +405,14 @@ fn request(start: &Start<'_>) -> io::Result<Request> {
 }
 
 /// The judge's environment with the run's variables set over it, as `Command::envs` gives.
+/// The judge's own is read once: the harness never changes its environment.
 fn environment(overrides: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
-    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+    static JUDGES: OnceLock<Vec<(OsString, OsString)>> = OnceLock::new();
+    let judges = JUDGES.get_or_init(|| std::env::vars_os().collect());
+    let mut env: Vec<(OsString, OsString)> = judges
+        .iter()
         .filter(|(name, _)| !overrides.iter().any(|(over, _)| over == name))
+        .cloned()
         .collect();
     env.extend(overrides.iter().cloned());
     env

@@ -77,7 +77,7 @@ struct Child<'a> {
     plan: &'a Plan,
     /// The descriptors to place at 0, 1, 2, 3…, in that order.
     fds: Vec<RawFd>,
-    /// Room for their copies above 1000 while they are moved.
+    /// Room for their copies, above the slots, while they are moved.
     high: Vec<RawFd>,
     argv: Vec<*const libc::c_char>,
     env: Vec<*const libc::c_char>,
@@ -208,10 +208,12 @@ fn exec(child: &mut Child<'_>) -> i32 {
                 return errno();
             }
         }
-        // Move every descriptor it needs out of the way, then into place: 0 1 2, then the
-        // extra ones from 3, then the executable.
+        // Move every descriptor it needs out of the way (above the slots they go to, low
+        // enough not to grow the descriptor table), then into place: 0 1 2, then the extra
+        // ones from 3, then the executable.
+        let slots = child.fds.len() as libc::c_int;
         for (slot, fd) in child.high.iter_mut().zip(&child.fds) {
-            *slot = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 1000);
+            *slot = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, slots);
             if *slot < 0 {
                 return errno();
             }
