@@ -234,8 +234,8 @@ impl Drop for Launcher {
 /// Idle launchers: a start takes one (or starts one) and gives it back, so concurrent starts
 /// each have their own and a launcher is started once per level of concurrency.
 static POOL: Mutex<Vec<Launcher>> = Mutex::new(Vec::new());
-/// A launcher could not be started (no harness binary to re-execute, or it failed): every
-/// start forks the judge instead, as before.
+/// A launcher could not be started from the harness binary: every start forks the judge
+/// instead, as before. (With no binary given yet, as in unit tests, starts fork until one is.)
 static UNAVAILABLE: AtomicBool = AtomicBool::new(false);
 
 /// Stops every idle launcher.
@@ -251,7 +251,7 @@ pub(crate) fn shutdown() {
 /// Starts `start` through a launcher; hands `start` back when there is none to use, for the
 /// caller to fork instead.
 pub(super) fn start(start: Start<'_>) -> Result<io::Result<Started>, Start<'_>> {
-    if UNAVAILABLE.load(Ordering::Relaxed) {
+    if UNAVAILABLE.load(Ordering::Relaxed) || super::client::helper().is_none() {
         return Err(start);
     }
     let Some(launcher) = take() else {

@@ -10,6 +10,11 @@
 //! forks each run and makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
+//!
+//! Every other program (compilers, checkers, the author's tools, and programs under test when
+//! the sandbox is off) is started by a `launcher`, another small helper, as the judge's own
+//! child: a fork of the judge cost more than the rest of a short run. Both helpers start
+//! programs with `spawn`.
 
 pub(crate) mod collect;
 pub(crate) mod interrupt;

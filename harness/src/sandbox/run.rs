@@ -3,7 +3,8 @@
 //! Every child the harness starts comes through here: the programs under test, compilers,
 //! judge.toml's build command, external checkers and the author's tools. Each runs directly
 //! (no shell, so rusage counts it), in its own process group registered for Ctrl-C, in a
-//! fresh temporary folder unless given one, under rlimits set between fork and exec.
+//! fresh temporary folder unless given one, under rlimits set between clone and exec (by the
+//! `launcher`, a small helper process, so that no run forks the judge).
 //! One thread watches it (see `unix`): CPU time and peak memory come from `wait4`, the wall
 //! clock and resident memory are enforced while it runs by killing the whole group, and the
 //! group is killed again once the main process ends, so nothing it left behind (a grandchild
