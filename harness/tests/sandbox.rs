@@ -16,9 +16,18 @@ use std::time::{Duration, Instant};
 
 use common::fixture;
 use harness::sandbox::run::{
-    run, signal_name, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope, Stdin,
+    signal_name, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope, Stdin,
     Termination,
 };
+
+/// Runs `request` as the harness runs a plain program: through its launcher, a re-executed
+/// `harness` that starts programs as this process's children (the fork it falls back to is
+/// tested by the runner's unit tests).
+fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
+    #[cfg(target_os = "linux")]
+    harness::sandbox::enable(PathBuf::from(env!("CARGO_BIN_EXE_harness")));
+    harness::sandbox::run::run(request)
+}
 
 const SIGKILL: i32 = 9;
 const SIGSEGV: i32 = 11;
@@ -363,6 +372,95 @@ fn the_judges_own_memory_is_not_the_programs() {
         "echo-sum measured {} KiB: the judge's resident memory was counted",
         result.peak_memory_bytes / 1024
     );
+}
+
+#[test]
+fn the_judges_anonymous_memory_is_not_the_programs_either() {
+    // Written memory, which a fork of the judge would copy (page tables and all) into the
+    // child and exec would then record as the child's peak.
+    const JUDGE_BYTES: usize = 128 << 20;
+    let held = vec![1u8; JUDGE_BYTES];
+    let (result, _) = run_fixture("echo-sum", limits());
+    assert_eq!(
+        held.iter()
+            .step_by(4096)
+            .map(|&b| u64::from(b))
+            .sum::<u64>(),
+        (JUDGE_BYTES / 4096) as u64
+    );
+    assert_eq!(result.stdout, b"3\n");
+    assert!(
+        result.peak_memory_bytes < 32 * MIB,
+        "echo-sum measured {} KiB: the judge's resident memory was counted",
+        result.peak_memory_bytes / 1024
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_launcher_is_replaced() {
+    let (first, _) = run_fixture("echo-sum", limits());
+    assert_eq!(first.stdout, b"3\n");
+    let killed = kill_own_launchers();
+    assert!(!killed.is_empty(), "no launcher of this process was found");
+    // A start that finds its launcher gone forks instead, and drops it; once the idle ones
+    // (one per test running meanwhile) are used up, a fresh launcher is started. Every run
+    // goes as before.
+    let mut fresh = 0;
+    for _ in 0..50 {
+        let (result, _) = run_fixture("echo-sum", limits());
+        assert_eq!(result.stdout, b"3\n");
+        assert_eq!(result.termination, Termination::Exited(0));
+        fresh = own_launchers()
+            .iter()
+            .filter(|pid| !killed.contains(pid))
+            .count();
+        if fresh > 0 {
+            break;
+        }
+    }
+    assert!(fresh > 0, "no fresh launcher was started");
+}
+
+/// This process's live launchers (children whose first argument says so), by pid.
+#[cfg(target_os = "linux")]
+fn own_launchers() -> Vec<i32> {
+    let own = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmdline = fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let is_launcher = cmdline
+            .split(|&b| b == 0)
+            .nth(1)
+            .is_some_and(|arg| arg == b"__harness-launcher");
+        let status = fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .map(str::trim)
+                .unwrap_or_default()
+                .to_string()
+        };
+        if is_launcher && field("PPid:") == own && !field("State:").starts_with('Z') {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// SIGKILLs this process's launchers; their pids.
+#[cfg(target_os = "linux")]
+fn kill_own_launchers() -> Vec<i32> {
+    let launchers = own_launchers();
+    for &pid in &launchers {
+        // SAFETY: kill with a pid and a signal number.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    launchers
 }
 
 #[test]

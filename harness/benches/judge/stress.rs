@@ -1,8 +1,10 @@
 //! Stress throughput on king-queens: random inputs per second, each generated, answered by the
 //! brute force and judged for a fast submission, for `harness stress --gen --brute` (every
 //! core, and one worker), a bash 对拍 loop (gen; brute; sol; diff), `oj g/i --hack` (with
-//! `-j` cores), and the limit: the number of cores ÷ the CPU time of one iteration's three
-//! programs. The submission is right, so every run goes the whole time.
+//! `-j` cores), a driver that only starts the three programs (the ceiling of any tool that
+//! starts them), `--baseline`'s harness when given, and the limit: the number of cores ÷ the
+//! CPU time of one iteration's three programs. The submission is right, so every run goes the
+//! whole time.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,8 +24,10 @@ const COST_ITERATIONS: u32 = 400;
 enum Tool {
     Harness,
     HarnessOne,
+    Baseline,
     Bash,
     Oj,
+    Driver,
 }
 
 impl Tool {
@@ -32,7 +36,11 @@ impl Tool {
             Tool::Harness => format!("`harness stress --gen --brute` (-j {cores})"),
             Tool::HarnessOne => "`harness stress --gen --brute -j 1`".to_string(),
             Tool::Bash => "bash 对拍 loop (gen; brute; sol; diff)".to_string(),
+            Tool::Baseline => format!("`harness stress`, the `--baseline` binary (-j {cores})"),
             Tool::Oj => format!("`oj g/i --hack -j {cores}`"),
+            Tool::Driver => format!(
+                "a driver that only starts the programs (-j {cores}, files on tmpfs, nothing checked)"
+            ),
         }
     }
 }
@@ -44,6 +52,10 @@ struct Programs {
     source: PathBuf,
     compiled: PathBuf,
     scratch: PathBuf,
+    /// `spawn-driver.c`, compiled.
+    driver: PathBuf,
+    /// Where the driver writes its files: a tmpfs when there is one, as the harness's runs.
+    fast_scratch: PathBuf,
 }
 
 pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Result<String, String> {
@@ -60,12 +72,26 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
             .arg(&compiled)
             .arg(&source),
     )?;
+    let driver = scratch.join("spawn-driver");
+    run_quietly(
+        Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&driver)
+            .arg(setup.root.join("harness/benches/programs/spawn-driver.c")),
+    )?;
+    let fast_scratch = tempfile::Builder::new()
+        .prefix("harness-bench-driver-")
+        .tempdir_in("/dev/shm")
+        .or_else(|_| tempfile::tempdir())
+        .map_err(|e| format!("a folder for the driver: {e}"))?;
     let programs = Programs {
         casegen: setup.solution("casegen")?,
         brute: setup.solution("king-queens-brute")?,
         source,
         compiled,
         scratch,
+        driver,
+        fast_scratch: fast_scratch.path().to_path_buf(),
     };
     let oj = options
         .oj
@@ -80,7 +106,10 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
     // of any tool that starts processes; this floor is what one that did nothing else would
     // reach on idle cores.
     let floor = cores as f64 / cost_wall;
-    let mut tools = vec![Tool::Harness, Tool::HarnessOne, Tool::Bash];
+    let mut tools = vec![Tool::Harness, Tool::HarnessOne, Tool::Bash, Tool::Driver];
+    if options.baseline.is_some() {
+        tools.push(Tool::Baseline);
+    }
     if oj.is_some() {
         tools.push(Tool::Oj);
     }
@@ -94,8 +123,13 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
             eprintln!("stress: {} (repeat {})", tool.label(cores), repeat + 1);
             let seed = 1_000_000 * (repeat as u64 + 1);
             let rate = match tool {
-                Tool::Harness => harness_rate(setup, &programs, Some(cores), seed)?,
-                Tool::HarnessOne => harness_rate(setup, &programs, Some(1), seed)?,
+                Tool::Harness => harness_rate(&setup.harness, &programs, Some(cores), seed)?,
+                Tool::HarnessOne => harness_rate(&setup.harness, &programs, Some(1), seed)?,
+                Tool::Baseline => {
+                    let baseline = options.baseline.as_deref().unwrap_or(&setup.harness);
+                    harness_rate(baseline, &programs, Some(cores), seed)?
+                }
+                Tool::Driver => driver_rate(&programs, cores, seed)?,
                 Tool::Bash => bash_rate(&programs, seed)?,
                 Tool::Oj => oj_rate(oj.as_deref().unwrap_or(Path::new("oj")), &programs, cores)?,
             };
@@ -113,7 +147,10 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
          getrusage of the children) of one iteration's three programs run one after another, \
          mean of {COST_ITERATIONS} iterations; the spawn floor is {cores} cores ÷ {} ms, the \
          wall time of the same three programs started directly one after another (nothing \
-         checked), mean of the same iterations.\n\n\
+         checked), mean of the same iterations. The driver (`benches/programs/spawn-driver.c`) \
+         does what every tool must, on every core and nothing more: per seed it starts the \
+         generator, then the brute force and the submission side by side, writing to files, \
+         and checks nothing; no tool that starts the same processes can go faster.\n\n\
          | tool | inputs/s | min–max | ÷ bash loop | ÷ limit | ÷ spawn floor |\n\
          | --- | --: | --: | --: | --: | --: |",
         WINDOW.as_secs(),
@@ -152,6 +189,15 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
     )
     .unwrap();
     let harness = median(&rates[0]);
+    let driver = median(&rates[tools.iter().position(|t| *t == Tool::Driver).unwrap_or(0)]);
+    writeln!(
+        text,
+        "\nThe harness (-j {cores}) reaches {:.0}% of the driver's rate; 2.5 × the bash loop \
+         would be {:.0}% of it.",
+        100.0 * harness / driver,
+        100.0 * 2.5 * bash / driver
+    )
+    .unwrap();
     targets.push(Target {
         what: format!("stress: harness (-j {cores}) ≥ 2.5 × the bash loop"),
         measured: ratio(harness / bash),
@@ -212,13 +258,13 @@ fn children_cpu() -> f64 {
 }
 
 fn harness_rate(
-    setup: &Setup,
+    harness: &Path,
     programs: &Programs,
     jobs: Option<usize>,
     seed: u64,
 ) -> Result<f64, String> {
     let gen = format!("{} king-queens random", programs.casegen.display());
-    let mut command = Command::new(&setup.harness);
+    let mut command = Command::new(harness);
     command
         .current_dir(&programs.scratch)
         .env("XDG_CONFIG_HOME", programs.scratch.join("no-config"))
@@ -285,6 +331,26 @@ fn bash_rate(programs: &Programs, seed: u64) -> Result<f64, String> {
         .parse()
         .map_err(|_| "the bash loop printed no count".to_string())?;
     Ok(count / elapsed)
+}
+
+/// The spawn-only driver's rate: inputs done over the window.
+fn driver_rate(programs: &Programs, cores: usize, seed: u64) -> Result<f64, String> {
+    let output = Command::new(&programs.driver)
+        .arg(&programs.casegen)
+        .arg(&programs.brute)
+        .arg(&programs.compiled)
+        .arg(cores.to_string())
+        .arg(WINDOW.as_secs().to_string())
+        .arg(seed.to_string())
+        .arg(&programs.fast_scratch)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("spawn-driver: {e}"))?;
+    let count: f64 = String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| "the spawn driver printed no count".to_string())?;
+    Ok(count / WINDOW.as_secs_f64())
 }
 
 /// oj draws its own random input: the generator reads a seed from /dev/urandom.

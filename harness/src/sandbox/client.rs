@@ -88,14 +88,15 @@ pub(crate) fn shutdown() {
     }
 }
 
-/// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
-fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
+/// Starts the harness binary as a helper (`role`: its hidden first argument) in a process group
+/// of its own, with no standard streams, talking over the socket whose other end is returned.
+pub(super) fn start_helper(role: &str) -> io::Result<(std::process::Child, OwnedFd)> {
     let helper = helper().ok_or_else(|| io::Error::other("no harness binary to start"))?;
     let (ours, theirs) = wire::socket_pair()?;
     let theirs_fd = theirs.as_raw_fd();
     let mut command = Command::new(helper);
     command
-        .arg(zygote::ZYGOTE_ARG)
+        .arg(role)
         .arg(theirs_fd.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -110,6 +111,13 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
             Ok(())
         });
     }
+    let child = command.spawn()?;
+    drop(theirs);
+    Ok((child, ours))
+}
+
+/// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
+fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     // Made before the zygote starts, so a scratch root that cannot take it fails the sandbox
     // here, clearly, rather than some run later.
     let home = tempfile::Builder::new()
@@ -129,8 +137,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         // Programs run as `nobody`: let them write in their folder.
         std::os::unix::fs::chown(home.path(), Some(NOBODY), Some(NOBODY))?;
     }
-    let child = command.spawn()?;
-    drop(theirs);
+    let (child, ours) = start_helper(zygote::ZYGOTE_ARG)?;
     let number = {
         let mut started = STARTED
             .lock()

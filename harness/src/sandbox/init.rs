@@ -12,13 +12,13 @@
 use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::sys;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::zygote::{Cgroup, HIDDEN_AT};
+use super::{spawn, sys};
 
 /// Entry point in the zygote's child. Sets up, closes `ready` (or writes why it could not),
 /// then serves runs until the judge goes away. Never returns.
@@ -143,7 +143,7 @@ fn run_one(
             fds.len()
         )));
     }
-    let program = Program::new(launch, config)?;
+    let program = plan(launch, config, cgroup)?;
     let baseline = match cgroup {
         Some(cgroup) => Some(prepare_cgroup(cgroup, launch.memory_cap)?),
         None => None,
@@ -157,7 +157,7 @@ fn run_one(
         }
         None => false,
     };
-    let result = run_in_folder(socket, &program, fds, hidden, cgroup);
+    let result = run_in_folder(socket, &program, fds, hidden);
     let tidied = if own_folder {
         // SAFETY: a NUL-terminated path; the worker's folder is underneath again.
         if unsafe { libc::umount2(c"/tmp".as_ptr(), libc::MNT_DETACH) } == 0 {
@@ -221,12 +221,17 @@ impl Tally {
 /// `None`: the judge went away (everything is killed all the same).
 fn run_in_folder(
     socket: RawFd,
-    program: &Program,
+    program: &spawn::Plan,
     fds: Vec<OwnedFd>,
     hidden: &Hidden,
-    cgroup: Option<&Cgroup>,
 ) -> io::Result<Option<Ended>> {
-    let (main, pidfd, exec_failed) = spawn(program, &fds, cgroup)?;
+    let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
+    let spawn::Spawned {
+        pid: main,
+        pidfd,
+        exec_errno: exec_failed,
+    } = spawn::spawn(program, &raw, spawn::Parent::Caller)?;
+    let pidfd = pidfd.ok_or_else(|| io::Error::other("clone gave no pidfd"))?;
     // Hold nothing of the program's: its pipes must close when it and its children end.
     drop(fds);
     let sent = wire::send(socket, &Reply::Started, &[pidfd.as_raw_fd()]);
@@ -359,70 +364,33 @@ fn micros(time: libc::timeval) -> u64 {
     u64::try_from(time.tv_sec).unwrap_or(0) * 1_000_000 + u64::try_from(time.tv_usec).unwrap_or(0)
 }
 
-/// Everything the program's exec needs, built before forking.
-struct Program {
-    argv: Vec<CString>,
-    env: Vec<CString>,
-    path: Option<CString>,
-    rlimits: Vec<(i64, u64)>,
-    uid: u32,
-    gid: u32,
-}
-
-impl Program {
-    fn new(launch: &Launch, config: &ZygoteConfig) -> io::Result<Program> {
-        let c = |bytes: &Vec<u8>| {
-            CString::new(bytes.clone()).map_err(|_| {
-                io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")
-            })
-        };
-        Ok(Program {
-            argv: launch.argv.iter().map(c).collect::<io::Result<_>>()?,
-            env: launch.env.iter().map(c).collect::<io::Result<_>>()?,
-            path: match &launch.exec {
-                Exec::Path(path) => Some(c(path)?),
-                Exec::Fd => None,
-            },
-            rlimits: launch.rlimits.clone(),
+/// The program's exec, built from the judge's launch before the clone.
+fn plan(
+    launch: &Launch,
+    config: &ZygoteConfig,
+    cgroup: Option<&Cgroup>,
+) -> io::Result<spawn::Plan> {
+    let c = |bytes: &Vec<u8>| {
+        CString::new(bytes.clone()).map_err(|_| {
+            io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")
+        })
+    };
+    Ok(spawn::Plan {
+        argv: launch.argv.iter().map(c).collect::<io::Result<_>>()?,
+        env: launch.env.iter().map(c).collect::<io::Result<_>>()?,
+        target: match &launch.exec {
+            Exec::Path(path) => spawn::Target::Path(c(path)?),
+            Exec::Fd => spawn::Target::LastFd,
+        },
+        workdir: c"/tmp".to_owned(),
+        rlimits: launch.rlimits.clone(),
+        identity: spawn::Identity::Confined {
             uid: config.program_uid,
             gid: config.program_gid,
-        })
-    }
-}
-
-/// What the program's process needs between the clone and exec, laid out before the clone:
-/// the child shares this process's memory (`CLONE_VM`) and must not allocate.
-struct Spawn<'a> {
-    program: &'a Program,
-    /// The descriptors to place at 0, 1, 2, 3…, in that order.
-    fds: Vec<RawFd>,
-    /// Room for their copies above 1000 while they are moved.
-    high: Vec<RawFd>,
-    /// The cgroups' `tasks` files the program joins before exec (the init stays out of them,
-    /// so that a tree at its memory cap or task limit never takes the init down with it).
-    cgroup_tasks: Vec<RawFd>,
-    argv: Vec<*const libc::c_char>,
-    env: Vec<*const libc::c_char>,
-    /// Where the child leaves exec's errno when exec fails (0: it did not fail).
-    errno: std::sync::atomic::AtomicI32,
-}
-
-/// The child's stack: it runs only the few calls between the clone and exec.
-const SPAWN_STACK: usize = 64 * 1024;
-
-/// Starts the program as a child sharing this process's memory until it execs (`CLONE_VM |
-/// CLONE_VFORK`, as posix_spawn does): no copy of the init's page tables, which was most of
-/// what a fork per run cost. Returns its pid, a pidfd, and the errno of a failed exec (the
-/// child has then exited, to be reaped as any other).
-fn spawn(
-    program: &Program,
-    fds: &[OwnedFd],
-    cgroup: Option<&Cgroup>,
-) -> io::Result<(libc::pid_t, OwnedFd, Option<i32>)> {
-    let mut spawn = Spawn {
-        program,
-        fds: fds.iter().map(AsRawFd::as_raw_fd).collect(),
-        high: vec![-1; fds.len()],
+        },
+        own_group: false,
+        // The program joins the run's cgroups itself; the init stays out of them, so that a
+        // tree at its memory cap or task limit never takes the init down with it.
         cgroup_tasks: cgroup
             .map(|cgroup| {
                 std::iter::once(&cgroup.memory_tasks)
@@ -431,156 +399,6 @@ fn spawn(
                     .collect()
             })
             .unwrap_or_default(),
-        argv: program
-            .argv
-            .iter()
-            .map(|a| a.as_ptr())
-            .chain([std::ptr::null()])
-            .collect(),
-        env: program
-            .env
-            .iter()
-            .map(|a| a.as_ptr())
-            .chain([std::ptr::null()])
-            .collect(),
-        errno: std::sync::atomic::AtomicI32::new(0),
-    };
-    let mut stack = vec![0u8; SPAWN_STACK];
-    // SAFETY: the top of a buffer that outlives the child's use of it (CLONE_VFORK: this
-    // process waits until the child has exec'd or exited), aligned down to 16 bytes.
-    let top = unsafe { stack.as_mut_ptr().add(SPAWN_STACK) };
-    let top = (top as usize & !15) as *mut libc::c_void;
-    let mut pidfd: libc::c_int = -1;
-    // SAFETY: `child` runs on its own stack, touches only `spawn` (alive until clone returns,
-    // since CLONE_VFORK suspends this process until the child execs or exits) and makes no
-    // allocation; the pidfd slot is valid for the call.
-    let pid = unsafe {
-        libc::clone(
-            child,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD,
-            (&raw mut spawn).cast(),
-            &raw mut pidfd,
-        )
-    };
-    if pid < 0 {
-        return Err(sys::fail("clone the program's process"));
-    }
-    // SAFETY: CLONE_PIDFD filled the slot with a fresh descriptor.
-    let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
-    drop(stack);
-    let errno = spawn.errno.load(std::sync::atomic::Ordering::SeqCst);
-    Ok((pid, pidfd, (errno != 0).then_some(errno)))
-}
-
-/// The program's process until exec: descriptors, folder, limits, identity, then exec; on
-/// failure it leaves the errno in the shared [`Spawn`] and exits.
-extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `arg` is the parent's `Spawn`, alive and not touched by the suspended parent.
-    let spawn = unsafe { &mut *arg.cast::<Spawn<'_>>() };
-    let errno = exec_program(spawn);
-    spawn
-        .errno
-        .store(errno.max(1), std::sync::atomic::Ordering::SeqCst);
-    // SAFETY: leaving without running anything of the parent's.
-    unsafe { libc::_exit(127) }
-}
-
-/// Returns only on failure, with its errno. Calls only async-signal-safe functions and
-/// allocates nothing: the process shares the init's memory until exec.
-fn exec_program(spawn: &mut Spawn<'_>) -> i32 {
-    let errno = || {
-        io::Error::last_os_error()
-            .raw_os_error()
-            .unwrap_or(libc::EIO)
-    };
-    // SAFETY (whole function): plain system calls on descriptors and memory this process
-    // owns, with valid pointers to NUL-terminated strings and NULL-terminated arrays.
-    unsafe {
-        // Into the run's cgroups first ("0" is the writing task), while the descriptors
-        // opened before the namespaces were made are still open.
-        for &tasks in &spawn.cgroup_tasks {
-            if libc::pwrite(tasks, c"0".as_ptr().cast(), 1, 0) != 1 {
-                return errno();
-            }
-        }
-        // Move every descriptor it needs out of the way, then into place: 0 1 2, then the
-        // extra ones from 3, then the executable.
-        for (slot, fd) in spawn.high.iter_mut().zip(&spawn.fds) {
-            *slot = libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 1000);
-            if *slot < 0 {
-                return errno();
-            }
-        }
-        for (target, fd) in spawn.high.iter().enumerate() {
-            // The result is inherited by exec (no CLOEXEC).
-            if libc::dup2(*fd, target as RawFd) < 0 {
-                return errno();
-            }
-        }
-        let placed = spawn.high.len() as u32;
-        libc::syscall(libc::SYS_close_range, placed, u32::MAX, 0);
-        if libc::chdir(c"/tmp".as_ptr()) != 0 {
-            return errno();
-        }
-        let program = spawn.program;
-        for &(resource, value) in &program.rlimits {
-            let limit = libc::rlimit {
-                rlim_cur: value as libc::rlim_t,
-                rlim_max: value as libc::rlim_t,
-            };
-            if libc::setrlimit(resource as _, &raw const limit) != 0 {
-                return errno();
-            }
-        }
-        // Signal state back to defaults: exec keeps ignored signals ignored (the harness
-        // ignores SIGPIPE) and the mask as it is (the init blocks SIGCHLD).
-        let mut empty: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&raw mut empty);
-        libc::sigprocmask(libc::SIG_SETMASK, &raw const empty, std::ptr::null_mut());
-        for signal in 1..32 {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
-        }
-        if program.uid != 0 {
-            if libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setresgid(program.gid, program.gid, program.gid) != 0
-                || libc::setresuid(program.uid, program.uid, program.uid) != 0
-            {
-                return errno();
-            }
-        } else {
-            // The judge's own id only is mapped: stay uid 0 of the namespace, but let exec
-            // grant no capabilities.
-            const SECBIT_NOROOT: libc::c_ulong = 1 << 0;
-            const SECBIT_NOROOT_LOCKED: libc::c_ulong = 1 << 1;
-            if libc::prctl(
-                libc::PR_SET_SECUREBITS,
-                SECBIT_NOROOT | SECBIT_NOROOT_LOCKED,
-            ) != 0
-            {
-                return errno();
-            }
-        }
-        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-        match &program.path {
-            Some(path) => {
-                libc::execve(path.as_ptr(), spawn.argv.as_ptr(), spawn.env.as_ptr());
-            }
-            None => {
-                // The executable is the last descriptor placed; AT_EMPTY_PATH runs the file
-                // it names.
-                libc::syscall(
-                    libc::SYS_execveat,
-                    placed as RawFd - 1,
-                    c"".as_ptr(),
-                    spawn.argv.as_ptr(),
-                    spawn.env.as_ptr(),
-                    libc::AT_EMPTY_PATH,
-                );
-            }
-        }
-        errno()
-    }
+        shell_fallback: false,
+    })
 }

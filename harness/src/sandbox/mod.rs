@@ -10,6 +10,11 @@
 //! forks each run and makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
+//!
+//! Every other program (compilers, checkers, the author's tools, and programs under test when
+//! the sandbox is off) is started by a `launcher`, another small helper, as the judge's own
+//! child: a fork of the judge cost more than the rest of a short run. Both helpers start
+//! programs with `spawn`.
 
 pub(crate) mod collect;
 pub(crate) mod interrupt;
@@ -28,7 +33,11 @@ mod client;
 #[cfg(target_os = "linux")]
 mod init;
 #[cfg(target_os = "linux")]
+mod launcher;
+#[cfg(target_os = "linux")]
 mod policy;
+#[cfg(target_os = "linux")]
+mod spawn;
 #[cfg(target_os = "linux")]
 mod sys;
 #[cfg(target_os = "linux")]
@@ -52,15 +61,17 @@ pub(crate) use policy::{check_required, fallback_warning, required, set_mode, sh
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 
-/// Becomes the per-worker sandbox helper when this process was started as one (the hidden
-/// first argument; then it never returns), and otherwise lets runs use the sandbox by
+/// Becomes a per-worker sandbox helper or a launcher when this process was started as one (the
+/// hidden first argument; then it never returns), and otherwise lets runs use both by
 /// re-executing this binary. Called first thing in `cli::main`, before clap or any thread:
 /// making a user namespace needs a single-threaded process.
 #[cfg(target_os = "linux")]
 pub(crate) fn enter_helper_if_asked() {
     let mut args = std::env::args_os().skip(1);
-    if args.next().as_deref() == Some(zygote::ZYGOTE_ARG.as_ref()) {
-        zygote::main(args.next().as_deref());
+    match args.next() {
+        Some(arg) if arg == zygote::ZYGOTE_ARG => zygote::main(args.next().as_deref()),
+        Some(arg) if arg == launcher::LAUNCHER_ARG => launcher::main(args.next().as_deref()),
+        _ => {}
     }
     if let Ok(exe) = std::env::current_exe() {
         policy::enable(exe);

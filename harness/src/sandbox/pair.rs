@@ -22,7 +22,6 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use super::run::{Capture, Isolation, LimitHit, Limits, RunError, RunResult, Scope, Termination};
@@ -227,9 +226,9 @@ impl Side {
             args: party.args,
             env: &[],
             workdir,
-            stdin: Stdio::from(stdin_read),
-            stdout: Stdio::piped(),
-            stderr: Stdio::piped(),
+            stdin: unix::ChildIo::Fd(stdin_read),
+            stdout: unix::ChildIo::Pipe,
+            stderr: unix::ChildIo::Pipe,
             limits: &party.limits,
             scope: party.scope,
         })

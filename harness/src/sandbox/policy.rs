@@ -95,6 +95,7 @@ pub fn fallback_warning() -> Option<String> {
 /// Stops the helpers and removes their cgroups; called once judging is over.
 pub fn shutdown() {
     super::client::shutdown();
+    super::launcher::shutdown();
 }
 
 /// What this machine supports, for `harness doctor`.

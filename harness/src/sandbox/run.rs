@@ -3,19 +3,21 @@
 //! Every child the harness starts comes through here: the programs under test, compilers,
 //! judge.toml's build command, external checkers and the author's tools. Each runs directly
 //! (no shell, so rusage counts it), in its own process group registered for Ctrl-C, in a
-//! fresh temporary folder unless given one, under rlimits set between fork and exec.
+//! fresh temporary folder unless given one, under rlimits set between clone and exec (by the
+//! `launcher`, a small helper process, so that no run forks the judge).
 //! One thread watches it (see `unix`): CPU time and peak memory come from `wait4`, the wall
 //! clock and resident memory are enforced while it runs by killing the whole group, and the
 //! group is killed again once the main process ends, so nothing it left behind (a grandchild
 //! holding stdout) can keep the judge waiting.
 
+#[cfg(unix)]
+use crate::sandbox::unix::ChildIo;
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 #[cfg(unix)]
@@ -432,30 +434,32 @@ pub fn scratch_folder(prefix: &str) -> std::io::Result<tempfile::TempDir> {
         .or_else(|_| builder.tempdir())
 }
 
-fn stdin_for(stdin: Stdin<'_>) -> Result<Stdio, RunError> {
+fn stdin_for(stdin: Stdin<'_>) -> Result<ChildIo, RunError> {
     Ok(match stdin {
-        Stdin::Null => Stdio::null(),
-        Stdin::File(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
-            path: path.to_path_buf(),
-            source,
-        })?),
+        Stdin::Null => ChildIo::Null,
+        Stdin::File(path) => ChildIo::Fd(OwnedFd::from(File::open(path).map_err(|source| {
+            RunError::Stdin {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?)),
         Stdin::Bytes(bytes) => {
             let mut file = tempfile::tempfile().map_err(RunError::Connect)?;
             file.write_all(bytes).map_err(RunError::Connect)?;
             file.rewind().map_err(RunError::Connect)?;
-            Stdio::from(file)
+            ChildIo::Fd(OwnedFd::from(file))
         }
-        Stdin::Fd(fd) => Stdio::from(duplicate(fd)?),
+        Stdin::Fd(fd) => ChildIo::Fd(duplicate(fd)?),
     })
 }
 
 /// The child's end of stdout or stderr; a pipe the runner reads for [`Output::Capture`].
-fn output_for(output: Output<'_>) -> Result<Stdio, RunError> {
+fn output_for(output: Output<'_>) -> Result<ChildIo, RunError> {
     Ok(match output {
-        Output::Capture => Stdio::piped(),
-        Output::Null => Stdio::null(),
-        Output::Stderr => Stdio::from(duplicate(std::io::stderr().as_fd())?),
-        Output::Fd(fd) => Stdio::from(duplicate(fd)?),
+        Output::Capture => ChildIo::Pipe,
+        Output::Null => ChildIo::Null,
+        Output::Stderr => ChildIo::Fd(duplicate(std::io::stderr().as_fd())?),
+        Output::Fd(fd) => ChildIo::Fd(duplicate(fd)?),
     })
 }
 
@@ -466,7 +470,7 @@ fn duplicate(fd: BorrowedFd<'_>) -> Result<OwnedFd, RunError> {
 #[cfg(unix)]
 fn run_in(
     request: &RunRequest<'_>,
-    stdin: Stdio,
+    stdin: ChildIo,
     workdir: &Path,
     watch: unix::ExitWatch,
 ) -> Result<RunResult, RunError> {
@@ -577,7 +581,7 @@ pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
         .ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
 }
 
-fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata()
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

@@ -89,11 +89,29 @@ pub(crate) struct Start<'a> {
     pub args: &'a [OsString],
     pub env: &'a [(OsString, OsString)],
     pub workdir: &'a Path,
-    pub stdin: Stdio,
-    pub stdout: Stdio,
-    pub stderr: Stdio,
+    pub stdin: ChildIo,
+    pub stdout: ChildIo,
+    pub stderr: ChildIo,
     pub limits: &'a Limits,
     pub scope: Scope,
+}
+
+/// What one of the child's standard streams is connected to.
+pub(crate) enum ChildIo {
+    Null,
+    /// A pipe whose other end the runner keeps (stdout and stderr: it reads them).
+    Pipe,
+    Fd(OwnedFd),
+}
+
+impl From<ChildIo> for Stdio {
+    fn from(io: ChildIo) -> Stdio {
+        match io {
+            ChildIo::Null => Stdio::null(),
+            ChildIo::Pipe => Stdio::piped(),
+            ChildIo::Fd(fd) => Stdio::from(fd),
+        }
+    }
 }
 
 /// A child that runs: its pid (also its process group's id) and the read ends of the pipes
@@ -106,8 +124,15 @@ pub(crate) struct Started {
 }
 
 /// Starts a child in its own process group, under the rlimits of its limits and scope.
-/// The one place a process is created.
+/// The one place a plain process is created: by the `launcher` when there is one, else by a
+/// fork of this process.
 pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
+    // Through a small helper process where there is one: a fork of the judge costs more.
+    #[cfg(target_os = "linux")]
+    let start = match super::launcher::start(start) {
+        Ok(started) => return started,
+        Err(start) => start,
+    };
     let mut command = Command::new(start.program);
     command
         .args(start.args)
@@ -192,10 +217,29 @@ pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, r
         if scope == Scope::Group && per_process_memory {
             return None;
         }
-        let (soft, hard) = getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
+        let (soft, hard) = own_rlimit(resource);
         let ceiling = if raise { hard } else { soft };
         Some((resource, rlim_t::min(want, ceiling)))
     })
+}
+
+/// This process's own limit of `resource` (soft, hard), read once: the judge never changes
+/// its own, and a plan is made for every run.
+fn own_rlimit(resource: Resource) -> (rlim_t, rlim_t) {
+    const RESOURCES: [Resource; 6] = [
+        Resource::RLIMIT_CPU,
+        Resource::RLIMIT_STACK,
+        Resource::RLIMIT_AS,
+        Resource::RLIMIT_CORE,
+        Resource::RLIMIT_NPROC,
+        Resource::RLIMIT_FSIZE,
+    ];
+    static OWN: OnceLock<[(rlim_t, rlim_t); 6]> = OnceLock::new();
+    let read = |resource| getrlimit(resource).unwrap_or((rlim_t::MAX, rlim_t::MAX));
+    match RESOURCES.iter().position(|&known| known == resource) {
+        Some(index) => OWN.get_or_init(|| RESOURCES.map(read))[index],
+        None => read(resource),
+    }
 }
 
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
