@@ -535,6 +535,43 @@ fn a_file_that_is_not_executable_is_a_spawn_error() {
 }
 
 #[test]
+fn an_executable_script_without_a_shebang_runs_with_sh() {
+    // As execvp runs it (and so `Command` did): a generator written as a bare shell script.
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let program = folder.path().join("gen");
+    fs::write(&program, "echo \"seed $1\"\n").unwrap();
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
+    let args = [OsString::from("42")];
+    let request = RunRequest::new(&program, limits()).args(&args);
+    let result = run(&request).unwrap();
+    assert_eq!(
+        result.termination,
+        Termination::Exited(0),
+        "{}",
+        stderr(&result)
+    );
+    assert_eq!(result.stdout, b"seed 42\n");
+}
+
+#[test]
+fn a_bare_name_is_found_on_the_runs_own_path() {
+    // The run's PATH, not the judge's, as `Command` looks it up.
+    let folder = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(fixture("echo-sum"), folder.path().join("only-here")).unwrap();
+    let input = sum_input();
+    let env = [(
+        OsString::from("PATH"),
+        folder.path().as_os_str().to_os_string(),
+    )];
+    let request = RunRequest::new(Path::new("only-here"), limits())
+        .env(&env)
+        .stdin(Stdin::File(input.path()));
+    let result = run(&request).unwrap();
+    assert_eq!(result.stdout, b"3\n");
+}
+
+#[test]
 fn a_missing_input_file_is_a_stdin_error() {
     let program = fixture("echo-sum");
     let request =
