@@ -572,6 +572,17 @@ fn a_bare_name_is_found_on_the_runs_own_path() {
 }
 
 #[test]
+fn a_command_line_too_long_for_the_launcher_still_runs() {
+    // Above the 64 KiB a launcher message holds: this start forks instead.
+    let long = OsString::from("x".repeat(100_000));
+    let args = [long];
+    let request = RunRequest::new(Path::new("echo"), limits()).args(&args);
+    let result = run(&request).unwrap();
+    assert_eq!(result.termination, Termination::Exited(0));
+    assert_eq!(result.stdout.len(), 100_001);
+}
+
+#[test]
 fn a_missing_input_file_is_a_stdin_error() {
     let program = fixture("echo-sum");
     let request =
