@@ -115,11 +115,14 @@ pub fn main(args: &[String]) -> ExitCode {
             Ok(result) => peaks.push(result.peak_memory_bytes as f64 / f64::from(1 << 20)),
             Err(error) => {
                 eprintln!("cannot run `sh -c true`: {error}");
+                harness::sandbox::shutdown();
                 return ExitCode::FAILURE;
             }
         }
     }
     std::hint::black_box(&memory);
+    // The helpers' worker folders and cgroups go with them.
+    harness::sandbox::shutdown();
     println!("{}", median(&peaks));
     ExitCode::SUCCESS
 }

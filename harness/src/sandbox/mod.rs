@@ -56,8 +56,12 @@ pub use mode::Mode;
 /// sandbox, with the given `harness` binary as the per-worker helper.
 #[cfg(target_os = "linux")]
 pub use policy::enable;
+/// For the same users as [`enable`]: stops the helpers and removes their folders and cgroups
+/// once the runs are over (the command line calls it before it exits).
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{check_required, fallback_warning, required, set_mode, shutdown, support};
+pub use policy::shutdown;
+#[cfg(target_os = "linux")]
+pub(crate) use policy::{check_required, fallback_warning, required, set_mode, support};
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 
