@@ -121,7 +121,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     // Made before the zygote starts, so a scratch root that cannot take it fails the sandbox
     // here, clearly, rather than some run later.
     let home = tempfile::Builder::new()
-        .prefix("harness-worker-")
+        .prefix(&unix::owned_prefix("harness-worker-"))
         .tempdir_in(unix::scratch_root())
         .map_err(|e| {
             io::Error::new(

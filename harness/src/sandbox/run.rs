@@ -427,8 +427,10 @@ fn in_workdir(
 /// A fresh folder for files that live as long as a command (stress's inputs and answers): on
 /// a roomy tmpfs when there is one, as runs' own folders are, else in the temp dir.
 pub fn scratch_folder(prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    #[cfg(unix)]
+    let prefix = unix::owned_prefix(prefix);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(prefix);
+    builder.prefix(&prefix);
     builder
         .tempdir_in(unix::scratch_root())
         .or_else(|_| builder.tempdir())
@@ -542,8 +544,9 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
 /// can use: the folder of a file-I/O problem, read after the run), or in the temp dir when
 /// that root cannot take it.
 pub(crate) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+    let prefix = unix::owned_prefix(SCRATCH_PREFIX);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(SCRATCH_PREFIX);
+    builder.prefix(&prefix);
     // The fast root may fill up or go away while the judge runs: fall back to the temp dir
     // rather than fail the run.
     builder

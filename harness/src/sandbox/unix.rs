@@ -758,6 +758,80 @@ fn is_roomy_tmpfs(dir: &Path) -> bool {
 }
 
 /// Removes a run's scratch folder, even one the program filled or made unwritable.
+/// The kinds of folder the harness makes under the scratch root (run.rs's `SCRATCH_PREFIX`,
+/// stress's and the sandbox's worker folders).
+const SCRATCH_KINDS: [&str; 3] = ["harness-run-", "harness-stress-", "harness-worker-"];
+/// A stale folder is older than this: a live judge's folders are at most this young between
+/// being made and being named here, and the sweep never races one.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// `kind` (one of [`SCRATCH_KINDS`]) followed by this process's PID namespace and pid, for a
+/// folder under the scratch root: a judge killed before it could remove its folders (SIGKILL,
+/// the OOM killer, a CI timeout) leaves them on a tmpfs, in memory, and the next judge to start
+/// removes them when that pid is gone from its own namespace. The first call sweeps.
+pub(crate) fn owned_prefix(kind: &str) -> String {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| sweep_stale(scratch_root(), std::time::SystemTime::now()));
+    format!("{kind}{}", owner_tag())
+}
+
+/// `<pid namespace>-<pid>-` of this process.
+fn owner_tag() -> &'static str {
+    static TAG: OnceLock<String> = OnceLock::new();
+    TAG.get_or_init(|| format!("{}-{}-", pid_namespace().unwrap_or(0), std::process::id()))
+}
+
+/// The inode of this process's PID namespace (`pid:[4026531836]`), or `None` without /proc.
+fn pid_namespace() -> Option<u64> {
+    let link = fs::read_link("/proc/self/ns/pid").ok()?;
+    let text = link.to_str()?;
+    text.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+}
+
+/// The owner of a scratch folder name: `(namespace, pid)`.
+fn scratch_owner(name: &str) -> Option<(u64, u32)> {
+    let rest = SCRATCH_KINDS
+        .iter()
+        .find_map(|kind| name.strip_prefix(kind))?;
+    let (namespace, rest) = rest.split_once('-')?;
+    let (pid, _random) = rest.split_once('-')?;
+    Some((namespace.parse().ok()?, pid.parse().ok()?))
+}
+
+/// Removes the folders under `root` whose judge is gone: named for this PID namespace (a pid
+/// of another one cannot be checked from here), for a pid no longer running, and older than
+/// [`STALE_AFTER`].
+pub(crate) fn sweep_stale(root: &Path, now: std::time::SystemTime) {
+    let Some(own_namespace) = pid_namespace() else {
+        return;
+    };
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some((namespace, pid)) = entry.file_name().to_str().and_then(scratch_owner) else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok())
+            .is_some_and(|age| age >= STALE_AFTER);
+        if namespace == own_namespace
+            && pid != std::process::id()
+            && old
+            && !Path::new(&format!("/proc/{pid}")).exists()
+        {
+            let path = entry.path();
+            if fs::remove_dir_all(&path).is_err() {
+                open_up(&path);
+                let _ = fs::remove_dir_all(&path);
+            }
+        }
+    }
+}
+
 pub(crate) fn remove_scratch(dir: tempfile::TempDir) {
     let path = dir.keep();
     // Most programs leave the folder empty: one rmdir, without listing it first.
@@ -811,6 +885,63 @@ mod tests {
         let own_group = nix::unistd::getpgrp().as_raw();
         assert!(group_resident_bytes(own_group).is_some_and(|bytes| bytes > 0));
         assert_eq!(group_resident_bytes(i32::MAX - 7), None);
+    }
+
+    #[test]
+    fn scratch_folder_names_name_their_judge() {
+        let table = [
+            (
+                "harness-run-4026531836-123-AbC9",
+                Some((4_026_531_836, 123)),
+            ),
+            ("harness-worker-7-9-x", Some((7, 9))),
+            ("harness-stress-1-2-", Some((1, 2))),
+            // The names before pids were in them, and others' folders, are not ours to judge.
+            ("harness-run-AbC9xy", None),
+            ("harness-build-1-2-x", None),
+            ("harness-run-1-x-y", None),
+            ("other-1-2-x", None),
+        ];
+        for (name, expected) in table {
+            assert_eq!(scratch_owner(name), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn only_old_folders_of_gone_judges_of_this_namespace_are_swept() {
+        let Some(namespace) = pid_namespace() else {
+            return;
+        };
+        let root = tempfile::tempdir().unwrap();
+        // A pid that has just ended: a child reaped here.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let make = |name: String| {
+            let path = root.path().join(name);
+            fs::create_dir(&path).unwrap();
+            fs::write(path.join("input.in"), "1 2\n").unwrap();
+            path
+        };
+        let stale = make(format!("harness-run-{namespace}-{gone}-aaaaaa"));
+        let live = make(format!("harness-worker-{namespace}-1-bbbbbb"));
+        let own = make(format!(
+            "harness-stress-{namespace}-{}-cccccc",
+            std::process::id()
+        ));
+        let elsewhere = make(format!("harness-run-{}-{gone}-dddddd", namespace + 1));
+        let unnamed = make("harness-run-eeeeee".to_string());
+        // Two minutes on: everything is old enough.
+        let later = std::time::SystemTime::now() + Duration::from_secs(120);
+        sweep_stale(root.path(), later);
+        assert!(!stale.exists(), "the folder of a gone judge was kept");
+        for kept in [&live, &own, &elsewhere, &unnamed] {
+            assert!(kept.exists(), "{} was removed", kept.display());
+        }
+        // A young folder of a gone judge may be one being made right now: kept.
+        let young = make(format!("harness-run-{namespace}-{gone}-ffffff"));
+        sweep_stale(root.path(), std::time::SystemTime::now());
+        assert!(young.exists());
     }
 
     #[test]
