@@ -177,6 +177,16 @@ fn receive_into(socket: RawFd, bytes: &mut [u8]) -> io::Result<Option<(Vec<u8>, 
     Ok(Some((bytes[..len].to_vec(), fds)))
 }
 
+/// The socket a helper (zygote, launcher) was started with: the descriptor number its parent
+/// passed as the argument after the role. Exits with 2 when there is none (started by hand:
+/// nothing to talk to).
+pub(crate) fn socket_or_exit(arg: Option<&std::ffi::OsStr>) -> RawFd {
+    let socket = arg
+        .and_then(|arg| arg.to_str()?.parse::<RawFd>().ok())
+        .filter(|fd| *fd > 2);
+    socket.unwrap_or_else(|| std::process::exit(2))
+}
+
 /// A connected pair of sequenced-packet sockets (message boundaries kept), close-on-exec.
 pub(crate) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     use nix::sys::socket::{socketpair, AddressFamily, SockFlag, SockType};

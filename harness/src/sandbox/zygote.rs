@@ -43,13 +43,7 @@ pub(super) struct Cgroup {
 
 /// Entry point of `harness __harness-sandbox-zygote FD`. Never returns.
 pub fn main(socket_arg: Option<&std::ffi::OsStr>) -> ! {
-    let socket = socket_arg
-        .and_then(|arg| arg.to_str()?.parse::<RawFd>().ok())
-        .filter(|fd| *fd > 2);
-    let Some(socket) = socket else {
-        // Started by hand: nothing to talk to.
-        std::process::exit(2);
-    };
+    let socket = wire::socket_or_exit(socket_arg);
     let code = match serve(socket) {
         Ok(()) => 0,
         Err(error) => {
