@@ -1,5 +1,5 @@
 //! The worker's init: PID 1 of the sandbox's PID namespace, made once per worker by the
-//! `zygote`. It talks to the judge over the zygote's socket and forks each run's program as
+//! `zygote`. It talks to the judge over the zygote's socket and starts each run's program as
 //! its child; every orphan of the run is re-parented to it and reaped by it, so the CPU time
 //! of the whole tree is the sum of what it reaps; and when the program ends it kills every
 //! other process of the namespace (`kill(-1)`), so nothing of a run outlives it, whatever
