@@ -1,5 +1,5 @@
 //! The worker's init: PID 1 of the sandbox's PID namespace, made once per worker by the
-//! `zygote`. It talks to the judge over the zygote's socket and forks each run's program as
+//! `zygote`. It talks to the judge over the zygote's socket and starts each run's program as
 //! its child; every orphan of the run is re-parented to it and reaped by it, so the CPU time
 //! of the whole tree is the sum of what it reaps; and when the program ends it kills every
 //! other process of the namespace (`kill(-1)`), so nothing of a run outlives it, whatever
@@ -9,7 +9,6 @@
 //! From inside, the init cannot be signalled (a PID 1 ignores signals it has no handler for)
 //! or traced (it is not dumpable); the judge and the zygote are outside the namespace.
 
-use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
@@ -370,11 +369,7 @@ fn plan(
     config: &ZygoteConfig,
     cgroup: Option<&Cgroup>,
 ) -> io::Result<spawn::Plan> {
-    let c = |bytes: &Vec<u8>| {
-        CString::new(bytes.clone()).map_err(|_| {
-            io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")
-        })
-    };
+    let c = |bytes: &Vec<u8>| spawn::c_string(bytes);
     Ok(spawn::Plan {
         argv: launch.argv.iter().map(c).collect::<io::Result<_>>()?,
         env: launch.env.iter().map(c).collect::<io::Result<_>>()?,

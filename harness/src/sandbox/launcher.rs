@@ -16,7 +16,7 @@
 //! Protocol (over a `SOCK_SEQPACKET` pair, as `wire` sends): [`Request`] + stdin, stdout and
 //! stderr → [`Answer`]. The launcher ends when the judge's end closes.
 
-use std::ffi::{CString, OsString};
+use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -192,11 +192,7 @@ fn launch(request: &Request, fds: &[OwnedFd]) -> Answer {
 }
 
 fn plan(request: &Request) -> io::Result<Plan> {
-    let c = |bytes: &Vec<u8>| {
-        CString::new(bytes.clone()).map_err(|_| {
-            io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")
-        })
-    };
+    let c = |bytes: &Vec<u8>| spawn::c_string(bytes);
     Ok(Plan {
         argv: request.argv.iter().map(c).collect::<io::Result<_>>()?,
         env: request.env.iter().map(c).collect::<io::Result<_>>()?,
@@ -427,9 +423,8 @@ fn executable(program: &Path, env: &[(OsString, OsString)]) -> io::Result<PathBu
         .find(|(name, _)| name == "PATH")
         .map(|(_, value)| value.clone())
         .unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| super::run::is_executable(candidate))
+    // ENOENT, as exec reports it, so that the message is the one a fork gave.
+    super::run::find_on_path(program, &path)
         .ok_or_else(|| io::Error::from_raw_os_error(libc::ENOENT))
 }
 

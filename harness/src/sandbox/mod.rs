@@ -7,7 +7,7 @@
 //! root by a per-worker `zygote`, a read-only view of the system with nothing of the project
 //! or `$HOME` (`view`), stdin as a sealed private copy (or, for an interactive submission, the
 //! pipes the judge relays), and a per-worker `init` (PID 1 of the worker's PID namespace) that
-//! forks each run and makes the whole process tree the program.
+//! starts each run's program (see `spawn`) and makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
 //! README's "Sandbox" section.
 //!

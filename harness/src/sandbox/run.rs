@@ -578,13 +578,18 @@ pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
         };
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-        .ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
+    find_on_path(program, &path).ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
 }
 
-pub(crate) fn is_executable(path: &Path) -> bool {
+/// The first executable file named `program` in the folders of `path` (a `PATH` value), as
+/// exec looks a bare name up.
+pub(crate) fn find_on_path(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata()
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

@@ -63,6 +63,12 @@ pub(super) struct Plan {
     pub shell_fallback: bool,
 }
 
+/// `bytes` (an argument, a variable, a path from a message) as exec takes it.
+pub(super) fn c_string(bytes: &[u8]) -> io::Result<CString> {
+    CString::new(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte"))
+}
+
 /// A started program: its pid, a pidfd when its parent is the caller, and the errno of a
 /// failed exec (the child has then exited and awaits reaping by its parent).
 pub(super) struct Spawned {

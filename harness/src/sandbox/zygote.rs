@@ -1,9 +1,9 @@
 //! The zygote: a small process, started by re-executing the harness, that makes the sandbox's
 //! user, mount, network, IPC and UTS namespaces and its read-only view of the system once per
 //! worker, then forks the worker's `init` as PID 1 of a PID namespace of its own and hands it
-//! the socket to the judge. Namespaces and mounts cost milliseconds to make; the init forks
-//! each run inside them for what a plain fork costs, and forking this small process instead
-//! of the judge keeps the judge's memory out of the program's peak.
+//! the socket to the judge. Namespaces and mounts cost milliseconds to make; the init starts
+//! each run's program inside them for less than a plain fork costs, and starting it from this
+//! small process instead of the judge keeps the judge's memory out of the program's peak.
 //!
 //! Protocol (see `wire`): config → `Ready` → (the judge writes the id maps) → `()` →
 //! `Serving { init }`; then, with the init, per run: `Launch` + descriptors → `Started` +
