@@ -197,7 +197,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         });
     }
 
-    if over_cpu || run.limit_hit == Some(LimitHit::WallTime) {
+    if over_cpu || matches!(run.limit_hit, Some(LimitHit::WallTime | LimitHit::CpuTime)) {
         let reason = if run.limit_hit == Some(LimitHit::WallTime) && !over_cpu {
             // A program that used little CPU in that time was sleeping or blocked; one that
             // used much of it was starved by a busy machine (still TLE: it did not finish).
@@ -304,7 +304,8 @@ pub fn interactor_said(
             ))
         }
         Some(LimitHit::WallTime) => return InteractorSaid::Silenced,
-        Some(LimitHit::Output) | None => {}
+        // Over its CPU time: said just below, with the time.
+        Some(LimitHit::CpuTime | LimitHit::Output) | None => {}
     }
     if run.cpu_time > limits.cpu_time {
         return InteractorSaid::Failed(format!(

@@ -143,6 +143,10 @@ pub fn failure(result: &RunResult) -> Option<String> {
             "still running after {} (killed)",
             crate::config::units::format_duration(LIMITS.wall_time)
         ),
+        (Some(run::LimitHit::CpuTime), _) => format!(
+            "used more than {} of CPU time (killed)",
+            crate::config::units::format_duration(LIMITS.cpu_time)
+        ),
         (Some(run::LimitHit::Memory), _) => format!(
             "used more than {} of memory",
             crate::config::units::format_bytes(LIMITS.memory_bytes)

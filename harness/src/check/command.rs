@@ -95,7 +95,7 @@ pub(super) fn command(
         return Judgement::judge_error(RunError::Interrupted.to_string());
     }
     match collected.result.limit_hit {
-        Some(LimitHit::WallTime) => Judgement::judge_error(format!(
+        Some(LimitHit::WallTime | LimitHit::CpuTime) => Judgement::judge_error(format!(
             "checker `{}` did not finish within {}s and was killed",
             program.display(),
             timeout.as_secs_f64()

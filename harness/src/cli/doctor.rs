@@ -25,7 +25,7 @@ pub fn doctor(global: &GlobalArgs) -> Result<i32> {
     #[cfg(target_os = "linux")]
     let (namespaces, memory) = {
         let support = crate::sandbox::support();
-        (support.namespaces, support.memory.to_owned())
+        (support.namespaces, support.memory)
     };
     #[cfg(not(target_os = "linux"))]
     let (namespaces, memory) = (

@@ -88,6 +88,10 @@ pub fn build(command: &[String], root: &Path) -> Result<(), BuildError> {
                 format_time_limit(LIMITS.wall_time)
             )
         }
+        Some(LimitHit::CpuTime) => format!(
+            "used more than {} of CPU time, killed",
+            format_time_limit(LIMITS.cpu_time)
+        ),
         _ => result.termination.describe(),
     };
     Err(BuildError::Failed {

@@ -376,10 +376,12 @@ impl CompilerRun {
                 time()
             )),
             // The CPU backstop behind the time limit.
-            (_, run::Termination::Signaled(libc::SIGXCPU)) => Some(format!(
-                "the compiler used more than {} of CPU time (compile-time-limit)",
-                time()
-            )),
+            (Some(LimitHit::CpuTime), _) | (_, run::Termination::Signaled(libc::SIGXCPU)) => {
+                Some(format!(
+                    "the compiler used more than {} of CPU time (compile-time-limit)",
+                    time()
+                ))
+            }
             (_, ending) if self.output.trim().is_empty() => {
                 Some(format!("the compiler stopped with {}", ending.describe()))
             }

@@ -1,24 +1,59 @@
-//! Per-worker cgroups for sandboxed runs (cgroup v1 `memory` and `pids`, writable by root on
-//! machines like this one): the exact peak memory of a run's whole process tree, a hard cap
-//! that turns fork-and-allocate tricks into MLE, and a process count against fork bombs.
+//! Per-worker cgroups for sandboxed runs (cgroup v1 `memory`, `pids` and `cpu`, writable by
+//! root on machines like this one): the exact peak memory of a run's whole process tree, a
+//! hard cap that turns fork-and-allocate tricks into MLE, a process count against fork bombs,
+//! and one CPU share for the whole tree, so that however many processes a run starts, the
+//! judge that must stop it still gets a CPU (as one of 513 runnable tasks it would get 1/257
+//! of one, and a fork bomb with a 1 s limit would take 7 to 16 s to be stopped).
 //! Folders are named `harness/<judge pid>-<n>`; ones left by a killed judge are removed by the
 //! next one.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 const MEMORY_ROOT: &str = "/sys/fs/cgroup/memory";
 const PIDS_ROOT: &str = "/sys/fs/cgroup/pids";
+const CPU_ROOT: &str = "/sys/fs/cgroup/cpu";
+const CPUACCT_ROOT: &str = "/sys/fs/cgroup/cpuacct";
 const PARENT: &str = "harness";
 /// Tasks (processes and threads) one run may have at once.
-pub(crate) const TASK_LIMIT: u32 = 512;
+///
+/// Far above what contest programs start (a JVM on 64 cores, about 100 threads), and low
+/// enough that a fork bomb held at it stays well under usual memory limits: each task is
+/// charged its kernel memory (about 0.2 to 0.5 MiB on the machines measured), and a bomb
+/// held at 512 reached a 256 MiB limit on one of them.
+pub(crate) const TASK_LIMIT: u32 = 256;
 
-/// One worker's pair of cgroups, removed on drop.
+/// One worker's cgroups, removed on drop.
 #[derive(Debug)]
 pub(crate) struct WorkerCgroup {
     pub memory: PathBuf,
-    pub pids: Option<PathBuf>,
+    /// Groups the program only joins (the init reads nothing of them): `pids`, `cpu` and
+    /// `cpuacct`, each where this machine lets the judge make it.
+    pub joined: Vec<PathBuf>,
+    /// The `cpuacct` group's `cpuacct.usage`: CPU time of every task that was ever in the
+    /// group, exited ones included, in nanoseconds.
+    cpu_usage: Option<fs::File>,
+}
+
+/// The controllers a worker's runs are held by here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Controllers {
+    pub memory: bool,
+    pub pids: bool,
+    pub cpu: bool,
+}
+
+impl Controllers {
+    pub(crate) fn here() -> Controllers {
+        let memory = available();
+        Controllers {
+            memory,
+            pids: memory && is_writable_v1(Path::new(PIDS_ROOT)),
+            cpu: memory && is_writable_v1(Path::new(CPU_ROOT)),
+        }
+    }
 }
 
 /// Whether this process can make memory cgroups (v1, as root).
@@ -40,23 +75,52 @@ impl WorkerCgroup {
         let name = format!("{}-{n}", std::process::id());
         let memory = Path::new(MEMORY_ROOT).join(PARENT).join(&name);
         fs::create_dir_all(&memory).ok()?;
-        // Charges of this group's tasks count in its peak; no moving of old charges.
-        let pids = Some(Path::new(PIDS_ROOT))
-            .filter(|root| is_writable_v1(root))
-            .map(|root| root.join(PARENT).join(&name))
-            .filter(|pids| {
-                fs::create_dir_all(pids).is_ok()
-                    && fs::write(pids.join("pids.max"), TASK_LIMIT.to_string()).is_ok()
-            });
-        Some(WorkerCgroup { memory, pids })
+        let pids = joined(PIDS_ROOT, &name, |pids| {
+            fs::write(pids.join("pids.max"), TASK_LIMIT.to_string())
+        });
+        // The default share (1024) is a single task's: the tree weighs as one process.
+        let cpu = joined(CPU_ROOT, &name, |_| Ok(()));
+        let cpuacct = joined(CPUACCT_ROOT, &name, |_| Ok(()));
+        let cpu_usage = cpuacct
+            .as_ref()
+            .and_then(|group| fs::File::open(group.join("cpuacct.usage")).ok());
+        Some(WorkerCgroup {
+            memory,
+            joined: pids.into_iter().chain(cpu).chain(cpuacct).collect(),
+            cpu_usage,
+        })
+    }
+
+    /// The CPU time the worker's runs have used so far, all processes of each run's tree
+    /// together: one read of a counter, however many processes there are.
+    pub(crate) fn cpu_used(&self) -> Option<Duration> {
+        let mut buf = [0u8; 32];
+        let n = super::sys::read_small(self.cpu_usage.as_ref()?, &mut buf).ok()?;
+        let nanos = std::str::from_utf8(&buf[..n]).ok()?.trim().parse().ok()?;
+        Some(Duration::from_nanos(nanos))
+    }
+}
+
+/// Makes the worker's group `name` under `root` and sets it up; `None` where either fails.
+fn joined(root: &str, name: &str, set_up: impl Fn(&Path) -> io::Result<()>) -> Option<PathBuf> {
+    let root = Path::new(root);
+    if !is_writable_v1(root) {
+        return None;
+    }
+    let group = root.join(PARENT).join(name);
+    if fs::create_dir_all(&group).is_ok() && set_up(&group).is_ok() {
+        Some(group)
+    } else {
+        remove(&group);
+        None
     }
 }
 
 impl Drop for WorkerCgroup {
     fn drop(&mut self) {
         remove(&self.memory);
-        if let Some(pids) = &self.pids {
-            remove(pids);
+        for group in &self.joined {
+            remove(group);
         }
     }
 }
@@ -75,7 +139,7 @@ fn remove(dir: &Path) {
 
 /// Removes cgroups left by judges that no longer run.
 pub(crate) fn remove_stale() {
-    for root in [MEMORY_ROOT, PIDS_ROOT] {
+    for root in [MEMORY_ROOT, PIDS_ROOT, CPU_ROOT, CPUACCT_ROOT] {
         let Ok(entries) = fs::read_dir(Path::new(root).join(PARENT)) else {
             continue;
         };

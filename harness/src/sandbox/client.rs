@@ -170,10 +170,11 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         memory_cgroup: cgroup
             .as_ref()
             .map(|c| c.memory.as_os_str().as_bytes().to_vec()),
-        pids_cgroup: cgroup
-            .as_ref()
-            .and_then(|c| c.pids.as_ref())
-            .map(|p| p.as_os_str().as_bytes().to_vec()),
+        joined_cgroups: cgroup
+            .iter()
+            .flat_map(|c| &c.joined)
+            .map(|p| p.as_os_str().as_bytes().to_vec())
+            .collect(),
         program_uid: if uid == 0 { NOBODY } else { 0 },
         program_gid: if uid == 0 { NOBODY } else { 0 },
         scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
@@ -495,14 +496,10 @@ fn run_planned(
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let (stderr_read, stderr_write) =
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
-    let Launched {
-        zygote,
-        pidfd,
-        started,
-    } = launch(plan, workdir, [stdin, stdout_write, stderr_write])?;
+    let launched = launch(plan, workdir, [stdin, stdout_write, stderr_write])?;
     let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
-    let measured =
-        supervise(&zygote, &pidfd, &request.limits, started, streams, capture).map_err(lost)?;
+    let measured = supervise(&launched, &request.limits, streams, capture).map_err(lost)?;
+    let Launched { zygote, .. } = launched;
     // The zygote answered in full: it can take the next run.
     give_back(zygote);
     measured.map_err(Failure::Start)
@@ -513,6 +510,17 @@ struct Launched {
     zygote: Zygote,
     pidfd: OwnedFd,
     started: Instant,
+    /// The worker's `cpuacct` counter before the run, where there is one.
+    cpu_before: Option<Duration>,
+}
+
+impl Launched {
+    /// Kills the program, and has the init kill every other process of the run at once.
+    fn stop(&self) {
+        crate::sandbox::sys::pidfd_kill(self.pidfd.as_raw_fd());
+        // A lost init ends its namespace with it: nothing to stop then.
+        let _ = wire::send_bytes(self.zygote.socket.as_raw_fd(), wire::STOP, &[]);
+    }
 }
 
 /// Sends the run to a zygote with `stdio` (stdin, stdout, stderr; closed here once sent), in
@@ -562,6 +570,7 @@ fn launch(
     let [stdin, stdout, stderr] = &stdio;
     let mut fds = wire::raw(&[stdin, stdout, stderr]);
     fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
+    let cpu_before = zygote._cgroup.as_ref().and_then(WorkerCgroup::cpu_used);
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
     drop((stdio, plan.extra));
@@ -570,6 +579,7 @@ fn launch(
             zygote,
             pidfd: fds.remove(0),
             started,
+            cpu_before,
         }),
         // The init ends after a failed run: this zygote is dropped, not given back.
         Some((Reply::Failed(why), _)) => Err(lost(io::Error::other(why))),
@@ -599,7 +609,7 @@ impl Started {
     /// Kills the whole run: its program, and with it (the init sees to that) every process
     /// of its namespace.
     pub(crate) fn kill(&self) {
-        crate::sandbox::sys::pidfd_kill(self.launched().pidfd.as_raw_fd());
+        self.launched().stop();
     }
 
     /// The tree's resident memory now, where no cgroup measures its peak.
@@ -657,13 +667,18 @@ pub(crate) fn start(
 
 /// Watches one run; the inner error is an exec that failed (the program never started).
 fn supervise(
-    zygote: &Zygote,
-    pidfd: &OwnedFd,
+    launched: &Launched,
     limits: &Limits,
-    started: Instant,
     mut streams: Streams,
     capture: &mut Capture,
 ) -> io::Result<io::Result<Supervised>> {
+    let Launched {
+        zygote,
+        started,
+        cpu_before,
+        ..
+    } = launched;
+    let started = *started;
     let socket_fd = zygote.socket.as_raw_fd();
     // SAFETY: a borrowed view of the socket for poll; `ManuallyDrop` never closes it.
     let socket = std::mem::ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(socket_fd) });
@@ -673,7 +688,12 @@ fn supervise(
     let mut next_sample = sampling.then(|| started + Duration::from_millis(2));
     let mut sampled_peak = 0u64;
     let mut limit_hit = None;
-    let kill = || crate::sandbox::sys::pidfd_kill(pidfd.as_raw_fd());
+    let kill = || launched.stop();
+    let mut cpu_watch = zygote
+        ._cgroup
+        .as_ref()
+        .zip(*cpu_before)
+        .map(|(cgroup, before)| CpuWatch::new(cgroup, before, limits.cpu_time, started));
 
     let (exited_at, finished) = loop {
         let now = Instant::now();
@@ -701,12 +721,21 @@ fn supervise(
                 }
                 next_sample = Some(due.max(now) + Duration::from_millis(5));
             }
+            if cpu_watch
+                .as_mut()
+                .is_some_and(|watch| watch.over_limit(now))
+            {
+                limit_hit = Some(LimitHit::CpuTime);
+            }
             if limit_hit.is_some() {
                 kill();
             }
         }
         let wake = if limit_hit.is_none() {
-            [deadline, next_sample].into_iter().flatten().min()
+            [deadline, next_sample, cpu_watch.as_ref().map(|w| w.next)]
+                .into_iter()
+                .flatten()
+                .min()
         } else {
             Some(now + unix::KILLED_TICK)
         };
@@ -752,8 +781,71 @@ fn supervise(
     Ok(Ok(Supervised {
         termination,
         limit_hit,
-        cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
+        // The counter's last reading is the floor: a tree stopped for it is over the limit.
+        cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros)
+            .max(cpu_watch.map_or(Duration::ZERO, |watch| watch.used)),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: peak,
     }))
+}
+
+/// The CPU time of a run's whole tree, read from its worker's `cpuacct` counter while it
+/// runs, so that a tree of many processes is stopped once they together used the limit
+/// (each process's RLIMIT_CPU holds only itself, and only to whole seconds).
+struct CpuWatch<'a> {
+    cgroup: &'a WorkerCgroup,
+    before: Duration,
+    limit: Duration,
+    /// When to read the counter next.
+    next: Instant,
+    /// What the tree had used at the last reading.
+    used: Duration,
+}
+
+impl<'a> CpuWatch<'a> {
+    /// Closest two readings may be: the overshoot is at most this times the cores.
+    const MIN_STEP: Duration = Duration::from_millis(5);
+
+    fn new(cgroup: &'a WorkerCgroup, before: Duration, limit: Duration, started: Instant) -> Self {
+        let mut watch = CpuWatch {
+            cgroup,
+            before,
+            limit,
+            next: started,
+            used: Duration::ZERO,
+        };
+        watch.plan(started);
+        watch
+    }
+
+    /// Reads the counter when due: `true` once the tree is over the limit.
+    fn over_limit(&mut self, now: Instant) -> bool {
+        if now < self.next {
+            return false;
+        }
+        if let Some(total) = self.cgroup.cpu_used() {
+            self.used = total.saturating_sub(self.before);
+        }
+        if self.used > self.limit {
+            return true;
+        }
+        self.plan(now);
+        false
+    }
+
+    /// The tree cannot use more than every core at once, so the earliest it can reach the
+    /// limit is the rest of it spread over the cores: a program that ends in time is never
+    /// read, one that runs to the limit about log2(limit / MIN_STEP) times.
+    fn plan(&mut self, now: Instant) {
+        let rest = self.limit.saturating_sub(self.used) / cores();
+        self.next = now + rest.max(Self::MIN_STEP);
+    }
+}
+
+/// The CPUs this process may run on, read once.
+fn cores() -> u32 {
+    static CORES: OnceLock<u32> = OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
+    })
 }

@@ -111,7 +111,12 @@ fn serve(
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> io::Result<()> {
-    while let Some((launch, fds)) = wire::receive::<Launch>(socket)? {
+    while let Some((bytes, fds)) = wire::receive_bytes(socket)? {
+        if bytes == wire::STOP {
+            // Its run ended before the order came.
+            continue;
+        }
+        let launch: Launch = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
         match run_one(socket, &launch, fds, hidden, cgroup, config) {
             Ok(Some(finished)) => wire::send(socket, &Reply::Finished(finished), &[])?,
             Ok(None) => return Ok(()),
@@ -268,12 +273,17 @@ fn run_in_folder(
                 }
             }
         }
-        // Only the socket closing is expected here: the judge kills through the pidfd.
-        judge_gone = polled[0].revents != 0;
+        if polled[0].revents != 0 {
+            // The judge went away, or orders the run stopped (having killed the program
+            // through its pidfd too).
+            match wire::receive_bytes(socket) {
+                Ok(Some((bytes, _))) if bytes == wire::STOP => kill_all(),
+                _ => judge_gone = true,
+            }
+        }
     }
     // The program is gone (or the judge is): so is everything it left.
-    // SAFETY: kill(-1) from PID 1 of a namespace reaches every other process in it.
-    unsafe { libc::kill(-1, libc::SIGKILL) };
+    kill_all();
     while let Some((pid, wait_status, usage)) = reap(0) {
         tally.add(&usage);
         if pid == main {
@@ -289,6 +299,12 @@ fn run_in_folder(
         (None, None) => return Err(io::Error::other("the program was never reaped")),
     };
     Ok(Some(Ended { outcome, tally }))
+}
+
+/// Kills every process of the namespace but the init.
+fn kill_all() {
+    // SAFETY: kill(-1) from PID 1 of a namespace reaches every other process in it.
+    unsafe { libc::kill(-1, libc::SIGKILL) };
 }
 
 /// Reaps one child (`flags`: 0 to wait, `WNOHANG` not to); `None` when there is none to reap.
@@ -389,7 +405,7 @@ fn plan(
         cgroup_tasks: cgroup
             .map(|cgroup| {
                 std::iter::once(&cgroup.memory_tasks)
-                    .chain(cgroup.pids_tasks.as_ref())
+                    .chain(&cgroup.joined_tasks)
                     .map(AsRawFd::as_raw_fd)
                     .collect()
             })

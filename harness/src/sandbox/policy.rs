@@ -104,7 +104,7 @@ pub struct Support {
     /// `Ok` when the namespaces can be made, or why not.
     pub namespaces: Result<(), String>,
     /// How a sandboxed run's memory is measured.
-    pub memory: &'static str,
+    pub memory: String,
 }
 
 pub fn support() -> Support {
@@ -113,13 +113,23 @@ pub fn support() -> Support {
     } else {
         super::client::probe()
     };
+    let controllers = super::cgroup::Controllers::here();
     let memory = if namespaces.is_err() {
-        "peak RSS of the main process (wait4) and samples of it; children not counted"
-    } else if super::cgroup::available() {
-        "a cgroup v1 `memory` group per worker: exact peak of the whole tree \
-         (memory.max_usage_in_bytes), hard cap, and a `pids` limit against fork bombs"
+        "peak RSS of the main process (wait4) and samples of it; children not counted".to_owned()
+    } else if controllers.memory {
+        let mut text = "a cgroup v1 `memory` group per worker: exact peak of the whole tree \
+                        (memory.max_usage_in_bytes), hard cap"
+            .to_owned();
+        if controllers.pids {
+            text.push_str(", a `pids` limit against fork bombs");
+        }
+        if controllers.cpu {
+            text.push_str(", one `cpu` share for the whole tree");
+        }
+        text
     } else {
         "samples of the whole tree's resident memory every 5 ms, and the largest wait4 peak"
+            .to_owned()
     };
     Support { namespaces, memory }
 }

@@ -224,6 +224,9 @@ impl Termination {
 pub enum LimitHit {
     /// It ran past the wall-clock bound.
     WallTime,
+    /// Its processes together used more CPU time than the limit (seen by the judge while it
+    /// ran, where a cgroup counts the whole tree's time).
+    CpuTime,
     /// Its resident memory went over the limit.
     Memory,
     /// It wrote more than the output limit.

@@ -19,7 +19,8 @@ pub(crate) struct ZygoteConfig {
     pub prefixes: Vec<Vec<u8>>,
     /// Per-zygote cgroup v1 folders, made by the judge (`None` where cgroups are unavailable).
     pub memory_cgroup: Option<Vec<u8>>,
-    pub pids_cgroup: Option<Vec<u8>>,
+    /// Cgroup folders the program joins besides the memory one (`pids`, `cpu`).
+    pub joined_cgroups: Vec<Vec<u8>>,
     /// The user id the program runs as inside the namespace (0 when only the judge's own id is
     /// mapped; an unprivileged id when the judge is root and can map it).
     pub program_uid: u32,
@@ -97,6 +98,12 @@ pub(crate) enum Reply {
     Started,
     Finished(Finished),
 }
+
+/// The judge's order to a run's init to kill every process of the run at once. A killed
+/// program dies only once it is scheduled, which among hundreds of runnable processes of
+/// its own (a fork bomb) takes a while; `kill(-1)` from the init reaches them all. Not JSON,
+/// so never taken for a launch; one that arrives after its run ended is ignored.
+pub(crate) const STOP: &[u8] = b"stop";
 
 /// Sends `message` with `fds`.
 pub(crate) fn send<T: Serialize>(socket: RawFd, message: &T, fds: &[RawFd]) -> io::Result<()> {

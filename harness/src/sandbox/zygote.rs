@@ -38,7 +38,8 @@ pub(super) struct Cgroup {
     pub memory_peak: File,
     pub memory_usage: File,
     pub memory_oom: File,
-    pub pids_tasks: Option<File>,
+    /// The `tasks` files of the other groups the program joins.
+    pub joined_tasks: Vec<File>,
 }
 
 /// Entry point of `harness __harness-sandbox-zygote FD`. Never returns.
@@ -134,12 +135,11 @@ fn open_cgroup(config: &ZygoteConfig) -> io::Result<Option<Cgroup>> {
         memory_peak: read(memory.join("memory.max_usage_in_bytes"))?,
         memory_usage: read(memory.join("memory.usage_in_bytes"))?,
         memory_oom: read(memory.join("memory.oom_control"))?,
-        pids_tasks: match &config.pids_cgroup {
-            Some(pids) => Some(write(
-                Path::new(std::ffi::OsStr::from_bytes(pids)).join("tasks"),
-            )?),
-            None => None,
-        },
+        joined_tasks: config
+            .joined_cgroups
+            .iter()
+            .map(|group| write(Path::new(std::ffi::OsStr::from_bytes(group)).join("tasks")))
+            .collect::<io::Result<_>>()?,
     }))
 }
 
