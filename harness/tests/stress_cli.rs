@@ -159,3 +159,93 @@ fn what_is_missing_is_said_before_any_seed() {
         "`./nope` is neither a file nor a command",
     ));
 }
+
+#[test]
+fn a_repeated_input_is_answered_once_by_the_brute_force() {
+    let dir = folder();
+    // Three inputs in all, whatever the seed.
+    std::fs::write(
+        dir.path().join("gen3.py"),
+        "import sys\nprint(1)\nprint(int(sys.argv[1]) % 3)\n",
+    )
+    .unwrap();
+    // Leaves a line per run where the test can count them.
+    let calls = dir.path().join("calls.log");
+    std::fs::write(
+        dir.path().join("counting.py"),
+        format!(
+            "open({:?}, 'a').write('run\\n')\nn = int(input())\nprint(sum(map(int, input().split())) if n else 0)\n",
+            calls.display().to_string()
+        ),
+    )
+    .unwrap();
+    let assert = harness(
+        dir.path(),
+        &[
+            "stress",
+            "wrong.c",
+            "--brute",
+            "counting.py",
+            "--gen",
+            "gen3.py",
+            "-n",
+            "30",
+            "-j",
+            "1",
+            "--format",
+            "json",
+        ],
+    )
+    .success();
+    let report = json(&assert);
+    assert_eq!(report["found"], false, "{report:#}");
+    assert_eq!(report["iterations"], 30);
+    let runs = std::fs::read_to_string(&calls).unwrap().lines().count();
+    assert_eq!(runs, 3, "{report:#}");
+    assert_eq!(report["answers_reused"], 27, "{report:#}");
+
+    let assert = harness(
+        dir.path(),
+        &[
+            "stress",
+            "wrong.c",
+            "--brute",
+            "counting.py",
+            "--gen",
+            "gen3.py",
+            "-n",
+            "4",
+            "-j",
+            "1",
+        ],
+    )
+    .success();
+    let text = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        text.contains("1 repeated input answered as before"),
+        "{text}"
+    );
+
+    std::fs::remove_file(&calls).unwrap();
+    let assert = harness(
+        dir.path(),
+        &[
+            "stress",
+            "wrong.c",
+            "--brute",
+            "counting.py",
+            "--gen",
+            "gen3.py",
+            "-n",
+            "5",
+            "-j",
+            "1",
+            "--no-memo",
+            "--format",
+            "json",
+        ],
+    )
+    .success();
+    assert_eq!(json(&assert)["answers_reused"], 0);
+    assert_eq!(std::fs::read_to_string(&calls).unwrap().lines().count(), 5);
+}
