@@ -179,9 +179,9 @@ fn a_repeated_input_is_answered_once_by_the_brute_force() {
         ),
     )
     .unwrap();
-    let assert = harness(
-        dir.path(),
-        &[
+    // `-j 1`: one worker, so no two runs of the same input overlap.
+    let stress = |n: &str, more: &[&str]| {
+        let mut args = vec![
             "stress",
             "wrong.c",
             "--brute",
@@ -189,37 +189,21 @@ fn a_repeated_input_is_answered_once_by_the_brute_force() {
             "--gen",
             "gen3.py",
             "-n",
-            "30",
+            n,
             "-j",
             "1",
-            "--format",
-            "json",
-        ],
-    )
-    .success();
-    let report = json(&assert);
+        ];
+        args.extend_from_slice(more);
+        harness(dir.path(), &args).success()
+    };
+    let report = json(&stress("30", &["--format", "json"]));
     assert_eq!(report["found"], false, "{report:#}");
     assert_eq!(report["iterations"], 30);
     let runs = std::fs::read_to_string(&calls).unwrap().lines().count();
     assert_eq!(runs, 3, "{report:#}");
     assert_eq!(report["answers_reused"], 27, "{report:#}");
 
-    let assert = harness(
-        dir.path(),
-        &[
-            "stress",
-            "wrong.c",
-            "--brute",
-            "counting.py",
-            "--gen",
-            "gen3.py",
-            "-n",
-            "4",
-            "-j",
-            "1",
-        ],
-    )
-    .success();
+    let assert = stress("4", &[]);
     let text = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(
         text.contains("1 repeated input answered as before"),
@@ -227,25 +211,7 @@ fn a_repeated_input_is_answered_once_by_the_brute_force() {
     );
 
     std::fs::remove_file(&calls).unwrap();
-    let assert = harness(
-        dir.path(),
-        &[
-            "stress",
-            "wrong.c",
-            "--brute",
-            "counting.py",
-            "--gen",
-            "gen3.py",
-            "-n",
-            "5",
-            "-j",
-            "1",
-            "--no-memo",
-            "--format",
-            "json",
-        ],
-    )
-    .success();
-    assert_eq!(json(&assert)["answers_reused"], 0);
+    let report = json(&stress("5", &["--no-memo", "--format", "json"]));
+    assert_eq!(report["answers_reused"], 0);
     assert_eq!(std::fs::read_to_string(&calls).unwrap().lines().count(), 5);
 }
