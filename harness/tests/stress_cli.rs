@@ -159,3 +159,59 @@ fn what_is_missing_is_said_before_any_seed() {
         "`./nope` is neither a file nor a command",
     ));
 }
+
+#[test]
+fn a_repeated_input_is_answered_once_by_the_brute_force() {
+    let dir = folder();
+    // Three inputs in all, whatever the seed.
+    std::fs::write(
+        dir.path().join("gen3.py"),
+        "import sys\nprint(1)\nprint(int(sys.argv[1]) % 3)\n",
+    )
+    .unwrap();
+    // Leaves a line per run where the test can count them.
+    let calls = dir.path().join("calls.log");
+    std::fs::write(
+        dir.path().join("counting.py"),
+        format!(
+            "open({:?}, 'a').write('run\\n')\nn = int(input())\nprint(sum(map(int, input().split())) if n else 0)\n",
+            calls.display().to_string()
+        ),
+    )
+    .unwrap();
+    // `-j 1`: one worker, so no two runs of the same input overlap.
+    let stress = |n: &str, more: &[&str]| {
+        let mut args = vec![
+            "stress",
+            "wrong.c",
+            "--brute",
+            "counting.py",
+            "--gen",
+            "gen3.py",
+            "-n",
+            n,
+            "-j",
+            "1",
+        ];
+        args.extend_from_slice(more);
+        harness(dir.path(), &args).success()
+    };
+    let report = json(&stress("30", &["--format", "json"]));
+    assert_eq!(report["found"], false, "{report:#}");
+    assert_eq!(report["iterations"], 30);
+    let runs = std::fs::read_to_string(&calls).unwrap().lines().count();
+    assert_eq!(runs, 3, "{report:#}");
+    assert_eq!(report["answers_reused"], 27, "{report:#}");
+
+    let assert = stress("4", &[]);
+    let text = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        text.contains("1 repeated input answered as before"),
+        "{text}"
+    );
+
+    std::fs::remove_file(&calls).unwrap();
+    let report = json(&stress("5", &["--no-memo", "--format", "json"]));
+    assert_eq!(report["answers_reused"], 0);
+    assert_eq!(std::fs::read_to_string(&calls).unwrap().lines().count(), 5);
+}

@@ -2,6 +2,7 @@
 //! shrinkers) run through `tool`; `validate`, `add`, `gen` and `stress` (with `shrink`) use them.
 
 pub mod add;
+pub mod answers;
 pub mod gen;
 pub mod program;
 pub mod shrink;

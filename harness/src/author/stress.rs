@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::author::answers::Answers;
 use crate::author::shrink::{self, Failure};
 use crate::author::shrink_tokens;
 use crate::author::tool::{self, Role, ToolError};
@@ -59,6 +60,8 @@ pub struct StressOptions {
     pub time: Option<Duration>,
     /// Shrink a failing input.
     pub shrink: bool,
+    /// Answer an input seen before with the reference's earlier answer ([`Answers`]).
+    pub reuse_answers: bool,
     /// Inputs judged at once, each worker on its own seeds (at least 1).
     pub jobs: usize,
 }
@@ -131,6 +134,8 @@ pub struct StressReport {
     pub iterations: u64,
     /// Workers that judged inputs at once.
     pub jobs: usize,
+    /// Inputs seen before in this run, answered with the reference's earlier answer.
+    pub answers_reused: u64,
     pub elapsed: Duration,
     pub found: Option<Found>,
 }
@@ -232,6 +237,11 @@ pub fn stress(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let judged = AtomicU64::new(0);
+    let answers = if options.reuse_answers {
+        Answers::default()
+    } else {
+        Answers::disabled()
+    };
     let judge = JudgeSettings {
         limits: setup.limits,
         checker: &setup.checker,
@@ -246,7 +256,7 @@ pub fn stress(
         let (sender, receiver) = mpsc::channel::<Message>();
         for _ in 0..jobs {
             let sender = sender.clone();
-            let (next, stop, judged, judge) = (&next, &stop, &judged, &judge);
+            let (next, stop, judged, judge, answers) = (&next, &stop, &judged, &judge, &answers);
             let scratch = scratch_dir()?;
             scope.spawn(move || {
                 let trial = Trial {
@@ -254,6 +264,7 @@ pub fn stress(
                     program,
                     judge: judge.clone(),
                     scratch: scratch.path(),
+                    answers,
                 };
                 loop {
                     if stop.load(Ordering::SeqCst)
@@ -341,6 +352,7 @@ pub fn stress(
         first_seed: options.first_seed,
         iterations,
         jobs,
+        answers_reused: answers.reused(),
         elapsed: started.elapsed(),
         found,
     };
@@ -355,6 +367,7 @@ pub fn stress(
         program,
         judge,
         scratch: scratch.path(),
+        answers: &answers,
     };
     // Blame the submission only for an input the statement allows.
     if let Some(reason) = trial.invalid(&input)? {
@@ -511,6 +524,7 @@ struct Trial<'a> {
     program: &'a Program,
     judge: JudgeSettings<'a>,
     scratch: &'a Path,
+    answers: &'a Answers,
 }
 
 /// An error of a trial, before the seed is known to it.
@@ -572,23 +586,34 @@ impl Trial<'_> {
                 outcome,
             }));
         }
-        // The reference and the submission read the same input and nothing of each other:
-        // they run side by side, so an iteration waits for the slower, not for both.
-        let (expected, run) = std::thread::scope(|scope| {
-            let reference = scope.spawn(|| match &self.setup.reference {
-                Some(reference) => {
-                    tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
-                        .output(Some(&case.input), None)
-                }
-                None => Ok(Vec::new()),
-            });
-            let run = judge::run_case(self.program, &case, &self.judge);
-            let expected = reference
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (expected, run)
-        });
-        let expected = expected.map_err(TrialError::Reference)?;
+        let (expected, run) = match (&self.setup.reference, self.answers.get(input)) {
+            (None, _) => (
+                Vec::new(),
+                judge::run_case(self.program, &case, &self.judge),
+            ),
+            (Some(_), Some(answer)) => (
+                answer.to_vec(),
+                judge::run_case(self.program, &case, &self.judge),
+            ),
+            // The reference and the submission read the same input and nothing of each
+            // other: they run side by side, so an iteration waits for the slower, not both.
+            (Some(reference), None) => {
+                let (expected, run) = std::thread::scope(|scope| {
+                    let answer = scope.spawn(|| {
+                        tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
+                            .output(Some(&case.input), None)
+                    });
+                    let run = judge::run_case(self.program, &case, &self.judge);
+                    let expected = answer
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (expected, run)
+                });
+                let expected = expected.map_err(TrialError::Reference)?;
+                self.answers.keep(input, &expected);
+                (expected, run)
+            }
+        };
         fs::write(&case.answer, &expected).map_err(|source| StressError::Io {
             path: case.answer.clone(),
             source,

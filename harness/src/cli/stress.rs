@@ -79,6 +79,11 @@ pub struct StressArgs {
     /// Report the failing input as found, without shrinking it.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Run the brute force on every input, repeats included (by default an input seen
+    /// before in the run gets the brute force's first answer; the submission runs on every
+    /// input either way).
+    #[arg(long)]
+    pub no_memo: bool,
     /// Store the minimal failing input (answered by the reference) as a new case NAME
     /// (default: the first free `added-N`); never overwrites.
     #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
@@ -249,6 +254,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         },
         time: args.time,
         shrink: !args.no_shrink,
+        reuse_answers: !args.no_memo,
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
     };
 

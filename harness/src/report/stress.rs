@@ -85,9 +85,14 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
     let elapsed = format_duration(report.elapsed);
     let Some(found) = &report.found else {
         let last = report.first_seed + report.iterations.saturating_sub(1);
+        let repeats = match report.answers_reused {
+            0 => String::new(),
+            1 => "; 1 repeated input answered as before".to_owned(),
+            n => format!("; {n} repeated inputs answered as before"),
+        };
         return writeln!(
             out,
-            "{GOOD}no failure{GOOD:#} in {} inputs (seeds {}..={last}) of `{}` ({language}), in {elapsed}",
+            "{GOOD}no failure{GOOD:#} in {} inputs (seeds {}..={last}{repeats}) of `{}` ({language}), in {elapsed}",
             report.iterations,
             report.first_seed,
             submission.display()
@@ -215,6 +220,9 @@ pub struct StressJson {
     language: String,
     found: bool,
     iterations: u64,
+    /// Inputs seen before in the run, given the reference's earlier answer (the submission
+    /// ran on them all the same).
+    answers_reused: u64,
     /// Workers that judged inputs at once (`-j`).
     jobs: usize,
     first_seed: u64,
@@ -265,6 +273,7 @@ impl StressJson {
             language: language.to_string(),
             found: found.is_some(),
             iterations: report.iterations,
+            answers_reused: report.answers_reused,
             jobs: report.jobs,
             first_seed: report.first_seed,
             seed: found.map_or(report.first_seed, |f| f.seed),

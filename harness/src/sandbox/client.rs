@@ -289,16 +289,21 @@ struct Plan<'a> {
     prefixes: Vec<PathBuf>,
 }
 
-/// The project and `$HOME`: folders an install prefix may not reveal.
-fn hidden_folders() -> Vec<PathBuf> {
-    [
-        std::env::current_dir().ok(),
-        std::env::var_os("HOME").map(PathBuf::from),
-    ]
-    .into_iter()
-    .flatten()
-    .filter_map(|p| std::fs::canonicalize(p).ok())
-    .collect()
+/// The project and `$HOME`: folders an install prefix may not reveal. Read once: the judge
+/// never changes its folder (only the helpers do), and resolving both took a `getcwd` and
+/// six `readlink`s per sandboxed run.
+fn hidden_folders() -> &'static [PathBuf] {
+    static HIDDEN: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    HIDDEN.get_or_init(|| {
+        [
+            std::env::current_dir().ok(),
+            std::env::var_os("HOME").map(PathBuf::from),
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect()
+    })
 }
 
 fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
@@ -316,7 +321,7 @@ fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
             canonical.clone()
         };
         exec = Exec::Path(canonical.as_os_str().as_bytes().to_vec());
-    } else if let Some(prefix) = view::install_prefix(&canonical, &hidden_folders()) {
+    } else if let Some(prefix) = view::install_prefix(&canonical, hidden_folders()) {
         argv0 = canonical.clone();
         exec = Exec::Path(canonical.as_os_str().as_bytes().to_vec());
         prefixes.push(prefix);
@@ -366,7 +371,11 @@ fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
 /// The program as a path: a bare name is looked up in `PATH` (ours: the sandbox's is a subset).
 fn resolve(program: &Path) -> io::Result<PathBuf> {
     if program.components().nth(1).is_some() || program.is_absolute() {
-        let path = std::env::current_dir()?.join(program);
+        let path = if program.is_absolute() {
+            program.to_path_buf()
+        } else {
+            std::env::current_dir()?.join(program)
+        };
         // A version manager's shim (pyenv, rbenv, asdf: `…/shims/python3`, a shell script
         // calling the manager under `$HOME`) cannot work inside: the system's program of that
         // name stands in for it.
@@ -385,7 +394,7 @@ fn resolve(program: &Path) -> io::Result<PathBuf> {
     // A version manager's shim (pyenv's `python3` is a shell script calling `pyenv` under
     // `$HOME`) cannot work inside: take the system's program of that name when there is one.
     let usable = std::fs::canonicalize(&found).is_ok_and(|real| {
-        view::is_system(&real) || view::install_prefix(&real, &hidden_folders()).is_some()
+        view::is_system(&real) || view::install_prefix(&real, hidden_folders()).is_some()
     });
     if !usable {
         let system = SANDBOX_PATH
@@ -693,7 +702,9 @@ fn supervise(
         ._cgroup
         .as_ref()
         .zip(*cpu_before)
-        .map(|(cgroup, before)| CpuWatch::new(cgroup, before, limits.cpu_time, started));
+        .map(|(cgroup, before)| {
+            CpuWatch::new(cgroup, before, unix::cpu_backstop(limits.cpu_time), started)
+        });
 
     let (exited_at, finished) = loop {
         let now = Instant::now();
@@ -790,12 +801,13 @@ fn supervise(
 }
 
 /// The CPU time of a run's whole tree, read from its worker's `cpuacct` counter while it
-/// runs, so that a tree of many processes is stopped once they together used the limit
-/// (each process's RLIMIT_CPU holds only itself, and only to whole seconds).
+/// runs, so that a tree of many processes is stopped once they together used what one
+/// process may ([`unix::cpu_backstop`], which each process's RLIMIT_CPU holds it to alone).
 struct CpuWatch<'a> {
     cgroup: &'a WorkerCgroup,
     before: Duration,
-    limit: Duration,
+    /// Stopped once over this.
+    stop_at: Duration,
     /// When to read the counter next.
     next: Instant,
     /// What the tree had used at the last reading.
@@ -806,11 +818,16 @@ impl<'a> CpuWatch<'a> {
     /// Closest two readings may be: the overshoot is at most this times the cores.
     const MIN_STEP: Duration = Duration::from_millis(5);
 
-    fn new(cgroup: &'a WorkerCgroup, before: Duration, limit: Duration, started: Instant) -> Self {
+    fn new(
+        cgroup: &'a WorkerCgroup,
+        before: Duration,
+        stop_at: Duration,
+        started: Instant,
+    ) -> Self {
         let mut watch = CpuWatch {
             cgroup,
             before,
-            limit,
+            stop_at,
             next: started,
             used: Duration::ZERO,
         };
@@ -818,7 +835,7 @@ impl<'a> CpuWatch<'a> {
         watch
     }
 
-    /// Reads the counter when due: `true` once the tree is over the limit.
+    /// Reads the counter when due: `true` once the tree is over its bound.
     fn over_limit(&mut self, now: Instant) -> bool {
         if now < self.next {
             return false;
@@ -826,7 +843,7 @@ impl<'a> CpuWatch<'a> {
         if let Some(total) = self.cgroup.cpu_used() {
             self.used = total.saturating_sub(self.before);
         }
-        if self.used > self.limit {
+        if self.used > self.stop_at {
             return true;
         }
         self.plan(now);
@@ -834,10 +851,10 @@ impl<'a> CpuWatch<'a> {
     }
 
     /// The tree cannot use more than every core at once, so the earliest it can reach the
-    /// limit is the rest of it spread over the cores: a program that ends in time is never
-    /// read, one that runs to the limit about log2(limit / MIN_STEP) times.
+    /// bound is the rest of it spread over the cores: a program that ends in time is never
+    /// read, one that runs to the bound about log2(bound / MIN_STEP) times.
     fn plan(&mut self, now: Instant) {
-        let rest = self.limit.saturating_sub(self.used) / cores();
+        let rest = self.stop_at.saturating_sub(self.used) / cores();
         self.next = now + rest.max(Self::MIN_STEP);
     }
 }

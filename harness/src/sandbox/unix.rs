@@ -190,12 +190,19 @@ fn confine(command: &mut Command, limits: &Limits, scope: Scope) {
     }
 }
 
+/// The CPU time at which a run is stopped: the limit in whole seconds, and one more. Verdicts
+/// read the CPU time itself; the slack lets a program that is over two limits at once show the
+/// first it broke in the order verdicts are checked (a 1 GiB memset is MLE after 0.33 s of CPU
+/// on an idle machine and after 1.05 s on a busy one, where page faults cost more).
+pub(crate) fn cpu_backstop(limit: Duration) -> Duration {
+    Duration::from_secs(limit.as_secs() + u64::from(limit.subsec_nanos() > 0) + 1)
+}
+
 /// The rlimits of one run, each as soft = hard. A group's memory is watched as a whole, so its
 /// members get no stack or address-space limit of their own (`None`).
 pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
-    let cpu = &limits.cpu_time;
-    // Whole seconds only, and one more: a backstop behind the CPU time the verdict reads.
-    let cpu_seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0) + 1;
+    // Each process's own, where the kernel counts only whole seconds.
+    let cpu_seconds = cpu_backstop(limits.cpu_time).as_secs();
     let memory = limits.memory_bytes;
     // `raise`: may go above the harness's own soft limit (up to its hard limit, which an
     // unprivileged process cannot exceed, so the spawn never fails on it).
