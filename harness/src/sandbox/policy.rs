@@ -123,8 +123,8 @@ pub fn support() -> Support {
         if controllers.pids {
             text.push_str(", a `pids` limit against fork bombs");
         }
-        if controllers.cpu {
-            text.push_str(", one `cpu` share for the whole tree");
+        if controllers.cpuacct {
+            text.push_str(", the tree's CPU time from `cpuacct`");
         }
         text
     } else {
