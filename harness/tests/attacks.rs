@@ -336,9 +336,23 @@ fn a_fork_bomb_without_root_is_tle_and_gone_too() {
     }
     let doctor = as_nobody(dir.path(), &["doctor"]);
     let doctor = doctor.map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
-    if !doctor
-        .as_ref()
-        .is_some_and(|text| text.contains("namespaces: yes") && !text.contains("cgroup"))
+    // The fixture must be readable by `nobody` too (a checkout under /root is not).
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture("fork-bomb"))
+        .status()
+        .is_ok_and(|status| status.success());
+    if !readable
+        || !doctor
+            .as_ref()
+            .is_some_and(|text| text.contains("namespaces: yes") && !text.contains("cgroup"))
     {
         eprintln!("no sandbox without root here: fork bomb not tried ({doctor:?})");
         return;
