@@ -301,6 +301,82 @@ fn a_fork_bomb_is_tle_and_gone_with_the_verdict() {
     assert!(left.is_empty(), "still running: {}", left.len());
 }
 
+/// Runs the harness as `nobody` (from a root test): a user without root, as most users
+/// are, with no cgroups to make. `None` where that cannot be done here.
+fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return None;
+    }
+    let output = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("harness"))
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .ok()?;
+    output.status.code()?;
+    Some(output)
+}
+
+#[test]
+fn a_fork_bomb_without_root_is_tle_and_gone_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project("fork-bomb", "1 2\n", "");
+    for folder in [
+        dir.path(),
+        &dir.path().join("cases"),
+        &dir.path().join("cases/p"),
+    ] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let doctor = as_nobody(dir.path(), &["doctor"]);
+    let doctor = doctor.map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    // The fixture must be readable by `nobody` too (a checkout under /root is not).
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture("fork-bomb"))
+        .status()
+        .is_ok_and(|status| status.success());
+    if !readable
+        || !doctor
+            .as_ref()
+            .is_some_and(|text| text.contains("namespaces: yes") && !text.contains("cgroup"))
+    {
+        eprintln!("no sandbox without root here: fork bomb not tried ({doctor:?})");
+        return;
+    }
+    let output = as_nobody(dir.path(), &["run", "--format", "json"]).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {output:?}");
+    });
+    let case = &report["problems"][0]["cases"][0];
+    assert_eq!(verdict(case), "TLE", "{case}");
+    assert!(
+        case["reason"].as_str().unwrap().contains("CPU time"),
+        "{case}"
+    );
+    // Held by RLIMIT_NPROC, which the kernel counts in the sandbox's user namespace, to 258
+    // tasks (the user's other processes do not count), and stopped when its live processes'
+    // CPU time, summed from /proc, passed 2 s: 4.3-4.8 s of CPU here. With the user's limit
+    // of 4096 processes and the tree summed only at the wall bound: 89-99 s, 53-57 s of wall.
+    let cpu = case["time_ms"].as_u64().unwrap();
+    assert!(cpu < 20_000, "{cpu} ms of CPU: {case}");
+    let left = running(&common::fixture("fork-bomb"));
+    assert!(left.is_empty(), "still running: {}", left.len());
+}
+
 #[test]
 fn signalling_the_parent_does_nothing() {
     if !sandbox_available() {

@@ -278,6 +278,34 @@ pub(crate) fn probe() -> Result<(), String> {
         .clone()
 }
 
+/// RLIMIT_NPROC of a sandboxed program, where the kernel counts it per user namespace: the
+/// run's tree (the pids cgroup's limit), and the worker's init and zygote, which share the
+/// program's id in the namespace when the judge is not root. Without root there is no pids
+/// cgroup, and the plain limit counts every process of the user (4096, since a desktop session
+/// has hundreds): a fork bomb grew to thousands of processes and took 53 s to judge.
+const NAMESPACE_TASKS: u64 = super::cgroup::TASK_LIMIT as u64 + 2;
+
+/// Whether RLIMIT_NPROC counts the tasks of the caller's user id in its own user namespace
+/// (Linux 5.14 and later: ucounts), not every process of the user on the machine.
+fn nproc_counts_namespace() -> bool {
+    static COUNTS: OnceLock<bool> = OnceLock::new();
+    *COUNTS.get_or_init(|| {
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        kernel_at_least(&release, (5, 14))
+    })
+}
+
+/// Whether a kernel `release` (`6.18.44-fc-v857`) is at least `major.minor`.
+fn kernel_at_least(release: &str, (major, minor): (u32, u32)) -> bool {
+    let mut parts = release
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|part| part.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(got_major), Some(got_minor)) => (got_major, got_minor) >= (major, minor),
+        _ => false,
+    }
+}
+
 /// What the zygote must be told to run `request`.
 struct Plan<'a> {
     launch: Launch,
@@ -350,7 +378,12 @@ fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
     let rlimits = unix::rlimit_plan(limits, run::Scope::Process)
         .into_iter()
         .flatten()
-        .map(|(resource, value)| (resource as i64, value))
+        .map(|(resource, value)| match resource {
+            nix::sys::resource::Resource::RLIMIT_NPROC if nproc_counts_namespace() => {
+                (resource as i64, NAMESPACE_TASKS)
+            }
+            _ => (resource as i64, value),
+        })
         .collect();
     Ok(Plan {
         launch: Launch {
@@ -696,6 +729,7 @@ fn supervise(
     let page_size = unix::page_size();
     let mut next_sample = sampling.then(|| started + Duration::from_millis(2));
     let mut sampled_peak = 0u64;
+    let mut sampled_cpu = Duration::ZERO;
     let mut limit_hit = None;
     let kill = || launched.stop();
     let mut cpu_watch = zygote
@@ -714,21 +748,29 @@ fn supervise(
                 // it, once per look, so only a program that sleeps or blocks reaches it. A
                 // tree that waits because it keeps the CPUs busy itself (a fork bomb) is
                 // stopped once its processes together have used the CPU limit.
-                let waited = tree::run_delay(zygote.init);
+                let tree = tree::schedstat(zygote.init);
                 let own = now
                     .saturating_duration_since(started)
-                    .saturating_sub(waited);
-                if own >= limits.wall_time || tree::cpu_time(zygote.init) >= limits.cpu_time {
+                    .saturating_sub(tree.run_delay);
+                if own >= limits.wall_time || tree.cpu_time >= limits.cpu_time {
                     limit_hit = Some(LimitHit::WallTime);
                 } else {
                     deadline = Some(due.max(now) + (limits.wall_time - own));
                 }
             }
             if let Some(due) = next_sample.filter(|due| now >= *due) {
-                let resident = tree::resident_bytes(zygote.init, page_size);
-                sampled_peak = sampled_peak.max(resident);
-                if resident > limits.memory_bytes {
+                let sample = tree::sample(zygote.init, page_size);
+                sampled_peak = sampled_peak.max(sample.resident_bytes);
+                if sample.resident_bytes > limits.memory_bytes {
                     limit_hit = Some(LimitHit::Memory);
+                }
+                // No cgroup counts the tree's CPU time here: its live processes' sum stands
+                // in, bounded as the counter is.
+                if let Some(cpu) = sample.cpu_time {
+                    sampled_cpu = sampled_cpu.max(cpu);
+                    if cpu > unix::cpu_backstop(limits.cpu_time) {
+                        limit_hit = Some(LimitHit::CpuTime);
+                    }
                 }
                 next_sample = Some(due.max(now) + Duration::from_millis(5));
             }
@@ -792,9 +834,11 @@ fn supervise(
     Ok(Ok(Supervised {
         termination,
         limit_hit,
-        // The counter's last reading is the floor: a tree stopped for it is over the limit.
+        // The counter's (or the samples') last reading is the floor: a tree stopped for it is
+        // over the limit.
         cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros)
-            .max(cpu_watch.map_or(Duration::ZERO, |watch| watch.used)),
+            .max(cpu_watch.map_or(Duration::ZERO, |watch| watch.used))
+            .max(sampled_cpu),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: peak,
     }))
@@ -865,4 +909,27 @@ fn cores() -> u32 {
     *CORES.get_or_init(|| {
         std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn kernel_releases_compare_by_major_then_minor() {
+        let table = [
+            ("6.18.44-fc-v857", true),
+            ("5.14.0-362.el9.x86_64", true),
+            ("5.13.19", false),
+            ("4.19.0-27-amd64", false),
+            ("5.15", true),
+            ("", false),
+            ("weird", false),
+        ];
+        for (release, expected) in table {
+            assert_eq!(
+                super::kernel_at_least(release, (5, 14)),
+                expected,
+                "{release}"
+            );
+        }
+    }
 }

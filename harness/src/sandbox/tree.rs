@@ -1,6 +1,6 @@
 //! The process tree under a run's init, read from the judge's /proc: how long its processes
 //! waited for a CPU (schedstat's run delay, so a busy machine does not look like a program
-//! that sleeps), and their resident memory where no cgroup measures it.
+//! that sleeps), and, where no cgroup measures them, their resident memory and CPU time.
 
 use std::fs;
 use std::time::Duration;
@@ -36,12 +36,29 @@ pub(crate) fn descendants(pid: libc::pid_t) -> Vec<libc::pid_t> {
 
 /// The longest time one process of the tree spent runnable but waiting for a CPU.
 pub(crate) fn run_delay(init: libc::pid_t) -> Duration {
+    schedstat(init).run_delay
+}
+
+/// What the tree's live processes' schedstat files say, each read once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Schedstat {
+    /// CPU time used so far, summed (the first field).
+    pub cpu_time: Duration,
+    /// The longest time one process spent runnable but waiting for a CPU (the second).
+    pub run_delay: Duration,
+}
+
+/// [`Schedstat`] of the descendants of `init`: one walk, one read per process (a fork bomb's
+/// judge gets little CPU, and read them twice before).
+pub(crate) fn schedstat(init: libc::pid_t) -> Schedstat {
     descendants(init)
         .into_iter()
         .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
-        .filter_map(|text| parse_run_delay(&text))
-        .max()
-        .unwrap_or_default()
+        .filter_map(|text| parse_schedstat(&text))
+        .fold(Schedstat::default(), |total, (cpu, delay)| Schedstat {
+            cpu_time: total.cpu_time + cpu,
+            run_delay: total.run_delay.max(delay),
+        })
 }
 
 /// [`run_delay`] of `pid` and its descendants: a process group's leader and its tree.
@@ -53,30 +70,56 @@ pub(crate) fn run_delay_from(pid: libc::pid_t) -> Duration {
         .max(run_delay(pid))
 }
 
-/// The CPU time the tree's live processes have used so far, summed: schedstat's first field.
-pub(crate) fn cpu_time(init: libc::pid_t) -> Duration {
-    descendants(init)
-        .into_iter()
-        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
-        .filter_map(|text| text.split_ascii_whitespace().next()?.parse::<u64>().ok())
-        .map(Duration::from_nanos)
-        .sum()
-}
-
 /// The second field of /proc/<pid>/schedstat: nanoseconds spent waiting on a run queue.
 fn parse_run_delay(text: &str) -> Option<Duration> {
-    let nanos: u64 = text.split_ascii_whitespace().nth(1)?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
+    parse_schedstat(text).map(|(_, delay)| delay)
+}
+
+/// The first two fields of /proc/<pid>/schedstat: time on a CPU, time waiting for one.
+fn parse_schedstat(text: &str) -> Option<(Duration, Duration)> {
+    let mut fields = text.split_ascii_whitespace().map(str::parse::<u64>);
+    let cpu = fields.next()?.ok()?;
+    let delay = fields.next()?.ok()?;
+    Some((Duration::from_nanos(cpu), Duration::from_nanos(delay)))
+}
+
+/// One look at a tree where no cgroup measures it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Sample {
+    /// Resident memory, summed, in bytes.
+    pub resident_bytes: u64,
+    /// CPU time of the live processes, summed; only looked at for a tree of more than one
+    /// process (one process is held by its own RLIMIT_CPU).
+    pub cpu_time: Option<Duration>,
+}
+
+/// The tree's resident memory, and its CPU time when it has more than one process.
+pub(crate) fn sample(init: libc::pid_t, page_size: u64) -> Sample {
+    let processes = descendants(init);
+    let read = |pid: &libc::pid_t, file: &str| fs::read_to_string(format!("/proc/{pid}/{file}"));
+    let resident_bytes = processes
+        .iter()
+        .filter_map(|pid| read(pid, "statm").ok())
+        .filter_map(|text| text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok())
+        .map(|pages| pages.saturating_mul(page_size))
+        .sum();
+    let cpu_time = (processes.len() > 1).then(|| {
+        processes
+            .iter()
+            .filter_map(|pid| read(pid, "schedstat").ok())
+            .filter_map(|text| parse_schedstat(&text))
+            .map(|(cpu, _)| cpu)
+            .sum()
+    });
+    Sample {
+        resident_bytes,
+        cpu_time,
+    }
 }
 
 /// The resident memory of the whole tree, summed, in bytes.
 pub(crate) fn resident_bytes(init: libc::pid_t, page_size: u64) -> u64 {
-    descendants(init)
-        .into_iter()
-        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/statm")).ok())
-        .filter_map(|text| text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok())
-        .map(|pages| pages.saturating_mul(page_size))
-        .sum()
+    sample(init, page_size).resident_bytes
 }
 
 #[cfg(test)]
