@@ -586,18 +586,20 @@ impl Trial<'_> {
                 outcome,
             }));
         }
-        let (expected, run) = match (&self.setup.reference, self.answers.get(input)) {
-            (None, _) => (
+        let remembered = || self.answers.get(input);
+        let (expected, run) = match &self.setup.reference {
+            // The checker needs no answer.
+            None => (
                 Vec::new(),
                 judge::run_case(self.program, &case, &self.judge),
             ),
-            (Some(_), Some(answer)) => (
+            Some(_) if let Some(answer) = remembered() => (
                 answer.to_vec(),
                 judge::run_case(self.program, &case, &self.judge),
             ),
             // The reference and the submission read the same input and nothing of each
             // other: they run side by side, so an iteration waits for the slower, not both.
-            (Some(reference), None) => {
+            Some(reference) => {
                 let (expected, run) = std::thread::scope(|scope| {
                     let answer = scope.spawn(|| {
                         tool::Command::new(Role::Reference, reference, &self.setup.root, &[])

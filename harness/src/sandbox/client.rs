@@ -732,13 +732,14 @@ fn supervise(
     let mut sampled_cpu = Duration::ZERO;
     let mut limit_hit = None;
     let kill = || launched.stop();
+    // What one process may use under its own RLIMIT_CPU: the tree, however it is counted,
+    // is stopped past it.
+    let cpu_bound = unix::cpu_backstop(limits.cpu_time);
     let mut cpu_watch = zygote
         ._cgroup
         .as_ref()
         .zip(*cpu_before)
-        .map(|(cgroup, before)| {
-            CpuWatch::new(cgroup, before, unix::cpu_backstop(limits.cpu_time), started)
-        });
+        .map(|(cgroup, before)| CpuWatch::new(cgroup, before, cpu_bound, started));
 
     let (exited_at, finished) = loop {
         let now = Instant::now();
@@ -768,7 +769,7 @@ fn supervise(
                 // in, bounded as the counter is.
                 if let Some(cpu) = sample.cpu_time {
                     sampled_cpu = sampled_cpu.max(cpu);
-                    if cpu > unix::cpu_backstop(limits.cpu_time) {
+                    if cpu > cpu_bound {
                         limit_hit = Some(LimitHit::CpuTime);
                     }
                 }

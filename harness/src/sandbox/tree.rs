@@ -65,14 +65,10 @@ pub(crate) fn schedstat(init: libc::pid_t) -> Schedstat {
 pub(crate) fn run_delay_from(pid: libc::pid_t) -> Duration {
     fs::read_to_string(format!("/proc/{pid}/schedstat"))
         .ok()
-        .and_then(|text| parse_run_delay(&text))
+        .and_then(|text| parse_schedstat(&text))
+        .map(|(_, delay)| delay)
         .unwrap_or_default()
         .max(run_delay(pid))
-}
-
-/// The second field of /proc/<pid>/schedstat: nanoseconds spent waiting on a run queue.
-fn parse_run_delay(text: &str) -> Option<Duration> {
-    parse_schedstat(text).map(|(_, delay)| delay)
 }
 
 /// The first two fields of /proc/<pid>/schedstat: time on a CPU, time waiting for one.
@@ -96,30 +92,33 @@ pub(crate) struct Sample {
 /// The tree's resident memory, and its CPU time when it has more than one process.
 pub(crate) fn sample(init: libc::pid_t, page_size: u64) -> Sample {
     let processes = descendants(init);
-    let read = |pid: &libc::pid_t, file: &str| fs::read_to_string(format!("/proc/{pid}/{file}"));
-    let resident_bytes = processes
-        .iter()
-        .filter_map(|pid| read(pid, "statm").ok())
-        .filter_map(|text| text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok())
-        .map(|pages| pages.saturating_mul(page_size))
-        .sum();
     let cpu_time = (processes.len() > 1).then(|| {
         processes
             .iter()
-            .filter_map(|pid| read(pid, "schedstat").ok())
+            .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
             .filter_map(|text| parse_schedstat(&text))
             .map(|(cpu, _)| cpu)
             .sum()
     });
     Sample {
-        resident_bytes,
+        resident_bytes: resident(&processes, page_size),
         cpu_time,
     }
 }
 
 /// The resident memory of the whole tree, summed, in bytes.
 pub(crate) fn resident_bytes(init: libc::pid_t, page_size: u64) -> u64 {
-    sample(init, page_size).resident_bytes
+    resident(&descendants(init), page_size)
+}
+
+/// The resident memory of `processes` (statm's second field, in pages), summed, in bytes.
+fn resident(processes: &[libc::pid_t], page_size: u64) -> u64 {
+    processes
+        .iter()
+        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/statm")).ok())
+        .filter_map(|text| text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok())
+        .map(|pages| pages.saturating_mul(page_size))
+        .sum()
 }
 
 #[cfg(test)]
@@ -127,17 +126,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn run_delay_is_the_second_field() {
+    fn cpu_time_and_run_delay_are_the_first_two_fields() {
+        let ns = Duration::from_nanos;
         let table = [
-            ("123 456 7\n", Some(Duration::from_nanos(456))),
-            ("0 0 0", Some(Duration::ZERO)),
+            ("123 456 7\n", Some((ns(123), ns(456)))),
+            ("0 0 0", Some((Duration::ZERO, Duration::ZERO))),
             ("123", None),
+            ("123 x 7", None),
             ("a b c", None),
             ("", None),
         ];
         for (text, expected) in table {
-            assert_eq!(parse_run_delay(text), expected, "{text:?}");
+            assert_eq!(parse_schedstat(text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_tree_of_two_spinners_has_their_cpu_time_summed() {
+        // A shell with two busy children: more than one process, so its CPU time is read.
+        let mut shell = std::process::Command::new("sh")
+            .args(["-c", "(while :; do :; done) & (while :; do :; done) & wait"])
+            .spawn()
+            .unwrap();
+        let pid = shell.id() as libc::pid_t;
+        let mut sample = Sample::default();
+        for _ in 0..200 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            sample = super::sample(pid, 4096);
+            if sample
+                .cpu_time
+                .is_some_and(|cpu| cpu >= Duration::from_millis(100))
+            {
+                break;
+            }
+        }
+        for child in descendants(pid) {
+            // SAFETY: kill with a pid found just now under our own child, which is unreaped.
+            unsafe { libc::kill(child, libc::SIGKILL) };
+        }
+        shell.kill().unwrap();
+        shell.wait().unwrap();
+        assert!(sample.resident_bytes > 0, "{sample:?}");
+        assert!(
+            sample
+                .cpu_time
+                .is_some_and(|cpu| cpu >= Duration::from_millis(100)),
+            "{sample:?}"
+        );
     }
 
     #[test]
