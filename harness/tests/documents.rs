@@ -655,3 +655,99 @@ fn gen_and_validate() {
         );
     });
 }
+
+// ---- the reports for people ---------------------------------------------------------------
+// Not a document scripts read, so these may change on purpose; they are here so that a change
+// of the way results travel to the terminal shows in a diff.
+
+/// Snapshot settings for a report for people: times and sizes with the padding before them,
+/// which depends on their width.
+fn human_text() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r" *\b\d+(\.\d+)? (ms|s)\b", " [t]");
+    settings.add_filter(r" *\b\d+(\.\d+)? (B|KiB|MiB|GiB)\b", " [mem]");
+    settings
+}
+
+#[test]
+fn human_reports_of_run_and_judge() {
+    let project = project();
+    project.write("crash.c", CRASH_C);
+    human_text().bind(|| {
+        insta::assert_snapshot!("human_run", text_output(&project, &["run"]));
+        insta::assert_snapshot!("human_run_verbose", text_output(&project, &["run", "-v"]));
+        insta::assert_snapshot!("human_run_quiet", text_output(&project, &["run", "-q"]));
+        insta::assert_snapshot!(
+            "human_judge",
+            text_output(&project, &["judge", "sum", "big-wrong.c"])
+        );
+        insta::assert_snapshot!(
+            "human_judge_crash",
+            text_output(&project, &["judge", "sum", "crash.c"])
+        );
+        insta::assert_snapshot!(
+            "human_judge_verbose",
+            text_output(&project, &["judge", "sum", "big-wrong.c", "-v"])
+        );
+        insta::assert_snapshot!(
+            "human_judge_compile_error",
+            text_output(&project, &["judge", "sum", "broken.bad"])
+        );
+        insta::assert_snapshot!(
+            "human_judge_failed",
+            text_output(&project, &["judge", "sum", "big-wrong.c", "--failed", "-q"])
+        );
+    });
+}
+
+#[test]
+fn human_reports_of_verify_calibrate_and_stress() {
+    let project = project();
+    stored(&project);
+    // Whether a TLE is near its limit depends on the machine: the table would say.
+    std::fs::remove_file(project.join("solutions/submissions/sum/time_limit_exceeded/spin.c"))
+        .unwrap();
+    human_text().bind(|| {
+        insta::assert_snapshot!(
+            "human_verify",
+            text_output(&project, &["verify", "sum", "-j", "1"])
+        );
+        insta::assert_snapshot!(
+            "human_verify_verbose",
+            text_output(&project, &["verify", "sum", "-j", "1", "-v"])
+        );
+        insta::assert_snapshot!(
+            "human_verify_quiet",
+            text_output(&project, &["verify", "sum", "-j", "1", "-q"])
+        );
+        insta::assert_snapshot!(
+            "human_stress",
+            text_output(
+                &project,
+                &[
+                    "stress",
+                    "sum",
+                    "big-wrong.c",
+                    "--seed",
+                    "1",
+                    "-n",
+                    "40",
+                    "-j",
+                    "1"
+                ]
+            )
+        );
+        project.write("cases/sum/03.ans", "4\n");
+        std::fs::remove_file(project.join("solutions/submissions/sum/accepted/wrong.c")).unwrap();
+        // Which case and program are slowest is measured too.
+        let mut settings = insta::Settings::clone_current();
+        settings.add_filter(r"(?m)^(  \S+) \[t\]  \S+", "$1 [t]  [slowest case]");
+        settings.add_filter(r"of \S+, rounded up", "of [the slowest], rounded up");
+        settings.bind(|| {
+            insta::assert_snapshot!(
+                "human_calibrate",
+                text_output(&project, &["calibrate", "sum", "--repeat", "1"])
+            );
+        });
+    });
+}
