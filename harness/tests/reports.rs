@@ -286,6 +286,24 @@ fn no_escape_codes_when_piped_or_with_no_color() {
 }
 
 #[test]
+fn run_shows_the_end_of_a_crashs_stderr_as_judge_does() {
+    let dir = project();
+    let output = harness(dir.path())
+        .args(["run", "--no-build", "-p", "crash"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Each of the first failing cases gets its detail: the input, then what the program said.
+    assert!(
+        stdout.contains(
+            "        │ 1 2\n        stderr (end)\n        │ exit-3: giving up on purpose\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("stderr (end)").count(), 4, "{stdout}");
+}
+
+#[test]
 fn parallel_runs_give_the_same_verdicts() {
     let dir = project();
     let (one, code_one) = json_run(dir.path(), &["--no-build", "-j", "1"]);
