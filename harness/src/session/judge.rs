@@ -14,7 +14,7 @@ use crate::author::program::Part;
 use crate::case::partition::Partition;
 use crate::compile::submit::{self, Compiled};
 use crate::config::{self, standalone, Config};
-use crate::event::{Command, Event, Finished, Plan, Unit};
+use crate::event::{Command, Event, Finished, Plan};
 use crate::exit;
 use crate::judge::custom;
 use crate::judge::submission::{self, Request};
@@ -171,24 +171,7 @@ impl Session {
             return run_input(&config, &problem, &source, request, input);
         }
         let standalone = request.standalone();
-        let selection = Request {
-            problem: &problem,
-            source: &source,
-            language: request.lang.as_deref(),
-            cases: if standalone {
-                None
-            } else {
-                request.cases.as_deref()
-            },
-            case_pattern: request.case.as_deref(),
-        };
-        let mut plan = match package_plan(&config, &problem, &source, request)? {
-            Some(plan) => plan,
-            None => submission::plan(&config, &selection)?,
-        };
-        if let Some(partition) = request.partition {
-            partition.retain_cases(&plan.problem.name, &mut plan.cases);
-        }
+        let mut plan = plan_submission(&config, &problem, &source, request)?;
         // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
         // cases in the user's cache, keyed by the folder.
         let (store, key) = if standalone {
@@ -220,16 +203,7 @@ impl Session {
             },
         };
         let label = plan.source.display().to_string();
-        let unit = Unit {
-            problem: plan.problem.name.clone(),
-            label: label.clone(),
-            source: Some(plan.source.clone()),
-            language: Some(plan.language.clone()),
-            limits: Some(plan.problem.limits(plan.language.time_multiplier)),
-            cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
-            runs: plan.cases.len(),
-            expected: None,
-        };
+        let unit = super::unit_of(&plan, &label);
         let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
         run.partition = request.partition;
         run.failed_only = request.failed;
@@ -259,6 +233,35 @@ impl Session {
         }
         Ok(exit::for_verdicts([report.verdict]))
     }
+}
+
+/// The submission planned on its cases: a package's own, the problem's, or those of
+/// `--cases`; those of `--case` and the `--partition` slice.
+fn plan_submission<'a>(
+    config: &'a Config,
+    problem: &'a str,
+    source: &'a Path,
+    request: &'a JudgeRequest,
+) -> Result<submission::Plan<'a>> {
+    let selection = Request {
+        problem,
+        source,
+        language: request.lang.as_deref(),
+        cases: if request.standalone() {
+            None
+        } else {
+            request.cases.as_deref()
+        },
+        case_pattern: request.case.as_deref(),
+    };
+    let mut plan = match package_plan(config, problem, source, request)? {
+        Some(plan) => plan,
+        None => submission::plan(config, &selection)?,
+    };
+    if let Some(partition) = request.partition {
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
+    }
+    Ok(plan)
 }
 
 /// What the report shows of the cases: every case when verbose; otherwise the first failing

@@ -36,7 +36,7 @@ pub use validate::ValidateRequest;
 pub use verify::VerifyRequest;
 
 use crate::config::{self, Config, Language, FILE_NAME};
-use crate::event::{Event, Plan, Summary};
+use crate::event::{Event, Plan, Summary, Unit};
 use crate::judge::verify::Skipped;
 use crate::report::human::HumanOptions;
 
@@ -129,6 +129,20 @@ impl Session {
         }
         let here = std::env::current_dir().context("cannot read the current folder")?;
         Ok(config::find(&here).unwrap_or_else(|_| here.join(FILE_NAME)))
+    }
+}
+
+/// The plan's view of a planned submission, called `label` in reports.
+fn unit_of(plan: &crate::judge::submission::Plan<'_>, label: &str) -> Unit {
+    Unit {
+        problem: plan.problem.name.clone(),
+        label: label.to_string(),
+        source: Some(plan.source.clone()),
+        language: Some(plan.language.clone()),
+        limits: Some(plan.problem.limits(plan.language.time_multiplier)),
+        cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
+        runs: plan.cases.len(),
+        expected: None,
     }
 }
 

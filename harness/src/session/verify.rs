@@ -122,14 +122,8 @@ fn judge_stored(
     let units = stored
         .iter()
         .map(|s| Unit {
-            problem: s.plan.problem.name.clone(),
-            label: s.name.clone(),
-            source: Some(s.plan.source.clone()),
-            language: Some(s.plan.language.clone()),
-            limits: Some(s.plan.problem.limits(s.plan.language.time_multiplier)),
-            cases: s.plan.cases.iter().map(|c| c.name.clone()).collect(),
-            runs: s.plan.cases.len(),
             expected: Some(s.expected.clone()),
+            ..super::unit_of(&s.plan, &s.name)
         })
         .collect();
     let jobs = request.jobs().max(1);
