@@ -959,7 +959,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// A file-I/O name is made inside the program's working folder: a plain file name only.
-fn check_file_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_file_name(name: &str) -> Result<(), String> {
     let plain = !name.is_empty()
         && name != "."
         && name != ".."

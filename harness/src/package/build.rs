@@ -302,8 +302,16 @@ pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
     out
 }
 
+/// The longest name part of a build folder: the name is for people reading the cache; the
+/// hash beside it tells builds apart.
+const NAME_CHARS: usize = 64;
+
+/// A program's name as a folder name: letters, digits and `-` kept, and a long one cut to
+/// its start and a hash of the whole (a legal 250-character validator folder plus the hash
+/// was more than a file name may be).
 fn sanitize(name: &str) -> String {
-    name.chars()
+    let plain: String = name
+        .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
                 c
@@ -311,7 +319,17 @@ fn sanitize(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if plain.len() <= NAME_CHARS {
+        return plain;
+    }
+    let mut hasher = DefaultHasher::new();
+    name.hash(&mut hasher);
+    format!(
+        "{}-{:08x}",
+        &plain[..NAME_CHARS - 9],
+        hasher.finish() as u32
+    )
 }
 
 /// Replaces `{source}` and `{exe}` in a command template.
@@ -332,6 +350,16 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_fit_a_file_name() {
+        assert_eq!(sanitize("output_validators/v"), "output_validators_v");
+        let long = format!("output_validators/{}", "v".repeat(250));
+        let short = sanitize(&long);
+        assert_eq!(short.len(), NAME_CHARS);
+        assert!(short.starts_with("output_validators_vvv"), "{short}");
+        assert_ne!(short, sanitize(&format!("{long}w")));
+    }
 
     #[test]
     fn constants_replace_their_sequences_only() {
