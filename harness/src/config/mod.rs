@@ -165,6 +165,8 @@ pub enum InteractorProgram {
         /// Its own arguments, before the protocol's.
         args: Vec<String>,
     },
+    /// A problem package's own interactor, built: it runs in the sandbox.
+    Package(crate::check::package::PackageProgram),
 }
 
 /// How an interactor is called and what its exit code means.

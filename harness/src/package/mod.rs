@@ -244,15 +244,9 @@ pub fn load(
         Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = build::build(source, &languages, None)?;
             interactor = Some(crate::config::Interactor {
-                program: crate::config::InteractorProgram::Command {
-                    program: built.program.executable,
-                    args: built
-                        .program
-                        .args
-                        .iter()
-                        .map(|a| a.to_string_lossy().into_owned())
-                        .collect(),
-                },
+                program: crate::config::InteractorProgram::Package(
+                    built.package_program(&source.name),
+                ),
                 protocol: crate::config::InteractorProtocol::Kattis,
                 checker: None,
             });
@@ -265,41 +259,29 @@ pub fn load(
         Validation::Custom(source) => {
             let built = build::build(source, &languages, None)?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                validator: crate::check::package::OutputValidator::Custom {
-                    program: built.program.executable,
-                    args: built.program.args,
-                    name: source.name.clone(),
-                },
+                validator: crate::check::package::OutputValidator::Custom(
+                    built.package_program(&source.name),
+                ),
                 groups: output_groups(&package),
             }))
         }
         Validation::Testlib { program, include } => {
             let built = build::build(program, &languages, Some(include))?;
-            let checker = Checker::Command {
-                program: built.program.executable.clone(),
-                args: built
-                    .program
-                    .args
-                    .iter()
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect(),
-            };
-            checker
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Testlib(
+                    built.package_program(&program.name),
+                ),
+                groups: Vec::new(),
+            }))
         }
         Validation::Builtin(checker) => checker.clone(),
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = build::build(program, &languages, Some(include))?;
         interactor = Some(crate::config::Interactor {
-            program: crate::config::InteractorProgram::Command {
-                program: built.program.executable,
-                args: built
-                    .program
-                    .args
-                    .iter()
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect(),
-            },
+            program: crate::config::InteractorProgram::Package(
+                built.package_program(&program.name),
+            ),
             protocol: crate::config::InteractorProtocol::Testlib,
             checker: Some(checker.clone()),
         });
