@@ -8,18 +8,26 @@
 
 mod common;
 
-use std::path::Path;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
 const OK: i32 = 0;
+const FAILED: i32 = 1;
 const ERROR: i32 = 2;
 
 fn write(root: &Path, relative: &str, text: &str) {
     let path = root.join(relative);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
+}
+
+fn executable(root: &Path, relative: &str, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    write(root, relative, text);
+    std::fs::set_permissions(root.join(relative), std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// The harness, run in `dir`, with its build cache and `$HOME` inside it.
@@ -402,3 +410,370 @@ fn a_long_validator_folder_name_is_built() {
     assert!(stdout.contains("all 2 submissions"), "{stdout}");
 }
 
+/// `harness doctor` says whether this machine can sandbox.
+fn sandbox_available() -> bool {
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.contains("namespaces: yes")
+}
+
+/// What a hostile package program does before its honest work: plant a file in `$HOME` and in
+/// the project (by their real paths, which an attacker can guess), and connect to a server on
+/// the loopback.
+struct Target {
+    dir: tempfile::TempDir,
+    listener: TcpListener,
+}
+
+impl Target {
+    fn new() -> Target {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        Target { dir, listener }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `attack.py`: `attack(tag)` tries each, quietly.
+    fn attack_py(&self) -> String {
+        format!(
+            r#"import os, socket
+def attack(tag):
+    for folder in ({home:?}, {project:?}):
+        try:
+            with open(os.path.join(folder, 'planted-by-' + tag), 'w') as f:
+                f.write('x')
+        except OSError:
+            pass
+    try:
+        socket.create_connection(('127.0.0.1', {port}), timeout=1).close()
+    except OSError:
+        pass
+"#,
+            home = self.path().join("home").display().to_string(),
+            project = self.path().display().to_string(),
+            port = self.listener.local_addr().unwrap().port()
+        )
+    }
+
+    /// The same in C, for a testlib checker.
+    fn attack_c(&self) -> String {
+        format!(
+            r#"#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+static void attack(const char *tag) {{
+    const char *folders[] = {{"{home}", "{project}"}};
+    for (int i = 0; i < 2; i++) {{
+        char path[4096];
+        snprintf(path, sizeof path, "%s/planted-by-%s", folders[i], tag);
+        FILE *f = fopen(path, "w");
+        if (f) {{ fputs("x", f); fclose(f); }}
+    }}
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in at;
+    memset(&at, 0, sizeof at);
+    at.sin_family = AF_INET;
+    at.sin_port = htons({port});
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (s >= 0) {{ connect(s, (struct sockaddr *)&at, sizeof at); close(s); }}
+}}
+"#,
+            home = self.path().join("home").display(),
+            project = self.path().display(),
+            port = self.listener.local_addr().unwrap().port()
+        )
+    }
+
+    /// Nothing was planted by `tag`, and nobody connected.
+    fn assert_held(&self, tag: &str) {
+        for folder in [self.path().join("home"), self.path().to_path_buf()] {
+            let planted: PathBuf = folder.join(format!("planted-by-{tag}"));
+            assert!(
+                !planted.exists(),
+                "the package's {tag} wrote `{}`",
+                planted.display()
+            );
+        }
+        match self.listener.accept() {
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("the package's {tag} reached the local server: {other:?}"),
+        }
+    }
+}
+
+/// Whether the test can run here; says why not.
+fn can_sandbox() -> bool {
+    if sandbox_available() {
+        return true;
+    }
+    eprintln!("skipped: no sandbox on this machine (`harness doctor`), package code not tried");
+    false
+}
+
+#[test]
+fn a_hostile_output_validator_is_held_and_still_judges() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    write(
+        &root,
+        "problem.yaml",
+        "name: Echo\nvalidation: custom\nlimits:\n  memory: 256\n",
+    );
+    // A folder of two Python files: the validator imports its own module.
+    write(
+        &root,
+        "output_validators/hostile/attack.py",
+        &target.attack_py(),
+    );
+    write(
+        &root,
+        "output_validators/hostile/validate.py",
+        r#"import sys
+from attack import attack
+if __name__ == '__main__':
+    attack('validator')
+    team = sys.stdin.read().split()
+    judge = open(sys.argv[2]).read().split()
+    if team != judge:
+        open(sys.argv[3] + 'judgemessage.txt', 'w').write('%s is not %s' % (team, judge))
+        sys.exit(43)
+    sys.exit(42)
+"#,
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("all 2 submissions"), "{stdout}");
+    target.assert_held("validator");
+    // Its judgemessage.txt is still the reason.
+    write(target.path(), "wrong.py", "print(1)\n");
+    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "wrong.py"]));
+    assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
+    assert!(stdout.contains("['1'] is not ['5']"), "{stdout}");
+    target.assert_held("validator");
+}
+
+#[test]
+fn a_hostile_judgemessage_link_is_not_followed() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    write(target.path(), "home/secret.txt", "the user's secret\n");
+    write(
+        &root,
+        "problem.yaml",
+        "name: Echo\nvalidation: custom\nlimits:\n  memory: 256\n",
+    );
+    write(
+        &root,
+        "output_validators/v/validate.py",
+        &format!(
+            "import os, sys\nos.symlink({:?}, sys.argv[3] + 'judgemessage.txt')\nsys.exit(43)\n",
+            target.path().join("home/secret.txt").display().to_string()
+        ),
+    );
+    write(target.path(), "mine.py", "print(int(input()))\n");
+    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "mine.py"]));
+    assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("the user's secret"), "{stdout}");
+}
+
+#[test]
+fn a_hostile_input_validator_is_held_and_still_validates() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    write(
+        &root,
+        "input_validators/hostile/attack.py",
+        &target.attack_py(),
+    );
+    write(
+        &root,
+        "input_validators/hostile/check.py",
+        "import sys\nfrom attack import attack\nif __name__ == '__main__':\n    attack('input-validator')\n    sys.exit(42 if sys.stdin.read().strip().isdigit() else 43)\n",
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["validate", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("2 of 2 case checks valid"), "{stdout}");
+    target.assert_held("input-validator");
+    write(&root, "data/secret/3.in", "seven\n");
+    write(&root, "data/secret/3.ans", "7\n");
+    let (code, stdout, stderr) = run(harness(target.path()).args(["validate", "echo"]));
+    assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
+    assert!(stdout.contains("INVALID secret/3"), "{stdout}");
+}
+
+#[test]
+fn a_hostile_interactor_is_held_and_still_judges() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    write(
+        &root,
+        "problem.yaml",
+        "name: Echo\nvalidation: custom interactive\nlimits:\n  memory: 256\n",
+    );
+    // The interactor sends the number, and accepts it said back.
+    write(
+        &root,
+        "output_validators/hostile/attack.py",
+        &target.attack_py(),
+    );
+    write(
+        &root,
+        "output_validators/hostile/interact.py",
+        r#"import sys
+from attack import attack
+if __name__ == '__main__':
+    attack('interactor')
+    n = open(sys.argv[1]).read().strip()
+    print(n, flush=True)
+    said = sys.stdin.readline().strip()
+    if said != n:
+        open(sys.argv[3] + 'judgemessage.txt', 'w').write('said %s for %s' % (said, n))
+        sys.exit(43)
+    sys.exit(42)
+"#,
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("all 2 submissions"), "{stdout}");
+    target.assert_held("interactor");
+    write(target.path(), "wrong.py", "input()\nprint(0)\n");
+    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "wrong.py"]));
+    assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
+    assert!(stdout.contains("said 0 for 5"), "{stdout}");
+}
+
+#[test]
+fn hostile_build_and_run_scripts_are_held_and_still_judge() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    write(
+        &root,
+        "problem.yaml",
+        "name: Echo\nvalidation: custom\nlimits:\n  memory: 256\n",
+    );
+    write(
+        &root,
+        "output_validators/scripts/attack.py",
+        &target.attack_py(),
+    );
+    // `build` compiles nothing: it attacks, then writes the validator `run` starts.
+    write(
+        &root,
+        "output_validators/scripts/build",
+        "#!/bin/sh\nset -e\npython3 -c 'from attack import attack; attack(\"build\")'\nprintf '%s\\n' 'import sys' 'from attack import attack' 'attack(\"run\")' 'team = sys.stdin.read().split()' 'judge = open(sys.argv[2]).read().split()' 'sys.exit(42 if team == judge else 43)' > built.py\n",
+    );
+    executable(
+        &root,
+        "output_validators/scripts/run",
+        "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/built.py\" \"$@\"\n",
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("all 2 submissions"), "{stdout}");
+    target.assert_held("build");
+    target.assert_held("run");
+}
+
+#[test]
+fn a_hostile_testlib_checker_is_held_and_still_judges() {
+    if !can_sandbox() {
+        return;
+    }
+    let Some(testlib) = common::testlib_h() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
+        );
+        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+        return;
+    };
+    let target = Target::new();
+    let root = target.path().join("sum");
+    polygon_package(&root, "input-file=\"\" output-file=\"\"", PLAIN, LIMITS);
+    let xml = std::fs::read_to_string(root.join("problem.xml"))
+        .unwrap()
+        .replace("std::wcmp.cpp", "check.cpp");
+    write(&root, "problem.xml", &xml);
+    write(
+        &root,
+        "files/testlib.h",
+        &std::fs::read_to_string(testlib).unwrap(),
+    );
+    write(
+        &root,
+        "files/check.cpp",
+        &format!(
+            "{}#include \"testlib.h\"\nint main(int argc, char* argv[]) {{\n    registerTestlibCmd(argc, argv);\n    attack(\"checker\");\n    long long expected = ans.readLong(), found = ouf.readLong();\n    if (found != expected) quitf(_wa, \"expected %lld, found %lld\", expected, found);\n    quitf(_ok, \"%lld\", found);\n}}\n",
+            target.attack_c()
+        ),
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "sum"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    target.assert_held("checker");
+    write(target.path(), "far.py", "print(100)\n");
+    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "sum", "far.py"]));
+    assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
+    assert!(stdout.contains("expected 3, found 100"), "{stdout}");
+    target.assert_held("checker");
+}
+
+#[test]
+fn package_code_without_the_sandbox_is_said_before_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("echo");
+    echo_package(&root);
+    write(
+        &root,
+        "problem.yaml",
+        "name: Echo\nvalidation: custom\nlimits:\n  memory: 256\n",
+    );
+    write(
+        &root,
+        "output_validators/v/validate.py",
+        "import sys\nteam = sys.stdin.read().split()\njudge = open(sys.argv[2]).read().split()\nsys.exit(42 if team == judge else 43)\n",
+    );
+    write(
+        dir.path(),
+        "judge.toml",
+        "[defaults]\nsandbox = \"off\"\n\n[problems.e]\npackage = \"echo\"\n",
+    );
+    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "e"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("not sandboxed"))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {stderr}");
+    assert!(said[0].contains("output_validators/v"), "{stderr}");
+}
