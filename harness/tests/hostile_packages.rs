@@ -253,6 +253,31 @@ fn kattis_data_symlinks_out_of_the_package_are_refused() {
 }
 
 #[test]
+fn fifos_in_a_package_never_hold_the_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("echo");
+    echo_package(&root);
+    let fifo = |path: &Path| {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    };
+    fifo(&root.join("submissions/accepted/fifo.py"));
+    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("not a regular file"), "{stdout}");
+    write(&root, "data/secret/3.ans", "1\n");
+    fifo(&root.join("data/secret/3.in"));
+    refused(
+        dir.path(),
+        &["verify", "echo"],
+        &["data/secret/3.in", "not a regular file"],
+    );
+}
+
+#[test]
 fn symlink_loops_in_data_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("echo");

@@ -571,8 +571,15 @@ impl Walk<'_> {
                 self.group(&entry, &flags)?;
                 continue;
             }
-            if entry.extension().and_then(|e| e.to_str()) != Some("in") || !entry.is_file() {
+            if entry.extension().and_then(|e| e.to_str()) != Some("in") {
                 continue;
+            }
+            if !entry.is_file() {
+                // A FIFO would hold the judge, which opens the input, for ever.
+                return Err(invalid(
+                    &entry,
+                    "is not a regular file (a FIFO or a device): a case's input is a file",
+                ));
             }
             let answer = entry.with_extension("ans");
             super::check_inside(self.root, &answer)?;

@@ -221,6 +221,14 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
                 });
                 continue;
             }
+            // A FIFO or a device would hold the reading of its first line for ever.
+            if !source.is_file() {
+                skipped.push(Skipped {
+                    name,
+                    reason: "not a regular file (a FIFO or a device)".to_string(),
+                });
+                continue;
+            }
             let lower = file_name(&source).to_ascii_lowercase();
             if lower.starts_with("readme") || lower.ends_with(".md") || lower.ends_with(".txt") {
                 continue;
