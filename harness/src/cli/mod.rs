@@ -146,9 +146,10 @@ pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
         }
     };
     let mut config = config::load(&path)?;
-    package::resolve_packages(&mut config)?;
+    // Before the packages are read: building one may run its code.
     #[cfg(target_os = "linux")]
     crate::sandbox::set_mode(config.sandbox);
+    package::resolve_packages(&mut config)?;
     Ok(config)
 }
 
@@ -194,6 +195,9 @@ pub(crate) fn named_packages(
     };
     let config = config::load(&path)?;
     let mut dirs = Vec::new();
+    // Its packages are judged under its `sandbox` mode.
+    #[cfg(target_os = "linux")]
+    crate::sandbox::set_mode(config.sandbox);
     for name in names {
         match config.problem(name).and_then(|p| p.package.as_ref()) {
             Some(reference) => dirs.push(reference.path.clone()),

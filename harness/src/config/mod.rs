@@ -165,6 +165,8 @@ pub enum InteractorProgram {
         /// Its own arguments, before the protocol's.
         args: Vec<String>,
     },
+    /// A problem package's own interactor, built: it runs in the sandbox.
+    Package(crate::check::package::PackageProgram),
 }
 
 /// How an interactor is called and what its exit code means.
@@ -959,7 +961,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// A file-I/O name is made inside the program's working folder: a plain file name only.
-fn check_file_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_file_name(name: &str) -> Result<(), String> {
     let plain = !name.is_empty()
         && name != "."
         && name != ".."
