@@ -337,6 +337,16 @@ pub fn judge_case(
     };
     let result = match pair::run_pair(&request) {
         Ok(result) => result,
+        // The judge's own program: never the contestant's fault, and said as its own.
+        Err(RunError::Spawn {
+            program: failed_program,
+            source,
+        }) if failed_program != program.executable => {
+            return failed(format!(
+                "the interactor cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: interactor = [\"python3\", \"interactor.py\"])",
+                failed_program.display()
+            ))
+        }
         Err(error) => return failed(error.to_string()),
     };
     if crate::sandbox::interrupt::is_interrupted() {
@@ -349,13 +359,27 @@ pub fn judge_case(
     );
     // Not stopped by the pair's wall clock: it ended on its own (or by its other limits).
     let submission_ended = result.submission.limit_hit != Some(crate::verdict::LimitHit::WallTime);
-    let said = verdict::interactor_said(
+    let mut said = verdict::interactor_said(
         interactor.protocol,
         &result.interactor,
         &interactor_limits(limits.wall_time),
         &message,
         submission_ended,
     );
+    // A Kattis interactor's reason is its judgemessage.txt, which one that crashed never
+    // wrote: where it failed is on its stderr (testlib's reason is its stderr already).
+    if let (verdict::InteractorSaid::Failed(why), InteractorProtocol::Kattis) =
+        (&mut said, interactor.protocol)
+    {
+        if let Some(line) =
+            crate::text::last_line(&String::from_utf8_lossy(&result.interactor.stderr_tail))
+        {
+            why.push_str(&format!(
+                " (its stderr: {})",
+                crate::text::one_line(line, 200)
+            ));
+        }
+    }
     let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
     // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
     if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
