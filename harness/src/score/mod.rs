@@ -10,7 +10,9 @@ mod error;
 mod kattis;
 mod model;
 mod number;
+mod polygon;
 mod spec;
+mod test_group;
 
 pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
 pub use credit::{
@@ -24,6 +26,8 @@ pub use kattis::{
 };
 pub use model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 pub use number::{format_score, same_score, DECIMALS};
+pub use polygon::{polygon, PointsPolicy, PolygonGroup, PolygonTest};
 pub use spec::{
     groups, points, Aggregation, CasePoints, CaseRef, GroupSpec, GroupsSpec, PointsSpec,
 };
+pub use test_group::{kattis_2025, TestData, TestGroup, TestGroupYaml, STATIC_VALIDATION_CASE};
