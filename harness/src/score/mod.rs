@@ -7,6 +7,7 @@
 mod aggregate;
 mod credit;
 mod error;
+mod expected;
 mod kattis;
 mod model;
 mod number;
@@ -20,6 +21,9 @@ pub use credit::{
     TESTLIB_POINTS_EXIT,
 };
 pub use error::{Place, ScoringError, ScoringErrorKind};
+pub use expected::{
+    check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,
+};
 pub use kattis::{
     kattis_legacy, KattisFolder, KattisGrading, KattisItem, OnReject, ScoreMode, TestdataYaml,
     VerdictMode,
