@@ -1127,6 +1127,32 @@ mod tests {
     }
 
     #[test]
+    fn kattis_groups_hand_up_their_printed_score() {
+        // Each group's grader prints `%f`: three thirds add up to 0.999999, not 1, as in
+        // problemtools.
+        let third = |name: &str| folder(name, "grader_flags: avg", cases(name, 3));
+        let scoring = kattis(
+            "on_reject: continue",
+            vec![folder(
+                "secret",
+                "",
+                vec![third("secret/a"), third("secret/b"), third("secret/c")],
+            )],
+        );
+        let wrong = [
+            "secret/a/2",
+            "secret/a/3",
+            "secret/b/2",
+            "secret/b/3",
+            "secret/c/2",
+            "secret/c/3",
+        ];
+        let changes: Vec<(&str, CaseOutcome)> = wrong.iter().map(|&c| (c, v(WA))).collect();
+        let sheet = scoring.aggregate(&outcomes(&scoring, &changes)).unwrap();
+        assert_eq!(sheet.score, Some(0.999999));
+    }
+
+    #[test]
     fn kattis_needs_follow_on_reject() {
         let scoring = kattis(
             "on_reject: continue\ngrader_flags: ignore_sample",

@@ -11,6 +11,8 @@ mod expected;
 mod kattis;
 mod model;
 mod number;
+#[cfg(test)]
+mod oddecho_tests;
 mod polygon;
 mod spec;
 mod test_group;
