@@ -671,6 +671,18 @@ mod tests {
             .collect()
     }
 
+    /// The sheet a judge gets that runs, in order, only the cases [`Scoring::needs`] asks for:
+    /// it must be the sheet of every outcome.
+    fn assert_needs_suffice(scoring: &Scoring, all: &Outcomes, what: &str) {
+        let mut known = Outcomes::new();
+        for case in scoring.cases() {
+            if scoring.needs(&case.name, &known) {
+                known.insert(case.name.clone(), *all.get(&case.name).unwrap());
+            }
+        }
+        assert_eq!(scoring.aggregate(&known), scoring.aggregate(all), "{what}");
+    }
+
     fn v(verdict: Verdict) -> CaseOutcome {
         CaseOutcome::new(verdict)
     }
@@ -798,8 +810,10 @@ mod tests {
             ),
         ];
         for (what, changes, expected) in rows {
-            let sheet = scoring.aggregate(&outcomes(&scoring, &changes)).unwrap();
+            let all = outcomes(&scoring, &changes);
+            let sheet = scoring.aggregate(&all).unwrap();
             assert_eq!(line(&sheet), expected, "{what}");
+            assert_needs_suffice(&scoring, &all, what);
             assert_eq!(sheet.max_score, Some(100.0), "{what}");
         }
     }
@@ -1069,8 +1083,10 @@ mod tests {
             ("a judge error goes up as it is", &sum_continue, vec![("secret/g2/1", v(JE))], "0 JE secret/g2/1 | sample 0 AC - | secret 0 JE secret/g2/1 | secret/g1 30 AC - | secret/g2 0 JE secret/g2/1"),
         ];
         for (what, scoring, changes, expected) in rows {
-            let sheet = scoring.aggregate(&outcomes(scoring, &changes)).unwrap();
+            let all = outcomes(scoring, &changes);
+            let sheet = scoring.aggregate(&all).unwrap();
             assert_eq!(line(&sheet), expected, "{what}");
+            assert_needs_suffice(scoring, &all, what);
         }
     }
 
