@@ -19,5 +19,6 @@ mod package;
 mod receive;
 mod report;
 pub mod sandbox;
+pub mod score;
 mod text;
 pub mod verdict;
