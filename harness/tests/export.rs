@@ -238,6 +238,9 @@ fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
     std::fs::write(cases.join("sample-1.in"), "1\n").unwrap();
     std::fs::write(cases.join("sample-1.ans"), "1\n").unwrap();
     std::fs::write(dir.path().join("val.cpp"), "int main() { return 0; }\n").unwrap();
+    // A built program (judge.toml's commands name files that are there).
+    std::fs::create_dir_all(dir.path().join("target/release")).unwrap();
+    std::fs::write(dir.path().join("target/release/val"), "").unwrap();
     let table = [
         (
             "validator = [\"val.cpp\"]",
@@ -389,7 +392,8 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
         ));
     assert!(!out.path().join("guess").exists(), "nothing half-written");
 
-    // A source that is not there is named as missing, not as a program.
+    // A source that is not there is named as missing (when judge.toml is read), not as a
+    // program.
     let dir = interactive_project("kattis");
     std::fs::remove_file(dir.path().join("interactor.py")).unwrap();
     harness(dir.path())
@@ -397,5 +401,7 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
         .arg(out.path().join("guess"))
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("interactor.py` does not exist"));
+        .stderr(predicates::str::contains(
+            "problem `guess`: interactor: no file `interactor.py`",
+        ));
 }

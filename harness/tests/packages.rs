@@ -476,13 +476,8 @@ int main(int argc, char* argv[]) {
 
 #[test]
 fn a_polygon_package_with_a_testlib_checker() {
-    let Some(testlib) = common::testlib_h() else {
-        // CI installs it (.ci/install-tools); a developer's machine may not have run that.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
-        );
-        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+    let Some(testlib) = common::testlib_h_or_skip("a_polygon_package_with_a_testlib_checker")
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -691,12 +686,8 @@ fn polygon_guess_package(root: &Path, testlib: &Path) {
 
 #[test]
 fn a_polygon_package_with_a_testlib_interactor() {
-    let Some(testlib) = common::testlib_h() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "testlib.h is missing: .ci/install-tools puts it in target/testlib/"
-        );
-        eprintln!("skipped: no testlib.h (run .ci/install-tools, or set HARNESS_TESTLIB_H)");
+    let Some(testlib) = common::testlib_h_or_skip("a_polygon_package_with_a_testlib_interactor")
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -11,6 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use nix::sys::resource::Resource;
 use serde_json::json;
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
@@ -29,7 +30,13 @@ impl Listener {
     /// Starts `harness listen --port 0 --dir DIR ARGS…` and reads the port it chose. The
     /// user config is `DIR/.xdg/harness/config.toml`, if a test writes one.
     fn start(dir: &Path, args: &[&str]) -> Listener {
-        let mut child = Command::new(HARNESS)
+        Listener::start_with(dir, args, |_| {})
+    }
+
+    /// The same, with the command changed by `configure` first (its limits, say).
+    fn start_with(dir: &Path, args: &[&str], configure: impl FnOnce(&mut Command)) -> Listener {
+        let mut command = Command::new(HARNESS);
+        command
             .args(["listen", "--port", "0", "--dir"])
             .arg(dir)
             .args(args)
@@ -38,9 +45,9 @@ impl Listener {
             .env("XDG_CONFIG_HOME", dir.join(".xdg"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the harness binary starts");
+            .stderr(Stdio::piped());
+        configure(&mut command);
+        let mut child = command.spawn().expect("the harness binary starts");
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut first = String::new();
         stdout.read_line(&mut first).unwrap();
@@ -59,11 +66,15 @@ impl Listener {
         });
         let errors = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&errors);
-        let mut stderr = child.stderr.take().unwrap();
+        // Line by line, so a test can wait for a line while the server runs.
+        let stderr = BufReader::new(child.stderr.take().unwrap());
         std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            sink.lock().unwrap().push_str(&text);
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                let mut text = sink.lock().unwrap();
+                text.push_str(&line);
+                text.push('\n');
+            }
         });
         Listener {
             child,
@@ -112,16 +123,27 @@ impl Listener {
     }
 }
 
-/// One HTTP/1.1 request, as the extension's XMLHttpRequest sends it; the status and body.
+/// One HTTP/1.1 request, with the headers the extension's fetch() sets; the status and body.
 fn post(port: u16, body: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server accepts");
-    stream.set_read_timeout(Some(DEADLINE)).unwrap();
     let head = format!(
         "POST / HTTP/1.1\r\nHost: localhost:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
+    request(port, &head, body)
+}
+
+/// `head` (the request line and headers, up to the blank line) and `body`, written as they
+/// are; the status and body of the answer.
+fn request(port: u16, head: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server accepts");
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
     stream.write_all(head.as_bytes()).unwrap();
     stream.write_all(body).unwrap();
+    response(&mut stream)
+}
+
+/// Reads the answer to its end (the server closes the connection after it).
+fn response(stream: &mut TcpStream) -> (u16, String) {
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let status = response
@@ -683,4 +705,349 @@ fn the_template_comes_from_the_user_config() {
         stderr.contains("cannot read template") && stderr.contains("named by `template` in"),
         "{stderr}"
     );
+}
+
+/// Codeforces 1900A again, at another problem's URL (so another id).
+fn problem_at(url: &str) -> Vec<u8> {
+    let mut problem = codeforces_1900a();
+    problem["url"] = json!(url);
+    problem["batch"] = serde_json::Value::Null;
+    problem.to_string().into_bytes()
+}
+
+#[test]
+fn competitive_companion_is_received_with_the_headers_chrome_and_firefox_send() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &[]);
+    let port = listener.port;
+    // The extension's fetch() from its background (src/hosts/Host.ts, CustomHost.ts): POST
+    // to http://localhost:PORT/ with Content-Type application/json; the browser adds the rest,
+    // its extension Origin included.
+    let chrome = |length: usize| {
+        format!(
+            "POST / HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: keep-alive\r\nContent-Length: {length}\r\nsec-ch-ua-platform: \"Linux\"\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36\r\nsec-ch-ua: \"Not)A;Brand\";v=\"8\", \"Chromium\";v=\"138\", \"Google Chrome\";v=\"138\"\r\nContent-Type: application/json\r\nsec-ch-ua-mobile: ?0\r\nAccept: */*\r\nOrigin: chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl\r\nSec-Fetch-Site: none\r\nSec-Fetch-Mode: cors\r\nSec-Fetch-Dest: empty\r\nAccept-Encoding: gzip, deflate, br, zstd\r\nAccept-Language: en-US,en;q=0.9\r\n\r\n"
+        )
+    };
+    let firefox = |origin: &str, length: usize| {
+        format!(
+            "POST / HTTP/1.1\r\nHost: localhost:{port}\r\nUser-Agent: Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0\r\nAccept: */*\r\nAccept-Language: en-US,en;q=0.5\r\nAccept-Encoding: gzip, deflate, br, zstd\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n{origin}Connection: keep-alive\r\nSec-Fetch-Dest: empty\r\nSec-Fetch-Mode: cors\r\nSec-Fetch-Site: same-origin\r\nPriority: u=4\r\n\r\n"
+        )
+    };
+    let a = problem_at("https://codeforces.com/contest/1900/problem/A");
+    let (status, body) = request(port, &chrome(a.len()), &a);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("received as `cf1900a`"), "{body}");
+    let b = problem_at("https://codeforces.com/contest/1900/problem/B");
+    let origin = "Origin: moz-extension://1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d\r\n";
+    let (status, body) = request(port, &firefox(origin, b.len()), &b);
+    assert_eq!((status, body.trim()), (200, "received as `cf1900b`"));
+    // Firefox may leave the Origin out (it no longer tells sites the extension's id).
+    let c = problem_at("https://codeforces.com/contest/1900/problem/C");
+    let (status, body) = request(port, &firefox("", c.len()), &c);
+    assert_eq!((status, body.trim()), (200, "received as `cf1900c`"));
+    // Any loopback name, with or without the port.
+    for (host, letter) in [
+        ("127.0.0.1:{port}", 'D'),
+        ("[::1]", 'E'),
+        ("localhost", 'F'),
+    ] {
+        let problem = problem_at(&format!(
+            "https://codeforces.com/contest/1900/problem/{letter}"
+        ));
+        let head = format!(
+            "POST / HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            host.replace("{port}", &port.to_string()),
+            problem.len()
+        );
+        let (status, body) = request(port, &head, &problem);
+        assert_eq!(status, 200, "{host}: {body}");
+    }
+    // A browser pointed at the port is told what it is.
+    let (status, body) = request(port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", b"");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("listening for problems"), "{body}");
+    let (exit, stdout, stderr) = listener.interrupt();
+    assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
+    assert!(!stderr.contains("refused"), "{stderr}");
+    for id in [
+        "cf1900a", "cf1900b", "cf1900c", "cf1900d", "cf1900e", "cf1900f",
+    ] {
+        assert!(dir.path().join("cases").join(id).is_dir(), "{id}: {stdout}");
+    }
+}
+
+#[test]
+fn a_web_page_cannot_send_problems_and_is_told_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &["--once"]);
+    let port = listener.port;
+    let body = codeforces_1900a().to_string();
+    let with = |headers: &str| {
+        format!(
+            "POST / HTTP/1.1\r\n{headers}Content-Length: {}\r\n\r\n",
+            body.len()
+        )
+    };
+    let host = format!("Host: localhost:{port}\r\n");
+    let rows = [
+        // A page's simple request: no preflight, so the browser sends it as it is.
+        (
+            format!(
+                "{host}Origin: https://evil.example\r\nContent-Type: text/plain;charset=UTF-8\r\n"
+            ),
+            403,
+            "Origin `https://evil.example` is a web page, not a browser extension",
+        ),
+        (
+            format!("{host}Origin: https://evil.example\r\nContent-Type: application/json\r\n"),
+            403,
+            "Origin `https://evil.example`",
+        ),
+        // A sandboxed frame or a local file.
+        (
+            format!("{host}Origin: null\r\nContent-Type: application/json\r\n"),
+            403,
+            "Origin `null`",
+        ),
+        (
+            format!("{host}Content-Type: text/plain;charset=UTF-8\r\n"),
+            415,
+            "Content-Type `text/plain;charset=UTF-8` is not application/json",
+        ),
+        (host.clone(), 415, "no Content-Type"),
+        (
+            format!("{host}Content-Type: application/x-www-form-urlencoded\r\n"),
+            415,
+            "is not application/json",
+        ),
+        // DNS rebinding: the page's own name, resolved to 127.0.0.1.
+        (
+            format!("Host: evil.example:{port}\r\nContent-Type: application/json\r\n"),
+            403,
+            "Host `evil.example:",
+        ),
+        (
+            "Host: 127.0.0.1.evil.example\r\nContent-Type: application/json\r\n".to_string(),
+            403,
+            "is not localhost, 127.0.0.1 or [::1]",
+        ),
+    ];
+    for (headers, expected_status, expected) in &rows {
+        let (status, answer) = request(port, &with(headers), body.as_bytes());
+        assert_eq!(status, *expected_status, "{headers:?}: {answer}");
+        assert!(answer.contains(expected), "{headers:?}: {answer}");
+        assert!(answer.contains("nothing was written"), "{answer}");
+    }
+    // A page's preflight for a JSON POST is refused, so the browser never sends the POST.
+    let (status, _) = request(
+        port,
+        &format!("OPTIONS / HTTP/1.1\r\n{host}Origin: https://evil.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n"),
+        b"",
+    );
+    assert_eq!(status, 403);
+    assert!(!dir.path().join("judge.toml").exists());
+    assert!(!dir.path().join("cases").exists());
+
+    // The extension is still heard.
+    let (status, _) = listener.post(body.as_bytes());
+    assert_eq!(status, 200);
+    let (exit, stdout, stderr) = listener.wait();
+    assert!(exit.success(), "{stdout}{stderr}");
+    let refused: Vec<&str> = stderr.lines().filter(|l| l.contains("refused (")).collect();
+    assert_eq!(refused.len(), rows.len() + 1, "{stderr}");
+    assert!(
+        stderr.contains("refused (403): Origin `https://evil.example` is a web page"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("refused (415): "), "{stderr}");
+}
+
+/// Opens a connection that sends the start of a head and then nothing.
+fn slow_client(port: u16) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    stream.write_all(b"POST / HTTP/1.1\r\nHost: loc").unwrap();
+    stream
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_never_hold_up_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &[]);
+    let port = listener.port;
+    // One slow client holds one connection thread, not the server.
+    let started = Instant::now();
+    let mut slow = slow_client(port);
+    let (status, _) = listener.post(&problem_at("https://codeforces.com/contest/1/problem/A"));
+    assert_eq!(status, 200);
+    let (status, body) = response(&mut slow);
+    assert_eq!(status, 408, "{body}");
+    assert!(body.contains("did not arrive within 5 s"), "{body}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // Many: those past the pool (8) and its queue (64) are told at once that it is busy; the
+    // others are cut off at their deadline, counted from when they came; then the server
+    // takes problems again.
+    let started = Instant::now();
+    let mut slow: Vec<TcpStream> = (0..80).map(|_| slow_client(port)).collect();
+    let statuses: Vec<u16> = slow.iter_mut().map(|stream| response(stream).0).collect();
+    assert!(
+        statuses.iter().all(|s| *s == 408 || *s == 503),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&503) && statuses.contains(&408),
+        "{statuses:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let (status, _) = listener.post(&problem_at("https://codeforces.com/contest/1/problem/B"));
+    assert_eq!(status, 200);
+    let (exit, stdout, stderr) = listener.interrupt();
+    assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
+    assert!(stderr.contains("refused (503): busy"), "{stderr}");
+    assert!(stderr.contains("refused (408)"), "{stderr}");
+}
+
+/// Starts `command` with `resource` limited to `value`.
+fn limit(command: &mut Command, resource: Resource, value: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit(2) is async-signal-safe and nix's wrapper neither allocates nor
+    // locks; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::resource::setrlimit(resource, value, value).map_err(std::io::Error::from)
+        });
+    }
+}
+
+#[test]
+fn out_of_file_descriptors_the_server_waits_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // Room for the harness's own descriptors and a few connections.
+    let listener = Listener::start_with(dir.path(), &[], |command| {
+        limit(command, Resource::RLIMIT_NOFILE, 16);
+    });
+    let port = listener.port;
+    let idle: Vec<TcpStream> = (0..24)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    let started = Instant::now();
+    while !listener
+        .stderr
+        .lock()
+        .unwrap()
+        .contains("cannot accept connections for now")
+    {
+        assert!(
+            started.elapsed() < DEADLINE,
+            "no word of it: {}",
+            listener.stderr.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(idle);
+    // What waited in the kernel's queue comes in a burst now: a client told 503 tries again.
+    let problem = problem_at("https://codeforces.com/contest/1/problem/A");
+    let (mut status, mut body) = listener.post(&problem);
+    for _ in 0..50 {
+        if status != 503 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        (status, body) = listener.post(&problem);
+    }
+    assert_eq!(status, 200, "{body}");
+    let (exit, stdout, stderr) = listener.interrupt();
+    assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("refused (503): cannot accept connections for now: Too many open files"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("received `cf1a`"), "{stdout}");
+}
+
+#[test]
+fn a_server_that_cannot_make_its_threads_says_why_and_stops() {
+    // As a user other than root, whom RLIMIT_NPROC holds: one process, no thread more.
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let nobody_can_run_it = root
+        && Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "--",
+                "test",
+                "-x",
+                HARNESS,
+            ])
+            .status()
+            .is_ok_and(|status| status.success());
+    if !nobody_can_run_it {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: a_server_that_cannot_make_its_threads_says_why_and_stops: needs root, setpriv, and a harness binary that `nobody` may run"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let mut command = Command::new("setpriv");
+    command
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            HARNESS,
+        ])
+        .args(["listen", "--port", "0", "--dir"])
+        .arg(dir.path())
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env("HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path().join(".xdg"))
+        .stdin(Stdio::null());
+    limit(&mut command, Resource::RLIMIT_NPROC, 1);
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("error: cannot start the server's threads: Resource temporarily unavailable"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("internal error"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_id_from_a_url_never_starts_with_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &["--once"]);
+    let (status, body) = listener.post(&problem_at("https://open.kattis.com/problems/--help"));
+    assert_eq!((status, body.trim()), (200, "received as `help`"));
+    let (exit, stdout, stderr) = listener.wait();
+    assert!(exit.success(), "{stdout}{stderr}");
+    assert!(read(dir.path().join("judge.toml")).contains("[problems.help]"));
+    // A name every command takes as a problem, not as an option.
+    std::fs::write(dir.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
+    let (code, stdout, stderr) = harness(dir.path(), &["judge", "help", "sol.cpp"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
 }

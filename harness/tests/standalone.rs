@@ -3,6 +3,8 @@
 //! answers, the user's config, and failing cases shown with their input.
 #![cfg(unix)]
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -254,7 +256,7 @@ fn hello_world_in_every_language_found() {
                 !required,
                 "`{missing}` is needed for {id} (hint: .ci/install-tools installs it)"
             );
-            eprintln!("skipped {id}: `{missing}` is not on PATH");
+            common::skipped(&format!("{id}: `{missing}` is not on PATH"));
             continue;
         }
         folder.write(file, source);
@@ -443,7 +445,7 @@ fn run_compiles_a_source_solution() {
 #[test]
 fn a_runtime_that_cannot_start_shows_its_own_message() {
     if !on_path("javac") || !on_path("java") || !on_path("jar") {
-        eprintln!("skipped: no JDK on PATH");
+        common::skipped("no JDK on PATH");
         return;
     }
     let folder = Folder::new();
@@ -463,7 +465,7 @@ fn a_runtime_that_cannot_start_shows_its_own_message() {
 #[test]
 fn a_java_class_that_is_not_public_runs_by_the_file_name() {
     if !on_path("javac") || !on_path("java") || !on_path("jar") {
-        eprintln!("skipped: no JDK on PATH");
+        common::skipped("no JDK on PATH");
         return;
     }
     let folder = Folder::new();

@@ -115,7 +115,7 @@ pub(super) fn command(
 }
 
 /// Turns the checker's exit status and messages into a result (testlib's conventions).
-fn classify_command(
+pub(super) fn classify_command(
     program: &Path,
     status: Termination,
     stdout: &[u8],

@@ -1,14 +1,20 @@
 //! The output check of a problem package: the default validator with the flags of the case's
-//! test group, or the package's own output validator spoken to as Kattis does
-//! (`validator INPUT ANSWER FEEDBACK_DIR/ [flags] < output`; 42 AC, 43 WA, else judge error).
+//! test group, the package's own output validator spoken to as Kattis does
+//! (`validator INPUT ANSWER FEEDBACK_DIR/ [flags] < output`; 42 AC, 43 WA, else judge error),
+//! or its testlib checker. A package's programs come from outside the project: each runs in
+//! the sandbox like a submission, in a folder of its own ([`RunFolder`]) that holds what it
+//! needs (its feedback folder, its own built files); its input and answer are given as
+//! private copies, and what it writes there is read back without following links.
 
 use std::ffi::OsString;
+use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::default_validator::{self, Flags};
 use super::{CaseFiles, Judgement};
-use crate::sandbox::run::{self, Limits, RunRequest, Scope, Stdin, Termination};
+use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 use crate::text::one_line;
 
 /// Kattis' exit code for an accepted output.
@@ -18,15 +24,163 @@ pub const EXIT_WRONG_ANSWER: i32 = 43;
 
 /// Characters of `judgemessage.txt` kept in a reason.
 const MESSAGE_CHARS: usize = 300;
+/// Bytes of a file a package program wrote that are read back.
+pub const MESSAGE_BYTES: usize = 64 * 1024;
 
-/// What a custom validator may use: far more than any submission, since a slow validator is
-/// the package's fault, not the contestant's; a hung one is still stopped.
-const VALIDATOR_LIMITS: Limits = Limits {
+/// What a package's validator or checker may use: far more than any submission, since a slow
+/// validator is the package's fault, not the contestant's; a hung one is still stopped.
+pub const VALIDATOR_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(60),
     wall_time: Duration::from_secs(120),
     memory_bytes: 4 << 30,
     output_bytes: 1 << 20,
 };
+
+/// A program of a package, built from its sources (see `package::build`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageProgram {
+    /// What is started: the built binary, an interpreter, or the package's `run` script.
+    pub program: PathBuf,
+    /// Its arguments before the protocol's (an interpreter's script).
+    pub args: Vec<OsString>,
+    /// The build folder: its files are given to the program when its command names them.
+    pub folder: PathBuf,
+    /// Shown in reasons: `output_validators/checker`.
+    pub name: String,
+}
+
+impl PackageProgram {
+    /// The program and arguments to start in `run_folder`. A command that names files of the
+    /// build folder (a script, a jar, a `run` script beside what `build` made) gets a copy of
+    /// the folder there, and names the copy: the sandbox shows nothing else of the machine's
+    /// folders. A built binary alone is started as it is.
+    pub fn laid_out(&self, run_folder: &Path) -> io::Result<(PathBuf, Vec<OsString>)> {
+        let own = |path: &Path| path.starts_with(&self.folder);
+        let script = own(&self.program) && !is_binary(&self.program);
+        if !script && !self.args.iter().any(|a| own(Path::new(a))) {
+            return Ok((self.program.clone(), self.args.clone()));
+        }
+        let copy = run_folder.join("program");
+        copy_tree(&self.folder, &copy, 0)?;
+        let moved = |path: &Path| match path.strip_prefix(&self.folder) {
+            Ok(rest) => copy.join(rest),
+            Err(_) => path.to_path_buf(),
+        };
+        let program = if script {
+            moved(&self.program)
+        } else {
+            self.program.clone()
+        };
+        let args = self
+            .args
+            .iter()
+            .map(|a| moved(Path::new(a)).into_os_string())
+            .collect();
+        Ok((program, args))
+    }
+}
+
+/// Whether `path` is an ELF executable (started from its descriptor where it is), not a script.
+fn is_binary(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == *b"\x7fELF")
+}
+
+/// Folders a build folder may nest, and files it may hold, when it is copied.
+const COPY_DEPTH: usize = 16;
+const COPY_FILES: usize = 10_000;
+
+/// Copies the regular files and folders of `from` into `to` (made if missing), never following a link: a
+/// build script may leave one behind (`secret -> /etc/shadow`), and the copy must not carry
+/// what it points at to the program.
+pub fn copy_tree(from: &Path, to: &Path, depth: usize) -> io::Result<()> {
+    if depth > COPY_DEPTH {
+        return Err(io::Error::other(format!(
+            "`{}` nests more than {COPY_DEPTH} folders",
+            from.display()
+        )));
+    }
+    if !to.is_dir() {
+        std::fs::create_dir(to)?;
+    }
+    for (count, entry) in std::fs::read_dir(from)?.enumerate() {
+        if count >= COPY_FILES {
+            return Err(io::Error::other(format!(
+                "`{}` holds more than {COPY_FILES} files",
+                from.display()
+            )));
+        }
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target, depth + 1)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// A package program's run folder: under the sandbox's scratch root, so the sandbox can make
+/// it the program's `/tmp`; removed when dropped.
+pub struct RunFolder {
+    dir: tempfile::TempDir,
+}
+
+impl RunFolder {
+    /// A fresh, empty folder.
+    pub fn new() -> io::Result<RunFolder> {
+        let dir = run::scratch_dir().map_err(|error| io::Error::other(error.to_string()))?;
+        Ok(RunFolder { dir })
+    }
+
+    /// Where it is, on the judge's side.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A folder in it the program may write (Kattis' feedback folder, `FEEDBACK_DIR`): open
+    /// to the id the sandbox runs programs as, inside a run folder only that id can enter.
+    pub fn writable(&self, name: &str) -> io::Result<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = self.path().join(name);
+        std::fs::create_dir(&folder)?;
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777))?;
+        Ok(folder)
+    }
+}
+
+/// The start of `name` in `folder`, as a package program left it: only a regular file is
+/// read, opened without following a link (a validator's `judgemessage.txt ->
+/// /proc/self/environ` would put the judge's secrets into the report) and without waiting on
+/// a FIFO. `None` when there is no such file.
+pub fn read_left(folder: &Path, name: &str, limit: usize) -> Option<Vec<u8>> {
+    use nix::fcntl::{open, openat, OFlag};
+    use nix::sys::stat::Mode;
+    let dir = open(
+        folder,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    let fd = openat(
+        dir.as_fd(),
+        name,
+        OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    let file = std::fs::File::from(fd);
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(limit as u64).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
 
 /// How a package's outputs are checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,15 +197,11 @@ pub struct PackageChecker {
 pub enum OutputValidator {
     /// problemtools' default validator, taking the group's flags.
     Default,
-    /// The package's own validator, built: the program and the arguments before the case's.
-    Custom {
-        /// The built program.
-        program: PathBuf,
-        /// Its arguments before INPUT ANSWER FEEDBACK_DIR (an interpreter's script).
-        args: Vec<OsString>,
-        /// Shown in reasons: `output_validators/checker`.
-        name: String,
-    },
+    /// The package's own Kattis output validator, built.
+    Custom(PackageProgram),
+    /// A Polygon package's testlib checker, built: `checker INPUT OUTPUT ANSWER`, testlib's
+    /// exit codes.
+    Testlib(PackageProgram),
 }
 
 impl PackageChecker {
@@ -74,57 +224,65 @@ impl PackageChecker {
                     "the package's validator flags are wrong: {message}"
                 )),
             },
-            OutputValidator::Custom {
-                program,
-                args,
-                name,
-            } => custom(program, args, name, flags, case, output),
+            OutputValidator::Custom(program) => custom(program, flags, case, output),
+            OutputValidator::Testlib(program) => testlib(program, case, output),
         }
     }
 }
 
-/// Runs a Kattis output validator on one output.
-fn custom(
+/// The sandboxed run of a package program in `folder`, its stdin `stdin`.
+fn run_in(
     program: &Path,
     args: &[OsString],
-    name: &str,
+    stdin: Stdin<'_>,
+    folder: &Path,
+) -> Result<run::RunResult, run::RunError> {
+    let request = RunRequest::new(program, VALIDATOR_LIMITS)
+        .args(args)
+        .stdin(stdin)
+        .scope(Scope::Group)
+        .workdir(Some(folder))
+        .isolation(Isolation::Sandbox);
+    run::run(&request)
+}
+
+/// Absolute: the program runs in a folder of its own.
+fn absolute(path: &Path) -> OsString {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .into_os_string()
+}
+
+/// Runs a Kattis output validator on one output.
+fn custom(
+    validator: &PackageProgram,
     flags: &[String],
     case: &CaseFiles<'_>,
     output: &[u8],
 ) -> Judgement {
-    let scratch = match tempfile::Builder::new()
-        .prefix("harness-feedback-")
-        .tempdir()
-    {
-        Ok(dir) => dir,
+    let name = &validator.name;
+    let prepared = RunFolder::new().and_then(|folder| {
+        let feedback = folder.writable("feedback")?;
+        let laid_out = validator.laid_out(folder.path())?;
+        Ok((folder, feedback, laid_out))
+    });
+    let (folder, feedback, (program, args)) = match prepared {
+        Ok(prepared) => prepared,
         Err(error) => {
             return Judgement::judge_error(format!(
-                "cannot make a feedback folder for `{name}`: {error}"
+                "cannot make a run folder for `{name}`: {error}"
             ))
         }
     };
-    let feedback = scratch.path().join("feedback");
-    let output_file = scratch.path().join("team_output");
-    if let Err(error) =
-        std::fs::create_dir(&feedback).and_then(|()| std::fs::write(&output_file, output))
-    {
-        return Judgement::judge_error(format!("cannot write the output for `{name}`: {error}"));
-    }
-    let mut all_args: Vec<OsString> = args.to_vec();
-    all_args.push(case.input.as_os_str().to_owned());
-    all_args.push(case.answer.as_os_str().to_owned());
+    let mut all_args = args;
+    all_args.push(absolute(case.input));
+    all_args.push(absolute(case.answer));
     // The trailing slash is part of the protocol: validators concatenate file names to it.
     let mut feedback_arg = feedback.as_os_str().to_owned();
     feedback_arg.push("/");
     all_args.push(feedback_arg);
     all_args.extend(flags.iter().map(OsString::from));
-    // Its memory counted over its group, with no address-space backstop: validators may be
-    // JVMs or start helpers.
-    let request = RunRequest::new(program, VALIDATOR_LIMITS)
-        .args(&all_args)
-        .stdin(Stdin::File(&output_file))
-        .scope(Scope::Group);
-    let result = match run::run(&request) {
+    let result = match run_in(&program, &all_args, Stdin::Bytes(output), folder.path()) {
         Ok(result) => result,
         Err(error) => {
             return Judgement::judge_error(format!(
@@ -133,8 +291,7 @@ fn custom(
         }
     };
     let read = |file: &str| {
-        std::fs::read(feedback.join(file))
-            .ok()
+        read_left(&feedback, file, MESSAGE_BYTES)
             .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
             .filter(|text| !text.is_empty())
     };
@@ -149,20 +306,21 @@ fn custom(
             .find(|l| !l.trim().is_empty())
             .map(|l| one_line(l.trim(), MESSAGE_CHARS))
     };
-    match result.termination {
-        Termination::Exited(EXIT_ACCEPTED) => {
+    match (result.limit_hit, result.termination) {
+        (None, Termination::Exited(EXIT_ACCEPTED)) => {
             Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")))
         }
         // BAPCtools' validation.h, and many validators, say why on stderr instead.
-        Termination::Exited(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
+        (None, Termination::Exited(EXIT_WRONG_ANSWER)) => Judgement::wrong_answer(
             message
                 .or_else(last_stderr_line)
                 .unwrap_or_else(|| format!("`{name}` says wrong answer (no judgemessage.txt)")),
         ),
-        ending => {
-            let how = match ending {
-                Termination::Exited(code) => format!("exited with {code}, not 42 or 43"),
-                Termination::Signaled(signal) => {
+        (hit, ending) => {
+            let how = match (hit, ending) {
+                (Some(hit), _) => format!("was stopped: {}", limit_hit(hit)),
+                (None, Termination::Exited(code)) => format!("exited with {code}, not 42 or 43"),
+                (None, Termination::Signaled(signal)) => {
                     format!("was killed by {}", run::signal_name(signal))
                 }
             };
@@ -173,6 +331,58 @@ fn custom(
             Judgement::judge_error(format!("output validator `{name}` {how}{detail}"))
         }
     }
+}
+
+/// Which of [`VALIDATOR_LIMITS`] a package program ran into.
+fn limit_hit(hit: run::LimitHit) -> String {
+    let limits = VALIDATOR_LIMITS;
+    match hit {
+        run::LimitHit::WallTime => format!("it ran longer than {}s", limits.wall_time.as_secs()),
+        run::LimitHit::CpuTime => {
+            format!("it used more than {}s of CPU", limits.cpu_time.as_secs())
+        }
+        run::LimitHit::Memory => format!("it used more than {} MiB", limits.memory_bytes >> 20),
+        run::LimitHit::Output => format!("it wrote more than {} KiB", limits.output_bytes >> 10),
+    }
+}
+
+/// Runs a package's testlib checker on one output: `checker INPUT OUTPUT ANSWER`.
+fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+    let name = &checker.name;
+    let prepared = RunFolder::new().and_then(|folder| {
+        let output_file = folder.path().join("output");
+        std::fs::write(&output_file, output)?;
+        let laid_out = checker.laid_out(folder.path())?;
+        Ok((folder, output_file, laid_out))
+    });
+    let (folder, output_file, (program, mut args)) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => {
+            return Judgement::judge_error(format!(
+                "cannot make a run folder for checker `{name}`: {error}"
+            ))
+        }
+    };
+    args.extend([
+        absolute(case.input),
+        output_file.into_os_string(),
+        absolute(case.answer),
+    ]);
+    let result = match run_in(&program, &args, Stdin::Null, folder.path()) {
+        Ok(result) => result,
+        Err(error) => {
+            return Judgement::judge_error(format!("checker `{name}` could not run: {error}"))
+        }
+    };
+    if let Some(hit) = result.limit_hit {
+        return Judgement::judge_error(format!("checker `{name}` was stopped: {}", limit_hit(hit)));
+    }
+    super::command::classify_command(
+        Path::new(name),
+        result.termination,
+        &result.stdout,
+        &result.stderr_tail,
+    )
 }
 
 #[cfg(test)]
@@ -195,11 +405,12 @@ mod tests {
         std::fs::write(&input, "in\n").unwrap();
         std::fs::write(&answer, "42\n").unwrap();
         let checker = PackageChecker {
-            validator: OutputValidator::Custom {
+            validator: OutputValidator::Custom(PackageProgram {
                 program: script(dir.path(), body),
                 args: Vec::new(),
+                folder: dir.path().to_path_buf(),
                 name: "output_validators/v".to_string(),
-            },
+            }),
             groups: vec![(
                 dir.path().to_path_buf(),
                 flags.iter().map(ToString::to_string).collect(),

@@ -10,6 +10,8 @@ use serde::Deserialize;
 use crate::check::Checker;
 use crate::compile::languages;
 use crate::sandbox::run::Limits;
+use commands::Files;
+mod commands;
 pub(crate) mod standalone;
 pub(crate) mod units;
 pub(crate) mod user;
@@ -165,6 +167,8 @@ pub enum InteractorProgram {
         /// Its own arguments, before the protocol's.
         args: Vec<String>,
     },
+    /// A problem package's own interactor, built: it runs in the sandbox.
+    Package(crate::check::package::PackageProgram),
 }
 
 /// How an interactor is called and what its exit code means.
@@ -643,20 +647,45 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     } else {
         root
     };
-    let invalid = |message: String| ConfigError::Invalid {
-        path: path.to_path_buf(),
-        message,
-    };
+    let errors = Errors::new(text, path);
+    let invalid = |message: String| errors.invalid(message);
 
+    let languages = languages_of(raw.languages, path)?;
     let defaults = raw.defaults;
+    let sources: Vec<String> = languages::builtin()
+        .iter()
+        .chain(&languages)
+        .flat_map(|language| language.extensions.iter().cloned())
+        .collect();
+    let files = Files {
+        root: &root,
+        built: defaults.build.is_some(),
+        sources: &sources,
+    };
     let default_checker = match &defaults.checker {
-        Some(checker) => resolve_checker(checker, &root).map_err(invalid)?,
+        Some(checker) => resolve_checker(checker, &files).map_err(|(word, message)| {
+            errors.at(
+                &checker_keys(&[Key::Name("defaults")], word),
+                format!("[defaults] checker: {message}"),
+            )
+        })?,
         None => Checker::Tokens,
     };
 
     let mut problems = Vec::new();
     for (name, problem) in raw.problems {
-        check_name(&name).map_err(invalid)?;
+        check_name(&name)
+            .map_err(|message| errors.at(&[Key::Name("problems"), Key::Name(&name)], message))?;
+        let table = [Key::Name("problems"), Key::Name(&name)];
+        // A command's word that names no file: the error points at that word.
+        let missing = |keys: &[Key<'_>], what: &str, missing: commands::Missing| {
+            let mut keys = keys.to_vec();
+            keys.push(Key::Index(missing.index));
+            errors.at(
+                &keys,
+                format!("problem `{name}`, {what}: {}", missing.message),
+            )
+        };
         let time_limit = problem
             .time_limit
             .or(defaults.time_limit)
@@ -673,20 +702,37 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             )));
         }
         let checker = match &problem.checker {
-            Some(checker) => resolve_checker(checker, &root)
-                .map_err(|message| invalid(format!("problem `{name}`: {message}")))?,
+            Some(checker) => resolve_checker(checker, &files).map_err(|(word, message)| {
+                errors.at(
+                    &checker_keys(&table, word),
+                    format!("problem `{name}`, checker: {message}"),
+                )
+            })?,
             None => default_checker.clone(),
         };
-        let interactor = resolve_interactor(&problem, &root)
-            .map_err(|message| invalid(format!("problem `{name}`: {message}")))?;
+        let interactor = resolve_interactor(&problem, &files).map_err(|(keys, message)| {
+            let mut at = table.to_vec();
+            at.extend(keys);
+            errors.at(&at, format!("problem `{name}`: {message}"))
+        })?;
         let mut generators = Vec::new();
-        for generator in problem.generators {
+        for (index, generator) in problem.generators.into_iter().enumerate() {
             check_command(&generator.command).map_err(|m| {
                 invalid(format!(
                     "problem `{name}`, generator `{}`: {m}",
                     generator.name
                 ))
             })?;
+            let keys = [
+                Key::Name("problems"),
+                Key::Name(&name),
+                Key::Name("generators"),
+                Key::Index(index),
+                Key::Name("command"),
+            ];
+            files
+                .check(&generator.command)
+                .map_err(|m| missing(&keys, &format!("generator `{}`", generator.name), m))?;
             if !generator.name.contains("{seed") && generator.seeds.first != generator.seeds.last {
                 return Err(invalid(format!(
                     "problem `{name}`: generator name `{}` needs `{{seed}}` to tell its {} cases apart",
@@ -700,27 +746,42 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 seeds: generator.seeds,
             });
         }
+        // The reference runs in a fresh folder: the files it names (`brute.py`) are made
+        // absolute, from judge.toml's folder.
+        let reference_keys = [
+            Key::Name("problems"),
+            Key::Name(&name),
+            Key::Name("reference"),
+        ];
         let reference = match problem.reference {
             None => None,
-            Some(RawCommand::File(file)) => Some(vec![root.join(file).display().to_string()]),
-            Some(RawCommand::Command(mut command)) => {
+            Some(RawCommand::File(file)) => Some(vec![files.file_only(&file).map_err(|m| {
+                errors.at(
+                    &reference_keys,
+                    format!("problem `{name}`, reference: {}", m.message),
+                )
+            })?]),
+            Some(RawCommand::Command(command)) => {
                 check_command(&command)
                     .map_err(|m| invalid(format!("problem `{name}`, reference: {m}")))?;
-                command[0] = resolve_program(&command[0], &root).display().to_string();
-                // The reference runs in a fresh folder: a file it names (`brute.py`) is taken
-                // from judge.toml's folder, as the program is.
-                for part in &mut command[1..] {
-                    let file = root.join(&*part);
-                    if file.is_file() {
-                        *part = file.display().to_string();
-                    }
-                }
-                Some(command)
+                Some(
+                    files
+                        .resolve(&command)
+                        .map_err(|m| missing(&reference_keys, "reference", m))?,
+                )
             }
         };
         if let Some(validator) = &problem.validator {
             check_command(validator)
                 .map_err(|m| invalid(format!("problem `{name}`, validator: {m}")))?;
+            let keys = [
+                Key::Name("problems"),
+                Key::Name(&name),
+                Key::Name("validator"),
+            ];
+            files
+                .check(validator)
+                .map_err(|m| missing(&keys, "validator", m))?;
         } else if problem.validator_protocol.is_some() {
             return Err(invalid(format!(
                 "problem `{name}`: `validator-protocol` is set but `validator` is not"
@@ -735,6 +796,27 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                     .map_err(|m| invalid(format!("problem `{name}`, {key}: {m}")))?;
             }
         }
+        let stress_keys = [Key::Name("problems"), Key::Name(&name), Key::Name("stress")];
+        let stress = match problem.stress {
+            None => None,
+            Some(stress) => {
+                for (key, command) in [
+                    ("generator", Some(&stress.generator)),
+                    ("shrink", stress.shrink.as_ref()),
+                ] {
+                    let Some(command) = command else { continue };
+                    let mut keys = stress_keys.to_vec();
+                    keys.push(Key::Name(key));
+                    files
+                        .check(command)
+                        .map_err(|m| missing(&keys, &format!("stress {key}"), m))?;
+                }
+                Some(Stress {
+                    generator: stress.generator,
+                    shrink: stress.shrink,
+                })
+            }
+        };
         problems.push(Problem {
             title: problem.title.unwrap_or_else(|| name.clone()),
             url: problem.url,
@@ -759,10 +841,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             validator: problem.validator,
             validator_protocol: problem.validator_protocol.unwrap_or_default(),
             generators,
-            stress: problem.stress.map(|s| Stress {
-                generator: s.generator,
-                shrink: s.shrink,
-            }),
+            stress,
             interactor,
             interactive: problem.interactive,
             multi_test: problem.multi_test,
@@ -773,8 +852,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             name,
         });
     }
-
-    let languages = languages_of(raw.languages, path)?;
 
     Ok(Config {
         root,
@@ -844,7 +921,21 @@ fn languages_of(
     Ok(languages)
 }
 
-fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
+/// Where a checker's error is: its key under `table`, or the word of its command.
+fn checker_keys<'a>(table: &[Key<'a>], word: Option<usize>) -> Vec<Key<'a>> {
+    let mut keys = table.to_vec();
+    keys.push(Key::Name("checker"));
+    if let Some(word) = word {
+        keys.extend([Key::Name("command"), Key::Index(word)]);
+    }
+    keys
+}
+
+/// The checker `raw` names; an error says which word of its command it is about, if one.
+fn resolve_checker(
+    raw: &RawChecker,
+    files: &Files<'_>,
+) -> Result<Checker, (Option<usize>, String)> {
     let float = |absolute: Option<f64>, relative: Option<f64>| Checker::Float {
         absolute: absolute.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
         relative: relative.unwrap_or(DEFAULT_FLOAT_TOLERANCE),
@@ -870,42 +961,68 @@ fn resolve_checker(raw: &RawChecker, root: &Path) -> Result<Checker, String> {
         RawChecker::Table(CheckerTable::Float { absolute, relative }) => {
             for tolerance in [absolute, relative].into_iter().flatten() {
                 if !(tolerance.is_finite() && *tolerance >= 0.0) {
-                    return Err(format!(
-                        "float tolerance {tolerance} must be a non-negative number"
+                    return Err((
+                        None,
+                        format!("float tolerance {tolerance} must be a non-negative number"),
                     ));
                 }
             }
             float(*absolute, *relative)
         }
         RawChecker::Table(CheckerTable::Command { command }) => {
-            check_command(command)?;
+            check_command(command).map_err(|message| (None, message))?;
+            // The checker does not run in judge.toml's folder: its files are made absolute.
+            let mut command = files
+                .resolve(command)
+                .map_err(|missing| (Some(missing.index), missing.message))?;
+            let program = PathBuf::from(command.remove(0));
             Checker::Command {
-                program: resolve_program(&command[0], root),
-                args: command[1..].to_vec(),
+                program,
+                args: command,
             }
         }
     })
 }
 
 /// The interactor of a problem table, with its protocol (testlib unless it says otherwise)
-/// and, for testlib, the problem's own checker for the interactor's OUTPUT file.
-fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Interactor>, String> {
+/// and, for testlib, the problem's own checker for the interactor's OUTPUT file. An error
+/// says under which keys of the table it is.
+fn resolve_interactor(
+    problem: &RawProblem,
+    files: &Files<'_>,
+) -> Result<Option<Interactor>, (Vec<Key<'static>>, String)> {
+    let interactor = || vec![Key::Name("interactor")];
     let Some(raw) = &problem.interactor else {
         if problem.interactor_protocol.is_some() {
-            return Err("`interactor-protocol` is set but `interactor` is not".to_string());
+            return Err((
+                vec![Key::Name("interactor-protocol")],
+                "`interactor-protocol` is set but `interactor` is not".to_string(),
+            ));
         }
         return Ok(None);
     };
     let program = match raw {
         RawInteractor::Source(source) if source.trim().is_empty() => {
-            return Err("`interactor` is empty".to_string())
+            return Err((interactor(), "`interactor` is empty".to_string()))
         }
-        RawInteractor::Source(source) => InteractorProgram::Source(root.join(source)),
+        RawInteractor::Source(source) => InteractorProgram::Source(
+            files
+                .file_only(source)
+                .map_err(|missing| (interactor(), format!("interactor: {}", missing.message)))?
+                .into(),
+        ),
         RawInteractor::Command(command) => {
-            check_command(command).map_err(|m| format!("interactor: {m}"))?;
+            check_command(command).map_err(|m| (interactor(), format!("interactor: {m}")))?;
+            // It runs in a scratch folder: its files are made absolute.
+            let mut command = files.resolve(command).map_err(|missing| {
+                (
+                    vec![Key::Name("interactor"), Key::Index(missing.index)],
+                    format!("interactor: {}", missing.message),
+                )
+            })?;
             InteractorProgram::Command {
-                program: resolve_program(&command[0], root),
-                args: command[1..].to_vec(),
+                program: PathBuf::from(command.remove(0)),
+                args: command,
             }
         }
     };
@@ -915,9 +1032,13 @@ fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Intera
     let checker = match (&problem.checker, protocol) {
         (None, _) => None,
         (Some(_), InteractorProtocol::Kattis) => {
-            return Err("a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string())
+            return Err((vec![Key::Name("checker")], "a Kattis interactor judges the dialogue itself, so `checker` has nothing to check (hint: remove `checker`, or use interactor-protocol = \"testlib\", whose OUTPUT file goes to the checker)".to_string()))
         }
-        (Some(checker), InteractorProtocol::Testlib) => Some(resolve_checker(checker, root)?),
+        (Some(checker), InteractorProtocol::Testlib) => {
+            Some(resolve_checker(checker, files).map_err(|(word, message)| {
+                (checker_keys(&[], word), format!("checker: {message}"))
+            })?)
+        }
     };
     Ok(Some(Interactor {
         program,
@@ -926,10 +1047,10 @@ fn resolve_interactor(problem: &RawProblem, root: &Path) -> Result<Option<Intera
     }))
 }
 
-/// A program named with a slash is a path from judge.toml's folder; a bare name is looked up
-/// on PATH when it runs, as a shell would.
+/// A program named with a slash, or naming a file in judge.toml's folder, is that file; any
+/// other bare name is looked up on PATH when it runs, as a shell would (see `commands`).
 pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
-    if program.contains('/') {
+    if program.contains('/') || (!program.is_empty() && root.join(program).is_file()) {
         root.join(program)
     } else {
         PathBuf::from(program)
@@ -949,17 +1070,78 @@ pub fn check_name(name: &str) -> Result<(), String> {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
+    if !ok {
+        return Err(format!(
             "`{name}` is not a valid name (use letters, digits, `-` and `_`)"
-        ))
+        ));
+    }
+    if name.starts_with('-') {
+        return Err(format!(
+            "`{name}` is not a valid name: it starts with `-`, so every command would take it for an option (hint: start it with a letter or digit)"
+        ));
+    }
+    Ok(())
+}
+
+/// A step from a table of judge.toml to the value an error is about.
+#[derive(Debug, Clone, Copy)]
+enum Key<'a> {
+    Name(&'a str),
+    Index(usize),
+}
+
+/// Errors found after the text parsed, placed at their value's line and column when it can
+/// be found (the file is parsed again, with spans, only when an error needs them).
+struct Errors<'a> {
+    text: &'a str,
+    path: &'a Path,
+}
+
+impl<'a> Errors<'a> {
+    fn new(text: &'a str, path: &'a Path) -> Errors<'a> {
+        Errors { text, path }
+    }
+
+    fn invalid(&self, message: String) -> ConfigError {
+        ConfigError::Invalid {
+            path: self.path.to_path_buf(),
+            message,
+        }
+    }
+
+    /// An error at the value `keys` lead to (or, when it is not there, the nearest above it).
+    fn at(&self, keys: &[Key<'_>], message: String) -> ConfigError {
+        let Ok(document) = toml_edit::Document::parse(self.text) else {
+            return self.invalid(message);
+        };
+        let mut item = document.as_item();
+        let mut span = None;
+        for key in keys {
+            let next = match key {
+                Key::Name(name) => item.get(*name),
+                Key::Index(index) => item.get(*index),
+            };
+            let Some(next) = next else { break };
+            item = next;
+            span = item.span().or(span);
+        }
+        match span {
+            Some(span) => {
+                let (line, column) = line_and_column(self.text, span.start);
+                ConfigError::Syntax {
+                    path: self.path.to_path_buf(),
+                    line,
+                    column,
+                    message,
+                }
+            }
+            None => self.invalid(message),
+        }
     }
 }
 
 /// A file-I/O name is made inside the program's working folder: a plain file name only.
-fn check_file_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_file_name(name: &str) -> Result<(), String> {
     let plain = !name.is_empty()
         && name != "."
         && name != ".."
@@ -1079,6 +1261,18 @@ mod tests {
         parse(text, Path::new("/project/judge.toml"))
     }
 
+    /// Parses `text` as the judge.toml of a folder that holds `files` (empty ones).
+    fn parse_with(text: &str, files: &[&str]) -> (tempfile::TempDir, Config) {
+        let dir = tempfile::tempdir().unwrap();
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let config = parse(text, &dir.path().join(FILE_NAME)).unwrap();
+        (dir, config)
+    }
+
     const MINIMAL: &str = r#"
 [defaults]
 time-limit = "2s"
@@ -1107,7 +1301,7 @@ solution = "target/release/sum"
 
     #[test]
     fn checkers_by_name_and_table() {
-        let config = parse_str(
+        let (dir, config) = parse_with(
             r#"
 [problems.a]
 solution = "a"
@@ -1119,8 +1313,8 @@ checker = { type = "float", absolute = 1e-9 }
 solution = "c"
 checker = { type = "command", command = ["checkers/c", "--strict"] }
 "#,
-        )
-        .unwrap();
+            &["checkers/c"],
+        );
         assert_eq!(
             config.problem("a").unwrap().checker,
             Checker::UnorderedBlocks
@@ -1135,7 +1329,7 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
         assert_eq!(
             config.problem("c").unwrap().checker,
             Checker::Command {
-                program: PathBuf::from("/project/checkers/c"),
+                program: dir.path().join("checkers/c"),
                 args: vec!["--strict".to_string()]
             }
         );
@@ -1180,7 +1374,7 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
 
     #[test]
     fn interactors_as_source_or_command_with_their_protocol() {
-        let config = parse_str(
+        let (_dir, config) = parse_with(
             r#"
 [problems.a]
 solution = "a"
@@ -1194,8 +1388,8 @@ solution = "c"
 interactor = ["interact"]
 checker = "lines"
 "#,
-        )
-        .unwrap();
+            &["checkers/interactor.cpp", "bin/interact"],
+        );
         let a = config.problem("a").unwrap().interactor.as_ref().unwrap();
         assert!(
             matches!(&a.program, InteractorProgram::Source(p) if p.ends_with("checkers/interactor.cpp"))
@@ -1214,7 +1408,7 @@ checker = "lines"
 
     #[test]
     fn validator_protocol_is_read_and_needs_a_validator() {
-        let config = parse_str(
+        let (_dir, config) = parse_with(
             r#"
 [problems.a]
 validator = ["val.rs", "a"]
@@ -1222,8 +1416,8 @@ validator-protocol = "kattis"
 [problems.b]
 validator = ["val"]
 "#,
-        )
-        .unwrap();
+            &["val.rs"],
+        );
         let protocol = |id: &str| config.problem(id).unwrap().validator_protocol;
         assert_eq!(protocol("a"), ValidatorProtocol::Kattis);
         assert_eq!(protocol("b"), ValidatorProtocol::Testlib);
@@ -1263,6 +1457,88 @@ validator = ["val"]
         );
         assert_eq!(line, 4);
         assert!(message.contains("polygon"), "{message}");
+    }
+
+    #[test]
+    fn a_file_a_command_names_is_found_from_judge_toml_or_named_where_it_is_missing() {
+        let text = r#"
+[problems.a]
+interactor = ["python3", "inter.py", "--strict"]
+checker = { type = "command", command = ["python3", "check.py"] }
+reference = ["python3", "brute.py"]
+"#;
+        let (dir, config) = parse_with(text, &["inter.py", "check.py", "brute.py"]);
+        let problem = config.problem("a").unwrap();
+        let at = |file: &str| dir.path().join(file).display().to_string();
+        let Some(InteractorProgram::Command { program, args }) =
+            problem.interactor.as_ref().map(|i| &i.program)
+        else {
+            panic!("a command interactor")
+        };
+        assert_eq!(program, Path::new("python3"));
+        assert_eq!(args, &[at("inter.py"), "--strict".to_string()]);
+        assert_eq!(
+            problem.checker,
+            Checker::Command {
+                program: PathBuf::from("python3"),
+                args: vec![at("check.py")],
+            }
+        );
+        assert_eq!(
+            problem.reference.as_deref(),
+            Some(&["python3".to_string(), at("brute.py")][..])
+        );
+
+        // Each missing file is an error at its own word.
+        let rows = [
+            (
+                &["check.py", "brute.py"][..],
+                (3, 26),
+                "interactor: no file `inter.py`",
+            ),
+            (
+                &["inter.py", "brute.py"],
+                (4, 53),
+                "checker: no file `check.py`",
+            ),
+            (
+                &["inter.py", "check.py"],
+                (5, 25),
+                "reference: no file `brute.py`",
+            ),
+        ];
+        for (files, place, expected) in rows {
+            let dir = tempfile::tempdir().unwrap();
+            for file in files {
+                std::fs::write(dir.path().join(file), "").unwrap();
+            }
+            match parse(text, &dir.path().join(FILE_NAME)) {
+                Err(ConfigError::Syntax {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((line, column), place, "{message}");
+                    assert!(message.contains(expected), "{message}");
+                    assert!(message.starts_with("problem `a`"), "{message}");
+                }
+                other => panic!("{expected}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_may_not_start_with_a_dash() {
+        let (line, _, message) = syntax(
+            "[problems.ok]
+[problems.-help]
+solution = \"a\"
+",
+        );
+        assert_eq!(line, 2, "{message}");
+        assert!(message.contains("starts with `-`"), "{message}");
+        assert!(check_name("a-b").is_ok() && check_name("-a").is_err());
     }
 
     #[test]
@@ -1321,8 +1597,11 @@ validator = ["val"]
 
     #[test]
     fn seeds_and_generators() {
+        // The build makes the generator: it need not be there before.
         let config = parse_str(
             r#"
+[defaults]
+build = ["make"]
 [problems.sum]
 solution = "s"
 [[problems.sum.generators]]

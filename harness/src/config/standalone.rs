@@ -80,7 +80,12 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
 pub fn parse_checker(text: &str) -> Result<Checker, String> {
     let named = toml::from_str::<NamedChecker>(&format!("checker = {}", toml_string(text)));
     if let Ok(named) = named {
-        return super::resolve_checker(&named.checker, Path::new("."));
+        let files = super::Files {
+            root: Path::new("."),
+            built: false,
+            sources: &[],
+        };
+        return super::resolve_checker(&named.checker, &files).map_err(|(_, message)| message);
     }
     let mut words = text.split_whitespace().map(str::to_string);
     let program = words

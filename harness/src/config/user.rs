@@ -69,19 +69,29 @@ pub fn load() -> Result<UserConfig, ConfigError> {
 pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
     let raw: RawUser = toml::from_str(text).map_err(|error| syntax_error(text, path, &error))?;
     let root = path.parent().unwrap_or(Path::new("."));
+    let languages = languages_of(raw.languages, path)?;
+    let sources: Vec<String> = crate::compile::languages::builtin()
+        .iter()
+        .chain(&languages)
+        .flat_map(|language| language.extensions.iter().cloned())
+        .collect();
+    // A checker command's files are named from this file's folder.
+    let files = super::Files {
+        root,
+        built: false,
+        sources: &sources,
+    };
     let checker = match &raw.defaults.checker {
-        Some(checker) => {
-            Some(
-                resolve_checker(checker, root).map_err(|message| ConfigError::Invalid {
-                    path: path.to_path_buf(),
-                    message,
-                })?,
+        Some(checker) => Some(resolve_checker(checker, &files).map_err(|(word, message)| {
+            super::Errors::new(text, path).at(
+                &super::checker_keys(&[super::Key::Name("defaults")], word),
+                format!("[defaults] checker: {message}"),
             )
-        }
+        })?),
         None => None,
     };
     Ok(UserConfig {
-        languages: languages_of(raw.languages, path)?,
+        languages,
         time_limit: raw.defaults.time_limit.map(|d| d.0),
         memory_limit: raw.defaults.memory_limit.map(|s| s.0),
         checker,

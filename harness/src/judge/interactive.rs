@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::case::discover::Case;
+use crate::check::package::{read_left, PackageProgram, RunFolder};
 use crate::check::{self, CaseFiles, Checker};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{self, Config, InteractorProgram, InteractorProtocol};
@@ -22,6 +23,8 @@ use super::{CaseOutcome, Interaction, JudgeSettings, Program};
 const INTERACTOR_MEMORY: u64 = 2 << 30;
 /// Bytes of the interactor's message kept (judgemessage.txt or stderr).
 const MESSAGE_BYTES: usize = 4096;
+/// Bytes of a testlib interactor's OUTPUT file read for its checker.
+const OUTPUT_BYTES: usize = 64 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InteractorError {
@@ -49,6 +52,8 @@ pub struct ReadyInteractor {
     pub protocol: InteractorProtocol,
     /// testlib: the checker of the OUTPUT file, if the problem names one.
     pub checker: Option<Checker>,
+    /// A problem package's interactor: code from outside the project, run in the sandbox.
+    pub package: Option<PackageProgram>,
     /// Keeps the build folder of a compiled interactor until judging ends.
     _build: Option<Prepared>,
 }
@@ -66,7 +71,18 @@ pub fn prepare(
         problem: problem.name.clone(),
         error,
     };
+    let package = match &interactor.program {
+        InteractorProgram::Package(program) => Some(program.clone()),
+        _ => None,
+    };
     let (program, build) = match &interactor.program {
+        InteractorProgram::Package(program) => (
+            Program {
+                executable: program.program.clone(),
+                args: program.args.clone(),
+            },
+            None,
+        ),
         InteractorProgram::Command { program, args } => (
             Program {
                 executable: program.clone(),
@@ -92,6 +108,7 @@ pub fn prepare(
         program,
         protocol: interactor.protocol,
         checker: interactor.checker.clone(),
+        package,
         _build: build,
     })))
 }
@@ -107,32 +124,73 @@ pub fn interactor_limits(wall_time: Duration) -> Limits {
     }
 }
 
-/// How the interactor is called on one case: its arguments by protocol, and where it writes.
+/// The interactor's folder for one case: a package's interactor runs in the sandbox, so its
+/// folder is under the sandbox's scratch root; the project's own runs as a plain process.
+enum Scratch {
+    Plain(tempfile::TempDir),
+    Package(RunFolder),
+}
+
+impl Scratch {
+    fn path(&self) -> &Path {
+        match self {
+            Scratch::Plain(dir) => dir.path(),
+            Scratch::Package(folder) => folder.path(),
+        }
+    }
+}
+
+/// How the interactor is called on one case: the program and its arguments by protocol, where
+/// it runs and writes.
 struct Call {
+    program: PathBuf,
     args: Vec<OsString>,
     /// testlib's OUTPUT file.
     output: PathBuf,
     /// Kattis's feedback folder.
     feedback: PathBuf,
+    isolation: Isolation,
+    scratch: Scratch,
 }
 
 impl Call {
-    /// The arguments for `case`, with the interactor's files in `scratch`.
-    fn new(interactor: &ReadyInteractor, case: &Case, scratch: &Path) -> Result<Call, String> {
+    /// The call for `case`, in a fresh folder.
+    fn new(interactor: &ReadyInteractor, case: &Case) -> Result<Call, String> {
+        let made = |error: std::io::Error| format!("cannot make the interactor's folder: {error}");
+        let (scratch, program, mut args, isolation) = match &interactor.package {
+            Some(package) => {
+                let folder = RunFolder::new().map_err(made)?;
+                let (program, args) = package.laid_out(folder.path()).map_err(made)?;
+                (Scratch::Package(folder), program, args, Isolation::Sandbox)
+            }
+            None => (
+                Scratch::Plain(
+                    tempfile::Builder::new()
+                        .prefix("harness-interactor-")
+                        .tempdir()
+                        .map_err(made)?,
+                ),
+                interactor.program.executable.clone(),
+                interactor.program.args.clone(),
+                Isolation::Process,
+            ),
+        };
         // The interactor runs in its own folder: the case's paths must not be relative.
         let absolute =
             |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let (input, answer) = (absolute(&case.input), absolute(&case.answer));
-        let output = scratch.join("output");
-        let feedback = scratch.join("feedback");
-        let mut args = interactor.program.args.clone();
+        let output = scratch.path().join("output");
+        let feedback = scratch.path().join("feedback");
         match interactor.protocol {
             InteractorProtocol::Testlib => {
                 args.extend([input.into(), output.clone().into(), answer.into()]);
             }
             InteractorProtocol::Kattis => {
-                std::fs::create_dir(&feedback)
-                    .map_err(|error| format!("cannot make the feedback folder: {error}"))?;
+                match &scratch {
+                    Scratch::Package(folder) => folder.writable("feedback").map(drop),
+                    Scratch::Plain(_) => std::fs::create_dir(&feedback),
+                }
+                .map_err(|error| format!("cannot make the feedback folder: {error}"))?;
                 // The trailing slash is part of the protocol: validators append file names.
                 let mut dir: OsString = feedback.clone().into();
                 dir.push("/");
@@ -140,9 +198,12 @@ impl Call {
             }
         }
         Ok(Call {
+            program,
             args,
             output,
             feedback,
+            isolation,
+            scratch,
         })
     }
 
@@ -194,19 +255,14 @@ pub fn replay_sample(
             }
         }
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("harness-interactor-")
-        .tempdir()
-        .map_err(|error| format!("cannot make a folder: {error}"))?;
-    let said_path = scratch.path().join("said");
-    std::fs::write(&said_path, said).map_err(|error| format!("cannot write: {error}"))?;
-    let call = Call::new(interactor, case, scratch.path())?;
+    let call = Call::new(interactor, case)?;
     let limits = interactor_limits(wall_time);
-    let request = RunRequest::new(&interactor.program.executable, limits)
+    let request = RunRequest::new(&call.program, limits)
         .args(&call.args)
-        .stdin(Stdin::File(&said_path))
+        .stdin(Stdin::Bytes(said.as_bytes()))
         .scope(Scope::Group)
-        .workdir(Some(scratch.path()));
+        .workdir(Some(call.scratch.path()))
+        .isolation(call.isolation);
     let run = crate::sandbox::run::run(&request).map_err(|error| error.to_string())?;
     let replies = String::from_utf8_lossy(&run.stdout);
     let replies: Vec<&str> = replies.lines().collect();
@@ -247,19 +303,18 @@ pub fn judge_case(
     interactor: &ReadyInteractor,
 ) -> CaseOutcome {
     let failed = |reason: String| super::judge_error(case, reason);
-    let scratch = match tempfile::Builder::new()
-        .prefix("harness-interactor-")
-        .tempdir()
-    {
-        Ok(dir) => dir,
-        Err(error) => return failed(RunError::Workdir(error).to_string()),
-    };
-    let call = match Call::new(interactor, case, scratch.path()) {
+    let call = match Call::new(interactor, case) {
         Ok(call) => call,
         Err(reason) => return failed(reason),
     };
-    let args = call.args;
-    let (output, feedback) = (call.output, call.feedback);
+    let Call {
+        program: interactor_program,
+        args,
+        output,
+        feedback,
+        isolation,
+        scratch,
+    } = call;
     let limits = settings.limits;
     let request = PairRequest {
         submission: Party {
@@ -271,17 +326,27 @@ pub fn judge_case(
             isolation: Isolation::Sandbox,
         },
         interactor: Party {
-            program: &interactor.program.executable,
+            program: &interactor_program,
             args: &args,
             limits: interactor_limits(limits.wall_time),
             scope: Scope::Group,
             workdir: Some(scratch.path()),
-            isolation: Isolation::Process,
+            isolation,
         },
         wall_time: limits.wall_time,
     };
     let result = match pair::run_pair(&request) {
         Ok(result) => result,
+        // The judge's own program: never the contestant's fault, and said as its own.
+        Err(RunError::Spawn {
+            program: failed_program,
+            source,
+        }) if failed_program != program.executable => {
+            return failed(format!(
+                "the interactor cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: interactor = [\"python3\", \"interactor.py\"])",
+                failed_program.display()
+            ))
+        }
         Err(error) => return failed(error.to_string()),
     };
     if crate::sandbox::interrupt::is_interrupted() {
@@ -294,18 +359,36 @@ pub fn judge_case(
     );
     // Not stopped by the pair's wall clock: it ended on its own (or by its other limits).
     let submission_ended = result.submission.limit_hit != Some(crate::verdict::LimitHit::WallTime);
-    let said = verdict::interactor_said(
+    let mut said = verdict::interactor_said(
         interactor.protocol,
         &result.interactor,
         &interactor_limits(limits.wall_time),
         &message,
         submission_ended,
     );
+    // A Kattis interactor's reason is its judgemessage.txt, which one that crashed never
+    // wrote: where it failed is on its stderr (testlib's reason is its stderr already).
+    if let (verdict::InteractorSaid::Failed(why), InteractorProtocol::Kattis) =
+        (&mut said, interactor.protocol)
+    {
+        if let Some(line) =
+            crate::text::last_line(&String::from_utf8_lossy(&result.interactor.stderr_tail))
+        {
+            why.push_str(&format!(
+                " (its stderr: {})",
+                crate::text::one_line(line, 200)
+            ));
+        }
+    }
     let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
     // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
     if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
         let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
-        let written = std::fs::read(&output).unwrap_or_default();
+        // Read as the interactor left it, never through a link it made.
+        let written = output
+            .parent()
+            .and_then(|folder| read_left(folder, "output", OUTPUT_BYTES))
+            .unwrap_or_default();
         let files = CaseFiles {
             input: &case.input,
             answer: &case.answer,
@@ -342,13 +425,14 @@ fn call_message(protocol: InteractorProtocol, feedback: &Path, stderr: &[u8]) ->
     }
 }
 
-/// The start of a message file; missing is empty (a validator need not write one).
+/// The start of a message file; missing is empty (a validator need not write one). Read as
+/// the interactor left it, never through a link it made.
 fn read_bounded(path: &Path) -> String {
-    use std::io::Read;
-    let mut text = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(MESSAGE_BYTES as u64).read_to_end(&mut text);
-    }
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+    else {
+        return String::new();
+    };
+    let text = read_left(folder, name, MESSAGE_BYTES).unwrap_or_default();
     String::from_utf8_lossy(&text).trim().to_string()
 }
 

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{languages, PackageError, SourceProgram};
+use crate::check::package::{PackageProgram, RunFolder};
 use crate::config::Language;
 use crate::judge::Program;
-use crate::sandbox::run::{self, Limits, RunRequest, Scope, Termination};
+use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Termination};
 
 /// Compilers are trusted and may be slow (a testlib checker takes seconds with -O2).
 const COMPILE_LIMITS: Limits = Limits {
@@ -27,6 +28,20 @@ const VALIDATOR_MEMORY_MIB: u64 = 2048;
 #[derive(Debug, Clone)]
 pub struct Built {
     pub program: Program,
+    /// The build folder, in the cache.
+    pub folder: PathBuf,
+}
+
+impl Built {
+    /// The program as a package's own, run in the sandbox (see `check::package`).
+    pub fn package_program(&self, name: &str) -> PackageProgram {
+        PackageProgram {
+            program: self.program.executable.clone(),
+            args: self.program.args.clone(),
+            folder: self.folder.clone(),
+            name: name.to_string(),
+        }
+    }
 }
 
 /// Where builds are kept: `$HARNESS_CACHE_DIR`, else `$XDG_CACHE_HOME/harness`, else
@@ -170,6 +185,7 @@ pub fn build(
     if dir.join(".built").is_file() {
         return Ok(Built {
             program: program_of(&dir),
+            folder: dir,
         });
     }
 
@@ -203,12 +219,11 @@ pub fn build(
                 .map_err(|e| fail(format!("cannot copy `{}`: {e}", header.display())))?;
         }
     }
+    if scripts && scratch.path().join("build").is_file() {
+        run_build_script(scratch.path()).map_err(fail)?;
+    }
     let compile: Option<(PathBuf, Vec<OsString>)> = if scripts {
-        scratch
-            .path()
-            .join("build")
-            .is_file()
-            .then(|| (PathBuf::from("sh"), vec![OsString::from("build")]))
+        None
     } else {
         let language = language.expect("a language");
         language.compile.as_ref().map(|command| {
@@ -267,7 +282,45 @@ pub fn build(
     }
     Ok(Built {
         program: program_of(&dir),
+        folder: dir,
     })
+}
+
+/// Runs a package's `build` script on the files in `folder`, in the sandbox like any of the
+/// package's programs: in a run folder of its own holding a copy of them, whose regular files
+/// and folders (no links) are what the build made.
+fn run_build_script(folder: &Path) -> Result<(), String> {
+    let run_folder = RunFolder::new().map_err(|e| format!("cannot make a build folder: {e}"))?;
+    let work = run_folder.path();
+    crate::check::package::copy_tree(folder, work, 0)
+        .map_err(|e| format!("cannot copy the sources to build: {e}"))?;
+    // It runs in that folder (its /tmp): the script is named from there.
+    let args = [work.join("build").into_os_string()];
+    let request = RunRequest::new(Path::new("sh"), COMPILE_LIMITS)
+        .args(&args)
+        .scope(Scope::Group)
+        .workdir(Some(work))
+        .isolation(Isolation::Sandbox);
+    let result = run::run(&request).map_err(|e| e.to_string())?;
+    if result.termination != Termination::Exited(0) || result.limit_hit.is_some() {
+        let mut message = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+        if message.trim().is_empty() {
+            message = String::from_utf8_lossy(&result.stdout).into_owned();
+        }
+        let message: Vec<&str> = message.lines().take(20).collect();
+        return Err(format!(
+            "the `build` script failed ({}):\n{}",
+            match result.limit_hit {
+                Some(hit) => format!("{hit:?}"),
+                None => result.termination.describe(),
+            },
+            message.join("\n")
+        ));
+    }
+    // What it made replaces the sources it was given.
+    std::fs::remove_dir_all(folder)
+        .and_then(|()| crate::check::package::copy_tree(work, folder, 0))
+        .map_err(|e| format!("cannot keep what `build` made: {e}"))
 }
 
 /// Replaces each `{{name}}` or `{{name.variant}}` whose name is a constant by its value, as
@@ -302,8 +355,16 @@ pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
     out
 }
 
+/// The longest name part of a build folder: the name is for people reading the cache; the
+/// hash beside it tells builds apart.
+const NAME_CHARS: usize = 64;
+
+/// A program's name as a folder name: letters, digits and `-` kept, and a long one cut to
+/// its start and a hash of the whole (a legal 250-character validator folder plus the hash
+/// was more than a file name may be).
 fn sanitize(name: &str) -> String {
-    name.chars()
+    let plain: String = name
+        .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
                 c
@@ -311,7 +372,17 @@ fn sanitize(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if plain.len() <= NAME_CHARS {
+        return plain;
+    }
+    let mut hasher = DefaultHasher::new();
+    name.hash(&mut hasher);
+    format!(
+        "{}-{:08x}",
+        &plain[..NAME_CHARS - 9],
+        hasher.finish() as u32
+    )
 }
 
 /// Replaces `{source}` and `{exe}` in a command template.
@@ -332,6 +403,16 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_fit_a_file_name() {
+        assert_eq!(sanitize("output_validators/v"), "output_validators_v");
+        let long = format!("output_validators/{}", "v".repeat(250));
+        let short = sanitize(&long);
+        assert_eq!(short.len(), NAME_CHARS);
+        assert!(short.starts_with("output_validators_vvv"), "{short}");
+        assert_ne!(short, sanitize(&format!("{long}w")));
+    }
 
     #[test]
     fn constants_replace_their_sequences_only() {

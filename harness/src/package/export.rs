@@ -497,6 +497,12 @@ fn carried_interactor(
                 }
             }
         }
+        InteractorProgram::Package(program) => {
+            return Err(format!(
+                "is `{}` of a package, built: export the package itself",
+                program.name
+            ))
+        }
     };
     let extension = source
         .extension()

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_norway::Value;
 
-use super::limits::TimeLimit;
+use super::limits::{Bound, TimeLimit};
 use super::{
     file_name, sorted_entries, submissions, Format, Group, Package, PackageError, SourceProgram,
     Validation,
@@ -20,8 +20,9 @@ const DEFAULT_OUTPUT_MIB: u64 = 8;
 
 /// The version problem.yaml declares: 2023-07-draft and 2025-09 read alike.
 pub fn version(dir: &Path) -> Format {
-    let text = std::fs::read_to_string(dir.join("problem.yaml")).unwrap_or_default();
-    let declared = serde_norway::from_str::<Value>(&text)
+    // Read within the same bounds as everything else; a file that cannot be read is refused
+    // by `open` with the reason.
+    let declared = super::yaml::read(&dir.join("problem.yaml"))
         .ok()
         .and_then(|v| {
             v.get("problem_format_version")
@@ -35,28 +36,9 @@ pub fn version(dir: &Path) -> Format {
     }
 }
 
-/// Reads YAML, turning a syntax error into one that names the line and column.
+/// Reads YAML within bounds, turning a syntax error into one that names the line and column.
 pub(crate) fn read_yaml(path: &Path) -> Result<Value, PackageError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PackageError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if text.trim().is_empty() {
-        return Ok(Value::Mapping(Default::default()));
-    }
-    match serde_norway::from_str::<Value>(&text) {
-        Ok(Value::Null) => Ok(Value::Mapping(Default::default())),
-        Ok(value) => Ok(value),
-        Err(error) => {
-            let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-            Err(PackageError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: error.to_string(),
-            })
-        }
-    }
+    super::yaml::read(path)
 }
 
 fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
@@ -109,6 +91,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         source,
     })?;
     let yaml_path = root.join("problem.yaml");
+    super::check_inside(&root, &yaml_path)?;
     let yaml = if yaml_path.is_file() {
         read_yaml(&yaml_path)?
     } else {
@@ -184,6 +167,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
                     _ => break,
                 }
             }
+            super::check_program(&root, &program)?;
             let name = program
                 .strip_prefix(&root)
                 .unwrap_or(&program)
@@ -210,59 +194,100 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         _ => Validation::Default,
     };
 
-    // Limits.
-    let limits = yaml.get("limits");
-    let limit = |key: &str| limits.and_then(|l| l.get(key)).and_then(number);
-    let memory_limit =
-        limit("memory").map_or(DEFAULT_MEMORY_MIB * MIB, |m| (m * MIB as f64) as u64);
-    let output_limit =
-        limit("output").map_or(DEFAULT_OUTPUT_MIB * MIB, |m| (m * MIB as f64) as u64);
-    let multiplier = limits
-        .and_then(|l| l.get("time_multipliers"))
-        .and_then(|m| m.get("ac_to_time_limit"))
-        .and_then(number)
-        .or_else(|| limit("time_multiplier"))
+    // Limits: each one checked, so that a zero, a negative or an absurd value is an error
+    // naming its key, never a panic or every case MLE.
+    let limits = match yaml.get("limits") {
+        None | Some(Value::Null) => None,
+        Some(map @ Value::Mapping(_)) => Some(map),
+        Some(_) => return Err(invalid(&yaml_path, "`limits` must be a mapping of keys")),
+    };
+    let limit = |keys: &[&str]| -> Result<Option<f64>, PackageError> {
+        let mut value = limits;
+        for key in keys {
+            value = value.and_then(|v| v.get(*key));
+        }
+        match value {
+            None | Some(Value::Null) => Ok(None),
+            Some(given) => number(given).map(Some).ok_or_else(|| {
+                invalid(
+                    &yaml_path,
+                    format!(
+                        "`limits.{}`: `{}` is not a number",
+                        keys.join("."),
+                        serde_norway::to_string(given).unwrap_or_default().trim()
+                    ),
+                )
+            }),
+        }
+    };
+    let checked = |keys: &[&str], bound: Bound| -> Result<Option<f64>, PackageError> {
+        let Some(value) = limit(keys)? else {
+            return Ok(None);
+        };
+        bound
+            .check(value)
+            .map(Some)
+            .map_err(|why| invalid(&yaml_path, format!("`limits.{}`: {why}", keys.join("."))))
+    };
+    let mib = |keys: &[&str], default: u64| -> Result<u64, PackageError> {
+        Ok(checked(keys, Bound::MIB)?.map_or(default * MIB, |m| (m * MIB as f64) as u64))
+    };
+    let memory_limit = mib(&["memory"], DEFAULT_MEMORY_MIB)?;
+    let output_limit = mib(&["output"], DEFAULT_OUTPUT_MIB)?;
+    let multiplier = checked(&["time_multipliers", "ac_to_time_limit"], Bound::MULTIPLIER)?
+        .or(checked(&["time_multiplier"], Bound::MULTIPLIER)?)
         .unwrap_or(if format == Format::KattisLegacy {
             5.0
         } else {
             2.0
         });
-    let resolution = limit("time_resolution").unwrap_or(1.0);
-    let time_limit = given_time_limit(&root, limit("time_limit"))?.unwrap_or(TimeLimit::Computed {
-        multiplier,
-        resolution,
-    });
+    let resolution = checked(&["time_resolution"], Bound::SECONDS)?.unwrap_or(1.0);
+    let time_limit = given_time_limit(&root, checked(&["time_limit"], Bound::SECONDS)?)?.unwrap_or(
+        TimeLimit::Computed {
+            multiplier,
+            resolution,
+        },
+    );
 
     // Test data.
     let base_output_flags = flags(yaml.get("validator_flags")).unwrap_or_default();
     let data = root.join("data");
-    refuse_ungenerated(&root, &data)?;
+    super::check_inside(&root, &data)?;
+    let mut walk = Walk {
+        root: &root,
+        data: &data,
+        base_output: &base_output_flags,
+        ancestors: Vec::new(),
+        entries: 0,
+        cases: Vec::new(),
+        groups: Vec::new(),
+    };
+    if data.is_dir() {
+        let top = read_group(&root, &data, &GroupFlags::default())?;
+        walk.groups.push(Group {
+            folder: data.clone(),
+            output_flags: [base_output_flags.clone(), top.output.clone()].concat(),
+            input_flags: top.input.clone(),
+        });
+        walk.ancestors
+            .push(data.canonicalize().map_err(|source| PackageError::Read {
+                path: data.clone(),
+                source,
+            })?);
+        for part in ["sample", "secret"] {
+            let folder = data.join(part);
+            if folder.is_dir() {
+                walk.group(&folder, &top)?;
+            }
+        }
+    }
+    let Walk { cases, groups, .. } = walk;
+    refuse_ungenerated(&root, &data, &cases)?;
     if !data.is_dir() {
         return Err(invalid(
             &root,
             "no `data/` folder: a package keeps its cases in `data/sample` and `data/secret`",
         ));
-    }
-    let mut cases = Vec::new();
-    let mut groups = Vec::new();
-    let top = read_group(&data, &GroupFlags::default())?;
-    groups.push(Group {
-        folder: data.clone(),
-        output_flags: [base_output_flags.clone(), top.output.clone()].concat(),
-        input_flags: top.input.clone(),
-    });
-    for part in ["sample", "secret"] {
-        let folder = data.join(part);
-        if folder.is_dir() {
-            walk(
-                &folder,
-                &data,
-                &top,
-                &base_output_flags,
-                &mut cases,
-                &mut groups,
-            )?;
-        }
     }
     if cases.is_empty() {
         return Err(invalid(
@@ -277,6 +302,9 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         .find(|d| d.is_dir())
     {
         Some(dir) => sorted_entries(&dir)?
+            .into_iter()
+            .map(|path| super::check_program(&root, &path).map(|()| path))
+            .collect::<Result<Vec<_>, _>>()?
             .into_iter()
             .map(|path| SourceProgram {
                 constants: constants.clone(),
@@ -357,8 +385,9 @@ fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
 /// BAPCtools writes a package's test data from `generators/generators.yaml` (`bt generate`)
 /// and keeps only the recipe in the repository: such a package is not judged "as it is" until
 /// the data is there. Judging its samples alone would pass submissions the secret data fails.
-fn refuse_ungenerated(root: &Path, data: &Path) -> Result<(), PackageError> {
+fn refuse_ungenerated(root: &Path, data: &Path, cases: &[Case]) -> Result<(), PackageError> {
     let recipe = root.join("generators/generators.yaml");
+    super::check_inside(root, &recipe)?;
     if !recipe.is_file() {
         return Ok(());
     }
@@ -381,7 +410,8 @@ fn refuse_ungenerated(root: &Path, data: &Path) -> Result<(), PackageError> {
             })
     };
     for part in ["sample", "secret"] {
-        if declared(part) && !has_case(&data.join(part)) {
+        let folder = data.join(part);
+        if declared(part) && !cases.iter().any(|case| case.input.starts_with(&folder)) {
             return Err(PackageError::Unsupported {
                 path: recipe,
                 message: format!(
@@ -394,33 +424,17 @@ fn refuse_ungenerated(root: &Path, data: &Path) -> Result<(), PackageError> {
     Ok(())
 }
 
-/// Whether a folder (or any group below it) holds an `.in` file.
-fn has_case(folder: &Path) -> bool {
-    sorted_entries(folder).is_ok_and(|entries| {
-        entries.iter().any(|e| {
-            if e.is_dir() {
-                has_case(e)
-            } else {
-                e.extension().is_some_and(|x| x == "in")
-            }
-        })
-    })
-}
-
 /// The time limit the package writes down, by DOMjudge's priority: `domjudge-problem.ini`,
 /// then `.timelimit`, then problem.yaml's `limits.time_limit`.
 fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>, PackageError> {
-    let seconds = |value: f64, path: &Path| {
-        if value.is_finite() && value > 0.0 {
-            Ok(Duration::from_secs_f64(value))
-        } else {
-            Err(invalid(
-                path,
-                format!("time limit {value} is not a positive number of seconds"),
-            ))
-        }
+    let seconds = |value: f64, path: &Path, key: &str| {
+        super::limits::Bound::SECONDS
+            .check(value)
+            .map(Duration::from_secs_f64)
+            .map_err(|why| invalid(path, format!("{key}{why}")))
     };
     let ini = root.join("domjudge-problem.ini");
+    super::check_inside(root, &ini)?;
     if ini.is_file() {
         let text = std::fs::read_to_string(&ini).map_err(|source| PackageError::Read {
             path: ini.clone(),
@@ -434,7 +448,7 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
                         invalid(&ini, format!("timelimit `{value}` is not a number"))
                     })?;
                     return Ok(Some(TimeLimit::Given {
-                        limit: seconds(value, &ini)?,
+                        limit: seconds(value, &ini, "`timelimit`: ")?,
                         source: "domjudge-problem.ini",
                     }));
                 }
@@ -442,6 +456,7 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
         }
     }
     let dot = root.join(".timelimit");
+    super::check_inside(root, &dot)?;
     if dot.is_file() {
         let text = std::fs::read_to_string(&dot).map_err(|source| PackageError::Read {
             path: dot.clone(),
@@ -454,13 +469,13 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
             )
         })?;
         return Ok(Some(TimeLimit::Given {
-            limit: seconds(value, &dot)?,
+            limit: seconds(value, &dot, "")?,
             source: ".timelimit",
         }));
     }
     match yaml {
         Some(value) => Ok(Some(TimeLimit::Given {
-            limit: seconds(value, &root.join("problem.yaml"))?,
+            limit: seconds(value, &root.join("problem.yaml"), "`limits.time_limit`: ")?,
             source: "problem.yaml",
         })),
         None => Ok(None),
@@ -474,7 +489,7 @@ struct GroupFlags {
     input: Vec<String>,
 }
 
-fn read_group(folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
+fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
     let file = ["test_group.yaml", "testdata.yaml"]
         .iter()
         .map(|f| folder.join(f))
@@ -482,6 +497,7 @@ fn read_group(folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageE
     let Some(file) = file else {
         return Ok(parent.clone());
     };
+    super::check_inside(root, &file)?;
     let yaml = read_yaml(&file)?;
     let output = flags(yaml.get("output_validator_args"))
         .or_else(|| flags(yaml.get("output_validator_flags")))
@@ -492,49 +508,101 @@ fn read_group(folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageE
     Ok(GroupFlags { output, input })
 }
 
-/// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
-/// runs them in.
-fn walk(
-    folder: &Path,
-    data: &Path,
-    parent: &GroupFlags,
-    base_output: &[String],
-    cases: &mut Vec<Case>,
-    groups: &mut Vec<Group>,
-) -> Result<(), PackageError> {
-    let flags = read_group(folder, parent)?;
-    groups.push(Group {
-        folder: folder.to_path_buf(),
-        output_flags: [base_output.to_vec(), flags.output.clone()].concat(),
-        input_flags: flags.input.clone(),
-    });
-    for entry in sorted_entries(folder)? {
-        if entry.is_dir() {
-            walk(&entry, data, &flags, base_output, cases, groups)?;
-            continue;
-        }
-        if entry.extension().and_then(|e| e.to_str()) != Some("in") {
-            continue;
-        }
-        let answer = entry.with_extension("ans");
-        if !answer.is_file() {
+/// Groups nested deeper than this are refused: the formats' packages nest a few.
+const MAX_GROUP_DEPTH: usize = 32;
+/// Files and folders `data/` may hold: many times the largest package's, and a bound on a
+/// walk that symbolic links could otherwise make exponential.
+const MAX_DATA_ENTRIES: usize = 200_000;
+
+/// The walk over `data/`: every link checked to stay inside the package and not to lead back
+/// to a folder that holds it, and bounded in depth and size.
+struct Walk<'a> {
+    root: &'a Path,
+    data: &'a Path,
+    base_output: &'a [String],
+    /// The canonical folders from `data/` down to the one being read.
+    ancestors: Vec<std::path::PathBuf>,
+    entries: usize,
+    cases: Vec<Case>,
+    groups: Vec<Group>,
+}
+
+impl Walk<'_> {
+    /// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
+    /// runs them in.
+    fn group(&mut self, folder: &Path, parent: &GroupFlags) -> Result<(), PackageError> {
+        super::check_inside(self.root, folder)?;
+        let canonical = folder.canonicalize().map_err(|source| PackageError::Read {
+            path: folder.to_path_buf(),
+            source,
+        })?;
+        if let Some(holder) = self.ancestors.iter().find(|a| **a == canonical) {
             return Err(invalid(
-                &entry,
+                folder,
                 format!(
-                    "has no answer `{}` beside it (hint: every `.in` needs its `.ans`)",
-                    file_name(&answer)
+                    "is a symbolic link to `{}`, a folder that holds it: a loop (hint: a group may link to another beside it, never to one above it)",
+                    holder.strip_prefix(self.root).unwrap_or(holder).display()
                 ),
             ));
         }
-        let relative = entry
-            .strip_prefix(data)
-            .unwrap_or(&entry)
-            .with_extension("");
-        cases.push(Case {
-            name: relative.to_string_lossy().into_owned(),
-            input: entry.clone(),
-            answer,
+        if self.ancestors.len() > MAX_GROUP_DEPTH {
+            return Err(invalid(
+                folder,
+                format!("test groups nested more than {MAX_GROUP_DEPTH} deep: not read"),
+            ));
+        }
+        self.ancestors.push(canonical);
+        let flags = read_group(self.root, folder, parent)?;
+        self.groups.push(Group {
+            folder: folder.to_path_buf(),
+            output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
+            input_flags: flags.input.clone(),
         });
+        for entry in sorted_entries(folder)? {
+            self.entries += 1;
+            if self.entries > MAX_DATA_ENTRIES {
+                return Err(invalid(
+                    self.data,
+                    format!("more than {MAX_DATA_ENTRIES} files and folders: not read"),
+                ));
+            }
+            super::check_inside(self.root, &entry)?;
+            if entry.is_dir() {
+                self.group(&entry, &flags)?;
+                continue;
+            }
+            if entry.extension().and_then(|e| e.to_str()) != Some("in") {
+                continue;
+            }
+            if !entry.is_file() {
+                // A FIFO would hold the judge, which opens the input, for ever.
+                return Err(invalid(
+                    &entry,
+                    "is not a regular file (a FIFO or a device): a case's input is a file",
+                ));
+            }
+            let answer = entry.with_extension("ans");
+            super::check_inside(self.root, &answer)?;
+            if !answer.is_file() {
+                return Err(invalid(
+                    &entry,
+                    format!(
+                        "has no answer `{}` beside it (hint: every `.in` needs its `.ans`)",
+                        file_name(&answer)
+                    ),
+                ));
+            }
+            let relative = entry
+                .strip_prefix(self.data)
+                .unwrap_or(&entry)
+                .with_extension("");
+            self.cases.push(Case {
+                name: relative.to_string_lossy().into_owned(),
+                input: entry.clone(),
+                answer,
+            });
+        }
+        self.ancestors.pop();
+        Ok(())
     }
-    Ok(())
 }

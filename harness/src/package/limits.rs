@@ -11,6 +11,49 @@ pub const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(300);
 /// useful limit anyway, and one that waits for input must not hold the judge for minutes.
 pub const UNKNOWN_WALL_LIMIT: Duration = Duration::from_secs(30);
 
+/// The range a limit a package writes down must be in: finite, more than 0, at most `max`.
+/// Beyond it a value is a mistake (or an attack): a time limit of 1e30 s panicked in the
+/// duration arithmetic, a memory limit of 0 made every case MLE.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound {
+    pub max: f64,
+    pub unit: &'static str,
+}
+
+impl Bound {
+    /// Time limits and their resolution: an hour.
+    pub const SECONDS: Bound = Bound {
+        max: 3600.0,
+        unit: "s",
+    };
+    /// Memory and output: 1 TiB.
+    pub const MIB: Bound = Bound {
+        max: (1u64 << 20) as f64,
+        unit: "MiB",
+    };
+    /// `time_multiplier`, `ac_to_time_limit`.
+    pub const MULTIPLIER: Bound = Bound {
+        max: 100.0,
+        unit: "(times the slowest accepted)",
+    };
+
+    /// `value` when it is in range, else why not.
+    pub fn check(self, value: f64) -> Result<f64, String> {
+        if value.is_finite() && value > 0.0 && value <= self.max {
+            return Ok(value);
+        }
+        let shown = if value.is_finite() && value.abs() >= 1e9 {
+            format!("{value:e}")
+        } else {
+            value.to_string()
+        };
+        Err(format!(
+            "{shown} is out of range: it must be more than 0 and at most {} {}",
+            self.max, self.unit
+        ))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum TimeLimit {
     /// Written in the package; `source` names where (`problem.yaml`, `.timelimit`, …).
@@ -39,7 +82,9 @@ impl TimeLimit {
     pub fn compute(multiplier: f64, resolution: f64, slowest: Duration) -> Duration {
         let exact = slowest.as_secs_f64() * multiplier;
         let steps = (exact / resolution).ceil().max(1.0);
-        Duration::from_secs_f64(steps * resolution)
+        // The package's values are bounded; a slow submission times a large multiplier still
+        // must not panic.
+        Duration::try_from_secs_f64(steps * resolution).unwrap_or(Duration::MAX)
     }
 }
 
@@ -95,5 +140,23 @@ mod tests {
                 "{multiplier} {resolution} {slowest:?}: {got:?}"
             );
         }
+        assert_eq!(
+            TimeLimit::compute(1e308, 1.0, Duration::from_secs(300)),
+            Duration::MAX
+        );
+    }
+
+    #[test]
+    fn bounds_refuse_zero_negative_non_finite_and_absurd() {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e30, 3600.5] {
+            assert!(Bound::SECONDS.check(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Bound::SECONDS.check(2.5), Ok(2.5));
+        assert_eq!(
+            Bound::SECONDS.check(1e30).unwrap_err(),
+            "1e30 is out of range: it must be more than 0 and at most 3600 s"
+        );
+        assert!(Bound::MIB.check(0.5).is_ok());
+        assert!(Bound::MIB.check(2e6).is_err());
     }
 }

@@ -13,6 +13,7 @@ pub mod polygon;
 pub mod stored;
 pub mod submissions;
 pub mod validate;
+pub(crate) mod yaml;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -243,15 +244,9 @@ pub fn load(
         Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = build::build(source, &languages, None)?;
             interactor = Some(crate::config::Interactor {
-                program: crate::config::InteractorProgram::Command {
-                    program: built.program.executable,
-                    args: built
-                        .program
-                        .args
-                        .iter()
-                        .map(|a| a.to_string_lossy().into_owned())
-                        .collect(),
-                },
+                program: crate::config::InteractorProgram::Package(
+                    built.package_program(&source.name),
+                ),
                 protocol: crate::config::InteractorProtocol::Kattis,
                 checker: None,
             });
@@ -264,41 +259,29 @@ pub fn load(
         Validation::Custom(source) => {
             let built = build::build(source, &languages, None)?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                validator: crate::check::package::OutputValidator::Custom {
-                    program: built.program.executable,
-                    args: built.program.args,
-                    name: source.name.clone(),
-                },
+                validator: crate::check::package::OutputValidator::Custom(
+                    built.package_program(&source.name),
+                ),
                 groups: output_groups(&package),
             }))
         }
         Validation::Testlib { program, include } => {
             let built = build::build(program, &languages, Some(include))?;
-            let checker = Checker::Command {
-                program: built.program.executable.clone(),
-                args: built
-                    .program
-                    .args
-                    .iter()
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect(),
-            };
-            checker
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                validator: crate::check::package::OutputValidator::Testlib(
+                    built.package_program(&program.name),
+                ),
+                groups: Vec::new(),
+            }))
         }
         Validation::Builtin(checker) => checker.clone(),
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = build::build(program, &languages, Some(include))?;
         interactor = Some(crate::config::Interactor {
-            program: crate::config::InteractorProgram::Command {
-                program: built.program.executable,
-                args: built
-                    .program
-                    .args
-                    .iter()
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect(),
-            },
+            program: crate::config::InteractorProgram::Package(
+                built.package_program(&program.name),
+            ),
             protocol: crate::config::InteractorProtocol::Testlib,
             checker: Some(checker.clone()),
         });
@@ -369,6 +352,61 @@ fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
         .iter()
         .map(|g| (g.folder.clone(), g.output_flags.clone()))
         .collect()
+}
+
+/// Refuses a file or folder of the package that is a symbolic link leading out of it (`2.ans ->
+/// /etc/passwd`) or in a loop; `root` is the package's canonical folder. A path that is not
+/// there passes: whoever needs it says it is missing.
+pub(crate) fn check_inside(root: &Path, path: &Path) -> Result<(), PackageError> {
+    let invalid = |message: String| PackageError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+    match std::fs::canonicalize(path) {
+        Ok(real) if real.starts_with(root) => Ok(()),
+        Ok(real) => Err(invalid(format!(
+            "leads to `{}`, outside the package: a package's files stay inside its folder",
+            real.display()
+        ))),
+        Err(error) if error.raw_os_error() == Some(libc::ELOOP) => Err(invalid(
+            "is a symbolic link in a loop: a package's links must lead to a file or folder"
+                .to_string(),
+        )),
+        Err(_) => Ok(()),
+    }
+}
+
+/// [`check_inside`] for a program of the package: the file, or the folder and the files in it
+/// that its build reads.
+pub(crate) fn check_program(root: &Path, path: &Path) -> Result<(), PackageError> {
+    check_inside(root, path)?;
+    if path.is_dir() {
+        for entry in sorted_entries(path)? {
+            check_inside(root, &entry)?;
+        }
+    }
+    Ok(())
+}
+
+/// A path the package writes down (a test's path pattern, a `<source path>`) as a path in
+/// `root`: it must be relative and stay inside, with no `..`.
+pub(crate) fn relative_inside(root: &Path, written: &str) -> Result<PathBuf, String> {
+    let path = Path::new(written);
+    let plain = !written.is_empty()
+        && !written.contains('\0')
+        && path.components().all(|part| {
+            matches!(
+                part,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+    if plain {
+        Ok(root.join(path))
+    } else {
+        Err(format!(
+            "`{written}` is not a relative path inside the package (hint: a package names its files from its own folder, without `..`)"
+        ))
+    }
 }
 
 /// The file name of a path, lossily, for names and messages.

@@ -3,7 +3,7 @@
 //! any other compiled from its source with the package's `testlib.h`), the validators and the
 //! solutions with their tags as expected verdicts.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::limits::TimeLimit;
@@ -14,6 +14,11 @@ use crate::case::discover::Case;
 use crate::check::Checker;
 use crate::judge::verify::Expected;
 use crate::verdict::Verdict;
+
+/// The largest `<time-limit>`: an hour.
+const MAX_TIME_MS: u64 = 3_600_000;
+/// The largest `<memory-limit>`: 1 TiB.
+const MAX_MEMORY_BYTES: u64 = 1 << 40;
 
 fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
     PackageError::Invalid {
@@ -109,6 +114,17 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         source,
     })?;
     let xml_path = root.join("problem.xml");
+    super::check_inside(&root, &xml_path)?;
+    // problem.xml lists the tests, not their data: a few KiB to a few hundred.
+    if std::fs::metadata(&xml_path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
+        return Err(invalid(
+            &xml_path,
+            format!(
+                "larger than {} MiB, more than a problem.xml holds: not read",
+                super::yaml::MAX_BYTES >> 20
+            ),
+        ));
+    }
     let text = std::fs::read_to_string(&xml_path).map_err(|source| PackageError::Read {
         path: xml_path.clone(),
         source,
@@ -147,15 +163,18 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         child(problem, "judging").ok_or_else(|| invalid(&xml_path, "no <judging> element"))?;
     // File input/output, as old Codeforces rounds use: the judge puts the input under that
     // name and reads the answer from the other.
-    let file = |attribute: &str| {
-        judging
-            .attribute(attribute)
-            .filter(|f| !f.is_empty())
-            .map(str::to_string)
+    // Names of files in the program's folder: plain names, as judge.toml's are.
+    let file = |attribute: &str| -> Result<Option<String>, PackageError> {
+        let Some(name) = judging.attribute(attribute).filter(|f| !f.is_empty()) else {
+            return Ok(None);
+        };
+        crate::config::check_file_name(name)
+            .map_err(|why| invalid(&xml_path, format!("<judging {attribute}>: {why}")))?;
+        Ok(Some(name.to_string()))
     };
     let files = crate::config::FileIo {
-        input: file("input-file"),
-        output: file("output-file"),
+        input: file("input-file")?,
+        output: file("output-file")?,
     };
     let testset = judging
         .children()
@@ -164,17 +183,41 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         .ok_or_else(|| invalid(&xml_path, "no <testset> in <judging>"))?;
     let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
     let time_ms: u64 = value("time-limit")
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| invalid(&xml_path, "the testset has no <time-limit> in milliseconds"))?;
+        .ok_or_else(|| invalid(&xml_path, "the testset has no <time-limit> in milliseconds"))?
+        .parse()
+        .ok()
+        .filter(|ms| (1..=MAX_TIME_MS).contains(ms))
+        .ok_or_else(|| {
+            invalid(
+                &xml_path,
+                format!(
+                    "<time-limit> `{}` is not a time limit: it must be a whole number of milliseconds from 1 to {MAX_TIME_MS}",
+                    value("time-limit").unwrap_or_default()
+                ),
+            )
+        })?;
     let memory: u64 = value("memory-limit")
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| invalid(&xml_path, "the testset has no <memory-limit> in bytes"))?;
-    let input_pattern = value("input-path-pattern")
-        .unwrap_or("tests/%02d")
-        .to_string();
-    let answer_pattern = value("answer-path-pattern")
-        .unwrap_or("tests/%02d.a")
-        .to_string();
+        .ok_or_else(|| invalid(&xml_path, "the testset has no <memory-limit> in bytes"))?
+        .parse()
+        .ok()
+        .filter(|bytes| (1..=MAX_MEMORY_BYTES).contains(bytes))
+        .ok_or_else(|| {
+            invalid(
+                &xml_path,
+                format!(
+                    "<memory-limit> `{}` is not a memory limit: it must be a whole number of bytes from 1 to {MAX_MEMORY_BYTES} (1 TiB)",
+                    value("memory-limit").unwrap_or_default()
+                ),
+            )
+        })?;
+    let pattern = |name: &str, default: &str| -> Result<String, PackageError> {
+        let written = value(name).unwrap_or(default);
+        super::relative_inside(&root, written)
+            .map_err(|why| invalid(&xml_path, format!("<{name}>: {why}")))?;
+        Ok(written.to_string())
+    };
+    let input_pattern = pattern("input-path-pattern", "tests/%02d")?;
+    let answer_pattern = pattern("answer-path-pattern", "tests/%02d.a")?;
     let tests: Vec<roxmltree::Node<'_, '_>> = child(testset, "tests")
         .map(|t| t.children().filter(|n| n.has_tag_name("test")).collect())
         .unwrap_or_default();
@@ -186,6 +229,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         let number = index + 1;
         let input = root.join(pattern_path(&input_pattern, number));
         let answer = root.join(pattern_path(&answer_pattern, number));
+        super::check_inside(&root, &input)?;
+        super::check_inside(&root, &answer)?;
         if !input.is_file() {
             if test.attribute("method") == Some("generated") {
                 missing_generated += 1;
@@ -226,22 +271,40 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     }
 
     // The checker.
-    let source_of = |node: roxmltree::Node<'_, '_>| {
-        child(node, "source")
-            .and_then(|s| s.attribute("path"))
-            .map(|p| root.join(p))
-    };
     let include = root.join("files");
+    // A `<source path>`: inside the package, or an error.
+    let source_of = |node: roxmltree::Node<'_, '_>| -> Result<Option<PathBuf>, PackageError> {
+        let Some(written) = child(node, "source").and_then(|s| s.attribute("path")) else {
+            return Ok(None);
+        };
+        let path = super::relative_inside(&root, written)
+            .map_err(|why| invalid(&xml_path, format!("<source path>: {why}")))?;
+        super::check_inside(&root, &path)?;
+        Ok(Some(path))
+    };
+    // The folder holding the `testlib.h` a program is built with.
+    let header_folder = |source: &Path| -> Result<Option<PathBuf>, PackageError> {
+        for folder in [
+            include.clone(),
+            source.parent().map(Path::to_path_buf).unwrap_or_default(),
+            root.clone(),
+        ] {
+            let header = folder.join("testlib.h");
+            super::check_inside(&root, &header)?;
+            if header.is_file() {
+                return Ok(Some(folder));
+            }
+        }
+        Ok(None)
+    };
     let validation = match assets.and_then(|a| child(a, "checker")) {
         None => Validation::Builtin(Checker::Tokens),
         Some(checker) => {
             let mapped = checker.attribute("name").and_then(std_checker);
-            match (mapped, source_of(checker)) {
+            match (mapped, source_of(checker)?) {
                 (Some(builtin), _) => Validation::Builtin(builtin),
                 (None, Some(source)) if source.is_file() => {
-                    let header_folder = [include.clone(), source.parent().map(Path::to_path_buf).unwrap_or_default(), root.clone()]
-                        .into_iter()
-                        .find(|d| d.join("testlib.h").is_file())
+                    let header_folder = header_folder(&source)?
                         .ok_or_else(|| invalid(&source, "the checker needs `testlib.h`, which the package does not have in `files/`"))?;
                     Validation::Testlib {
                         program: SourceProgram {
@@ -273,11 +336,9 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     // The interactor: testlib, built like the checker, whose OUTPUT the checker then judges.
     let interaction = match assets.and_then(|a| child(a, "interactor")) {
         None => super::Interaction::None,
-        Some(node) => match source_of(node) {
+        Some(node) => match source_of(node)? {
             Some(source) if source.is_file() => {
-                let include = [include.clone(), source.parent().map(Path::to_path_buf).unwrap_or_default(), root.clone()]
-                    .into_iter()
-                    .find(|d| d.join("testlib.h").is_file())
+                let include = header_folder(&source)?
                     .ok_or_else(|| invalid(&source, "the interactor needs `testlib.h`, which the package does not have in `files/`"))?;
                 super::Interaction::Testlib {
                     program: SourceProgram {
@@ -304,13 +365,19 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         },
     };
 
-    let input_validators = assets
-        .and_then(|a| child(a, "validators"))
-        .map(|validators| {
-            validators
-                .children()
-                .filter(|v| v.has_tag_name("validator"))
-                .filter_map(source_of)
+    let mut validator_sources = Vec::new();
+    if let Some(validators) = assets.and_then(|a| child(a, "validators")) {
+        for validator in validators
+            .children()
+            .filter(|v| v.has_tag_name("validator"))
+        {
+            validator_sources.extend(source_of(validator)?);
+        }
+    }
+    let input_validators = Some(validator_sources)
+        .map(|sources| {
+            sources
+                .into_iter()
                 .filter(|p| p.is_file())
                 .map(|path| SourceProgram {
                     constants: Vec::new(),
@@ -328,7 +395,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let mut submissions = Vec::new();
     if let Some(solutions) = assets.and_then(|a| child(a, "solutions")) {
         for solution in solutions.children().filter(|s| s.has_tag_name("solution")) {
-            let Some(path) = source_of(solution) else {
+            let Some(path) = source_of(solution)? else {
                 continue;
             };
             let tag = solution.attribute("tag").unwrap_or("");

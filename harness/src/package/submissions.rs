@@ -145,6 +145,7 @@ impl Rule {
 
 fn rules(root: &Path) -> Result<Vec<Rule>, PackageError> {
     let path = root.join("submissions/submissions.yaml");
+    super::check_inside(root, &path)?;
     if !path.is_file() {
         return Ok(Vec::new());
     }
@@ -196,6 +197,7 @@ fn rules(root: &Path) -> Result<Vec<Rule>, PackageError> {
 /// The stored submissions of a Kattis package, and the folders that cannot be judged.
 pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), PackageError> {
     let folder = root.join("submissions");
+    super::check_inside(root, &folder)?;
     let mut submissions = Vec::new();
     let mut skipped = Vec::new();
     if !folder.is_dir() {
@@ -206,14 +208,24 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
         if !verdict_dir.is_dir() {
             continue;
         }
+        super::check_inside(root, &verdict_dir)?;
         let verdict_name = file_name(&verdict_dir);
         for source in sorted_entries(&verdict_dir)? {
+            super::check_inside(root, &source)?;
             let name = format!("{verdict_name}/{}", file_name(&source));
             if source.is_dir() {
                 skipped.push(Skipped {
                     name: format!("{name}/"),
                     reason: "a submission of several files (a folder) is not judged yet"
                         .to_string(),
+                });
+                continue;
+            }
+            // A FIFO or a device would hold the reading of its first line for ever.
+            if !source.is_file() {
+                skipped.push(Skipped {
+                    name,
+                    reason: "not a regular file (a FIFO or a device)".to_string(),
                 });
                 continue;
             }

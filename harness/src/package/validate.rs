@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
-use crate::sandbox::run::{self, Limits, RunRequest, Scope, Stdin, Termination};
+use crate::check::package::RunFolder;
+use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 
 const EXIT_VALID: i32 = 42;
 /// testlib validators exit 0 for a valid input.
@@ -109,14 +110,27 @@ pub fn validate(
             .map(|g| g.input_flags.clone())
             .unwrap_or_default();
         for (source, built) in &validators.built {
-            let mut args: Vec<OsString> = built.program.args.clone();
-            args.extend(flags.iter().map(OsString::from));
-            let request = RunRequest::new(&built.program.executable, VALIDATOR_LIMITS)
-                .args(&args)
-                .stdin(Stdin::File(&case.input))
-                .scope(Scope::Group);
-            let judgement = match run::run(&request) {
-                Err(error) => Judgement::Failed(error.to_string()),
+            // The package's own code: in the sandbox, in a folder of its own.
+            let prepared = RunFolder::new().and_then(|folder| {
+                let laid_out = built
+                    .package_program(&source.name)
+                    .laid_out(folder.path())?;
+                Ok((folder, laid_out))
+            });
+            let ran = prepared
+                .map_err(|error| format!("cannot make a run folder: {error}"))
+                .and_then(|(folder, (program, mut args))| {
+                    args.extend(flags.iter().map(OsString::from));
+                    let request = RunRequest::new(&program, VALIDATOR_LIMITS)
+                        .args(&args)
+                        .stdin(Stdin::File(&case.input))
+                        .scope(Scope::Group)
+                        .workdir(Some(folder.path()))
+                        .isolation(Isolation::Sandbox);
+                    run::run(&request).map_err(|error| error.to_string())
+                });
+            let judgement = match ran {
+                Err(error) => Judgement::Failed(error),
                 Ok(result) => {
                     let said = String::from_utf8_lossy(&result.stderr_tail)
                         .trim()

@@ -71,14 +71,17 @@ fn after<'a>(parts: &[&'a str], marker: &str) -> Option<&'a str> {
     parts.get(at + 1).copied()
 }
 
-/// Lowercase, only characters an id may hold; `None` when nothing is left.
+/// Lowercase, only characters an id may hold, and never a leading `-`: a URL's
+/// `/problems/--help` would give an id that every command takes for an option. `None` when
+/// nothing is left.
 fn clean(id: &str) -> Option<String> {
     let id: String = id
         .to_ascii_lowercase()
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .collect();
-    (!id.is_empty()).then_some(id)
+    let id = id.trim_start_matches('-');
+    (!id.is_empty()).then(|| id.to_string())
 }
 
 /// `"A. Cover in Water"` → `a-cover-in-water`.
@@ -152,6 +155,11 @@ mod tests {
             ("", "  Snakes & Ladders (hard) ", "snakes-ladders-hard"),
             ("", "排序", "problem"),
             ("https://codeforces.com/blog/entry/1", "Blog", "blog"),
+            // A leading `-` would make the id an option on every command line.
+            ("https://open.kattis.com/problems/--help", "x", "help"),
+            ("https://atcoder.jp/contests/x/tasks/-rm", "x", "rm"),
+            ("https://open.kattis.com/problems/---", "-v", "v"),
+            ("https://cses.fi/problemset/task/-1", "x", "cses-1"),
         ];
         for (url, name, expected) in rows {
             assert_eq!(base_id(url, name), expected, "{url} {name}");

@@ -1,15 +1,22 @@
-//! The HTTP side of receiving: a tiny_http server on 127.0.0.1 (never IPv6 `localhost` only:
-//! a receiver bound there loses problems the extension sends to 127.0.0.1), one problem per
-//! `POST /`, answered 200 when stored and 400 with the reason when not. It reports through
-//! events and never prints.
+//! The HTTP side of receiving: a small HTTP/1.1 server on 127.0.0.1 (never IPv6 `localhost`
+//! only: a receiver bound there loses problems the extension sends to 127.0.0.1), one problem
+//! per `POST /`, answered 200 when stored and 4xx/5xx with the reason when not. It reports
+//! through events and never prints.
+//!
+//! Only what Competitive Companion sends is taken: any web page can make the browser POST to
+//! a port on this machine, so a request must come from a browser extension or no page at all
+//! (`Origin`), carry JSON (`Content-Type`, which a page cannot send across origins without a
+//! CORS preflight that is refused here), and be addressed to this machine by a loopback name
+//! (`Host`, against DNS rebinding). Connections are served by a fixed pool of threads, each
+//! request within a deadline, so a client that sends slowly or never holds one thread for a
+//! while and never the server; and a server that cannot go on says why and stops.
 
-use std::io::Read;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::io::{self, Read, Write};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-
-use tiny_http::{Header, Method, Request, Response};
 
 use super::batch::{Batches, Completed, Progress};
 use super::payload::Payload;
@@ -38,7 +45,31 @@ pub const DEFAULT_PORT: u16 = 4244;
 /// this large is not one.
 pub const MAX_BODY_BYTES: u64 = 16 << 20;
 
-/// How often the server looks at Ctrl-C and quiet batches while no request comes.
+/// Threads that read requests. The extension sends at most 6 requests at once (to all its
+/// ports together), one problem each.
+pub const WORKERS: usize = 8;
+
+/// Connections accepted while every worker is busy, waiting for one; a connection past these
+/// is answered 503 at once. Room for a burst (the workers take connections one by one, and
+/// on a loaded machine only after a while), bounded so that a flood cannot take every file
+/// descriptor.
+const QUEUED: usize = 64;
+
+/// What one request may take to arrive, head and body, from the moment it is accepted (time
+/// waiting for a worker counts). The extension sends one in milliseconds (and gives up
+/// waiting for the answer after 500 ms); a client slower than this is answered 408 and its
+/// thread freed.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A request head larger than this is refused (431): the extension's is under 1 KiB.
+const MAX_HEAD_BYTES: usize = 64 << 10;
+const MAX_HEADERS: usize = 64;
+
+/// How long an answer may take to write: it is a line of text into a fresh socket.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How often the server looks at Ctrl-C and quiet batches while no request comes, and how
+/// long the accept thread waits before it tries again when the process is out of descriptors.
 const TICK: Duration = Duration::from_millis(100);
 
 #[derive(Debug, thiserror::Error)]
@@ -49,9 +80,13 @@ pub enum ListenError {
         tool: Option<&'static str>,
     },
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
-    Bind { port: u16, source: std::io::Error },
-    #[error("the server stopped: {0}")]
-    Serve(std::io::Error),
+    Bind { port: u16, source: io::Error },
+    #[error("cannot start the server's threads: {0} (hint: the machine or this user is out of processes or memory)")]
+    Threads(io::Error),
+    #[error("the server stopped: it cannot accept connections any more: {0}")]
+    Accept(io::Error),
+    #[error("the server stopped: its connection threads are gone")]
+    WorkersGone,
 }
 
 /// The tool the extension knows by this port.
@@ -64,7 +99,7 @@ pub fn tool_of(port: u16) -> Option<&'static str> {
 
 /// A bound server, before it serves: the port is known (also when 0 asked for any free one).
 pub struct Server {
-    http: tiny_http::Server,
+    listener: TcpListener,
     port: u16,
 }
 
@@ -72,7 +107,7 @@ pub struct Server {
 pub fn bind(port: u16) -> Result<Server, ListenError> {
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let listener = TcpListener::bind(address).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::AddrInUse {
+        if source.kind() == io::ErrorKind::AddrInUse {
             ListenError::PortInUse {
                 port,
                 tool: tool_of(port),
@@ -85,12 +120,7 @@ pub fn bind(port: u16) -> Result<Server, ListenError> {
         .local_addr()
         .map_err(|source| ListenError::Bind { port, source })?
         .port();
-    let http =
-        tiny_http::Server::from_listener(listener, None).map_err(|error| ListenError::Bind {
-            port,
-            source: std::io::Error::other(error.to_string()),
-        })?;
-    Ok(Server { http, port })
+    Ok(Server { listener, port })
 }
 
 impl Server {
@@ -116,7 +146,8 @@ pub enum Event<'a> {
         problem: &'a Received,
         progress: &'a Progress,
     },
-    /// A request answered 4xx (or 500 when the workspace could not be written).
+    /// A request answered 4xx (or 5xx: the workspace could not be written, the server is
+    /// busy, or it cannot accept connections for a while).
     Refused { status: u16, reason: &'a str },
     /// A batch that did not complete: what came, and how many never did.
     BatchTimedOut(&'a Completed),
@@ -131,28 +162,47 @@ pub enum Stopped {
     Interrupted,
 }
 
-/// A request after its body was read on its own thread.
+/// What the threads tell the serving thread.
 enum Incoming {
-    /// A problem to store; the request is answered once it is.
-    Problem(Box<(Request, Payload)>),
+    /// A problem to store, and the connection to answer once it is.
+    Problem(Box<(TcpStream, Payload)>),
     /// Refused with this status and reason (the client is being answered).
     Refused(u16, String),
+    /// The accept thread cannot go on.
+    Failed(ListenError),
 }
 
 /// Serves until `options.once` is satisfied or the harness is interrupted, storing each
 /// problem into the workspace of the judge.toml at `config`.
 ///
-/// Each request's body is read on a thread of its own: a client that announces more than it
-/// sends (or never finishes) ties up that thread only, never the server. Storing stays on
-/// this thread, one problem at a time, so two problems never race for an id or for judge.toml.
+/// One thread accepts, [`WORKERS`] threads read and check requests, each within
+/// [`REQUEST_DEADLINE`]; storing stays on this thread, one problem at a time, so two
+/// problems never race for an id or for judge.toml. Every thread is made here, before the
+/// first request: none is made later, so none can fail to be made while serving.
 pub fn serve(
     server: &Server,
     config: &Path,
     options: &Options,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Stopped, ListenError> {
-    let mut batches = Batches::new(options.batch_quiet);
     let (sender, incoming) = mpsc::channel();
+    let (jobs, waiting) = mpsc::sync_channel::<Accepted>(QUEUED);
+    let waiting = Arc::new(Mutex::new(waiting));
+    for number in 0..WORKERS {
+        let (waiting, sender) = (Arc::clone(&waiting), sender.clone());
+        std::thread::Builder::new()
+            .name(format!("listen-{number}"))
+            .spawn(move || work(&waiting, &sender))
+            .map_err(ListenError::Threads)?;
+    }
+    drop(waiting);
+    let listener = server.listener.try_clone().map_err(ListenError::Threads)?;
+    std::thread::Builder::new()
+        .name("listen-accept".to_string())
+        .spawn(move || accept(&listener, &jobs, &sender))
+        .map_err(ListenError::Threads)?;
+
+    let mut batches = Batches::new(options.batch_quiet);
     loop {
         if crate::sandbox::interrupt::is_interrupted() {
             for batch in batches.drain() {
@@ -160,43 +210,45 @@ pub fn serve(
             }
             return Ok(Stopped::Interrupted);
         }
-        if let Some(request) = server.http.recv_timeout(TICK).map_err(ListenError::Serve)? {
-            let sender = sender.clone();
-            std::thread::spawn(move || read(request, &sender));
-        }
-        while let Ok(message) = incoming.try_recv() {
-            let (request, payload) = match message {
-                Incoming::Problem(problem) => *problem,
-                Incoming::Refused(status, reason) => {
-                    on_event(Event::Refused {
-                        status,
-                        reason: &reason,
-                    });
-                    continue;
+        let message = match incoming.recv_timeout(TICK) {
+            Ok(message) => Some(message),
+            Err(RecvTimeoutError::Timeout) => None,
+            // Every thread holds a sender until it ends: all of them are gone.
+            Err(RecvTimeoutError::Disconnected) => return Err(ListenError::WorkersGone),
+        };
+        match message {
+            None => {}
+            Some(Incoming::Failed(error)) => return Err(error),
+            Some(Incoming::Refused(status, reason)) => on_event(Event::Refused {
+                status,
+                reason: &reason,
+            }),
+            Some(Incoming::Problem(problem)) => {
+                let (stream, payload) = *problem;
+                let template = options.template.as_ref();
+                let received = match super::store(config, &payload, template) {
+                    Ok(received) => received,
+                    Err(error) => {
+                        let reason = store_failed(&payload, &error);
+                        on_event(Event::Refused {
+                            status: 500,
+                            reason: &reason,
+                        });
+                        answer(&stream, 500, &reason);
+                        continue;
+                    }
+                };
+                answer(&stream, 200, &format!("received as `{}`", received.id));
+                drop(stream);
+                let progress = batches.add(received.clone(), Instant::now());
+                on_event(Event::Received {
+                    problem: &received,
+                    progress: &progress,
+                });
+                let whole = matches!(progress, Progress::Single | Progress::Complete(_));
+                if options.once && whole {
+                    return Ok(Stopped::Done);
                 }
-            };
-            let template = options.template.as_ref();
-            let received = match super::store(config, &payload, template) {
-                Ok(received) => received,
-                Err(error) => {
-                    let reason = store_failed(&payload, &error);
-                    on_event(Event::Refused {
-                        status: 500,
-                        reason: &reason,
-                    });
-                    respond(request, 500, &reason);
-                    continue;
-                }
-            };
-            respond(request, 200, &format!("received as `{}`", received.id));
-            let progress = batches.add(received.clone(), Instant::now());
-            on_event(Event::Received {
-                problem: &received,
-                progress: &progress,
-            });
-            let whole = matches!(progress, Progress::Single | Progress::Complete(_));
-            if options.once && whole {
-                return Ok(Stopped::Done);
             }
         }
         for batch in batches.expire(Instant::now()) {
@@ -208,53 +260,481 @@ pub fn serve(
     }
 }
 
-/// Reads and parses one request's body, answering it at once when it is no problem. The
-/// server hears of a refusal before it is answered: answering drops the request, which reads
-/// whatever body is left, and a client may never send it.
-fn read(mut request: Request, server: &mpsc::Sender<Incoming>) {
-    // A send fails only when the server has stopped: then nobody is waiting.
-    let refuse = |request: Request, status: u16, reason: String| {
-        let _ = server.send(Incoming::Refused(status, reason.clone()));
-        respond(request, status, &reason);
+/// The accept thread: hands each connection to a worker, or answers 503 when all are busy
+/// and the queue is full. Running out of descriptors or memory is waited out (the held
+/// connections' deadlines free them); any other failure stops the server.
+fn accept(listener: &TcpListener, jobs: &SyncSender<Accepted>, server: &Sender<Incoming>) {
+    let mut short_of_resources = false;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                short_of_resources = false;
+                match jobs.try_send((stream, Instant::now() + REQUEST_DEADLINE)) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full((stream, _))) => {
+                        let reason = format!(
+                            "busy: {} connections are being read already; try again",
+                            WORKERS + QUEUED
+                        );
+                        let _ = server.send(Incoming::Refused(503, reason.clone()));
+                        answer(&stream, 503, &reason);
+                        drain(&stream);
+                    }
+                    Err(TrySendError::Disconnected(_)) => {
+                        let _ = server.send(Incoming::Failed(ListenError::WorkersGone));
+                        return;
+                    }
+                }
+            }
+            Err(error) => match accept_failure(&error) {
+                AcceptFailure::Again => {}
+                AcceptFailure::ShortOfResources => {
+                    if !short_of_resources {
+                        let reason = format!(
+                            "cannot accept connections for now: {error}; waiting for open ones to end"
+                        );
+                        let _ = server.send(Incoming::Refused(503, reason));
+                        short_of_resources = true;
+                    }
+                    std::thread::sleep(TICK);
+                }
+                AcceptFailure::ForGood => {
+                    let _ = server.send(Incoming::Failed(ListenError::Accept(error)));
+                    return;
+                }
+            },
+        }
+    }
+}
+
+/// What a failed accept(2) means for the server.
+#[derive(Debug, PartialEq, Eq)]
+enum AcceptFailure {
+    /// One connection went wrong (it was reset before it was accepted, a signal came).
+    Again,
+    /// The process or the machine is out of descriptors, buffers or memory for now.
+    ShortOfResources,
+    /// The listening socket itself is broken.
+    ForGood,
+}
+
+fn accept_failure(error: &io::Error) -> AcceptFailure {
+    match error.raw_os_error() {
+        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM | libc::EAGAIN) => {
+            AcceptFailure::ShortOfResources
+        }
+        Some(
+            libc::ECONNABORTED
+            | libc::EINTR
+            | libc::EPROTO
+            | libc::EPERM
+            | libc::ENETDOWN
+            | libc::ENOPROTOOPT
+            | libc::EHOSTDOWN
+            | libc::ENONET
+            | libc::EHOSTUNREACH
+            | libc::EOPNOTSUPP
+            | libc::ENETUNREACH,
+        ) => AcceptFailure::Again,
+        _ if error.kind() == io::ErrorKind::Interrupted => AcceptFailure::Again,
+        _ => AcceptFailure::ForGood,
+    }
+}
+
+/// A connection, and when its request must have arrived.
+type Accepted = (TcpStream, Instant);
+
+/// A worker: reads the requests of the connections it is handed, one at a time.
+fn work(waiting: &Mutex<Receiver<Accepted>>, server: &Sender<Incoming>) {
+    loop {
+        // A worker that panicked while holding the lock left nothing half-done in it.
+        let next = waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .recv();
+        let Ok((stream, deadline)) = next else {
+            return;
+        };
+        handle(stream, deadline, server);
+    }
+}
+
+/// How a request that carries no problem is answered: its status and a line for the client
+/// and (for a refusal) the log.
+struct Reply {
+    status: u16,
+    reason: String,
+    /// Said in the log too (a GET is answered but is nothing to report).
+    logged: bool,
+}
+
+impl Reply {
+    fn refuse(status: u16, reason: impl Into<String>) -> Reply {
+        Reply {
+            status,
+            reason: reason.into(),
+            logged: true,
+        }
+    }
+
+    /// An answer the log need not hear of.
+    fn note(status: u16, reason: &str) -> Reply {
+        Reply {
+            logged: false,
+            ..Reply::refuse(status, reason)
+        }
+    }
+}
+
+/// Reads, checks and parses one request within its deadline: a problem goes to the serving
+/// thread (which answers it once stored); anything else is answered here. The serving thread
+/// hears of a refusal before the client does.
+fn handle(mut stream: TcpStream, deadline: Instant, server: &Sender<Incoming>) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    match read_problem(&mut stream, deadline) {
+        Ok(Some(payload)) => {
+            // A send fails only when the server has stopped: then nobody is waiting.
+            let _ = server.send(Incoming::Problem(Box::new((stream, payload))));
+        }
+        // The client went away before it said anything.
+        Ok(None) => {}
+        Err(reply) => {
+            if reply.logged {
+                let _ = server.send(Incoming::Refused(reply.status, reply.reason.clone()));
+            }
+            answer(&stream, reply.status, &reply.reason);
+            linger(&mut stream);
+        }
+    }
+}
+
+/// The problem a request carries (`None` for a connection closed before a request began), or
+/// how it is answered instead.
+fn read_problem(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Payload>, Reply> {
+    let mut buffer = Vec::with_capacity(4096);
+    let head_length = loop {
+        if let Some(end) = find_head_end(&buffer) {
+            break end;
+        }
+        if buffer.len() > MAX_HEAD_BYTES {
+            return Err(Reply::refuse(
+                431,
+                format!(
+                    "the request's head is larger than {} KiB",
+                    MAX_HEAD_BYTES >> 10
+                ),
+            ));
+        }
+        match read_some(stream, &mut buffer, deadline)? {
+            0 if buffer.is_empty() => return Ok(None),
+            0 => return Err(closed_early()),
+            _ => {}
+        }
     };
-    match request.method() {
-        Method::Post => {}
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut headers);
+    match request.parse(&buffer[..head_length]) {
+        Ok(httparse::Status::Complete(_)) => {}
+        Ok(httparse::Status::Partial) => {
+            return Err(Reply::refuse(
+                400,
+                "not an HTTP request: its head is cut short",
+            ))
+        }
+        Err(httparse::Error::TooManyHeaders) => {
+            return Err(Reply::refuse(
+                431,
+                format!("the request has more than {MAX_HEADERS} headers"),
+            ))
+        }
+        Err(error) => return Err(Reply::refuse(400, format!("not an HTTP request: {error}"))),
+    }
+    let head = Head::of(&request);
+    head.check_sender()?;
+    match request.method.unwrap_or_default() {
+        "POST" => {}
         // A browser pointed at the port sees what this is.
-        Method::Get | Method::Head => {
-            respond(
-                request,
+        "GET" => {
+            return Err(Reply::note(
                 200,
                 "harness is listening for problems from Competitive Companion (POST them as JSON)",
-            );
-            return;
+            ))
         }
         other => {
-            let reason = format!("method {other} is not allowed: POST a problem as JSON");
-            return refuse(request, 405, reason);
+            return Err(Reply::refuse(
+                405,
+                format!("method {other} is not allowed: POST a problem as JSON"),
+            ))
         }
     }
-    if request
-        .body_length()
-        .is_some_and(|length| length as u64 > MAX_BODY_BYTES)
-    {
-        return refuse(request, 413, too_large());
+    head.check_json()?;
+    let length = head.content_length()?;
+    if length > MAX_BODY_BYTES {
+        return Err(Reply::refuse(413, too_large()));
     }
-    let mut body = Vec::new();
-    let read = request
-        .as_reader()
-        .take(MAX_BODY_BYTES + 1)
-        .read_to_end(&mut body);
-    if let Err(error) = read {
-        return refuse(request, 400, format!("cannot read the body: {error}"));
+    if head.expects_continue {
+        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
-    if body.len() as u64 > MAX_BODY_BYTES {
-        return refuse(request, 413, too_large());
-    }
-    match Payload::parse(&body) {
-        Ok(payload) => {
-            let _ = server.send(Incoming::Problem(Box::new((request, payload))));
+    let length = length as usize;
+    let mut body = buffer.split_off(head_length);
+    while body.len() < length {
+        if read_some(stream, &mut body, deadline)? == 0 {
+            return Err(closed_early());
         }
-        Err(error) => refuse(request, 400, format!("{error}; nothing was written")),
+    }
+    body.truncate(length);
+    Payload::parse(&body)
+        .map(Some)
+        .map_err(|error| Reply::refuse(400, format!("{error}; nothing was written")))
+}
+
+/// The headers that decide whether a request is taken.
+struct Head {
+    hosts: Vec<String>,
+    origins: Vec<String>,
+    content_types: Vec<String>,
+    content_lengths: Vec<String>,
+    chunked: bool,
+    expects_continue: bool,
+}
+
+impl Head {
+    fn of(request: &httparse::Request<'_, '_>) -> Head {
+        let values = |name: &str| -> Vec<String> {
+            request
+                .headers
+                .iter()
+                .filter(|header| header.name.eq_ignore_ascii_case(name))
+                .map(|header| String::from_utf8_lossy(header.value).trim().to_string())
+                .collect()
+        };
+        Head {
+            hosts: values("Host"),
+            origins: values("Origin"),
+            content_types: values("Content-Type"),
+            content_lengths: values("Content-Length"),
+            chunked: !values("Transfer-Encoding").is_empty(),
+            expects_continue: values("Expect")
+                .iter()
+                .any(|value| value.eq_ignore_ascii_case("100-continue")),
+        }
+    }
+
+    /// Addressed to this machine by name, from a browser extension or from no page.
+    fn check_sender(&self) -> Result<(), Reply> {
+        match self.hosts.as_slice() {
+            [host] if is_loopback_host(host) => {}
+            [] => {
+                return Err(Reply::refuse(
+                    403,
+                    "no Host header: only requests to localhost, 127.0.0.1 or [::1] are taken; nothing was written",
+                ))
+            }
+            [host] => {
+                return Err(Reply::refuse(
+                    403,
+                    format!(
+                        "Host `{}` is not localhost, 127.0.0.1 or [::1]: a web page that reached this port by DNS rebinding? nothing was written",
+                        crate::text::one_line(host, 80)
+                    ),
+                ))
+            }
+            _ => return Err(Reply::refuse(400, "more than one Host header")),
+        }
+        if let Some(origin) = self.origins.iter().find(|o| !is_extension_origin(o)) {
+            return Err(Reply::refuse(
+                403,
+                format!(
+                    "Origin `{}` is a web page, not a browser extension: only Competitive Companion may send problems; nothing was written",
+                    crate::text::one_line(origin, 80)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The body is said to be JSON, as the extension says it.
+    fn check_json(&self) -> Result<(), Reply> {
+        match self.content_types.as_slice() {
+            [kind] if is_json(kind) => Ok(()),
+            [] => Err(Reply::refuse(
+                415,
+                "no Content-Type: send the problem as application/json, as Competitive Companion does; nothing was written",
+            )),
+            [kind] => Err(Reply::refuse(
+                415,
+                format!(
+                    "Content-Type `{}` is not application/json (Competitive Companion sends JSON); nothing was written",
+                    crate::text::one_line(kind, 80)
+                ),
+            )),
+            _ => Err(Reply::refuse(400, "more than one Content-Type header")),
+        }
+    }
+
+    fn content_length(&self) -> Result<u64, Reply> {
+        let needed = || {
+            Reply::refuse(
+                411,
+                "send the body with a Content-Length (as browsers do); nothing was written",
+            )
+        };
+        if self.chunked {
+            return Err(needed());
+        }
+        match self.content_lengths.as_slice() {
+            [length] => length.parse().map_err(|_| {
+                Reply::refuse(400, format!("Content-Length `{length}` is not a number"))
+            }),
+            [] => Err(needed()),
+            _ => Err(Reply::refuse(400, "more than one Content-Length header")),
+        }
+    }
+}
+
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let (name, port) = if host.starts_with('[') {
+        match host.find(']') {
+            Some(end) => host.split_at(end + 1),
+            None => return false,
+        }
+    } else {
+        host.split_at(host.find(':').unwrap_or(host.len()))
+    };
+    let port_ok = match port.strip_prefix(':') {
+        Some(digits) => {
+            (1..=5).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => port.is_empty(),
+    };
+    port_ok && (name.eq_ignore_ascii_case("localhost") || name == "127.0.0.1" || name == "[::1]")
+}
+
+/// The origin of a browser extension's own pages and scripts: Chrome's and Edge's, Firefox's,
+/// Safari's. A web page's is `http(s)://…`, a sandboxed or local one's `null`.
+fn is_extension_origin(origin: &str) -> bool {
+    [
+        "chrome-extension://",
+        "moz-extension://",
+        "safari-web-extension://",
+    ]
+    .iter()
+    .any(|scheme| {
+        origin.strip_prefix(scheme).is_some_and(|id| {
+            !id.is_empty()
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        })
+    })
+}
+
+/// `application/json`, with or without parameters (`; charset=utf-8`).
+fn is_json(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Where the head ends (after its blank line), if it has.
+fn find_head_end(buffer: &[u8]) -> Option<usize> {
+    buffer
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .map(|at| at + 4)
+}
+
+/// Reads what has come, appending it; 0 at the end of the stream. A client that sends nothing
+/// until the deadline is refused 408.
+fn read_some(
+    stream: &mut TcpStream,
+    buffer: &mut Vec<u8>,
+    deadline: Instant,
+) -> Result<usize, Reply> {
+    let too_slow = || {
+        Reply::refuse(
+            408,
+            format!(
+                "the request did not arrive within {} s",
+                REQUEST_DEADLINE.as_secs()
+            ),
+        )
+    };
+    let mut chunk = [0; 16 << 10];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(too_slow());
+        }
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|error| Reply::refuse(400, format!("cannot read the request: {error}")))?;
+        match stream.read(&mut chunk) {
+            Ok(read) => {
+                buffer.extend_from_slice(&chunk[..read]);
+                return Ok(read);
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(too_slow())
+            }
+            Err(error) => {
+                return Err(Reply::refuse(
+                    400,
+                    format!("cannot read the request: {error}"),
+                ))
+            }
+        }
+    }
+}
+
+fn closed_early() -> Reply {
+    Reply::refuse(
+        400,
+        "the client closed the connection before the request ended",
+    )
+}
+
+/// After a refusal, the rest of what the client sends is read and dropped for a moment
+/// before the connection closes: closing with unread data resets it, and the client may lose
+/// the answer.
+fn linger(stream: &mut TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let until = Instant::now() + Duration::from_millis(500);
+    let mut drained = 0;
+    let mut chunk = [0; 16 << 10];
+    while drained < MAX_BODY_BYTES as usize {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return;
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(read) => drained += read,
+        }
+    }
+}
+
+/// Reads what the client has sent already, without waiting: a connection closed with unread
+/// data is reset, and the client may lose the answer written just before.
+fn drain(mut stream: &TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    if stream.set_nonblocking(true).is_err() {
+        return;
+    }
+    let mut chunk = [0; 16 << 10];
+    for _ in 0..16 {
+        match stream.read(&mut chunk) {
+            Ok(read) if read > 0 => {}
+            _ => return,
+        }
     }
 }
 
@@ -269,13 +749,113 @@ fn store_failed(payload: &Payload, error: &StoreError) -> String {
     format!("cannot store `{}`: {error}", payload.name.trim())
 }
 
-fn respond(request: Request, status: u16, text: &str) {
-    let header = Header::from_bytes(&b"Content-Type"[..], &b"text/plain; charset=utf-8"[..])
-        .expect("a valid header");
-    let response = Response::from_string(format!("{text}\n"))
-        .with_status_code(status)
-        .with_header(header);
-    // The extension ignores the answer and may have given up waiting (500 ms): a client that
-    // went away is no error of the server's.
-    let _ = request.respond(response);
+/// Writes the answer, a line of text, and ends the connection's sending side. The extension
+/// ignores the answer and may have given up waiting (500 ms): a client that went away is no
+/// error of the server's.
+fn answer(mut stream: &TcpStream, status: u16, text: &str) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    let body = format!("{text}\n");
+    let head = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        reason_phrase(status),
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body.as_bytes());
+    let _ = stream.flush();
+}
+
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_with_or_without_a_port() {
+        for host in [
+            "localhost",
+            "localhost:4244",
+            "LocalHost:1",
+            "127.0.0.1",
+            "127.0.0.1:27121",
+            "[::1]",
+            "[::1]:4244",
+        ] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:4244",
+            "localhost.evil.example",
+            "127.0.0.1.nip.io:4244",
+            "localhost:",
+            "localhost:42x",
+            "localhost:4244:1",
+            "[::1",
+            "[::1]x",
+            "[::2]:4244",
+            "127.0.0.2",
+            "",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
+
+    #[test]
+    fn only_extensions_origins() {
+        for origin in [
+            "chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl",
+            "moz-extension://0f0c6c8e-6a84-4b3e-9a58-3c1d6b0e8e21",
+            "safari-web-extension://5E1A0B8C-1234-4A5B-9C6D-7E8F9A0B1C2D",
+        ] {
+            assert!(is_extension_origin(origin), "{origin}");
+        }
+        for origin in [
+            "https://evil.example",
+            "http://localhost:4244",
+            "null",
+            "",
+            "chrome-extension://",
+            "chrome-extension://id/path",
+            "file://",
+        ] {
+            assert!(!is_extension_origin(origin), "{origin}");
+        }
+    }
+
+    #[test]
+    fn json_by_its_media_type() {
+        assert!(is_json("application/json"));
+        assert!(is_json("Application/JSON; charset=utf-8"));
+        assert!(!is_json("text/plain;charset=UTF-8"));
+        assert!(!is_json("application/x-www-form-urlencoded"));
+        assert!(!is_json("multipart/form-data; boundary=x"));
+    }
+
+    #[test]
+    fn accept_failures_are_told_apart() {
+        let of = |code| accept_failure(&io::Error::from_raw_os_error(code));
+        assert_eq!(of(libc::EMFILE), AcceptFailure::ShortOfResources);
+        assert_eq!(of(libc::ENFILE), AcceptFailure::ShortOfResources);
+        assert_eq!(of(libc::ECONNABORTED), AcceptFailure::Again);
+        assert_eq!(of(libc::EINTR), AcceptFailure::Again);
+        assert_eq!(of(libc::EBADF), AcceptFailure::ForGood);
+        assert_eq!(of(libc::EINVAL), AcceptFailure::ForGood);
+    }
 }

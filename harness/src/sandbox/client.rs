@@ -334,14 +334,23 @@ fn hidden_folders() -> &'static [PathBuf] {
     })
 }
 
-fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
+fn plan<'a>(
+    request: &RunRequest<'a>,
+    limits: &Limits,
+    workdir: Option<&Path>,
+) -> io::Result<Plan<'a>> {
     let program = resolve(request.program)?;
     let canonical = std::fs::canonicalize(&program)?;
     let mut prefixes = Vec::new();
     let mut extra = Vec::new();
     let exec;
     let argv0;
-    if view::is_system(&canonical) {
+    if let Some(inside) = workdir.and_then(|folder| as_seen_inside(program.as_os_str(), folder)) {
+        // A program in the run's own folder (a package's `run` script beside its files) is
+        // started by the path it has there, so `$0` leads to its folder.
+        argv0 = PathBuf::from(std::ffi::OsString::from_vec(inside.clone()));
+        exec = Exec::Path(inside);
+    } else if view::is_system(&canonical) {
         // Keep the name it was called by when that is visible too (busybox-style programs).
         argv0 = if view::is_system(&program) {
             program.clone()
@@ -442,6 +451,20 @@ fn resolve(program: &Path) -> io::Result<PathBuf> {
     Ok(found)
 }
 
+/// `path` as the program sees it when it names something in the run's folder `workdir` (its
+/// `/tmp`): `/tmp/feedback/` for `WORKDIR/feedback/`, a trailing slash kept. Compared as
+/// written: the judge names such paths from the folder it made.
+fn as_seen_inside(path: &std::ffi::OsStr, workdir: &Path) -> Option<Vec<u8>> {
+    let folder = workdir.as_os_str().as_bytes();
+    let rest = path.as_bytes().strip_prefix(folder)?;
+    if !rest.starts_with(b"/") || rest.split(|&b| b == b'/').any(|part| part == b"..") {
+        return None;
+    }
+    let mut inside = b"/tmp".to_vec();
+    inside.extend_from_slice(rest);
+    Some(inside)
+}
+
 /// A copy of `arg` in the run's own folder (its `/tmp`) when it names a regular file the
 /// sandbox does not show (a submission's source, for an interpreter): the program reads the
 /// copy by an ordinary path (Node.js resolves its script's real path, which a memfd has not)
@@ -516,7 +539,7 @@ pub(crate) fn run(
     workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
-    let plan = plan(request, &request.limits).map_err(Failure::Start)?;
+    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
     run_planned(request, plan, workdir, capture)
 }
 
@@ -593,6 +616,12 @@ fn launch(
     let zygote = take(&plan.prefixes).map_err(lost)?;
     let folder = workdir.unwrap_or(zygote.home.path());
     for arg in plan.args {
+        // A path in the run's own folder (a package validator's feedback folder) is named as
+        // the program sees it.
+        if let Some(inside) = workdir.and_then(|folder| as_seen_inside(arg, folder)) {
+            plan.launch.argv.push(inside);
+            continue;
+        }
         match private_copy(arg, folder) {
             Ok(copy) => plan.launch.argv.push(match copy {
                 Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
@@ -700,7 +729,7 @@ pub(crate) fn start(
     workdir: &Path,
     stdio: [OwnedFd; 3],
 ) -> Result<Started, Failure> {
-    let plan = plan(request, &request.limits).map_err(Failure::Start)?;
+    let plan = plan(request, &request.limits, Some(workdir)).map_err(Failure::Start)?;
     let launched = launch(plan, Some(workdir), stdio)?;
     Ok(Started {
         launched: Some(launched),
@@ -914,6 +943,30 @@ fn cores() -> u32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn paths_in_the_run_folder_are_named_as_inside() {
+        use std::ffi::OsStr;
+        let folder = std::path::Path::new("/dev/shm/harness-run-1");
+        let table: [(&str, Option<&str>); 6] = [
+            ("/dev/shm/harness-run-1/feedback/", Some("/tmp/feedback/")),
+            (
+                "/dev/shm/harness-run-1/program/run",
+                Some("/tmp/program/run"),
+            ),
+            ("/dev/shm/harness-run-1", None),
+            ("/dev/shm/harness-run-10/x", None),
+            ("/dev/shm/harness-run-1/../x", None),
+            ("/etc/passwd", None),
+        ];
+        for (path, inside) in table {
+            assert_eq!(
+                super::as_seen_inside(OsStr::new(path), folder),
+                inside.map(|i| i.as_bytes().to_vec()),
+                "{path}"
+            );
+        }
+    }
+
     #[test]
     fn kernel_releases_compare_by_major_then_minor() {
         let table = [

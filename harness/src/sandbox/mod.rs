@@ -61,7 +61,9 @@ pub use policy::enable;
 #[cfg(target_os = "linux")]
 pub use policy::shutdown;
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{check_required, fallback_warning, required, set_mode, support};
+pub(crate) use policy::{
+    check_required, fallback_warning, plain_because, required, set_mode, support,
+};
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};
 

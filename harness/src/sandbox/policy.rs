@@ -50,6 +50,21 @@ pub(crate) fn decide() -> Decision {
     }
 }
 
+/// Why a program that asks for the sandbox would run without it here, or `None` when it is
+/// sandboxed (or refused, when judge.toml requires the sandbox and it cannot be made).
+pub(crate) fn plain_because() -> Option<String> {
+    if super::client::helper().is_none() {
+        return Some("the sandbox helper is not enabled in this process".to_owned());
+    }
+    if mode() == Mode::Off {
+        return Some("judge.toml says `sandbox = \"off\"`".to_owned());
+    }
+    match super::client::probe() {
+        Err(why) if mode() == Mode::Auto => Some(why),
+        _ => None,
+    }
+}
+
 /// Whether judge.toml requires the sandbox (and this process may use it).
 pub(crate) fn required() -> bool {
     super::client::helper().is_some() && mode() == Mode::Required

@@ -73,9 +73,10 @@ impl Session {
     /// force.
     pub fn load_config(&self) -> Result<Config> {
         let mut config = config::load(&self.config_path()?)?;
-        packages::resolve_packages(&mut config)?;
+        // Before the packages are read: building one may run its code.
         #[cfg(target_os = "linux")]
         crate::sandbox::set_mode(config.sandbox);
+        packages::resolve_packages(&mut config)?;
         Ok(config)
     }
 
@@ -109,6 +110,9 @@ impl Session {
         };
         let config = config::load(&path)?;
         let mut dirs = Vec::new();
+        // Its packages are judged under its `sandbox` mode.
+        #[cfg(target_os = "linux")]
+        crate::sandbox::set_mode(config.sandbox);
         for name in names {
             match config.problem(name).and_then(|p| p.package.as_ref()) {
                 Some(reference) => dirs.push(reference.path.clone()),

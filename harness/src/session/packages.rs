@@ -72,6 +72,7 @@ fn load_with_limit(
         package::TimeLimit::Given { source, .. } => Some(*source),
         package::TimeLimit::Computed { .. } => None,
     };
+    warn_unsandboxed(&opened, false);
     let loaded = package::load(opened, languages.clone(), None)?;
     let name = loaded.package.name.clone();
     let (loaded, origin) = match (fixed, source) {
@@ -98,6 +99,48 @@ fn load_with_limit(
         )?;
     }
     Ok(loaded)
+}
+
+/// Says once, before a package's own programs first run, that they will run without the
+/// sandbox here, and why: they come from outside the project. `input_validators`: the command
+/// runs those too.
+pub(crate) fn warn_unsandboxed(package: &package::Package, input_validators: bool) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let mut programs: Vec<&str> = Vec::new();
+    match &package.validation {
+        package::Validation::Custom(program) | package::Validation::Testlib { program, .. } => {
+            programs.push(&program.name);
+        }
+        package::Validation::Default | package::Validation::Builtin(_) => {}
+    }
+    if let package::Interaction::Testlib { program, .. } = &package.interaction {
+        programs.push(&program.name);
+    }
+    if input_validators {
+        programs.extend(package.input_validators.iter().map(|p| p.name.as_str()));
+    }
+    if programs.is_empty() {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    let why = crate::sandbox::plain_because();
+    #[cfg(not(target_os = "linux"))]
+    let why = Some("the sandbox needs Linux".to_owned());
+    let Some(why) = why else {
+        return;
+    };
+    if SAID.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let names: Vec<String> = programs.iter().map(|p| format!("`{p}`")).collect();
+    let _ = crate::report::notice::write_warning(
+        &mut anstream::stderr(),
+        format_args!(
+            "{}: the package's own programs ({}) are not sandboxed here ({why}): they run with your rights, and can read and write your files and reach the network (hint: `harness doctor`)",
+            package.name,
+            names.join(", ")
+        ),
+    );
 }
 
 /// Replaces each problem of judge.toml that names a `package` by the package's problem (its

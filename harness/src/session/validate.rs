@@ -116,6 +116,7 @@ impl Session {
         let (mut bad, mut failed) = (0, 0);
         for dir in dirs {
             let package = crate::package::open(dir)?;
+            packages::warn_unsandboxed(&package, true);
             let loaded = crate::package::load(package, languages.clone(), None)?;
             let validators = package_validate::build_all(&loaded);
             let results = if validators.built.is_empty() {

@@ -1,0 +1,230 @@
+//! A package's YAML files read within bounds: a size cap and a nesting depth found by one
+//! cheap pass before the parser sees the text. libyaml (under serde_norway) takes minutes on
+//! 200,000 nested brackets before serde's own recursion limit is reached, ignoring Ctrl-C.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_norway::Value;
+
+use super::PackageError;
+
+/// Larger than any package's YAML (BAPCtools' generators.yaml of a big problem is tens of KiB).
+pub const MAX_BYTES: u64 = 4 << 20;
+/// Deeper than any package's YAML nests (generators.yaml: about ten levels).
+pub const MAX_DEPTH: usize = 100;
+
+/// Reads YAML, turning a syntax error into one that names the line and column; an empty file
+/// is an empty mapping.
+pub(crate) fn read(path: &Path) -> Result<Value, PackageError> {
+    let read_error = |source| PackageError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(PackageError::Invalid {
+            path: path.to_path_buf(),
+            message: format!(
+                "larger than {} MiB, more than a package's YAML holds: not read",
+                MAX_BYTES >> 20
+            ),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|error| PackageError::Invalid {
+        path: path.to_path_buf(),
+        message: format!("not UTF-8 text: {error}"),
+    })?;
+    if text.trim().is_empty() {
+        return Ok(Value::Mapping(Default::default()));
+    }
+    let depth = nesting(&text);
+    if depth > MAX_DEPTH {
+        return Err(PackageError::Invalid {
+            path: path.to_path_buf(),
+            message: format!(
+                "nested about {depth} levels deep, more than the {MAX_DEPTH} a package's YAML may be: not read"
+            ),
+        });
+    }
+    match serde_norway::from_str::<Value>(&text) {
+        Ok(Value::Null) => Ok(Value::Mapping(Default::default())),
+        Ok(value) => Ok(value),
+        Err(error) => {
+            let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Err(PackageError::Syntax {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: error.to_string(),
+            })
+        }
+    }
+}
+
+/// An upper bound of how deep `text` nests, in one pass: open flow brackets, plus the block
+/// levels (each step of indentation still open, and the `- `/`? ` indicators that open a level
+/// on one line). Quoted scalars, block scalars' text and comments are skipped; a quote counts
+/// only where YAML would start one, so text inside a plain scalar never hides brackets.
+pub(crate) fn nesting(text: &str) -> usize {
+    let mut deepest = 0;
+    let mut flow = 0usize;
+    let mut indents: Vec<usize> = Vec::new();
+    // The indentation of the line that opened a block scalar (`|`, `>`): lines indented
+    // further are its text.
+    let mut block_scalar: Option<usize> = None;
+    for line in text.lines() {
+        let bytes = line.as_bytes();
+        let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+        let rest = &bytes[indent..];
+        if let Some(opener) = block_scalar {
+            if rest.is_empty() || indent > opener {
+                continue;
+            }
+            block_scalar = None;
+        }
+        if rest.is_empty() || rest[0] == b'#' {
+            continue;
+        }
+        if flow == 0 {
+            while indents.last().is_some_and(|&open| open > indent) {
+                indents.pop();
+            }
+            if indents.last() != Some(&indent) {
+                indents.push(indent);
+            }
+        }
+        let mut opened = 0;
+        let mut leading = true;
+        let mut quote: Option<u8> = None;
+        // The last significant byte outside quotes, and whether a space followed it.
+        let mut last: Option<u8> = None;
+        let mut spaced = false;
+        let mut end = rest.len();
+        let mut i = 0;
+        while i < rest.len() {
+            let byte = rest[i];
+            if let Some(open) = quote {
+                if open == b'"' && byte == b'\\' {
+                    i += 1;
+                } else if byte == open {
+                    if open == b'\'' && rest.get(i + 1) == Some(&b'\'') {
+                        i += 1;
+                    } else {
+                        quote = None;
+                        last = Some(byte);
+                        spaced = false;
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            let followed_by_space = rest.get(i + 1).is_none_or(|b| *b == b' ');
+            match byte {
+                b' ' | b'\t' => {
+                    spaced = true;
+                    i += 1;
+                    continue;
+                }
+                b'#' if i == 0 || spaced => {
+                    end = i;
+                    break;
+                }
+                b'"' | b'\'' if starts_token(last, spaced) => quote = Some(byte),
+                // Outside a flow collection, a bracket opens one only where a value starts
+                // (`name: Don't [stop` is one plain scalar).
+                b'[' | b'{' if flow > 0 || starts_token(last, spaced) => flow += 1,
+                b']' | b'}' => flow = flow.saturating_sub(1),
+                b'-' | b'?' if leading && followed_by_space => opened += 1,
+                _ => leading = false,
+            }
+            if !matches!(byte, b'-' | b'?') {
+                leading = false;
+            }
+            last = Some(byte);
+            spaced = false;
+            deepest = deepest.max(indents.len() + opened + flow);
+            i += 1;
+        }
+        deepest = deepest.max(indents.len() + opened + flow);
+        if flow == 0 && quote.is_none() && opens_block_scalar(&rest[..end]) {
+            block_scalar = Some(indent);
+        }
+    }
+    deepest
+}
+
+/// Whether a value may start after `last` (the last significant byte of the line, `None` at its
+/// start), as YAML starts a quoted scalar or a flow collection.
+fn starts_token(last: Option<u8>, spaced: bool) -> bool {
+    match last {
+        None | Some(b'[' | b'{' | b',') => true,
+        Some(b':' | b'-' | b'?') => spaced,
+        _ => false,
+    }
+}
+
+/// Whether a line ends with a block scalar's header (`|`, `>-`, `|+2`) after a key or a dash.
+fn opens_block_scalar(line: &[u8]) -> bool {
+    let line = line.trim_ascii_end();
+    let header = line
+        .iter()
+        .rposition(|b| matches!(b, b'|' | b'>'))
+        .filter(|&at| {
+            line[at + 1..]
+                .iter()
+                .all(|b| matches!(b, b'-' | b'+' | b'0'..=b'9'))
+        });
+    match header {
+        Some(0) => true,
+        Some(at) => line[at - 1] == b' ',
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_is_bounded_above_and_never_hidden() {
+        let deep = format!("a: {}{}", "[".repeat(500), "]".repeat(500));
+        assert!(nesting(&deep) >= 500);
+        let dashes = format!("a:\n{}1", "- ".repeat(500));
+        assert!(nesting(&dashes) >= 500);
+        let keys = format!("{}1", "? ".repeat(500));
+        assert!(nesting(&keys) >= 500);
+        // Brackets after a plain scalar's quote still count in a flow collection.
+        let sneaky = format!("a: [x '{}", "[".repeat(500));
+        assert!(nesting(&sneaky) >= 500);
+        let mut indented = String::new();
+        for level in 0..300 {
+            indented.push_str(&format!("{}k{level}:\n", " ".repeat(level)));
+        }
+        assert!(nesting(&indented) >= 300);
+    }
+
+    #[test]
+    fn ordinary_files_are_shallow() {
+        let table = [
+            ("name: Echo\nlimits:\n  memory: 256\n", 3),
+            ("keywords: [[a, [b, {c: [d]}]]]\n", 6),
+            ("name: 'a [[[[ quoted' # [[[[ a comment\n", 2),
+            ("text: \"esc \\\" [[[[\"\n", 2),
+            ("name: Don't [stop\nnext: [a]\n", 2),
+            ("statement: |\n  [[[[ text\n     [[[[ more\nnext: 1\n", 2),
+            (
+                "data:\n  secret:\n    data:\n      - a: gen.py 1\n      - b: {generate: gen.py 2, count: 3}\n",
+                7,
+            ),
+        ];
+        for (text, at_most) in table {
+            let found = nesting(text);
+            assert!(found <= at_most, "{text:?}: {found}");
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! Kattis legacy scoring, as problemtools computes it: each folder of `data/` a group with its
+//! `testdata.yaml` (`grading`, `grader_flags`, `accept_score`, `reject_score`, `range`,
+//! `on_reject`), inherited down the folders, and the default grader combining a group's
+//! results (problemtools' `support/default_grader` and `judge/submission_judge.py`).
+
+use serde::Deserialize;
+
+use super::error::{ScoringError, ScoringErrorKind};
+use super::model::{CaseRule, CaseValue, Group, Item, Rule, Scoring};
+use super::number::quantize;
+use crate::verdict::Verdict;
+
+/// What `on_reject` says a group does after an item that is not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnReject {
+    /// Grade at once: the rest of the group is not judged (the default).
+    Break,
+    /// Judge the rest of the group too.
+    Continue,
+}
+
+/// The default grader's verdict mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictMode {
+    /// The worst verdict of the items, in the order JE, RTE, MLE, TLE, OLE, WA (the default;
+    /// `no_errors` is the same).
+    WorstError,
+    /// The first verdict that is not AC.
+    FirstError,
+    /// Always AC.
+    AlwaysAccept,
+}
+
+/// The default grader's score mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreMode {
+    /// The sum of the items' scores (the default).
+    Sum,
+    /// Their mean.
+    Avg,
+    /// The least.
+    Min,
+    /// The greatest.
+    Max,
+}
+
+/// How a Kattis legacy group grades its items: its `grader_flags`, `on_reject` and `range`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KattisGrading {
+    /// How the verdict is combined.
+    pub verdict: VerdictMode,
+    /// How the score is combined.
+    pub score: ScoreMode,
+    /// `ignore_sample`: the group's result is its last item's (at the top: `secret`'s).
+    pub ignore_sample: bool,
+    /// `accept_if_any_accepted`: AC when any item is.
+    pub accept_if_any_accepted: bool,
+    /// Whether the group stops at its first item not accepted.
+    pub on_reject: OnReject,
+    /// The scores the group may get; a score outside is the package's fault.
+    pub range: (f64, f64),
+}
+
+impl KattisGrading {
+    /// The grading of `grader_flags` (space-separated; when modes conflict the last wins, as in
+    /// the default grader). An unknown flag is an error here, where the default grader would
+    /// ignore it: a misspelt `min` would otherwise silently score by `sum`.
+    pub fn from_flags(flags: &str, on_reject: OnReject, range: (f64, f64)) -> Result<Self, String> {
+        let mut grading = KattisGrading {
+            verdict: VerdictMode::WorstError,
+            score: ScoreMode::Sum,
+            ignore_sample: false,
+            accept_if_any_accepted: false,
+            on_reject,
+            range,
+        };
+        for flag in flags.split_whitespace() {
+            match flag {
+                "sum" => grading.score = ScoreMode::Sum,
+                "avg" => grading.score = ScoreMode::Avg,
+                "min" => grading.score = ScoreMode::Min,
+                "max" => grading.score = ScoreMode::Max,
+                "worst_error" | "no_errors" => grading.verdict = VerdictMode::WorstError,
+                "first_error" => grading.verdict = VerdictMode::FirstError,
+                "always_accept" => grading.verdict = VerdictMode::AlwaysAccept,
+                "ignore_sample" => grading.ignore_sample = true,
+                "accept_if_any_accepted" => grading.accept_if_any_accepted = true,
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a flag of the default grader (its flags: sum, avg, min, max, worst_error, first_error, always_accept, ignore_sample, accept_if_any_accepted)"
+                    ))
+                }
+            }
+        }
+        Ok(grading)
+    }
+}
+
+/// The scoring keys of one `testdata.yaml`, as written (a key left out is inherited). Other
+/// keys (the validators' flags) are not read here.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct TestdataYaml {
+    /// `break` or `continue`.
+    pub on_reject: Option<String>,
+    /// `default` or `custom`.
+    pub grading: Option<String>,
+    /// The default grader's flags.
+    pub grader_flags: Option<String>,
+    /// The score of an accepted case without `score.txt`.
+    pub accept_score: Option<f64>,
+    /// The score of a case not accepted.
+    pub reject_score: Option<f64>,
+    /// `"lo hi"`, with `inf`, `-inf`, `+inf` allowed.
+    pub range: Option<String>,
+}
+
+/// A folder's settings once inherited.
+#[derive(Debug, Clone, PartialEq)]
+struct Settings {
+    on_reject: String,
+    grading: String,
+    grader_flags: String,
+    accept_score: f64,
+    reject_score: f64,
+    range: String,
+}
+
+impl Settings {
+    /// problemtools' defaults (`config/testdata.yaml`).
+    fn defaults() -> Self {
+        Settings {
+            on_reject: "break".into(),
+            grading: "default".into(),
+            grader_flags: String::new(),
+            accept_score: 1.0,
+            reject_score: 0.0,
+            range: "-inf +inf".into(),
+        }
+    }
+
+    /// The folder's own keys over its parent's settings.
+    fn inherit(&self, own: &TestdataYaml) -> Self {
+        Settings {
+            on_reject: own
+                .on_reject
+                .clone()
+                .unwrap_or_else(|| self.on_reject.clone()),
+            grading: own.grading.clone().unwrap_or_else(|| self.grading.clone()),
+            grader_flags: own
+                .grader_flags
+                .clone()
+                .unwrap_or_else(|| self.grader_flags.clone()),
+            accept_score: own.accept_score.unwrap_or(self.accept_score),
+            reject_score: own.reject_score.unwrap_or(self.reject_score),
+            range: own.range.clone().unwrap_or_else(|| self.range.clone()),
+        }
+    }
+}
+
+/// A folder of a legacy package's `data/`, as its reader found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KattisFolder {
+    /// Its path under `data/` (`secret/subtask1`; `data/` itself is `""`).
+    pub name: String,
+    /// Its `testdata.yaml`, or the default for none.
+    pub config: TestdataYaml,
+    /// Its cases (by name) and subfolders, in the lexicographic order the format runs them.
+    pub items: Vec<KattisItem>,
+}
+
+/// One entry of a [`KattisFolder`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum KattisItem {
+    /// A case, by its name (`secret/subtask1/03`).
+    Case(String),
+    /// A subfolder.
+    Folder(KattisFolder),
+}
+
+/// The scoring of a legacy Kattis scoring problem (`type: scoring`) from its `data/` tree.
+/// Scores are the ones problemtools' verifyproblem gives: a group's score is rounded to six
+/// decimals as its grader prints it, and a submission whose verdict is not AC keeps the score
+/// its grader gave (verifyproblem's "Pts"), though the format says Kattis then ignores it.
+pub fn kattis_legacy(data: &KattisFolder) -> Result<Scoring, ScoringError> {
+    let group = folder(data, &Settings::defaults())?;
+    Scoring::new(group)
+}
+
+fn folder(data: &KattisFolder, parent: &Settings) -> Result<Group, ScoringError> {
+    let settings = parent.inherit(&data.config);
+    let bad = |key: &str, value: &str, expected: &str| {
+        ScoringError::new(ScoringErrorKind::BadValue {
+            key: key.into(),
+            value: value.into(),
+            group: Some(data.name.clone()),
+            expected: expected.into(),
+        })
+    };
+    match settings.grading.as_str() {
+        "default" => {}
+        "custom" => {
+            return Err(ScoringErrorKind::Unsupported {
+                what: "a custom grader (`grading: custom`)".into(),
+                group: Some(data.name.clone()),
+            }
+            .into())
+        }
+        other => return Err(bad("grading", other, "`default` or `custom`")),
+    }
+    let on_reject = match settings.on_reject.as_str() {
+        "break" => OnReject::Break,
+        "continue" => OnReject::Continue,
+        other => return Err(bad("on_reject", other, "`break` or `continue`")),
+    };
+    let range = parse_range(&settings.range).ok_or_else(|| {
+        bad(
+            "range",
+            &settings.range,
+            "two numbers `lo hi`, lo ≤ hi (`inf`, `-inf` allowed)",
+        )
+    })?;
+    for (key, value) in [
+        ("accept_score", settings.accept_score),
+        ("reject_score", settings.reject_score),
+    ] {
+        if !value.is_finite() {
+            return Err(bad(key, &value.to_string(), "a finite number"));
+        }
+    }
+    let grading = KattisGrading::from_flags(&settings.grader_flags, on_reject, range)
+        .map_err(|message| bad("grader_flags", &settings.grader_flags, &message))?;
+    let mut items = Vec::new();
+    for item in &data.items {
+        items.push(match item {
+            KattisItem::Case(name) => Item::Case(CaseRule::new(
+                name.clone(),
+                CaseValue::Kattis {
+                    accept: settings.accept_score,
+                    reject: settings.reject_score,
+                },
+            )),
+            KattisItem::Folder(inner) => Item::Group(folder(inner, &settings)?),
+        });
+    }
+    let max = range.1.is_finite().then_some(range.1);
+    Ok(Group::new(
+        data.name.clone(),
+        Rule::Kattis(grading),
+        max,
+        items,
+    ))
+}
+
+/// `"lo hi"` as Python's `float` reads each (`inf`, `+inf`, `-inf` too); `None` unless it is
+/// two numbers, not NaN, lo ≤ hi.
+fn parse_range(text: &str) -> Option<(f64, f64)> {
+    let mut parts = text.split_whitespace().map(str::parse::<f64>);
+    let (Some(Ok(lo)), Some(Ok(hi)), None) = (parts.next(), parts.next(), parts.next()) else {
+        return None;
+    };
+    (!lo.is_nan() && !hi.is_nan() && lo <= hi).then_some((lo, hi))
+}
+
+/// The rank of a verdict in `worst_error`: lower is worse (problemtools' order JE, IF, RTE,
+/// MLE, TLE, OLE, WA, PE, AC; a compile error, which no case gets, as bad as JE).
+fn badness(verdict: Verdict) -> u8 {
+    match verdict {
+        Verdict::JudgeError | Verdict::CompileError => 0,
+        Verdict::RuntimeError => 2,
+        Verdict::MemoryLimitExceeded => 3,
+        Verdict::TimeLimitExceeded => 4,
+        Verdict::OutputLimitExceeded => 5,
+        Verdict::WrongAnswer => 6,
+        Verdict::Accepted => 8,
+    }
+}
+
+/// The default grader on a group's results (verdict and score of each item judged, in
+/// order); none of them JE, which the caller passes up unchanged as problemtools does. The
+/// score is rounded as the grader prints it (`%f`).
+pub(crate) fn grade(grading: &KattisGrading, results: &[(Verdict, f64)]) -> (Verdict, f64) {
+    let mut results = results;
+    if grading.ignore_sample {
+        // The grader asserts one or two results (sample, secret) and prints `JE 0` otherwise.
+        if results.is_empty() || results.len() > 2 {
+            return (Verdict::JudgeError, 0.0);
+        }
+        results = &results[results.len() - 1..];
+    }
+    let Some(&(first, _)) = results.first() else {
+        return (Verdict::Accepted, 0.0);
+    };
+    let any_accepted = results.iter().any(|(v, _)| v.is_accepted());
+    let verdict = if grading.accept_if_any_accepted && any_accepted {
+        Verdict::Accepted
+    } else {
+        match grading.verdict {
+            VerdictMode::AlwaysAccept => Verdict::Accepted,
+            VerdictMode::FirstError => results
+                .iter()
+                .map(|&(v, _)| v)
+                .find(|v| !v.is_accepted())
+                .unwrap_or(Verdict::Accepted),
+            VerdictMode::WorstError => results
+                .iter()
+                .map(|&(v, _)| v)
+                .min_by_key(|&v| badness(v))
+                .unwrap_or(first),
+        }
+    };
+    let scores = results.iter().map(|&(_, s)| s);
+    let score = match grading.score {
+        ScoreMode::Sum => scores.sum(),
+        ScoreMode::Avg => scores.sum::<f64>() / results.len() as f64,
+        ScoreMode::Min => scores.fold(f64::INFINITY, f64::min),
+        ScoreMode::Max => scores.fold(f64::NEG_INFINITY, f64::max),
+    };
+    (verdict, quantize(score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Verdict::{
+        Accepted as AC, JudgeError as JE, RuntimeError as RTE, TimeLimitExceeded as TLE,
+        WrongAnswer as WA,
+    };
+
+    fn grading(flags: &str) -> KattisGrading {
+        KattisGrading::from_flags(
+            flags,
+            OnReject::Continue,
+            (f64::NEG_INFINITY, f64::INFINITY),
+        )
+        .unwrap()
+    }
+
+    /// Flags, the results handed to the grader, what it gives.
+    type GraderRow<'a> = (&'a str, &'a [(Verdict, f64)], (Verdict, f64));
+
+    /// The default grader, flag by flag, on hand-made results.
+    #[test]
+    fn the_default_grader() {
+        let rows: &[GraderRow] = &[
+            ("", &[(AC, 1.0), (AC, 1.0)], (AC, 2.0)),
+            ("", &[(AC, 1.0), (WA, 0.0), (TLE, 0.0)], (TLE, 1.0)),
+            // worst_error: RTE is worse than TLE, TLE than WA, whatever their order.
+            ("", &[(WA, 0.0), (RTE, 0.0), (TLE, 0.0)], (RTE, 0.0)),
+            ("worst_error", &[(WA, 0.0), (TLE, 0.0)], (TLE, 0.0)),
+            ("no_errors", &[(WA, 0.0), (TLE, 0.0)], (TLE, 0.0)),
+            (
+                "first_error",
+                &[(AC, 1.0), (WA, 0.0), (TLE, 0.0)],
+                (WA, 1.0),
+            ),
+            ("always_accept", &[(WA, 0.0), (TLE, 0.0)], (AC, 0.0)),
+            ("min", &[(AC, 50.0), (AC, 20.0), (AC, 30.0)], (AC, 20.0)),
+            ("max", &[(AC, 50.0), (WA, 0.0)], (WA, 50.0)),
+            ("avg", &[(AC, 1.0), (AC, 0.0), (AC, 0.0)], (AC, 0.333333)),
+            (
+                "sum",
+                &[(AC, 100.0 / 3.0), (AC, 100.0 / 3.0)],
+                (AC, 66.666667),
+            ),
+            // The last of conflicting modes wins.
+            ("min sum max", &[(AC, 1.0), (AC, 5.0)], (AC, 5.0)),
+            (
+                "first_error worst_error",
+                &[(WA, 0.0), (TLE, 0.0)],
+                (TLE, 0.0),
+            ),
+            (
+                "accept_if_any_accepted",
+                &[(WA, 0.0), (AC, 50.0)],
+                (AC, 50.0),
+            ),
+            (
+                "accept_if_any_accepted",
+                &[(WA, 0.0), (TLE, 0.0)],
+                (TLE, 0.0),
+            ),
+            (
+                "first_error accept_if_any_accepted",
+                &[(WA, 0.0), (TLE, 0.0)],
+                (WA, 0.0),
+            ),
+            ("ignore_sample", &[(WA, 0.0), (AC, 50.0)], (AC, 50.0)),
+            ("ignore_sample", &[(AC, 7.0)], (AC, 7.0)),
+            (
+                "ignore_sample",
+                &[(AC, 0.0), (AC, 1.0), (AC, 2.0)],
+                (JE, 0.0),
+            ),
+            ("ignore_sample min", &[(AC, 0.0), (WA, 3.0)], (WA, 3.0)),
+        ];
+        for &(flags, results, expected) in rows {
+            assert_eq!(
+                grade(&grading(flags), results),
+                expected,
+                "{flags:?} {results:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn flags_and_ranges_are_read_strictly() {
+        assert!(KattisGrading::from_flags("min  first_error", OnReject::Break, (0.0, 1.0)).is_ok());
+        let error = KattisGrading::from_flags("minimum", OnReject::Break, (0.0, 1.0)).unwrap_err();
+        assert!(error.contains("`minimum` is not a flag"), "{error}");
+        assert_eq!(parse_range("0 100"), Some((0.0, 100.0)));
+        assert_eq!(
+            parse_range("-inf +inf"),
+            Some((f64::NEG_INFINITY, f64::INFINITY))
+        );
+        assert_eq!(parse_range(" 0.5   1e2 "), Some((0.5, 100.0)));
+        for bad in ["", "0", "0 1 2", "1 0", "a b", "nan 1"] {
+            assert_eq!(parse_range(bad), None, "{bad:?}");
+        }
+    }
+
+    fn yaml(text: &str) -> TestdataYaml {
+        serde_norway::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn settings_are_inherited_down_the_folders() {
+        let top = Settings::defaults().inherit(&yaml("on_reject: continue\naccept_score: 5\n"));
+        let inner = top.inherit(&yaml("grader_flags: min\ninput_validator_flags: x\n"));
+        assert_eq!(inner.on_reject, "continue");
+        assert_eq!(inner.accept_score, 5.0);
+        assert_eq!(inner.reject_score, 0.0);
+        assert_eq!(inner.grader_flags, "min");
+        assert_eq!(inner.range, "-inf +inf");
+        let reset = inner.inherit(&yaml("on_reject: break\ngrader_flags: ''\n"));
+        assert_eq!(reset.on_reject, "break");
+        assert_eq!(reset.grader_flags, "");
+    }
+
+    fn folder(name: &str, config: &str, items: Vec<KattisItem>) -> KattisFolder {
+        KattisFolder {
+            name: name.into(),
+            config: if config.is_empty() {
+                TestdataYaml::default()
+            } else {
+                yaml(config)
+            },
+            items,
+        }
+    }
+
+    #[test]
+    fn a_tree_of_folders_becomes_groups() {
+        let data = folder(
+            "",
+            "range: 0 100\ngrader_flags: ignore_sample\non_reject: continue",
+            vec![
+                KattisItem::Folder(folder(
+                    "sample",
+                    "accept_score: 0",
+                    vec![KattisItem::Case("sample/1".into())],
+                )),
+                KattisItem::Folder(folder(
+                    "secret",
+                    "accept_score: 25",
+                    vec![KattisItem::Case("secret/1".into())],
+                )),
+            ],
+        );
+        let scoring = kattis_legacy(&data).unwrap();
+        assert_eq!(scoring.max_score(), Some(100.0));
+        let sample = scoring.case("sample/1").unwrap();
+        assert_eq!(
+            sample.value,
+            CaseValue::Kattis {
+                accept: 0.0,
+                reject: 0.0
+            }
+        );
+        let secret = scoring.group("secret").unwrap();
+        // Inherited from the top: `continue` and the range.
+        assert!(!secret.stops_at_first_failure());
+        assert_eq!(secret.max_score, Some(100.0));
+        let Rule::Kattis(grading) = &scoring.root().rule else {
+            panic!("{:?}", scoring.root().rule)
+        };
+        assert!(grading.ignore_sample);
+    }
+
+    #[test]
+    fn bad_settings_name_the_folder_and_key() {
+        let bad = |config: &str| {
+            kattis_legacy(&folder(
+                "",
+                "",
+                vec![KattisItem::Folder(folder("secret", config, vec![]))],
+            ))
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            bad("on_reject: stop"),
+            "`on_reject: stop` (in group `secret`): `break` or `continue`"
+        );
+        assert!(bad("range: 100 0").starts_with("`range: 100 0` (in group `secret`)"));
+        assert!(bad("grader_flags: mim").contains("`mim` is not a flag"));
+        assert_eq!(
+            bad("grading: custom"),
+            "a custom grader (`grading: custom`) is not supported (in group `secret`)"
+        );
+    }
+}
