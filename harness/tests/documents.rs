@@ -550,81 +550,22 @@ fn calibrate_a_problem() {
 #[test]
 fn stress_a_submission() {
     let project = project();
-    let found = json_document(
-        &project,
-        &[
-            "stress",
-            "sum",
-            "big-wrong.c",
-            "--seed",
-            "1",
-            "-n",
-            "40",
-            "-j",
-            "1",
-            "--format",
-            "json",
-        ],
-    );
+    // `stress sum SOURCE` from seed 1, one worker, then `extra`, as JSON.
+    let stress = |source: &str, extra: &[&str]| {
+        let mut args = vec!["stress", "sum", source, "--seed", "1", "-j", "1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json"]);
+        json_document(&project, &args)
+    };
+    let found = stress("big-wrong.c", &["-n", "40"]);
     insta::assert_snapshot!("stress_found_json", found);
-    let unshrunk = json_document(
-        &project,
-        &[
-            "stress",
-            "sum",
-            "big-wrong.c",
-            "--seed",
-            "1",
-            "-n",
-            "40",
-            "-j",
-            "1",
-            "--no-shrink",
-            "--format",
-            "json",
-        ],
-    );
+    let unshrunk = stress("big-wrong.c", &["-n", "40", "--no-shrink"]);
     insta::assert_snapshot!("stress_unshrunk_json", unshrunk);
-    let none = json_document(
-        &project,
-        &[
-            "stress", "sum", "sum.c", "--seed", "1", "-n", "5", "-j", "1", "--format", "json",
-        ],
-    );
+    let none = stress("sum.c", &["-n", "5"]);
     insta::assert_snapshot!("stress_none_found_json", none);
-    let compile_error = json_document(
-        &project,
-        &[
-            "stress",
-            "sum",
-            "broken.bad",
-            "--seed",
-            "1",
-            "-n",
-            "5",
-            "--format",
-            "json",
-        ],
-    );
+    let compile_error = stress("broken.bad", &["-n", "5"]);
     insta::assert_snapshot!("stress_compile_error_json", compile_error);
-    let saved = json_document(
-        &project,
-        &[
-            "stress",
-            "sum",
-            "big-wrong.c",
-            "--seed",
-            "1",
-            "-n",
-            "40",
-            "-j",
-            "1",
-            "--save",
-            "tricky",
-            "--format",
-            "json",
-        ],
-    );
+    let saved = stress("big-wrong.c", &["-n", "40", "--save", "tricky"]);
     insta::assert_snapshot!("stress_saved_json", saved);
 }
 
