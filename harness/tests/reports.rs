@@ -623,6 +623,15 @@ fn judge_verbose_lists_every_case_and_quiet_only_failures() {
         .assert()
         .success()
         .stdout(predicate::str::contains("AC   06"));
+    // `-a` says the same as `-v`, and saying both is no error.
+    for all in [&["-a"][..], &["--all", "-v"], &["-v", "-a"]] {
+        harness(root)
+            .args(["judge", "sum", right.to_str().unwrap()])
+            .args(all)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("AC   06"));
+    }
     harness(root)
         .args(["judge", "sum", right.to_str().unwrap(), "-q"])
         .assert()

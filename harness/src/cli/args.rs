@@ -69,7 +69,13 @@ pub struct OutputArgs {
     pub quiet: bool,
     /// Every case (not only the failing ones), with the tail of its stderr and the compiler's
     /// warnings; `-a`/`--all` is the same.
-    #[arg(short, long, visible_short_alias = 'a', visible_alias = "all")]
+    #[arg(
+        short,
+        long,
+        visible_short_alias = 'a',
+        visible_alias = "all",
+        overrides_with = "verbose"
+    )]
     pub verbose: bool,
 }
 
