@@ -454,6 +454,7 @@ mod tests {
             stdout: b"3\n".to_vec(),
             stdout_truncated: false,
             stderr_tail: Vec::new(),
+            output_file: None,
         }
     }
 

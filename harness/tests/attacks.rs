@@ -515,3 +515,105 @@ fn more_jobs_than_cores_warn_once() {
         "{stderr}"
     );
 }
+
+/// A file-I/O project whose solution is the `output-trick` fixture, with one case per
+/// `(name, input)`, each answered `3`.
+fn output_trick_project(cases: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = project("output-trick", "", "");
+    let toml = std::fs::read_to_string(dir.path().join("judge.toml")).unwrap();
+    // The judge reads the file itself, sandbox or not.
+    let toml = toml.replace("sandbox = \"required\"", "sandbox = \"auto\"");
+    let toml = format!("{toml}input-file = \"input.txt\"\noutput-file = \"out.txt\"\n");
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    let folder = dir.path().join("cases/p");
+    std::fs::remove_file(folder.join("a.in")).unwrap();
+    std::fs::remove_file(folder.join("a.ans")).unwrap();
+    for (name, input) in cases {
+        std::fs::write(folder.join(format!("{name}.in")), input).unwrap();
+        std::fs::write(folder.join(format!("{name}.ans")), "3\n").unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_output_file_that_is_a_link_is_wa_and_never_followed() {
+    let dir = output_trick_project(&[
+        // Through the judge's own /proc/self/cwd, the project: the case's answer.
+        ("answer", "link /proc/self/cwd/cases/p/answer.ans\n"),
+        ("environ", "link /proc/self/environ\n"),
+        ("passwd", "link /etc/passwd\n"),
+        // The judge's stdin, which says `3`.
+        ("stdin", "link /proc/self/fd/0\n"),
+        ("folder", "folder\n"),
+    ]);
+    let secret = "harness-test-secret-5f3a9c";
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env("HARNESS_TEST_SECRET", secret)
+        .args(["run", "--format", "json", "-j", "1"])
+        .write_stdin("3\n")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {output:?}"));
+    let cases = report["problems"][0]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 5, "{stdout}");
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or_default();
+        assert_eq!(verdict(case), "WA", "{case}");
+        let reason = case["reason"].as_str().unwrap_or_default();
+        let expected = if name == "folder" {
+            "is not a regular file (a folder)"
+        } else {
+            "`out.txt` is a symbolic link"
+        };
+        assert!(reason.contains(expected), "{case}");
+    }
+    // Nothing of what the links lead to reached the report.
+    assert!(
+        !stdout.contains(secret),
+        "the judge's environment leaked: {stdout}"
+    );
+    assert!(!stdout.contains("root:x:0"), "/etc/passwd leaked: {stdout}");
+}
+
+#[test]
+fn an_output_file_that_is_a_fifo_is_wa_at_once() {
+    use std::time::{Duration, Instant};
+    let dir = output_trick_project(&[("fifo", "fifo\n")]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening a FIFO to read blocks until someone writes: a judge that does hangs for ever.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            // Its group: the judge and the helpers it started.
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the judge hung on a FIFO as the output file");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let report: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {output:?}"));
+    let case = &report["problems"][0]["cases"][0];
+    assert_eq!(verdict(case), "WA", "{case}");
+    assert!(
+        case["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not a regular file (a FIFO)"),
+        "{case}"
+    );
+}

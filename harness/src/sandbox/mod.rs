@@ -16,6 +16,8 @@
 //! child: a fork of the judge cost more than the rest of a short run. Both helpers start
 //! programs with `spawn`.
 
+#[cfg(unix)]
+pub(crate) mod beneath;
 pub(crate) mod collect;
 pub(crate) mod interrupt;
 mod mode;

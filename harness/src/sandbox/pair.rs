@@ -411,6 +411,7 @@ impl Side {
             stdout: Vec::new(),
             stdout_truncated: self.stdout_truncated,
             stderr_tail,
+            output_file: None,
         }
     }
 }

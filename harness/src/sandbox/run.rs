@@ -122,6 +122,12 @@ pub struct RunRequest<'a> {
     pub workdir: Option<&'a Path>,
     /// Plain process or sandbox.
     pub isolation: Isolation,
+    /// Files copied into its folder before it starts, each `(name, source)` with a plain file
+    /// name (a file-I/O problem's input file).
+    pub files: &'a [(&'a str, &'a Path)],
+    /// A file it writes in its folder, read back once it has ended without following a link
+    /// or blocking ([`RunResult::output_file`]).
+    pub output_file: Option<&'a str>,
 }
 
 impl<'a> RunRequest<'a> {
@@ -139,6 +145,8 @@ impl<'a> RunRequest<'a> {
             scope: Scope::Process,
             workdir: None,
             isolation: Isolation::Process,
+            files: &[],
+            output_file: None,
         }
     }
 
@@ -197,6 +205,25 @@ impl<'a> RunRequest<'a> {
         self.isolation = isolation;
         self
     }
+
+    /// With these files copied into its folder first, each `(name, source)`.
+    #[must_use]
+    pub fn files(mut self, files: &'a [(&'a str, &'a Path)]) -> Self {
+        self.files = files;
+        self
+    }
+
+    /// Reading back the file `name` it writes in its folder (`None`: none).
+    #[must_use]
+    pub fn output_file(mut self, name: Option<&'a str>) -> Self {
+        self.output_file = name;
+        self
+    }
+
+    /// Whether it needs a folder of its own that outlives the program: files go in or come out.
+    fn moves_files(&self) -> bool {
+        !self.files.is_empty() || self.output_file.is_some()
+    }
 }
 
 /// How the main process ended.
@@ -253,6 +280,30 @@ pub struct RunResult {
     pub stdout_truncated: bool,
     /// The last few KiB of stderr; empty unless stderr was [`Output::Capture`].
     pub stderr_tail: Vec<u8>,
+    /// The file the request named in [`RunRequest::output_file`], at most `limits.output_bytes`
+    /// of it, or why it could not be taken; `None` when the request named none.
+    pub output_file: Option<Result<Vec<u8>, OutputFileError>>,
+}
+
+/// Why the output file a program was to write in its folder is not taken. Everything but `Io`
+/// is the program's doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputFileError {
+    /// There is no such file.
+    Missing,
+    /// The file, or the folder of this name on its way, is a symbolic link: never followed.
+    SymbolicLink(String),
+    /// A name on its way is not a folder.
+    NotAFolder(String),
+    /// It is not a regular file: what it is (`a FIFO`, `a folder`, …). Never opened to read.
+    NotRegular(&'static str),
+    /// The judge may not read it (the program took the permission away), or the name leads
+    /// out of the folder; why.
+    Unreadable(String),
+    /// It is larger than the output limit.
+    TooLarge,
+    /// Reading it failed on the judge's side; why.
+    Io(String),
 }
 
 impl RunResult {
@@ -316,6 +367,18 @@ const SCRATCH_PREFIX: &str = "harness-run-";
 pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
     if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
+    }
+    #[cfg(unix)]
+    if request.moves_files() && request.workdir.is_none() {
+        // A folder that outlives the program, for its output file to be read.
+        let scratch = scratch_dir()?;
+        let inner = RunRequest {
+            workdir: Some(scratch.path()),
+            ..request.clone()
+        };
+        let result = run(&inner);
+        unix::remove_scratch(scratch);
+        return result;
     }
     #[cfg(target_os = "linux")]
     if request.isolation == Isolation::Sandbox {
@@ -391,14 +454,50 @@ fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunErro
         if request.workdir.is_none() {
             return run_sandboxed(request, None);
         }
-        return in_workdir(request, |workdir| run_sandboxed(request, Some(workdir)));
+        return in_workdir(request, |workdir| {
+            with_files(request, workdir, || run_sandboxed(request, Some(workdir)))
+        });
     }
     let How::Plain(watch) = how else {
         unreachable!("handled above")
     };
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = stdin_for(request.stdin)?;
-    in_workdir(request, |workdir| run_in(request, stdin, workdir, watch))
+    in_workdir(request, |workdir| {
+        with_files(request, workdir, || run_in(request, stdin, workdir, watch))
+    })
+}
+
+/// Runs `body` with the request's files placed in `workdir` first, and its output file read
+/// back after, beneath a descriptor of the folder taken before the program started.
+#[cfg(unix)]
+fn with_files(
+    request: &RunRequest<'_>,
+    workdir: &Path,
+    body: impl FnOnce() -> Result<RunResult, RunError>,
+) -> Result<RunResult, RunError> {
+    use crate::sandbox::beneath;
+    use std::os::fd::AsFd;
+    if !request.moves_files() {
+        return body();
+    }
+    let folder = beneath::open_folder(workdir).map_err(RunError::Workdir)?;
+    for &(name, source) in request.files {
+        beneath::place(folder.as_fd(), name, source).map_err(|error| {
+            RunError::Workdir(std::io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot put `{}` in it as `{name}`: {error}",
+                    source.display()
+                ),
+            ))
+        })?;
+    }
+    let mut result = body()?;
+    result.output_file = request
+        .output_file
+        .map(|name| beneath::read_regular(folder.as_fd(), name, request.limits.output_bytes));
+    Ok(result)
 }
 
 /// Calls `body` with the request's working folder, or a fresh scratch folder removed after.
@@ -538,6 +637,7 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
         stdout,
         stdout_truncated,
         stderr_tail,
+        output_file: None,
     }
 }
 
