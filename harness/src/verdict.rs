@@ -451,6 +451,7 @@ mod tests {
             cpu_time: Duration::from_millis(10),
             wall_time: Duration::from_millis(12),
             peak_memory_bytes: 2 * MIB,
+            resident_peak_bytes: 2 * MIB,
             stdout: b"3\n".to_vec(),
             stdout_truncated: false,
             stderr_tail: Vec::new(),

@@ -82,7 +82,7 @@ pub fn run_on_input(
         output: result.stdout,
         stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
         cpu_time: result.cpu_time,
-        peak_memory_bytes: result.peak_memory_bytes,
+        peak_memory_bytes: result.resident_peak_bytes,
         expected,
     })
 }

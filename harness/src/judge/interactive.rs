@@ -319,7 +319,7 @@ pub fn judge_case(
         reason: judgement.reason,
         cpu_time: submission.cpu_time,
         wall_time: submission.wall_time,
-        peak_memory_bytes: submission.peak_memory_bytes,
+        peak_memory_bytes: submission.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
@@ -330,7 +330,7 @@ pub fn judge_case(
             // Every line of it, on one line.
             message: crate::text::one_line(&message.trim().replace('\n', " / "), 300),
             interactor_cpu_time: result.interactor.cpu_time,
-            interactor_peak_memory_bytes: result.interactor.peak_memory_bytes,
+            interactor_peak_memory_bytes: result.interactor.resident_peak_bytes,
         }),
     }
 }

@@ -58,7 +58,8 @@ pub struct CaseOutcome {
     pub cpu_time: Duration,
     /// From start to end.
     pub wall_time: Duration,
-    /// Peak resident memory, in bytes.
+    /// Peak resident size, in bytes, as `/usr/bin/time` shows it (the run's
+    /// [`run::RunResult::resident_peak_bytes`]); MLE is decided on the run's own measure.
     pub peak_memory_bytes: u64,
     /// CPU time within 10% of the limit, either side: another machine could flip the verdict.
     pub time_sensitive: bool,
@@ -299,7 +300,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         reason: String::new(),
         cpu_time: result.cpu_time,
         wall_time: result.wall_time,
-        peak_memory_bytes: result.peak_memory_bytes,
+        peak_memory_bytes: result.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,

@@ -842,6 +842,9 @@ fn supervise(
             .max(sampled_cpu),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: peak,
+        // What /usr/bin/time shows: the cgroup leaves out the pages it shares (libc's), which
+        // its resident size counts.
+        resident_peak_bytes: peak.max(finished.max_rss_kib.saturating_mul(1024)),
     }))
 }
 

@@ -181,6 +181,7 @@ struct Ended {
     termination: Termination,
     cpu_time: Duration,
     peak_memory_bytes: u64,
+    resident_peak_bytes: u64,
 }
 
 /// One side while it runs.
@@ -348,6 +349,7 @@ impl Side {
                     termination: unix::termination(status),
                     cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
                     peak_memory_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
+                    resident_peak_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
                 }
             }
             #[cfg(target_os = "linux")]
@@ -367,14 +369,15 @@ impl Side {
                         })
                     }
                 };
+                let max_rss = finished.max_rss_kib.saturating_mul(1024);
+                // As for any sandboxed run: the cgroup's peak where there is one.
+                let decided = finished.cgroup_peak.unwrap_or_else(|| (*peak).max(max_rss));
                 Ended {
                     at,
                     termination,
                     cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
-                    // As for any sandboxed run: the cgroup's peak where there is one.
-                    peak_memory_bytes: finished
-                        .cgroup_peak
-                        .unwrap_or_else(|| (*peak).max(finished.max_rss_kib.saturating_mul(1024))),
+                    peak_memory_bytes: decided,
+                    resident_peak_bytes: decided.max(max_rss),
                 }
             }
         };
@@ -408,6 +411,7 @@ impl Side {
             cpu_time: ended.cpu_time,
             wall_time: ended.at.saturating_duration_since(started),
             peak_memory_bytes: ended.peak_memory_bytes,
+            resident_peak_bytes: ended.resident_peak_bytes,
             stdout: Vec::new(),
             stdout_truncated: self.stdout_truncated,
             stderr_tail,

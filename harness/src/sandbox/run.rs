@@ -272,8 +272,13 @@ pub struct RunResult {
     /// From spawn to the end of the main process.
     pub wall_time: Duration,
     /// Peak resident size of the main process (`ru_maxrss`, or a higher sample); with
-    /// [`Scope::Group`], the highest sum over the group that was sampled.
+    /// [`Scope::Group`], the highest sum over the group that was sampled; in the sandbox with
+    /// a cgroup, the tree's peak charge. What decides MLE.
     pub peak_memory_bytes: u64,
+    /// The peak resident size as `/usr/bin/time` and online judges show it: the largest
+    /// `ru_maxrss` of its processes (shared pages, such as libc's, included), or the measure
+    /// above when larger. What reports show.
+    pub resident_peak_bytes: u64,
     /// At most `limits.output_bytes` bytes; empty unless stdout was [`Output::Capture`].
     pub stdout: Vec<u8>,
     /// True when the program wrote more than the output limit.
@@ -634,6 +639,7 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
         cpu_time: measured.cpu_time,
         wall_time: measured.wall_time,
         peak_memory_bytes: measured.peak_memory_bytes,
+        resident_peak_bytes: measured.resident_peak_bytes,
         stdout,
         stdout_truncated,
         stderr_tail,

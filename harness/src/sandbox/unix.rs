@@ -81,6 +81,8 @@ pub(crate) struct Supervised {
     pub cpu_time: Duration,
     pub wall_time: Duration,
     pub peak_memory_bytes: u64,
+    /// The largest `ru_maxrss`, or `peak_memory_bytes` when larger.
+    pub resident_peak_bytes: u64,
 }
 
 /// Everything needed to start one child.
@@ -341,6 +343,7 @@ pub(crate) fn supervise(
         cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: max_rss_bytes(&usage).max(memory.peak),
+        resident_peak_bytes: max_rss_bytes(&usage).max(memory.peak),
     })
 }
 
