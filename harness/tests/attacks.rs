@@ -617,3 +617,128 @@ fn an_output_file_that_is_a_fifo_is_wa_at_once() {
         "{case}"
     );
 }
+
+/// keyctl(2) and add_key(2), for the keyring tests.
+mod keys {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    const KEYCTL_SEARCH: libc::c_long = 10;
+    const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
+
+    /// Gives this thread (and what it starts) a session keyring of its own, holding one key
+    /// `harness-test-secret`: the user's secret the program must not see.
+    pub fn own_session_with_a_secret() {
+        // SAFETY: keyctl and add_key with NUL-terminated strings and integer arguments.
+        unsafe {
+            let joined = libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_JOIN_SESSION_KEYRING,
+                c"harness-test-session".as_ptr(),
+            );
+            assert!(joined >= 0, "{}", std::io::Error::last_os_error());
+            let key = libc::syscall(
+                libc::SYS_add_key,
+                c"user".as_ptr(),
+                c"harness-test-secret".as_ptr(),
+                c"hunter2".as_ptr(),
+                7usize,
+                KEY_SPEC_SESSION_KEYRING,
+            );
+            assert!(key >= 0, "{}", std::io::Error::last_os_error());
+        }
+        assert!(in_session("harness-test-secret"));
+    }
+
+    /// Whether this thread's session keyring holds a user key named `name`.
+    pub fn in_session(name: &str) -> bool {
+        let name = std::ffi::CString::new(name).unwrap();
+        // SAFETY: keyctl with NUL-terminated strings and integer arguments.
+        let key = unsafe {
+            libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_SEARCH,
+                KEY_SPEC_SESSION_KEYRING,
+                c"user".as_ptr(),
+                name.as_ptr(),
+                0,
+            )
+        };
+        key >= 0
+    }
+}
+
+/// A project judging the `keyring` fixture on two cases, one after the other on one worker.
+fn keyring_project() -> tempfile::TempDir {
+    let dir = project("keyring", "1 2\n", "");
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    dir
+}
+
+/// Both cases AC (the program found no key: neither the session's secret nor what the run
+/// before it planted), and nothing it planted reached the test's session.
+fn assert_keys_out_of_reach(output: &Output) {
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    let cases = report["problems"][0]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2, "{report}");
+    for case in cases {
+        assert_eq!(verdict(case), "AC", "{case}");
+    }
+    assert!(
+        !keys::in_session("harness-planted"),
+        "a key the program planted is in the user's session"
+    );
+}
+
+#[test]
+fn the_users_session_keyring_is_out_of_reach() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    keys::own_session_with_a_secret();
+    let dir = keyring_project();
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json", "-j", "1"])
+        .output()
+        .unwrap();
+    assert_keys_out_of_reach(&output);
+}
+
+#[test]
+fn the_users_session_keyring_is_out_of_reach_without_root_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = keyring_project();
+    for folder in [
+        dir.path(),
+        &dir.path().join("cases"),
+        &dir.path().join("cases/p"),
+    ] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture("keyring"))
+        .status()
+        .is_ok_and(|status| status.success());
+    let doctor = as_nobody(dir.path(), &["doctor"])
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
+        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        return;
+    }
+    // The session keyring is the test's (root's): `nobody` possesses it through its session.
+    keys::own_session_with_a_secret();
+    let output = as_nobody(dir.path(), &["run", "--format", "json", "-j", "1"]).unwrap();
+    assert_keys_out_of_reach(&output);
+}

@@ -185,6 +185,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
             .unwrap_or_default()
             .as_bytes()
             .to_vec(),
+        user_keyrings_per_namespace: user_keyrings_per_namespace(),
     };
     zygote._cgroup = cgroup;
     let socket = zygote.socket.as_raw_fd();
@@ -293,6 +294,13 @@ fn nproc_counts_namespace() -> bool {
         let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
         kernel_at_least(&release, (5, 14))
     })
+}
+
+/// Whether user keyrings belong to the user namespace (Linux 5.3 and later), not to the user
+/// machine-wide.
+fn user_keyrings_per_namespace() -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    kernel_at_least(&release, (5, 3))
 }
 
 /// Whether a kernel `release` (`6.18.44-fc-v857`) is at least `major.minor`.

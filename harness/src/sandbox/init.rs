@@ -411,5 +411,6 @@ fn plan(
             })
             .unwrap_or_default(),
         shell_fallback: false,
+        clear_user_keyrings: config.user_keyrings_per_namespace,
     })
 }

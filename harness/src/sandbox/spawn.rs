@@ -61,6 +61,10 @@ pub(super) struct Plan {
     /// A file exec does not recognise (a script without `#!`) runs with /bin/sh, as `execvp`
     /// runs it.
     pub shell_fallback: bool,
+    /// For a confined program: empty its user's own keyrings (`@u`, `@us`) before exec, which
+    /// Linux ≥ 5.3 keeps per user namespace (the worker's), so that nothing one run plants
+    /// there reaches the next. Never where they are the user's own, machine-wide.
+    pub clear_user_keyrings: bool,
 }
 
 /// `bytes` (an argument, a variable, a path from a message) as exec takes it.
@@ -195,6 +199,45 @@ extern "C" fn run_child(arg: *mut libc::c_void) -> libc::c_int {
     unsafe { libc::_exit(127) }
 }
 
+/// Gives the program a new, empty session keyring of its own, so that the keys of the user's
+/// session (which it would otherwise inherit and possess) are out of its reach and nothing it
+/// adds outlives it; with `clear_user`, also empties its user and user-session keyrings. A
+/// kernel without keys (`ENOSYS`) has nothing to hide. Async-signal-safe: system calls only.
+fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    const KEYCTL_CLEAR: libc::c_long = 7;
+    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+    const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
+    let errno = || {
+        io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    // SAFETY: keyctl with integer arguments and a null name (an anonymous keyring).
+    let joined = unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        )
+    };
+    if joined < 0 {
+        return match errno() {
+            libc::ENOSYS => Ok(()),
+            errno => Err(errno),
+        };
+    }
+    if clear_user {
+        for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
+            // SAFETY: keyctl with integer arguments.
+            if unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring) } < 0 {
+                return Err(errno());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Returns only on failure, with its errno. Calls only async-signal-safe functions and
 /// allocates nothing: the process shares its parent's memory until exec.
 fn exec(child: &mut Child<'_>) -> i32 {
@@ -276,6 +319,9 @@ fn exec(child: &mut Child<'_>) -> i32 {
                 {
                     return errno();
                 }
+            }
+            if let Err(errno) = fresh_keyrings(plan.clear_user_keyrings) {
+                return errno;
             }
             libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
         }

@@ -30,6 +30,9 @@ pub(crate) struct ZygoteConfig {
     /// The worker's own folder, relative to the scratch root: the /tmp and working folder of
     /// every run that brings none, emptied after each.
     pub home: Vec<u8>,
+    /// The kernel keeps user keyrings per user namespace (Linux ≥ 5.3): a program's own may
+    /// be emptied before each run without touching the user's.
+    pub user_keyrings_per_namespace: bool,
 }
 
 /// How the program is started.
