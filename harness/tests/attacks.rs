@@ -666,9 +666,16 @@ mod keys {
     }
 }
 
-/// A project judging the `keyring` fixture on two cases, one after the other on one worker.
+/// C, with the seccomp filter lifted (`sandbox = "no-syscall-filter"`): for the tests of
+/// what the rest of the sandbox holds (the filter alone refuses keyctl, for one).
+const C_WITHOUT_FILTER: &str = "\n[languages.c]\nname = \"C11\"\nextensions = [\"c\"]\n\
+                                compile = [\"cc\", \"-O2\", \"-o\", \"{exe}\", \"{source}\"]\n\
+                                run = [\"{exe}\"]\nsandbox = \"no-syscall-filter\"\n";
+
+/// A project judging the `keyring` fixture's source on two cases, one after the other on one
+/// worker, without the seccomp filter (which refuses keyctl): the keyrings alone must hold.
 fn keyring_project() -> tempfile::TempDir {
-    let dir = project("keyring", "1 2\n", "");
+    let dir = project("keyring", "1 2\n", C_WITHOUT_FILTER);
     std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
     std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
     dir
@@ -677,12 +684,10 @@ fn keyring_project() -> tempfile::TempDir {
 /// Both cases AC (the program found no key: neither the session's secret nor what the run
 /// before it planted), and nothing it planted reached the test's session.
 fn assert_keys_out_of_reach(output: &Output) {
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
-    let cases = report["problems"][0]["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 2, "{report}");
-    for case in cases {
-        assert_eq!(verdict(case), "AC", "{case}");
+    let cases = verdicts_and_output(output);
+    assert_eq!(cases.len(), 2, "{output:?}");
+    for (_, verdict, case) in &cases {
+        assert_eq!(verdict, "AC", "{case}");
     }
     assert!(
         !keys::in_session("harness-planted"),
@@ -702,7 +707,10 @@ fn the_users_session_keyring_is_out_of_reach() {
         .unwrap()
         .current_dir(dir.path())
         .env("NO_COLOR", "1")
-        .args(["run", "--format", "json", "-j", "1"])
+        .arg("judge")
+        .arg("p")
+        .arg(common::fixture_source("keyring"))
+        .args(["--format", "json", "-j", "1"])
         .output()
         .unwrap();
     assert_keys_out_of_reach(&output);
@@ -728,7 +736,7 @@ fn the_users_session_keyring_is_out_of_reach_without_root_too() {
             "test",
             "-r",
         ])
-        .arg(common::fixture("keyring"))
+        .arg(common::fixture_source("keyring"))
         .status()
         .is_ok_and(|status| status.success());
     let doctor = as_nobody(dir.path(), &["doctor"])
@@ -739,6 +747,120 @@ fn the_users_session_keyring_is_out_of_reach_without_root_too() {
     }
     // The session keyring is the test's (root's): `nobody` possesses it through its session.
     keys::own_session_with_a_secret();
-    let output = as_nobody(dir.path(), &["run", "--format", "json", "-j", "1"]).unwrap();
+    let source = common::fixture_source("keyring");
+    let source = source.to_str().unwrap();
+    let output = as_nobody(
+        dir.path(),
+        &["judge", "p", source, "--format", "json", "-j", "1"],
+    )
+    .unwrap();
     assert_keys_out_of_reach(&output);
+}
+
+/// The calls the seccomp filter refuses, one case each of the `refused-call` fixture.
+const REFUSED_CALLS: [&str; 23] = [
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "unshare",
+    "setns",
+    "clone",
+    "clone3",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "ptrace",
+    "bpf",
+    "perf_event_open",
+    "open_tree",
+    "mount_setattr",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "move_mount",
+];
+
+/// A project with one case per refused call; `language` is a `[languages.c]` table to judge
+/// the fixture's source with, or empty to judge the built fixture.
+fn refused_calls_project(language: &str) -> tempfile::TempDir {
+    let dir = project("refused-call", "", language);
+    let folder = dir.path().join("cases/p");
+    std::fs::remove_file(folder.join("a.in")).unwrap();
+    std::fs::remove_file(folder.join("a.ans")).unwrap();
+    for call in REFUSED_CALLS {
+        std::fs::write(folder.join(format!("{call}.in")), format!("{call} 1 2\n")).unwrap();
+        std::fs::write(folder.join(format!("{call}.ans")), "3\n").unwrap();
+    }
+    dir
+}
+
+/// Each case's verdict and what the program printed, by case name.
+fn verdicts_and_output(output: &Output) -> Vec<(String, String, String)> {
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    // `harness run` reports problems; `harness judge` one submission's cases.
+    let cases = if report["problems"].is_array() {
+        &report["problems"][0]["cases"]
+    } else {
+        &report["cases"]
+    };
+    cases
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .map(|case| {
+            (
+                case["name"].as_str().unwrap_or_default().to_owned(),
+                verdict(case).to_owned(),
+                case.to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_syscall_filter_refuses_each_call_with_an_error() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = refused_calls_project("");
+    let (_, output) = judge(dir.path());
+    let cases = verdicts_and_output(&output);
+    assert_eq!(cases.len(), REFUSED_CALLS.len(), "{output:?}");
+    // AC: the call failed with EPERM (ENOSYS for clone3), which only the filter answers
+    // with the arguments given, and the program went on to print the sum.
+    for (name, verdict, case) in &cases {
+        assert_eq!(verdict, "AC", "{name} was not refused: {case}");
+    }
+}
+
+#[test]
+fn a_language_may_lift_the_syscall_filter() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = refused_calls_project(C_WITHOUT_FILTER);
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .arg("judge")
+        .arg("p")
+        .arg(common::fixture_source("refused-call"))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let cases = verdicts_and_output(&output);
+    assert_eq!(cases.len(), REFUSED_CALLS.len(), "{output:?}");
+    // The kernel answers these itself: a new user namespace, a keyring id, a bad address.
+    for call in ["unshare", "keyctl", "io_uring_setup", "clone3", "mount"] {
+        let (_, verdict, case) = cases.iter().find(|(name, ..)| name == call).unwrap();
+        assert_eq!(verdict, "WA", "{call} was refused: {case}");
+    }
 }

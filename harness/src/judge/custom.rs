@@ -55,6 +55,7 @@ pub fn run_on_input(
     let request = RunRequest::new(&program.executable, limits)
         .args(&program.args)
         .stdin(Stdin::File(input))
+        .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     let result = run::run(&request)?;
     let judgement = verdict::decide(&result, &limits, || match &expected {

@@ -71,6 +71,7 @@ pub fn prepare(
             Program {
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
+                syscall_filter: true,
             },
             None,
         ),
@@ -269,6 +270,7 @@ pub fn judge_case(
             scope: Scope::Process,
             workdir: None,
             isolation: Isolation::Sandbox,
+            syscall_filter: program.syscall_filter,
         },
         interactor: Party {
             program: &interactor.program.executable,
@@ -277,6 +279,7 @@ pub fn judge_case(
             scope: Scope::Group,
             workdir: Some(scratch.path()),
             isolation: Isolation::Process,
+            syscall_filter: true,
         },
         wall_time: limits.wall_time,
     };

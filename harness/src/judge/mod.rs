@@ -33,6 +33,8 @@ pub struct Program {
     pub executable: PathBuf,
     /// Its arguments.
     pub args: Vec<OsString>,
+    /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
+    pub syscall_filter: bool,
 }
 
 impl Program {
@@ -41,6 +43,7 @@ impl Program {
         Program {
             executable: executable.into(),
             args: Vec::new(),
+            syscall_filter: true,
         }
     }
 }
@@ -273,6 +276,7 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         .stdin(stdin)
         .files(&inputs)
         .output_file(files.output.as_deref())
+        .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),

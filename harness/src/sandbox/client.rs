@@ -401,6 +401,7 @@ fn plan<'a>(request: &RunRequest<'a>, limits: &Limits) -> io::Result<Plan<'a>> {
             rlimits,
             memory_cap: limits.memory_bytes.saturating_add(CAP_SLACK),
             extra_fds,
+            syscall_filter: request.syscall_filter,
             workdir: None,
         },
         args: request.args,

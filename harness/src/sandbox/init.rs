@@ -412,5 +412,17 @@ fn plan(
             .unwrap_or_default(),
         shell_fallback: false,
         clear_user_keyrings: config.user_keyrings_per_namespace,
+        syscall_filters: if launch.syscall_filter {
+            syscall_filters()
+        } else {
+            &[]
+        },
     })
+}
+
+/// The seccomp filters of a run, built once; none on an architecture seccompiler does not
+/// build for.
+fn syscall_filters() -> &'static [seccompiler::BpfProgram] {
+    static FILTERS: std::sync::OnceLock<Vec<seccompiler::BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS.get_or_init(|| super::filter::programs().unwrap_or_default())
 }

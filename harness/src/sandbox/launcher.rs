@@ -204,6 +204,7 @@ fn plan(request: &Request) -> io::Result<Plan> {
         cgroup_tasks: Vec::new(),
         shell_fallback: true,
         clear_user_keyrings: false,
+        syscall_filters: &[],
     })
 }
 

@@ -33,6 +33,8 @@ mod cgroup;
 #[cfg(target_os = "linux")]
 mod client;
 #[cfg(target_os = "linux")]
+mod filter;
+#[cfg(target_os = "linux")]
 mod init;
 #[cfg(target_os = "linux")]
 mod launcher;
@@ -53,7 +55,7 @@ mod zygote;
 
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
-pub use mode::Mode;
+pub use mode::{LanguageSandbox, Mode};
 /// For benchmarks and tests that run programs in process: lets `run::run` use the
 /// sandbox, with the given `harness` binary as the per-worker helper.
 #[cfg(target_os = "linux")]

@@ -48,6 +48,8 @@ pub struct Party<'a> {
     /// The submission's is the sandbox (with the pipes the judge relays as its stdin and
     /// stdout); the interactor is one of the judge's own tools, a plain process.
     pub isolation: Isolation,
+    /// Sandboxed, under the seccomp filter ([`super::run::RunRequest::syscall_filter`]).
+    pub syscall_filter: bool,
 }
 
 /// What to run.
@@ -270,7 +272,9 @@ impl Side {
         let (stdin_read, stdin_write) = pipe()?;
         let (stdout_read, stdout_write) = pipe()?;
         let (stderr_read, stderr_write) = pipe()?;
-        let request = super::run::RunRequest::new(party.program, party.limits).args(party.args);
+        let request = super::run::RunRequest::new(party.program, party.limits)
+            .args(party.args)
+            .syscall_filter(party.syscall_filter);
         let run = super::client::start(&request, workdir, [stdin_read, stdout_write, stderr_write])
             .map_err(|error| match error {
                 super::client::Failure::Start(source) => RunError::Spawn {

@@ -128,6 +128,10 @@ pub struct RunRequest<'a> {
     /// A file it writes in its folder, read back once it has ended without following a link
     /// or blocking ([`RunResult::output_file`]).
     pub output_file: Option<&'a str>,
+    /// Sandboxed, whether the seccomp filter refuses it the system calls no contest program
+    /// needs (io_uring, mounts, new namespaces, keys, ptrace, bpf, perf): on unless its
+    /// language's `sandbox = "no-syscall-filter"` lifts it.
+    pub syscall_filter: bool,
 }
 
 impl<'a> RunRequest<'a> {
@@ -147,6 +151,7 @@ impl<'a> RunRequest<'a> {
             isolation: Isolation::Process,
             files: &[],
             output_file: None,
+            syscall_filter: true,
         }
     }
 
@@ -217,6 +222,13 @@ impl<'a> RunRequest<'a> {
     #[must_use]
     pub fn output_file(mut self, name: Option<&'a str>) -> Self {
         self.output_file = name;
+        self
+    }
+
+    /// Sandboxed, under the seccomp filter or not.
+    #[must_use]
+    pub fn syscall_filter(mut self, on: bool) -> Self {
+        self.syscall_filter = on;
         self
     }
 

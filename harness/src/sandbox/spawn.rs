@@ -65,6 +65,8 @@ pub(super) struct Plan {
     /// Linux ≥ 5.3 keeps per user namespace (the worker's), so that nothing one run plants
     /// there reaches the next. Never where they are the user's own, machine-wide.
     pub clear_user_keyrings: bool,
+    /// Seccomp filters installed last before exec, after `no_new_privs` (see `filter`).
+    pub syscall_filters: &'static [seccompiler::BpfProgram],
 }
 
 /// `bytes` (an argument, a variable, a path from a message) as exec takes it.
@@ -324,6 +326,28 @@ fn exec(child: &mut Child<'_>) -> i32 {
                 return errno;
             }
             libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        }
+        // Last: from here the program's own calls are filtered, and exec is not refused.
+        for program in plan.syscall_filters {
+            #[repr(C)]
+            struct SockFprog {
+                len: libc::c_ushort,
+                filter: *const seccompiler::sock_filter,
+            }
+            let fprog = SockFprog {
+                len: program.len() as libc::c_ushort,
+                filter: program.as_ptr(),
+            };
+            const SECCOMP_SET_MODE_FILTER: libc::c_long = 1;
+            if libc::syscall(
+                libc::SYS_seccomp,
+                SECCOMP_SET_MODE_FILTER,
+                0,
+                &raw const fprog,
+            ) != 0
+            {
+                return errno();
+            }
         }
         match &plan.target {
             Target::Path(path) => {

@@ -57,6 +57,8 @@ pub(crate) struct Launch {
     /// The cgroup's hard memory limit for the whole tree, in bytes.
     pub memory_cap: u64,
     pub extra_fds: usize,
+    /// Refuse it the system calls of `filter` (seccomp).
+    pub syscall_filter: bool,
     /// The run's own working folder, relative to the scratch root (a file-I/O problem's, read
     /// after the run); `None`: the worker's folder.
     pub workdir: Option<Vec<u8>>,
@@ -229,6 +231,7 @@ mod tests {
             rlimits: vec![(1, 2)],
             memory_cap: 7,
             extra_fds: 0,
+            syscall_filter: true,
             workdir: Some(b"harness-run-x".to_vec()),
         };
         send(a.as_raw_fd(), &launch, &[file.as_raw_fd()]).unwrap();
