@@ -864,3 +864,71 @@ fn a_language_may_lift_the_syscall_filter() {
         assert_eq!(verdict, "WA", "{call} was refused: {case}");
     }
 }
+
+/// A project judging the `fill-tmp` fixture, which writes 512 MiB of files, under 64 MiB.
+fn fill_tmp_project() -> tempfile::TempDir {
+    let dir = project("fill-tmp", "1 2\n", "");
+    let toml = dir.path().join("judge.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("\"256MiB\"", "\"64MiB\"")).unwrap();
+    dir
+}
+
+/// MLE, for the files: killed as its memory and files together passed the limit, or once
+/// they had filled its folder.
+fn assert_folder_filled(case: &Value) {
+    assert_eq!(verdict(case), "MLE", "{case}");
+    let reason = case["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("files it wrote in its folder") || reason.contains("filled its folder"),
+        "{case}"
+    );
+}
+
+#[test]
+fn files_written_in_the_folder_are_memory_and_bounded() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = fill_tmp_project();
+    let (case, _) = judge(dir.path());
+    assert_folder_filled(&case);
+}
+
+#[test]
+fn files_written_in_the_folder_are_bounded_without_root_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = fill_tmp_project();
+    for folder in [
+        dir.path(),
+        &dir.path().join("cases"),
+        &dir.path().join("cases/p"),
+    ] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture("fill-tmp"))
+        .status()
+        .is_ok_and(|status| status.success());
+    let doctor = as_nobody(dir.path(), &["doctor"])
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
+        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        return;
+    }
+    // Without root there is no cgroup to charge the files to: 512 MiB under a 64 MiB limit
+    // was AC, the memory held in /dev/shm while the run went on.
+    let output = as_nobody(dir.path(), &["run", "--format", "json"]).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    assert_folder_filled(&report["problems"][0]["cases"][0]);
+}

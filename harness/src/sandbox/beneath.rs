@@ -86,17 +86,20 @@ pub(crate) fn open_regular(folder: BorrowedFd<'_>, name: &str) -> Result<File, O
     if kind.is_file() {
         return Ok(file);
     }
-    Err(OutputFileError::NotRegular(if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else {
-        "not a file"
-    }))
+    Err(OutputFileError::NotRegular(
+        if kind.is_dir() {
+            "a folder"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else {
+            "not a file"
+        }
+        .to_owned(),
+    ))
 }
 
 /// Reads a regular file from its start, at most `limit` bytes: `TooLarge` past that.
@@ -191,7 +194,7 @@ fn refusal(error: &io::Error, component: &str, folder: bool) -> OutputFileError 
         Some(libc::ENOTDIR) if folder => OutputFileError::NotAFolder(component.to_owned()),
         // A socket cannot be opened; a device may refuse to be.
         Some(libc::ENXIO | libc::ENODEV | libc::EOPNOTSUPP) => {
-            OutputFileError::NotRegular("not a file")
+            OutputFileError::NotRegular("not a file".to_owned())
         }
         Some(libc::EACCES | libc::EPERM) => OutputFileError::Unreadable(error.to_string()),
         _ => OutputFileError::Io(error.to_string()),
@@ -241,8 +244,8 @@ mod tests {
             ("link", link("link")),
             // A linked folder on the way is refused as well as a linked file.
             ("etc/passwd", link("etc")),
-            ("fifo", OutputFileError::NotRegular("a FIFO")),
-            ("folder", OutputFileError::NotRegular("a folder")),
+            ("fifo", OutputFileError::NotRegular("a FIFO".to_owned())),
+            ("folder", OutputFileError::NotRegular("a folder".to_owned())),
             ("plain/x", OutputFileError::NotAFolder("plain".to_owned())),
             ("missing", OutputFileError::Missing),
             ("folder/missing", OutputFileError::Missing),

@@ -216,8 +216,8 @@ impl Side {
         started: Instant,
     ) -> Result<Side, RunError> {
         #[cfg(target_os = "linux")]
-        if sandboxed(party, workdir)? {
-            return Side::spawn_sandboxed(party, workdir, speaker);
+        if sandboxed(party)? {
+            return Side::spawn_sandboxed(party, speaker);
         }
         // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
         // side inherits it.
@@ -261,11 +261,7 @@ impl Side {
 
     /// The side in the sandbox, its stdin and stdout the pipes the judge relays.
     #[cfg(target_os = "linux")]
-    fn spawn_sandboxed(
-        party: &Party<'_>,
-        workdir: &Path,
-        speaker: Speaker,
-    ) -> Result<Side, RunError> {
+    fn spawn_sandboxed(party: &Party<'_>, speaker: Speaker) -> Result<Side, RunError> {
         let pipe = || {
             nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| RunError::Wait(e.into()))
         };
@@ -275,14 +271,18 @@ impl Side {
         let request = super::run::RunRequest::new(party.program, party.limits)
             .args(party.args)
             .syscall_filter(party.syscall_filter);
-        let run = super::client::start(&request, workdir, [stdin_read, stdout_write, stderr_write])
-            .map_err(|error| match error {
-                super::client::Failure::Start(source) => RunError::Spawn {
-                    program: party.program.to_path_buf(),
-                    source,
-                },
-                super::client::Failure::Lost(error) => RunError::Sandbox(error),
-            })?;
+        let run = super::client::start(
+            &request,
+            party.workdir,
+            [stdin_read, stdout_write, stderr_write],
+        )
+        .map_err(|error| match error {
+            super::client::Failure::Start(source) => RunError::Spawn {
+                program: party.program.to_path_buf(),
+                source,
+            },
+            super::client::Failure::Lost(error) => RunError::Sandbox(error),
+        })?;
         let samples = run.resident_bytes().is_some();
         Side::new(
             party,
@@ -420,6 +420,7 @@ impl Side {
             stdout_truncated: self.stdout_truncated,
             stderr_tail,
             output_file: None,
+            scratch_bytes: 0,
         }
     }
 }
@@ -427,8 +428,12 @@ impl Side {
 /// Whether `party` runs in the sandbox: asked for, in a folder the sandbox can show, and
 /// possible here (or an error when judge.toml requires it and it is not).
 #[cfg(target_os = "linux")]
-fn sandboxed(party: &Party<'_>, workdir: &Path) -> Result<bool, RunError> {
-    if party.isolation != Isolation::Sandbox || !workdir.starts_with(unix::scratch_root()) {
+fn sandboxed(party: &Party<'_>) -> Result<bool, RunError> {
+    // One that brings no folder uses the worker's; another must be one the sandbox can show.
+    let shown = party
+        .workdir
+        .is_none_or(|folder| folder.starts_with(unix::scratch_root()));
+    if party.isolation != Isolation::Sandbox || !shown {
         return Ok(false);
     }
     match super::decide() {

@@ -300,11 +300,14 @@ pub struct RunResult {
     /// The file the request named in [`RunRequest::output_file`], at most `limits.output_bytes`
     /// of it, or why it could not be taken; `None` when the request named none.
     pub output_file: Option<Result<Vec<u8>, OutputFileError>>,
+    /// Sandboxed, the most the files it wrote in its folder were seen to take, in bytes: the
+    /// folder is memory, bounded by the memory limit and counted in it.
+    pub scratch_bytes: u64,
 }
 
 /// Why the output file a program was to write in its folder is not taken. Everything but `Io`
 /// is the program's doing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OutputFileError {
     /// There is no such file.
     Missing,
@@ -313,7 +316,7 @@ pub enum OutputFileError {
     /// A name on its way is not a folder.
     NotAFolder(String),
     /// It is not a regular file: what it is (`a FIFO`, `a folder`, …). Never opened to read.
-    NotRegular(&'static str),
+    NotRegular(String),
     /// The judge may not read it (the program took the permission away), or the name leads
     /// out of the folder; why.
     Unreadable(String),
@@ -384,18 +387,6 @@ const SCRATCH_PREFIX: &str = "harness-run-";
 pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
     if crate::sandbox::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
-    }
-    #[cfg(unix)]
-    if request.moves_files() && request.workdir.is_none() {
-        // A folder that outlives the program, for its output file to be read.
-        let scratch = scratch_dir()?;
-        let inner = RunRequest {
-            workdir: Some(scratch.path()),
-            ..request.clone()
-        };
-        let result = run(&inner);
-        unix::remove_scratch(scratch);
-        return result;
     }
     #[cfg(target_os = "linux")]
     if request.isolation == Isolation::Sandbox {
@@ -655,7 +646,8 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
         stdout,
         stdout_truncated,
         stderr_tail,
-        output_file: None,
+        output_file: measured.output_file.clone(),
+        scratch_bytes: measured.scratch_bytes,
     }
 }
 
