@@ -340,6 +340,7 @@ pub fn calibrate(
         program.is_file().then(|| Program {
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),
+            syscall_filter: true,
         })
     });
     if let Some(reference) = reference {

@@ -919,6 +919,7 @@ mod tests {
                 run: vec!["python3".to_string(), "{source}".to_string()],
                 time_multiplier: 2.0,
                 compile_limits: crate::config::CompileLimits::default(),
+                sandbox: Default::default(),
             },
             limits: Limits {
                 cpu_time: Duration::from_secs(2),
