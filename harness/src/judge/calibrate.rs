@@ -350,6 +350,7 @@ pub fn prepare<'a>(
         program.is_file().then(|| Program {
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),
+            syscall_filter: true,
         })
     });
     if let Some(reference) = reference {

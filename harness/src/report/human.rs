@@ -1079,6 +1079,7 @@ mod tests {
             run: vec!["python3".to_string(), "{source}".to_string()],
             time_multiplier: 2.0,
             compile_limits: crate::config::CompileLimits::default(),
+            sandbox: Default::default(),
         }
     }
 

@@ -732,6 +732,7 @@ mod tests {
                 run: vec!["{exe}".to_string()],
                 time_multiplier: 1.0,
                 compile_limits: crate::config::CompileLimits::default(),
+                sandbox: Default::default(),
             }),
             limits: limits(),
             compile: CompileOutcome {
