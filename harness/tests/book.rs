@@ -68,6 +68,44 @@ fn the_command_reference_is_what_clap_says() {
     );
 }
 
+/// The real binary's `harness help CMD`: each option it lists has its row on the page.
+#[test]
+fn every_option_of_harness_help_is_on_its_page() {
+    let dir = repo().join(PAGES_DIR);
+    for (name, page) in reference_pages() {
+        let command = name.trim_end_matches(".md");
+        let mut harness = assert_cmd::Command::cargo_bin("harness").unwrap();
+        if command != "harness" {
+            harness.args(["help", command]);
+        } else {
+            harness.arg("--help");
+        }
+        let help = String::from_utf8(harness.output().unwrap().stdout).unwrap();
+        let on_disk = fs::read_to_string(dir.join(&name)).unwrap_or_default();
+        for line in help.lines().map(str::trim_start) {
+            // An option's first line: `-p, --problem <PROBLEM>` or `--no-build`; not a value's
+            // `- human: …` line.
+            if !line.starts_with('-')
+                || !line[1..].starts_with(|c: char| c == '-' || c.is_ascii_alphanumeric())
+            {
+                continue;
+            }
+            let flag = line
+                .split([' ', ','])
+                .find(|w| w.starts_with("--"))
+                .unwrap_or(line);
+            let flag = flag.split(['<', '=']).next().unwrap();
+            if flag == "--help" || flag == "--version" || flag == "-h" || flag == "-V" {
+                continue;
+            }
+            assert!(
+                page.contains(flag) && on_disk.contains(flag),
+                "`harness help {command}` lists `{flag}`, {PAGES_DIR}/{name} does not (regenerate with `{REGENERATE}`)"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_page_is_in_the_summary() {
     let src = book_src();
