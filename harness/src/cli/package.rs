@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use std::io::Write;
+
 use anyhow::Result;
 
 use crate::config::{self, Language};
@@ -42,7 +44,8 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
     Ok(Some(dirs))
 }
 
-/// judge.toml's languages when one is found (they win), then the built-in table.
+/// The package table (see [`package::languages`]), with judge.toml's languages, when one is
+/// found, for what it does not know.
 pub fn languages(global: &GlobalArgs) -> Vec<Language> {
     let found = match &global.config {
         Some(path) => Some(path.clone()),
@@ -87,6 +90,7 @@ pub fn load_with_limit(
         package::TimeLimit::Computed { .. } => None,
     };
     warn_unsandboxed(&opened, false);
+    note_python(&opened);
     let loaded = package::load(opened, languages.clone(), None)?;
     let name = loaded.package.name.clone();
     let (loaded, origin) = match (fixed, source) {
@@ -113,6 +117,25 @@ pub fn load_with_limit(
         )?;
     }
     Ok(loaded)
+}
+
+/// Says once, when a package has Python submissions, that they run with CPython here rather
+/// than the PyPy the format's tools run them with.
+fn note_python(package: &package::Package) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let python = package
+        .submissions
+        .iter()
+        .any(|s| s.path.extension().is_some_and(|e| e == "py" || e == "py3"));
+    let Some(note) = python
+        .then(package::languages::PackagePython::here)
+        .and_then(|p| p.note())
+    else {
+        return;
+    };
+    if !SAID.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        let _ = writeln!(anstream::stderr(), "note: {}: {note}", package.name);
+    }
 }
 
 /// Says once, before a package's own programs first run, that they will run without the
