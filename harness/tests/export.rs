@@ -399,6 +399,44 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
         "{}",
         String::from_utf8_lossy(&exported.stderr)
     );
+
+    // DOMjudge's dialect: the legacy keys, the interactor where DOMjudge 8.3 looks; read back,
+    // the same verdicts.
+    let out = tempfile::tempdir().unwrap();
+    let package = out.path().join("guess");
+    harness(dir.path())
+        .args([
+            "export",
+            "--no-measure",
+            "guess",
+            "--for",
+            "domjudge",
+            "--out",
+        ])
+        .arg(&package)
+        .assert()
+        .success();
+    let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap();
+    assert!(
+        yaml.contains("\nvalidation: custom interactive\n"),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("problem_format_version"), "{yaml}");
+    assert_eq!(
+        std::fs::read_to_string(package.join("output_validators/interactor/interactor.py"))
+            .unwrap(),
+        GUESS_INTERACTOR
+    );
+    let exported = harness(out.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        verdicts(&exported.stdout),
+        expected,
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
 }
 
 #[test]

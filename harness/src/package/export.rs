@@ -202,8 +202,9 @@ fn kattis_folder(verdict: Verdict) -> Option<(&'static str, Option<&'static str>
         Verdict::WrongAnswer => Some(("wrong_answer", None)),
         Verdict::TimeLimitExceeded => Some(("time_limit_exceeded", None)),
         // The format has no MLE: problemtools' address-space limit makes the allocation fail
-        // (a crash) and DOMjudge reports it as a run-time error, as the harness reading the
-        // package back takes it.
+        // (a crash) and DOMjudge reports it as a run-time error (its `memory-limit` result is
+        // "not in use internally": etc/judgehost-static.php.in line 33 at 8.3.2, 32 at
+        // 9.0.0), as the harness reading the package back takes it.
         Verdict::RuntimeError | Verdict::MemoryLimitExceeded => Some(("run_time_error", None)),
         // Nor OLE. A judge stops a program at the output limit: problemtools through the
         // host's file-size limit (`ulimit -f`; SIGXFSZ kills the program, a run-time error),
