@@ -512,8 +512,26 @@ fn the_time_limit_is_checked_against_problemtools_rule() {
             said.contains("(accepted/spin.c) × ac_to_time_limit 2 = "),
             "{said}"
         );
+        let yaml = std::fs::read_to_string(root.join("sum/problem.yaml")).unwrap();
         if seconds > 0.5 {
             assert!(said.contains("its rule gives 2000 ms"), "{said}");
+            // The margin the limit leaves, with 10% to spare: 0.9 s over the slowest (0.6 s
+            // and a little), in tenths.
+            let said_multiplier = said
+                .split("so problem.yaml says `ac_to_time_limit: ")
+                .nth(1)
+                .and_then(|rest| rest.split('`').next())
+                .unwrap_or_else(|| panic!("no multiplier written: {said}"));
+            let multiplier: f64 = said_multiplier.parse().unwrap();
+            assert!((1.0..=1.5).contains(&multiplier), "{said}");
+            assert!(
+                yaml.contains(&format!(
+                    "  time_limit: 1.0\n  time_multipliers:\n    ac_to_time_limit: {said_multiplier}\n"
+                )),
+                "{yaml}"
+            );
+        } else {
+            assert!(!yaml.contains("time_multipliers"), "{yaml}");
         }
         // The package is written either way, with judge.toml's limit.
         assert_eq!(

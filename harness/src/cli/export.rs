@@ -27,8 +27,8 @@ pub enum For {
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
-    /// The problem, by its id in judge.toml; with --contest, the problems (all of them when
-    /// none is named), labelled A, B, … in this order.
+    /// The problem, by its id in judge.toml; with --contest, the problems, labelled A, B, … in
+    /// this order (all of them by id when none is named).
     pub problems: Vec<String>,
     /// Write a contest: a folder with contest.yaml, problems.yaml, and each problem as a zip
     /// and as a folder, as DOMjudge's contest import takes them.

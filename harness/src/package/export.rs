@@ -254,14 +254,25 @@ enum Validator {
     Interactor(PathBuf),
 }
 
-/// problem.yaml for `dialect`.
-fn problem_yaml(
-    problem: &Problem,
-    dialect: Dialect,
+/// What problem.yaml says beside the problem's own limits.
+#[derive(Debug, Clone, Default)]
+struct Shape {
     interactive: bool,
+    /// An output validator (or interactor) is carried.
     custom: bool,
-    flags: &[String],
-) -> String {
+    flags: Vec<String>,
+    /// `ac_to_time_limit` (legacy `time_multiplier`) when it is not the format's 2.
+    ac_to_time_limit: Option<f64>,
+}
+
+/// problem.yaml for `dialect`.
+fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
+    let Shape {
+        interactive,
+        custom,
+        ref flags,
+        ac_to_time_limit,
+    } = *shape;
     let mut yaml = String::new();
     let line = |yaml: &mut String, text: String| {
         yaml.push_str(&text);
@@ -337,17 +348,28 @@ fn problem_yaml(
     );
     yaml.push_str("limits:\n");
     match dialect {
-        Dialect::Kattis => line(
-            &mut yaml,
-            format!("  time_limit: {}", seconds(problem.time_limit)),
-        ),
+        Dialect::Kattis => {
+            line(
+                &mut yaml,
+                format!("  time_limit: {}", seconds(problem.time_limit)),
+            );
+            if let Some(multiplier) = ac_to_time_limit {
+                line(
+                    &mut yaml,
+                    format!("  time_multipliers:\n    ac_to_time_limit: {multiplier:?}"),
+                );
+            }
+        }
         // Legacy has no fixed limit (DOMjudge reads .timelimit); its multipliers are the
         // 2023-07 defaults, as `bt zip --legacy` writes them, so that problemtools computes
         // its limit by the same rule the default dialect is checked against.
         Dialect::Domjudge => {
             line(
                 &mut yaml,
-                format!("  time_multiplier: {:?}", timing::AC_TO_TIME_LIMIT),
+                format!(
+                    "  time_multiplier: {:?}",
+                    ac_to_time_limit.unwrap_or(timing::AC_TO_TIME_LIMIT)
+                ),
             );
             line(
                 &mut yaml,
@@ -372,7 +394,7 @@ fn package_files(
     problem: &Problem,
     submissions: &Path,
     dialect: Dialect,
-) -> Result<(Files, Vec<String>, Vec<String>), ExportError> {
+) -> Result<(Files, Shape, Vec<String>, Vec<String>), ExportError> {
     let mut files = Files {
         entries: Vec::new(),
     };
@@ -423,16 +445,13 @@ fn package_files(
     };
     let flags = flags.unwrap_or_default();
 
-    files.add(
-        "problem.yaml",
-        problem_yaml(
-            problem,
-            dialect,
-            interactor.is_some(),
-            validator.is_some(),
-            &flags,
-        ),
-    );
+    let shape = Shape {
+        interactive: interactor.is_some(),
+        custom: validator.is_some(),
+        flags: flags.clone(),
+        ac_to_time_limit: None,
+    };
+    files.add("problem.yaml", problem_yaml(problem, dialect, &shape));
     // DOMjudge 8.3 and 9.0 take the limit from here; problemtools allows the file at the
     // root (problemtools/checks/problem_package.py) and reads problem.yaml's.
     files.add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
@@ -631,7 +650,7 @@ fn package_files(
             }
         }
     }
-    Ok((files, notes, warnings))
+    Ok((files, shape, notes, warnings))
 }
 
 /// An input validator as the package carries it.
@@ -846,12 +865,26 @@ fn prepare(
     submissions: &Path,
     options: &mut Options<'_>,
 ) -> Result<(Files, Exported), ExportError> {
-    let (files, mut notes, mut warnings) =
+    let (mut files, mut shape, mut notes, mut warnings) =
         package_files(config, problem, submissions, options.dialect)?;
     let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
     if let Some(measure) = options.measure.as_mut() {
         if let Some(check) = measure_time(problem, &files, measure)? {
             judge_time(&check, &mut notes, &mut warnings);
+            // The margin judge.toml's limit leaves, written down where the format's default
+            // margin does not fit: verifyproblem checks the limit against it.
+            if let Some(multiplier) = check.fitting_multiplier() {
+                shape.ac_to_time_limit = Some(multiplier);
+                let yaml = problem_yaml(problem, options.dialect, &shape);
+                if let Some(entry) = files.entries.iter_mut().find(|e| e.0 == "problem.yaml") {
+                    entry.1 = yaml.into_bytes();
+                }
+                warnings.push(format!(
+                    "so problem.yaml says `ac_to_time_limit: {multiplier:?}`, the margin judge.toml's limit leaves (with 10% for the measurement's noise), which verifyproblem checks the limit against instead; for the format's margin of {:?}, raise `time-limit` to {}",
+                    timing::AC_TO_TIME_LIMIT,
+                    crate::config::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
+                ));
+            }
         }
     }
     Ok((
