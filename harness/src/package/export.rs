@@ -940,7 +940,7 @@ fn judge_time(check: &timing::TimeCheck, notes: &mut Vec<String>, warnings: &mut
         notes.push(format!("{name} was not judged for the time limit: {why}"));
     }
     match check.describe() {
-        Some(line) if check.holds() => notes.push(line),
+        Some(line) if check.holds_with_room() => notes.push(line),
         Some(line) => warnings.push(line),
         None if check.failed.is_empty() => notes.push(
             "no accepted submission to check the time limit with: problemtools wants one"

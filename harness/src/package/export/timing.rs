@@ -54,11 +54,19 @@ impl TimeCheck {
         })
     }
 
-    /// When the rule does not hold: the largest `ac_to_time_limit` (in tenths, at least 1, the
-    /// format's least) under which it holds with 10% to spare for the noise between this
-    /// measurement and the next tool's; `None` when it holds, or when even 1 does not fit.
+    /// Whether the rule holds with 10% to spare for the noise between this measurement and
+    /// the next tool's.
+    pub fn holds_with_room(&self) -> bool {
+        self.slowest.as_ref().is_none_or(|(time, _)| {
+            time.as_secs_f64() * AC_TO_TIME_LIMIT <= self.limit.as_secs_f64() * (1.0 - NOISE)
+        })
+    }
+
+    /// When the rule does not hold with room: the largest `ac_to_time_limit` (in tenths, at
+    /// least 1, the format's least) under which it does; `None` when it holds with room, or
+    /// when even 1 does not fit.
     pub fn fitting_multiplier(&self) -> Option<f64> {
-        if self.holds() {
+        if self.holds_with_room() {
             return None;
         }
         let (time, _) = self.slowest.as_ref()?;
@@ -79,11 +87,18 @@ impl TimeCheck {
         let (time, name) = self.slowest.as_ref()?;
         let product = Duration::from_secs_f64(time.as_secs_f64() * AC_TO_TIME_LIMIT);
         let limit = format_duration(self.limit);
-        Some(if self.holds() {
+        Some(if self.holds_with_room() {
             format!(
                 "time limit {limit} keeps problemtools' rule: slowest accepted {} ({name}) × ac_to_time_limit {AC_TO_TIME_LIMIT} = {} ≤ {limit}",
                 format_duration(*time),
                 format_duration(product),
+            )
+        } else if self.holds() {
+            format!(
+                "time limit {limit} keeps problemtools' rule by less than 10%: slowest accepted {} ({name}) × ac_to_time_limit {AC_TO_TIME_LIMIT} = {} ≤ {limit}, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to {}, or make {name} faster)",
+                format_duration(*time),
+                format_duration(product),
+                format_duration(TimeLimit::compute(AC_TO_TIME_LIMIT, TIME_RESOLUTION, time.mul_f64(1.0 / (1.0 - NOISE)))),
             )
         } else {
             format!(
@@ -219,8 +234,9 @@ mod tests {
         // (limit, slowest, multiplier)
         for (limit, slowest, want) in [
             (1000, 428, None),
+            (1000, 450, None),
             (1000, 505, Some(1.7)),
-            (1000, 466, None),
+            (1000, 466, Some(1.9)),
             (1000, 509, Some(1.7)),
             (1000, 600, Some(1.5)),
             (1000, 900, Some(1.0)),
@@ -246,5 +262,9 @@ mod tests {
             .describe()
             .unwrap()
             .starts_with("time limit 1000 ms keeps problemtools' rule: slowest accepted 428 ms"));
+        assert_eq!(
+            check(1000, 466).describe().unwrap(),
+            "time limit 1000 ms keeps problemtools' rule by less than 10%: slowest accepted 466 ms (accepted/bitmask.py) × ac_to_time_limit 2 = 932 ms ≤ 1000 ms, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to 2000 ms, or make accepted/bitmask.py faster)"
+        );
     }
 }
