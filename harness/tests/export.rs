@@ -477,7 +477,7 @@ fn spinning_sum(seconds: f64) -> String {
 #[test]
 fn the_time_limit_is_checked_against_problemtools_rule() {
     // The accepted submission's CPU time is its own doing (a clock() loop), not the machine's:
-    // 0.6 s × 2 > 1 s breaks the rule; 0.2 s × 2 keeps it.
+    // 0.6 s × 2 > 1 s breaks the rule; 0.2 s × 2 keeps it with room.
     for (seconds, want) in [
         (
             0.6,
@@ -515,7 +515,7 @@ fn the_time_limit_is_checked_against_problemtools_rule() {
         let yaml = std::fs::read_to_string(root.join("sum/problem.yaml")).unwrap();
         if seconds > 0.5 {
             assert!(said.contains("its rule gives 2000 ms"), "{said}");
-            // The margin the limit leaves, with 10% to spare: 0.9 s over the slowest (0.6 s
+            // The margin the limit leaves, with 25% to spare: 0.75 s over the slowest (0.6 s
             // and a little), in tenths.
             let said_multiplier = said
                 .split("so problem.yaml says `ac_to_time_limit: ")
@@ -523,7 +523,7 @@ fn the_time_limit_is_checked_against_problemtools_rule() {
                 .and_then(|rest| rest.split('`').next())
                 .unwrap_or_else(|| panic!("no multiplier written: {said}"));
             let multiplier: f64 = said_multiplier.parse().unwrap();
-            assert!((1.0..=1.5).contains(&multiplier), "{said}");
+            assert!((1.0..=1.2).contains(&multiplier), "{said}");
             assert!(
                 yaml.contains(&format!(
                     "  time_limit: 1.0\n  time_multipliers:\n    ac_to_time_limit: {said_multiplier}\n"

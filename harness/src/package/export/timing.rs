@@ -20,10 +20,10 @@ pub const AC_TO_TIME_LIMIT: f64 = 2.0;
 pub const TIME_LIMIT_TO_TLE: f64 = 1.5;
 /// `limits.time_resolution`'s default.
 pub const TIME_RESOLUTION: f64 = 1.0;
-/// How far another tool's measure of the same program on the same machine may differ
-/// (verifyproblem and BAPCtools measured king-queens' slowest accepted at 428 and 435 ms,
-/// the harness at 466 ms).
-const NOISE: f64 = 0.1;
+/// How far another tool's measure of the same program on the same machine may differ: on a
+/// shared 2-core machine, king-queens' slowest accepted (bitmask.py under PyPy) measured 421 and
+/// 466 ms in the harness, 428 to 505 ms in verifyproblem and 435 ms in BAPCtools.
+pub const NOISE: f64 = 0.25;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TimingError {
@@ -54,7 +54,7 @@ impl TimeCheck {
         })
     }
 
-    /// Whether the rule holds with 10% to spare for the noise between this measurement and
+    /// Whether the rule holds with 25% to spare for the noise between this measurement and
     /// the next tool's.
     pub fn holds_with_room(&self) -> bool {
         self.slowest.as_ref().is_none_or(|(time, _)| {
@@ -95,7 +95,7 @@ impl TimeCheck {
             )
         } else if self.holds() {
             format!(
-                "time limit {limit} keeps problemtools' rule by less than 10%: slowest accepted {} ({name}) × ac_to_time_limit {AC_TO_TIME_LIMIT} = {} ≤ {limit}, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to {}, or make {name} faster)",
+                "time limit {limit} keeps problemtools' rule by less than 25%: slowest accepted {} ({name}) × ac_to_time_limit {AC_TO_TIME_LIMIT} = {} ≤ {limit}, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to {}, or make {name} faster)",
                 format_duration(*time),
                 format_duration(product),
                 format_duration(TimeLimit::compute(AC_TO_TIME_LIMIT, TIME_RESOLUTION, time.mul_f64(1.0 / (1.0 - NOISE)))),
@@ -233,15 +233,15 @@ mod tests {
     fn a_margin_that_fits_is_offered_only_when_the_default_does_not() {
         // (limit, slowest, multiplier)
         for (limit, slowest, want) in [
-            (1000, 428, None),
-            (1000, 450, None),
-            (1000, 505, Some(1.7)),
-            (1000, 466, Some(1.9)),
-            (1000, 509, Some(1.7)),
-            (1000, 600, Some(1.5)),
-            (1000, 900, Some(1.0)),
-            (1000, 950, None),
-            (2000, 1200, Some(1.5)),
+            (1000, 300, None),
+            (1000, 375, None),
+            (1000, 421, Some(1.7)),
+            (1000, 466, Some(1.6)),
+            (1000, 509, Some(1.4)),
+            (1000, 600, Some(1.2)),
+            (1000, 750, Some(1.0)),
+            (1000, 800, None),
+            (2000, 1200, Some(1.2)),
         ] {
             assert_eq!(
                 check(limit, slowest).fitting_multiplier(),
@@ -258,13 +258,13 @@ mod tests {
             text,
             "time limit 1000 ms is tighter than problemtools' rule: slowest accepted 505 ms (accepted/bitmask.py) × ac_to_time_limit 2 = 1010 ms > 1000 ms, which verifyproblem reports as an error (its rule gives 2000 ms; hint: raise `time-limit` in judge.toml, or make accepted/bitmask.py faster)"
         );
-        assert!(check(1000, 428)
+        assert!(check(1000, 300)
             .describe()
             .unwrap()
-            .starts_with("time limit 1000 ms keeps problemtools' rule: slowest accepted 428 ms"));
+            .starts_with("time limit 1000 ms keeps problemtools' rule: slowest accepted 300 ms"));
         assert_eq!(
             check(1000, 466).describe().unwrap(),
-            "time limit 1000 ms keeps problemtools' rule by less than 10%: slowest accepted 466 ms (accepted/bitmask.py) × ac_to_time_limit 2 = 932 ms ≤ 1000 ms, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to 2000 ms, or make accepted/bitmask.py faster)"
+            "time limit 1000 ms keeps problemtools' rule by less than 25%: slowest accepted 466 ms (accepted/bitmask.py) × ac_to_time_limit 2 = 932 ms ≤ 1000 ms, which another measure (verifyproblem's) may break (hint: raise `time-limit` in judge.toml to 2000 ms, or make accepted/bitmask.py faster)"
         );
     }
 }
