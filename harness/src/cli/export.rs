@@ -12,7 +12,7 @@ use crate::judge::verify;
 use crate::package::export::{self, contest, Dialect, Measure, Options};
 use crate::report::progress::Progress;
 
-use super::{load_config, GlobalArgs};
+use super::GlobalArgs;
 
 /// The tool the package is for, where one package cannot please both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,7 +56,7 @@ pub struct ExportArgs {
 }
 
 pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = global.session().load_config()?;
     let submissions = args
         .submissions
         .clone()
