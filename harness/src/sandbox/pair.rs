@@ -142,6 +142,44 @@ impl Probe for Process {
     }
 }
 
+/// The submission as its watch reads it: the pair's wall bound is its, and the time either
+/// side, or the judge that relays between them, waited for a CPU is not its own. In a dialogue
+/// they take turns, so a wait of the interactor's holds the submission up as much as one of
+/// its own: the waits add up.
+struct Dialogue<'a> {
+    submission: &'a mut Process,
+    interactor: &'a mut Process,
+    /// The judge's own wait when the pair started.
+    relay_before: Duration,
+}
+
+impl Probe for Dialogue<'_> {
+    fn schedstat(&mut self) -> Schedstat {
+        let own = self.submission.schedstat();
+        let other = self.interactor.schedstat();
+        Schedstat {
+            cpu_time: own.cpu_time,
+            run_delay: own.run_delay + other.run_delay + relay_delay(self.relay_before),
+        }
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        self.submission.sample()
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        self.submission.cpu_used()
+    }
+}
+
+/// How long the judge's thread waited for a CPU since `before`.
+fn relay_delay(before: Duration) -> Duration {
+    #[cfg(target_os = "linux")]
+    return super::tree::own_run_delay().saturating_sub(before);
+    #[cfg(not(target_os = "linux"))]
+    return before.saturating_sub(before);
+}
+
 /// How a side ended, and its own numbers.
 struct Ended {
     at: Instant,
@@ -496,6 +534,7 @@ fn run_in(
         started,
         Some(request.wall_time),
     )?;
+    let relay_before = relay_delay(Duration::ZERO);
     let mut recorder = Recorder::new();
     let mut first: Option<Speaker> = None;
     let mut buf: Vec<u8> = Vec::with_capacity(unix::READ_CHUNK);
@@ -505,7 +544,7 @@ fn run_in(
 
     loop {
         let now = Instant::now();
-        watch_limits(&mut submission, &mut interactor, now);
+        watch_limits(&mut submission, &mut interactor, now, relay_before);
         for (index, side) in [&mut submission, &mut interactor].into_iter().enumerate() {
             if let Some(until) = drain_until[index] {
                 if now >= until {
@@ -570,11 +609,21 @@ fn run_in(
 }
 
 /// Looks at both sides' limits. The submission's wall bound is the pair's, pushed back by the
-/// time its processes waited for a CPU; the interactor is held to it, since it waits for the
+/// time anyone waited for a CPU; the interactor is held to it, since it waits for the
 /// submission, and given [`AFTER_SUBMISSION`] more once the submission has ended.
-fn watch_limits(submission: &mut Side, interactor: &mut Side, now: Instant) {
+fn watch_limits(
+    submission: &mut Side,
+    interactor: &mut Side,
+    now: Instant,
+    relay_before: Duration,
+) {
     if submission.running() {
-        if let Some(hit) = submission.watch.look(now, &mut submission.process) {
+        let mut probe = Dialogue {
+            submission: &mut submission.process,
+            interactor: &mut interactor.process,
+            relay_before,
+        };
+        if let Some(hit) = submission.watch.look(now, &mut probe) {
             submission.kill(hit);
         }
     }

@@ -59,6 +59,16 @@ fn summed(processes: impl IntoIterator<Item = libc::pid_t>) -> Schedstat {
         })
 }
 
+/// How long the calling thread has waited for a CPU since it started: the judge's own wait,
+/// which holds up what it relays between an interactive pair.
+pub(crate) fn own_run_delay() -> Duration {
+    fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| parse_schedstat(&text))
+        .map(|(_, delay)| delay)
+        .unwrap_or_default()
+}
+
 /// The first two fields of /proc/<pid>/schedstat: time on a CPU, time waiting for one.
 fn parse_schedstat(text: &str) -> Option<(Duration, Duration)> {
     let mut fields = text.split_ascii_whitespace().map(str::parse::<u64>);
