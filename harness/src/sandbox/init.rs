@@ -17,8 +17,9 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+use super::view::HIDDEN_AT;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
-use super::zygote::{Cgroup, HIDDEN_AT};
+use super::zygote::Cgroup;
 use super::{spawn, sys};
 
 /// Entry point in the zygote's child. Sets up, closes `ready` (or writes why it could not),
