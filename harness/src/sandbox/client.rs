@@ -162,6 +162,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         program_gid: if uid == 0 { NOBODY } else { 0 },
         scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
         user_keyrings_per_namespace: user_keyrings_per_namespace(),
+        exit_listener: kernel_at_least(&kernel_release(), (5, 5)),
     };
     zygote._cgroup = cgroup;
     let socket = zygote.socket.as_raw_fd();
@@ -278,8 +279,11 @@ fn nproc_counts_namespace() -> bool {
 /// Whether user keyrings belong to the user namespace (Linux 5.3 and later), not to the user
 /// machine-wide.
 fn user_keyrings_per_namespace() -> bool {
-    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    kernel_at_least(&release, (5, 3))
+    kernel_at_least(&kernel_release(), (5, 3))
+}
+
+fn kernel_release() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default()
 }
 
 /// Whether a kernel `release` (`6.18.44-fc-v857`) is at least `major.minor`.
@@ -886,17 +890,20 @@ pub(super) fn finished_cpu(finished: &Finished) -> Duration {
 
 /// A sandboxed run's memory: the measure MLE is decided on, and the figure shown.
 ///
-/// A cgroup's peak is the tree's own memory. `ru_maxrss` is not: a forked process's address
-/// space starts as a copy of its parent's, and exec records that copy's size in the
-/// program's `maxrss` (the init, a clone of the zygote, is about 1 MiB), so it is the measure
-/// only where no cgroup can be made. What /usr/bin/time shows counts the pages it shares
-/// (libc's), which the cgroup leaves out.
+/// A cgroup's peak is the tree's own memory; where there is none, the samples of its
+/// processes and the largest `ru_maxrss`, which includes the high-water mark of the init's
+/// address space, which the program was exec'd from (a few MiB). What /usr/bin/time shows
+/// counts the pages a program shares (libc's), which the cgroup leaves out: the figure shown
+/// is the larger of the tree's measure and the `ru_maxrss` of its processes, the program's
+/// own (read by the init at its exit) in place of the init's.
 pub(super) fn memory_figures(finished: &Finished, sampled_peak: u64) -> (u64, u64) {
     let max_rss = finished.max_rss_kib.saturating_mul(1024);
+    let own_max_rss = finished.own_max_rss_kib.saturating_mul(1024);
     let decided = finished
         .cgroup_peak
         .unwrap_or_else(|| sampled_peak.max(max_rss));
-    (decided, decided.max(max_rss))
+    let measured = finished.cgroup_peak.unwrap_or(sampled_peak);
+    (decided, measured.max(own_max_rss))
 }
 
 #[cfg(test)]
