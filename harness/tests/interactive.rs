@@ -242,6 +242,28 @@ int main(void) {
 }
 "#;
 
+/// Finds the number, then computes for 0.7 s of CPU once the interactor has ended (its CPU
+/// limit is 1 s): on a busy machine that takes seconds of wall time.
+const COMPUTES_AFTER_C: &str = r#"#include <stdio.h>
+#include <string.h>
+#include <time.h>
+int main(void) {
+    int low = 1, high = 100;
+    char reply[16];
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        printf("%d\n", mid);
+        fflush(stdout);
+        if (scanf("%15s", reply) != 1) return 1;
+        if (!strcmp(reply, "correct")) break;
+        if (!strcmp(reply, "higher")) low = mid + 1; else high = mid - 1;
+    }
+    volatile unsigned long long x = 0;
+    while (clock() < CLOCKS_PER_SEC / 10 * 7) x++;
+    return 0;
+}
+"#;
+
 /// One guess, then a crash: RE, though the interactor then reads EOF and says WA.
 const CRASHES_C: &str = r#"#include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +329,7 @@ fn project() -> Project {
         .file("stubborn.c", STUBBORN_C)
         .file("spins.c", SPINS_C)
         .file("spins_after.c", SPINS_AFTER_C)
+        .file("computes_after.c", COMPUTES_AFTER_C)
         .file("crashes.c", CRASHES_C)
         .file("no_flush.c", NO_FLUSH_C)
         .file("garbage.c", GARBAGE_C)
@@ -485,6 +508,19 @@ fn a_dialogue_slowed_by_a_busy_machine_is_not_tle() {
     let project = project();
     let load = common::Load::new(4);
     let (code, case) = judge(&project, "slow", "binary.c");
+    drop(load);
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+    assert_eq!(reason(&case), "found 37", "{case}");
+}
+
+#[test]
+fn the_interactors_wait_still_counts_once_it_has_ended() {
+    // As above, and the submission then computes for 0.7 s of CPU, seconds of wall
+    // time among the busy loops, after the interactor has gone: the seconds the interactor
+    // waited for a CPU before still are not the submission's.
+    let project = project();
+    let load = common::Load::new(4);
+    let (code, case) = judge(&project, "slow", "computes_after.c");
     drop(load);
     assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
     assert_eq!(reason(&case), "found 37", "{case}");

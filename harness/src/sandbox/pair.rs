@@ -148,7 +148,7 @@ impl Probe for Process {
 /// its own: the waits add up.
 struct Dialogue<'a> {
     submission: &'a mut Process,
-    interactor: &'a mut Process,
+    interactor: &'a mut Side,
     /// The judge's own wait when the pair started.
     relay_before: Duration,
 }
@@ -156,10 +156,9 @@ struct Dialogue<'a> {
 impl Probe for Dialogue<'_> {
     fn schedstat(&mut self) -> Schedstat {
         let own = self.submission.schedstat();
-        let other = self.interactor.schedstat();
         Schedstat {
             cpu_time: own.cpu_time,
-            run_delay: own.run_delay + other.run_delay + relay_delay(self.relay_before),
+            run_delay: own.run_delay + self.interactor.waited() + relay_delay(self.relay_before),
         }
     }
 
@@ -204,6 +203,9 @@ struct Side {
     capture: Capture,
     /// Its limits, and the limit it was stopped for.
     watch: Watch,
+    /// The longest time one of its processes was seen to wait for a CPU: read while it runs,
+    /// and kept once it is gone (its pid may then be someone else's).
+    waited: Duration,
     /// When its main process was reaped, and its numbers.
     reaped: Option<Ended>,
     /// Bytes it wrote to stdout, and the most it may.
@@ -328,6 +330,7 @@ impl Side {
             pending: Vec::new(),
             capture: Capture::new(0),
             watch,
+            waited: Duration::ZERO,
             reaped: None,
             written: 0,
             output_limit: party.limits.output_bytes,
@@ -346,6 +349,14 @@ impl Side {
         self.reaped.is_none()
     }
 
+    /// How long it waited for a CPU: now, while it runs; when it ended, once it has.
+    fn waited(&mut self) -> Duration {
+        if self.running() {
+            self.waited = self.waited.max(self.process.schedstat().run_delay);
+        }
+        self.waited
+    }
+
     fn kill(&mut self, why: LimitHit) {
         if self.running() {
             self.watch.stopped(why);
@@ -355,6 +366,11 @@ impl Side {
 
     /// Kills what is left of it and reaps it.
     fn reap(&mut self) -> Result<(), RunError> {
+        // The interactor's last wait, read while its pid is still its own (a sandboxed tree
+        // is gone by now): the submission's bound counts it.
+        if self.speaker == Speaker::Interactor && matches!(self.process, Process::Plain { .. }) {
+            self.waited();
+        }
         let ended = match &mut self.process {
             Process::Plain { group, .. } => {
                 group.kill();
@@ -620,7 +636,7 @@ fn watch_limits(
     if submission.running() {
         let mut probe = Dialogue {
             submission: &mut submission.process,
-            interactor: &mut interactor.process,
+            interactor,
             relay_before,
         };
         if let Some(hit) = submission.watch.look(now, &mut probe) {
