@@ -1,20 +1,10 @@
 //! `harness gen`: rebuild the generated cases, or check that they are reproducible.
 
-use std::io::Write;
-use std::time::Instant;
-
 use anyhow::Result;
 use clap::Args;
 
-use crate::author::gen::{self, GenEvent, Mode};
-use crate::author::validate;
-use crate::config::Problem;
-use crate::exit;
-use crate::report::author as author_report;
-use crate::report::progress::Progress;
-
-use super::{build_first, compile_sources, load_config, GlobalArgs};
-use crate::author::program::Part;
+use super::GlobalArgs;
+use crate::session::GenRequest;
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
@@ -34,69 +24,11 @@ pub struct GenArgs {
 }
 
 pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
-    let config = load_config(global)?;
-    let problems: Vec<&Problem> = match &args.problem {
-        Some(name) => vec![config.require_problem(name)?],
-        None => config
-            .problems
-            .iter()
-            .filter(|p| !p.generators.is_empty())
-            .collect(),
+    let request = GenRequest {
+        problem: args.problem.clone(),
+        check: args.check,
+        jobs: args.jobs,
+        no_build: args.no_build,
     };
-    // Every name is checked before anything is built or run.
-    for problem in &problems {
-        gen::plan(problem)?;
-    }
-    build_first(&config, args.no_build)?;
-    let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let config = compile_sources(
-        config,
-        &names,
-        &[Part::Generators, Part::Validator, Part::Reference],
-    )?;
-    let problems: Vec<&Problem> = names
-        .iter()
-        .map(|name| config.require_problem(name))
-        .collect::<Result<_, _>>()?;
-    let mode = if args.check { Mode::Check } else { Mode::Write };
-    let jobs = args.jobs.unwrap_or_else(validate::default_jobs).max(1);
-    super::warn_if_oversubscribed(jobs);
-
-    let started = Instant::now();
-    let mut stdout = anstream::stdout().lock();
-    let mut reports = Vec::new();
-    for problem in problems {
-        let progress = std::sync::Mutex::new(Progress::stderr(0));
-        progress
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .set_label(&problem.name);
-        let on_event = |event: GenEvent| {
-            let mut progress = progress
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            match event {
-                GenEvent::Started { cases, .. } => progress.set_total(cases),
-                GenEvent::CaseDone => progress.tick(),
-            }
-        };
-        let report = gen::generate(&config, problem, mode, jobs, &on_event);
-        progress
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .finish();
-        let report = report?;
-        author_report::write_gen(&mut stdout, &report)?;
-        reports.push(report);
-    }
-    let total: usize = reports.iter().map(|r| r.total).sum();
-    let changed: usize = reports.iter().map(|r| r.changed.len()).sum();
-    author_report::write_gen_summary(&mut stdout, mode, total, changed, started.elapsed())?;
-    let code = match mode {
-        Mode::Check if changed > 0 => exit::FAILED,
-        _ => exit::OK,
-    };
-    stdout.flush()?;
-    Ok(code)
+    global.session().gen(&request)
 }

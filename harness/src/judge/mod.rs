@@ -98,18 +98,6 @@ pub struct Mismatch {
     pub answer: Vec<u8>,
 }
 
-/// Progress, delivered on the calling thread in completion order.
-#[derive(Debug)]
-pub enum Event<'a> {
-    /// A case was judged.
-    Finished {
-        /// Its place in the list of cases.
-        index: usize,
-        /// Its outcome.
-        outcome: &'a CaseOutcome,
-    },
-}
-
 /// How each case is judged.
 #[derive(Debug, Clone)]
 pub struct JudgeSettings<'a> {
@@ -143,14 +131,15 @@ pub enum Stop {
     AfterFirstFailure,
 }
 
-/// Judges `program` on every case; outcomes come back in case order.
+/// Judges `program` on every case; outcomes come back in case order, and each is handed to
+/// `on_case` on the calling thread as it finishes (in completion order).
 pub fn judge_cases(
     program: &Program,
     cases: &[Case],
     settings: &JudgeSettings<'_>,
-    on_event: &mut dyn FnMut(Event<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Vec<CaseOutcome> {
-    judge_cases_with(program, cases, settings, Stop::Never, on_event)
+    judge_cases_with(program, cases, settings, Stop::Never, on_case)
 }
 
 /// Judges `program` on the cases, stopping as `stop` says. Outcomes come back in case order;
@@ -162,7 +151,7 @@ pub fn judge_cases_with(
     cases: &[Case],
     settings: &JudgeSettings<'_>,
     stop: Stop,
-    on_event: &mut dyn FnMut(Event<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Vec<CaseOutcome> {
     let jobs = settings.jobs.clamp(1, cases.len().max(1));
     let mut outcomes: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
@@ -181,10 +170,7 @@ pub fn judge_cases_with(
             }
             let outcome = judge_case(program, case, settings);
             failed(index, &outcome);
-            on_event(Event::Finished {
-                index,
-                outcome: &outcome,
-            });
+            on_case(&outcome);
             outcomes[index] = Some(outcome);
             if first_failure.load(Ordering::Relaxed) != usize::MAX {
                 break;
@@ -214,10 +200,7 @@ pub fn judge_cases_with(
             }
             drop(sender);
             for (index, outcome) in receiver {
-                on_event(Event::Finished {
-                    index,
-                    outcome: &outcome,
-                });
+                on_case(&outcome);
                 outcomes[index] = Some(outcome);
             }
         });
