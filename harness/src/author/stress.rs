@@ -659,6 +659,7 @@ impl Trial<'_> {
             name: name.to_string(),
             input: self.scratch.join(format!("{name}.in")),
             answer: self.scratch.join(format!("{name}.ans")),
+            args: Vec::new(),
         };
         fs::write(&case.input, input).map_err(|source| StressError::Io {
             path: case.input.clone(),

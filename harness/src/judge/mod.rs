@@ -282,8 +282,9 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
     } else {
         Stdin::File(&case.input)
     };
+    let args = case_args(program, case);
     let request = RunRequest::new(&program.executable, settings.limits)
-        .args(&program.args)
+        .args(&args)
         .stdin(stdin)
         .workdir(folder.as_ref().map(tempfile::TempDir::path))
         .isolation(Isolation::Sandbox);
@@ -363,6 +364,13 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         outcome.mismatch = Some(Mismatch { output, answer });
     }
     outcome
+}
+
+/// The program's own arguments, then the case's (`args` of a 2025-09 package).
+pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
+    let mut args = program.args.clone();
+    args.extend(case.args.iter().map(OsString::from));
+    args
 }
 
 /// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
@@ -501,6 +509,7 @@ mod tests {
                     name: format!("{i:02}"),
                     input,
                     answer,
+                    args: Vec::new(),
                 }
             })
             .collect();

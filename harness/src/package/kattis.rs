@@ -8,8 +8,8 @@ use serde_norway::Value;
 
 use super::limits::{Bound, TimeLimit};
 use super::{
-    file_name, sorted_entries, submissions, Format, Group, Package, PackageError, SourceProgram,
-    Validation,
+    file_name, sorted_entries, submissions, DataCheck, DataCheckKind, Format, Group, Package,
+    PackageError, SourceProgram, Validation,
 };
 use crate::case::discover::Case;
 
@@ -257,31 +257,42 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         root: &root,
         data: &data,
         base_output: &base_output_flags,
+        constants: &constants,
+        kind: None,
         ancestors: Vec::new(),
         entries: 0,
         cases: Vec::new(),
         groups: Vec::new(),
+        checks: Vec::new(),
     };
     if data.is_dir() {
-        let top = read_group(&root, &data, &GroupFlags::default())?;
-        walk.groups.push(Group {
-            folder: data.clone(),
-            output_flags: [base_output_flags.clone(), top.output.clone()].concat(),
-            input_flags: top.input.clone(),
-        });
+        let top = read_group(&root, &data, &GroupFlags::default(), &constants)?;
+        walk.groups.push(walk.group_entry(&data, &top));
         walk.ancestors
             .push(data.canonicalize().map_err(|source| PackageError::Read {
                 path: data.clone(),
                 source,
             })?);
-        for part in ["sample", "secret"] {
+        for (part, kind) in [
+            ("sample", None),
+            ("secret", None),
+            ("invalid_input", Some(DataCheckKind::InvalidInput)),
+            ("invalid_output", Some(DataCheckKind::InvalidOutput)),
+            ("valid_output", Some(DataCheckKind::ValidOutput)),
+        ] {
             let folder = data.join(part);
             if folder.is_dir() {
+                walk.kind = kind;
                 walk.group(&folder, &top)?;
             }
         }
     }
-    let Walk { cases, groups, .. } = walk;
+    let Walk {
+        cases,
+        groups,
+        checks,
+        ..
+    } = walk;
     refuse_ungenerated(&root, &data, &cases)?;
     if !data.is_dir() {
         return Err(invalid(
@@ -321,6 +332,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
 
     let (submissions, skipped) = submissions::kattis(&root)?;
     Ok(Package {
+        passes: None,
         root,
         format,
         name,
@@ -333,6 +345,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         },
         cases,
         groups,
+        checks,
         validation,
         input_validators,
         time_limit,
@@ -482,14 +495,82 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
     }
 }
 
-/// A group's flags after inheritance; `None` in the file means "as the parent".
+/// A group's (or a case's) settings after inheritance: a key a `test_group.yaml` or a case's
+/// `.yaml` does not write is as in the folder above.
 #[derive(Debug, Clone, Default)]
 struct GroupFlags {
     output: Vec<String>,
     input: Vec<String>,
+    /// `input_validator_args` written as a map: validator name → its arguments (the others
+    /// get none). Replaces `input` where given.
+    input_by_validator: Vec<(String, Vec<String>)>,
+    /// The submission's `args`.
+    args: Vec<String>,
 }
 
-fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
+impl GroupFlags {
+    /// These settings with the keys of `yaml` (a `test_group.yaml` or a case's `.yaml`) over
+    /// them.
+    fn with(&self, yaml: &Value, file: &Path) -> Result<GroupFlags, PackageError> {
+        let mut merged = self.clone();
+        if let Some(output) = flags_key(yaml, &["output_validator_args", "output_validator_flags"])
+        {
+            merged.output = output;
+        }
+        for key in ["input_validator_args", "input_validator_flags"] {
+            match yaml.get(key) {
+                None => continue,
+                Some(Value::Mapping(map)) => {
+                    let mut by_validator = Vec::new();
+                    for (name, value) in map {
+                        let Some(name) = name.as_str() else {
+                            return Err(invalid(
+                                file,
+                                format!("`{key}`: the keys of the map name input validators"),
+                            ));
+                        };
+                        by_validator.push((
+                            name.to_string(),
+                            self::flags(Some(value)).unwrap_or_default(),
+                        ));
+                    }
+                    merged.input = Vec::new();
+                    merged.input_by_validator = by_validator;
+                }
+                Some(value) => {
+                    merged.input = self::flags(Some(value)).unwrap_or_default();
+                    merged.input_by_validator = Vec::new();
+                }
+            }
+            break;
+        }
+        if let Some(args) = flags_key(yaml, &["args"]) {
+            merged.args = args;
+        }
+        Ok(merged)
+    }
+}
+
+/// The first of `keys` that `yaml` has, as flags.
+fn flags_key(yaml: &Value, keys: &[&str]) -> Option<Vec<String>> {
+    keys.iter().find_map(|key| flags(yaml.get(*key)))
+}
+
+/// Reads a package YAML file whose `{{constant}}` sequences are replaced first, as 2025-09
+/// asks for `test_group.yaml` (and a case's `.yaml`).
+fn read_yaml_with_constants(
+    path: &Path,
+    constants: &[(String, String)],
+) -> Result<Value, PackageError> {
+    super::yaml::read_transformed(path, |text| super::build::substitute(text, constants))
+}
+
+fn read_group(
+    root: &Path,
+    folder: &Path,
+    parent: &GroupFlags,
+    constants: &[(String, String)],
+) -> Result<GroupFlags, PackageError> {
     let file = ["test_group.yaml", "testdata.yaml"]
         .iter()
         .map(|f| folder.join(f))
@@ -498,14 +579,8 @@ fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFl
         return Ok(parent.clone());
     };
     super::check_inside(root, &file)?;
-    let yaml = read_yaml(&file)?;
-    let output = flags(yaml.get("output_validator_args"))
-        .or_else(|| flags(yaml.get("output_validator_flags")))
-        .unwrap_or_else(|| parent.output.clone());
-    let input = flags(yaml.get("input_validator_args"))
-        .or_else(|| flags(yaml.get("input_validator_flags")))
-        .unwrap_or_else(|| parent.input.clone());
-    Ok(GroupFlags { output, input })
+    let yaml = read_yaml_with_constants(&file, constants)?;
+    parent.with(&yaml, &file)
 }
 
 /// Groups nested deeper than this are refused: the formats' packages nest a few.
@@ -520,14 +595,28 @@ struct Walk<'a> {
     root: &'a Path,
     data: &'a Path,
     base_output: &'a [String],
+    constants: &'a [(String, String)],
+    /// What the folder being walked holds: cases to judge, or data that checks validators.
+    kind: Option<DataCheckKind>,
     /// The canonical folders from `data/` down to the one being read.
     ancestors: Vec<std::path::PathBuf>,
     entries: usize,
     cases: Vec<Case>,
     groups: Vec<Group>,
+    checks: Vec<DataCheck>,
 }
 
 impl Walk<'_> {
+    fn group_entry(&self, folder: &Path, flags: &GroupFlags) -> Group {
+        Group {
+            folder: folder.to_path_buf(),
+            output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
+            input_flags: flags.input.clone(),
+            input_by_validator: flags.input_by_validator.clone(),
+            args: flags.args.clone(),
+        }
+    }
+
     /// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
     /// runs them in.
     fn group(&mut self, folder: &Path, parent: &GroupFlags) -> Result<(), PackageError> {
@@ -552,12 +641,8 @@ impl Walk<'_> {
             ));
         }
         self.ancestors.push(canonical);
-        let flags = read_group(self.root, folder, parent)?;
-        self.groups.push(Group {
-            folder: folder.to_path_buf(),
-            output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
-            input_flags: flags.input.clone(),
-        });
+        let flags = read_group(self.root, folder, parent, self.constants)?;
+        self.groups.push(self.group_entry(folder, &flags));
         for entry in sorted_entries(folder)? {
             self.entries += 1;
             if self.entries > MAX_DATA_ENTRIES {
@@ -568,41 +653,113 @@ impl Walk<'_> {
             }
             super::check_inside(self.root, &entry)?;
             if entry.is_dir() {
-                self.group(&entry, &flags)?;
+                // `NAME.files/` belongs to the case `NAME`, not a group.
+                if entry.extension().and_then(|e| e.to_str()) != Some("files") {
+                    self.group(&entry, &flags)?;
+                }
                 continue;
             }
             if entry.extension().and_then(|e| e.to_str()) != Some("in") {
                 continue;
             }
-            if !entry.is_file() {
-                // A FIFO would hold the judge, which opens the input, for ever.
-                return Err(invalid(
-                    &entry,
-                    "is not a regular file (a FIFO or a device): a case's input is a file",
-                ));
-            }
-            let answer = entry.with_extension("ans");
-            super::check_inside(self.root, &answer)?;
-            if !answer.is_file() {
-                return Err(invalid(
-                    &entry,
-                    format!(
-                        "has no answer `{}` beside it (hint: every `.in` needs its `.ans`)",
-                        file_name(&answer)
-                    ),
-                ));
-            }
-            let relative = entry
-                .strip_prefix(self.data)
-                .unwrap_or(&entry)
-                .with_extension("");
-            self.cases.push(Case {
-                name: relative.to_string_lossy().into_owned(),
-                input: entry.clone(),
-                answer,
-            });
+            self.case(&entry, &flags)?;
         }
         self.ancestors.pop();
+        Ok(())
+    }
+
+    /// One `.in` of the walk, with the files beside it its kind of data needs, and its own
+    /// `.yaml` over its group's settings.
+    fn case(&mut self, entry: &Path, group: &GroupFlags) -> Result<(), PackageError> {
+        if !entry.is_file() {
+            // A FIFO would hold the judge, which opens the input, for ever.
+            return Err(invalid(
+                entry,
+                "is not a regular file (a FIFO or a device): a case's input is a file",
+            ));
+        }
+        let beside = |extension: &str| -> Result<Option<std::path::PathBuf>, PackageError> {
+            let path = entry.with_extension(extension);
+            super::check_inside(self.root, &path)?;
+            Ok(path.is_file().then_some(path))
+        };
+        let needs = |extension: &str, why: &str| -> Result<std::path::PathBuf, PackageError> {
+            beside(extension)?.ok_or_else(|| {
+                invalid(
+                    entry,
+                    format!(
+                        "has no `{}` beside it (hint: {why})",
+                        file_name(&entry.with_extension(extension))
+                    ),
+                )
+            })
+        };
+        let flags = match beside("yaml")? {
+            Some(yaml_file) => {
+                let yaml = read_yaml_with_constants(&yaml_file, self.constants)?;
+                if !yaml.is_mapping() {
+                    return Err(invalid(
+                        &yaml_file,
+                        "a case's `.yaml` must be a mapping of keys",
+                    ));
+                }
+                let flags = group.with(&yaml, &yaml_file)?;
+                // The case's own entry: its path is the deepest "folder" its input is in.
+                self.groups.push(self.group_entry(entry, &flags));
+                flags
+            }
+            None => group.clone(),
+        };
+        let relative = entry
+            .strip_prefix(self.data)
+            .unwrap_or(entry)
+            .with_extension("");
+        let name = relative.to_string_lossy().into_owned();
+        match self.kind {
+            None => {
+                let answer = needs("ans", "every `.in` needs its `.ans`")?;
+                let case = Case {
+                    name,
+                    input: entry.to_path_buf(),
+                    answer,
+                    args: flags.args.clone(),
+                };
+                // A `.out` shown in the statement must pass the output validator.
+                if let Some(output) = beside("out")? {
+                    self.checks.push(DataCheck {
+                        kind: DataCheckKind::ValidOutput,
+                        case: case.clone(),
+                        output: Some(output),
+                    });
+                }
+                self.cases.push(case);
+            }
+            Some(DataCheckKind::InvalidInput) => self.checks.push(DataCheck {
+                kind: DataCheckKind::InvalidInput,
+                case: Case {
+                    name,
+                    input: entry.to_path_buf(),
+                    answer: entry.with_extension("ans"),
+                    args: flags.args.clone(),
+                },
+                output: None,
+            }),
+            Some(kind) => {
+                let why = "an `invalid_output` or `valid_output` case is `.in`, `.ans` and `.out`";
+                let answer = needs("ans", why)?;
+                let output = needs("out", why)?;
+                self.checks.push(DataCheck {
+                    kind,
+                    case: Case {
+                        name,
+                        input: entry.to_path_buf(),
+                        answer,
+                        args: flags.args.clone(),
+                    },
+                    output: Some(output),
+                });
+            }
+        }
         Ok(())
     }
 }

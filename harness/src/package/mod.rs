@@ -123,10 +123,15 @@ pub struct Package {
     pub scoring: bool,
     /// Whether a program talks with the submission, and which.
     pub interaction: Interaction,
+    /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
+    pub passes: Option<u32>,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input
     /// validators'.
     pub groups: Vec<Group>,
+    /// `data/invalid_input`, `invalid_output`, `valid_output` and the samples' `.out` files:
+    /// what `harness validate` checks the validators against.
+    pub checks: Vec<DataCheck>,
     pub validation: Validation,
     pub input_validators: Vec<SourceProgram>,
     pub time_limit: TimeLimit,
@@ -143,12 +148,59 @@ pub struct Package {
     pub files: crate::config::FileIo,
 }
 
-/// A test-data folder with the flags it has after inheritance.
+/// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a
+/// `.yaml` beside it sets its own (the deepest entry a case's input is in gives its flags).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
     pub folder: PathBuf,
     pub output_flags: Vec<String>,
+    /// `input_validator_args` as a list: every input validator's.
     pub input_flags: Vec<String>,
+    /// `input_validator_args` as a map: the named validators' (others get none).
+    pub input_by_validator: Vec<(String, Vec<String>)>,
+    /// 2025-09 `args`: the submission's arguments on the cases here.
+    pub args: Vec<String>,
+}
+
+impl Group {
+    /// The arguments the input validator `name` (`validate.py`, or a folder's name) gets.
+    pub fn input_args(&self, name: &str) -> &[String] {
+        if self.input_by_validator.is_empty() {
+            return &self.input_flags;
+        }
+        let stem = name.split('.').next().unwrap_or(name);
+        self.input_by_validator
+            .iter()
+            .find(|(key, _)| key == name || key == stem)
+            .map_or(&[], |(_, args)| args.as_slice())
+    }
+}
+
+/// The deepest entry of `groups` that `input` is in.
+pub fn group_of<'a>(groups: &'a [Group], input: &Path) -> Option<&'a Group> {
+    groups
+        .iter()
+        .filter(|g| input.starts_with(&g.folder))
+        .max_by_key(|g| g.folder.components().count())
+}
+
+/// What a folder of 2025-09's validation data asks of the package's validators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataCheckKind {
+    /// `data/invalid_input`: some input validator must reject the `.in`.
+    InvalidInput,
+    /// `data/invalid_output`: the output validator must reject the `.out`.
+    InvalidOutput,
+    /// `data/valid_output` (and a sample's `.out`): the output validator must accept it.
+    ValidOutput,
+}
+
+/// One case of the validation data: its `.in` (and `.ans`), and the `.out` to check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataCheck {
+    pub kind: DataCheckKind,
+    pub case: Case,
+    pub output: Option<PathBuf>,
 }
 
 /// Where packages keep their files and what a folder must hold to be one.

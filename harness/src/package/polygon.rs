@@ -251,6 +251,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             name: shown,
             input,
             answer,
+            args: Vec::new(),
         });
     }
     if missing_generated > 0 || missing_answers > 0 {
@@ -413,6 +414,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     }
 
     Ok(Package {
+        passes: None,
+        checks: Vec::new(),
         root,
         format: Format::Polygon,
         name,

@@ -85,6 +85,52 @@ pub fn write_validation(
     )
 }
 
+/// What the validation data (`data/invalid_input`, `invalid_output`, `valid_output`, the
+/// samples' `.out`) made of the validators: each failure, then a count.
+pub fn write_data_checks(
+    out: &mut dyn Write,
+    loaded: &Loaded,
+    results: &[crate::package::validate::CheckResult],
+) -> io::Result<()> {
+    use crate::package::validate::CheckOutcome;
+    if results.is_empty() {
+        return Ok(());
+    }
+    let name = &loaded.package.name;
+    let mut passed = 0;
+    let mut skipped = 0;
+    for result in results {
+        match &result.outcome {
+            CheckOutcome::Passed => passed += 1,
+            CheckOutcome::Skipped(why) => {
+                skipped += 1;
+                writeln!(out, "{name}: {DIM}skipped {}{DIM:#}: {why}", result.case)?;
+            }
+            CheckOutcome::Failed(why) => writeln!(
+                out,
+                "{name}: {BAD}{}{BAD:#} {}: {why}",
+                if result.kind == crate::package::DataCheckKind::ValidOutput {
+                    "NOT ACCEPTED"
+                } else {
+                    "NOT REJECTED"
+                },
+                result.case
+            )?,
+            CheckOutcome::Broken(why) => writeln!(
+                out,
+                "{name}: {BAD}validator failed{BAD:#} on {}: {why}",
+                result.case
+            )?,
+        }
+    }
+    let checked = results.len() - skipped;
+    let style = if passed == checked { GOOD } else { BAD };
+    writeln!(
+        out,
+        "{name}: {style}{passed} of {checked} validation-data checks passed{style:#} (invalid_input, invalid_output, valid_output and the samples' .out)"
+    )
+}
+
 /// `exported king-queens to king-queens.zip: 212 files (…)`, and what was left out.
 pub fn write_exported(
     out: &mut dyn Write,
