@@ -18,9 +18,15 @@ use crate::author::program::Part;
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
-    /// Only this problem (default: every problem with generators).
-    #[arg(value_name = "PROBLEM")]
+    /// Only this problem (default: every problem with generators); or a problem package
+    /// folder, whose `data/` is written from its `generators/generators.yaml` (BAPCtools'
+    /// recipe).
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: Option<String>,
+    /// For a package: overwrite or remove files of `data/` the harness did not write (they
+    /// are moved to a trash folder first, which is named).
+    #[arg(long)]
+    pub force: bool,
     /// Regenerate in a temporary folder and report every case that differs from the committed
     /// one (exit 1 if any); writes nothing.
     #[arg(long)]
@@ -34,6 +40,14 @@ pub struct GenArgs {
 }
 
 pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
+    if let Some(dir) = args
+        .problem
+        .as_deref()
+        .map(std::path::Path::new)
+        .filter(|dir| crate::package::detect(dir).is_some())
+    {
+        return gen_package(global, args, dir);
+    }
     let config = load_config(global)?;
     let problems: Vec<&Problem> = match &args.problem {
         Some(name) => vec![config.require_problem(name)?],
@@ -99,4 +113,56 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
     };
     stdout.flush()?;
     Ok(code)
+}
+
+/// `harness gen PKG_DIR`: the package's `data/` from its generators.yaml, or `--check`.
+fn gen_package(global: &GlobalArgs, args: &GenArgs, dir: &std::path::Path) -> Result<i32> {
+    use crate::package::generate;
+    let root = dir
+        .canonicalize()
+        .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", dir.display()))?;
+    if !root.join(generate::RECIPE).is_file() {
+        anyhow::bail!(
+            "`{}` has no `{}` to generate its data from (hint: `harness gen` writes a package's `data/` from BAPCtools' recipe)",
+            dir.display(),
+            generate::RECIPE
+        );
+    }
+    let languages = super::package::languages(global);
+    let (constants, interactive) = generate::problem_settings(&root)?;
+    let recipe = generate::read(&root, &constants)?;
+    let started = Instant::now();
+    let mut progress = Progress::stderr(recipe.cases.len());
+    progress.set_label(&crate::package::file_name(&root));
+    let context = generate::Context {
+        languages: &languages,
+        constants: &constants,
+        interactive,
+    };
+    let generated = generate::generate(&recipe, &context, &mut |_| progress.tick());
+    progress.finish();
+    let generated = generated?;
+    let mut stdout = anstream::stdout().lock();
+    let name = crate::package::file_name(&root);
+    let (diff, trash) = if args.check {
+        (generate::compare(&root, &generated)?, None)
+    } else {
+        let applied = generate::apply(&root, &generated, args.force)?;
+        (applied.diff, applied.trash)
+    };
+    crate::report::package::write_generated(
+        &mut stdout,
+        &name,
+        &generated,
+        &diff,
+        args.check,
+        trash.as_deref(),
+        started.elapsed(),
+    )?;
+    stdout.flush()?;
+    Ok(if args.check && !diff.is_empty() {
+        exit::FAILED
+    } else {
+        exit::OK
+    })
 }

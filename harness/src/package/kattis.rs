@@ -361,7 +361,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
 
 /// problem.yaml's `constants` as the pairs a `{{name}}` or `{{name.variant}}` sequence is
 /// replaced by: a scalar is its own `value`, a map gives `value` and its variants.
-fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
+pub(crate) fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
     let text = |value: &Value| match value {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -428,7 +428,7 @@ fn refuse_ungenerated(root: &Path, data: &Path, cases: &[Case]) -> Result<(), Pa
             return Err(PackageError::Unsupported {
                 path: recipe,
                 message: format!(
-                    "the `data/{part}` cases are written by BAPCtools from this file and are not in the package (hint: run `bt generate` in `{}`, then judge it)",
+                    "the `data/{part}` cases are written from this file (BAPCtools' recipe) and are not in the package yet (hint: `harness gen {}` writes them, as `bt generate` does; then judge it)",
                     root.display()
                 ),
             });

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod export;
+pub mod generate;
 pub mod kattis;
 pub mod languages;
 pub mod limits;

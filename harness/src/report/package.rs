@@ -169,3 +169,71 @@ pub fn write_exported(
     }
     Ok(())
 }
+
+/// What `harness gen PKG` made of the package's `data/`: the notes (visualizers not run, the
+/// solution picked), each file that differs, and a count.
+pub fn write_generated(
+    out: &mut dyn Write,
+    name: &str,
+    generated: &crate::package::generate::Generated,
+    diff: &crate::package::generate::Diff,
+    check: bool,
+    trash: Option<&std::path::Path>,
+    elapsed: Duration,
+) -> io::Result<()> {
+    for note in &generated.notes {
+        writeln!(out, "{name}: {DIM}note:{DIM:#} {note}")?;
+    }
+    let (new, changed, removed) = if check {
+        ("MISSING", "DIFFERS", "NOT IN RECIPE")
+    } else {
+        ("new", "changed", "removed")
+    };
+    for (word, paths) in [
+        (new, &diff.new),
+        (changed, &diff.changed),
+        (removed, &diff.removed),
+    ] {
+        for path in paths {
+            let style = if check { BAD } else { DIM };
+            writeln!(
+                out,
+                "{name}: {style}{word}{style:#} data/{}",
+                path.display()
+            )?;
+        }
+    }
+    if let Some(trash) = trash {
+        writeln!(
+            out,
+            "{name}: files the harness had not written were moved to {}",
+            trash.display()
+        )?;
+    }
+    let cases = generated
+        .files
+        .keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .count();
+    let differ = diff.new.len() + diff.changed.len() + diff.removed.len();
+    if check {
+        let style = if differ == 0 { GOOD } else { BAD };
+        writeln!(
+            out,
+            "{name}: {style}{} of {} files as generators.yaml makes them{style:#} ({cases} cases, {})",
+            generated.files.len() - diff.new.len() - diff.changed.len(),
+            generated.files.len(),
+            format_duration(elapsed)
+        )
+    } else {
+        writeln!(
+            out,
+            "{name}: {GOOD}generated {cases} cases{GOOD:#} into data/ ({} new, {} changed, {} removed, {} unchanged; {})",
+            diff.new.len(),
+            diff.changed.len(),
+            diff.removed.len(),
+            diff.same,
+            format_duration(elapsed)
+        )
+    }
+}
