@@ -37,7 +37,7 @@ const FAILING_CASES_SHOWN: usize = 10;
 
 #[derive(Args, Debug, Clone)]
 #[command(
-    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
+    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] CONTEST_DIR LABEL SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
 )]
 pub struct JudgeArgs {
     /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
@@ -45,9 +45,13 @@ pub struct JudgeArgs {
     /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
     #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: String,
-    /// The source file to judge; its extension picks the language.
+    /// The source file to judge; its extension picks the language. After a contest folder
+    /// (one with problems.yaml), the problem's label (`A`) or short name instead.
     #[arg(value_name = "SOURCE")]
     pub source: Option<PathBuf>,
+    /// After a contest folder and a problem's label: the source file.
+    #[arg(value_name = "CONTEST_SOURCE", hide = true)]
+    pub contest_source: Option<PathBuf>,
     /// The CPU time limit (default: the problem's; without judge.toml, 2s).
     #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
     pub time_limit: Option<Duration>,
@@ -143,6 +147,33 @@ const DEFAULT_CASES: &str = "test";
 /// the command line (judge.toml's languages still apply when there is one).
 fn resolve(global: &GlobalArgs, args: &JudgeArgs) -> Result<(Config, String, PathBuf)> {
     let (mut config, problem, source) = match &args.source {
+        // A contest folder, a problem's label or short name, and the source.
+        Some(label) if crate::package::contest::is_contest(std::path::Path::new(&args.problem)) => {
+            let contest = crate::package::contest::open(std::path::Path::new(&args.problem))?;
+            let found = contest.problem(&label.to_string_lossy())?;
+            let Some(source) = &args.contest_source else {
+                anyhow::bail!(
+                    "no source file to judge on problem {} ({}) (hint: `harness judge {} {} SOURCE`)",
+                    found.label,
+                    found.id,
+                    args.problem,
+                    found.label
+                );
+            };
+            let loaded = super::package::load_for_judging(
+                &found.dir,
+                super::package::languages(global),
+                args.jobs.max(1),
+                args.format == Format::Human,
+            )?;
+            (loaded.config, loaded.package.name, source.clone())
+        }
+        Some(_) if args.contest_source.is_some() => {
+            anyhow::bail!(
+                "`{}` is not a contest folder (no problems.yaml), so it takes PROBLEM SOURCE, not three words",
+                args.problem
+            );
+        }
         // A package folder is a problem of its own, judged with no judge.toml.
         Some(source) if crate::package::detect(std::path::Path::new(&args.problem)).is_some() => {
             let loaded = super::package::load_for_judging(
@@ -235,8 +266,9 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
 
 /// The source file, whichever form the command line took.
 fn source_of(args: &JudgeArgs) -> PathBuf {
-    args.source
+    args.contest_source
         .clone()
+        .or_else(|| args.source.clone())
         .unwrap_or_else(|| PathBuf::from(&args.problem))
 }
 

@@ -83,7 +83,7 @@ pub fn verify(global: &GlobalArgs, args: &VerifyArgs) -> Result<i32> {
         stored.iter().map(|s| s.plan.problem),
         args.no_build,
     )?;
-    judge_and_report(&stored, Vec::new(), args)
+    judge_and_report(&stored, Vec::new(), args, None)
 }
 
 /// `harness verify PKG_DIR…`: each package's stored submissions, by the format's folders.
@@ -116,7 +116,8 @@ fn verify_packages(global: &GlobalArgs, args: &VerifyArgs, dirs: &[PathBuf]) -> 
                 .join(", ")
         );
     }
-    judge_and_report(&stored, skipped, args)
+    let contest = super::package::contest_of(&args.problems)?;
+    judge_and_report(&stored, skipped, args, contest.as_ref())
 }
 
 fn jobs(args: &VerifyArgs) -> usize {
@@ -132,6 +133,7 @@ fn judge_and_report(
     stored: &[Stored<'_>],
     skipped: Vec<Skipped>,
     args: &VerifyArgs,
+    contest: Option<&crate::package::contest::Contest>,
 ) -> Result<i32> {
     let human = args.format == Format::Human;
     let detail = if args.quiet {
@@ -187,6 +189,9 @@ fn judge_and_report(
     }
     if human {
         human::write_verify_summary(&mut stdout, &report)?;
+        if let Some(contest) = contest {
+            crate::report::package::write_contest_summary(&mut stdout, contest, &report)?;
+        }
     } else {
         let mut document = json::VerifyJson::from(&report);
         document.partition = args.partition.map(|p| p.to_string());

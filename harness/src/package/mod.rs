@@ -5,6 +5,7 @@
 //! a time limit computed from the accepted submissions) lives here.
 
 pub mod build;
+pub mod contest;
 pub mod export;
 pub mod generate;
 pub mod kattis;

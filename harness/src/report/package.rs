@@ -237,3 +237,50 @@ pub fn write_generated(
         )
     }
 }
+
+/// `harness verify CONTEST`: one row per problem, in problems.yaml's order: its submissions,
+/// how many did not get their expected verdict, and the time they took.
+pub fn write_contest_summary(
+    out: &mut dyn Write,
+    contest: &crate::package::contest::Contest,
+    report: &crate::judge::verify::VerifyReport,
+) -> io::Result<()> {
+    let width = contest
+        .problems
+        .iter()
+        .map(|p| p.label.len() + 1 + p.id.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    writeln!(
+        out,
+        "\ncontest {}: {} problems",
+        contest.name,
+        contest.problems.len()
+    )?;
+    writeln!(
+        out,
+        "{:<width$}  submissions  mismatches      time",
+        "problem"
+    )?;
+    for problem in &contest.problems {
+        let prefix = format!("{}/", problem.id);
+        let rows: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| r.name.starts_with(&prefix))
+            .collect();
+        let mismatches = rows.iter().filter(|r| !r.ok()).count();
+        let time: Duration = rows.iter().map(|r| r.report.elapsed).sum();
+        let style = if mismatches == 0 { GOOD } else { BAD };
+        writeln!(
+            out,
+            "{:<width$}  {:>11}  {style}{:>10}{style:#}  {:>8}",
+            format!("{} {}", problem.label, problem.id),
+            rows.len(),
+            mismatches,
+            format_duration(time)
+        )?;
+    }
+    Ok(())
+}
