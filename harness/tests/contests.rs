@@ -210,7 +210,11 @@ fn a_bad_problems_yaml_is_named_with_line_and_column() {
             ":3:3:",
             "`nowhere`",
         ),
-        ("- id: hello\n  label: [A\n", ":3:1:", "while parsing a flow sequence"),
+        (
+            "- id: hello\n  label: [A\n",
+            ":3:1:",
+            "while parsing a flow sequence",
+        ),
         ("- id: hello\n- label: B\n", ":1:3:", "no `label`"),
         (
             "- id: hello\n  label: A\n- id: world\n  label: A\n",

@@ -16,6 +16,23 @@ use common::project::Project;
 const OK: i32 = 0;
 const FAILED: i32 = 1;
 
+/// A uuid of its own for each package a test writes: BAPCtools remembers the uuids it has
+/// seen and warns (exit 1) when two packages share one.
+fn fresh_uuid() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    format!(
+        "{:08x}-{:04x}-4000-8000-{:012x}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed),
+        nanos & 0xffff_ffff_ffff
+    )
+}
+
 /// BAPCtools' `bt`, if it is installed (`pip install bapctools`).
 fn bt() -> Option<std::path::PathBuf> {
     let found = Process::new("bt").arg("--version").output();
@@ -46,11 +63,11 @@ fn run_bt(dir: &Path, args: &[&str]) -> (bool, String) {
 /// validator takes `--max {{MAXN}}` from `input_validator_args` (a map by validator name,
 /// with a constant in it); the validation data checks both validators.
 fn args_package(project: &Project) {
+    project.write(
+        "args/problem.yaml",
+        &format!("problem_format_version: 2025-09\nname: Args\nuuid: {}\nlimits:\n  time_limit: 2\nconstants:\n  MAXN: 100\n", fresh_uuid()),
+    );
     for (path, text) in [
-        (
-            "args/problem.yaml",
-            "problem_format_version: 2025-09\nname: Args\nuuid: 1f1c2b7e-0000-4000-8000-000000000002\nlimits:\n  time_limit: 2\nconstants:\n  MAXN: 100\n",
-        ),
         ("args/statement/problem.en.tex", "\\problemname{Args}\nPrint the number times the factor.\n"),
         ("args/data/sample/1.in", "3\n"),
         ("args/data/sample/1.ans", "3\n"),
@@ -156,5 +173,134 @@ fn validation_data_that_the_validators_get_wrong_fails_validate() {
         );
         assert!(!ok, "bt validate passed what the harness failed: {said}");
         assert!(said.contains("invalid_input/too-big"), "{said}");
+    }
+}
+
+/// A package whose `submissions.yaml` has rules per test group, a `message`, and a key that
+/// overrides a default folder: `mixed/small.py` fails `secret/hard`, where only AC is
+/// permitted to it.
+fn rules_package(project: &Project) {
+    project.write(
+        "rules/problem.yaml",
+        &format!(
+            "problem_format_version: 2025-09\nname: Rules\nuuid: {}\nlimits:\n  time_limit: 2\n",
+            fresh_uuid()
+        ),
+    );
+    for (path, text) in [
+        ("rules/statement/problem.en.tex", "\\problemname{Rules}\nEcho.\n"),
+        ("rules/data/sample/1.in", "1\n"),
+        ("rules/data/sample/1.ans", "1\n"),
+        ("rules/data/secret/easy/1.in", "2\n"),
+        ("rules/data/secret/easy/1.ans", "2\n"),
+        ("rules/data/secret/hard/1.in", "300\n"),
+        ("rules/data/secret/hard/1.ans", "300\n"),
+        (
+            "rules/output_validator/validate.py",
+            "import os, sys\nteam = sys.stdin.read().split()\njudge = open(sys.argv[2]).read().split()\nwith open(os.path.join(sys.argv[3], 'judgemessage.txt'), 'w') as f:\n    f.write('all good\\n' if team == judge else 'expected %s got %s\\n' % (judge, team))\nsys.exit(42 if team == judge else 43)\n",
+        ),
+        ("rules/submissions/accepted/echo.py", "print(input())\n"),
+        (
+            "rules/submissions/wrong_answer/only_hard.py",
+            "n = int(input())\nprint(n if n < 100 else 0)\n",
+        ),
+        (
+            "rules/submissions/mixed/small.py",
+            "n = int(input())\nprint(n if n < 100 else 0)\n",
+        ),
+        (
+            "rules/submissions/submissions.yaml",
+            "accepted:\n  message: all good\nwrong_answer/only_hard.py:\n  sample:\n    permitted: [AC]\n  secret/easy:\n    permitted: [AC]\n  secret/hard:\n    required: [WA]\n    message: \"got ['0']\"\nmixed:\n  permitted: [AC, WA]\n  secret/hard:\n    permitted: [AC]\n",
+        ),
+    ] {
+        project.write(path, text);
+    }
+}
+
+/// What `verify` said of each submission: (name, OK or MISMATCH), and the whole output.
+fn verify_rows(project: &Project, package: &str, code: i32) -> (Vec<(String, String)>, String) {
+    let assert = project
+        .harness()
+        .env("HARNESS_CACHE_DIR", project.join(".cache"))
+        .args(["verify", package])
+        .assert()
+        .code(code);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let rows = stdout
+        .lines()
+        .filter(|l| l.starts_with(&format!("{package}/")))
+        .map(|l| {
+            let name = l.split_whitespace().next().unwrap().to_string();
+            let result = if l.contains("MISMATCH") {
+                "MISMATCH"
+            } else {
+                "OK"
+            };
+            (name, result.to_string())
+        })
+        .collect();
+    (rows, stdout)
+}
+
+#[test]
+fn submissions_yaml_rules_are_checked_over_the_cases_as_bt_run_checks_them() {
+    let project = Project::new();
+    rules_package(&project);
+    let yaml = "rules/submissions/submissions.yaml";
+    let written = project.read(yaml);
+    let (rows, stdout) = verify_rows(&project, "rules", FAILED);
+    assert_eq!(
+        rows,
+        [
+            ("rules/accepted/echo.py".to_string(), "OK".to_string()),
+            ("rules/mixed/small.py".to_string(), "MISMATCH".to_string()),
+            (
+                "rules/wrong_answer/only_hard.py".to_string(),
+                "OK".to_string()
+            ),
+        ],
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "WA on secret/hard/1, not permitted by submissions.yaml `mixed` for `secret/hard` (AC)"
+        ),
+        "{stdout}"
+    );
+    let bt_ok = |project: &Project| bt().map(|_| run_bt(&project.join("rules"), &["run", "-B"]));
+    if let Some((ok, said)) = bt_ok(&project) {
+        assert!(!ok, "bt run passed what the harness failed: {said}");
+        assert!(said.contains("required: [AC] for secret/hard"), "{said}");
+    }
+    // Permitted WA there too: every rule is met.
+    project.write(
+        yaml,
+        &written.replace(
+            "  secret/hard:\n    permitted: [AC]\n",
+            "  secret/hard:\n    permitted: [AC, WA]\n",
+        ),
+    );
+    let (rows, stdout) = verify_rows(&project, "rules", OK);
+    assert!(rows.iter().all(|(_, r)| r == "OK"), "{stdout}");
+    if let Some((ok, said)) = bt_ok(&project) {
+        assert!(ok, "bt run: {said}");
+    }
+    // A message no judge message holds.
+    project.write(
+        yaml,
+        &written.replace("got ['0']", "got ['1']").replace(
+            "  secret/hard:\n    permitted: [AC]\n",
+            "  secret/hard:\n    permitted: [AC, WA]\n",
+        ),
+    );
+    let (rows, stdout) = verify_rows(&project, "rules", FAILED);
+    assert_eq!(rows[2].1, "MISMATCH", "{stdout}");
+    assert!(
+        stdout.contains("no judge message holds `got ['1']`"),
+        "{stdout}"
+    );
+    if let Some((ok, said)) = bt_ok(&project) {
+        assert!(!ok, "bt run: {said}");
+        assert!(said.contains("missing 'got ['1']"), "{said}");
     }
 }

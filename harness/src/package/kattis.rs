@@ -330,7 +330,9 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         None => Vec::new(),
     };
 
-    let (submissions, skipped) = submissions::kattis(&root)?;
+    let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let (submissions, skipped) =
+        submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
     Ok(Package {
         passes: None,
         root,

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod contest;
+pub mod expectations;
 pub mod export;
 pub mod generate;
 pub mod kattis;

@@ -405,10 +405,16 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                 .unwrap_or(&path)
                 .display()
                 .to_string();
+            let expected = expected_of_tag(tag);
             submissions.push(PackageSubmission {
                 name: format!("{shown} ({tag})"),
                 path,
-                expected: expected_of_tag(tag),
+                for_time_limit: if expected == Expected::One(Verdict::Accepted) {
+                    super::expectations::TimeLimitUse::Lower
+                } else {
+                    super::expectations::TimeLimitUse::Neither
+                },
+                expected,
             });
         }
     }
