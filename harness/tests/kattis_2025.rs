@@ -304,3 +304,167 @@ fn submissions_yaml_rules_are_checked_over_the_cases_as_bt_run_checks_them() {
         assert!(said.contains("missing 'got ['1']"), "{said}");
     }
 }
+
+/// The output validator of the multi-pass package: each pass's output must double its input;
+/// after pass 1 it keeps a state file in the feedback folder and asks for a pass 2 (the
+/// output, as `nextpass.in`); in pass 2 it checks the state is still there.
+const DOUBLE_VALIDATOR: &str = r#"import os, sys
+x = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+team = sys.stdin.read().split()
+state = os.path.join(feedback, "state")
+def say(text):
+    with open(os.path.join(feedback, "judgemessage.txt"), "a") as f:
+        f.write(text + "\n")
+if team != [str(2 * x)]:
+    say("pass wanted %d, got %s" % (2 * x, team))
+    sys.exit(43)
+if not os.path.exists(state):
+    open(state, "w").write("1")
+    with open(os.path.join(feedback, "nextpass.in"), "w") as f:
+        f.write("%d\n" % (2 * x))
+    say("pass 1 ok")
+    sys.exit(42)
+if open(state).read() != "1":
+    say("the feedback folder lost its state")
+    sys.exit(1)
+say("pass 2 ok")
+sys.exit(42)
+"#;
+
+/// A multi-pass package (`type: multi-pass`, two passes) with a sample `.interaction` of its
+/// two passes; `odd_only.py` doubles odd numbers only, so it fails pass 2.
+fn double_package(project: &Project) {
+    project.write(
+        "double/problem.yaml",
+        &format!("problem_format_version: 2025-09\ntype: multi-pass\nname: Double\nuuid: {}\nlimits:\n  time_limit: 2\n", fresh_uuid()),
+    );
+    for (path, text) in [
+        (
+            "double/statement/problem.en.tex",
+            "\\problemname{Double}\nDouble it, twice.\n",
+        ),
+        ("double/data/sample/1.in", "3\n"),
+        ("double/data/sample/1.ans", ""),
+        ("double/data/sample/1.interaction", "<3\n>6\n---\n<6\n>12\n"),
+        ("double/data/secret/1.in", "5\n"),
+        ("double/data/secret/1.ans", ""),
+        ("double/output_validator/validate.py", DOUBLE_VALIDATOR),
+        (
+            "double/submissions/accepted/double.py",
+            "print(2 * int(input()))\n",
+        ),
+        (
+            "double/submissions/wrong_answer/odd_only.py",
+            "x = int(input())\nprint(2 * x if x % 2 else x + 1)\n",
+        ),
+    ] {
+        project.write(path, text);
+    }
+}
+
+#[test]
+fn a_multi_pass_package_runs_its_passes_with_the_feedback_folder_kept() {
+    let project = Project::new();
+    double_package(&project);
+    let (rows, stdout) = verify_rows(&project, "double", OK);
+    assert!(
+        rows.iter().all(|(_, r)| r == "OK") && rows.len() == 2,
+        "{stdout}"
+    );
+    if let Some((ok, said)) = bt().map(|_| run_bt(&project.join("double"), &["run", "-B"])) {
+        assert!(ok, "bt run: {said}");
+    }
+    // The failure is the second pass's, and says so.
+    let assert = project
+        .harness()
+        .env("HARNESS_CACHE_DIR", project.join(".cache"))
+        .args([
+            "judge",
+            "double",
+            "double/submissions/wrong_answer/odd_only.py",
+        ])
+        .assert()
+        .code(FAILED);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("pass 2: pass 1 ok\\npass wanted 12, got ['7']"),
+        "{stdout}"
+    );
+    // The sample's `.interaction` is replayed pass by pass against the validator.
+    let assert = project
+        .harness()
+        .args(["validate", "double"])
+        .assert()
+        .code(OK);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("1 of 1 validation-data checks passed"),
+        "{stdout}"
+    );
+    project.write("double/data/sample/1.interaction", "<3\n>6\n---\n<7\n>14\n");
+    let assert = project
+        .harness()
+        .args(["validate", "double"])
+        .assert()
+        .code(FAILED);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("BAD INTERACTION sample/1: pass 2: the validator's nextpass.in is `6\\n`, the sample's `<` lines `7\\n`"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_multi_pass_validator_that_breaks_the_rules_is_a_judge_error() {
+    const JUDGE_ERROR: i32 = 3;
+    let project = Project::new();
+    double_package(&project);
+    // A third pass, where `limits.validation_passes` (2 by default) allows two.
+    project.write(
+        "double/output_validator/validate.py",
+        &DOUBLE_VALIDATOR.replace(
+            "if open(state).read() != \"1\":\n    say(\"the feedback folder lost its state\")\n    sys.exit(1)\n",
+            "if open(state).read() == \"1\":\n    open(state, \"w\").write(\"2\")\n    open(os.path.join(feedback, \"nextpass.in\"), \"w\").write(\"1\\n\")\n    sys.exit(42)\n",
+        ),
+    );
+    // Three passes allowed: then it is accepted.
+    let yaml = project.read("double/problem.yaml");
+    project.write(
+        "double/problem.yaml",
+        &yaml.replace(
+            "  time_limit: 2\n",
+            "  time_limit: 2\n  validation_passes: 3\n",
+        ),
+    );
+    project
+        .harness()
+        .env("HARNESS_CACHE_DIR", project.join(".cache"))
+        .args(["judge", "double", "double/submissions/accepted/double.py"])
+        .assert()
+        .code(OK);
+    // nextpass.in with a wrong answer.
+    project.write("double/problem.yaml", &yaml);
+    project.write(
+        "double/output_validator/validate.py",
+        &DOUBLE_VALIDATOR.replace(
+            "    say(\"pass wanted",
+            "    open(os.path.join(feedback, \"nextpass.in\"), \"w\").write(\"1\\n\")\n    say(\"pass wanted",
+        ),
+    );
+    let assert = project
+        .harness()
+        .env("HARNESS_CACHE_DIR", project.join(".cache"))
+        .args([
+            "judge",
+            "double",
+            "double/submissions/wrong_answer/odd_only.py",
+        ])
+        .assert()
+        .code(JUDGE_ERROR);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("wrote nextpass.in but did not accept"),
+        "{stdout}"
+    );
+}

@@ -5,6 +5,7 @@ pub(crate) mod calibrate;
 pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;
+pub(crate) mod multipass;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -235,6 +236,15 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
             case,
         );
     }
+    if let Checker::Package(package) = settings.checker {
+        if let Some((passes, validator)) = package.multi_pass() {
+            let flags = package.flags_for(&case.input).to_vec();
+            return with_input(
+                multipass::judge_case(program, case, settings, passes, validator, &flags),
+                case,
+            );
+        }
+    }
     with_input(run_and_check(program, case, settings), case)
 }
 
@@ -297,6 +307,22 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
 /// The second half: the verdict of a run, its output checked against the case's answer
 /// (read now), and the input's head when it failed.
 pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    check_run_with(run, case, settings, &mut |files, output, answer| {
+        check::check(settings.checker, files, output, answer)
+    })
+}
+
+/// How [`check_run_with`] judges an output: the case's files, the output, the answer.
+pub(crate) type CheckFn<'a> = dyn FnMut(&CaseFiles<'_>, &[u8], &[u8]) -> Judgement + 'a;
+
+/// [`check_run`] with the output judged by `check` (a multi-pass problem's validator, which
+/// keeps its feedback folder between passes) instead of the settings' checker.
+pub(crate) fn check_run_with(
+    run: CaseRun,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+    check: &mut CheckFn<'_>,
+) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
     let CaseRun { result, folder } = run;
@@ -347,7 +373,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
             input: &case.input,
             answer: &case.answer,
         };
-        check::check(settings.checker, &case_files, &output, &answer)
+        check(&case_files, &output, &answer)
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;

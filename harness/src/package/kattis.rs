@@ -134,13 +134,18 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     // submission through both pipes and gives 42 or 43 as it would for an output.
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains("interactive");
-    for unsupported in ["multi-pass", "submit-answer"] {
-        if types.iter().any(|t| t == unsupported) || validation.contains(unsupported) {
-            return Err(PackageError::Unsupported {
-                path: yaml_path,
-                message: format!("`{unsupported}` problems are not judged by this harness"),
-            });
-        }
+    let multi_pass = types.iter().any(|t| t == "multi-pass") || validation.contains("multi-pass");
+    if types.iter().any(|t| t == "submit-answer") || validation.contains("submit-answer") {
+        return Err(PackageError::Unsupported {
+            path: yaml_path,
+            message: "`submit-answer` problems are not judged by this harness".to_string(),
+        });
+    }
+    if multi_pass && interactive {
+        return Err(PackageError::Unsupported {
+            path: yaml_path,
+            message: "interactive multi-pass problems are not judged by this harness yet (multi-pass ones that are not interactive are)".to_string(),
+        });
     }
     let scoring = types.iter().any(|t| t == "scoring") || validation.contains("score");
 
@@ -242,6 +247,29 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
             2.0
         });
     let resolution = checked(&["time_resolution"], Bound::SECONDS)?.unwrap_or(1.0);
+    let passes = if multi_pass {
+        let passes = match limits.and_then(|l| l.get("validation_passes")) {
+            None | Some(Value::Null) => 2,
+            Some(value) => value
+                .as_u64()
+                .filter(|n| (2..=1000).contains(n))
+                .ok_or_else(|| {
+                    invalid(
+                        &yaml_path,
+                        "`limits.validation_passes` must be an integer from 2 to 1000",
+                    )
+                })? as u32,
+        };
+        if validation == Validation::Default {
+            return Err(invalid(
+                &yaml_path,
+                "a multi-pass problem, but no output validator in `output_validator/` (hint: the output validator writes each next pass's input, `nextpass.in`)",
+            ));
+        }
+        Some(passes)
+    } else {
+        None
+    };
     let time_limit = given_time_limit(&root, checked(&["time_limit"], Bound::SECONDS)?)?.unwrap_or(
         TimeLimit::Computed {
             multiplier,
@@ -334,7 +362,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let (submissions, skipped) =
         submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
     Ok(Package {
-        passes: None,
+        passes,
         root,
         format,
         name,
@@ -726,6 +754,13 @@ impl Walk<'_> {
                     answer,
                     args: flags.args.clone(),
                 };
+                if let Some(interaction) = beside("interaction")? {
+                    self.checks.push(DataCheck {
+                        kind: DataCheckKind::Interaction,
+                        case: case.clone(),
+                        output: Some(interaction),
+                    });
+                }
                 // A `.out` shown in the statement must pass the output validator.
                 if let Some(output) = beside("out")? {
                     self.checks.push(DataCheck {

@@ -196,6 +196,9 @@ pub enum DataCheckKind {
     InvalidOutput,
     /// `data/valid_output` (and a sample's `.out`): the output validator must accept it.
     ValidOutput,
+    /// A sample's `.interaction` (the `.out` field names it): well formed, and replayed
+    /// against the interactor, or pass by pass against a multi-pass validator.
+    Interaction,
 }
 
 /// One case of the validation data: its `.in` (and `.ans`), and the `.out` to check.
@@ -292,6 +295,7 @@ pub fn load(
     let checker = match &package.validation {
         Validation::Default => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
             }))
@@ -307,6 +311,7 @@ pub fn load(
             });
             // Never consulted: the interactor's exit code is the judgement.
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
             }))
@@ -314,6 +319,7 @@ pub fn load(
         Validation::Custom(source) => {
             let built = build::build(source, &languages, None)?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Custom(
                     built.package_program(&source.name),
                 ),
@@ -323,6 +329,7 @@ pub fn load(
         Validation::Testlib { program, include } => {
             let built = build::build(program, &languages, Some(include))?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Testlib(
                     built.package_program(&program.name),
                 ),

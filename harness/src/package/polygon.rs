@@ -41,6 +41,7 @@ pub fn std_checker(name: &str) -> Option<Checker> {
         "rcmp" | "dcmp" => float(6),
         "yesno" | "nyesno" => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: None,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: Vec::new(),
             }))

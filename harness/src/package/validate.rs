@@ -256,6 +256,7 @@ pub fn check_data(
                 }
                 outcome
             }
+            DataCheckKind::Interaction => check_interaction(loaded, check),
             kind => check_output(loaded, check, kind),
         };
         let result = CheckResult {
@@ -267,6 +268,188 @@ pub fn check_data(
         results.push(result);
     }
     results
+}
+
+/// A sample's `.interaction`, split into its passes (`---` lines between them): each pass the
+/// lines to the submission (`<`) and from it (`>`), newline-ended.
+pub fn interaction_passes(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut passes = vec![(String::new(), String::new())];
+    for (number, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("---") {
+            if !rest.trim().is_empty() {
+                return Err(format!(
+                    "line {}: a pass separator is `---` alone",
+                    number + 1
+                ));
+            }
+            passes.push((String::new(), String::new()));
+            continue;
+        }
+        let (to, from) = passes.last_mut().expect("one pass at least");
+        match line.split_at_checked(1) {
+            Some(("<", rest)) => {
+                to.push_str(rest);
+                to.push('\n');
+            }
+            Some((">", rest)) => {
+                from.push_str(rest);
+                from.push('\n');
+            }
+            _ => {
+                return Err(format!(
+                    "line {}: starts with neither `<`, `>` nor `---`",
+                    number + 1
+                ))
+            }
+        }
+    }
+    Ok(passes)
+}
+
+/// A sample's `.interaction`: well formed; for an interactive problem replayed against its
+/// interactor, for a multi-pass one pass by pass against its output validator (each pass's
+/// output accepted, and its `nextpass.in` the next pass's input).
+fn check_interaction(loaded: &Loaded, check: &super::DataCheck) -> CheckOutcome {
+    let Some(path) = &check.output else {
+        return CheckOutcome::Broken("no `.interaction` file".to_string());
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            return CheckOutcome::Broken(format!("cannot read `{}`: {error}", path.display()))
+        }
+    };
+    let passes = match interaction_passes(&text) {
+        Ok(passes) => passes,
+        Err(why) => return CheckOutcome::Failed(format!("`.interaction` {why}")),
+    };
+    let multi_pass = loaded.package.passes.is_some();
+    if passes.len() > 1 && !multi_pass {
+        return CheckOutcome::Failed(format!(
+            "the `.interaction` has {} passes (`---`), but the problem is not multi-pass",
+            passes.len()
+        ));
+    }
+    if let Some(limit) = loaded.package.passes {
+        if passes.len() > limit as usize {
+            return CheckOutcome::Failed(format!(
+                "the `.interaction` has {} passes, more than `limits.validation_passes` ({limit})",
+                passes.len()
+            ));
+        }
+    }
+    match (&loaded.package.interaction, multi_pass) {
+        (super::Interaction::None, true) => replay_passes(loaded, check, &passes),
+        (super::Interaction::None, false) => CheckOutcome::Skipped(
+            "an `.interaction` of a problem that is neither interactive nor multi-pass is only shown, not checked".to_string(),
+        ),
+        (_, _) => match &loaded.interactor {
+            Some(interactor) => match crate::judge::interactive::replay_sample(
+                interactor,
+                &check.case,
+                path,
+                loaded.problem().wall_limit,
+            ) {
+                Ok(None) => CheckOutcome::Passed,
+                Ok(Some(mismatch)) => CheckOutcome::Failed(mismatch.reason),
+                Err(why) => CheckOutcome::Broken(why),
+            },
+            None => CheckOutcome::Skipped("no interactor to replay it against".to_string()),
+        },
+    }
+}
+
+/// A multi-pass sample, pass by pass: the output validator, keeping its feedback folder, must
+/// accept each pass's `>` lines and write the next pass's `<` lines as `nextpass.in` (and none
+/// after the last).
+fn replay_passes(
+    loaded: &Loaded,
+    check: &super::DataCheck,
+    passes: &[(String, String)],
+) -> CheckOutcome {
+    use crate::check::package::{custom_in, read_left, OutputValidator};
+    let crate::check::Checker::Package(checker) = &loaded.problem().checker else {
+        return CheckOutcome::Skipped("not a package's validator".to_string());
+    };
+    let OutputValidator::Custom(validator) = &checker.validator else {
+        return CheckOutcome::Skipped(
+            "a multi-pass problem needs its own output validator".to_string(),
+        );
+    };
+    let input = std::fs::read(&check.case.input).unwrap_or_default();
+    if passes[0].0.as_bytes() != input.as_slice() {
+        return CheckOutcome::Failed(format!(
+            "pass 1's `<` lines are not the sample's `{}`",
+            super::file_name(&check.case.input)
+        ));
+    }
+    let prepared = RunFolder::new().and_then(|folder| {
+        let feedback = folder.writable("feedback")?;
+        Ok((folder, feedback))
+    });
+    let (folder, feedback) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => return CheckOutcome::Broken(format!("cannot make a run folder: {error}")),
+    };
+    let flags = checker.flags_for(&check.case.input).to_vec();
+    let mut input_path = check.case.input.clone();
+    for (index, (_, output)) in passes.iter().enumerate() {
+        let pass = index + 1;
+        let files = crate::check::CaseFiles {
+            input: &input_path,
+            answer: &check.case.answer,
+        };
+        let judgement = custom_in(
+            validator,
+            &flags,
+            &files,
+            output.as_bytes(),
+            &folder,
+            &feedback,
+        );
+        let next = read_left(&feedback, "nextpass.in", 1 << 30);
+        let _ = std::fs::remove_file(feedback.join("nextpass.in"));
+        match judgement.verdict {
+            crate::verdict::Verdict::Accepted => {}
+            crate::verdict::Verdict::JudgeError => return CheckOutcome::Broken(judgement.reason),
+            _ => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the output validator rejects the sample's output: {}",
+                    judgement.reason
+                ))
+            }
+        }
+        match (next, passes.get(index + 1)) {
+            (None, None) => return CheckOutcome::Passed,
+            (Some(_), None) => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the validator asks for another pass (nextpass.in), the sample has {} passes",
+                    passes.len()
+                ))
+            }
+            (None, Some(_)) => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the validator writes no nextpass.in, the sample has {} passes",
+                    passes.len()
+                ))
+            }
+            (Some(next), Some((want, _))) if next != want.as_bytes() => {
+                return CheckOutcome::Failed(format!(
+                    "pass {}: the validator's nextpass.in is `{}`, the sample's `<` lines `{}`",
+                    pass + 1,
+                    crate::text::one_line(&String::from_utf8_lossy(&next), 60),
+                    crate::text::one_line(want, 60)
+                ))
+            }
+            (Some(next), Some(_)) => {
+                input_path = folder.path().join(format!("pass-{}.in", pass + 1));
+                if let Err(error) = std::fs::write(&input_path, next) {
+                    return CheckOutcome::Broken(format!("cannot keep nextpass.in: {error}"));
+                }
+            }
+        }
+    }
+    CheckOutcome::Passed
 }
 
 /// The output validator on an `invalid_output`/`valid_output` case's `.out`.

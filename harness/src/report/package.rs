@@ -109,10 +109,10 @@ pub fn write_data_checks(
             CheckOutcome::Failed(why) => writeln!(
                 out,
                 "{name}: {BAD}{}{BAD:#} {}: {why}",
-                if result.kind == crate::package::DataCheckKind::ValidOutput {
-                    "NOT ACCEPTED"
-                } else {
-                    "NOT REJECTED"
+                match result.kind {
+                    crate::package::DataCheckKind::ValidOutput => "NOT ACCEPTED",
+                    crate::package::DataCheckKind::Interaction => "BAD INTERACTION",
+                    _ => "NOT REJECTED",
                 },
                 result.case
             )?,
@@ -127,7 +127,7 @@ pub fn write_data_checks(
     let style = if passed == checked { GOOD } else { BAD };
     writeln!(
         out,
-        "{name}: {style}{passed} of {checked} validation-data checks passed{style:#} (invalid_input, invalid_output, valid_output and the samples' .out)"
+        "{name}: {style}{passed} of {checked} validation-data checks passed{style:#} (invalid_input, invalid_output, valid_output, the samples' .out and .interaction)"
     )
 }
 
