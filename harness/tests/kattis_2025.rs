@@ -468,3 +468,32 @@ fn a_multi_pass_validator_that_breaks_the_rules_is_a_judge_error() {
         "{stdout}"
     );
 }
+
+/// `include/python3/` beside Python submissions, `include/default/` beside the others, with
+/// constants replaced in them.
+#[test]
+fn included_files_are_put_beside_the_submissions() {
+    let project = Project::new();
+    project.write(
+        "inc/problem.yaml",
+        &format!("problem_format_version: 2025-09\nname: Inc\nuuid: {}\nlimits:\n  time_limit: 2\nconstants:\n  ANSWER: 42\n", fresh_uuid()),
+    );
+    for (path, text) in [
+        ("inc/statement/problem.en.tex", "\\problemname{Inc}\nSay it.\n"),
+        ("inc/data/sample/1.in", "\n"),
+        ("inc/data/sample/1.ans", "42\n"),
+        ("inc/include/python3/helper.py", "ANSWER = {{ANSWER}}\n"),
+        ("inc/include/default/answer.h", "#define ANSWER {{ANSWER}}\n"),
+        ("inc/submissions/accepted/uses.py", "from helper import ANSWER\nprint(ANSWER)\n"),
+        (
+            "inc/submissions/accepted/uses.c",
+            "#include <stdio.h>\n#include \"answer.h\"\nint main(void) { printf(\"%d\\n\", ANSWER); return 0; }\n",
+        ),
+    ] {
+        project.write(path, text);
+    }
+    let (rows, stdout) = verify_rows(&project, "inc", OK);
+    assert_eq!(rows.len(), 2, "{stdout}");
+    // BAPCtools does not copy `include/` (its `bt run` cannot compile `uses.c`: no
+    // `answer.h`), so the spec alone is the reference here.
+}

@@ -121,6 +121,9 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
+    /// Files put in the run's folder beside the program (a package's `include/`: an
+    /// interpreted submission imports them from its own folder, the run's `/tmp`).
+    pub beside: &'a [(String, Vec<u8>)],
 }
 
 /// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
@@ -273,10 +276,10 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
     let files = settings.files;
     // A file-I/O program gets a folder of its own holding the input under its name; the
     // runner's usual scratch folder would be gone before its output file could be read.
-    let folder = if files.is_none() {
+    let folder = if files.is_none() && settings.beside.is_empty() {
         None
     } else {
-        match seed_folder(case, files) {
+        match seed_folder(case, files, settings.beside) {
             Ok(folder) => Some(folder),
             Err(error) => {
                 return CaseRun {
@@ -402,11 +405,20 @@ pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
 /// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
 /// It is made under the sandbox's scratch root, so the program runs sandboxed with it as its
 /// working folder and /tmp: it sees the input's copy and nothing of the case folder.
-fn seed_folder(case: &Case, files: &FileIo) -> std::io::Result<tempfile::TempDir> {
+fn seed_folder(
+    case: &Case,
+    files: &FileIo,
+    beside: &[(String, Vec<u8>)],
+) -> std::io::Result<tempfile::TempDir> {
     let folder = run::scratch_dir().map_err(|error| match error {
         RunError::Workdir(error) => error,
         other => std::io::Error::other(other.to_string()),
     })?;
+    for (name, bytes) in beside {
+        let path = folder.path().join(name);
+        std::fs::write(&path, bytes)?;
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    }
     if let Some(name) = &files.input {
         let copy = folder.path().join(name);
         std::fs::copy(&case.input, &copy).map_err(|error| {
@@ -554,6 +566,7 @@ mod tests {
             jobs,
             interactor: None,
             files: &STANDARD_IO,
+            beside: &[],
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

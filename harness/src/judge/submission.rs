@@ -187,14 +187,25 @@ pub fn judge(
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
     };
-    let prepared = match submit::compile(plan.language, &plan.source, problem.memory_limit)? {
-        Compiled::CompileError { message, .. } => {
-            report.compile.message = message;
-            report.elapsed = started.elapsed();
-            return Ok(report);
-        }
-        Compiled::Ready(prepared) => prepared,
-    };
+    // A package's `include/` files go beside the submission.
+    let beside =
+        match &problem.package {
+            Some(package) => crate::package::include::files_for(&package.path, plan.language)
+                .map_err(|why| SubmitError::Include {
+                    path: package.path.join("include"),
+                    why,
+                })?,
+            None => Vec::new(),
+        };
+    let prepared =
+        match submit::compile_with(plan.language, &plan.source, problem.memory_limit, &beside)? {
+            Compiled::CompileError { message, .. } => {
+                report.compile.message = message;
+                report.elapsed = started.elapsed();
+                return Ok(report);
+            }
+            Compiled::Ready(prepared) => prepared,
+        };
     report.compile = CompileOutcome {
         ok: true,
         message: prepared.compile_message.clone(),
@@ -205,6 +216,7 @@ pub fn judge(
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
+        beside: &beside,
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,

@@ -266,6 +266,7 @@ pub fn run(
             jobs,
             interactor: plan.interactor.as_deref(),
             files: &problem.files,
+            beside: &[],
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
             let Event::Finished { outcome, .. } = event;

@@ -9,6 +9,7 @@ pub mod contest;
 pub mod expectations;
 pub mod export;
 pub mod generate;
+pub mod include;
 pub mod kattis;
 pub mod languages;
 pub mod limits;
