@@ -134,6 +134,7 @@ fn measure(
         jobs: 1,
         interactor: None,
         files: &harness::judge::STANDARD_IO,
+        beside: &[],
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();
