@@ -529,6 +529,8 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
 /// `.yaml` does not write is as in the folder above.
 #[derive(Debug, Clone, Default)]
 struct GroupFlags {
+    /// The scoring keys of the folder's own test_group.yaml (never inherited).
+    scoring: Option<crate::score::TestGroupYaml>,
     output: Vec<String>,
     input: Vec<String>,
     /// `input_validator_args` written as a map: validator name → its arguments (the others
@@ -606,11 +608,23 @@ fn read_group(
         .map(|f| folder.join(f))
         .find(|f| f.is_file());
     let Some(file) = file else {
-        return Ok(parent.clone());
+        return Ok(GroupFlags {
+            scoring: None,
+            ..parent.clone()
+        });
     };
     super::check_inside(root, &file)?;
     let yaml = read_yaml_with_constants(&file, constants)?;
-    parent.with(&yaml, &file)
+    let mut flags = parent.with(&yaml, &file)?;
+    flags.scoring =
+        if file_name(&file) == "test_group.yaml" {
+            Some(serde_norway::from_value(yaml).map_err(|error| {
+                invalid(&file, format!("its scoring keys cannot be read: {error}"))
+            })?)
+        } else {
+            None
+        };
+    Ok(flags)
 }
 
 /// Groups nested deeper than this are refused: the formats' packages nest a few.
@@ -644,6 +658,7 @@ impl Walk<'_> {
             input_flags: flags.input.clone(),
             input_by_validator: flags.input_by_validator.clone(),
             args: flags.args.clone(),
+            scoring: flags.scoring.clone(),
         }
     }
 
@@ -733,7 +748,8 @@ impl Walk<'_> {
                         "a case's `.yaml` must be a mapping of keys",
                     ));
                 }
-                let flags = group.with(&yaml, &yaml_file)?;
+                let mut flags = group.with(&yaml, &yaml_file)?;
+                flags.scoring = None;
                 // The case's own entry: its path is the deepest "folder" its input is in.
                 self.groups.push(self.group_entry(entry, &flags));
                 flags
@@ -798,5 +814,49 @@ impl Walk<'_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A group's scoring keys are kept as the score model reads them, its own only.
+    #[test]
+    fn test_group_scoring_keys_are_kept_for_the_score_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("scored");
+        for (path, text) in [
+            ("problem.yaml", "problem_format_version: 2025-09\ntype: scoring\nname: S\nlimits:\n  time_limit: 1\n"),
+            ("data/secret/test_group.yaml", "max_score: 100\n"),
+            ("data/secret/g1/test_group.yaml", "max_score: 40\nscore_aggregation: min\nrequire_pass: sample\nargs: [x]\n"),
+            ("data/secret/g1/1.in", "1\n"),
+            ("data/secret/g1/1.ans", "1\n"),
+            ("data/secret/g1/deeper/2.in", "2\n"),
+            ("data/secret/g1/deeper/2.ans", "2\n"),
+        ] {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let package = open(&root, Format::Kattis2025).unwrap();
+        let group = |end: &str| {
+            package
+                .groups
+                .iter()
+                .find(|g| g.folder.ends_with(end))
+                .unwrap()
+                .clone()
+        };
+        let g1 = group("secret/g1").scoring.unwrap();
+        assert_eq!(g1.max_score, Some(Value::from(40)));
+        assert_eq!(g1.score_aggregation.as_deref(), Some("min"));
+        assert_eq!(g1.require_pass, Some(Value::from("sample")));
+        assert!(group("g1/deeper").scoring.is_none());
+        assert_eq!(group("g1/deeper").args, ["x"]);
+        assert_eq!(
+            group("data/secret").scoring.unwrap().max_score,
+            Some(Value::from(100))
+        );
     }
 }

@@ -164,6 +164,9 @@ pub struct Group {
     pub input_by_validator: Vec<(String, Vec<String>)>,
     /// 2025-09 `args`: the submission's arguments on the cases here.
     pub args: Vec<String>,
+    /// The scoring keys of this folder's own `test_group.yaml` (not inherited), as the score
+    /// model takes them; `None` without one.
+    pub scoring: Option<crate::score::TestGroupYaml>,
 }
 
 impl Group {
