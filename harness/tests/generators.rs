@@ -17,6 +17,10 @@ const OK: i32 = 0;
 const FAILED: i32 = 1;
 const ERROR: i32 = 2;
 
+/// The cases the recipe makes (links of `include:` counted), and its files.
+const CASES: usize = 21;
+const FILES: usize = 46;
+
 /// BAPCtools' example generator, as `bt new_problem` writes it: shuffles its arguments with
 /// the seed.
 const EXAMPLE_GENERATOR: &str = "#!/usr/bin/env python3\nimport random\nimport sys\n\nrandom.seed(int(sys.argv[1]))\nvalues = list(map(int, sys.argv[2:]))\nrandom.shuffle(values)\nprint(len(values))\nprint(*values)\n";
@@ -31,6 +35,8 @@ data:
       - '':
           in: "2\n1 2"
           ans: "3"
+          in.download:
+            link: in
       - '':
           in: |
             3
@@ -50,9 +56,18 @@ data:
       - group:
           test_group.yaml:
             output_validator_args: [case_sensitive]
+          include:
+            - sample
           data:
             - deep: write_files.py {name}
             - deeper: example_generator.py {seed} 5 6
+      - same:
+          generate: example_generator.py 8 9
+          count: 2
+      - bundle:
+          include:
+            - group
+          data: []
   invalid_input:
     data:
       negative:
@@ -185,7 +200,7 @@ fn gen_writes_the_files_bt_generate_writes() {
             // extension): what it generated is what counts.
             let (_, said) = bt(&root, &["generate", "-B"]).unwrap();
             assert!(
-                said.contains("13 cases generated") && !said.contains(" failed"),
+                said.contains(&format!("{CASES} cases generated")) && !said.contains(" failed"),
                 "bt generate: {said}"
             );
             let data = tree(&root.join("data"));
@@ -193,7 +208,9 @@ fn gen_writes_the_files_bt_generate_writes() {
             let assert = harness_gen(&project, &["sumgen", "--check"]).code(OK);
             let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
             assert!(
-                stdout.contains("26 of 26 files as generators.yaml makes them"),
+                stdout.contains(&format!(
+                    "{FILES} of {FILES} files as generators.yaml makes them"
+                )),
                 "{stdout}"
             );
             std::fs::remove_dir_all(root.join("data")).unwrap();
@@ -205,7 +222,7 @@ fn gen_writes_the_files_bt_generate_writes() {
     let assert = harness_gen(&project, &["sumgen"]).code(OK);
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("generated 13 cases into data/ (26 new"),
+        stdout.contains(&format!("generated {CASES} cases into data/ ({FILES} new")),
         "{stdout}"
     );
     let ours = tree(&root.join("data"));
@@ -237,8 +254,22 @@ fn gen_writes_the_files_bt_generate_writes() {
     let assert = harness_gen(&project, &["sumgen"]).code(OK);
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("0 new, 0 changed, 0 removed, 26 unchanged"),
+        stdout.contains(&format!("0 new, 0 changed, 0 removed, {FILES} unchanged")),
         "{stdout}"
+    );
+    // `count:` without a seed makes one case twice: the second links to the first, and a
+    // folder that includes a folder links to the cases themselves.
+    assert_eq!(
+        ours[Path::new("secret/12-same-2.in")],
+        Err(PathBuf::from("11-same-1.in"))
+    );
+    assert_eq!(
+        ours[Path::new("secret/2-bundle/01.in")],
+        Err(PathBuf::from("../../sample/01.in"))
+    );
+    assert_eq!(
+        ours[Path::new("sample/01.in.download")],
+        Err(PathBuf::from("01.in"))
     );
     // The package is then judged as it is.
     project

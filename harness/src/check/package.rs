@@ -60,7 +60,16 @@ impl PackageProgram {
         if !script && !self.args.iter().any(|a| own(Path::new(a))) {
             return Ok((self.program.clone(), self.args.clone()));
         }
-        let copy = run_folder.join("program");
+        // Named as the program is (`generators/f` → `f`): a program may read its own folder's
+        // name, as BAPCtools builds each in a folder of that name.
+        let folder_name = Path::new(&self.name)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| {
+                !n.is_empty() && !n.starts_with('.') && !matches!(*n, "feedback" | "output")
+            })
+            .unwrap_or("program");
+        let copy = run_folder.join(folder_name);
         copy_tree(&self.folder, &copy, 0)?;
         let moved = |path: &Path| match path.strip_prefix(&self.folder) {
             Ok(rest) => copy.join(rest),

@@ -149,6 +149,8 @@ pub struct CaseRule {
     copy: Option<String>,
     /// Files written in the recipe: extension and text.
     written: Vec<(String, String)>,
+    /// `in.download: {link: in}`: a file that is a link to another of the case's.
+    links: Vec<(String, String)>,
     solution: Solution,
     retries: u32,
     /// A `count:` case that is the same rule as an earlier one (no `{seed}` or `{count}`):
@@ -310,6 +312,8 @@ struct Parser<'a> {
     known: BTreeMap<String, Vec<String>>,
     /// The rules made so far, by what they make: a `count:` duplicate links to the first.
     rules: BTreeMap<String, String>,
+    /// Each included case's path, and the case it stands for (links lead to that one).
+    canonical: BTreeMap<String, String>,
     next_case: usize,
     case_width: usize,
 }
@@ -527,10 +531,16 @@ impl Parser<'_> {
                     };
                     let folder_path = join(path, &folder_name);
                     let before = self.cases.len();
+                    let includes_before = self.includes.len();
                     self.folder(&folder_path, &name, value, &config, &child_at)?;
                     let made: Vec<String> = self.cases[before..]
                         .iter()
                         .map(|c| c.path.clone())
+                        .chain(
+                            self.includes[includes_before..]
+                                .iter()
+                                .map(|(made, _)| made.clone()),
+                        )
                         .collect();
                     self.known.entry(name.clone()).or_default().extend(made);
                 }
@@ -538,7 +548,10 @@ impl Parser<'_> {
         }
         for source in included {
             let file = source.rsplit('/').next().unwrap_or(&source).to_string();
-            self.includes.push((join(path, &file), source));
+            let source = self.canonical.get(&source).cloned().unwrap_or(source);
+            let made = join(path, &file);
+            self.canonical.insert(made.clone(), source.clone());
+            self.includes.push((made, source));
         }
         Ok(())
     }
@@ -581,11 +594,39 @@ impl Parser<'_> {
             ),
         };
         let mut written = Vec::new();
+        let mut links = Vec::new();
         if let Value::Mapping(map) = yaml {
             for extension in TEXT_EXTENSIONS {
                 let Some(value) = map.get(extension) else {
                     continue;
                 };
+                // BAPCtools' links between a case's own files (`in.download: {link: in}`).
+                if let Some(target) = value
+                    .as_mapping()
+                    .filter(|m| m.len() == 1)
+                    .and_then(|m| m.get("link"))
+                    .and_then(Value::as_str)
+                {
+                    let linkable = [
+                        "in.statement",
+                        "ans.statement",
+                        "in.download",
+                        "ans.download",
+                    ];
+                    let same_kind = extension.split('.').next() == target.split('.').next();
+                    if !linkable.contains(&extension)
+                        || !(linkable.contains(&target) || target == "in" || target == "ans")
+                        || !same_kind
+                    {
+                        return Err(recipe_error(
+                            self.path,
+                            at,
+                            format!("`{extension}` cannot link to `{target}` (BAPCtools links a statement or download file to the case's own `.in`/`.ans` kind)"),
+                        ));
+                    }
+                    links.push((extension.to_string(), target.to_string()));
+                    continue;
+                }
                 let mut text = match value {
                     Value::String(text) => text.clone(),
                     Value::Mapping(_) if extension == "yaml" => {
@@ -610,7 +651,11 @@ impl Parser<'_> {
             Some(command) => Some(self.invocation(&command, yaml, &config, count, at)?),
             None => None,
         };
-        if generate.is_none() && copy.is_none() && !written.iter().any(|(e, _)| e == "in") {
+        if generate.is_none()
+            && copy.is_none()
+            && !written.iter().any(|(e, _)| e == "in")
+            && links.is_empty()
+        {
             let sample_only = written
                 .iter()
                 .any(|(e, _)| e == "in.statement" || e == "interaction");
@@ -641,6 +686,7 @@ impl Parser<'_> {
             generate,
             copy,
             written,
+            links,
             solution: config.solution.clone(),
             retries: config.retries,
             same_as,
@@ -812,6 +858,7 @@ pub fn read(root: &Path, constants: &[(String, String)]) -> Result<Recipe, GenEr
         includes: Vec::new(),
         known: BTreeMap::new(),
         rules: BTreeMap::new(),
+        canonical: BTreeMap::new(),
         next_case: 0,
         case_width: numbered_cases(&yaml).to_string().len(),
     };
@@ -936,6 +983,13 @@ pub fn generate(
             continue;
         }
         let files = generate_case(recipe, context, case, &mut built, &mut out.notes)?;
+        let name = case.path.rsplit('/').next().unwrap_or(&case.path);
+        for (ext, target) in &case.links {
+            out.files.insert(
+                PathBuf::from(format!("{}.{ext}", case.path)),
+                Content::Link(PathBuf::from(format!("{name}.{target}"))),
+            );
+        }
         for (ext, bytes) in files {
             out.files.insert(
                 PathBuf::from(format!("{}.{ext}", case.path)),
@@ -970,12 +1024,22 @@ fn extension_of(file: &Path, case: &str) -> Option<String> {
 /// The link from the file `from` (a path below `data/`, without extension) to `to`, relative
 /// to `from`'s folder, as BAPCtools makes it (`../sample/1.in`).
 fn relative_link(from: &str, to: &str) -> PathBuf {
-    let depth = from.matches('/').count();
+    let from_dir: Vec<&str> =
+        from.split('/').collect::<Vec<_>>()[..from.matches('/').count()].to_vec();
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from_dir
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(to_parts.len() - 1);
     let mut link = PathBuf::new();
-    for _ in 0..depth {
+    for _ in common..from_dir.len() {
         link.push("..");
     }
-    link.push(to);
+    for part in &to_parts[common..] {
+        link.push(part);
+    }
     link
 }
 
@@ -1048,6 +1112,7 @@ fn generate_case(
     if !files.contains_key("in")
         && !files.contains_key("in.statement")
         && !files.contains_key("interaction")
+        && !case.links.iter().any(|(e, _)| e.starts_with("in"))
     {
         return Err(fail(
             "no `.in` was made (the generator wrote no `testcase.in` and nothing on stdout)"
@@ -1114,7 +1179,8 @@ fn generator<'b>(
 ) -> Result<&'b super::build::Built, GenError> {
     if !built.generators.contains_key(program) {
         let name = program.trim_start_matches("generators/");
-        let source = match recipe.generators.get(name) {
+        let named = program.starts_with("generators/");
+        let source = match recipe.generators.get(name).filter(|_| named) {
             // A generator of several files: they are copied into a folder of their own.
             Some(deps) => {
                 let folder = super::build::cache_root()
@@ -1138,9 +1204,12 @@ fn generator<'b>(
                 }
                 folder
             }
-            None => recipe.root.join(program),
+            None => {
+                let source = recipe.root.join(program);
+                super::check_program(&recipe.root, &source)?;
+                source
+            }
         };
-        super::check_program(&recipe.root, &source)?;
         if !source.exists() {
             return Err(GenError::Case {
                 case: program.to_string(),
@@ -1234,6 +1303,26 @@ fn run_solution(
     if !built.solutions.contains_key(solution) {
         let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
         super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
+        if relative.is_dir() {
+            // A program of several files, built as the package's other programs are.
+            let program = solution.trim_start_matches('/').to_string();
+            let made = generator(recipe, context, &program, built).map_err(|e| e.to_string())?;
+            let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
+            let (executable, args) = made
+                .package_program(&program)
+                .laid_out(folder.path())
+                .map_err(|e| format!("cannot lay out the solution: {e}"))?;
+            let request = RunRequest::new(&executable, GENERATOR_LIMITS)
+                .args(&args)
+                .stdin(Stdin::Bytes(input))
+                .scope(Scope::Group)
+                .workdir(Some(folder.path()))
+                .isolation(Isolation::Sandbox);
+            let result = run::run(&request).map_err(|e| e.to_string())?;
+            check_ended(&result)
+                .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
+            return Ok(result.stdout);
+        }
         if !relative.is_file() {
             return Err(format!("the solution `{solution}` is not in the package"));
         }
@@ -1353,9 +1442,12 @@ pub fn compare(root: &Path, generated: &Generated) -> Result<Diff, GenError> {
             Some(_) => diff.changed.push(path.clone()),
         }
     }
+    // A sample's `.interaction` that the recipe does not write is left alone: BAPCtools makes
+    // them by running the solution, which the harness does not.
     diff.removed = now
         .keys()
         .filter(|p| !generated.files.contains_key(*p))
+        .filter(|p| p.extension().is_none_or(|e| e != "interaction"))
         .cloned()
         .collect();
     Ok(diff)
@@ -1547,6 +1639,11 @@ mod tests {
         assert_eq!(
             relative_link("secret/g/1", "sample/1.in"),
             Path::new("../../sample/1.in")
+        );
+        assert_eq!(relative_link("secret/2", "secret/1.in"), Path::new("1.in"));
+        assert_eq!(
+            relative_link("secret/2-general/2-zero", "secret/1-small/1-pos/2-zero.in"),
+            Path::new("../1-small/1-pos/2-zero.in")
         );
     }
 }
