@@ -85,7 +85,7 @@ impl Eq for Glob {}
 impl Glob {
     pub fn new(text: &str) -> Result<Glob, String> {
         let build = |pattern: &str| GlobBuilder::new(pattern).literal_separator(true).build();
-        let glob = build(text.trim_end_matches('/'))
+        let glob = build(&trim_braces(text.trim_end_matches('/')))
             .or_else(|_| build(&globset::escape(text)))
             .map_err(|e| format!("`{text}` is not a glob: {e}"))?;
         Ok(Glob {
@@ -101,6 +101,25 @@ impl Glob {
             .filter(|a| !a.as_os_str().is_empty())
             .any(|a| self.matcher.is_match(a))
     }
+}
+
+/// A glob with the spaces around each `{a, b}` alternative taken out, as BAPCtools reads it
+/// (`secret/*{ 4 }{ 2 }` is `secret/*{4}{2}`).
+fn trim_braces(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| c + open) else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        let parts: Vec<&str> = rest[open + 1..close].split(',').map(str::trim).collect();
+        out.push_str(&parts.join(","));
+        out.push('}');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `score:` of a rule, as written (a number or `[lo, hi]`), kept for the scoring work.
@@ -223,13 +242,9 @@ impl Expectations {
                     .any(|c| Code::of(c.verdict).is_some_and(|code| rule.required.contains(&code)));
             if !required {
                 return Err(format!(
-                    "no case got {} as {} requires{}",
+                    "no case got {} as {} requires",
                     codes(&rule.required),
                     rule.origin,
-                    rule.cases
-                        .as_ref()
-                        .map(|g| format!(" for `{}`", g.text))
-                        .unwrap_or_default()
                 ));
             }
             if let Some(message) = &rule.message {
@@ -265,7 +280,11 @@ impl Expectations {
                 required = rule.required.clone();
             }
         }
-        let mut label = codes(&permitted);
+        let mut label = if permitted.len() == ALL.len() && required.is_empty() {
+            "any".to_string()
+        } else {
+            codes(&permitted)
+        };
         if !required.is_empty() && required != permitted {
             label = if permitted.len() == ALL.len() {
                 format!("some {}", codes(&required))
@@ -296,6 +315,16 @@ impl Expectations {
         } else {
             TimeLimitUse::Neither
         }
+    }
+
+    /// The cases whose times bound the time limit from below, by the rules that do (`None`
+    /// in the list: every case); empty when none does.
+    pub fn lower_bound_cases(&self) -> Vec<Option<Glob>> {
+        self.rules
+            .iter()
+            .filter(|r| r.time_limit == TimeLimitUse::Lower)
+            .map(|r| r.cases.clone())
+            .collect()
     }
 
     /// The verdicts the whole submission may end with (its first failing case's, or AC).
@@ -675,7 +704,16 @@ mod tests {
         assert!(rules
             .check(true, &none)
             .unwrap_err()
-            .contains("for `secret/hard`"));
+            .contains("no case got TLE as hard requires"));
+        assert!(Glob::new("secret/*{ 4 }{ 2 }")
+            .unwrap()
+            .matches("secret/42"));
+        assert!(Glob::new("secret/*{,0,1}{0, 2}")
+            .unwrap()
+            .matches("secret/12"));
+        assert!(Glob::new("secret/*{,0,1}{0, 2}")
+            .unwrap()
+            .matches("secret/2"));
         assert!(!easy.applies("secret/easy/1"));
     }
 

@@ -416,6 +416,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                     super::expectations::TimeLimitUse::Neither
                 },
                 expected,
+                lower_bound_cases: Vec::new(),
             });
         }
     }

@@ -89,10 +89,17 @@ pub fn compute_time_limit(
         if !counts {
             continue;
         }
+        // Only the cases its rules bound the limit by (all, unless submissions.yaml says).
+        let cases = lower_bound_cases(loaded, entry);
+        let slowest_case = report
+            .outcomes
+            .iter()
+            .filter(|o| cases.is_empty() || cases.iter().any(|g| g.matches(&o.case)))
+            .map(|o| o.cpu_time)
+            .max()
+            .unwrap_or_default();
         // An interpreter's time counts as the language's multiplier says.
-        let time = report
-            .max_cpu_time()
-            .div_f64(entry.plan.language.time_multiplier);
+        let time = slowest_case.div_f64(entry.plan.language.time_multiplier);
         if slowest.as_ref().is_none_or(|(t, _)| time > *t) {
             slowest = Some((time, entry.name.clone()));
         }
@@ -114,6 +121,19 @@ pub fn compute_time_limit(
             ),
         ),
     }))
+}
+
+/// The cases of `entry` that bound the time limit (empty: all of them).
+fn lower_bound_cases(loaded: &Loaded, entry: &Stored<'_>) -> Vec<super::expectations::Glob> {
+    let prefix = format!("{}/", loaded.package.name);
+    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
+    loaded
+        .package
+        .submissions
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.lower_bound_cases.clone())
+        .unwrap_or_default()
 }
 
 /// Whether the stored submission `entry` bounds the time limit from below: the accepted ones

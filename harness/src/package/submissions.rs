@@ -20,6 +20,9 @@ pub struct PackageSubmission {
     pub expected: Expected,
     /// Whether its times bound the package's time limit from below (or above).
     pub for_time_limit: TimeLimitUse,
+    /// The cases whose times bound it from below, when submissions.yaml says so for some
+    /// cases only (`tle: {sample: {use_for_time_limit: lower}}`); empty: all.
+    pub lower_bound_cases: Vec<super::expectations::Glob>,
 }
 
 pub use crate::judge::verify::Skipped;
@@ -170,10 +173,15 @@ pub fn kattis(
                     for_time_limit = rule.time_limit;
                 }
             }
+            let mut lower_bound_cases = Vec::new();
             if let Some(rules) =
                 super::expectations::for_submission(&entries, &verdict_name, &name, cases)
             {
                 for_time_limit = rules.time_limit_use();
+                let lower = rules.lower_bound_cases();
+                if !lower.iter().any(Option::is_none) {
+                    lower_bound_cases = lower.into_iter().flatten().collect();
+                }
                 expected = Expected::Rules {
                     label: rules.label(),
                     rules: std::sync::Arc::new(rules),
@@ -184,6 +192,7 @@ pub fn kattis(
                 name,
                 expected,
                 for_time_limit,
+                lower_bound_cases,
             });
         }
     }
