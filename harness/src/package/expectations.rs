@@ -71,7 +71,8 @@ pub enum TimeLimitUse {
 #[derive(Debug, Clone)]
 pub struct Glob {
     pub text: String,
-    matcher: globset::GlobMatcher,
+    /// One matcher per expansion of its braces (`{,0}{2,4}` is four globs).
+    matchers: Vec<globset::GlobMatcher>,
 }
 
 impl PartialEq for Glob {
@@ -82,15 +83,22 @@ impl PartialEq for Glob {
 
 impl Eq for Glob {}
 
+/// Brace expansions a glob may have: far more than any submissions.yaml writes.
+const MAX_EXPANSIONS: usize = 4096;
+
 impl Glob {
     pub fn new(text: &str) -> Result<Glob, String> {
         let build = |pattern: &str| GlobBuilder::new(pattern).literal_separator(true).build();
-        let glob = build(&trim_braces(text.trim_end_matches('/')))
-            .or_else(|_| build(&globset::escape(text)))
-            .map_err(|e| format!("`{text}` is not a glob: {e}"))?;
+        let mut matchers = Vec::new();
+        for pattern in expand_braces(text.trim_end_matches('/'))? {
+            let glob = build(&pattern)
+                .or_else(|_| build(&globset::escape(&pattern)))
+                .map_err(|e| format!("`{text}` is not a glob: {e}"))?;
+            matchers.push(glob.compile_matcher());
+        }
         Ok(Glob {
             text: text.to_string(),
-            matcher: glob.compile_matcher(),
+            matchers,
         })
     }
 
@@ -99,27 +107,34 @@ impl Glob {
         Path::new(name)
             .ancestors()
             .filter(|a| !a.as_os_str().is_empty())
-            .any(|a| self.matcher.is_match(a))
+            .any(|a| self.matchers.iter().any(|m| m.is_match(a)))
     }
 }
 
-/// A glob with the spaces around each `{a, b}` alternative taken out, as BAPCtools reads it
-/// (`secret/*{ 4 }{ 2 }` is `secret/*{4}{2}`).
-fn trim_braces(text: &str) -> String {
-    let mut out = String::new();
+/// Every pattern a glob's `{a,b}` groups stand for (their cartesian product), each
+/// alternative with its spaces taken out and an empty one allowed, as BAPCtools reads them
+/// (`secret/*{ 4 }{ 2 }` is `secret/*42`).
+fn expand_braces(text: &str) -> Result<Vec<String>, String> {
+    let mut patterns = vec![String::new()];
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}').map(|c| c + open) else {
             break;
         };
-        out.push_str(&rest[..=open]);
-        let parts: Vec<&str> = rest[open + 1..close].split(',').map(str::trim).collect();
-        out.push_str(&parts.join(","));
-        out.push('}');
+        let before = &rest[..open];
+        let alternatives: Vec<&str> = rest[open + 1..close].split(',').map(str::trim).collect();
+        if patterns.len() * alternatives.len() > MAX_EXPANSIONS {
+            return Err(format!(
+                "`{text}` stands for more than {MAX_EXPANSIONS} patterns"
+            ));
+        }
+        patterns = patterns
+            .iter()
+            .flat_map(|p| alternatives.iter().map(move |a| format!("{p}{before}{a}")))
+            .collect();
         rest = &rest[close + 1..];
     }
-    out.push_str(rest);
-    out
+    Ok(patterns.into_iter().map(|p| p + rest).collect())
 }
 
 /// `score:` of a rule, as written (a number or `[lo, hi]`), kept for the scoring work.
