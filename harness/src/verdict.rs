@@ -177,18 +177,37 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
             .any(|marker| stderr.contains(marker));
     let near_memory_limit =
         crashed && run.peak_memory_bytes as f64 >= NEAR_MEMORY_LIMIT * limits.memory_bytes as f64;
+    // A sandboxed run's folder is memory, as large as its memory limit: full, it wrote past.
+    let filled_folder = run.scratch_bytes > 0 && run.scratch_bytes >= limits.memory_bytes;
     if run.limit_hit == Some(LimitHit::Memory)
         || run.peak_memory_bytes > limits.memory_bytes
         || allocation_failed
         || near_memory_limit
+        || filled_folder
     {
-        let why = if allocation_failed && run.peak_memory_bytes <= limits.memory_bytes {
+        use crate::config::units::format_bytes;
+        let why = if filled_folder {
+            format!(
+                "the files it wrote filled its folder: {} (a run's folder is memory, bounded \
+                 by the memory limit {})",
+                format_bytes(run.scratch_bytes),
+                format_bytes(limits.memory_bytes)
+            )
+        } else if allocation_failed && run.peak_memory_bytes <= limits.memory_bytes {
             "an allocation failed".to_string()
+        } else if run.scratch_bytes > 0 {
+            format!(
+                "peak memory {} over the limit {}, with {} of files it wrote in its folder \
+                 (a run's folder is memory)",
+                format_bytes(run.peak_memory_bytes),
+                format_bytes(limits.memory_bytes),
+                format_bytes(run.scratch_bytes)
+            )
         } else {
             format!(
                 "peak memory {} over the limit {}",
-                crate::config::units::format_bytes(run.peak_memory_bytes),
-                crate::config::units::format_bytes(limits.memory_bytes)
+                format_bytes(run.peak_memory_bytes),
+                format_bytes(limits.memory_bytes)
             )
         };
         return Some(Judgement {
@@ -451,9 +470,12 @@ mod tests {
             cpu_time: Duration::from_millis(10),
             wall_time: Duration::from_millis(12),
             peak_memory_bytes: 2 * MIB,
+            resident_peak_bytes: 2 * MIB,
             stdout: b"3\n".to_vec(),
             stdout_truncated: false,
             stderr_tail: Vec::new(),
+            output_file: None,
+            scratch_bytes: 0,
         }
     }
 
@@ -496,6 +518,22 @@ mod tests {
                     ..clean()
                 },
                 TimeLimitExceeded,
+            ),
+            (
+                "files in its folder filled it, exited cleanly",
+                RunResult {
+                    scratch_bytes: 64 * MIB,
+                    ..clean()
+                },
+                MemoryLimitExceeded,
+            ),
+            (
+                "a few files in its folder",
+                RunResult {
+                    scratch_bytes: 3 * MIB,
+                    ..clean()
+                },
+                Accepted,
             ),
             (
                 "peak memory over the limit, exited cleanly",

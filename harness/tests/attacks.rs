@@ -515,3 +515,420 @@ fn more_jobs_than_cores_warn_once() {
         "{stderr}"
     );
 }
+
+/// A file-I/O project whose solution is the `output-trick` fixture, with one case per
+/// `(name, input)`, each answered `3`.
+fn output_trick_project(cases: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = project("output-trick", "", "");
+    let toml = std::fs::read_to_string(dir.path().join("judge.toml")).unwrap();
+    // The judge reads the file itself, sandbox or not.
+    let toml = toml.replace("sandbox = \"required\"", "sandbox = \"auto\"");
+    let toml = format!("{toml}input-file = \"input.txt\"\noutput-file = \"out.txt\"\n");
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    let folder = dir.path().join("cases/p");
+    std::fs::remove_file(folder.join("a.in")).unwrap();
+    std::fs::remove_file(folder.join("a.ans")).unwrap();
+    for (name, input) in cases {
+        std::fs::write(folder.join(format!("{name}.in")), input).unwrap();
+        std::fs::write(folder.join(format!("{name}.ans")), "3\n").unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_output_file_that_is_a_link_is_wa_and_never_followed() {
+    let dir = output_trick_project(&[
+        // Through the judge's own /proc/self/cwd, the project: the case's answer.
+        ("answer", "link /proc/self/cwd/cases/p/answer.ans\n"),
+        ("environ", "link /proc/self/environ\n"),
+        ("passwd", "link /etc/passwd\n"),
+        // The judge's stdin, which says `3`.
+        ("stdin", "link /proc/self/fd/0\n"),
+        ("folder", "folder\n"),
+    ]);
+    let secret = "harness-test-secret-5f3a9c";
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env("HARNESS_TEST_SECRET", secret)
+        .args(["run", "--format", "json", "-j", "1"])
+        .write_stdin("3\n")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {output:?}"));
+    let cases = report["problems"][0]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 5, "{stdout}");
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or_default();
+        assert_eq!(verdict(case), "WA", "{case}");
+        let reason = case["reason"].as_str().unwrap_or_default();
+        let expected = if name == "folder" {
+            "is not a regular file (a folder)"
+        } else {
+            "`out.txt` is a symbolic link"
+        };
+        assert!(reason.contains(expected), "{case}");
+    }
+    // Nothing of what the links lead to reached the report.
+    assert!(
+        !stdout.contains(secret),
+        "the judge's environment leaked: {stdout}"
+    );
+    assert!(!stdout.contains("root:x:0"), "/etc/passwd leaked: {stdout}");
+}
+
+#[test]
+fn an_output_file_that_is_a_fifo_is_wa_at_once() {
+    use std::time::{Duration, Instant};
+    let dir = output_trick_project(&[("fifo", "fifo\n")]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening a FIFO to read blocks until someone writes: a judge that does hangs for ever.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            // Its group: the judge and the helpers it started.
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the judge hung on a FIFO as the output file");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let report: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {output:?}"));
+    let case = &report["problems"][0]["cases"][0];
+    assert_eq!(verdict(case), "WA", "{case}");
+    assert!(
+        case["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not a regular file (a FIFO)"),
+        "{case}"
+    );
+}
+
+/// keyctl(2) and add_key(2), for the keyring tests.
+mod keys {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    const KEYCTL_SEARCH: libc::c_long = 10;
+    const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
+
+    /// Gives this thread (and what it starts) a session keyring of its own, holding one key
+    /// `harness-test-secret`: the user's secret the program must not see.
+    pub fn own_session_with_a_secret() {
+        // SAFETY: keyctl and add_key with NUL-terminated strings and integer arguments.
+        unsafe {
+            let joined = libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_JOIN_SESSION_KEYRING,
+                c"harness-test-session".as_ptr(),
+            );
+            assert!(joined >= 0, "{}", std::io::Error::last_os_error());
+            let key = libc::syscall(
+                libc::SYS_add_key,
+                c"user".as_ptr(),
+                c"harness-test-secret".as_ptr(),
+                c"hunter2".as_ptr(),
+                7usize,
+                KEY_SPEC_SESSION_KEYRING,
+            );
+            assert!(key >= 0, "{}", std::io::Error::last_os_error());
+        }
+        assert!(in_session("harness-test-secret"));
+    }
+
+    /// Whether this thread's session keyring holds a user key named `name`.
+    pub fn in_session(name: &str) -> bool {
+        let name = std::ffi::CString::new(name).unwrap();
+        // SAFETY: keyctl with NUL-terminated strings and integer arguments.
+        let key = unsafe {
+            libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_SEARCH,
+                KEY_SPEC_SESSION_KEYRING,
+                c"user".as_ptr(),
+                name.as_ptr(),
+                0,
+            )
+        };
+        key >= 0
+    }
+}
+
+/// C, with the seccomp filter lifted (`sandbox = "no-syscall-filter"`): for the tests of
+/// what the rest of the sandbox holds (the filter alone refuses keyctl, for one).
+const C_WITHOUT_FILTER: &str = "\n[languages.c]\nname = \"C11\"\nextensions = [\"c\"]\n\
+                                compile = [\"cc\", \"-O2\", \"-o\", \"{exe}\", \"{source}\"]\n\
+                                run = [\"{exe}\"]\nsandbox = \"no-syscall-filter\"\n";
+
+/// A project judging the `keyring` fixture's source on two cases, one after the other on one
+/// worker, without the seccomp filter (which refuses keyctl): the keyrings alone must hold.
+fn keyring_project() -> tempfile::TempDir {
+    let dir = project("keyring", "1 2\n", C_WITHOUT_FILTER);
+    std::fs::write(dir.path().join("cases/p/b.in"), "1 2\n").unwrap();
+    std::fs::write(dir.path().join("cases/p/b.ans"), "3\n").unwrap();
+    dir
+}
+
+/// Both cases AC (the program found no key: neither the session's secret nor what the run
+/// before it planted), and nothing it planted reached the test's session.
+fn assert_keys_out_of_reach(output: &Output) {
+    let cases = verdicts_and_output(output);
+    assert_eq!(cases.len(), 2, "{output:?}");
+    for (_, verdict, case) in &cases {
+        assert_eq!(verdict, "AC", "{case}");
+    }
+    assert!(
+        !keys::in_session("harness-planted"),
+        "a key the program planted is in the user's session"
+    );
+}
+
+#[test]
+fn the_users_session_keyring_is_out_of_reach() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    keys::own_session_with_a_secret();
+    let dir = keyring_project();
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .arg("judge")
+        .arg("p")
+        .arg(common::fixture_source("keyring"))
+        .args(["--format", "json", "-j", "1"])
+        .output()
+        .unwrap();
+    assert_keys_out_of_reach(&output);
+}
+
+#[test]
+fn the_users_session_keyring_is_out_of_reach_without_root_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = keyring_project();
+    for folder in [
+        dir.path(),
+        &dir.path().join("cases"),
+        &dir.path().join("cases/p"),
+    ] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture_source("keyring"))
+        .status()
+        .is_ok_and(|status| status.success());
+    let doctor = as_nobody(dir.path(), &["doctor"])
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
+        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        return;
+    }
+    // The session keyring is the test's (root's): `nobody` possesses it through its session.
+    keys::own_session_with_a_secret();
+    let source = common::fixture_source("keyring");
+    let source = source.to_str().unwrap();
+    let output = as_nobody(
+        dir.path(),
+        &["judge", "p", source, "--format", "json", "-j", "1"],
+    )
+    .unwrap();
+    assert_keys_out_of_reach(&output);
+}
+
+/// The calls the seccomp filter refuses, one case each of the `refused-call` fixture.
+const REFUSED_CALLS: [&str; 23] = [
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "unshare",
+    "setns",
+    "clone",
+    "clone3",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "ptrace",
+    "bpf",
+    "perf_event_open",
+    "open_tree",
+    "mount_setattr",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "move_mount",
+];
+
+/// A project with one case per refused call; `language` is a `[languages.c]` table to judge
+/// the fixture's source with, or empty to judge the built fixture.
+fn refused_calls_project(language: &str) -> tempfile::TempDir {
+    let dir = project("refused-call", "", language);
+    let folder = dir.path().join("cases/p");
+    std::fs::remove_file(folder.join("a.in")).unwrap();
+    std::fs::remove_file(folder.join("a.ans")).unwrap();
+    for call in REFUSED_CALLS {
+        std::fs::write(folder.join(format!("{call}.in")), format!("{call} 1 2\n")).unwrap();
+        std::fs::write(folder.join(format!("{call}.ans")), "3\n").unwrap();
+    }
+    dir
+}
+
+/// Each case's verdict and what the program printed, by case name.
+fn verdicts_and_output(output: &Output) -> Vec<(String, String, String)> {
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    // `harness run` reports problems; `harness judge` one submission's cases.
+    let cases = if report["problems"].is_array() {
+        &report["problems"][0]["cases"]
+    } else {
+        &report["cases"]
+    };
+    cases
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .map(|case| {
+            (
+                case["name"].as_str().unwrap_or_default().to_owned(),
+                verdict(case).to_owned(),
+                case.to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_syscall_filter_refuses_each_call_with_an_error() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = refused_calls_project("");
+    let (_, output) = judge(dir.path());
+    let cases = verdicts_and_output(&output);
+    assert_eq!(cases.len(), REFUSED_CALLS.len(), "{output:?}");
+    // AC: the call failed with EPERM (ENOSYS for clone3), which only the filter answers
+    // with the arguments given, and the program went on to print the sum.
+    for (name, verdict, case) in &cases {
+        assert_eq!(verdict, "AC", "{name} was not refused: {case}");
+    }
+}
+
+#[test]
+fn a_language_may_lift_the_syscall_filter() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = refused_calls_project(C_WITHOUT_FILTER);
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .arg("judge")
+        .arg("p")
+        .arg(common::fixture_source("refused-call"))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let cases = verdicts_and_output(&output);
+    assert_eq!(cases.len(), REFUSED_CALLS.len(), "{output:?}");
+    // The kernel answers these itself: a new user namespace, a keyring id, a bad address.
+    for call in ["unshare", "keyctl", "io_uring_setup", "clone3", "mount"] {
+        let (_, verdict, case) = cases.iter().find(|(name, ..)| name == call).unwrap();
+        assert_eq!(verdict, "WA", "{call} was refused: {case}");
+    }
+}
+
+/// A project judging the `fill-tmp` fixture, which writes 512 MiB of files, under 64 MiB.
+fn fill_tmp_project() -> tempfile::TempDir {
+    let dir = project("fill-tmp", "1 2\n", "");
+    let toml = dir.path().join("judge.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("\"256MiB\"", "\"64MiB\"")).unwrap();
+    dir
+}
+
+/// MLE, for the files: killed as its memory and files together passed the limit, or once
+/// they had filled its folder.
+fn assert_folder_filled(case: &Value) {
+    assert_eq!(verdict(case), "MLE", "{case}");
+    let reason = case["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("files it wrote in its folder") || reason.contains("filled its folder"),
+        "{case}"
+    );
+}
+
+#[test]
+fn files_written_in_the_folder_are_memory_and_bounded() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = fill_tmp_project();
+    let (case, _) = judge(dir.path());
+    assert_folder_filled(&case);
+}
+
+#[test]
+fn files_written_in_the_folder_are_bounded_without_root_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = fill_tmp_project();
+    for folder in [
+        dir.path(),
+        &dir.path().join("cases"),
+        &dir.path().join("cases/p"),
+    ] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            "test",
+            "-r",
+        ])
+        .arg(common::fixture("fill-tmp"))
+        .status()
+        .is_ok_and(|status| status.success());
+    let doctor = as_nobody(dir.path(), &["doctor"])
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
+        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        return;
+    }
+    // Without root there is no cgroup to charge the files to: 512 MiB under a 64 MiB limit
+    // was AC, the memory held in /dev/shm while the run went on.
+    let output = as_nobody(dir.path(), &["run", "--format", "json"]).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    assert_folder_filled(&report["problems"][0]["cases"][0]);
+}

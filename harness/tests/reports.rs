@@ -286,6 +286,24 @@ fn no_escape_codes_when_piped_or_with_no_color() {
 }
 
 #[test]
+fn run_shows_the_end_of_a_crashs_stderr_as_judge_does() {
+    let dir = project();
+    let output = harness(dir.path())
+        .args(["run", "--no-build", "-p", "crash"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Each of the first failing cases gets its detail: the input, then what the program said.
+    assert!(
+        stdout.contains(
+            "        │ 1 2\n        stderr (end)\n        │ exit-3: giving up on purpose\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("stderr (end)").count(), 4, "{stdout}");
+}
+
+#[test]
 fn parallel_runs_give_the_same_verdicts() {
     let dir = project();
     let (one, code_one) = json_run(dir.path(), &["--no-build", "-j", "1"]);
@@ -605,6 +623,15 @@ fn judge_verbose_lists_every_case_and_quiet_only_failures() {
         .assert()
         .success()
         .stdout(predicate::str::contains("AC   06"));
+    // `-a` says the same as `-v`, and saying both is no error.
+    for all in [&["-a"][..], &["--all", "-v"], &["-v", "-a"]] {
+        harness(root)
+            .args(["judge", "sum", right.to_str().unwrap()])
+            .args(all)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("AC   06"));
+    }
     harness(root)
         .args(["judge", "sum", right.to_str().unwrap(), "-q"])
         .assert()

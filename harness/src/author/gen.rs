@@ -8,12 +8,14 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::author::add;
 use crate::author::tool::{self, Role};
 use crate::author::validate::{self, Validator, Validity};
 use crate::config::{Config, Problem};
+use crate::event::{Event, Finished};
 
 /// Name prefixes of hand-added cases (the statement's samples, `harness add`'s own names): a
 /// generator that produced one would overwrite a case it does not own.
@@ -134,15 +136,6 @@ impl GenReport {
     }
 }
 
-/// Progress, from the worker threads.
-#[derive(Debug)]
-pub enum GenEvent {
-    /// The problem's cases are about to be made.
-    Started { cases: usize },
-    /// One more case is made (or checked).
-    CaseDone,
-}
-
 /// `{seed}` becomes the seed, `{seed:03}` the seed padded with zeros to 3 digits.
 pub fn case_name(pattern: &str, seed: u64) -> Result<String, String> {
     let mut name = String::new();
@@ -213,13 +206,15 @@ pub fn plan(problem: &Problem) -> Result<Vec<PlannedCase>, GenError> {
     Ok(planned)
 }
 
-/// Generates every case of `problem`'s generators, `jobs` at a time, and writes or checks them.
+/// Generates every case of `problem`'s generators, `jobs` at a time, and writes or checks
+/// them: the `unit`-th of the plan.
 pub fn generate(
     config: &Config,
     problem: &Problem,
+    unit: usize,
     mode: Mode,
     jobs: usize,
-    on_event: &(dyn Fn(GenEvent) + Sync),
+    on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<GenReport, GenError> {
     let started = Instant::now();
     if problem.generators.is_empty() {
@@ -243,20 +238,35 @@ pub fn generate(
     let scratch = scratch_folder(folder, &problem.name, mode)?;
     let validator = Validator::for_problem(config, problem);
 
-    on_event(GenEvent::Started {
-        cases: planned.len(),
+    on_event(Event::Started {
+        unit,
+        label: &problem.name,
     });
-    let results = validate::parallel_map(&planned, jobs, |case| {
-        let result = make_case(
-            config,
-            problem,
-            reference,
-            validator.as_ref(),
-            case,
-            scratch.path(),
-        );
-        on_event(GenEvent::CaseDone);
-        result
+    // The workers say when a case is made; this thread passes it on, so that events arrive
+    // on one thread, in order.
+    let (made, done) = mpsc::channel();
+    let results = std::thread::scope(|scope| {
+        let workers = scope.spawn(|| {
+            let made = made;
+            validate::parallel_map(&planned, jobs, |case| {
+                let result = make_case(
+                    config,
+                    problem,
+                    reference,
+                    validator.as_ref(),
+                    case,
+                    scratch.path(),
+                );
+                let _ = made.send(());
+                result
+            })
+        });
+        for () in done {
+            on_event(Event::Generated { unit });
+        }
+        workers
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
     if let Some(validator) = &validator {
         validator.save();
@@ -295,14 +305,19 @@ pub fn generate(
             status,
         });
     }
-    Ok(GenReport {
+    let report = GenReport {
         problem: problem.name.clone(),
         cases_folder: folder.clone(),
         mode,
         total: planned.len(),
         changed,
         elapsed: started.elapsed(),
-    })
+    };
+    on_event(Event::UnitFinished {
+        unit,
+        result: Finished::Generated(&report),
+    });
+    Ok(report)
 }
 
 /// Where cases are made before they move. Written cases must be renamed into place, so their

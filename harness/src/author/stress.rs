@@ -17,6 +17,7 @@ use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
 use crate::check::Checker;
 use crate::config::{Config, Problem};
+use crate::event::Event;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Program};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
@@ -140,14 +141,6 @@ pub struct StressReport {
     pub found: Option<Found>,
 }
 
-/// Progress, on the calling thread.
-#[derive(Debug)]
-pub enum StressEvent<'a> {
-    Judged { iteration: u64, seed: u64 },
-    Failed { seed: u64, verdict: Verdict },
-    ShrinkStep { step: usize, failing: &'a Failing },
-}
-
 /// Where a stress run's inputs, answers and smaller inputs come from, and how a submission is
 /// judged on them: a problem's judge.toml tables, or the command line's `--gen`/`--brute`.
 #[derive(Debug)]
@@ -230,7 +223,7 @@ pub fn stress(
     setup: &Setup,
     program: &Program,
     options: &StressOptions,
-    on_event: &mut dyn FnMut(StressEvent<'_>),
+    on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<StressReport, StressError> {
     let started = Instant::now();
     let jobs = options.jobs.max(1);
@@ -314,25 +307,21 @@ pub fn stress(
         drop(sender);
         for (done, message) in (1..).zip(receiver) {
             match message {
-                Message::Judged { seed, .. } => on_event(StressEvent::Judged {
+                Message::Judged { seed, .. } => on_event(Event::Tried {
                     iteration: done,
                     seed,
+                    failed: None,
                 }),
                 Message::Failed {
                     index,
                     seed,
                     result,
                 } => {
-                    on_event(StressEvent::Judged {
+                    on_event(Event::Tried {
                         iteration: done,
                         seed,
+                        failed: result.as_ref().ok().map(|(f, _)| f.outcome.verdict),
                     });
-                    if let Ok((failing, _)) = &result {
-                        on_event(StressEvent::Failed {
-                            seed,
-                            verdict: failing.outcome.verdict,
-                        });
-                    }
                     if first.as_ref().is_none_or(|(lowest, _)| index < *lowest) {
                         first = Some((index, result));
                     }
@@ -413,7 +402,7 @@ fn shrink_failure(
     iteration: u64,
     original: &Failing,
     options: &StressOptions,
-    on_event: &mut dyn FnMut(StressEvent<'_>),
+    on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Found, StressError> {
     let builtin_shrinker = matches!(trial.setup.shrinker, Shrinker::Tokens);
     let found = |status, minimal: Failing, steps, tried| Found {
@@ -440,9 +429,10 @@ fn shrink_failure(
         |current: &Failing| {
             // Each round after the first starts from the failure the last one kept.
             if round > 0 {
-                on_event(StressEvent::ShrinkStep {
+                on_event(Event::Shrunk {
                     step: round,
-                    failing: current,
+                    input: &current.input,
+                    verdict: current.outcome.verdict,
                 });
             }
             round += 1;

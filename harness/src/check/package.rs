@@ -167,25 +167,9 @@ impl RunFolder {
 /// /proc/self/environ` would put the judge's secrets into the report) and without waiting on
 /// a FIFO. `None` when there is no such file.
 pub fn read_left(folder: &Path, name: &str, limit: usize) -> Option<Vec<u8>> {
-    use nix::fcntl::{open, openat, OFlag};
-    use nix::sys::stat::Mode;
-    let dir = open(
-        folder,
-        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-        Mode::empty(),
-    )
-    .ok()?;
-    let fd = openat(
-        dir.as_fd(),
-        name,
-        OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
-        Mode::empty(),
-    )
-    .ok()?;
-    let file = std::fs::File::from(fd);
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+    use crate::sandbox::beneath;
+    let dir = beneath::open_folder(folder).ok()?;
+    let file = beneath::open_regular(dir.as_fd(), name).ok()?;
     let mut bytes = Vec::new();
     file.take(limit as u64).read_to_end(&mut bytes).ok()?;
     Some(bytes)

@@ -11,8 +11,9 @@ use crate::config::{Config, Problem};
 use crate::exit;
 use crate::report::author as author_report;
 
-use super::{build_first, compile_sources, load_config, GlobalArgs};
+use super::GlobalArgs;
 use crate::author::program::Part;
+use crate::session::{build_first, compile_sources};
 
 #[derive(Args, Debug, Clone)]
 pub struct AddArgs {
@@ -40,7 +41,7 @@ pub struct AddArgs {
 }
 
 pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = global.session().load_config()?;
     config.require_problem(&args.problem)?;
     let input = read_input(&args.input)?;
     let answer = args

@@ -5,14 +5,16 @@ use anyhow::Result;
 use crate::exit;
 use crate::report::doctor::{write_doctor, Doctor};
 
-use super::{load_config, GlobalArgs};
+use super::GlobalArgs;
 
 /// Compilers and interpreters the default languages use.
 const TOOLS: [&str; 6] = ["cc", "gcc", "g++", "rustc", "python3", "pypy3"];
 
 pub fn doctor(global: &GlobalArgs) -> Result<i32> {
     // judge.toml is optional here: doctor also answers outside a project.
-    let mode = load_config(global)
+    let mode = global
+        .session()
+        .load_config()
         .ok()
         .map(|config| config.sandbox.as_str());
     let tools = TOOLS

@@ -10,7 +10,7 @@ use crate::exit;
 use crate::judge::verify;
 use crate::package::export;
 
-use super::{load_config, GlobalArgs};
+use super::GlobalArgs;
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -27,7 +27,7 @@ pub struct ExportArgs {
 }
 
 pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
-    let config = load_config(global)?;
+    let config = global.session().load_config()?;
     let problem = config.require_problem(&args.problem)?;
     let out = args
         .out

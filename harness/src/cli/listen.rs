@@ -46,7 +46,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
         std::fs::create_dir_all(dir)
             .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
     }
-    let config = super::new::workspace_file(global, args.dir.as_deref())?;
+    let config = global.session().workspace_file(args.dir.as_deref())?;
     let root = match config.parent() {
         Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
         _ => PathBuf::from("."),

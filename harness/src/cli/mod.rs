@@ -1,7 +1,9 @@
-//! The command line: one module per command, each turning its arguments into library calls
-//! and its results into an exit code.
+//! The command line: one module per command, each turning its arguments into one call of the
+//! library (`session`) and its result into an exit code; the option groups several commands
+//! share are in `args`.
 
 mod add;
+mod args;
 mod calibrate;
 mod doctor;
 mod export;
@@ -9,24 +11,20 @@ mod gen;
 mod judge;
 mod listen;
 mod new;
-mod package;
 mod run;
 mod stress;
 mod validate;
 mod verify;
-mod watch;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::check::Checker;
-use crate::config::{self, Config, Problem};
 use crate::exit;
-use crate::report::junit::{self, JunitReport};
 use crate::report::notice;
+use crate::session::Session;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -58,21 +56,18 @@ pub(crate) struct GlobalArgs {
     pub color: ColorWhen,
 }
 
+impl GlobalArgs {
+    /// The library's session: where judge.toml is.
+    fn session(&self) -> Session {
+        Session::new(self.config.clone())
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ColorWhen {
     Auto,
     Always,
     Never,
-}
-
-/// How results are printed on stdout.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
-pub(crate) enum Format {
-    /// For people: verdict lines, diffs and summaries.
-    #[default]
-    Human,
-    /// One JSON document and nothing else, for scripts and editors.
-    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -112,7 +107,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
     }
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
-        Some(Command::Calibrate(args)) => calibrate::run(&cli.global, &args),
+        Some(Command::Calibrate(args)) => calibrate::calibrate(&cli.global, &args),
         Some(Command::Export(args)) => export::export(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),
@@ -134,137 +129,6 @@ fn apply_color(when: ColorWhen) {
         ColorWhen::Never => anstream::ColorChoice::Never,
     };
     choice.write_global();
-}
-
-/// judge.toml from `--config`, or found by walking up from the current folder.
-pub(crate) fn load_config(global: &GlobalArgs) -> Result<Config> {
-    let path = match &global.config {
-        Some(path) => path.clone(),
-        None => {
-            let here = std::env::current_dir().context("cannot read the current folder")?;
-            config::find(&here)?
-        }
-    };
-    let mut config = config::load(&path)?;
-    // Before the packages are read: building one may run its code.
-    #[cfg(target_os = "linux")]
-    crate::sandbox::set_mode(config.sandbox);
-    package::resolve_packages(&mut config)?;
-    Ok(config)
-}
-
-/// judge.toml for a command that runs programs under test: a required sandbox this machine
-/// cannot make stops it here, once, before anything is built or run.
-pub(crate) fn load_config_to_judge(global: &GlobalArgs) -> Result<Config> {
-    let config = load_config(global)?;
-    #[cfg(target_os = "linux")]
-    crate::sandbox::check_required(&config.path)?;
-    Ok(config)
-}
-
-/// One line when more programs would run at once than there are cores: each then waits for a
-/// CPU, and its wall-clock time (not its CPU time) grows.
-pub(crate) fn warn_if_oversubscribed(jobs: usize) {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    if jobs > cores {
-        let _ = notice::write_warning(
-            &mut anstream::stderr(),
-            format_args!(
-                "-j {jobs} runs more programs at once than this machine has cores ({cores}): \
-                 each waits for a CPU, so wall-clock times grow (CPU times do not)"
-            ),
-        );
-    }
-}
-
-/// The package folders of the named problems, when every one of them is read from a package
-/// (`package = "path"` in judge.toml): their own submissions and validators are then used.
-pub(crate) fn named_packages(
-    global: &GlobalArgs,
-    names: &[String],
-) -> Result<Option<Vec<PathBuf>>> {
-    if names.is_empty() {
-        return Ok(None);
-    }
-    let path = match &global.config {
-        Some(path) => path.clone(),
-        None => match config::find(&std::env::current_dir()?) {
-            Ok(path) => path,
-            Err(_) => return Ok(None),
-        },
-    };
-    let config = config::load(&path)?;
-    let mut dirs = Vec::new();
-    // Its packages are judged under its `sandbox` mode.
-    #[cfg(target_os = "linux")]
-    crate::sandbox::set_mode(config.sandbox);
-    for name in names {
-        match config.problem(name).and_then(|p| p.package.as_ref()) {
-            Some(reference) => dirs.push(reference.path.clone()),
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(dirs))
-}
-
-/// Writes a JUnit file, making its folder if needed (CI configs name paths like
-/// `target/junit/run.xml` before anything made `target/junit`).
-pub(crate) fn write_junit(path: &Path, report: &JunitReport) -> Result<()> {
-    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot make the folder of `{}`", path.display()))?;
-    }
-    let mut buffer = Vec::new();
-    junit::write(&mut buffer, report)?;
-    std::fs::write(path, buffer)
-        .with_context(|| format!("cannot write the JUnit report `{}`", path.display()))
-}
-
-/// Runs judge.toml's build command unless told not to.
-pub(crate) fn build_first(config: &Config, skip: bool) -> Result<()> {
-    if skip {
-        return Ok(());
-    }
-    if let Some(command) = &config.build {
-        let _ = notice::write_building(&mut anstream::stderr(), command);
-        crate::compile::build::build(command, &config.root)?;
-    }
-    Ok(())
-}
-
-/// `config` with the author programs (`parts`) of these problems (all when `names` is empty)
-/// that are source files compiled, or taken from the build cache.
-pub(crate) fn compile_sources(
-    mut config: Config,
-    names: &[&str],
-    parts: &[crate::author::program::Part],
-) -> Result<Config> {
-    let problems = config
-        .problems
-        .iter()
-        .map(|problem| {
-            if names.is_empty() || names.contains(&problem.name.as_str()) {
-                crate::author::program::prepare(&config, problem, parts)
-            } else {
-                Ok(problem.clone())
-            }
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    config.problems = problems;
-    Ok(config)
-}
-
-/// Runs judge.toml's build command when one of these problems is checked by a program, which
-/// the build makes; submissions are compiled on their own, so nothing else needs it.
-pub(crate) fn build_checkers<'a>(
-    config: &Config,
-    problems: impl IntoIterator<Item = &'a Problem>,
-    skip: bool,
-) -> Result<()> {
-    let needed = problems
-        .into_iter()
-        .any(|p| matches!(p.checker, Checker::Command { .. }));
-    build_first(config, skip || !needed)
 }
 
 /// Runs the `harness` command: parses the arguments, dispatches, and turns the result (or the

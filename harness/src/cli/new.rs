@@ -1,15 +1,14 @@
 //! `harness new ID`: add a problem to judge.toml (made if there is none) and make its case
 //! folder, keeping the rest of the file as the user wrote it.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::config;
 use crate::config::edit::{self, IfExists, NewProblem};
 use crate::config::units;
-use crate::config::{self, FILE_NAME};
 use crate::exit;
 
 use super::GlobalArgs;
@@ -40,7 +39,7 @@ pub struct NewArgs {
 
 pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
     config::check_name(&args.id).map_err(anyhow::Error::msg)?;
-    let path = workspace_file(global, None)?;
+    let path = global.session().workspace_file(None)?;
     let problem = NewProblem {
         id: args.id.clone(),
         title: args.title.clone(),
@@ -75,17 +74,4 @@ pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
     )?;
     stdout.flush()?;
     Ok(exit::OK)
-}
-
-/// The judge.toml a command that adds problems writes to: `--config`, else judge.toml in
-/// `dir` when given, else the one found walking up from here, else a new one here.
-pub fn workspace_file(global: &GlobalArgs, dir: Option<&Path>) -> Result<PathBuf> {
-    if let Some(path) = &global.config {
-        return Ok(path.clone());
-    }
-    if let Some(dir) = dir {
-        return Ok(dir.join(FILE_NAME));
-    }
-    let here = std::env::current_dir().context("cannot read the current folder")?;
-    Ok(config::find(&here).unwrap_or_else(|_| here.join(FILE_NAME)))
 }

@@ -145,6 +145,7 @@ mod tests {
             run: vec!["{exe}".into()],
             time_multiplier: 1.0,
             compile_limits: crate::config::CompileLimits::default(),
+            sandbox: Default::default(),
         }
     }
 

@@ -78,6 +78,7 @@ pub fn builtin() -> Vec<Language> {
             run: strings(&["{exe}"]),
             time_multiplier: 1.0,
             compile_limits: CompileLimits::default(),
+            sandbox: Default::default(),
         };
     vec![
         language(
@@ -277,6 +278,7 @@ mod tests {
             run: vec!["{exe}".to_string()],
             time_multiplier: 1.0,
             compile_limits: CompileLimits::default(),
+            sandbox: Default::default(),
         };
         let python = Language {
             id: "python".to_string(),

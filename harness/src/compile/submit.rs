@@ -369,7 +369,11 @@ pub fn built_program(
             source: error,
         })?
     };
-    Ok(Program { executable, args })
+    Ok(Program {
+        executable,
+        args,
+        syscall_filter: language.sandbox.syscall_filter(),
+    })
 }
 
 /// What one compile did: how it ended, and what it said.
@@ -531,6 +535,7 @@ mod tests {
             run: run.iter().map(std::string::ToString::to_string).collect(),
             time_multiplier: 1.0,
             compile_limits: CompileLimits::default(),
+            sandbox: Default::default(),
         }
     }
 
@@ -572,6 +577,7 @@ mod tests {
         };
         let sleepy = Language {
             compile_limits: limits,
+            sandbox: Default::default(),
             ..language(
                 "sh",
                 Some(&["sh", "-c", "echo thinking; sleep 30"]),
@@ -595,6 +601,7 @@ mod tests {
                 time: Duration::from_secs(60),
                 ..limits
             },
+            sandbox: Default::default(),
             ..language(
                 "sh",
                 Some(&["sh", "-c", "python3 -c 'b = b\"x\" * (1 << 30)'; exit 1"]),

@@ -315,6 +315,8 @@ pub struct Language {
     pub time_multiplier: f64,
     /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
     pub compile_limits: CompileLimits,
+    /// What of the sandbox its programs go without (`sandbox = "no-syscall-filter"`).
+    pub sandbox: crate::sandbox::LanguageSandbox,
 }
 
 /// What one compile may take: far more than the programs it builds (a slow compile is not the
@@ -424,6 +426,7 @@ struct RawLanguage {
     time_multiplier: Option<TimeMultiplier>,
     compile_time_limit: Option<DurationValue>,
     compile_memory_limit: Option<SizeValue>,
+    sandbox: Option<crate::sandbox::LanguageSandbox>,
 }
 
 /// `reference = "brute.py"` (a file) or `reference = ["python3", "brute.py"]` (a command).
@@ -898,6 +901,7 @@ fn languages_of(
             run: language.run,
             time_multiplier: multiplier,
             compile_limits,
+            sandbox: language.sandbox.unwrap_or_default(),
             id,
         });
     }

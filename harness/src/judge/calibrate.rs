@@ -10,9 +10,10 @@ use std::time::Duration;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
+use crate::event::{Event, Finished};
 use crate::judge::submission::{self, Plan, SubmissionError};
 use crate::judge::verify::{self, Expected, Stored, VerifyError};
-use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program, Stop};
+use crate::judge::{self, CaseOutcome, JudgeSettings, Program, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
@@ -189,28 +190,6 @@ impl ProblemCalibration {
     }
 }
 
-/// Progress, for the progress bar.
-#[derive(Debug)]
-pub enum CalibrateEvent<'a> {
-    /// `runs` more case runs are coming for this problem: known once its submissions have
-    /// compiled, before any is measured.
-    Planned {
-        runs: usize,
-    },
-    /// A program starts running.
-    ProgramStarted {
-        problem: &'a str,
-        label: &'a str,
-    },
-    CaseFinished {
-        outcome: &'a CaseOutcome,
-    },
-    /// Planned runs that will not happen: a too-slow submission stopped at its first failure.
-    Skipped {
-        runs: usize,
-    },
-}
-
 /// `max(slowest) × 2`, rounded up to a round step: 100 ms up to 2 s, 500 ms up to 10 s, whole
 /// seconds above; never below 100 ms, since process start-up alone varies by milliseconds.
 pub fn suggest_limit(slowest: Duration) -> Duration {
@@ -299,13 +278,44 @@ fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming
     )
 }
 
-/// Calibrates one problem: measure, suggest, then try the too-slow submissions.
-pub fn calibrate(
-    config: &Config,
-    problem: &Problem,
+/// A problem ready to calibrate: its cases, its programs compiled, and the too-slow
+/// submissions to try once a limit is suggested. Everything is compiled before anything is
+/// measured, so the runs to come are known (and a missing file stops the command at once).
+pub struct Ready<'a> {
+    problem: &'a Problem,
+    cases: Vec<Case>,
+    candidates: Vec<Candidate>,
+    /// Accepted submissions that did not compile: timings that measured nothing.
+    compile_errors: Vec<ProgramTiming>,
+    slow_ones: Vec<Stored<'a>>,
+    interactor: Option<super::interactive::Shared>,
+}
+
+impl Ready<'_> {
+    /// The problem's name.
+    pub fn problem(&self) -> &str {
+        &self.problem.name
+    }
+
+    /// The names of its cases.
+    pub fn case_names(&self) -> Vec<String> {
+        self.cases.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Case runs measuring takes: each program `repeat` times on every case, and each
+    /// too-slow submission once (fewer when it fails early, or when no limit is suggested).
+    pub fn runs(&self, repeat: usize) -> usize {
+        self.cases.len() * (self.candidates.len() * repeat.max(1) + self.slow_ones.len())
+    }
+}
+
+/// Finds and compiles what calibrating `problem` runs: its solution (or the build cache's),
+/// its reference, and its stored accepted and too-slow submissions.
+pub fn prepare<'a>(
+    config: &'a Config,
+    problem: &'a Problem,
     settings: &CalibrateSettings,
-    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
-) -> Result<ProblemCalibration, CalibrateError> {
+) -> Result<Ready<'a>, CalibrateError> {
     let cases = discover::discover(&problem.cases)?;
     if cases.is_empty() {
         return Err(CalibrateError::NoCases {
@@ -324,13 +334,13 @@ pub fn calibrate(
         }
         // A source file is compiled (or taken from the cache) as `harness run` does, and gets
         // its language's time multiplier.
-        let (program, time_multiplier) = super::suite::solution_program(config, problem, solution)?;
+        let (program, language) = super::suite::solution_program(config, problem, solution)?;
         candidates.push(Candidate {
             label: Role::Solution.as_str().to_string(),
             role: Role::Solution,
             path: solution.clone(),
             program,
-            time_multiplier,
+            time_multiplier: language.map_or(1.0, |l| l.time_multiplier),
             _prepared: None,
         });
     }
@@ -340,6 +350,7 @@ pub fn calibrate(
         program.is_file().then(|| Program {
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),
+            syscall_filter: true,
         })
     });
     if let Some(reference) = reference {
@@ -355,42 +366,56 @@ pub fn calibrate(
     let stored = stored(config, problem, settings.submissions)?;
     let interactor = super::interactive::prepare(config, problem)
         .map_err(|error| CalibrateError::Verify(VerifyError::from(SubmissionError::from(error))))?;
-    let mut programs = Vec::new();
-    for accepted in stored
-        .iter()
-        .filter(|s| s.expected == Expected::One(Verdict::Accepted))
-    {
-        match build_accepted(accepted)? {
-            Ok(candidate) => candidates.push(candidate),
-            Err(compile_error) => programs.push(compile_error),
+    let mut compile_errors = Vec::new();
+    let mut slow_ones = Vec::new();
+    for entry in stored {
+        if entry.expected == Expected::One(Verdict::Accepted) {
+            match build_accepted(&entry)? {
+                Ok(candidate) => candidates.push(candidate),
+                Err(compile_error) => compile_errors.push(compile_error),
+            }
+        } else if entry.expected == Expected::One(Verdict::TimeLimitExceeded) {
+            slow_ones.push(entry);
         }
     }
+    Ok(Ready {
+        problem,
+        cases,
+        candidates,
+        compile_errors,
+        slow_ones,
+        interactor,
+    })
+}
 
-    let repeat = settings.repeat.max(1);
-    let slow_ones: Vec<&Stored<'_>> = stored
-        .iter()
-        .filter(|s| s.expected == Expected::One(Verdict::TimeLimitExceeded))
-        .collect();
-    on_event(CalibrateEvent::Planned {
-        runs: cases.len() * (candidates.len() * repeat + slow_ones.len()),
-    });
-    for candidate in &candidates {
-        on_event(CalibrateEvent::ProgramStarted {
-            problem: &problem.name,
-            label: &candidate.label,
+/// Calibrates one problem made ready, the `unit`-th of the plan: measure, suggest, then try the
+/// too-slow submissions.
+pub fn measure(
+    ready: &Ready<'_>,
+    unit: usize,
+    settings: &CalibrateSettings,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<ProblemCalibration, CalibrateError> {
+    let (problem, cases) = (ready.problem, &ready.cases);
+    let mut programs = Vec::new();
+    for candidate in &ready.candidates {
+        let label = format!("{}: {}", problem.name, candidate.label);
+        on_event(Event::Started {
+            unit,
+            label: &label,
         });
-        programs.push(measure(
+        programs.push(measure_program(
             problem,
             candidate,
-            &cases,
+            cases,
             settings,
-            interactor.as_ref(),
-            on_event,
+            ready.interactor.as_ref(),
+            &mut |outcome| on_event(Event::CaseFinished { unit, outcome }),
         ));
     }
     // Measured programs first in the order they ran, compile errors after: the table reads
     // solution, reference, accepted/… whatever failed to build.
-    programs.sort_by_key(|p| p.compile_error.is_some());
+    programs.extend(ready.compile_errors.iter().cloned());
 
     let mut calibration = ProblemCalibration {
         problem: problem.name.clone(),
@@ -408,33 +433,36 @@ pub fn calibrate(
         .max()
         .map(suggest_limit);
 
-    match calibration.suggested_limit {
-        Some(limit) => {
-            for slow in slow_ones {
-                on_event(CalibrateEvent::ProgramStarted {
-                    problem: &problem.name,
-                    label: &label_of(slow),
-                });
-                let check = check_slow(slow, limit, &cases, settings.jobs, on_event)?;
-                calibration.slow_checks.push(check);
-            }
+    // Without a suggestion there is nothing to try them under: their runs do not happen.
+    if let Some(limit) = calibration.suggested_limit {
+        for slow in &ready.slow_ones {
+            let label = format!("{}: {}", problem.name, label_of(slow));
+            on_event(Event::Started {
+                unit,
+                label: &label,
+            });
+            let check = check_slow(slow, limit, cases, settings.jobs, &mut |outcome| {
+                on_event(Event::CaseFinished { unit, outcome });
+            })?;
+            calibration.slow_checks.push(check);
         }
-        None => on_event(CalibrateEvent::Skipped {
-            runs: cases.len() * slow_ones.len(),
-        }),
     }
+    on_event(Event::UnitFinished {
+        unit,
+        result: Finished::Calibrated(&calibration),
+    });
     Ok(calibration)
 }
 
 /// Runs `candidate` `repeat` times over all cases (whole passes, so that a passing disturbance
 /// hits one run of many cases rather than every run of one case).
-fn measure(
+fn measure_program(
     problem: &Problem,
     candidate: &Candidate,
     cases: &[Case],
     settings: &CalibrateSettings,
     interactor: Option<&super::interactive::Shared>,
-    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> ProgramTiming {
     let limits = measuring_limits(problem, candidate.time_multiplier);
     let judge_settings = JudgeSettings {
@@ -448,11 +476,7 @@ fn measure(
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
     for _ in 0..settings.repeat.max(1) {
-        let outcomes =
-            judge::judge_cases(&candidate.program, cases, &judge_settings, &mut |event| {
-                let Event::Finished { outcome, .. } = event;
-                on_event(CalibrateEvent::CaseFinished { outcome });
-            });
+        let outcomes = judge::judge_cases(&candidate.program, cases, &judge_settings, on_case);
         for (index, outcome) in outcomes.into_iter().enumerate() {
             times[index].push(outcome.cpu_time);
             if !outcome.verdict.is_accepted() && failures[index].is_none() {
@@ -505,7 +529,7 @@ fn check_slow(
     limit: Duration,
     cases: &[Case],
     jobs: usize,
-    on_event: &mut dyn FnMut(CalibrateEvent<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SlowCheck, SubmitError> {
     let mut problem = slow.plan.problem.clone();
     problem.time_limit = limit;
@@ -521,15 +545,7 @@ fn check_slow(
         jobs: jobs.max(1),
         stop: Stop::AfterFirstFailure,
     };
-    let mut reported = 0;
-    let report = submission::judge(&plan, &options, &mut |event| {
-        let Event::Finished { outcome, .. } = event;
-        reported += 1;
-        on_event(CalibrateEvent::CaseFinished { outcome });
-    })?;
-    on_event(CalibrateEvent::Skipped {
-        runs: cases.len().saturating_sub(reported),
-    });
+    let report = submission::judge(&plan, &options, on_case)?;
     let multiplier = slow.plan.language.time_multiplier;
     let first_failure = report.first_failure();
     Ok(SlowCheck {

@@ -55,6 +55,7 @@ pub fn run_on_input(
     let request = RunRequest::new(&program.executable, limits)
         .args(&program.args)
         .stdin(Stdin::File(input))
+        .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     let result = run::run(&request)?;
     let judgement = verdict::decide(&result, &limits, || match &expected {
@@ -82,7 +83,7 @@ pub fn run_on_input(
         output: result.stdout,
         stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
         cpu_time: result.cpu_time,
-        peak_memory_bytes: result.peak_memory_bytes,
+        peak_memory_bytes: result.resident_peak_bytes,
         expected,
     })
 }

@@ -80,6 +80,7 @@ pub fn prepare(
             Program {
                 executable: program.program.clone(),
                 args: program.args.clone(),
+                syscall_filter: true,
             },
             None,
         ),
@@ -87,6 +88,7 @@ pub fn prepare(
             Program {
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
+                syscall_filter: true,
             },
             None,
         ),
@@ -325,6 +327,7 @@ pub fn judge_case(
             scope: Scope::Process,
             workdir: None,
             isolation: Isolation::Sandbox,
+            syscall_filter: program.syscall_filter,
         },
         interactor: Party {
             program: &interactor_program,
@@ -333,6 +336,7 @@ pub fn judge_case(
             scope: Scope::Group,
             workdir: Some(scratch.path()),
             isolation,
+            syscall_filter: true,
         },
         wall_time: limits.wall_time,
     };
@@ -403,7 +407,7 @@ pub fn judge_case(
         reason: judgement.reason,
         cpu_time: submission.cpu_time,
         wall_time: submission.wall_time,
-        peak_memory_bytes: submission.peak_memory_bytes,
+        peak_memory_bytes: submission.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
@@ -414,7 +418,7 @@ pub fn judge_case(
             // Every line of it, on one line.
             message: crate::text::one_line(&message.trim().replace('\n', " / "), 300),
             interactor_cpu_time: result.interactor.cpu_time,
-            interactor_peak_memory_bytes: result.interactor.peak_memory_bytes,
+            interactor_peak_memory_bytes: result.interactor.resident_peak_bytes,
         }),
     }
 }

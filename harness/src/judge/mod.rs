@@ -34,6 +34,8 @@ pub struct Program {
     pub executable: PathBuf,
     /// Its arguments.
     pub args: Vec<OsString>,
+    /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
+    pub syscall_filter: bool,
 }
 
 impl Program {
@@ -42,6 +44,7 @@ impl Program {
         Program {
             executable: executable.into(),
             args: Vec::new(),
+            syscall_filter: true,
         }
     }
 }
@@ -59,7 +62,8 @@ pub struct CaseOutcome {
     pub cpu_time: Duration,
     /// From start to end.
     pub wall_time: Duration,
-    /// Peak resident memory, in bytes.
+    /// Peak resident size, in bytes, as `/usr/bin/time` shows it (the run's
+    /// [`run::RunResult::resident_peak_bytes`]); MLE is decided on the run's own measure.
     pub peak_memory_bytes: u64,
     /// CPU time within 10% of the limit, either side: another machine could flip the verdict.
     pub time_sensitive: bool,
@@ -95,18 +99,6 @@ pub struct Mismatch {
     pub answer: Vec<u8>,
 }
 
-/// Progress, delivered on the calling thread in completion order.
-#[derive(Debug)]
-pub enum Event<'a> {
-    /// A case was judged.
-    Finished {
-        /// Its place in the list of cases.
-        index: usize,
-        /// Its outcome.
-        outcome: &'a CaseOutcome,
-    },
-}
-
 /// How each case is judged.
 #[derive(Debug, Clone)]
 pub struct JudgeSettings<'a> {
@@ -121,9 +113,9 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
-    /// Files put in the run's folder beside the program (a package's `include/`: an
-    /// interpreted submission imports them from its own folder, the run's `/tmp`).
-    pub beside: &'a [(String, Vec<u8>)],
+    /// Files put in the run's folder beside the program, by name (a package's `include/`:
+    /// an interpreted submission imports them from its own folder, the run's `/tmp`).
+    pub beside: &'a [(String, std::path::PathBuf)],
 }
 
 /// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
@@ -143,14 +135,15 @@ pub enum Stop {
     AfterFirstFailure,
 }
 
-/// Judges `program` on every case; outcomes come back in case order.
+/// Judges `program` on every case; outcomes come back in case order, and each is handed to
+/// `on_case` on the calling thread as it finishes (in completion order).
 pub fn judge_cases(
     program: &Program,
     cases: &[Case],
     settings: &JudgeSettings<'_>,
-    on_event: &mut dyn FnMut(Event<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Vec<CaseOutcome> {
-    judge_cases_with(program, cases, settings, Stop::Never, on_event)
+    judge_cases_with(program, cases, settings, Stop::Never, on_case)
 }
 
 /// Judges `program` on the cases, stopping as `stop` says. Outcomes come back in case order;
@@ -162,7 +155,7 @@ pub fn judge_cases_with(
     cases: &[Case],
     settings: &JudgeSettings<'_>,
     stop: Stop,
-    on_event: &mut dyn FnMut(Event<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Vec<CaseOutcome> {
     let jobs = settings.jobs.clamp(1, cases.len().max(1));
     let mut outcomes: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
@@ -181,10 +174,7 @@ pub fn judge_cases_with(
             }
             let outcome = judge_case(program, case, settings);
             failed(index, &outcome);
-            on_event(Event::Finished {
-                index,
-                outcome: &outcome,
-            });
+            on_case(&outcome);
             outcomes[index] = Some(outcome);
             if first_failure.load(Ordering::Relaxed) != usize::MAX {
                 break;
@@ -214,10 +204,7 @@ pub fn judge_cases_with(
             }
             drop(sender);
             for (index, outcome) in receiver {
-                on_event(Event::Finished {
-                    index,
-                    outcome: &outcome,
-                });
+                on_case(&outcome);
                 outcomes[index] = Some(outcome);
             }
         });
@@ -263,47 +250,41 @@ fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -
     check_run(run_case(program, case, settings), case, settings)
 }
 
-/// A finished run of one case: what the runner measured, and for a file-I/O problem the
-/// folder it ran in, which holds its output file until the run is checked.
+/// A finished run of one case: what the runner measured (for a file-I/O problem, with its
+/// output file read back).
 pub(crate) struct CaseRun {
     result: Result<run::RunResult, RunError>,
-    folder: Option<tempfile::TempDir>,
 }
 
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
 /// for callers that prepare the answer meanwhile (stress runs the reference alongside).
 pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseRun {
     let files = settings.files;
-    // A file-I/O program gets a folder of its own holding the input under its name; the
-    // runner's usual scratch folder would be gone before its output file could be read.
-    let folder = if files.is_none() && settings.beside.is_empty() {
-        None
-    } else {
-        match seed_folder(case, files, settings.beside) {
-            Ok(folder) => Some(folder),
-            Err(error) => {
-                return CaseRun {
-                    result: Err(RunError::Workdir(error)),
-                    folder: None,
-                }
-            }
-        }
+    // As on the judges that use files, stdin is empty when the input is a file, which the
+    // runner copies into the program's folder under the problem's name.
+    let (stdin, input) = match &files.input {
+        Some(name) => (Stdin::Null, Some((name.as_str(), case.input.as_path()))),
+        None => (Stdin::File(&case.input), None),
     };
-    // As on the judges that use files, stdin is empty when the input is a file.
-    let stdin = if files.input.is_some() {
-        Stdin::Null
-    } else {
-        Stdin::File(&case.input)
-    };
+    let inputs: Vec<(&str, &std::path::Path)> = input
+        .into_iter()
+        .chain(
+            settings
+                .beside
+                .iter()
+                .map(|(name, path)| (name.as_str(), path.as_path())),
+        )
+        .collect();
     let args = case_args(program, case);
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&args)
         .stdin(stdin)
-        .workdir(folder.as_ref().map(tempfile::TempDir::path))
+        .files(&inputs)
+        .output_file(files.output.as_deref())
+        .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),
-        folder,
     }
 }
 
@@ -328,7 +309,7 @@ pub(crate) fn check_run_with(
 ) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
-    let CaseRun { result, folder } = run;
+    let CaseRun { result } = run;
     let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
@@ -344,7 +325,7 @@ pub(crate) fn check_run_with(
         reason: String::new(),
         cpu_time: result.cpu_time,
         wall_time: result.wall_time,
-        peak_memory_bytes: result.peak_memory_bytes,
+        peak_memory_bytes: result.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
         stderr_tail,
         mismatch: None,
@@ -363,13 +344,11 @@ pub(crate) fn check_run_with(
                 ))
             }
         };
-        output = match (&files.output, &folder) {
-            (Some(name), Some(folder)) => {
-                match read_output_file(&folder.path().join(name), name, &result, &limits) {
-                    Ok(output) => output,
-                    Err(judgement) => return judgement,
-                }
-            }
+        output = match (&files.output, &result.output_file) {
+            (Some(name), Some(read)) => match output_file(read, name, &result, &limits) {
+                Ok(output) => output,
+                Err(judgement) => return judgement,
+            },
             _ => result.stdout.clone(),
         };
         let case_files = CaseFiles {
@@ -402,52 +381,19 @@ pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
     args
 }
 
-/// A fresh folder for one file-I/O run, holding the case's input under the problem's name.
-/// It is made under the sandbox's scratch root, so the program runs sandboxed with it as its
-/// working folder and /tmp: it sees the input's copy and nothing of the case folder.
-fn seed_folder(
-    case: &Case,
-    files: &FileIo,
-    beside: &[(String, Vec<u8>)],
-) -> std::io::Result<tempfile::TempDir> {
-    let folder = run::scratch_dir().map_err(|error| match error {
-        RunError::Workdir(error) => error,
-        other => std::io::Error::other(other.to_string()),
-    })?;
-    for (name, bytes) in beside {
-        let path = folder.path().join(name);
-        std::fs::write(&path, bytes)?;
-        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    }
-    if let Some(name) = &files.input {
-        let copy = folder.path().join(name);
-        std::fs::copy(&case.input, &copy).map_err(|error| {
-            std::io::Error::new(
-                error.kind(),
-                format!(
-                    "cannot put `{}` in it as `{name}`: {error}",
-                    case.input.display()
-                ),
-            )
-        })?;
-        // The copy keeps the case's mode; the program may run as another user (`nobody`,
-        // when the judge is root), and must still read it.
-        std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    }
-    Ok(folder)
-}
-
-/// The output a file-I/O program wrote, or the verdict when it wrote none or too much.
-fn read_output_file(
-    path: &std::path::Path,
+/// The output a file-I/O program wrote, or the verdict when it wrote none, too much, or
+/// something that is not a file of its own (a link, a FIFO), which the runner never read.
+fn output_file(
+    read: &Result<Vec<u8>, run::OutputFileError>,
     name: &str,
     result: &run::RunResult,
     limits: &Limits,
 ) -> Result<Vec<u8>, Judgement> {
-    use std::io::Read;
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+    use run::OutputFileError as Why;
+    let wrong = |why: String| Err(Judgement::wrong_answer(why));
+    match read {
+        Ok(output) => Ok(output.clone()),
+        Err(Why::Missing) => {
             let printed = if result.stdout.is_empty() {
                 String::new()
             } else {
@@ -456,32 +402,36 @@ fn read_output_file(
                     result.stdout.len()
                 )
             };
-            return Err(Judgement::wrong_answer(format!(
+            wrong(format!(
                 "no output file `{name}`: the program did not write it{printed}"
-            )));
+            ))
         }
-        Err(error) => {
-            return Err(Judgement::judge_error(format!(
-                "cannot read the output file `{name}`: {error}"
-            )))
+        Err(Why::SymbolicLink(link)) if link == name => wrong(format!(
+            "the output file `{name}` is a symbolic link: only a regular file is read"
+        )),
+        Err(Why::SymbolicLink(link)) => wrong(format!(
+            "`{link}` on the way to the output file `{name}` is a symbolic link: not followed"
+        )),
+        Err(Why::NotAFolder(folder)) => wrong(format!(
+            "`{folder}` on the way to the output file `{name}` is not a folder"
+        )),
+        Err(Why::NotRegular(what)) => wrong(format!(
+            "the output file `{name}` is not a regular file ({what}): it is not read"
+        )),
+        Err(Why::Unreadable(why)) => {
+            wrong(format!("the output file `{name}` cannot be read: {why}"))
         }
-    };
-    let mut output = Vec::new();
-    file.take(limits.output_bytes.saturating_add(1))
-        .read_to_end(&mut output)
-        .map_err(|error| {
-            Judgement::judge_error(format!("cannot read the output file `{name}`: {error}"))
-        })?;
-    if output.len() as u64 > limits.output_bytes {
-        return Err(Judgement::new(
+        Err(Why::TooLarge) => Err(Judgement::new(
             Verdict::OutputLimitExceeded,
             format!(
                 "the output file `{name}` is larger than the output limit ({})",
                 crate::config::units::format_bytes(limits.output_bytes)
             ),
-        ));
+        )),
+        Err(Why::Io(why)) => Err(Judgement::judge_error(format!(
+            "cannot read the output file `{name}`: {why}"
+        ))),
     }
-    Ok(output)
 }
 
 fn judge_error(case: &Case, reason: String) -> CaseOutcome {

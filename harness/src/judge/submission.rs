@@ -10,7 +10,7 @@ use crate::case::select::CasePattern;
 use crate::compile::submit::{self, Compiled, SubmitError};
 use crate::config::{Config, Language, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
-use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Stop};
+use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
@@ -126,12 +126,17 @@ pub struct CompileOutcome {
     pub message: String,
 }
 
-/// What judging one submission gave.
+/// What judging one program on a problem's cases gave: a submission, or a problem's solution
+/// (`harness run`).
 #[derive(Debug, Clone)]
 pub struct SubmissionReport {
     pub problem: String,
+    /// The problem's human name.
+    pub title: String,
+    /// The source file as given, or the solution's executable.
     pub source: PathBuf,
-    pub language: Language,
+    /// `None` for an executable, which is run as it is.
+    pub language: Option<Language>,
     /// The problem's limits, with the language's time multiplier applied.
     pub limits: Limits,
     pub compile: CompileOutcome,
@@ -158,24 +163,34 @@ impl SubmissionReport {
         crate::judge::max_cpu_time(&self.outcomes)
     }
 
+    /// How many of the judged cases got `verdict`.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|o| o.verdict == verdict)
+            .count()
+    }
+
     /// Judging stopped at the first failure before the last case.
     pub fn stopped_early(&self) -> bool {
         self.compile.ok && self.outcomes.len() < self.planned_cases
     }
 }
 
-/// Compiles the submission once and judges it on the planned cases.
+/// Compiles the submission once and judges it on the planned cases, handing each case to
+/// `on_case` as it finishes.
 pub fn judge(
     plan: &Plan<'_>,
     options: &Options,
-    on_event: &mut dyn FnMut(Event<'_>),
+    on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
     let mut report = SubmissionReport {
         problem: problem.name.clone(),
+        title: problem.title.clone(),
         source: plan.source.clone(),
-        language: plan.language.clone(),
+        language: Some(plan.language.clone()),
         limits: problem.limits(plan.language.time_multiplier),
         compile: CompileOutcome {
             ok: false,
@@ -210,20 +225,37 @@ pub fn judge(
         ok: true,
         message: prepared.compile_message.clone(),
     };
+    // The runner copies them into each run's folder from files of their own.
+    let include_dir = if beside.is_empty() {
+        None
+    } else {
+        Some(tempfile::tempdir().map_err(SubmitError::TempDir)?)
+    };
+    let mut beside_files = Vec::new();
+    if let Some(dir) = &include_dir {
+        for (name, bytes) in &beside {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
+                path: path.clone(),
+                source: error,
+            })?;
+            beside_files.push((name.clone(), path));
+        }
+    }
     let settings = JudgeSettings {
         limits: report.limits,
         checker: &problem.checker,
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
-        beside: &beside,
+        beside: &beside_files,
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,
         &plan.cases,
         &settings,
         options.stop,
-        on_event,
+        on_case,
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
     report.elapsed = started.elapsed();

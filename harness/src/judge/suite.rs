@@ -1,16 +1,16 @@
 //! The main job: judge each selected problem's solution on its cases.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
 use crate::compile::cache::{self, Cached};
 use crate::compile::submit::{self, SubmitError};
-use crate::config::{Config, Problem, UnknownProblem};
-use crate::judge::{self, CaseOutcome, Event, JudgeSettings, Program};
-use crate::sandbox::run::Limits;
-use crate::verdict::Verdict;
+use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::event::{Event, Finished};
+use crate::judge::submission::{CompileOutcome, SubmissionReport};
+use crate::judge::{self, JudgeSettings, Program};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
@@ -52,50 +52,6 @@ pub struct Selection {
     pub case_pattern: Option<String>,
     /// Only this slice of the cases (`--partition K/N`), for CI machines sharing a suite.
     pub partition: Option<Partition>,
-}
-
-/// What was judged for one problem.
-#[derive(Debug, Clone)]
-pub struct ProblemReport {
-    pub name: String,
-    pub title: String,
-    pub program: String,
-    pub limits: Limits,
-    pub outcomes: Vec<CaseOutcome>,
-}
-
-impl ProblemReport {
-    pub fn count(&self, verdict: Verdict) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| o.verdict == verdict)
-            .count()
-    }
-
-    pub fn all_accepted(&self) -> bool {
-        self.outcomes.iter().all(|o| o.verdict.is_accepted())
-    }
-}
-
-/// Everything a run judged.
-#[derive(Debug, Clone)]
-pub struct SuiteReport {
-    pub problems: Vec<ProblemReport>,
-    /// Cases run at once (1 = one after another).
-    pub jobs: usize,
-    pub elapsed: Duration,
-    /// The slice of the cases this run judged, when the suite was split (`--partition`).
-    pub partition: Option<Partition>,
-}
-
-impl SuiteReport {
-    pub fn case_count(&self) -> usize {
-        self.problems.iter().map(|p| p.outcomes.len()).sum()
-    }
-
-    pub fn outcomes(&self) -> impl Iterator<Item = &CaseOutcome> {
-        self.problems.iter().flat_map(|p| p.outcomes.iter())
-    }
 }
 
 /// A problem with the cases picked for it, ready to judge.
@@ -153,26 +109,25 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
     Ok(planned)
 }
 
-/// Progress of a whole suite, for the progress bar.
-#[derive(Debug)]
-pub enum SuiteEvent<'a> {
-    /// The next problem's solution is about to be judged.
-    ProblemStarted { problem: &'a str },
-    /// One of its cases was judged.
-    CaseFinished { outcome: &'a CaseOutcome },
+/// The language of a problem's solution: a source file in a known language (`sol.cpp`) has
+/// one, an executable (`target/release/sol`) none.
+pub(crate) fn solution_language<'a>(
+    config: &'a Config,
+    path: &std::path::Path,
+) -> Option<&'a Language> {
+    submit::detect_language(config, path, None).ok()
 }
 
-/// A problem's solution as a program: a source file in a known language (`sol.cpp`) is
-/// compiled through the languages table into the project's build cache (a second run
-/// compiles nothing), with the language's time multiplier; anything else is an executable
-/// (`target/release/sol`).
-pub(crate) fn solution_program(
-    config: &Config,
+/// A problem's solution as a program: a source file in a known language is compiled through
+/// the languages table into the project's build cache (a second run compiles nothing), and
+/// comes with its language (whose time multiplier applies); anything else is an executable.
+pub(crate) fn solution_program<'a>(
+    config: &'a Config,
     problem: &Problem,
     path: &std::path::Path,
-) -> Result<(Program, f64), SuiteError> {
-    let Ok(language) = submit::detect_language(config, path, None) else {
-        return Ok((Program::new(path), 1.0));
+) -> Result<(Program, Option<&'a Language>), SuiteError> {
+    let Some(language) = solution_language(config, path) else {
+        return Ok((Program::new(path), None));
     };
     let submit_error = |source| SuiteError::Submit {
         problem: problem.name.clone(),
@@ -182,7 +137,7 @@ pub(crate) fn solution_program(
     match cache::compile(&config.root, language, path, problem.memory_limit)
         .map_err(submit_error)?
     {
-        Cached::Ready(program) => Ok((program, language.time_multiplier)),
+        Cached::Ready(program) => Ok((program, Some(language))),
         Cached::CompileError(message) => Err(SuiteError::CompileError {
             problem: problem.name.clone(),
             path: path.to_path_buf(),
@@ -227,13 +182,14 @@ pub fn take_skipped<'a>(planned: &mut Vec<Planned<'a>>) -> Vec<(&'a Problem, Ski
     skipped
 }
 
-/// Judges every planned problem's solution (see [`take_skipped`] for those that have none).
+/// Judges every planned problem's solution (see [`take_skipped`] for those that have none),
+/// the `unit`-th of the plan being the `unit`-th planned problem.
 pub fn run(
     config: &Config,
     planned: &[Planned<'_>],
     jobs: usize,
-    on_event: &mut dyn FnMut(SuiteEvent<'_>),
-) -> Result<SuiteReport, SuiteError> {
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Vec<SubmissionReport>, SuiteError> {
     let mut solutions = Vec::new();
     for plan in planned {
         match &plan.problem.solution {
@@ -251,15 +207,16 @@ pub fn run(
             }
         }
     }
-    let started = Instant::now();
-    let mut problems = Vec::new();
-    for (plan, solution) in planned.iter().zip(solutions) {
+    let mut reports = Vec::new();
+    for (unit, (plan, solution)) in planned.iter().zip(solutions).enumerate() {
+        let started = Instant::now();
         let problem = plan.problem;
-        on_event(SuiteEvent::ProblemStarted {
-            problem: &problem.name,
+        on_event(Event::Started {
+            unit,
+            label: &problem.name,
         });
-        let (program, time_multiplier) = solution_program(config, problem, solution)?;
-        let limits = problem.limits(time_multiplier);
+        let (program, language) = solution_program(config, problem, solution)?;
+        let limits = problem.limits(language.map_or(1.0, |l| l.time_multiplier));
         let settings = JudgeSettings {
             limits,
             checker: &problem.checker,
@@ -268,22 +225,30 @@ pub fn run(
             files: &problem.files,
             beside: &[],
         };
-        let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |event| {
-            let Event::Finished { outcome, .. } = event;
-            on_event(SuiteEvent::CaseFinished { outcome });
+        let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |outcome| {
+            on_event(Event::CaseFinished { unit, outcome });
         });
-        problems.push(ProblemReport {
-            name: problem.name.clone(),
+        let report = SubmissionReport {
+            problem: problem.name.clone(),
             title: problem.title.clone(),
-            program: solution.display().to_string(),
+            source: solution.clone(),
+            language: language.cloned(),
             limits,
+            compile: CompileOutcome {
+                ok: true,
+                message: String::new(),
+            },
+            verdict: judge::overall_verdict(&outcomes),
+            planned_cases: plan.cases.len(),
             outcomes,
+            elapsed: started.elapsed(),
+            jobs,
+        };
+        on_event(Event::UnitFinished {
+            unit,
+            result: Finished::Judged(&report),
         });
+        reports.push(report);
     }
-    Ok(SuiteReport {
-        problems,
-        jobs,
-        elapsed: started.elapsed(),
-        partition: None,
-    })
+    Ok(reports)
 }

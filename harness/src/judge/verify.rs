@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case};
 use crate::case::partition::Partition;
 use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, UnknownProblem};
+use crate::event::{Event, Finished};
 use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
 use crate::verdict::Verdict;
@@ -350,77 +350,39 @@ impl Verified {
     }
 }
 
-/// Everything `verify` judged.
-#[derive(Debug, Clone)]
-pub struct VerifyReport {
-    pub results: Vec<Verified>,
-    /// Stored submissions that could not be judged here, with why.
-    pub skipped: Vec<Skipped>,
-    /// Cases run at once (1 = one after another).
-    pub jobs: usize,
-    pub elapsed: Duration,
-}
-
-impl VerifyReport {
-    pub fn mismatches(&self) -> usize {
-        self.results.iter().filter(|r| !r.ok()).count()
-    }
-
-    pub fn all_ok(&self) -> bool {
-        self.mismatches() == 0
-    }
-}
-
-/// Progress, on the calling thread: each submission starts, its cases finish, it is judged.
-#[derive(Debug)]
-pub enum VerifyEvent<'a> {
-    /// The next stored submission is about to be judged.
-    Started {
-        name: &'a str,
-    },
-    /// One of its cases was judged.
-    CaseFinished,
-    Judged {
-        index: usize,
-        result: &'a Verified,
-    },
-}
-
-/// Judges each planned submission. Each stops at its first failing case: the overall verdict
-/// is that case's verdict whatever comes after, so no expectation needs more.
+/// Judges each planned submission, the `unit`-th of the plan being the `unit`-th stored
+/// one. Each stops at its first failing case: the overall verdict is that case's verdict
+/// whatever comes after, so no expectation needs more.
 pub fn run(
     stored: &[Stored<'_>],
     jobs: usize,
-    on_event: &mut dyn FnMut(VerifyEvent<'_>),
-) -> Result<VerifyReport, SubmitError> {
-    let started = Instant::now();
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Vec<Verified>, SubmitError> {
     let options = submission::Options {
         jobs: jobs.max(1),
         stop: Stop::AfterFirstFailure,
     };
     let mut results = Vec::new();
-    for (index, entry) in stored.iter().enumerate() {
-        on_event(VerifyEvent::Started { name: &entry.name });
-        let report = submission::judge(&entry.plan, &options, &mut |_| {
-            on_event(VerifyEvent::CaseFinished);
+    for (unit, entry) in stored.iter().enumerate() {
+        on_event(Event::Started {
+            unit,
+            label: &entry.name,
+        });
+        let report = submission::judge(&entry.plan, &options, &mut |outcome| {
+            on_event(Event::CaseFinished { unit, outcome });
         })?;
         let result = Verified {
             name: entry.name.clone(),
             expected: entry.expected.clone(),
             report,
         };
-        on_event(VerifyEvent::Judged {
-            index,
-            result: &result,
+        on_event(Event::UnitFinished {
+            unit,
+            result: Finished::Verified(&result),
         });
         results.push(result);
     }
-    Ok(VerifyReport {
-        results,
-        skipped: Vec::new(),
-        jobs: options.jobs,
-        elapsed: started.elapsed(),
-    })
+    Ok(results)
 }
 
 #[cfg(test)]

@@ -182,6 +182,7 @@ pub fn build(
                 crate::sandbox::run::find_program(&executable).unwrap_or(executable)
             },
             args,
+            syscall_filter: language.sandbox.syscall_filter(),
         }
     };
     if dir.join(".built").is_file() {

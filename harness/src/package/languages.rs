@@ -23,6 +23,7 @@ fn language(
         run: strings(run),
         time_multiplier: 1.0,
         compile_limits: crate::config::CompileLimits::default(),
+        sandbox: Default::default(),
     }
 }
 

@@ -10,6 +10,7 @@ use crate::config::edit::duration_value;
 use crate::config::units::format_duration;
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
 
+#[cfg(test)]
 pub fn write_human(
     out: &mut dyn Write,
     calibrations: &[ProblemCalibration],
@@ -24,7 +25,8 @@ pub fn write_human(
     Ok(())
 }
 
-fn write_problem(
+/// One problem's table and suggestion.
+pub fn write_problem(
     out: &mut dyn Write,
     calibration: &ProblemCalibration,
     repeat: usize,
@@ -193,12 +195,22 @@ pub struct SlowCheckJson {
 }
 
 impl CalibrateJson {
+    #[cfg(test)]
     pub fn new(calibrations: &[ProblemCalibration], repeat: usize, jobs: usize) -> Self {
         CalibrateJson {
             repeat,
             jobs,
-            problems: calibrations.iter().map(problem_json).collect(),
+            problems: calibrations
+                .iter()
+                .map(ProblemCalibrationJson::from)
+                .collect(),
         }
+    }
+}
+
+impl From<&ProblemCalibration> for ProblemCalibrationJson {
+    fn from(calibration: &ProblemCalibration) -> Self {
+        problem_json(calibration)
     }
 }
 

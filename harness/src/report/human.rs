@@ -1,18 +1,23 @@
 //! The terminal report: a compact line per passing problem, a line per failing case with its
-//! reason and a diff, and a summary. Styles are ANSI escapes; the caller's writer (anstream)
-//! strips them when the output is not a terminal or NO_COLOR is set.
+//! reason and its detail (input, stderr, dialogue, diff), and a summary; for `verify` a table
+//! row per stored submission. [`HumanReporter`] writes it from a run's events, as they come.
+//! Styles are ANSI escapes; the caller's writer (anstream) strips them when the output is not
+//! a terminal or NO_COLOR is set.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM};
 use crate::case::excerpt::InputExcerpt;
+use crate::case::partition::Partition;
 use crate::config::units::{format_bytes, format_duration};
+use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
 use crate::judge::submission::SubmissionReport;
-use crate::judge::suite::{ProblemReport, SuiteReport};
-use crate::judge::verify::{Verified, VerifyReport};
+use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{CaseOutcome, Interaction};
 use crate::report::diff::{self, DiffOptions};
+use crate::report::reporter::Reporter;
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
@@ -52,92 +57,115 @@ impl Default for HumanOptions {
     }
 }
 
-pub fn write_suite(
-    out: &mut dyn Write,
-    report: &SuiteReport,
-    options: &HumanOptions,
-) -> io::Result<()> {
-    let mut diffs_left = options.max_diffs;
-    let width = report
-        .problems
-        .iter()
-        .map(|p| name_width(&p.outcomes))
-        .max()
-        .unwrap_or(0);
-    for problem in &report.problems {
-        write_problem(out, problem, options, width, &mut diffs_left)?;
-    }
-    write_totals(out, report)
+/// A list of cases as every report shows it: a line per case shown (the failing ones, those
+/// near the time limit, every one when verbose), and under the first few failing ones what to
+/// look at — the head of the input, the end of stderr (a crash's own words), the dialogue of
+/// an interactive case, the diff of a wrong answer. `run`, `judge` and `verify -v` all list
+/// their cases through it.
+#[derive(Debug, Clone)]
+pub struct CaseList {
+    options: HumanOptions,
+    width: usize,
+    shown: usize,
+    not_shown: usize,
+    diffs_left: usize,
 }
 
-fn write_problem(
-    out: &mut dyn Write,
-    problem: &ProblemReport,
-    options: &HumanOptions,
-    width: usize,
-    diffs_left: &mut usize,
-) -> io::Result<()> {
-    write_outcomes(out, &problem.outcomes, options, width, diffs_left)?;
-    if options.detail == Detail::Quiet && problem.all_accepted() {
-        return Ok(());
+impl CaseList {
+    /// `cases`: the names of the cases to come, for the width of the name column.
+    pub fn new<'a>(options: HumanOptions, cases: impl IntoIterator<Item = &'a str>) -> Self {
+        CaseList {
+            options,
+            width: name_width(cases),
+            shown: 0,
+            not_shown: 0,
+            diffs_left: options.max_diffs,
+        }
     }
-    write_problem_summary(out, problem)
+
+    /// The next list (another problem's) under the same column, with the details left.
+    pub fn next_list(&mut self) {
+        self.shown = 0;
+        self.not_shown = 0;
+    }
+
+    /// Whether `outcome` gets a line.
+    fn shows(&self, outcome: &CaseOutcome) -> bool {
+        // A pass near the limit is listed too: it is the case another machine could flip.
+        self.options.detail == Detail::Verbose
+            || !outcome.verdict.is_accepted()
+            || (outcome.time_sensitive && self.options.detail == Detail::Normal)
+    }
+
+    /// One case judged: its line if it is shown, and its detail if it is among the first
+    /// failures.
+    pub fn write_case(&mut self, out: &mut dyn Write, outcome: &CaseOutcome) -> io::Result<()> {
+        if !self.shows(outcome) {
+            return Ok(());
+        }
+        if self.shown == self.options.max_cases {
+            self.not_shown += 1;
+            return Ok(());
+        }
+        self.shown += 1;
+        write_case_line(out, outcome, self.width, &self.options)?;
+        if outcome.verdict.is_accepted() || self.diffs_left == 0 {
+            return Ok(());
+        }
+        self.diffs_left -= 1;
+        write_case_detail(out, outcome, &self.options)
+    }
+
+    /// `… 28 more cases not shown`, when the list was cut.
+    pub fn write_not_shown(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.not_shown > 0 {
+            writeln!(
+                out,
+                "  {DIM}… {} more cases not shown{DIM:#}",
+                self.not_shown
+            )?;
+            self.not_shown = 0;
+        }
+        Ok(())
+    }
 }
 
-/// A line per failing case (per case when verbose), with a diff under the first few wrong
-/// answers.
-fn write_outcomes(
+/// What a failing case shows under its line: the head of its input (what to reproduce it
+/// with), the end of its stderr, its dialogue, its diff.
+fn write_case_detail(
     out: &mut dyn Write,
-    outcomes: &[CaseOutcome],
+    outcome: &CaseOutcome,
     options: &HumanOptions,
-    width: usize,
-    diffs_left: &mut usize,
 ) -> io::Result<()> {
-    // A pass near the limit is listed too: it is the case another machine could flip.
-    let show = |o: &CaseOutcome| {
-        options.detail == Detail::Verbose
-            || !o.verdict.is_accepted()
-            || (o.time_sensitive && options.detail == Detail::Normal)
-    };
-    let mut shown = 0;
-    for outcome in outcomes {
-        if !show(outcome) {
-            continue;
+    if let Some(input) = &outcome.input {
+        write_input(out, input)?;
+    }
+    // A crash's own words (a runtime that could not start says why over several lines; the
+    // reason keeps only the last). Verbose shows stderr under every case's line already.
+    if outcome.mismatch.is_none()
+        && options.detail != Detail::Verbose
+        && !outcome.stderr_tail.trim().is_empty()
+    {
+        writeln!(out, "        {DIM}stderr (end){DIM:#}")?;
+        for line in tail_lines(&outcome.stderr_tail, STDERR_LINES) {
+            writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
         }
-        if shown == options.max_cases {
-            let left = outcomes.iter().filter(|o| show(o)).count() - shown;
-            writeln!(out, "  {DIM}… {left} more cases not shown{DIM:#}")?;
-            break;
-        }
-        shown += 1;
-        write_case(out, outcome, width, options)?;
-        // The first failures get their input (what to reproduce with) and their diff; an
-        // interactive one its dialogue, which is its diff.
-        if outcome.verdict.is_accepted() || *diffs_left == 0 {
-            continue;
-        }
-        *diffs_left -= 1;
-        if let Some(input) = &outcome.input {
-            write_input(out, input)?;
-        }
-        if let Some(interaction) = &outcome.interaction {
-            write_interaction(out, interaction, &outcome.reason, options.diff_lines)?;
-        }
-        if let Some(mismatch) = &outcome.mismatch {
-            {
-                let diff_options = DiffOptions {
-                    max_lines: options.diff_lines,
-                    ..DiffOptions::default()
-                };
-                let mut indented = Indent::new(out, "        ");
-                diff::write_diff(
-                    &mut indented,
-                    &mismatch.output,
-                    &mismatch.answer,
-                    &diff_options,
-                )?;
-            }
-        }
+    }
+    if let Some(interaction) = &outcome.interaction {
+        write_interaction(out, interaction, &outcome.reason, options.diff_lines)?;
+    }
+    if let Some(mismatch) = &outcome.mismatch {
+        let diff_options = DiffOptions {
+            max_lines: options.diff_lines,
+            ..DiffOptions::default()
+        };
+        let mut indented = Indent::new(out, "        ");
+        diff::write_diff(
+            &mut indented,
+            &mismatch.output,
+            &mismatch.answer,
+            &diff_options,
+        )?;
     }
     Ok(())
 }
@@ -231,16 +259,11 @@ fn write_input(out: &mut dyn Write, input: &InputExcerpt) -> io::Result<()> {
 }
 
 /// The width of the case-name column: the longest name, within reason.
-fn name_width(outcomes: &[CaseOutcome]) -> usize {
-    outcomes
-        .iter()
-        .map(|o| o.case.len())
-        .max()
-        .unwrap_or(0)
-        .min(32)
+fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    names.into_iter().map(str::len).max().unwrap_or(0).min(32)
 }
 
-fn write_case(
+fn write_case_line(
     out: &mut dyn Write,
     outcome: &CaseOutcome,
     width: usize,
@@ -271,7 +294,7 @@ fn write_case(
 }
 
 /// `king-queens: 652/652 AC, max 3 ms, 2.1 MiB`, with the other verdicts counted.
-fn write_problem_summary(out: &mut dyn Write, problem: &ProblemReport) -> io::Result<()> {
+fn write_problem_summary(out: &mut dyn Write, problem: &SubmissionReport) -> io::Result<()> {
     let total = problem.outcomes.len();
     let accepted = problem.count(Verdict::Accepted);
     let style = if accepted == total {
@@ -282,7 +305,7 @@ fn write_problem_summary(out: &mut dyn Write, problem: &ProblemReport) -> io::Re
     write!(
         out,
         "{BOLD}{}{BOLD:#}: {style}{accepted}/{total} AC{style:#}",
-        problem.name
+        problem.problem
     )?;
     for verdict in Verdict::ALL.into_iter().filter(|v| !v.is_accepted()) {
         let count = problem.count(verdict);
@@ -336,17 +359,44 @@ fn maxima(outcomes: &[CaseOutcome]) -> String {
     format!("max {}, {}", format_duration(cpu), format_bytes(memory))
 }
 
-fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
-    let total = report.case_count();
-    let failed = report
-        .outcomes()
-        .filter(|o| !o.verdict.is_accepted())
-        .count();
-    let mut how = Vec::new();
-    if report.jobs > 1 {
-        how.push(format!("{} cases at a time", report.jobs));
+/// What `run`'s last line counts, over every problem.
+#[derive(Debug, Clone, Copy, Default)]
+struct RunTotals {
+    cases: usize,
+    failed: usize,
+    near: usize,
+}
+
+impl RunTotals {
+    fn add(&mut self, report: &SubmissionReport) {
+        self.cases += report.outcomes.len();
+        self.failed += report
+            .outcomes
+            .iter()
+            .filter(|o| !o.verdict.is_accepted())
+            .count();
+        self.near += report.outcomes.iter().filter(|o| o.time_sensitive).count();
     }
-    if let Some(partition) = report.partition {
+}
+
+/// `all 652 cases AC in 1.9 s (2 cases at a time)`, or how many failed.
+fn write_totals(
+    out: &mut dyn Write,
+    totals: RunTotals,
+    jobs: usize,
+    partition: Option<Partition>,
+    elapsed: Duration,
+) -> io::Result<()> {
+    let RunTotals {
+        cases: total,
+        failed,
+        near,
+    } = totals;
+    let mut how = Vec::new();
+    if jobs > 1 {
+        how.push(format!("{jobs} cases at a time"));
+    }
+    if let Some(partition) = partition {
         how.push(format!("slice {partition}"));
     }
     let how = if how.is_empty() {
@@ -354,7 +404,7 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
     } else {
         format!(" ({})", how.join(", "))
     };
-    let elapsed = format_duration(report.elapsed);
+    let elapsed = format_duration(elapsed);
     if total == 0 {
         writeln!(out, "no case to judge{how}")?;
     } else if failed == 0 {
@@ -371,7 +421,6 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
         )?;
     }
     if total > 0 {
-        let near = report.outcomes().filter(|o| o.time_sensitive).count();
         write_near_limit(out, "; ", near)?;
         writeln!(out)?;
     }
@@ -379,24 +428,6 @@ fn write_totals(out: &mut dyn Write, report: &SuiteReport) -> io::Result<()> {
 }
 
 // ---- harness judge ------------------------------------------------------------------------
-
-/// One submission: what was judged under which limits, the failing cases with their diffs (or
-/// the compiler's message), and the verdict line; `harness judge` writes the same through a
-/// [`SubmissionStream`] as cases finish.
-#[cfg(test)]
-pub fn write_submission(
-    out: &mut dyn Write,
-    report: &SubmissionReport,
-    options: &HumanOptions,
-) -> io::Result<()> {
-    let mut stream =
-        SubmissionStream::new(*options, report.outcomes.iter().map(|o| o.case.as_str()));
-    stream.write_header(out, &SubmissionHeader::from(report))?;
-    for outcome in &report.outcomes {
-        stream.write_case(out, outcome)?;
-    }
-    stream.write_end(out, report)
-}
 
 /// What `harness judge` says before anything runs.
 #[derive(Debug, Clone, Copy)]
@@ -409,141 +440,59 @@ pub struct SubmissionHeader<'a> {
     pub cases: usize,
 }
 
-impl<'a> From<&'a SubmissionReport> for SubmissionHeader<'a> {
-    fn from(report: &'a SubmissionReport) -> Self {
-        SubmissionHeader {
-            problem: &report.problem,
-            source: &report.source,
-            language: &report.language,
-            limits: report.limits,
-            cases: report.planned_cases,
-        }
+impl<'a> SubmissionHeader<'a> {
+    /// The header of a planned submission; `None` when the plan does not say what it is.
+    pub fn of(unit: &'a Unit) -> Option<Self> {
+        Some(SubmissionHeader {
+            problem: &unit.problem,
+            source: unit.source.as_deref()?,
+            language: unit.language.as_ref()?,
+            limits: unit.limits?,
+            cases: unit.cases.len(),
+        })
     }
 }
 
-/// The report of one submission written as it is judged: the header at once, each failing
-/// case (with its input and diff) when it fails, the verdict at the end. Printed after the
-/// fact it reads the same.
-#[derive(Debug, Clone)]
-pub struct SubmissionStream {
-    options: HumanOptions,
-    width: usize,
-    shown: usize,
-    not_shown: usize,
-    diffs_left: usize,
-}
-
-impl SubmissionStream {
-    /// `cases`: the names of the cases to come, for the width of the name column.
-    pub fn new<'a>(options: HumanOptions, cases: impl Iterator<Item = &'a str>) -> Self {
-        SubmissionStream {
-            options,
-            width: cases.map(str::len).max().unwrap_or(0).min(32),
-            shown: 0,
-            not_shown: 0,
-            diffs_left: options.max_diffs,
-        }
-    }
-
-    /// `king-queens: mine.py (Python 3), 651 cases, limits 3 s CPU (1 s × 3), 256 MiB`
-    pub fn write_header(
-        &self,
-        out: &mut dyn Write,
-        header: &SubmissionHeader<'_>,
-    ) -> io::Result<()> {
-        let multiplier = header.language.time_multiplier;
-        let scaled = if multiplier == 1.0 {
-            String::new()
-        } else {
-            format!(
-                " ({} × {multiplier} for {})",
-                format_duration(header.limits.cpu_time.div_f64(multiplier)),
-                header.language.name
-            )
-        };
-        writeln!(
-            out,
-            "{BOLD}{}{BOLD:#}: {} ({}), {}, limits {} CPU{scaled}, {}",
-            header.problem,
-            header.source.display(),
-            header.language.name,
-            plural(header.cases, "case"),
-            format_duration(header.limits.cpu_time),
-            format_bytes(header.limits.memory_bytes),
+/// `king-queens: mine.py (Python 3), 651 cases, limits 3 s CPU (1 s × 3), 256 MiB`
+fn write_submission_header(out: &mut dyn Write, header: &SubmissionHeader<'_>) -> io::Result<()> {
+    let multiplier = header.language.time_multiplier;
+    let scaled = if multiplier == 1.0 {
+        String::new()
+    } else {
+        format!(
+            " ({} × {multiplier} for {})",
+            format_duration(header.limits.cpu_time.div_f64(multiplier)),
+            header.language.name
         )
-    }
+    };
+    writeln!(
+        out,
+        "{BOLD}{}{BOLD:#}: {} ({}), {}, limits {} CPU{scaled}, {}",
+        header.problem,
+        header.source.display(),
+        header.language.name,
+        plural(header.cases, "case"),
+        format_duration(header.limits.cpu_time),
+        format_bytes(header.limits.memory_bytes),
+    )
+}
 
-    /// One case judged: written if it failed (or near the limit, or verbose).
-    pub fn write_case(&mut self, out: &mut dyn Write, outcome: &CaseOutcome) -> io::Result<()> {
-        let options = &self.options;
-        let show = options.detail == Detail::Verbose
-            || !outcome.verdict.is_accepted()
-            || (outcome.time_sensitive && options.detail == Detail::Normal);
-        if !show {
-            return Ok(());
-        }
-        if self.shown == options.max_cases {
-            self.not_shown += 1;
-            return Ok(());
-        }
-        self.shown += 1;
-        write_case(out, outcome, self.width, options)?;
-        if outcome.verdict.is_accepted() || self.diffs_left == 0 {
-            return Ok(());
-        }
-        self.diffs_left -= 1;
-        if let Some(input) = &outcome.input {
-            write_input(out, input)?;
-        }
-        // A crash's own words (a runtime that could not start says why over several lines;
-        // the reason keeps only the last). Verbose shows stderr for every case already.
-        if outcome.mismatch.is_none()
-            && options.detail != Detail::Verbose
-            && !outcome.stderr_tail.trim().is_empty()
-        {
-            writeln!(out, "        {DIM}stderr (end){DIM:#}")?;
-            for line in tail_lines(&outcome.stderr_tail, STDERR_LINES) {
-                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
-            }
-        }
-        if let Some(interaction) = &outcome.interaction {
-            write_interaction(out, interaction, &outcome.reason, options.diff_lines)?;
-        }
-        if let Some(mismatch) = &outcome.mismatch {
-            let diff_options = DiffOptions {
-                max_lines: options.diff_lines,
-                ..DiffOptions::default()
-            };
-            let mut indented = Indent::new(out, "        ");
-            diff::write_diff(
-                &mut indented,
-                &mismatch.output,
-                &mismatch.answer,
-                &diff_options,
-            )?;
-        }
-        Ok(())
+/// After the last case: the cases not shown, the compiler's message, and the verdict line.
+fn write_submission_end(
+    out: &mut dyn Write,
+    cases: &mut CaseList,
+    report: &SubmissionReport,
+) -> io::Result<()> {
+    cases.write_not_shown(out)?;
+    if !report.compile.ok {
+        let style = verdict_style(Verdict::CompileError);
+        writeln!(out, "  {style}CE{style:#}   the compiler said:")?;
+        write_indented(out, &report.compile.message, "        ")?;
+    } else if cases.options.detail == Detail::Verbose && !report.compile.message.is_empty() {
+        writeln!(out, "  {DIM}compiler warnings:{DIM:#}")?;
+        write_indented(out, &report.compile.message, "        ")?;
     }
-
-    /// The compiler's message or the cases not shown, and the verdict line.
-    pub fn write_end(&mut self, out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
-        if self.not_shown > 0 {
-            writeln!(
-                out,
-                "  {DIM}… {} more cases not shown{DIM:#}",
-                self.not_shown
-            )?;
-        }
-        if !report.compile.ok {
-            let style = verdict_style(Verdict::CompileError);
-            writeln!(out, "  {style}CE{style:#}   the compiler said:")?;
-            write_indented(out, &report.compile.message, "        ")?;
-        } else if self.options.detail == Detail::Verbose && !report.compile.message.is_empty() {
-            writeln!(out, "  {DIM}compiler warnings:{DIM:#}")?;
-            write_indented(out, &report.compile.message, "        ")?;
-        }
-        write_submission_verdict(out, report)
-    }
+    write_submission_verdict(out, report)
 }
 
 /// `verdict: WA (first failing case: all-123) — 640 AC, 11 WA; max 12 ms, 3.1 MiB`
@@ -698,13 +647,43 @@ impl VerifyTable {
     }
 }
 
+/// What `verify`'s last line counts.
+#[derive(Debug, Clone, Copy, Default)]
+struct VerifyTotals {
+    submissions: usize,
+    mismatches: usize,
+    /// Submissions with a case near the time limit.
+    near: usize,
+    /// Submissions in folders the format does not define.
+    unchecked: usize,
+}
+
+impl VerifyTotals {
+    fn add(&mut self, result: &Verified) {
+        self.submissions += 1;
+        self.mismatches += usize::from(!result.ok());
+        self.near += usize::from(result.report.outcomes.iter().any(|o| o.time_sensitive));
+        self.unchecked += usize::from(!result.expected.is_checked());
+    }
+}
+
 /// `verify: all 26 submissions got their expected verdict, in 84.2 s`
-pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
-    let total = report.results.len();
-    let mismatches = report.mismatches();
-    let elapsed = format_duration(report.elapsed);
-    let parallel = if report.jobs > 1 {
-        format!(" ({} cases at a time)", report.jobs)
+fn write_verify_summary(
+    out: &mut dyn Write,
+    totals: VerifyTotals,
+    skipped: &[Skipped],
+    jobs: usize,
+    elapsed: Duration,
+) -> io::Result<()> {
+    let VerifyTotals {
+        submissions: total,
+        mismatches,
+        near,
+        unchecked,
+    } = totals;
+    let elapsed = format_duration(elapsed);
+    let parallel = if jobs > 1 {
+        format!(" ({jobs} cases at a time)")
     } else {
         String::new()
     };
@@ -721,11 +700,6 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
             "{style}verify: {mismatches} of {total} submissions MISMATCH{style:#} (got another verdict than expected), in {elapsed}{parallel}"
         )?;
     }
-    let near = report
-        .results
-        .iter()
-        .filter(|r| r.report.outcomes.iter().any(|o| o.time_sensitive))
-        .count();
     if near > 0 {
         let style = verdict_style(Verdict::TimeLimitExceeded);
         let which = if near == 1 {
@@ -735,11 +709,6 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
         };
         write!(out, "; {style}{near} {which} near the time limit{style:#}")?;
     }
-    let unchecked = report
-        .results
-        .iter()
-        .filter(|r| !r.expected.is_checked())
-        .count();
     if unchecked > 0 {
         write!(
             out,
@@ -747,54 +716,18 @@ pub fn write_verify_summary(out: &mut dyn Write, report: &VerifyReport) -> io::R
         )?;
     }
     writeln!(out)?;
-    if !report.skipped.is_empty() {
-        let width = report
-            .skipped
-            .iter()
-            .map(|s| s.name.len())
-            .max()
-            .unwrap_or(0);
+    if !skipped.is_empty() {
+        let width = skipped.iter().map(|s| s.name.len()).max().unwrap_or(0);
         writeln!(
             out,
             "{DIM}skipped {} (not judged here):{DIM:#}",
-            report.skipped.len()
+            skipped.len()
         )?;
-        for skipped in &report.skipped {
+        for skipped in skipped {
             writeln!(out, "  {:<width$}  {}", skipped.name, skipped.reason)?;
         }
     }
     Ok(())
-}
-
-/// The cases of one submission, as `harness judge` lists them, for `verify -v` under its
-/// row.
-pub fn write_cases(
-    out: &mut dyn Write,
-    outcomes: &[CaseOutcome],
-    options: &HumanOptions,
-) -> io::Result<()> {
-    let mut diffs_left = options.max_diffs;
-    write_outcomes(
-        out,
-        outcomes,
-        options,
-        name_width(outcomes),
-        &mut diffs_left,
-    )
-}
-
-/// The whole verify report at once: header, rows and summary.
-#[cfg(test)]
-fn write_verify(out: &mut dyn Write, report: &VerifyReport) -> io::Result<()> {
-    let mut printer = VerifyPrinter::new(
-        report.results.iter().map(|r| r.name.as_str()),
-        Detail::Normal,
-    );
-    printer.start(out)?;
-    for result in &report.results {
-        printer.row(out, result)?;
-    }
-    write_verify_summary(out, report)
 }
 
 /// `verify`'s table as submissions are judged: the header at once (with `-q`, only before the
@@ -836,7 +769,11 @@ impl VerifyPrinter {
                 detail: Detail::Verbose,
                 ..HumanOptions::default()
             };
-            write_cases(out, &result.report.outcomes, &verbose)?;
+            let outcomes = &result.report.outcomes;
+            let mut cases = CaseList::new(verbose, outcomes.iter().map(|o| o.case.as_str()));
+            for outcome in outcomes {
+                cases.write_case(out, outcome)?;
+            }
         }
         Ok(())
     }
@@ -847,6 +784,233 @@ impl VerifyPrinter {
             self.table.write_header(out)?;
         }
         Ok(())
+    }
+}
+
+// ---- the reporter -------------------------------------------------------------------------
+
+/// The terminal report as a [`Reporter`]: each command's layout of the same events, written as
+/// they come — `judge` streams each failing case, `run` each problem when it is done, `verify`
+/// each row — and flushed after every event that wrote something.
+pub struct HumanReporter<W: Write> {
+    out: W,
+    options: HumanOptions,
+    layout: Option<Layout>,
+}
+
+/// Where a command's report is, between events.
+enum Layout {
+    /// Each problem's failing cases and summary line when it is done, the totals at the end.
+    Run {
+        cases: CaseList,
+        totals: RunTotals,
+        jobs: usize,
+        partition: Option<Partition>,
+        /// `--failed` found nothing that failed last time.
+        nothing_to_rerun: bool,
+    },
+    /// The header at once, each failing case as it fails, the verdict at the end.
+    Judge { cases: CaseList },
+    /// A row per stored submission as it is judged, the summary at the end.
+    Verify {
+        printer: VerifyPrinter,
+        totals: VerifyTotals,
+        jobs: usize,
+    },
+    /// A table per problem.
+    Calibrate { repeat: usize, problems: usize },
+    /// The failure found (or not), shrunk, with the line that reproduces it.
+    Stress { reproduce: String },
+    /// What changed per problem, the totals at the end.
+    Gen {
+        check: bool,
+        total: usize,
+        changed: usize,
+    },
+}
+
+impl<W: Write> HumanReporter<W> {
+    pub fn new(out: W, options: HumanOptions) -> Self {
+        HumanReporter {
+            out,
+            options,
+            layout: None,
+        }
+    }
+
+    /// The writer, for tests.
+    #[cfg(test)]
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn start(&mut self, plan: &Plan) -> io::Result<Layout> {
+        let out = &mut self.out;
+        let names = || {
+            plan.units
+                .iter()
+                .flat_map(|u| u.cases.iter().map(String::as_str))
+        };
+        Ok(match &plan.command {
+            Command::Run => Layout::Run {
+                cases: CaseList::new(self.options, names()),
+                totals: RunTotals::default(),
+                jobs: plan.jobs,
+                partition: plan.partition,
+                nothing_to_rerun: plan.failed_only && plan.units.is_empty(),
+            },
+            Command::Judge => {
+                // What is judged and how, before a compile and cases that may take a while.
+                if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
+                    write_submission_header(out, &header)?;
+                }
+                Layout::Judge {
+                    cases: CaseList::new(self.options, names()),
+                }
+            }
+            Command::Verify => {
+                let labels = plan.units.iter().map(|u| u.label.as_str());
+                let mut printer = VerifyPrinter::new(labels, self.options.detail);
+                printer.start(out)?;
+                Layout::Verify {
+                    printer,
+                    totals: VerifyTotals::default(),
+                    jobs: plan.jobs,
+                }
+            }
+            Command::Calibrate { repeat } => Layout::Calibrate {
+                repeat: *repeat,
+                problems: 0,
+            },
+            Command::Stress { reproduce } => Layout::Stress {
+                reproduce: reproduce.clone(),
+            },
+            Command::Gen { check } => Layout::Gen {
+                check: *check,
+                total: 0,
+                changed: 0,
+            },
+        })
+    }
+
+    fn finished(&mut self, result: Finished<'_>) -> io::Result<()> {
+        let out = &mut self.out;
+        match (&mut self.layout, result) {
+            (Some(Layout::Run { cases, totals, .. }), Finished::Judged(report)) => {
+                for outcome in &report.outcomes {
+                    cases.write_case(out, outcome)?;
+                }
+                cases.write_not_shown(out)?;
+                cases.next_list();
+                totals.add(report);
+                let all_accepted = report.outcomes.iter().all(|o| o.verdict.is_accepted());
+                if self.options.detail != Detail::Quiet || !all_accepted {
+                    write_problem_summary(out, report)?;
+                }
+            }
+            (Some(Layout::Judge { cases }), Finished::Judged(report)) => {
+                write_submission_end(out, cases, report)?;
+            }
+            (
+                Some(Layout::Verify {
+                    printer, totals, ..
+                }),
+                Finished::Verified(result),
+            ) => {
+                printer.row(out, result)?;
+                totals.add(result);
+            }
+            (Some(Layout::Calibrate { repeat, problems }), Finished::Calibrated(calibration)) => {
+                if *problems > 0 {
+                    writeln!(out)?;
+                }
+                *problems += 1;
+                super::calibrate::write_problem(out, calibration, *repeat)?;
+            }
+            (Some(Layout::Stress { reproduce }), Finished::Stressed(stressed)) => {
+                match &stressed.result {
+                    StressResult::CompileError(message) => super::stress::write_compile_error(
+                        out,
+                        &stressed.submission,
+                        &stressed.language,
+                        message,
+                    )?,
+                    StressResult::Ran { report, saved } => {
+                        let summary = super::stress::StressSummary {
+                            submission: &stressed.submission,
+                            language: &stressed.language,
+                            report,
+                            saved: saved.as_ref(),
+                            command: reproduce,
+                        };
+                        super::stress::write_human(out, &summary)?;
+                    }
+                }
+            }
+            (Some(Layout::Gen { total, changed, .. }), Finished::Generated(report)) => {
+                super::author::write_gen(out, report)?;
+                *total += report.total;
+                *changed += report.changed.len();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, summary: &Summary) -> io::Result<()> {
+        let out = &mut self.out;
+        match &self.layout {
+            Some(Layout::Run {
+                nothing_to_rerun: true,
+                ..
+            }) => {
+                // Not an error: the last run passed, which is what the user hoped to hear.
+                super::notice::write_nothing_failed(out)?;
+            }
+            Some(Layout::Run {
+                totals,
+                jobs,
+                partition,
+                ..
+            }) => write_totals(out, *totals, *jobs, *partition, summary.elapsed)?,
+            Some(Layout::Verify { totals, jobs, .. }) => {
+                write_verify_summary(out, *totals, &summary.skipped, *jobs, summary.elapsed)?;
+            }
+            Some(Layout::Gen {
+                check,
+                total,
+                changed,
+            }) => {
+                let mode = if *check {
+                    crate::author::gen::Mode::Check
+                } else {
+                    crate::author::gen::Mode::Write
+                };
+                super::author::write_gen_summary(out, mode, *total, *changed, summary.elapsed)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write + Send> Reporter for HumanReporter<W> {
+    fn report(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match *event {
+            Event::RunStarted(plan) => self.layout = Some(self.start(plan)?),
+            Event::CaseFinished { outcome, .. } => {
+                if let Some(Layout::Judge { cases }) = &mut self.layout {
+                    cases.write_case(&mut self.out, outcome)?;
+                }
+            }
+            Event::UnitFinished { result, .. } => self.finished(result)?,
+            Event::RunFinished(summary) => self.end(summary)?,
+            Event::Started { .. }
+            | Event::Generated { .. }
+            | Event::Tried { .. }
+            | Event::Shrunk { .. } => return Ok(()),
+        }
+        self.out.flush()
     }
 }
 
@@ -890,7 +1054,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::case::partition::Partition;
     use crate::config::Language;
     use crate::judge::submission::CompileOutcome;
     use crate::judge::verify::Verified;
@@ -913,25 +1076,35 @@ mod tests {
         }
     }
 
+    fn python() -> Language {
+        Language {
+            id: "python".to_string(),
+            name: "Python 3".to_string(),
+            extensions: vec!["py".to_string()],
+            compile: None,
+            run: vec!["python3".to_string(), "{source}".to_string()],
+            time_multiplier: 2.0,
+            compile_limits: crate::config::CompileLimits::default(),
+            sandbox: Default::default(),
+        }
+    }
+
+    fn limits(seconds: u64) -> Limits {
+        Limits {
+            cpu_time: Duration::from_secs(seconds),
+            wall_time: Duration::from_secs(3 * seconds),
+            memory_bytes: 256 << 20,
+            output_bytes: 64 << 20,
+        }
+    }
+
     fn submission(outcomes: Vec<CaseOutcome>, planned: usize) -> SubmissionReport {
         SubmissionReport {
             problem: "sum".to_string(),
+            title: "Sum".to_string(),
             source: PathBuf::from("mine.py"),
-            language: Language {
-                id: "python".to_string(),
-                name: "Python 3".to_string(),
-                extensions: vec!["py".to_string()],
-                compile: None,
-                run: vec!["python3".to_string(), "{source}".to_string()],
-                time_multiplier: 2.0,
-                compile_limits: crate::config::CompileLimits::default(),
-            },
-            limits: Limits {
-                cpu_time: Duration::from_secs(2),
-                wall_time: Duration::from_secs(6),
-                memory_bytes: 256 << 20,
-                output_bytes: 64 << 20,
-            },
+            language: Some(python()),
+            limits: limits(2),
             compile: CompileOutcome {
                 ok: true,
                 message: String::new(),
@@ -944,10 +1117,63 @@ mod tests {
         }
     }
 
-    fn render(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
-        let mut out = Vec::new();
-        write(&mut out).unwrap();
-        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+    /// The plan's unit for a judged report, as the session makes it.
+    fn unit_of(report: &SubmissionReport, label: &str) -> Unit {
+        Unit {
+            problem: report.problem.clone(),
+            label: label.to_string(),
+            source: Some(report.source.clone()),
+            language: report.language.clone(),
+            limits: Some(report.limits),
+            cases: (0..report.planned_cases)
+                .map(|i| {
+                    report
+                        .outcomes
+                        .get(i)
+                        .map_or(format!("{i:02}"), |o| o.case.clone())
+                })
+                .collect(),
+            runs: report.planned_cases,
+            expected: None,
+        }
+    }
+
+    /// What the reporter writes for `plan` and `events`, with RunStarted and RunFinished
+    /// around them, styles stripped.
+    fn render(
+        plan: &Plan,
+        events: &[Event<'_>],
+        summary: &Summary,
+        options: HumanOptions,
+    ) -> String {
+        let mut reporter = HumanReporter::new(Vec::new(), options);
+        reporter.report(&Event::RunStarted(plan)).unwrap();
+        for event in events {
+            reporter.report(event).unwrap();
+        }
+        reporter.report(&Event::RunFinished(summary)).unwrap();
+        let text = String::from_utf8(reporter.into_inner()).unwrap();
+        anstream::adapter::strip_str(&text).to_string()
+    }
+
+    /// `harness judge` on one submission: each case as it finishes, then the report.
+    fn render_judged(report: &SubmissionReport, options: HumanOptions) -> String {
+        let plan = Plan::new(
+            Command::Judge,
+            vec![unit_of(report, "mine.py")],
+            1,
+            crate::sandbox::Mode::Auto,
+        );
+        let mut events: Vec<Event<'_>> = report
+            .outcomes
+            .iter()
+            .map(|outcome| Event::CaseFinished { unit: 0, outcome })
+            .collect();
+        events.push(Event::UnitFinished {
+            unit: 0,
+            result: Finished::Judged(report),
+        });
+        render(&plan, &events, &Summary::default(), options)
     }
 
     #[test]
@@ -970,7 +1196,7 @@ mod tests {
             ],
             3,
         );
-        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        let text = render_judged(&report, HumanOptions::default());
         insta::assert_snapshot!(text, @r"
         sum: mine.py (Python 3), 3 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
           WA   02    12 ms    3.0 MiB  line 1: expected 12, found 13
@@ -991,7 +1217,7 @@ mod tests {
             ok: false,
             message: "mine.py:1: SyntaxError: expected ':'".to_string(),
         };
-        let text = render(|out| write_submission(out, &report, &HumanOptions::default()));
+        let text = render_judged(&report, HumanOptions::default());
         insta::assert_snapshot!(text, @r"
         sum: mine.py (Python 3), 4 cases, limits 2000 ms CPU (1000 ms × 2 for Python 3), 256.0 MiB
           CE   the compiler said:
@@ -1010,10 +1236,32 @@ mod tests {
             max_cases: 2,
             ..HumanOptions::default()
         };
-        let text = render(|out| write_submission(out, &report, &options));
+        let text = render_judged(&report, options);
         assert!(text.contains("  RE   01"), "{text}");
         assert!(!text.contains("  RE   02"), "{text}");
         assert!(text.contains("… 28 more cases not shown"), "{text}");
+    }
+
+    /// `harness verify` on these results.
+    fn render_verify(results: &[Verified], elapsed_ms: u64) -> String {
+        let units = results
+            .iter()
+            .map(|r| unit_of(&r.report, &r.name))
+            .collect();
+        let plan = Plan::new(Command::Verify, units, 1, crate::sandbox::Mode::Auto);
+        let events: Vec<Event<'_>> = results
+            .iter()
+            .enumerate()
+            .map(|(unit, result)| Event::UnitFinished {
+                unit,
+                result: Finished::Verified(result),
+            })
+            .collect();
+        let summary = Summary {
+            elapsed: Duration::from_millis(elapsed_ms),
+            skipped: Vec::new(),
+        };
+        render(&plan, &events, &summary, HumanOptions::default())
     }
 
     #[test]
@@ -1042,13 +1290,7 @@ mod tests {
                 9,
             ),
         };
-        let report = VerifyReport {
-            skipped: Vec::new(),
-            results: vec![ok, mismatch],
-            jobs: 1,
-            elapsed: Duration::from_millis(1500),
-        };
-        let text = render(|out| write_verify(out, &report));
+        let text = render_verify(&[ok, mismatch], 1500);
         insta::assert_snapshot!(text, @r"
         submission                       expected  got   max CPU  result
         sum/time_limit_exceeded/slow.py  TLE       TLE   2100 ms  OK        (02)
@@ -1058,7 +1300,26 @@ mod tests {
         ");
     }
 
-    fn suite() -> SuiteReport {
+    #[test]
+    fn verify_flags_submissions_near_the_time_limit() {
+        let mut near = outcome("01", Verdict::Accepted, 1950, "");
+        near.time_sensitive = true;
+        let result = Verified {
+            name: "sum/accepted/close.py".to_string(),
+            expected: Verdict::Accepted.into(),
+            report: submission(vec![near], 1),
+        };
+        let text = render_verify(&[result], 2000);
+        assert!(text.contains("OK  1 case near the time limit"), "{text}");
+        assert!(
+            text.contains("; 1 submission has cases near the time limit"),
+            "{text}"
+        );
+    }
+
+    /// Two problems of `harness run`: `sum` with a wrong answer (it printed on stderr too) and
+    /// a pass near the limit, `echo` all right.
+    fn suite() -> Vec<SubmissionReport> {
         let mut wrong = outcome(
             "02",
             Verdict::WrongAnswer,
@@ -1072,51 +1333,54 @@ mod tests {
         wrong.stderr_tail = "debug: n=2\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, 950, "");
         near.time_sensitive = true;
-        let limits = Limits {
-            cpu_time: Duration::from_secs(1),
-            wall_time: Duration::from_secs(3),
-            memory_bytes: 64 << 20,
-            output_bytes: 1 << 20,
+        let problem = |name: &str, outcomes: Vec<CaseOutcome>| SubmissionReport {
+            problem: name.to_string(),
+            source: PathBuf::from(name),
+            language: None,
+            limits: limits(1),
+            planned_cases: outcomes.len(),
+            ..submission(outcomes, 0)
         };
-        SuiteReport {
-            problems: vec![
-                ProblemReport {
-                    name: "sum".to_string(),
-                    title: "Sum".to_string(),
-                    program: "sum".to_string(),
-                    limits,
-                    outcomes: vec![outcome("01", Verdict::Accepted, 1, ""), wrong, near],
-                },
-                ProblemReport {
-                    name: "echo".to_string(),
-                    title: "Echo".to_string(),
-                    program: "echo".to_string(),
-                    limits,
-                    outcomes: vec![outcome("01", Verdict::Accepted, 1, "")],
-                },
-            ],
-            jobs: 2,
-            elapsed: Duration::from_millis(1234),
-            partition: Some(Partition { index: 1, count: 2 }),
-        }
+        vec![
+            problem(
+                "sum",
+                vec![outcome("01", Verdict::Accepted, 1, ""), wrong, near],
+            ),
+            problem("echo", vec![outcome("01", Verdict::Accepted, 1, "")]),
+        ]
     }
 
-    fn render_suite(detail: Detail) -> String {
+    fn render_run(reports: &[SubmissionReport], detail: Detail) -> String {
+        let units = reports.iter().map(|r| unit_of(r, &r.problem)).collect();
+        let mut plan = Plan::new(Command::Run, units, 2, crate::sandbox::Mode::Auto);
+        plan.partition = Some(Partition { index: 1, count: 2 });
+        let events: Vec<Event<'_>> = reports
+            .iter()
+            .enumerate()
+            .map(|(unit, report)| Event::UnitFinished {
+                unit,
+                result: Finished::Judged(report),
+            })
+            .collect();
+        let summary = Summary {
+            elapsed: Duration::from_millis(1234),
+            skipped: Vec::new(),
+        };
         let options = HumanOptions {
             detail,
             ..HumanOptions::default()
         };
-        render(|out| write_suite(out, &suite(), &options))
+        render(&plan, &events, &summary, options)
     }
 
     #[test]
     fn normal() {
-        insta::assert_snapshot!(render_suite(Detail::Normal));
+        insta::assert_snapshot!(render_run(&suite(), Detail::Normal));
     }
 
     #[test]
     fn quiet_leaves_out_problems_that_passed() {
-        let text = render_suite(Detail::Quiet);
+        let text = render_run(&suite(), Detail::Quiet);
         assert!(!text.contains("echo:"), "{text}");
         assert!(text.contains("sum: 2/3 AC, 1 WA"), "{text}");
         assert!(!text.contains("stderr |"), "{text}");
@@ -1124,31 +1388,29 @@ mod tests {
 
     #[test]
     fn verbose_shows_every_case_and_stderr() {
-        let text = render_suite(Detail::Verbose);
+        let text = render_run(&suite(), Detail::Verbose);
         assert!(text.contains("AC   01"), "{text}");
         assert!(text.contains("stderr | debug: n=2"), "{text}");
     }
 
     #[test]
-    fn verify_flags_submissions_near_the_time_limit() {
-        let mut near = outcome("01", Verdict::Accepted, 1950, "");
-        near.time_sensitive = true;
-        let result = Verified {
-            name: "sum/accepted/close.py".to_string(),
-            expected: Verdict::Accepted.into(),
-            report: submission(vec![near], 1),
-        };
-        let report = VerifyReport {
-            skipped: Vec::new(),
-            results: vec![result],
-            jobs: 1,
-            elapsed: Duration::from_millis(2000),
-        };
-        let text = render(|out| write_verify(out, &report));
-        assert!(text.contains("OK  1 case near the time limit"), "{text}");
-        assert!(
-            text.contains("; 1 submission has cases near the time limit"),
-            "{text}"
-        );
+    fn run_shows_a_crashs_stderr_as_judge_does() {
+        let mut crash = outcome("01", Verdict::RuntimeError, 2, "exit 1: no such file");
+        crash.stderr_tail = "loading the table\nno such file: table.txt\n".to_string();
+        let mut reports = suite();
+        reports[1].outcomes = vec![crash.clone()];
+        let run = render_run(&reports, Detail::Normal);
+        let judged = render_judged(&submission(vec![crash], 1), HumanOptions::default());
+        let detail = "exit 1: no such file\n        stderr (end)\n        │ loading the table\n        │ no such file: table.txt\n";
+        assert!(run.contains(detail), "{run}");
+        assert!(judged.contains(detail), "{judged}");
+    }
+
+    #[test]
+    fn run_says_when_nothing_failed_last_time() {
+        let mut plan = Plan::new(Command::Run, Vec::new(), 1, crate::sandbox::Mode::Auto);
+        plan.failed_only = true;
+        let text = render(&plan, &[], &Summary::default(), HumanOptions::default());
+        assert!(text.starts_with("nothing failed"), "{text}");
     }
 }

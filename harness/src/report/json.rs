@@ -6,10 +6,14 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::case::partition::Partition;
+use crate::event::{Command, Event, Finished, Plan, StressResult, Summary};
 use crate::judge::submission::SubmissionReport;
-use crate::judge::suite::{ProblemReport, SuiteReport};
-use crate::judge::verify::{Verified, VerifyReport};
+use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
+use crate::report::calibrate::{CalibrateJson, ProblemCalibrationJson};
+use crate::report::reporter::Reporter;
+use crate::report::stress::{StressJson, StressSummary};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
@@ -142,12 +146,12 @@ pub fn time_sensitive_count(outcomes: &[CaseOutcome]) -> usize {
     outcomes.iter().filter(|o| o.time_sensitive).count()
 }
 
-impl From<&ProblemReport> for ProblemJson {
-    fn from(problem: &ProblemReport) -> Self {
+impl From<&SubmissionReport> for ProblemJson {
+    fn from(problem: &SubmissionReport) -> Self {
         ProblemJson {
-            problem: problem.name.clone(),
+            problem: problem.problem.clone(),
             title: problem.title.clone(),
-            program: problem.program.clone(),
+            program: problem.source.display().to_string(),
             verdict: judge::overall_verdict(&problem.outcomes).as_str(),
             limits: LimitsJson::from(&problem.limits),
             counts: verdict_counts(&problem.outcomes),
@@ -176,15 +180,19 @@ pub struct SuiteJson {
     pub problems: Vec<ProblemJson>,
 }
 
-impl From<&SuiteReport> for SuiteJson {
-    fn from(report: &SuiteReport) -> Self {
-        let verdict = report
-            .problems
+impl SuiteJson {
+    /// The run of these problems, in this order.
+    pub fn new(
+        problems: Vec<ProblemJson>,
+        jobs: usize,
+        partition: Option<Partition>,
+        elapsed: std::time::Duration,
+    ) -> Self {
+        let verdict = problems
             .iter()
-            .map(|p| judge::overall_verdict(&p.outcomes))
-            .find(|v| !v.is_accepted())
-            .unwrap_or(Verdict::Accepted);
-        let problems: Vec<ProblemJson> = report.problems.iter().map(ProblemJson::from).collect();
+            .map(|p| p.verdict)
+            .find(|v| *v != Verdict::Accepted.as_str())
+            .unwrap_or(Verdict::Accepted.as_str());
         let mut counts = BTreeMap::new();
         for problem in &problems {
             for (verdict, count) in &problem.counts {
@@ -192,12 +200,12 @@ impl From<&SuiteReport> for SuiteJson {
             }
         }
         SuiteJson {
-            verdict: verdict.as_str(),
-            jobs: report.jobs,
-            parallel: report.jobs > 1,
-            partition: report.partition.map(|p| p.to_string()),
-            elapsed_ms: report.elapsed.as_millis() as u64,
-            case_count: report.case_count(),
+            verdict,
+            jobs,
+            parallel: jobs > 1,
+            partition: partition.map(|p| p.to_string()),
+            elapsed_ms: elapsed.as_millis() as u64,
+            case_count: problems.iter().map(|p| p.cases.len()).sum(),
             counts,
             time_sensitive_count: problems.iter().map(|p| p.time_sensitive_count).sum(),
             problems,
@@ -250,8 +258,16 @@ impl From<&SubmissionReport> for SubmissionJson {
         SubmissionJson {
             problem: report.problem.clone(),
             submission: report.source.display().to_string(),
-            language: report.language.id.clone(),
-            language_name: report.language.name.clone(),
+            language: report
+                .language
+                .as_ref()
+                .map(|l| l.id.clone())
+                .unwrap_or_default(),
+            language_name: report
+                .language
+                .as_ref()
+                .map(|l| l.name.clone())
+                .unwrap_or_default(),
             verdict: report.verdict.as_str(),
             first_failure: report.first_failure().map(|o| o.case.clone()),
             compile: CompileJson {
@@ -321,19 +337,25 @@ pub struct SkippedJson {
     pub reason: String,
 }
 
-impl From<&VerifyReport> for VerifyJson {
-    fn from(report: &VerifyReport) -> Self {
+impl VerifyJson {
+    /// The verify of these stored submissions, in this order.
+    pub fn new(
+        submissions: Vec<VerifiedJson>,
+        skipped: &[Skipped],
+        jobs: usize,
+        partition: Option<Partition>,
+        elapsed: std::time::Duration,
+    ) -> Self {
+        let mismatches = submissions.iter().filter(|s| !s.ok).count();
         VerifyJson {
-            ok: report.all_ok(),
-            mismatches: report.mismatches(),
-            jobs: report.jobs,
-            parallel: report.jobs > 1,
-            // Set by the command, which knows how the submissions were split.
-            partition: None,
-            elapsed_ms: report.elapsed.as_millis() as u64,
-            submissions: report.results.iter().map(VerifiedJson::from).collect(),
-            skipped: report
-                .skipped
+            ok: mismatches == 0,
+            mismatches,
+            jobs,
+            parallel: jobs > 1,
+            partition: partition.map(|p| p.to_string()),
+            elapsed_ms: elapsed.as_millis() as u64,
+            submissions,
+            skipped: skipped
                 .iter()
                 .map(|s| SkippedJson {
                     name: s.name.clone(),
@@ -348,4 +370,193 @@ impl From<&VerifyReport> for VerifyJson {
 pub fn write<T: Serialize>(out: &mut dyn Write, document: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, document).map_err(io::Error::other)?;
     writeln!(out)
+}
+
+/// `--format json` as a [`Reporter`]: one document on the writer when the run finishes,
+/// gathered from the units as they finish (without the outputs kept for diffs).
+pub struct JsonReporter<W: Write> {
+    out: W,
+    document: Option<Document>,
+}
+
+/// A command's document, between events.
+enum Document {
+    Run {
+        problems: Vec<ProblemJson>,
+        jobs: usize,
+        partition: Option<Partition>,
+    },
+    Judge {
+        submission: Option<Box<SubmissionJson>>,
+        partition: Option<Partition>,
+    },
+    Verify {
+        submissions: Vec<VerifiedJson>,
+        jobs: usize,
+        partition: Option<Partition>,
+    },
+    Calibrate {
+        problems: Vec<ProblemCalibrationJson>,
+        repeat: usize,
+        jobs: usize,
+    },
+    Stress {
+        reproduce: String,
+        result: Option<StressDocument>,
+    },
+    /// `gen` has no document.
+    None,
+}
+
+/// What `stress --format json` writes.
+enum StressDocument {
+    Ran(Box<StressJson>),
+    CompileError(serde_json::Value),
+}
+
+impl<W: Write> JsonReporter<W> {
+    pub fn new(out: W) -> Self {
+        JsonReporter {
+            out,
+            document: None,
+        }
+    }
+
+    fn start(plan: &Plan) -> Document {
+        let (jobs, partition) = (plan.jobs, plan.partition);
+        match &plan.command {
+            Command::Run => Document::Run {
+                problems: Vec::new(),
+                jobs,
+                partition,
+            },
+            Command::Judge => Document::Judge {
+                submission: None,
+                partition,
+            },
+            Command::Verify => Document::Verify {
+                submissions: Vec::new(),
+                jobs,
+                partition,
+            },
+            Command::Calibrate { repeat } => Document::Calibrate {
+                problems: Vec::new(),
+                repeat: *repeat,
+                jobs,
+            },
+            Command::Stress { reproduce } => Document::Stress {
+                reproduce: reproduce.clone(),
+                result: None,
+            },
+            Command::Gen { .. } => Document::None,
+        }
+    }
+
+    fn finished(&mut self, result: Finished<'_>) {
+        match (&mut self.document, result) {
+            (Some(Document::Run { problems, .. }), Finished::Judged(report)) => {
+                problems.push(ProblemJson::from(report));
+            }
+            (Some(Document::Judge { submission, .. }), Finished::Judged(report)) => {
+                *submission = Some(Box::new(SubmissionJson::from(report)));
+            }
+            (Some(Document::Verify { submissions, .. }), Finished::Verified(result)) => {
+                submissions.push(VerifiedJson::from(result));
+            }
+            (Some(Document::Calibrate { problems, .. }), Finished::Calibrated(calibration)) => {
+                problems.push(ProblemCalibrationJson::from(calibration));
+            }
+            (Some(Document::Stress { reproduce, result }), Finished::Stressed(stressed)) => {
+                let document = match &stressed.result {
+                    StressResult::CompileError(message) => {
+                        StressDocument::CompileError(super::stress::compile_error_json(
+                            &stressed.problem,
+                            &stressed.submission,
+                            &stressed.language,
+                            message,
+                        ))
+                    }
+                    StressResult::Ran { report, saved } => {
+                        StressDocument::Ran(Box::new(StressJson::new(&StressSummary {
+                            submission: &stressed.submission,
+                            language: &stressed.language,
+                            report,
+                            saved: saved.as_ref(),
+                            command: reproduce,
+                        })))
+                    }
+                };
+                *result = Some(document);
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, summary: &Summary) -> io::Result<()> {
+        let out = &mut self.out;
+        match self.document.take() {
+            Some(Document::Run {
+                problems,
+                jobs,
+                partition,
+            }) => write(
+                out,
+                &SuiteJson::new(problems, jobs, partition, summary.elapsed),
+            ),
+            Some(Document::Judge {
+                submission: Some(mut submission),
+                partition,
+            }) => {
+                submission.partition = partition.map(|p| p.to_string());
+                write(out, &submission)
+            }
+            Some(Document::Verify {
+                submissions,
+                jobs,
+                partition,
+            }) => {
+                let document = VerifyJson::new(
+                    submissions,
+                    &summary.skipped,
+                    jobs,
+                    partition,
+                    summary.elapsed,
+                );
+                write(out, &document)
+            }
+            Some(Document::Calibrate {
+                problems,
+                repeat,
+                jobs,
+            }) => write(
+                out,
+                &CalibrateJson {
+                    repeat,
+                    jobs,
+                    problems,
+                },
+            ),
+            Some(Document::Stress {
+                result: Some(result),
+                ..
+            }) => match result {
+                StressDocument::Ran(document) => write(out, &document),
+                StressDocument::CompileError(document) => write(out, &document),
+            },
+            _ => Ok(()),
+        }?;
+        out.flush()
+    }
+}
+
+impl<W: Write + Send> Reporter for JsonReporter<W> {
+    fn report(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match *event {
+            Event::RunStarted(plan) => self.document = Some(Self::start(plan)),
+            Event::UnitFinished { result, .. } => self.finished(result),
+            Event::RunFinished(summary) => self.end(summary)?,
+            _ => {}
+        }
+        Ok(())
+    }
 }

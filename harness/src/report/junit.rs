@@ -8,11 +8,12 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::case::partition::Partition;
+use crate::event::{Command, Event, Finished};
 use crate::judge::submission::SubmissionReport;
-use crate::judge::suite::SuiteReport;
-use crate::judge::verify::VerifyReport;
+use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::report::reporter::Reporter;
 use crate::sandbox::run::Limits;
 use crate::text::tail_lines;
 use crate::verdict::Verdict;
@@ -106,142 +107,206 @@ impl JunitCase {
     }
 }
 
-impl JunitReport {
-    /// The JUnit view of `harness run`.
-    pub fn from_suite(report: &SuiteReport) -> Self {
-        let suites = report
-            .problems
+/// The `<testsuite>` of a problem's solution (`harness run`).
+fn problem_suite(
+    problem: &SubmissionReport,
+    jobs: usize,
+    partition: Option<Partition>,
+) -> JunitSuite {
+    let mut properties = vec![("program".to_string(), problem.source.display().to_string())];
+    properties.extend(limit_properties(&problem.limits));
+    properties.extend(run_properties(jobs, partition));
+    JunitSuite {
+        name: problem.problem.clone(),
+        properties,
+        cases: problem
+            .outcomes
             .iter()
-            .map(|problem| {
-                let mut properties = vec![("program".to_string(), problem.program.clone())];
-                properties.extend(limit_properties(&problem.limits));
-                properties.extend(run_properties(report.jobs, report.partition));
-                JunitSuite {
-                    name: problem.name.clone(),
-                    properties,
-                    cases: problem
-                        .outcomes
-                        .iter()
-                        .map(|o| JunitCase::from_outcome(&problem.name, o))
-                        .collect(),
-                }
-            })
-            .collect();
-        JunitReport {
-            name: "harness run".to_string(),
-            suites,
-        }
+            .map(|o| JunitCase::from_outcome(&problem.problem, o))
+            .collect(),
     }
+}
 
-    /// The JUnit view of `harness judge`: the problem's suite, with the submission as a
-    /// property. A compile error is one failing test named `compile`, since no case ran.
-    pub fn from_submission(
-        report: &SubmissionReport,
-        jobs: usize,
-        partition: Option<Partition>,
-    ) -> Self {
-        let mut properties = vec![
-            (
-                "submission".to_string(),
-                report.source.display().to_string(),
-            ),
-            ("language".to_string(), report.language.id.clone()),
-            ("verdict".to_string(), report.verdict.as_str().to_string()),
-        ];
-        properties.extend(limit_properties(&report.limits));
-        properties.extend(run_properties(jobs, partition));
-        let cases = if report.compile.ok {
+/// The `<testsuite>` of `harness judge`: the problem's, with the submission as a property. A
+/// compile error is one failing test named `compile`, since no case ran.
+fn submission_suite(
+    report: &SubmissionReport,
+    jobs: usize,
+    partition: Option<Partition>,
+) -> JunitSuite {
+    let mut properties = vec![
+        (
+            "submission".to_string(),
+            report.source.display().to_string(),
+        ),
+        (
+            "language".to_string(),
             report
-                .outcomes
-                .iter()
-                .map(|o| JunitCase::from_outcome(&report.problem, o))
-                .collect()
-        } else {
-            vec![compile_error_case(&report.problem, "compile", report)]
+                .language
+                .as_ref()
+                .map(|l| l.id.clone())
+                .unwrap_or_default(),
+        ),
+        ("verdict".to_string(), report.verdict.as_str().to_string()),
+    ];
+    properties.extend(limit_properties(&report.limits));
+    properties.extend(run_properties(jobs, partition));
+    let cases = if report.compile.ok {
+        report
+            .outcomes
+            .iter()
+            .map(|o| JunitCase::from_outcome(&report.problem, o))
+            .collect()
+    } else {
+        vec![compile_error_case(&report.problem, "compile", report)]
+    };
+    JunitSuite {
+        name: report.problem.clone(),
+        properties,
+        cases,
+    }
+}
+
+/// A stored submission of `harness verify` as a test, failing when it did not get the verdict
+/// its folder names.
+fn verified_case(result: &Verified) -> JunitCase {
+    let problem = &result.report.problem;
+    let name = result
+        .name
+        .strip_prefix(&format!("{problem}/"))
+        .unwrap_or(&result.name)
+        .to_string();
+    let got = &result.report;
+    let mut case = if !got.compile.ok && result.ok() {
+        JunitCase {
+            classname: problem.clone(),
+            name: name.clone(),
+            time: Duration::ZERO,
+            failure: None,
+            system_out: None,
+            system_err: String::new(),
+        }
+    } else if !got.compile.ok {
+        compile_error_case(problem, &name, got)
+    } else {
+        let decided = got.first_failure();
+        JunitCase {
+            classname: problem.clone(),
+            name: name.clone(),
+            time: got.max_cpu_time(),
+            failure: None,
+            system_out: None,
+            system_err: decided
+                .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES).join("\n"))
+                .unwrap_or_default(),
+        }
+    };
+    if !result.ok() {
+        let on = got
+            .first_failure()
+            .map(|o| format!(" on `{}`: {}", o.case, o.reason))
+            .unwrap_or_default();
+        let message = format!(
+            "expected {}, got {}{on}",
+            result.expected.as_str(),
+            got.verdict.as_str()
+        );
+        let text = match (&case.failure, got.first_failure()) {
+            (Some(compile), _) => compile.text.clone(),
+            (None, Some(outcome)) => failure_text(outcome, &message),
+            (None, None) => format!("every case was AC ({} cases)\n", got.outcomes.len()),
         };
-        JunitReport {
-            name: "harness judge".to_string(),
-            suites: vec![JunitSuite {
-                name: report.problem.clone(),
-                properties,
-                cases,
-            }],
+        case.failure = Some(Failure {
+            error: got.verdict == Verdict::JudgeError,
+            kind: got.verdict.as_str().to_string(),
+            message,
+            text,
+        });
+    }
+    case
+}
+
+/// JUnit XML as a [`Reporter`]: a `<testsuite>` per problem (`run`, `judge`) or a test per
+/// stored submission (`verify`), written to the file when the run finishes. Other commands
+/// have no JUnit view.
+pub struct JunitReporter<W: Write> {
+    out: W,
+    report: JunitReport,
+    jobs: usize,
+    partition: Option<Partition>,
+    command: Option<Command>,
+}
+
+impl<W: Write> JunitReporter<W> {
+    pub fn new(out: W) -> Self {
+        JunitReporter {
+            out,
+            report: JunitReport {
+                name: String::new(),
+                suites: Vec::new(),
+            },
+            jobs: 1,
+            partition: None,
+            command: None,
         }
     }
+}
 
-    /// The JUnit view of `harness verify`: a suite per problem, a test per stored
-    /// submission, failing when it did not get the verdict its folder names.
-    pub fn from_verify(report: &VerifyReport, partition: Option<Partition>) -> Self {
-        let mut suites: Vec<JunitSuite> = Vec::new();
-        for result in &report.results {
-            let problem = &result.report.problem;
-            let name = result
-                .name
-                .strip_prefix(&format!("{problem}/"))
-                .unwrap_or(&result.name)
-                .to_string();
-            let got = &result.report;
-            let mut case = if !got.compile.ok && result.ok() {
-                JunitCase {
-                    classname: problem.clone(),
-                    name: name.clone(),
-                    time: Duration::ZERO,
-                    failure: None,
-                    system_out: None,
-                    system_err: String::new(),
-                }
-            } else if !got.compile.ok {
-                compile_error_case(problem, &name, got)
-            } else {
-                let decided = got.first_failure();
-                JunitCase {
-                    classname: problem.clone(),
-                    name: name.clone(),
-                    time: got.max_cpu_time(),
-                    failure: None,
-                    system_out: None,
-                    system_err: decided
-                        .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES).join("\n"))
-                        .unwrap_or_default(),
-                }
-            };
-            if !result.ok() {
-                let on = got
-                    .first_failure()
-                    .map(|o| format!(" on `{}`: {}", o.case, o.reason))
-                    .unwrap_or_default();
-                let message = format!(
-                    "expected {}, got {}{on}",
-                    result.expected.as_str(),
-                    got.verdict.as_str()
-                );
-                let text = match (&case.failure, got.first_failure()) {
-                    (Some(compile), _) => compile.text.clone(),
-                    (None, Some(outcome)) => failure_text(outcome, &message),
-                    (None, None) => format!("every case was AC ({} cases)\n", got.outcomes.len()),
-                };
-                case.failure = Some(Failure {
-                    error: got.verdict == Verdict::JudgeError,
-                    kind: got.verdict.as_str().to_string(),
-                    message,
-                    text,
-                });
+impl<W: Write + Send> Reporter for JunitReporter<W> {
+    fn report(&mut self, event: &Event<'_>) -> io::Result<()> {
+        let (jobs, partition) = (self.jobs, self.partition);
+        match (event, &self.command) {
+            (Event::RunStarted(plan), _) => {
+                self.report.name = plan.command.title().to_string();
+                self.jobs = plan.jobs;
+                self.partition = plan.partition;
+                self.command = Some(plan.command.clone());
             }
-            match suites.iter_mut().find(|s| &s.name == problem) {
-                Some(suite) => suite.cases.push(case),
-                None => {
-                    suites.push(JunitSuite {
+            (
+                Event::UnitFinished {
+                    result: Finished::Judged(report),
+                    ..
+                },
+                Some(Command::Run),
+            ) => self
+                .report
+                .suites
+                .push(problem_suite(report, jobs, partition)),
+            (
+                Event::UnitFinished {
+                    result: Finished::Judged(report),
+                    ..
+                },
+                Some(Command::Judge),
+            ) => self
+                .report
+                .suites
+                .push(submission_suite(report, jobs, partition)),
+            (
+                Event::UnitFinished {
+                    result: Finished::Verified(result),
+                    ..
+                },
+                _,
+            ) => {
+                let case = verified_case(result);
+                let problem = &result.report.problem;
+                match self.report.suites.iter_mut().find(|s| &s.name == problem) {
+                    Some(suite) => suite.cases.push(case),
+                    None => self.report.suites.push(JunitSuite {
                         name: problem.clone(),
-                        properties: run_properties(report.jobs, partition),
+                        properties: run_properties(jobs, partition),
                         cases: vec![case],
-                    });
+                    }),
                 }
             }
+            (Event::RunFinished(_), Some(Command::Run | Command::Judge | Command::Verify)) => {
+                write(&mut self.out, &self.report)?;
+                self.out.flush()?;
+            }
+            _ => {}
         }
-        JunitReport {
-            name: "harness verify".to_string(),
-            suites,
-        }
+        Ok(())
     }
 }
 
@@ -657,8 +722,9 @@ mod tests {
         use crate::judge::submission::CompileOutcome;
         SubmissionReport {
             problem: "sum".to_string(),
+            title: "Sum".to_string(),
             source: std::path::PathBuf::from("mine.c"),
-            language: Language {
+            language: Some(Language {
                 id: "c".to_string(),
                 name: "C11".to_string(),
                 extensions: vec!["c".to_string()],
@@ -666,7 +732,8 @@ mod tests {
                 run: vec!["{exe}".to_string()],
                 time_multiplier: 1.0,
                 compile_limits: crate::config::CompileLimits::default(),
-            },
+                sandbox: Default::default(),
+            }),
             limits: limits(),
             compile: CompileOutcome {
                 ok: compiled,
@@ -688,10 +755,33 @@ mod tests {
         }
     }
 
+    /// What the reporter writes for `command` on these finished units.
+    fn report_of(command: crate::event::Command, results: &[Finished<'_>], jobs: usize) -> String {
+        let units = results
+            .iter()
+            .map(|_| crate::event::Unit::default())
+            .collect();
+        let plan = crate::event::Plan::new(command, units, jobs, crate::sandbox::Mode::Auto);
+        let mut reporter = JunitReporter::new(Vec::new());
+        reporter.report(&Event::RunStarted(&plan)).unwrap();
+        for (unit, &result) in results.iter().enumerate() {
+            reporter
+                .report(&Event::UnitFinished { unit, result })
+                .unwrap();
+        }
+        let summary = crate::event::Summary::default();
+        reporter.report(&Event::RunFinished(&summary)).unwrap();
+        String::from_utf8(reporter.out).unwrap()
+    }
+
     #[test]
     fn a_compile_error_is_one_failing_test() {
-        let report = JunitReport::from_submission(&submission(Vec::new(), false), 1, None);
-        let xml = render(&report);
+        let report = submission(Vec::new(), false);
+        let xml = report_of(
+            crate::event::Command::Judge,
+            &[Finished::Judged(&report)],
+            1,
+        );
         let document = roxmltree::Document::parse(&xml).unwrap();
         let cases: Vec<_> = document
             .descendants()
@@ -727,13 +817,11 @@ mod tests {
             expected: Verdict::Accepted.into(),
             report: submission(vec![outcome("1", Verdict::Accepted, "", 5)], true),
         };
-        let report = VerifyReport {
-            skipped: Vec::new(),
-            results: vec![slow, fine],
-            jobs: 2,
-            elapsed: Duration::from_millis(20),
-        };
-        let xml = render(&JunitReport::from_verify(&report, None));
+        let xml = report_of(
+            crate::event::Command::Verify,
+            &[Finished::Verified(&slow), Finished::Verified(&fine)],
+            2,
+        );
         let document = roxmltree::Document::parse(&xml).unwrap();
         let suites: Vec<_> = document
             .descendants()

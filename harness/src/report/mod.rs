@@ -1,4 +1,5 @@
-//! Reporters: render judged results to any writer. Nothing here runs anything.
+//! Reporters: render a run's events (or judged results) to any writer. Nothing here runs
+//! anything.
 
 pub mod author;
 pub mod calibrate;
@@ -12,6 +13,7 @@ pub mod junit;
 pub mod notice;
 pub mod package;
 pub mod progress;
+pub mod reporter;
 pub mod stress;
 pub mod style;
 pub mod workspace;

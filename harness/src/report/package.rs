@@ -243,7 +243,7 @@ pub fn write_generated(
 pub fn write_contest_summary(
     out: &mut dyn Write,
     contest: &crate::package::contest::Contest,
-    report: &crate::judge::verify::VerifyReport,
+    results: &[crate::judge::verify::Verified],
 ) -> io::Result<()> {
     let width = contest
         .problems
@@ -265,8 +265,7 @@ pub fn write_contest_summary(
     )?;
     for problem in &contest.problems {
         let prefix = format!("{}/", problem.id);
-        let rows: Vec<_> = report
-            .results
+        let rows: Vec<_> = results
             .iter()
             .filter(|r| r.name.starts_with(&prefix))
             .collect();

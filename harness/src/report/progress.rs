@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::judge::suite::SuiteEvent;
+use crate::event::{Command, Event, Finished, Plan};
 use crate::judge::CaseOutcome;
+use crate::report::reporter::Reporter;
 
 /// How long a run goes before the bar appears: below this, it would only flicker.
 const DELAY: Duration = Duration::from_millis(400);
@@ -84,14 +85,11 @@ impl Progress {
         progress
     }
 
-    pub fn on_suite_event(&mut self, event: &SuiteEvent<'_>) {
-        match event {
-            SuiteEvent::ProblemStarted { problem } => {
-                self.problem = problem.to_string();
-                self.bar.set_message(self.message());
-            }
-            SuiteEvent::CaseFinished { outcome } => self.on_case(outcome),
-        }
+    /// The bar itself, for a writer that hides it while it writes ([`Suspended`]).
+    ///
+    /// [`Suspended`]: super::reporter::Suspended
+    pub fn bar(&self) -> ProgressBar {
+        self.bar.clone()
     }
 
     /// One case judged (for commands that judge a single program).
@@ -116,16 +114,6 @@ impl Progress {
         self.bar.set_message(self.message());
     }
 
-    /// Hides the bar while `write` prints, so a line written mid-run is not torn by it.
-    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
-        self.bar.suspend(write)
-    }
-
-    /// More runs are coming than the bar knew of (commands that find out as they go).
-    pub fn add_total(&mut self, runs: usize) {
-        self.bar.inc_length(runs as u64);
-    }
-
     /// Runs that were counted in but will not happen.
     pub fn skip(&mut self, runs: usize) {
         self.bar.inc(runs as u64);
@@ -135,11 +123,6 @@ impl Progress {
     pub fn set_label(&mut self, label: &str) {
         self.problem = label.to_string();
         self.bar.set_message(self.message());
-    }
-
-    /// The total became known (or changed).
-    pub fn set_total(&mut self, total: usize) {
-        self.bar.set_length(total as u64);
     }
 
     /// Jumps to `done` units of work, for callers that count themselves.
@@ -184,6 +167,108 @@ impl Drop for Progress {
     }
 }
 
+/// The progress bar as a [`Reporter`]: cases done of those planned, failures so far, and what
+/// runs now. A stored submission that gets its expected verdict is no failure, whatever its
+/// cases got; runs a unit planned but skipped (judging stopped at a failure) are counted done
+/// when it finishes.
+pub struct ProgressReporter {
+    progress: Option<Progress>,
+    command: Command,
+    runs: Vec<usize>,
+    done_in_unit: usize,
+}
+
+impl ProgressReporter {
+    /// A bar on stderr for `plan` (drawn only on a terminal).
+    pub fn stderr(plan: &Plan) -> Self {
+        let progress = match plan.command {
+            Command::Stress { .. } => Progress::stderr_counting(plan.runs, "inputs"),
+            _ => Progress::stderr(plan.runs.unwrap_or(0)),
+        };
+        ProgressReporter::with(progress, plan)
+    }
+
+    /// Drives `progress` through `plan`'s events.
+    pub fn with(progress: Progress, plan: &Plan) -> Self {
+        ProgressReporter {
+            progress: Some(progress),
+            command: plan.command.clone(),
+            runs: plan.units.iter().map(|u| u.runs).collect(),
+            done_in_unit: 0,
+        }
+    }
+
+    /// The bar, for the writer of a report printed while it runs.
+    pub fn bar(&self) -> Option<ProgressBar> {
+        self.progress.as_ref().map(Progress::bar)
+    }
+}
+
+impl Reporter for ProgressReporter {
+    fn report(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        let Some(progress) = &mut self.progress else {
+            return Ok(());
+        };
+        match *event {
+            Event::RunStarted(_) => {}
+            Event::Started { label, .. } => match &self.command {
+                Command::Stress { .. } => progress.set_label(&format!("stress {label}")),
+                _ => progress.set_label(label),
+            },
+            Event::CaseFinished { outcome, .. } => {
+                self.done_in_unit += 1;
+                match self.command {
+                    // Its verdict against the expected one is what fails, not a case.
+                    Command::Verify => progress.tick(),
+                    _ => progress.on_case(outcome),
+                }
+            }
+            Event::Generated { .. } => {
+                self.done_in_unit += 1;
+                progress.tick();
+            }
+            Event::Tried {
+                iteration,
+                seed,
+                failed,
+            } => {
+                progress.set_position(usize::try_from(iteration).unwrap_or(usize::MAX));
+                match failed {
+                    None => progress.set_label(&format!("seed {seed}")),
+                    Some(verdict) => {
+                        progress.add_failure();
+                        progress.set_label(&format!("{verdict} on seed {seed}, shrinking"));
+                    }
+                }
+            }
+            Event::Shrunk {
+                step,
+                input,
+                verdict,
+            } => progress.set_label(&format!(
+                "shrinking: step {step}, {} {verdict}",
+                super::stress::one_line(input)
+            )),
+            Event::UnitFinished { unit, result } => {
+                let planned = self.runs.get(unit).copied().unwrap_or(0);
+                progress.skip(planned.saturating_sub(self.done_in_unit));
+                self.done_in_unit = 0;
+                if let Finished::Verified(verified) = result {
+                    if !verified.ok() {
+                        progress.add_failure();
+                    }
+                }
+            }
+            Event::RunFinished(_) => {
+                if let Some(progress) = self.progress.take() {
+                    progress.finish();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 fn message(failed: usize, label: &str) -> String {
     let mut message = String::new();
     if failed > 0 {
@@ -220,14 +305,120 @@ mod tests {
     #[test]
     fn counts_cases_and_failures() {
         let mut progress = Progress::new(3, false);
-        progress.on_suite_event(&SuiteEvent::ProblemStarted { problem: "sum" });
+        progress.set_label("sum");
         for verdict in [Verdict::Accepted, Verdict::WrongAnswer, Verdict::JudgeError] {
-            let outcome = outcome(verdict);
-            progress.on_suite_event(&SuiteEvent::CaseFinished { outcome: &outcome });
+            progress.on_case(&outcome(verdict));
         }
         assert_eq!((progress.done(), progress.failed()), (3, 2));
         assert_eq!(progress.message(), ", 2 failed · sum");
         progress.finish();
+    }
+
+    fn plan(command: Command, runs: &[usize]) -> Plan {
+        let units = runs
+            .iter()
+            .map(|&runs| crate::event::Unit {
+                runs,
+                ..crate::event::Unit::default()
+            })
+            .collect();
+        Plan::new(command, units, 1, crate::sandbox::Mode::Auto)
+    }
+
+    /// The reporter's bar after `events`, as (done, failed, label).
+    fn after(command: Command, runs: &[usize], events: &[Event<'_>]) -> (u64, usize, String) {
+        let plan = plan(command, runs);
+        let mut reporter = ProgressReporter::with(Progress::new(0, false), &plan);
+        reporter.report(&Event::RunStarted(&plan)).unwrap();
+        for event in events {
+            reporter.report(event).unwrap();
+        }
+        let progress = reporter.progress.as_ref().unwrap();
+        (
+            progress.bar.position(),
+            progress.failed(),
+            progress.problem.clone(),
+        )
+    }
+
+    #[test]
+    fn a_unit_that_stops_early_counts_its_planned_runs_done() {
+        let failing = outcome(Verdict::WrongAnswer);
+        let report = crate::judge::submission::SubmissionReport {
+            problem: "sum".to_string(),
+            title: "Sum".to_string(),
+            source: "a.c".into(),
+            language: None,
+            limits: crate::sandbox::run::Limits {
+                cpu_time: Duration::from_secs(1),
+                wall_time: Duration::from_secs(3),
+                memory_bytes: 1 << 20,
+                output_bytes: 1 << 20,
+            },
+            compile: crate::judge::submission::CompileOutcome {
+                ok: true,
+                message: String::new(),
+            },
+            outcomes: vec![failing.clone()],
+            planned_cases: 5,
+            verdict: Verdict::WrongAnswer,
+            elapsed: Duration::ZERO,
+            jobs: 1,
+        };
+        let verified = crate::judge::verify::Verified {
+            name: "sum/wrong_answer/a.c".to_string(),
+            expected: Verdict::WrongAnswer.into(),
+            report,
+        };
+        let events = [
+            Event::Started {
+                unit: 0,
+                label: "sum/wrong_answer/a.c",
+            },
+            Event::CaseFinished {
+                unit: 0,
+                outcome: &failing,
+            },
+            Event::UnitFinished {
+                unit: 0,
+                result: Finished::Verified(&verified),
+            },
+        ];
+        // Expected to fail, it did: nothing failed, and its 4 unrun cases count as done.
+        assert_eq!(
+            after(Command::Verify, &[5, 3], &events),
+            (5, 0, "sum/wrong_answer/a.c".to_string())
+        );
+        // The same case in `judge` is a failure.
+        assert_eq!(after(Command::Judge, &[5], &events[..2]).1, 1);
+    }
+
+    #[test]
+    fn stress_shows_the_seed_and_the_shrinking() {
+        let events = [
+            Event::Tried {
+                iteration: 1,
+                seed: 41,
+                failed: None,
+            },
+            Event::Tried {
+                iteration: 2,
+                seed: 42,
+                failed: Some(Verdict::WrongAnswer),
+            },
+        ];
+        let reproduce = String::new();
+        let command = Command::Stress { reproduce };
+        assert_eq!(
+            after(command.clone(), &[0], &events),
+            (2, 1, "WA on seed 42, shrinking".to_string())
+        );
+        let shrunk = [Event::Shrunk {
+            step: 3,
+            input: b"1 2\n",
+            verdict: Verdict::WrongAnswer,
+        }];
+        assert_eq!(after(command, &[0], &shrunk).2, "shrinking: step 3, 1 2 WA");
     }
 
     #[test]

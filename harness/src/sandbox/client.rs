@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::cgroup::WorkerCgroup;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::sandbox::run::{self, Capture, LimitHit, Limits, RunRequest, Stdin};
+use crate::sandbox::run::{self, Capture, LimitHit, Limits, OutputFileError, RunRequest, Stdin};
 use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
@@ -35,8 +35,9 @@ struct Zygote {
     socket: OwnedFd,
     /// The init's pid here: every process of a run descends from it.
     init: libc::pid_t,
-    /// The worker's folder: /tmp of runs that bring none (the init empties it after each).
-    home: tempfile::TempDir,
+    /// The worker's folder, /tmp of runs that bring none: a tmpfs in the sandbox, sized and
+    /// emptied by the init for each run; read here for the room its files take.
+    scratch: Option<OwnedFd>,
     prefixes: Vec<PathBuf>,
     /// Kept for the zygote's lifetime: Ctrl-C kills its group: the zygote, its init, and so every run.
     _registered: crate::sandbox::interrupt::Registered,
@@ -118,25 +119,6 @@ pub(super) fn start_helper(role: &str) -> io::Result<(std::process::Child, Owned
 
 /// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
 fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
-    // Made before the zygote starts, so a scratch root that cannot take it fails the sandbox
-    // here, clearly, rather than some run later.
-    let home = tempfile::Builder::new()
-        .prefix(&unix::owned_prefix("harness-worker-"))
-        .tempdir_in(unix::scratch_root())
-        .map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "make the worker's folder in `{}`: {e}",
-                    unix::scratch_root().display()
-                ),
-            )
-        })?;
-    // SAFETY: geteuid cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
-        // Programs run as `nobody`: let them write in their folder.
-        std::os::unix::fs::chown(home.path(), Some(NOBODY), Some(NOBODY))?;
-    }
     let (child, ours) = start_helper(zygote::ZYGOTE_ARG)?;
     let number = {
         let mut started = STARTED
@@ -154,7 +136,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         child,
         socket: ours,
         init: 0,
-        home,
+        scratch: None,
         prefixes,
         _registered: crate::sandbox::interrupt::register(pid),
         _cgroup: None,
@@ -178,13 +160,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         program_uid: if uid == 0 { NOBODY } else { 0 },
         program_gid: if uid == 0 { NOBODY } else { 0 },
         scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
-        home: zygote
-            .home
-            .path()
-            .file_name()
-            .unwrap_or_default()
-            .as_bytes()
-            .to_vec(),
+        user_keyrings_per_namespace: user_keyrings_per_namespace(),
     };
     zygote._cgroup = cgroup;
     let socket = zygote.socket.as_raw_fd();
@@ -193,7 +169,10 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     write_id_maps(pid, uid, gid)?;
     wire::send(socket, &(), &[])?;
     match wire::receive::<Reply>(socket)? {
-        Some((Reply::Serving { init }, _)) => zygote.init = init,
+        Some((Reply::Serving { init }, mut fds)) if fds.len() == 1 => {
+            zygote.init = init;
+            zygote.scratch = fds.pop();
+        }
         Some((Reply::Failed(why), _)) => return Err(io::Error::other(why)),
         Some((other, _)) => return Err(io::Error::other(format!("unexpected {other:?}"))),
         None => return Err(io::Error::other("the sandbox helper exited while starting")),
@@ -293,6 +272,13 @@ fn nproc_counts_namespace() -> bool {
         let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
         kernel_at_least(&release, (5, 14))
     })
+}
+
+/// Whether user keyrings belong to the user namespace (Linux 5.3 and later), not to the user
+/// machine-wide.
+fn user_keyrings_per_namespace() -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    kernel_at_least(&release, (5, 3))
 }
 
 /// Whether a kernel `release` (`6.18.44-fc-v857`) is at least `major.minor`.
@@ -402,6 +388,11 @@ fn plan<'a>(
             rlimits,
             memory_cap: limits.memory_bytes.saturating_add(CAP_SLACK),
             extra_fds,
+            syscall_filter: request.syscall_filter,
+            // What it writes in its folder is memory: at most its memory limit of it.
+            scratch_room: (limits.memory_bytes < u64::MAX).then_some(limits.memory_bytes),
+            files: Vec::new(),
+            output_file: None,
             workdir: None,
         },
         args: request.args,
@@ -465,11 +456,11 @@ fn as_seen_inside(path: &std::ffi::OsStr, workdir: &Path) -> Option<Vec<u8>> {
     Some(inside)
 }
 
-/// A copy of `arg` in the run's own folder (its `/tmp`) when it names a regular file the
-/// sandbox does not show (a submission's source, for an interpreter): the program reads the
-/// copy by an ordinary path (Node.js resolves its script's real path, which a memfd has not)
-/// and can change nothing of the original. Returns the copy's name in the folder.
-fn private_copy(arg: &OsString, workdir: &Path) -> io::Result<Option<PathBuf>> {
+/// The file `arg` names when it is a regular file the sandbox does not show (a submission's
+/// source, for an interpreter), to be copied into the run's own folder (its `/tmp`), where
+/// the program reads the copy by an ordinary path (Node.js resolves its script's real path,
+/// which a memfd has not) and can change nothing of the original. With its file name.
+fn source_to_copy(arg: &OsString) -> io::Result<Option<(PathBuf, File)>> {
     let path = Path::new(arg);
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(None);
@@ -481,29 +472,7 @@ fn private_copy(arg: &OsString, workdir: &Path) -> io::Result<Option<PathBuf>> {
         return Ok(None);
     }
     let name = PathBuf::from(path.file_name().unwrap_or("file".as_ref()));
-    let mut copy_name = name.clone();
-    let mut n = 1;
-    while workdir.join(&copy_name).exists() {
-        n += 1;
-        copy_name = PathBuf::from(format!("{n}-{}", name.display()));
-    }
-    let copy = workdir.join(&copy_name);
-    std::fs::copy(path, &copy)?;
-    std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o444))?;
-    Ok(Some(copy_name))
-}
-
-/// Removes what is in `folder` (not following links).
-fn empty_folder(folder: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(folder)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            std::fs::remove_dir_all(entry.path())?;
-        } else {
-            std::fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
+    Ok(Some((name, File::open(path)?)))
 }
 
 /// A memfd holding `source`'s bytes, sealed against any change.
@@ -561,7 +530,11 @@ fn run_planned(
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let (stderr_read, stderr_write) =
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
-    let launched = launch(plan, workdir, [stdin, stdout_write, stderr_write])?;
+    let moved = Moved {
+        files: request.files,
+        output_file: request.output_file,
+    };
+    let launched = launch(plan, workdir, moved, [stdin, stdout_write, stderr_write])?;
     let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
     let measured = supervise(&launched, &request.limits, streams, capture).map_err(lost)?;
     let Launched { zygote, .. } = launched;
@@ -577,6 +550,17 @@ struct Launched {
     started: Instant,
     /// The worker's `cpuacct` counter before the run, where there is one.
     cpu_before: Option<Duration>,
+    /// Bytes of the worker's folder in use before the program started (its placed files).
+    scratch_base: u64,
+}
+
+impl Launched {
+    /// Bytes of files the program has in its folder now, above those placed there.
+    fn scratch_bytes(&self) -> u64 {
+        self.zygote.scratch.as_ref().map_or(0, |folder| {
+            super::init::used_bytes(folder).saturating_sub(self.scratch_base)
+        })
+    }
 }
 
 impl Launched {
@@ -588,11 +572,19 @@ impl Launched {
     }
 }
 
+/// The files a run brings into the worker's folder and takes out of it.
+#[derive(Clone, Copy, Default)]
+struct Moved<'a> {
+    files: &'a [(&'a str, &'a Path)],
+    output_file: Option<&'a str>,
+}
+
 /// Sends the run to a zygote with `stdio` (stdin, stdout, stderr; closed here once sent), in
 /// `workdir` or the worker's own folder.
 fn launch(
     plan: Plan<'_>,
     workdir: Option<&Path>,
+    moved: Moved<'_>,
     stdio: [OwnedFd; 3],
 ) -> Result<Launched, Failure> {
     let lost = Failure::Lost;
@@ -613,8 +605,35 @@ fn launch(
         plan.launch.workdir = Some(relative.as_os_str().as_bytes().to_vec());
     }
 
-    let zygote = take(&plan.prefixes).map_err(lost)?;
-    let folder = workdir.unwrap_or(zygote.home.path());
+    // The init copies these into the run's folder: the request's files (a caller's own
+    // folder has them already), then private copies of file arguments.
+    let mut names: Vec<PathBuf> = Vec::new();
+    let mut placed: Vec<File> = Vec::new();
+    if workdir.is_none() {
+        for &(name, source) in moved.files {
+            let plain = !name.is_empty() && name != "." && name != ".." && !name.contains('/');
+            let file = if plain {
+                File::open(source)
+            } else {
+                Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a plain file name",
+                ))
+            };
+            let file = file.map_err(|error| {
+                Failure::Start(io::Error::new(
+                    error.kind(),
+                    format!(
+                        "cannot put `{}` in its folder as `{name}`: {error}",
+                        source.display()
+                    ),
+                ))
+            })?;
+            names.push(PathBuf::from(name));
+            placed.push(file);
+        }
+        plan.launch.output_file = moved.output_file.map(|name| name.as_bytes().to_vec());
+    }
     for arg in plan.args {
         // A path in the run's own folder (a package validator's feedback folder) is named as
         // the program sees it.
@@ -622,35 +641,51 @@ fn launch(
             plan.launch.argv.push(inside);
             continue;
         }
-        match private_copy(arg, folder) {
-            Ok(copy) => plan.launch.argv.push(match copy {
-                Some(name) => Path::new("/tmp").join(name).into_os_string().into_vec(),
-                None => arg.as_bytes().to_vec(),
-            }),
-            Err(error) => {
-                // The init empties its folder after a run only: a copy left behind would be
-                // the next run's to see, so a zygote whose folder cannot be emptied is dropped.
-                if workdir.is_some() || empty_folder(folder).is_ok() {
-                    give_back(zygote);
-                }
-                return Err(Failure::Start(error));
-            }
+        let Some((name, file)) = source_to_copy(arg).map_err(Failure::Start)? else {
+            plan.launch.argv.push(arg.as_bytes().to_vec());
+            continue;
+        };
+        let taken = |candidate: &Path| {
+            names.iter().any(|n| n == candidate)
+                || workdir.is_some_and(|folder| folder.join(candidate).exists())
+        };
+        let mut copy_name = name.clone();
+        let mut n = 1;
+        while taken(&copy_name) {
+            n += 1;
+            copy_name = PathBuf::from(format!("{n}-{}", name.display()));
         }
+        plan.launch.argv.push(
+            Path::new("/tmp")
+                .join(&copy_name)
+                .into_os_string()
+                .into_vec(),
+        );
+        names.push(copy_name);
+        placed.push(file);
     }
+    plan.launch.files = names
+        .into_iter()
+        .map(|name| name.into_os_string().into_vec())
+        .collect();
+
+    let zygote = take(&plan.prefixes).map_err(lost)?;
     let socket = zygote.socket.as_raw_fd();
     let [stdin, stdout, stderr] = &stdio;
     let mut fds = wire::raw(&[stdin, stdout, stderr]);
     fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
+    fds.extend(placed.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     let cpu_before = zygote._cgroup.as_ref().and_then(WorkerCgroup::cpu_used);
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
-    drop((stdio, plan.extra));
+    drop((stdio, plan.extra, placed));
     match wire::receive::<Reply>(socket).map_err(lost)? {
-        Some((Reply::Started, mut fds)) if fds.len() == 1 => Ok(Launched {
+        Some((Reply::Started { scratch_base }, mut fds)) if fds.len() == 1 => Ok(Launched {
             zygote,
             pidfd: fds.remove(0),
             started,
             cpu_before,
+            scratch_base,
         }),
         // The init ends after a failed run: this zygote is dropped, not given back.
         Some((Reply::Failed(why), _)) => Err(lost(io::Error::other(why))),
@@ -683,14 +718,14 @@ impl Started {
         self.launched().stop();
     }
 
-    /// The tree's resident memory now, where no cgroup measures its peak.
+    /// The tree's resident memory now and the files in its folder, where no cgroup measures
+    /// its peak.
     pub(crate) fn resident_bytes(&self) -> Option<u64> {
         let launched = self.launched();
-        launched
-            .zygote
-            ._cgroup
-            .is_none()
-            .then(|| tree::resident_bytes(launched.zygote.init, unix::page_size()))
+        launched.zygote._cgroup.is_none().then(|| {
+            tree::resident_bytes(launched.zygote.init, unix::page_size())
+                .saturating_add(launched.scratch_bytes())
+        })
     }
 
     /// The longest time a process of the run waited for a CPU so far.
@@ -723,14 +758,14 @@ impl Drop for Started {
 }
 
 /// Starts `request` in a sandbox with the caller's `stdin`, `stdout` and `stderr` (pipes it
-/// serves), in `workdir`, which must be under the scratch root.
+/// serves), in `workdir`, which must be under the scratch root (`None`: the worker's folder).
 pub(crate) fn start(
     request: &RunRequest<'_>,
-    workdir: &Path,
+    workdir: Option<&Path>,
     stdio: [OwnedFd; 3],
 ) -> Result<Started, Failure> {
-    let plan = plan(request, &request.limits, Some(workdir)).map_err(Failure::Start)?;
-    let launched = launch(plan, Some(workdir), stdio)?;
+    let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
+    let launched = launch(plan, workdir, Moved::default(), stdio)?;
     Ok(Started {
         launched: Some(launched),
     })
@@ -758,6 +793,7 @@ fn supervise(
     let page_size = unix::page_size();
     let mut next_sample = sampling.then(|| started + Duration::from_millis(2));
     let mut sampled_peak = 0u64;
+    let mut sampled_scratch = 0u64;
     let mut sampled_cpu = Duration::ZERO;
     let mut limit_hit = None;
     let kill = || launched.stop();
@@ -770,7 +806,7 @@ fn supervise(
         .zip(*cpu_before)
         .map(|(cgroup, before)| CpuWatch::new(cgroup, before, cpu_bound, started));
 
-    let (exited_at, finished) = loop {
+    let (exited_at, finished, mut fds) = loop {
         let now = Instant::now();
         if limit_hit.is_none() {
             if let Some(due) = deadline.filter(|due| now >= *due) {
@@ -790,8 +826,12 @@ fn supervise(
             }
             if let Some(due) = next_sample.filter(|due| now >= *due) {
                 let sample = tree::sample(zygote.init, page_size);
-                sampled_peak = sampled_peak.max(sample.resident_bytes);
-                if sample.resident_bytes > limits.memory_bytes {
+                // Its folder is memory too: the files it wrote count with its processes'.
+                let scratch = launched.scratch_bytes();
+                sampled_scratch = sampled_scratch.max(scratch);
+                let memory = sample.resident_bytes.saturating_add(scratch);
+                sampled_peak = sampled_peak.max(memory);
+                if memory > limits.memory_bytes {
                     limit_hit = Some(LimitHit::Memory);
                 }
                 // No cgroup counts the tree's CPU time here: its live processes' sum stands
@@ -830,7 +870,7 @@ fn supervise(
         if ready.pidfd {
             let at = Instant::now();
             match wire::receive::<Reply>(socket_fd)? {
-                Some((Reply::Finished(finished), _)) => break (at, finished),
+                Some((Reply::Finished(finished), fds)) => break (at, finished, fds),
                 Some((Reply::Failed(why), _)) => return Err(io::Error::other(why)),
                 Some((other, _)) => return Err(io::Error::other(format!("unexpected {other:?}"))),
                 None => return Err(io::Error::other("the sandbox helper died")),
@@ -861,9 +901,20 @@ fn supervise(
         Some(peak) => peak,
         None => sampled_peak.max(finished.max_rss_kib.saturating_mul(1024)),
     };
+    // Passed back by the init, opened without following it: a regular file of the run's.
+    let output_file = finished.output_file.clone().map(|opened| {
+        opened.and_then(|()| {
+            let fd = fds.pop().ok_or_else(|| {
+                OutputFileError::Io("the sandbox passed no output file".to_owned())
+            })?;
+            super::beneath::read_bounded(File::from(fd), limits.output_bytes)
+        })
+    });
     Ok(Ok(Supervised {
         termination,
         limit_hit,
+        scratch_bytes: sampled_scratch.max(finished.scratch_bytes),
+        output_file,
         // The counter's (or the samples') last reading is the floor: a tree stopped for it is
         // over the limit.
         cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros)
@@ -871,6 +922,9 @@ fn supervise(
             .max(sampled_cpu),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: peak,
+        // What /usr/bin/time shows: the cgroup leaves out the pages it shares (libc's), which
+        // its resident size counts.
+        resident_peak_bytes: peak.max(finished.max_rss_kib.saturating_mul(1024)),
     }))
 }
 

@@ -4,7 +4,9 @@
 //! of the whole tree is the sum of what it reaps; and when the program ends it kills every
 //! other process of the namespace (`kill(-1)`), so nothing of a run outlives it, whatever
 //! `setsid` or double forks it tried. Nothing is mounted or made per run unless the run
-//! brings its own folder: the worker's folder is /tmp, emptied after each run.
+//! brings its own folder: the worker's folder is /tmp, a tmpfs of the worker's own, sized for
+//! each run (remounted when the size changes), filled with the run's files and emptied after
+//! it, whose output file the init opens without following it and hands to the judge.
 //!
 //! From inside, the init cannot be signalled (a PID 1 ignores signals it has no handler for)
 //! or traced (it is not dumpable); the judge and the zygote are outside the namespace.
@@ -27,7 +29,7 @@ pub(super) fn main(
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> ! {
-    let hidden = match set_up(config) {
+    let hidden = match set_up() {
         Ok(hidden) => hidden,
         Err(error) => {
             let _ = nix::unistd::write(&ready, error.to_string().as_bytes());
@@ -55,7 +57,7 @@ struct Hidden {
     children: nix::sys::signalfd::SignalFd,
 }
 
-fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
+fn set_up() -> io::Result<Hidden> {
     // SAFETY: prctl with integer arguments. Dies with the zygote (and so with the judge);
     // not dumpable, so no program of the namespace can trace it or open its descriptors.
     unsafe {
@@ -84,10 +86,6 @@ fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         None,
     )?;
-    let home = Path::new(HIDDEN_AT)
-        .join("scratch")
-        .join(std::ffi::OsStr::from_bytes(&config.home));
-    sys::mount(Some(&home), Path::new("/tmp"), None, libc::MS_BIND, None)?;
     let folder = nix::fcntl::open(
         HIDDEN_AT,
         nix::fcntl::OFlag::O_PATH | nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_CLOEXEC,
@@ -111,14 +109,27 @@ fn serve(
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> io::Result<()> {
+    // The worker folder's size as last mounted: changed only when a run needs another.
+    let mut scratch_size = String::new();
     while let Some((bytes, fds)) = wire::receive_bytes(socket)? {
         if bytes == wire::STOP {
             // Its run ended before the order came.
             continue;
         }
         let launch: Launch = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
-        match run_one(socket, &launch, fds, hidden, cgroup, config) {
-            Ok(Some(finished)) => wire::send(socket, &Reply::Finished(finished), &[])?,
+        match run_one(
+            socket,
+            &launch,
+            fds,
+            hidden,
+            cgroup,
+            config,
+            &mut scratch_size,
+        ) {
+            Ok(Some((finished, output))) => {
+                let fds: Vec<RawFd> = output.iter().map(AsRawFd::as_raw_fd).collect();
+                wire::send(socket, &Reply::Finished(finished), &fds)?;
+            }
             Ok(None) => return Ok(()),
             Err(error) => {
                 // The worker's state is unknown now (a folder not emptied, a mount left):
@@ -131,22 +142,31 @@ fn serve(
     Ok(())
 }
 
-/// Runs one program: returns `None` when the judge went away meanwhile.
+/// Runs one program: returns `None` when the judge went away meanwhile; else what it
+/// measured and the output file to pass back, when the launch names one and it is a regular
+/// file.
 fn run_one(
     socket: RawFd,
     launch: &Launch,
-    fds: Vec<OwnedFd>,
+    mut fds: Vec<OwnedFd>,
     hidden: &Hidden,
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
-) -> io::Result<Option<Finished>> {
-    let wanted = 3 + launch.extra_fds + usize::from(matches!(launch.exec, Exec::Fd));
+    scratch_size: &mut String,
+) -> io::Result<Option<(Finished, Option<File>)>> {
+    let wanted =
+        3 + launch.extra_fds + usize::from(matches!(launch.exec, Exec::Fd)) + launch.files.len();
     if fds.len() != wanted {
         return Err(io::Error::other(format!(
             "expected {wanted} descriptors, got {}",
             fds.len()
         )));
     }
+    let placed: Vec<File> = fds
+        .split_off(wanted - launch.files.len())
+        .into_iter()
+        .map(File::from)
+        .collect();
     let program = plan(launch, config, cgroup)?;
     let baseline = match cgroup {
         Some(cgroup) => Some(prepare_cgroup(cgroup, launch.memory_cap)?),
@@ -159,9 +179,34 @@ fn run_one(
             sys::move_tree(&tree, Path::new("/tmp"))?;
             true
         }
-        None => false,
+        None => {
+            size_worker_folder(launch.scratch_room, &placed, scratch_size)?;
+            false
+        }
     };
-    let result = run_in_folder(socket, &program, fds, hidden);
+    let folder = super::beneath::open_folder(Path::new("/tmp"))?;
+    for (name, file) in launch.files.iter().zip(placed) {
+        place(&folder, name, file)?;
+    }
+    let scratch_base = if own_folder { 0 } else { used_bytes(&folder) };
+    let result = run_in_folder(socket, &program, fds, hidden, scratch_base);
+    // Everything of the run is gone now: nothing can change its folder any more.
+    let scratch_bytes = if own_folder {
+        0
+    } else {
+        used_bytes(&folder).saturating_sub(scratch_base)
+    };
+    let (output_file, output) = match (&launch.output_file, own_folder) {
+        (Some(name), false) => {
+            let name = String::from_utf8_lossy(name);
+            match super::beneath::open_regular(std::os::fd::AsFd::as_fd(&folder), &name) {
+                Ok(file) => (Some(Ok(())), Some(file)),
+                Err(why) => (Some(Err(why)), None),
+            }
+        }
+        _ => (None, None),
+    };
+    drop(folder);
     let tidied = if own_folder {
         // SAFETY: a NUL-terminated path; the worker's folder is underneath again.
         if unsafe { libc::umount2(c"/tmp".as_ptr(), libc::MNT_DETACH) } == 0 {
@@ -170,6 +215,7 @@ fn run_one(
             Err(sys::fail("unmount the run's folder"))
         }
     } else {
+        // The output file's descriptor keeps its bytes until the judge has read them.
         empty_folder(Path::new("/tmp"))
     };
     let Some(ended) = result? else {
@@ -187,14 +233,88 @@ fn run_one(
         }
         _ => (None, false),
     };
-    Ok(Some(Finished {
+    let finished = Finished {
         outcome: ended.outcome,
         user_micros: ended.tally.user_micros,
         system_micros: ended.tally.system_micros,
         max_rss_kib: ended.tally.max_rss_kib,
         cgroup_peak,
         hit_memory_cap,
-    }))
+        scratch_bytes,
+        output_file,
+    };
+    Ok(Some((finished, output)))
+}
+
+/// Sizes the worker's folder (a tmpfs) for a run: room for what the program may write, and
+/// for the files placed in it. Remounted only when that changes.
+fn size_worker_folder(room: Option<u64>, placed: &[File], current: &mut String) -> io::Result<()> {
+    let page = super::unix::page_size();
+    let size = match room {
+        Some(room) => {
+            let mut bytes = room;
+            for file in placed {
+                let len = file.metadata()?.len();
+                // Whole pages, one more for rounding.
+                bytes = bytes.saturating_add(len.div_ceil(page).saturating_add(1) * page);
+            }
+            // The kernel takes a size in whole pages; `u64::MAX` would overflow its count.
+            format!("size={}", bytes.min(1 << 50))
+        }
+        None => "size=50%".to_owned(),
+    };
+    if *current != size {
+        sys::mount(
+            None,
+            Path::new("/tmp"),
+            None,
+            libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV,
+            Some(&size),
+        )?;
+        *current = size;
+    }
+    Ok(())
+}
+
+/// Copies `from` into the run's folder as `name`, readable by all.
+fn place(folder: &OwnedFd, name: &[u8], mut from: File) -> io::Result<()> {
+    let name_c = std::ffi::CString::new(name.to_vec())
+        .map_err(|_| io::Error::other("a file name holds a NUL byte"))?;
+    // SAFETY: a valid descriptor, a NUL-terminated name, integer flags and mode.
+    let fd = unsafe {
+        libc::openat(
+            folder.as_raw_fd(),
+            name_c.as_ptr(),
+            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            0o644 as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(sys::fail(format_args!(
+            "place `{}` in the run's folder",
+            String::from_utf8_lossy(name)
+        )));
+    }
+    // SAFETY: the descriptor is fresh and ours alone.
+    let mut to = File::from(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) });
+    io::copy(&mut from, &mut to)?;
+    Ok(())
+}
+
+/// Bytes in use on the file system of `folder`.
+pub(super) fn used_bytes(folder: &impl std::os::fd::AsFd) -> u64 {
+    match nix::sys::statfs::fstatfs(folder) {
+        #[cfg_attr(
+            target_pointer_width = "64",
+            expect(
+                clippy::useless_conversion,
+                reason = "the counts are 32-bit on 32-bit targets"
+            )
+        )]
+        Ok(fs) => u64::from(fs.blocks().saturating_sub(fs.blocks_free()))
+            .saturating_mul(fs.block_size() as u64),
+        Err(_) => 0,
+    }
 }
 
 /// How a run ended, and what its processes used.
@@ -228,6 +348,7 @@ fn run_in_folder(
     program: &spawn::Plan,
     fds: Vec<OwnedFd>,
     hidden: &Hidden,
+    scratch_base: u64,
 ) -> io::Result<Option<Ended>> {
     let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
     let spawn::Spawned {
@@ -238,7 +359,11 @@ fn run_in_folder(
     let pidfd = pidfd.ok_or_else(|| io::Error::other("clone gave no pidfd"))?;
     // Hold nothing of the program's: its pipes must close when it and its children end.
     drop(fds);
-    let sent = wire::send(socket, &Reply::Started, &[pidfd.as_raw_fd()]);
+    let sent = wire::send(
+        socket,
+        &Reply::Started { scratch_base },
+        &[pidfd.as_raw_fd()],
+    );
     drop(pidfd);
     let mut tally = Tally::default();
     let mut status = None;
@@ -411,5 +536,18 @@ fn plan(
             })
             .unwrap_or_default(),
         shell_fallback: false,
+        clear_user_keyrings: config.user_keyrings_per_namespace,
+        syscall_filters: if launch.syscall_filter {
+            syscall_filters()
+        } else {
+            &[]
+        },
     })
+}
+
+/// The seccomp filters of a run, built once; none on an architecture seccompiler does not
+/// build for.
+fn syscall_filters() -> &'static [seccompiler::BpfProgram] {
+    static FILTERS: std::sync::OnceLock<Vec<seccompiler::BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS.get_or_init(|| super::filter::programs().unwrap_or_default())
 }

@@ -16,6 +16,8 @@
 //! child: a fork of the judge cost more than the rest of a short run. Both helpers start
 //! programs with `spawn`.
 
+#[cfg(unix)]
+pub(crate) mod beneath;
 pub(crate) mod collect;
 pub(crate) mod interrupt;
 mod mode;
@@ -30,6 +32,8 @@ mod unix;
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod client;
+#[cfg(target_os = "linux")]
+mod filter;
 #[cfg(target_os = "linux")]
 mod init;
 #[cfg(target_os = "linux")]
@@ -51,7 +55,7 @@ mod zygote;
 
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};
-pub use mode::Mode;
+pub use mode::{LanguageSandbox, Mode};
 /// For benchmarks and tests that run programs in process: lets `run::run` use the
 /// sandbox, with the given `harness` binary as the per-worker helper.
 #[cfg(target_os = "linux")]

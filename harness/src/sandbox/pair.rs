@@ -48,6 +48,8 @@ pub struct Party<'a> {
     /// The submission's is the sandbox (with the pipes the judge relays as its stdin and
     /// stdout); the interactor is one of the judge's own tools, a plain process.
     pub isolation: Isolation,
+    /// Sandboxed, under the seccomp filter ([`super::run::RunRequest::syscall_filter`]).
+    pub syscall_filter: bool,
 }
 
 /// What to run.
@@ -181,6 +183,7 @@ struct Ended {
     termination: Termination,
     cpu_time: Duration,
     peak_memory_bytes: u64,
+    resident_peak_bytes: u64,
 }
 
 /// One side while it runs.
@@ -213,8 +216,8 @@ impl Side {
         started: Instant,
     ) -> Result<Side, RunError> {
         #[cfg(target_os = "linux")]
-        if sandboxed(party, workdir)? {
-            return Side::spawn_sandboxed(party, workdir, speaker);
+        if sandboxed(party)? {
+            return Side::spawn_sandboxed(party, speaker);
         }
         // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
         // side inherits it.
@@ -258,26 +261,28 @@ impl Side {
 
     /// The side in the sandbox, its stdin and stdout the pipes the judge relays.
     #[cfg(target_os = "linux")]
-    fn spawn_sandboxed(
-        party: &Party<'_>,
-        workdir: &Path,
-        speaker: Speaker,
-    ) -> Result<Side, RunError> {
+    fn spawn_sandboxed(party: &Party<'_>, speaker: Speaker) -> Result<Side, RunError> {
         let pipe = || {
             nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| RunError::Wait(e.into()))
         };
         let (stdin_read, stdin_write) = pipe()?;
         let (stdout_read, stdout_write) = pipe()?;
         let (stderr_read, stderr_write) = pipe()?;
-        let request = super::run::RunRequest::new(party.program, party.limits).args(party.args);
-        let run = super::client::start(&request, workdir, [stdin_read, stdout_write, stderr_write])
-            .map_err(|error| match error {
-                super::client::Failure::Start(source) => RunError::Spawn {
-                    program: party.program.to_path_buf(),
-                    source,
-                },
-                super::client::Failure::Lost(error) => RunError::Sandbox(error),
-            })?;
+        let request = super::run::RunRequest::new(party.program, party.limits)
+            .args(party.args)
+            .syscall_filter(party.syscall_filter);
+        let run = super::client::start(
+            &request,
+            party.workdir,
+            [stdin_read, stdout_write, stderr_write],
+        )
+        .map_err(|error| match error {
+            super::client::Failure::Start(source) => RunError::Spawn {
+                program: party.program.to_path_buf(),
+                source,
+            },
+            super::client::Failure::Lost(error) => RunError::Sandbox(error),
+        })?;
         let samples = run.resident_bytes().is_some();
         Side::new(
             party,
@@ -348,6 +353,7 @@ impl Side {
                     termination: unix::termination(status),
                     cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
                     peak_memory_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
+                    resident_peak_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
                 }
             }
             #[cfg(target_os = "linux")]
@@ -367,14 +373,15 @@ impl Side {
                         })
                     }
                 };
+                let max_rss = finished.max_rss_kib.saturating_mul(1024);
+                // As for any sandboxed run: the cgroup's peak where there is one.
+                let decided = finished.cgroup_peak.unwrap_or_else(|| (*peak).max(max_rss));
                 Ended {
                     at,
                     termination,
                     cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
-                    // As for any sandboxed run: the cgroup's peak where there is one.
-                    peak_memory_bytes: finished
-                        .cgroup_peak
-                        .unwrap_or_else(|| (*peak).max(finished.max_rss_kib.saturating_mul(1024))),
+                    peak_memory_bytes: decided,
+                    resident_peak_bytes: decided.max(max_rss),
                 }
             }
         };
@@ -408,9 +415,12 @@ impl Side {
             cpu_time: ended.cpu_time,
             wall_time: ended.at.saturating_duration_since(started),
             peak_memory_bytes: ended.peak_memory_bytes,
+            resident_peak_bytes: ended.resident_peak_bytes,
             stdout: Vec::new(),
             stdout_truncated: self.stdout_truncated,
             stderr_tail,
+            output_file: None,
+            scratch_bytes: 0,
         }
     }
 }
@@ -418,8 +428,12 @@ impl Side {
 /// Whether `party` runs in the sandbox: asked for, in a folder the sandbox can show, and
 /// possible here (or an error when judge.toml requires it and it is not).
 #[cfg(target_os = "linux")]
-fn sandboxed(party: &Party<'_>, workdir: &Path) -> Result<bool, RunError> {
-    if party.isolation != Isolation::Sandbox || !workdir.starts_with(unix::scratch_root()) {
+fn sandboxed(party: &Party<'_>) -> Result<bool, RunError> {
+    // One that brings no folder uses the worker's; another must be one the sandbox can show.
+    let shown = party
+        .workdir
+        .is_none_or(|folder| folder.starts_with(unix::scratch_root()));
+    if party.isolation != Isolation::Sandbox || !shown {
         return Ok(false);
     }
     match super::decide() {

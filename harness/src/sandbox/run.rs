@@ -122,6 +122,16 @@ pub struct RunRequest<'a> {
     pub workdir: Option<&'a Path>,
     /// Plain process or sandbox.
     pub isolation: Isolation,
+    /// Files copied into its folder before it starts, each `(name, source)` with a plain file
+    /// name (a file-I/O problem's input file).
+    pub files: &'a [(&'a str, &'a Path)],
+    /// A file it writes in its folder, read back once it has ended without following a link
+    /// or blocking ([`RunResult::output_file`]).
+    pub output_file: Option<&'a str>,
+    /// Sandboxed, whether the seccomp filter refuses it the system calls no contest program
+    /// needs (io_uring, mounts, new namespaces, keys, ptrace, bpf, perf): on unless its
+    /// language's `sandbox = "no-syscall-filter"` lifts it.
+    pub syscall_filter: bool,
 }
 
 impl<'a> RunRequest<'a> {
@@ -139,6 +149,9 @@ impl<'a> RunRequest<'a> {
             scope: Scope::Process,
             workdir: None,
             isolation: Isolation::Process,
+            files: &[],
+            output_file: None,
+            syscall_filter: true,
         }
     }
 
@@ -197,6 +210,32 @@ impl<'a> RunRequest<'a> {
         self.isolation = isolation;
         self
     }
+
+    /// With these files copied into its folder first, each `(name, source)`.
+    #[must_use]
+    pub fn files(mut self, files: &'a [(&'a str, &'a Path)]) -> Self {
+        self.files = files;
+        self
+    }
+
+    /// Reading back the file `name` it writes in its folder (`None`: none).
+    #[must_use]
+    pub fn output_file(mut self, name: Option<&'a str>) -> Self {
+        self.output_file = name;
+        self
+    }
+
+    /// Sandboxed, under the seccomp filter or not.
+    #[must_use]
+    pub fn syscall_filter(mut self, on: bool) -> Self {
+        self.syscall_filter = on;
+        self
+    }
+
+    /// Whether it needs a folder of its own that outlives the program: files go in or come out.
+    fn moves_files(&self) -> bool {
+        !self.files.is_empty() || self.output_file.is_some()
+    }
 }
 
 /// How the main process ended.
@@ -245,14 +284,46 @@ pub struct RunResult {
     /// From spawn to the end of the main process.
     pub wall_time: Duration,
     /// Peak resident size of the main process (`ru_maxrss`, or a higher sample); with
-    /// [`Scope::Group`], the highest sum over the group that was sampled.
+    /// [`Scope::Group`], the highest sum over the group that was sampled; in the sandbox with
+    /// a cgroup, the tree's peak charge. What decides MLE.
     pub peak_memory_bytes: u64,
+    /// The peak resident size as `/usr/bin/time` and online judges show it: the largest
+    /// `ru_maxrss` of its processes (shared pages, such as libc's, included), or the measure
+    /// above when larger. What reports show.
+    pub resident_peak_bytes: u64,
     /// At most `limits.output_bytes` bytes; empty unless stdout was [`Output::Capture`].
     pub stdout: Vec<u8>,
     /// True when the program wrote more than the output limit.
     pub stdout_truncated: bool,
     /// The last few KiB of stderr; empty unless stderr was [`Output::Capture`].
     pub stderr_tail: Vec<u8>,
+    /// The file the request named in [`RunRequest::output_file`], at most `limits.output_bytes`
+    /// of it, or why it could not be taken; `None` when the request named none.
+    pub output_file: Option<Result<Vec<u8>, OutputFileError>>,
+    /// Sandboxed, the most the files it wrote in its folder were seen to take, in bytes: the
+    /// folder is memory, bounded by the memory limit and counted in it.
+    pub scratch_bytes: u64,
+}
+
+/// Why the output file a program was to write in its folder is not taken. Everything but `Io`
+/// is the program's doing.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum OutputFileError {
+    /// There is no such file.
+    Missing,
+    /// The file, or the folder of this name on its way, is a symbolic link: never followed.
+    SymbolicLink(String),
+    /// A name on its way is not a folder.
+    NotAFolder(String),
+    /// It is not a regular file: what it is (`a FIFO`, `a folder`, …). Never opened to read.
+    NotRegular(String),
+    /// The judge may not read it (the program took the permission away), or the name leads
+    /// out of the folder; why.
+    Unreadable(String),
+    /// It is larger than the output limit.
+    TooLarge,
+    /// Reading it failed on the judge's side; why.
+    Io(String),
 }
 
 impl RunResult {
@@ -391,14 +462,50 @@ fn run_watching(request: &RunRequest<'_>, how: How) -> Result<RunResult, RunErro
         if request.workdir.is_none() {
             return run_sandboxed(request, None);
         }
-        return in_workdir(request, |workdir| run_sandboxed(request, Some(workdir)));
+        return in_workdir(request, |workdir| {
+            with_files(request, workdir, || run_sandboxed(request, Some(workdir)))
+        });
     }
     let How::Plain(watch) = how else {
         unreachable!("handled above")
     };
     // Open stdin first: a missing input file should not cost a folder.
     let stdin = stdin_for(request.stdin)?;
-    in_workdir(request, |workdir| run_in(request, stdin, workdir, watch))
+    in_workdir(request, |workdir| {
+        with_files(request, workdir, || run_in(request, stdin, workdir, watch))
+    })
+}
+
+/// Runs `body` with the request's files placed in `workdir` first, and its output file read
+/// back after, beneath a descriptor of the folder taken before the program started.
+#[cfg(unix)]
+fn with_files(
+    request: &RunRequest<'_>,
+    workdir: &Path,
+    body: impl FnOnce() -> Result<RunResult, RunError>,
+) -> Result<RunResult, RunError> {
+    use crate::sandbox::beneath;
+    use std::os::fd::AsFd;
+    if !request.moves_files() {
+        return body();
+    }
+    let folder = beneath::open_folder(workdir).map_err(RunError::Workdir)?;
+    for &(name, source) in request.files {
+        beneath::place(folder.as_fd(), name, source).map_err(|error| {
+            RunError::Workdir(std::io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot put `{}` in it as `{name}`: {error}",
+                    source.display()
+                ),
+            ))
+        })?;
+    }
+    let mut result = body()?;
+    result.output_file = request
+        .output_file
+        .map(|name| beneath::read_regular(folder.as_fd(), name, request.limits.output_bytes));
+    Ok(result)
 }
 
 /// Calls `body` with the request's working folder, or a fresh scratch folder removed after.
@@ -535,9 +642,12 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
         cpu_time: measured.cpu_time,
         wall_time: measured.wall_time,
         peak_memory_bytes: measured.peak_memory_bytes,
+        resident_peak_bytes: measured.resident_peak_bytes,
         stdout,
         stdout_truncated,
         stderr_tail,
+        output_file: measured.output_file.clone(),
+        scratch_bytes: measured.scratch_bytes,
     }
 }
 

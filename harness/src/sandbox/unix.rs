@@ -81,6 +81,12 @@ pub(crate) struct Supervised {
     pub cpu_time: Duration,
     pub wall_time: Duration,
     pub peak_memory_bytes: u64,
+    /// The largest `ru_maxrss`, or `peak_memory_bytes` when larger.
+    pub resident_peak_bytes: u64,
+    /// The most its files in the sandbox's folder were seen to take (0 outside the sandbox).
+    pub scratch_bytes: u64,
+    /// The request's output file as the sandbox passed it back; `None` outside it.
+    pub output_file: Option<Result<Vec<u8>, crate::sandbox::run::OutputFileError>>,
 }
 
 /// Everything needed to start one child.
@@ -341,6 +347,9 @@ pub(crate) fn supervise(
         cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
         wall_time: exited_at.saturating_duration_since(started),
         peak_memory_bytes: max_rss_bytes(&usage).max(memory.peak),
+        resident_peak_bytes: max_rss_bytes(&usage).max(memory.peak),
+        scratch_bytes: 0,
+        output_file: None,
     })
 }
 

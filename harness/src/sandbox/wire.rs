@@ -27,9 +27,9 @@ pub(crate) struct ZygoteConfig {
     pub program_gid: u32,
     /// The host folder under which every run's working folder is made.
     pub scratch_root: Vec<u8>,
-    /// The worker's own folder, relative to the scratch root: the /tmp and working folder of
-    /// every run that brings none, emptied after each.
-    pub home: Vec<u8>,
+    /// The kernel keeps user keyrings per user namespace (Linux ≥ 5.3): a program's own may
+    /// be emptied before each run without touching the user's.
+    pub user_keyrings_per_namespace: bool,
 }
 
 /// How the program is started.
@@ -43,7 +43,8 @@ pub(crate) enum Exec {
 
 /// One run: the descriptors passed alongside are stdin, stdout, stderr, then `extra_fds`
 /// descriptors that become 3, 4, … in the program, then the executable when
-/// `exec` is [`Exec::Fd`].
+/// `exec` is [`Exec::Fd`], then one file per name of `files`, which the init copies into the
+/// run's folder and the program does not get.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Launch {
     pub argv: Vec<Vec<u8>>,
@@ -54,6 +55,16 @@ pub(crate) struct Launch {
     /// The cgroup's hard memory limit for the whole tree, in bytes.
     pub memory_cap: u64,
     pub extra_fds: usize,
+    /// Refuse it the system calls of `filter` (seccomp).
+    pub syscall_filter: bool,
+    /// Room in the worker's folder for the files the program writes, in bytes, above the
+    /// files placed there (`None`: half the machine's memory, when memory is not limited).
+    pub scratch_room: Option<u64>,
+    /// The names in the run's folder of the files passed last.
+    pub files: Vec<Vec<u8>>,
+    /// A file the program writes in its folder, opened by the init once the run has ended
+    /// (without following links or blocking) and passed back with [`Finished`].
+    pub output_file: Option<Vec<u8>>,
     /// The run's own working folder, relative to the scratch root (a file-I/O problem's, read
     /// after the run); `None`: the worker's folder.
     pub workdir: Option<Vec<u8>>,
@@ -69,7 +80,7 @@ pub(crate) enum Outcome {
 }
 
 /// What the init measured once every process of the run is gone.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Finished {
     pub outcome: Outcome,
     /// CPU time of the whole tree: every process of the run was reaped by the init.
@@ -81,6 +92,11 @@ pub(crate) struct Finished {
     pub cgroup_peak: Option<u64>,
     /// The cgroup's memory limit was hit (the kernel's OOM killer acted).
     pub hit_memory_cap: bool,
+    /// Bytes of files in the worker's folder, above those placed there, when the run ended.
+    pub scratch_bytes: u64,
+    /// The launch's output file: `Ok` when it rides along as a descriptor (a regular file),
+    /// or why it was not opened.
+    pub output_file: Option<Result<(), super::run::OutputFileError>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -90,12 +106,16 @@ pub(crate) enum Reply {
     /// Could not set up or start a run; the text says why.
     Failed(String),
     /// The zygote's init, PID 1 of the worker's PID namespace, is `init` in the judge's: the
-    /// root of every run's process tree. From now on the init answers.
+    /// root of every run's process tree. From now on the init answers. A descriptor of the
+    /// worker's folder (its tmpfs) rides along: the judge reads its use while a run goes on.
     Serving {
         init: i32,
     },
-    /// The program started; a pidfd for it rides along.
-    Started,
+    /// The program started; a pidfd for it rides along. `scratch_base`: bytes of the worker's
+    /// folder in use before it started (the files placed there).
+    Started {
+        scratch_base: u64,
+    },
     Finished(Finished),
 }
 
@@ -226,6 +246,10 @@ mod tests {
             rlimits: vec![(1, 2)],
             memory_cap: 7,
             extra_fds: 0,
+            syscall_filter: true,
+            scratch_room: Some(1 << 20),
+            files: vec![b"input.txt".to_vec()],
+            output_file: Some(b"out.txt".to_vec()),
             workdir: Some(b"harness-run-x".to_vec()),
         };
         send(a.as_raw_fd(), &launch, &[file.as_raw_fd()]).unwrap();

@@ -11,7 +11,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -26,6 +26,10 @@ pub const ZYGOTE_ARG: &str = "__harness-sandbox-zygote";
 /// Where the new root is assembled before `pivot_root`: a tmpfs over it hides the host's.
 const BUILD_AT: &str = "/tmp";
 const HOSTNAME: &str = "sandbox";
+/// Files and folders a run may make in its folder: far above what contest programs make (a
+/// JVM makes two), and few enough that their inodes, which the folder's size does not count,
+/// hold little memory (about 1 KiB each).
+const SCRATCH_INODES: u32 = 4096;
 /// The folder in the new root that holds the host's scratch root (at `scratch` inside it):
 /// the init binds run folders from there to /tmp, then covers this folder, keeping a handle
 /// on what is underneath, so no program sees any folder but its own.
@@ -73,7 +77,7 @@ fn serve(socket: RawFd) -> io::Result<()> {
     if wire::receive::<()>(socket)?.is_none() {
         return Ok(());
     }
-    build_root(&config)?;
+    let scratch_folder = build_root(&config)?;
 
     // The init says it is set up by closing its end of this pipe, or why not by writing.
     let (ready_read, ready_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
@@ -94,7 +98,12 @@ fn serve(socket: RawFd) -> io::Result<()> {
     if !why.is_empty() {
         return Err(io::Error::other(String::from_utf8_lossy(&why).into_owned()));
     }
-    wire::send(socket, &Reply::Serving { init }, &[])?;
+    wire::send(
+        socket,
+        &Reply::Serving { init },
+        &[std::os::fd::AsRawFd::as_raw_fd(&scratch_folder)],
+    )?;
+    drop(scratch_folder);
     // From here the init alone talks to the judge; this process only waits for it to end.
     // SAFETY: closing our copy of the socket; the init holds its own.
     unsafe { libc::close(socket) };
@@ -145,7 +154,7 @@ fn open_cgroup(config: &ZygoteConfig) -> io::Result<Option<Cgroup>> {
 
 /// Assembles the program's world in a tmpfs and makes it the root: the system read-only, a
 /// small /dev, mount points for /proc and the working folder, and nothing else of the host.
-fn build_root(config: &ZygoteConfig) -> io::Result<()> {
+fn build_root(config: &ZygoteConfig) -> io::Result<OwnedFd> {
     sys::mount(
         None,
         Path::new("/"),
@@ -224,7 +233,26 @@ fn build_root(config: &ZygoteConfig) -> io::Result<()> {
         libc::MS_BIND | libc::MS_REC,
         None,
     )?;
-    fs::create_dir(root.join("tmp"))?;
+    // The worker's folder: a tmpfs of its own, so that what programs write there is bounded
+    // (the init sizes it per run) and the judge can see how much it holds.
+    let tmp = root.join("tmp");
+    fs::create_dir(&tmp)?;
+    sys::mount(
+        None,
+        &tmp,
+        Some("tmpfs"),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        Some(&format!(
+            "size=1m,nr_inodes={SCRATCH_INODES},mode=0755,uid={},gid={}",
+            config.program_uid, config.program_gid
+        )),
+    )?;
+    let scratch_folder = nix::fcntl::open(
+        &tmp,
+        nix::fcntl::OFlag::O_PATH | nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_CLOEXEC,
+        nix::sys::stat::Mode::empty(),
+    )
+    .map_err(|error| io::Error::other(format!("open the worker's folder: {error}")))?;
     let scratch_at = root.join(HIDDEN_AT.trim_start_matches('/')).join("scratch");
     fs::create_dir_all(&scratch_at)?;
     sys::move_tree(&scratch, &scratch_at)?;
@@ -238,5 +266,5 @@ fn build_root(config: &ZygoteConfig) -> io::Result<()> {
         libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
         None,
     )?;
-    Ok(())
+    Ok(scratch_folder)
 }

@@ -1,6 +1,6 @@
-//! What the commands share about problem packages given on the command line: telling a
-//! package folder from a problem id, the languages to judge them with, and loading one with
-//! its time limit settled (computed from the accepted submissions when the package has none).
+//! Problems read from packages: telling a package folder from a problem id on the command
+//! line, loading one with its time limit settled (computed from the accepted submissions when
+//! the package has none), and judge.toml's problems that name a package.
 
 use std::path::{Path, PathBuf};
 
@@ -9,8 +9,6 @@ use anyhow::Result;
 use crate::config::{self, Language};
 use crate::package::{self, limits::LimitOrigin, Loaded};
 use crate::report::progress::Progress;
-
-use super::GlobalArgs;
 
 /// The package folders the arguments name: `None` when they name problems of judge.toml. A
 /// folder that holds packages (a contest) stands for each of them.
@@ -58,22 +56,10 @@ pub fn contest_of(args: &[String]) -> Result<Option<package::contest::Contest>> 
     }
 }
 
-/// judge.toml's languages when one is found (they win), then the built-in table.
-pub fn languages(global: &GlobalArgs) -> Vec<Language> {
-    let found = match &global.config {
-        Some(path) => Some(path.clone()),
-        None => std::env::current_dir()
-            .ok()
-            .and_then(|here| config::find(&here).ok()),
-    };
-    let config = found.and_then(|path| config::load(&path).ok());
-    package::languages(config.as_ref())
-}
-
 /// Reads and builds the package in `dir`; when it gives no time limit, judges its accepted
 /// submissions first and computes one as problemtools does. Says where the limit comes from
 /// on stderr (when `tell`), so every report that follows can be read against it.
-pub fn load_for_judging(
+pub(super) fn load_for_judging(
     dir: &Path,
     languages: Vec<Language>,
     jobs: usize,
@@ -83,7 +69,7 @@ pub fn load_for_judging(
 }
 
 /// [`load_for_judging`], with a time limit that wins over the package's (judge.toml's).
-pub fn load_with_limit(
+fn load_with_limit(
     dir: &Path,
     languages: Vec<Language>,
     jobs: usize,
@@ -175,7 +161,7 @@ pub(crate) fn warn_unsandboxed(package: &package::Package, input_validators: boo
 
 /// Replaces each problem of judge.toml that names a `package` by the package's problem (its
 /// cases, limits and checker), keeping the table's id and `solution`.
-pub fn resolve_packages(config: &mut config::Config) -> Result<()> {
+pub(super) fn resolve_packages(config: &mut config::Config) -> Result<()> {
     if config.problems.iter().all(|p| p.package.is_none()) {
         return Ok(());
     }

@@ -1,0 +1,96 @@
+//! The option groups several commands share, each defined once and flattened into them: the
+//! limits laid over a problem's, and how results are shown.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::check::Checker;
+use crate::config::{standalone, units};
+use crate::report::human::Detail;
+use crate::session::{self, LimitOverrides};
+
+/// The limits of the command line, over the problem's (`judge`, `stress`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// The CPU time limit (default: the problem's; without judge.toml, 2s).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// The memory limit (default: the problem's; without judge.toml, 256MiB).
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// How outputs are compared: tokens, tokens-ignore-case, lines, exact, float,
+    /// unordered-blocks, or a checker program (`./checker`, run as `checker IN OUT ANS`).
+    #[arg(long, value_name = "CHECKER", value_parser = standalone::parse_checker)]
+    pub checker: Option<Checker>,
+}
+
+impl From<&LimitArgs> for LimitOverrides {
+    fn from(args: &LimitArgs) -> Self {
+        LimitOverrides {
+            time_limit: args.time_limit,
+            memory_limit: args.memory_limit,
+            checker: args.checker.clone(),
+        }
+    }
+}
+
+/// How results are printed on stdout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// For people: verdict lines, diffs and summaries.
+    #[default]
+    Human,
+    /// One JSON document and nothing else, for scripts and editors.
+    Json,
+}
+
+impl From<Format> for session::Format {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Human => session::Format::Human,
+            Format::Json => session::Format::Json,
+        }
+    }
+}
+
+/// How the results of a command that judges cases are shown (`run`, `judge`, `verify`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct OutputArgs {
+    /// How to print the results.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Also write the results as JUnit XML to FILE, for CI systems.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Only the failures and the summary.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Every case (not only the failing ones), with the tail of its stderr and the compiler's
+    /// warnings; `-a`/`--all` is the same.
+    #[arg(
+        short,
+        long,
+        visible_short_alias = 'a',
+        visible_alias = "all",
+        overrides_with = "verbose"
+    )]
+    pub verbose: bool,
+}
+
+impl From<&OutputArgs> for session::Output {
+    fn from(args: &OutputArgs) -> Self {
+        session::Output {
+            format: args.format.into(),
+            junit: args.junit.clone(),
+            detail: if args.quiet {
+                Detail::Quiet
+            } else if args.verbose {
+                Detail::Verbose
+            } else {
+                Detail::Normal
+            },
+        }
+    }
+}

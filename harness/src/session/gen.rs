@@ -1,0 +1,163 @@
+//! `harness gen`: the generated cases of each problem made and written, or (`--check`) only
+//! compared with the committed ones.
+
+use anyhow::Result;
+
+use super::prepare::{build_first, compile_sources, warn_if_oversubscribed};
+use super::{stream, Output, Session};
+use crate::author::gen::{self, Mode};
+use crate::author::program::Part;
+use crate::author::validate;
+use crate::config::Problem;
+use crate::event::{Command, Plan, Unit};
+use crate::exit;
+use crate::report::human::HumanOptions;
+
+/// What `harness gen` is asked to make.
+#[derive(Debug, Clone, Default)]
+pub struct GenRequest {
+    /// Only this problem; by default every problem with generators.
+    pub problem: Option<String>,
+    /// Compare only; write nothing.
+    pub check: bool,
+    /// Cases made at once; the cores by default.
+    pub jobs: Option<usize>,
+    pub no_build: bool,
+    /// For a package: overwrite files of `data/` the harness did not write.
+    pub force: bool,
+}
+
+impl Session {
+    /// Makes the cases; with `--check`, the exit code fails when one differs.
+    pub fn gen(&self, request: &GenRequest) -> Result<i32> {
+        if let Some(dir) = request
+            .problem
+            .as_deref()
+            .map(std::path::Path::new)
+            .filter(|dir| crate::package::detect(dir).is_some())
+        {
+            return self.gen_package(request, dir);
+        }
+        let config = self.load_config()?;
+        let problems: Vec<&Problem> = match &request.problem {
+            Some(name) => vec![config.require_problem(name)?],
+            None => config
+                .problems
+                .iter()
+                .filter(|p| !p.generators.is_empty())
+                .collect(),
+        };
+        // Every name is checked before anything is built or run.
+        let mut planned = Vec::new();
+        for problem in &problems {
+            planned.push(gen::plan(problem)?);
+        }
+        build_first(&config, request.no_build)?;
+        let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let config = compile_sources(
+            config,
+            &names,
+            &[Part::Generators, Part::Validator, Part::Reference],
+        )?;
+        let problems: Vec<&Problem> = names
+            .iter()
+            .map(|name| config.require_problem(name))
+            .collect::<Result<_, _>>()?;
+        let mode = if request.check {
+            Mode::Check
+        } else {
+            Mode::Write
+        };
+        let jobs = request.jobs.unwrap_or_else(validate::default_jobs).max(1);
+        warn_if_oversubscribed(jobs);
+        let units = problems
+            .iter()
+            .zip(&planned)
+            .map(|(problem, cases)| Unit {
+                problem: problem.name.clone(),
+                label: problem.name.clone(),
+                cases: cases.iter().map(|c| c.name.clone()).collect(),
+                runs: cases.len(),
+                ..Unit::default()
+            })
+            .collect();
+        let command = Command::Gen {
+            check: request.check,
+        };
+        let plan = Plan::new(command, units, jobs, config.sandbox);
+        let reports = stream(
+            &plan,
+            &Output::default(),
+            HumanOptions::default(),
+            Vec::new(),
+            |on_event| {
+                let mut reports = Vec::new();
+                for (unit, problem) in problems.iter().enumerate() {
+                    reports.push(gen::generate(&config, problem, unit, mode, jobs, on_event)?);
+                }
+                Ok(reports)
+            },
+        )?;
+        let changed: usize = reports.iter().map(|r| r.changed.len()).sum();
+        Ok(match mode {
+            Mode::Check if changed > 0 => exit::FAILED,
+            _ => exit::OK,
+        })
+    }
+}
+
+impl Session {
+    /// `harness gen PKG_DIR`: the package's `data/` from its generators.yaml, or `--check`.
+    fn gen_package(&self, request: &GenRequest, dir: &std::path::Path) -> Result<i32> {
+        use crate::package::generate;
+        use std::io::Write;
+        let root = dir
+            .canonicalize()
+            .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", dir.display()))?;
+        if !root.join(generate::RECIPE).is_file() {
+            anyhow::bail!(
+                "`{}` has no `{}` to generate its data from (hint: `harness gen` writes a package's `data/` from BAPCtools' recipe)",
+                dir.display(),
+                generate::RECIPE
+            );
+        }
+        let languages = self.languages();
+        let (constants, interactive) = generate::problem_settings(&root)?;
+        let recipe = generate::read(&root, &constants)?;
+        let started = std::time::Instant::now();
+        let mut progress = crate::report::progress::Progress::stderr(recipe.cases.len());
+        progress.set_label(&crate::package::file_name(&root));
+        let context = generate::Context {
+            languages: &languages,
+            constants: &constants,
+            interactive,
+        };
+        let generated = generate::generate(&recipe, &context, &mut |_| progress.tick());
+        progress.finish();
+        let generated = generated?;
+        let mut stdout = anstream::stdout().lock();
+        let name = crate::package::file_name(&root);
+        let (diff, trash) = if request.check {
+            (generate::compare(&root, &generated)?, None)
+        } else {
+            let applied = generate::apply(&root, &generated, request.force)?;
+            (applied.diff, applied.trash)
+        };
+        crate::report::package::write_generated(
+            &mut stdout,
+            &name,
+            &generated,
+            &diff,
+            request.check,
+            trash.as_deref(),
+            started.elapsed(),
+        )?;
+        stdout.flush()?;
+        Ok(if request.check && !diff.is_empty() {
+            exit::FAILED
+        } else {
+            exit::OK
+        })
+    }
+}

@@ -1,0 +1,418 @@
+//! `harness judge`: one submission on a problem of judge.toml, on a package folder judged as it
+//! is, or on a folder of cases with no judge.toml (`oj t`'s `test/`); or on one input
+//! (`--input`); or again on every save (`--watch`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::failed::FailedStore;
+use super::limits::LimitOverrides;
+use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
+use super::{packages, stream, Output, Session};
+use crate::author::program::Part;
+use crate::case::partition::Partition;
+use crate::compile::submit::{self, Compiled};
+use crate::config::{self, standalone, Config};
+use crate::event::{Command, Event, Finished, Plan};
+use crate::exit;
+use crate::judge::custom;
+use crate::judge::submission::{self, Request};
+use crate::judge::Stop;
+use crate::report::custom as report_custom;
+use crate::report::human::{Detail, HumanOptions};
+use crate::report::notice;
+
+/// Failing cases listed without `--verbose`.
+const FAILING_CASES_SHOWN: usize = 10;
+
+/// Where the cases of a judge without judge.toml are, when `--cases` does not say.
+const DEFAULT_CASES: &str = "test";
+
+/// What `harness judge` is asked to judge.
+#[derive(Debug, Clone, Default)]
+pub struct JudgeRequest {
+    /// A problem id, a package folder; or, without `source`, the source file itself.
+    pub problem: String,
+    pub source: Option<PathBuf>,
+    pub limits: LimitOverrides,
+    /// A language id of judge.toml, whatever the extension.
+    pub lang: Option<String>,
+    /// Another folder of cases.
+    pub cases: Option<PathBuf>,
+    /// Only the cases whose name matches this name or glob.
+    pub case: Option<String>,
+    pub jobs: usize,
+    /// Stop at the first failing case.
+    pub fail_fast: bool,
+    pub no_build: bool,
+    /// Only the cases that failed last time.
+    pub failed: bool,
+    /// One input (`-`: stdin) instead of the cases.
+    pub input: Option<PathBuf>,
+    /// Again on every change of the source.
+    pub watch: bool,
+    pub partition: Option<Partition>,
+    /// After a contest folder and a problem's label (in `problem` and `source`): the source.
+    pub contest_source: Option<PathBuf>,
+}
+
+impl JudgeRequest {
+    /// The source file, whichever form the command line took.
+    fn source(&self) -> PathBuf {
+        self.source
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(&self.problem))
+    }
+
+    /// Judged with no judge.toml: only a source was given.
+    fn standalone(&self) -> bool {
+        self.source.is_none()
+    }
+}
+
+impl Session {
+    /// Judges the submission; the exit code follows its verdict.
+    pub fn judge(&self, request: &JudgeRequest, output: &Output) -> Result<i32> {
+        // `harness judge CONTEST LABEL SOURCE` is `harness judge PKG_DIR SOURCE` for the
+        // problem the label (or short name) names.
+        let contest_request;
+        let request = if crate::package::contest::is_contest(Path::new(&request.problem)) {
+            let contest = crate::package::contest::open(Path::new(&request.problem))?;
+            let Some(key) = &request.source else {
+                anyhow::bail!(
+                    "`{}` is a contest: give a problem's label and the source (hint: `harness judge {} A SOURCE`)",
+                    request.problem,
+                    request.problem
+                );
+            };
+            let found = contest.problem(&key.to_string_lossy())?;
+            let Some(source) = &request.contest_source else {
+                anyhow::bail!(
+                    "no source file to judge on problem {} ({}) (hint: `harness judge {} {} SOURCE`)",
+                    found.label,
+                    found.id,
+                    request.problem,
+                    found.label
+                );
+            };
+            contest_request = JudgeRequest {
+                problem: found.dir.display().to_string(),
+                source: Some(source.clone()),
+                contest_source: None,
+                ..request.clone()
+            };
+            &contest_request
+        } else if request.contest_source.is_some() {
+            anyhow::bail!(
+                "`{}` is not a contest folder (no problems.yaml), so it takes PROBLEM SOURCE, not three words",
+                request.problem
+            );
+        } else {
+            request
+        };
+        // A piped input is read once: a watch reruns on it.
+        let stdin_input = match request.input.as_deref() {
+            Some(path) if path == Path::new("-") => {
+                let mut file =
+                    tempfile::NamedTempFile::new().context("cannot make a temporary file")?;
+                std::io::copy(&mut std::io::stdin().lock(), &mut file)
+                    .context("cannot read the input from stdin")?;
+                Some(file)
+            }
+            _ => None,
+        };
+        let input = stdin_input
+            .as_ref()
+            .map(|f| f.path().to_path_buf())
+            .or(request.input.clone());
+        if request.watch {
+            return super::watch::watch(&request.source(), || {
+                self.judge_once(request, output, input.as_deref())
+            });
+        }
+        self.judge_once(request, output, input.as_deref())
+    }
+
+    /// The configuration to judge with, the problem's id and the source: judge.toml's problem,
+    /// a package's, or one made up from the command line; the command line's limits on top.
+    fn resolve(&self, request: &JudgeRequest, human: bool) -> Result<(Config, String, PathBuf)> {
+        let (mut config, problem, source) = match &request.source {
+            // A package folder is a problem of its own, judged with no judge.toml.
+            Some(source) if crate::package::detect(Path::new(&request.problem)).is_some() => {
+                let loaded = packages::load_for_judging(
+                    Path::new(&request.problem),
+                    self.languages(),
+                    request.jobs.max(1),
+                    human,
+                )?;
+                (loaded.config, loaded.package.name, source.clone())
+            }
+            Some(source) => (
+                compile_sources(
+                    self.load_config_to_judge()?,
+                    &[&request.problem],
+                    &[Part::Reference, Part::Checker],
+                )?,
+                request.problem.clone(),
+                source.clone(),
+            ),
+            None => {
+                let source = PathBuf::from(&request.problem);
+                if !source.is_file() {
+                    anyhow::bail!(
+                        "submission `{}` does not exist (hint: `harness judge SOURCE --cases DIR` judges a source file; `harness judge PROBLEM SOURCE` a problem of judge.toml)",
+                        source.display()
+                    );
+                }
+                let cases = request
+                    .cases
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES));
+                if request.cases.is_none() && !cases.is_dir() && request.input.is_none() {
+                    anyhow::bail!(
+                        "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
+                    );
+                }
+                let cases = std::path::absolute(&cases).unwrap_or(cases);
+                let made_up = self.made_up_config(cases, &request.limits)?;
+                let name = made_up.problems[0].name.clone();
+                (made_up, name, source)
+            }
+        };
+        if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
+            request.limits.apply(problem);
+        }
+        Ok((config, problem, source))
+    }
+
+    /// A configuration of one problem made up from the command line, for a program judged
+    /// with no judge.toml: its cases in `cases`, the user's defaults and the command line's
+    /// limits; a judge.toml above still says how its languages compile.
+    pub(super) fn made_up_config(&self, cases: PathBuf, limits: &LimitOverrides) -> Result<Config> {
+        let here = std::env::current_dir().context("cannot read the current folder")?;
+        let user = config::user::load()?;
+        let mut made_up = standalone::config(&here, &user, &limits.standalone(cases));
+        if self.has_config() {
+            made_up.languages = self.load_config()?.languages;
+        }
+        Ok(made_up)
+    }
+
+    fn judge_once(
+        &self,
+        request: &JudgeRequest,
+        output: &Output,
+        input: Option<&Path>,
+    ) -> Result<i32> {
+        let (config, problem, source) = self.resolve(request, output.is_human())?;
+        if let Some(input) = input {
+            return run_input(&config, &problem, &source, request, input);
+        }
+        let standalone = request.standalone();
+        let mut plan = plan_submission(&config, &problem, &source, request)?;
+        // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
+        // cases in the user's cache, keyed by the folder.
+        let (store, key) = if standalone {
+            let cases = plan.problem.cases.display();
+            (FailedStore::of_user(), format!("judge {cases}"))
+        } else {
+            let key = format!("judge {}", plan.problem.name);
+            (FailedStore::of_project(&config.root), key)
+        };
+        let mut failed = store.load(request.failed)?;
+        if request.failed {
+            plan.cases.retain(|case| failed.contains(&key, &case.name));
+            if plan.cases.is_empty() {
+                let mut stdout = anstream::stdout().lock();
+                notice::write_nothing_failed(&mut stdout)?;
+                std::io::Write::flush(&mut stdout)?;
+                return Ok(exit::OK);
+            }
+        }
+        build_checkers(&config, [plan.problem], request.no_build)?;
+        let jobs = request.jobs.max(1);
+        warn_if_oversubscribed(jobs);
+        let options = submission::Options {
+            jobs,
+            stop: if request.fail_fast {
+                Stop::AfterFirstFailure
+            } else {
+                Stop::Never
+            },
+        };
+        let label = plan.source.display().to_string();
+        let unit = super::unit_of(&plan, &label);
+        let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
+        run.partition = request.partition;
+        run.failed_only = request.failed;
+        let report = stream(
+            &run,
+            output,
+            human_options(output.detail),
+            Vec::new(),
+            |on_event| {
+                on_event(Event::Started {
+                    unit: 0,
+                    label: &label,
+                });
+                let report = submission::judge(&plan, &options, &mut |outcome| {
+                    on_event(Event::CaseFinished { unit: 0, outcome });
+                })?;
+                on_event(Event::UnitFinished {
+                    unit: 0,
+                    result: Finished::Judged(&report),
+                });
+                Ok(report)
+            },
+        )?;
+        if report.compile.ok {
+            failed.record(&key, &report.outcomes);
+            store.save(&failed);
+        }
+        Ok(exit::for_verdicts([report.verdict]))
+    }
+}
+
+/// The submission planned on its cases: a package's own, the problem's, or those of
+/// `--cases`; those of `--case` and the `--partition` slice.
+fn plan_submission<'a>(
+    config: &'a Config,
+    problem: &'a str,
+    source: &'a Path,
+    request: &'a JudgeRequest,
+) -> Result<submission::Plan<'a>> {
+    let selection = Request {
+        problem,
+        source,
+        language: request.lang.as_deref(),
+        cases: if request.standalone() {
+            None
+        } else {
+            request.cases.as_deref()
+        },
+        case_pattern: request.case.as_deref(),
+    };
+    let mut plan = match package_plan(config, problem, source, request)? {
+        Some(plan) => plan,
+        None => submission::plan(config, &selection)?,
+    };
+    if let Some(partition) = request.partition {
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
+    }
+    Ok(plan)
+}
+
+/// What the report shows of the cases: every case when verbose; otherwise the first failing
+/// case decides the verdict, so it gets the diff, and a few more show whether the others fail
+/// alike.
+fn human_options(detail: Detail) -> HumanOptions {
+    match detail {
+        Detail::Verbose => HumanOptions {
+            detail,
+            ..HumanOptions::default()
+        },
+        Detail::Quiet | Detail::Normal => HumanOptions {
+            detail,
+            max_diffs: 1,
+            max_cases: FAILING_CASES_SHOWN,
+            ..HumanOptions::default()
+        },
+    }
+}
+
+/// `--input`: the submission on one input, under the problem's limits.
+fn run_input(
+    config: &Config,
+    problem: &str,
+    source: &Path,
+    request: &JudgeRequest,
+    input: &Path,
+) -> Result<i32> {
+    let problem = config.require_problem(problem)?;
+    if !input.is_file() {
+        anyhow::bail!(
+            "input `{}` does not exist (hint: give a file, or `-` to type it)",
+            input.display()
+        );
+    }
+    if !source.exists() {
+        return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
+    }
+    let language = submit::detect_language(config, source, request.lang.as_deref())?;
+    submit::check_tools(language)?;
+    build_checkers(
+        config,
+        [problem],
+        request.no_build || problem.reference.is_none(),
+    )?;
+    let limits = problem.limits(language.time_multiplier);
+    let mut stdout = anstream::stdout().lock();
+    let prepared = match submit::compile(language, source, problem.memory_limit)? {
+        Compiled::Ready(prepared) => prepared,
+        Compiled::CompileError { message, .. } => {
+            crate::report::stress::write_compile_error(
+                &mut stdout,
+                source,
+                &language.name,
+                &message,
+            )?;
+            return Ok(exit::FAILED);
+        }
+    };
+    let reference: Option<Vec<String>> = problem.reference.as_ref().cloned();
+    let run = custom::run_on_input(
+        &prepared.program,
+        input,
+        limits,
+        &problem.checker,
+        reference
+            .as_deref()
+            .map(|command| (command, config.root.as_path())),
+    )?;
+    report_custom::write_custom(&mut stdout, &run)?;
+    std::io::Write::flush(&mut stdout)?;
+    Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+/// The plan for a problem read from a package, on the package's own cases in its order
+/// (unless `--cases` names others), with the language chosen as the format's tools choose it
+/// (a `.py` asking for python2 is Python 2). `None` for any other problem.
+fn package_plan<'a>(
+    config: &'a Config,
+    problem: &str,
+    source: &Path,
+    request: &JudgeRequest,
+) -> Result<Option<submission::Plan<'a>>> {
+    let problem = config.require_problem(problem)?;
+    let Some(reference) = &problem.package else {
+        return Ok(None);
+    };
+    if request.cases.is_some() {
+        return Ok(None);
+    }
+    if !source.exists() {
+        return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
+    }
+    let language = match request.lang.as_deref() {
+        Some(_) => submit::detect_language(config, source, request.lang.as_deref())?,
+        None => crate::package::languages::language_of(&config.languages, source)
+            .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
+    };
+    crate::package::languages::available(language).map_err(anyhow::Error::msg)?;
+    let mut cases = crate::package::open(&reference.path)?.cases;
+    if let Some(pattern) = request.case.as_deref() {
+        let pattern = crate::case::select::CasePattern::new(pattern)?;
+        pattern.retain(&mut cases);
+        if cases.is_empty() {
+            return Err(pattern.matched_nothing().into());
+        }
+    }
+    Ok(Some(submission::Plan {
+        problem,
+        language,
+        source: source.to_path_buf(),
+        cases,
+        interactor: crate::judge::interactive::prepare(config, problem)?,
+    }))
+}

@@ -1,0 +1,174 @@
+//! The way from a command line to a verdict, written once for every command that judges: where
+//! the problem comes from (a judge.toml id, a package folder, an oj-style folder of cases), the
+//! command line's limits laid over it, its programs prepared, the `--failed` store, the plan
+//! handed to the judge, and the judge's events handed to the reporters the output options ask
+//! for. Each command of `cli` is one call here, as nextest's `TestRunnerBuilder` and just's
+//! `run` are; the judge below never prints, and the reporters never run anything.
+
+mod calibrate;
+mod failed;
+mod gen;
+mod judge;
+mod limits;
+mod output;
+mod packages;
+mod prepare;
+mod run;
+mod stress;
+mod validate;
+mod verify;
+mod watch;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+pub use calibrate::CalibrateRequest;
+pub use gen::GenRequest;
+pub use judge::JudgeRequest;
+pub use limits::LimitOverrides;
+pub use output::{Format, Output};
+pub use prepare::{build_first, compile_sources};
+pub use run::RunRequest;
+pub use stress::StressRequest;
+pub use validate::ValidateRequest;
+pub use verify::VerifyRequest;
+
+use crate::config::{self, Config, Language, FILE_NAME};
+use crate::event::{Event, Plan, Summary, Unit};
+use crate::judge::verify::Skipped;
+use crate::report::human::HumanOptions;
+
+/// Where judge.toml is: named by `--config`, or found by walking up from the current folder.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    config: Option<PathBuf>,
+}
+
+impl Session {
+    /// `config`: the judge.toml `--config` names, if it does.
+    pub fn new(config: Option<PathBuf>) -> Session {
+        Session { config }
+    }
+
+    /// The path of judge.toml: `--config`, or the one found walking up from here.
+    fn config_path(&self) -> Result<PathBuf> {
+        match &self.config {
+            Some(path) => Ok(path.clone()),
+            None => {
+                let here = std::env::current_dir().context("cannot read the current folder")?;
+                Ok(config::find(&here)?)
+            }
+        }
+    }
+
+    /// Whether there is a judge.toml to read (given, or found above).
+    fn has_config(&self) -> bool {
+        self.config.is_some()
+            || std::env::current_dir().is_ok_and(|here| config::find(&here).is_ok())
+    }
+
+    /// judge.toml, with the problems it reads from packages resolved, and its `sandbox` in
+    /// force.
+    pub fn load_config(&self) -> Result<Config> {
+        let mut config = config::load(&self.config_path()?)?;
+        // Before the packages are read: building one may run its code.
+        #[cfg(target_os = "linux")]
+        crate::sandbox::set_mode(config.sandbox);
+        packages::resolve_packages(&mut config)?;
+        Ok(config)
+    }
+
+    /// judge.toml for a command that runs programs under test: a required sandbox this
+    /// machine cannot make stops it here, once, before anything is built or run.
+    pub fn load_config_to_judge(&self) -> Result<Config> {
+        let config = self.load_config()?;
+        #[cfg(target_os = "linux")]
+        crate::sandbox::check_required(&config.path)?;
+        Ok(config)
+    }
+
+    /// judge.toml's languages when one is found (they win), then the built-in table.
+    fn languages(&self) -> Vec<Language> {
+        let config = self
+            .config_path()
+            .ok()
+            .and_then(|path| config::load(&path).ok());
+        crate::package::languages(config.as_ref())
+    }
+
+    /// The package folders of the named problems, when every one of them is read from a
+    /// package (`package = "path"` in judge.toml): their own submissions and validators are
+    /// then used.
+    fn named_packages(&self, names: &[String]) -> Result<Option<Vec<PathBuf>>> {
+        if names.is_empty() {
+            return Ok(None);
+        }
+        let Ok(path) = self.config_path() else {
+            return Ok(None);
+        };
+        let config = config::load(&path)?;
+        let mut dirs = Vec::new();
+        // Its packages are judged under its `sandbox` mode.
+        #[cfg(target_os = "linux")]
+        crate::sandbox::set_mode(config.sandbox);
+        for name in names {
+            match config.problem(name).and_then(|p| p.package.as_ref()) {
+                Some(reference) => dirs.push(reference.path.clone()),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(dirs))
+    }
+
+    /// The judge.toml a command that adds problems writes to: `--config`, else judge.toml in
+    /// `dir` when given, else the one found walking up from here, else a new one here.
+    pub fn workspace_file(&self, dir: Option<&Path>) -> Result<PathBuf> {
+        if let Some(path) = &self.config {
+            return Ok(path.clone());
+        }
+        if let Some(dir) = dir {
+            return Ok(dir.join(FILE_NAME));
+        }
+        let here = std::env::current_dir().context("cannot read the current folder")?;
+        Ok(config::find(&here).unwrap_or_else(|_| here.join(FILE_NAME)))
+    }
+}
+
+/// The plan's view of a planned submission, called `label` in reports.
+fn unit_of(plan: &crate::judge::submission::Plan<'_>, label: &str) -> Unit {
+    Unit {
+        problem: plan.problem.name.clone(),
+        label: label.to_string(),
+        source: Some(plan.source.clone()),
+        language: Some(plan.language.clone()),
+        limits: Some(plan.problem.limits(plan.language.time_multiplier)),
+        cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
+        runs: plan.cases.len(),
+        expected: None,
+    }
+}
+
+/// Feeds the reporters `output` asks for with one run: `plan` first, then what `judge` emits,
+/// then the summary (with the units `skipped`). An error of the judge comes back as it is (the
+/// progress bar cleared); a report that could not be written is an error once the run is done.
+fn stream<T>(
+    plan: &Plan,
+    output: &Output,
+    options: HumanOptions,
+    skipped: Vec<Skipped>,
+    judge: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> Result<T>,
+) -> Result<T> {
+    let mut reporters = output.reporters(plan, options);
+    let started = Instant::now();
+    reporters.report(&Event::RunStarted(plan));
+    let value = judge(&mut |event| reporters.report(&event))?;
+    let summary = Summary {
+        elapsed: started.elapsed(),
+        skipped,
+    };
+    reporters.report(&Event::RunFinished(&summary));
+    reporters.finish()?;
+    Ok(value)
+}

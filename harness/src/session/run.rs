@@ -1,0 +1,143 @@
+//! `harness run`: every selected problem's solution on its cases, after the build and the
+//! validator's check; `--failed` reruns what failed last time.
+
+use anyhow::Result;
+
+use super::failed::FailedStore;
+use super::prepare::{build_first, compile_sources, warn_if_oversubscribed};
+use super::{stream, Output, Session};
+use crate::author::program::Part;
+use crate::author::validate::{self, Validator};
+use crate::case::partition::Partition;
+use crate::config::Config;
+use crate::event::{Command, Plan, Unit};
+use crate::exit;
+use crate::judge::suite::{self, Planned, Selection};
+use crate::report::author as author_report;
+use crate::report::human::HumanOptions;
+use crate::report::notice;
+
+/// What `harness run` is asked to judge.
+#[derive(Debug, Clone, Default)]
+pub struct RunRequest {
+    /// Problem ids; none means every problem.
+    pub problems: Vec<String>,
+    /// Only the cases whose name matches this name or glob.
+    pub case: Option<String>,
+    pub no_build: bool,
+    /// Judge even cases whose input the validator rejects.
+    pub no_validate: bool,
+    /// Cases run at once.
+    pub jobs: usize,
+    pub partition: Option<Partition>,
+    /// Only the cases that failed last time.
+    pub failed: bool,
+}
+
+impl Session {
+    /// Judges the solutions; the exit code follows the verdicts.
+    pub fn run(&self, request: &RunRequest, output: &Output) -> Result<i32> {
+        // Sources compile on their own, before judge.toml's build, which they do not need.
+        let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
+        let config = compile_sources(
+            self.load_config_to_judge()?,
+            &names,
+            &[Part::Validator, Part::Checker],
+        )?;
+        let selection = Selection {
+            problems: request.problems.clone(),
+            case_pattern: request.case.clone(),
+            partition: request.partition,
+        };
+        let mut planned = suite::plan(&config, &selection)?;
+        warn_if_oversubscribed(request.jobs);
+        let skipped = suite::take_skipped(&mut planned);
+        for (problem, skip) in &skipped {
+            let _ = notice::write_skipped(&mut anstream::stderr(), &problem.name, *skip);
+        }
+        if planned.is_empty() && !skipped.is_empty() {
+            // Nothing to judge is not a failure: a workspace of received problems has no
+            // solutions until the user writes them, and `harness judge` is how they are judged.
+            return Ok(exit::OK);
+        }
+        let store = FailedStore::of_project(&config.root);
+        let mut failed = store.load(request.failed)?;
+        if request.failed {
+            failed.retain_failed(&mut planned);
+        }
+        // With nothing to rerun there is nothing to build or check: the report says so.
+        let nothing_to_rerun = request.failed && planned.is_empty();
+        if !nothing_to_rerun {
+            build_first(&config, request.no_build)?;
+            if !request.no_validate {
+                if let Some(code) = refuse_invalid(&config, &planned)? {
+                    return Ok(code);
+                }
+            }
+        }
+        let jobs = request.jobs.max(1);
+        let mut plan = Plan::new(Command::Run, units(&config, &planned), jobs, config.sandbox);
+        plan.partition = request.partition;
+        plan.failed_only = request.failed;
+        let options = HumanOptions {
+            detail: output.detail,
+            ..HumanOptions::default()
+        };
+        let reports = stream(&plan, output, options, Vec::new(), |on_event| {
+            Ok(suite::run(&config, &planned, jobs, on_event)?)
+        })?;
+        if !nothing_to_rerun {
+            for report in &reports {
+                failed.record(&report.problem, &report.outcomes);
+            }
+            store.save(&failed);
+        }
+        Ok(exit::for_verdicts(
+            reports
+                .iter()
+                .flat_map(|r| r.outcomes.iter().map(|o| o.verdict)),
+        ))
+    }
+}
+
+/// The plan's view of each planned problem: its solution, limits and cases.
+fn units(config: &Config, planned: &[Planned<'_>]) -> Vec<Unit> {
+    planned
+        .iter()
+        .map(|plan| {
+            let problem = plan.problem;
+            let language = problem
+                .solution
+                .as_deref()
+                .and_then(|path| suite::solution_language(config, path));
+            Unit {
+                problem: problem.name.clone(),
+                label: problem.name.clone(),
+                source: problem.solution.clone(),
+                language: language.cloned(),
+                limits: Some(problem.limits(language.map_or(1.0, |l| l.time_multiplier))),
+                cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
+                runs: plan.cases.len(),
+                expected: None,
+            }
+        })
+        .collect()
+}
+
+/// The check before judging: `Some(exit code)` when a planned case is invalid, after listing
+/// every invalid one on stderr.
+fn refuse_invalid(config: &Config, planned: &[Planned<'_>]) -> Result<Option<i32>> {
+    let mut invalid = Vec::new();
+    for plan in planned {
+        if let Some(validator) = Validator::for_problem(config, plan.problem) {
+            invalid.extend(validator.check_cases(&plan.cases, validate::default_jobs())?);
+        }
+    }
+    if invalid.is_empty() {
+        return Ok(None);
+    }
+    let mut stderr = anstream::stderr().lock();
+    author_report::write_invalid(&mut stderr, &invalid)?;
+    author_report::write_nothing_judged(&mut stderr, invalid.len())?;
+    Ok(Some(exit::FAILED))
+}

@@ -1,0 +1,353 @@
+//! `harness stress`: a submission on random inputs until one fails, that input shrunk; with
+//! a problem's stress table, or with `--gen` and `--brute` and no judge.toml.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{anyhow, Result};
+
+use super::limits::LimitOverrides;
+use super::prepare::{build_first, compile_sources};
+use super::{stream, Output, Session};
+use crate::author::add::{self, Added, NewCase};
+use crate::author::program::{self, Part, ResolvedProgram};
+use crate::author::stress::{self, Setup, Shrinker, StressOptions};
+use crate::author::tool as author_tool;
+use crate::author::validate::{default_jobs, Validator};
+use crate::compile::submit::{self, Compiled};
+use crate::config::{Config, Problem};
+use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit};
+use crate::exit;
+use crate::report::human::HumanOptions;
+use crate::report::notice;
+
+/// Inputs tried when neither --iterations nor --time says otherwise.
+const DEFAULT_ITERATIONS: u64 = 1000;
+
+/// What `harness stress` is asked to try.
+#[derive(Debug, Clone, Default)]
+pub struct StressRequest {
+    /// The problem; or, without `submission`, the submission itself.
+    pub problem: String,
+    pub submission: Option<PathBuf>,
+    /// The generator, brute force and validator of the command line (source files,
+    /// executables or command lines), instead of the problem's.
+    pub gen: Option<String>,
+    pub brute: Option<String>,
+    pub validator: Option<String>,
+    pub lang: Option<String>,
+    /// The first seed; a random one by default.
+    pub seed: Option<u64>,
+    pub iterations: Option<u64>,
+    pub time: Option<Duration>,
+    /// Workers; the cores by default.
+    pub jobs: Option<usize>,
+    pub limits: LimitOverrides,
+    pub no_shrink: bool,
+    pub no_memo: bool,
+    /// Store the failing input as a case (`Some("")`: the first free name).
+    pub save: Option<String>,
+    pub no_build: bool,
+}
+
+/// The programs of the command line (`--gen`, `--brute`, `--validator`), compiled once; kept
+/// alive while the run uses them.
+struct Tools {
+    generator: Option<ResolvedProgram>,
+    brute: Option<ResolvedProgram>,
+    validator: Option<ResolvedProgram>,
+}
+
+impl Tools {
+    fn resolve(config: &Config, request: &StressRequest) -> Result<Tools> {
+        let resolve = |spec: &Option<String>, role| {
+            spec.as_deref()
+                .map(|spec| program::resolve(config, spec, role, author_tool::LIMITS.memory_bytes))
+                .transpose()
+        };
+        Ok(Tools {
+            generator: resolve(&request.gen, "generator")?,
+            brute: resolve(&request.brute, "reference")?,
+            validator: resolve(&request.validator, "validator")?,
+        })
+    }
+}
+
+impl Session {
+    /// Stresses the submission; the exit code follows the failure found, if any.
+    pub fn stress(&self, request: &StressRequest, output: &Output) -> Result<i32> {
+        let (config, problem, submission) = self.stress_config(request)?;
+        let problem = config.require_problem(&problem)?;
+        let language = submit::detect_language(&config, &submission, request.lang.as_deref())?;
+        submit::check_tools(language)?;
+        let uses_table =
+            request.gen.is_none() || request.brute.is_none() || request.validator.is_none();
+        if request.submission.is_some() && uses_table {
+            build_first(&config, request.no_build)?;
+        }
+        let tools = Tools::resolve(&config, request)?;
+        // Everything is checked before the first seed is printed: a run that cannot start says
+        // why, not a seed.
+        let setup = setup(&config, problem, language.time_multiplier, &tools)?;
+        let mut options = stress_options(request);
+        let plan = stress_plan(
+            request,
+            &config,
+            problem,
+            (&submission, language),
+            &setup,
+            &options,
+        );
+        let stressed = |result| Stressed {
+            problem: problem.name.clone(),
+            submission: submission.clone(),
+            language: language.name.clone(),
+            result,
+        };
+
+        let prepared = match submit::compile(language, &submission, problem.memory_limit)? {
+            Compiled::Ready(prepared) => prepared,
+            Compiled::CompileError { language, message } => {
+                let stressed = Stressed {
+                    language: language.name.clone(),
+                    ..stressed(StressResult::CompileError(message))
+                };
+                return report_compile_error(&plan, output, &stressed);
+            }
+        };
+        options.first_seed = request.seed.unwrap_or_else(|| {
+            let seed = random_seed();
+            // Said at once, so that even an interrupted run can be repeated.
+            let _ = notice::write_first_seed(&mut anstream::stderr(), seed);
+            seed
+        });
+        let mut save_error = None;
+        let verdict = stream(
+            &plan,
+            output,
+            HumanOptions::default(),
+            Vec::new(),
+            |on_event| {
+                on_event(Event::Started {
+                    unit: 0,
+                    label: &problem.name,
+                });
+                let report = stress::stress(&setup, &prepared.program, &options, on_event)?;
+                let saved = match (&report.found, &request.save) {
+                    (Some(found), Some(name)) => save(&config, problem, name, &found.minimal.input)
+                        .map_err(|error| save_error = Some(error))
+                        .ok(),
+                    _ => None,
+                };
+                let verdict = report.found.as_ref().map(|f| f.minimal.outcome.verdict);
+                let report = Box::new(report);
+                let stressed = stressed(StressResult::Ran { report, saved });
+                on_event(Event::UnitFinished {
+                    unit: 0,
+                    result: Finished::Stressed(&stressed),
+                });
+                Ok(verdict)
+            },
+        )?;
+        if let Some(error) = save_error {
+            return Err(anyhow!(error).context("the failing input was not saved"));
+        }
+        Ok(exit::for_verdicts(verdict))
+    }
+
+    /// The configuration, the problem's id and the submission: judge.toml's problem with the
+    /// command line's limits on top (its stress programs compiled), or, given only a source
+    /// with `--gen`, a problem made up from the command line.
+    fn stress_config(&self, request: &StressRequest) -> Result<(Config, String, PathBuf)> {
+        let Some(submission) = &request.submission else {
+            let submission = PathBuf::from(&request.problem);
+            if !submission.is_file() {
+                anyhow::bail!(
+                    "submission `{}` does not exist (hint: `harness stress SOURCE --gen GEN --brute BRUTE`, or `harness stress PROBLEM SOURCE` for a problem of judge.toml)",
+                    submission.display()
+                );
+            }
+            if request.gen.is_none() {
+                anyhow::bail!("`harness stress SOURCE` needs --gen (hint: a generator that prints a random input for the seed it is given)");
+            }
+            if request.save.is_some() {
+                anyhow::bail!("--save stores the input as a case of a judge.toml problem (hint: `harness stress PROBLEM SOURCE --save`)");
+            }
+            let here = std::env::current_dir()
+                .map_err(|e| anyhow!("cannot read the current folder: {e}"))?;
+            let made_up = self.made_up_config(here, &request.limits)?;
+            let name = made_up.problems[0].name.clone();
+            return Ok((made_up, name, submission));
+        };
+        let mut config = self.load_config_to_judge()?;
+        let name = request.problem.clone();
+        if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
+            request.limits.apply(problem);
+        }
+        let parts = [
+            Part::StressGenerator,
+            Part::Reference,
+            Part::Validator,
+            Part::Checker,
+        ];
+        let config = compile_sources(config, &[&name], &parts)?;
+        Ok((config, name, submission.clone()))
+    }
+}
+
+/// When to stop looking, and how: the first seed is set once the submission compiled.
+fn stress_options(request: &StressRequest) -> StressOptions {
+    StressOptions {
+        first_seed: 0,
+        iterations: match (request.iterations, request.time) {
+            (None, None) => Some(DEFAULT_ITERATIONS),
+            (iterations, _) => iterations,
+        },
+        time: request.time,
+        shrink: !request.no_shrink,
+        reuse_answers: !request.no_memo,
+        jobs: request.jobs.unwrap_or_else(default_jobs).max(1),
+    }
+}
+
+/// The plan of a stress run: one unit, as many runs as inputs (unknown with `--time` alone).
+fn stress_plan(
+    request: &StressRequest,
+    config: &Config,
+    problem: &Problem,
+    (submission, language): (&std::path::Path, &crate::config::Language),
+    setup: &Setup,
+    options: &StressOptions,
+) -> Plan {
+    let runs = options
+        .iterations
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let unit = Unit {
+        problem: problem.name.clone(),
+        label: problem.name.clone(),
+        source: Some(submission.to_path_buf()),
+        language: Some(language.clone()),
+        limits: Some(setup.limits),
+        runs: runs.unwrap_or(0),
+        ..Unit::default()
+    };
+    let command = Command::Stress {
+        reproduce: reproduce_command(request, submission),
+    };
+    let mut plan = Plan::new(command, vec![unit], options.jobs, config.sandbox);
+    plan.runs = runs;
+    plan
+}
+
+/// A submission that does not compile: nothing is tried, the report says why.
+fn report_compile_error(plan: &Plan, output: &Output, stressed: &Stressed) -> Result<i32> {
+    stream(
+        plan,
+        output,
+        HumanOptions::default(),
+        Vec::new(),
+        |on_event| {
+            on_event(Event::UnitFinished {
+                unit: 0,
+                result: Finished::Stressed(stressed),
+            });
+            Ok(())
+        },
+    )?;
+    Ok(exit::FAILED)
+}
+
+/// Where the inputs, answers and smaller inputs come from: the problem's stress table, or the
+/// command line's programs over it.
+fn setup(config: &Config, problem: &Problem, time_multiplier: f64, tools: &Tools) -> Result<Setup> {
+    let mut setup = match &tools.generator {
+        None => Setup::for_problem(config, problem, time_multiplier)?,
+        Some(generator) => {
+            let reference = match &tools.brute {
+                Some(brute) => Some(brute.command.clone()),
+                None => problem.reference.as_ref().cloned(),
+            };
+            let interactor = crate::judge::interactive::prepare(config, problem)?;
+            if reference.is_none() && interactor.is_none() && stress::needs_answer(&problem.checker)
+            {
+                anyhow::bail!(
+                    "nothing answers the random inputs (hint: pass --brute, a slow but sure solution; or a --checker program that judges an output alone)"
+                );
+            }
+            Setup {
+                problem: problem.name.clone(),
+                root: config.root.clone(),
+                generator: generator.command.clone(),
+                reference,
+                shrinker: match problem.stress.as_ref().and_then(|s| s.shrink.clone()) {
+                    Some(command) => Shrinker::Command(command),
+                    None => Shrinker::Tokens,
+                },
+                validator: Validator::for_problem(config, problem),
+                limits: problem.limits(time_multiplier),
+                checker: problem.checker.clone(),
+                interactor,
+            }
+        }
+    };
+    if let Some(brute) = &tools.brute {
+        setup.reference = Some(brute.command.clone());
+    }
+    if let Some(validator) = &tools.validator {
+        setup.validator = Some(Validator::from_command(&validator.command, &config.root));
+    }
+    Ok(setup)
+}
+
+/// `--save`: the minimal failing input as a new case (named, or the first free `added-N`),
+/// answered by the reference.
+fn save(
+    config: &Config,
+    problem: &Problem,
+    name: &str,
+    input: &[u8],
+) -> Result<Added, crate::author::add::AddError> {
+    let new = NewCase {
+        name: Some(name).filter(|n| !n.is_empty()),
+        input,
+        ..NewCase::default()
+    };
+    add::add(config, problem, &new)
+}
+
+/// The command line that ran, as the user would type it again (quoted where needed), without
+/// the seed and count that the report adds.
+fn reproduce_command(request: &StressRequest, submission: &std::path::Path) -> String {
+    let quote = |text: &str| {
+        if text.is_empty() || text.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+            format!("'{}'", text.replace('\'', "'\\''"))
+        } else {
+            text.to_string()
+        }
+    };
+    let mut words = vec!["harness".to_string(), "stress".to_string()];
+    if request.submission.is_some() {
+        words.push(quote(&request.problem));
+    }
+    words.push(quote(&submission.display().to_string()));
+    for (flag, value) in [
+        ("--gen", &request.gen),
+        ("--brute", &request.brute),
+        ("--validator", &request.validator),
+        ("--lang", &request.lang),
+    ] {
+        if let Some(value) = value {
+            words.push(flag.to_string());
+            words.push(quote(value));
+        }
+    }
+    words.join(" ")
+}
+
+/// Short enough to read back and type: seeds are printed for reproducing a run.
+fn random_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000
+}
