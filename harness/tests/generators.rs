@@ -356,3 +356,56 @@ fn a_recipe_that_cannot_run_names_the_case() {
         "{stderr}"
     );
 }
+
+/// The link keys and what a case needs to have an input, as `bt generate` rules them
+/// (BAPCtools `generate.py`: `ALLOWED_LINK_KEYS`, `required_in`, each message checked against
+/// bt's on the same recipe): a link to a link, a link to a file the case does not have, a case
+/// with links but no input, statement and download files outside `sample`, and
+/// `interaction:` in a problem that is not interactive are errors that name the case; a
+/// sample may have an `in.statement` and an `in.download` instead of an `.in`.
+#[test]
+fn link_keys_and_required_inputs_are_ruled_as_bt_rules_them() {
+    let project = Project::new();
+    let root = project.join("sumgen");
+    sum_files(&root);
+    let recipe = |text: &str| {
+        std::fs::write(root.join("generators/generators.yaml"), text).unwrap();
+    };
+    let fails = |needle: &str| {
+        let assert = harness_gen(&project, &["sumgen"]).code(ERROR);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(needle), "wanted {needle:?} in: {stderr}");
+        assert!(!root.join("data").exists(), "nothing is written");
+    };
+    // bt: "link from .in.download->.in.statement is forbidden, .in.statement is also a link!"
+    recipe("data:\n  sample:\n    data:\n      a:\n        in: \"1\\n7\"\n        in.download:\n          link: in.statement\n        in.statement:\n          link: in\n");
+    fails("`in.download` links to `in.statement`, which is itself a link");
+    // bt: "Test case requires at least one of: generate, copy, in."
+    recipe("data:\n  secret:\n    data:\n      a:\n        in.download:\n          link: in\n");
+    fails("a case needs `generate`, `copy` or `in` to make its input");
+    recipe("data:\n  secret:\n    data:\n      a:\n        in.statement: \"1\\n7\"\n        in.download: \"1\\n7\"\n");
+    fails("a case needs `generate`, `copy` or `in` to make its input");
+    // bt: "Non sample test case cannot use 'ans.statement"
+    recipe("data:\n  secret:\n    data:\n      a:\n        in: \"1\\n7\"\n        ans.statement:\n          link: ans\n");
+    fails("`ans.statement` is only for a sample");
+    // bt: "link in.download->in is invalid since in was not generated"
+    recipe("data:\n  sample:\n    data:\n      a:\n        in.statement: \"1\\n7\"\n        in.download:\n          link: in\n");
+    fails("`in.download` links to `in`, which the case does not have");
+    // bt: "Test case cannot have 'interaction' key for non-interactive/non-multi-pass problem."
+    recipe("data:\n  sample:\n    data:\n      a:\n        in: \"1\\n7\"\n        interaction: \"<1\\n>7\\n\"\n");
+    fails("`interaction` is only for an interactive or multi-pass problem");
+    // A sample shown and downloaded without an `.in` is fine, and so are links to its files.
+    recipe("data:\n  sample:\n    data:\n      a:\n        in.statement: \"1\\n7\"\n        in.download: \"1\\n7\"\n        ans: \"7\"\n      b:\n        in: \"1\\n8\"\n        ans.statement:\n          link: ans\n");
+    harness_gen(&project, &["sumgen"]).code(OK);
+    let ours = tree(&root.join("data"));
+    assert_eq!(
+        ours[Path::new("sample/a.in.statement")],
+        Ok(b"1\n7\n".to_vec())
+    );
+    assert!(!ours.contains_key(Path::new("sample/a.in")), "{ours:?}");
+    assert_eq!(ours[Path::new("sample/b.ans")], Ok(b"8\n".to_vec()));
+    assert_eq!(
+        ours[Path::new("sample/b.ans.statement")],
+        Err(PathBuf::from("b.ans"))
+    );
+}

@@ -61,6 +61,14 @@ const TEXT_EXTENSIONS: [&str; 9] = [
     "interaction",
     "yaml",
 ];
+/// The files only a sample may have, and those that may be links to the case's own
+/// (BAPCtools' `KNOWN_SAMPLE_TESTCASE_EXTENSIONS`, `ALLOWED_LINK_KEYS`).
+const SAMPLE_EXTENSIONS: [&str; 4] = [
+    "in.statement",
+    "ans.statement",
+    "in.download",
+    "ans.download",
+];
 /// The top folders of `data:`, in the order BAPCtools makes them.
 const ROOT_FOLDERS: [&str; 8] = [
     "sample",
@@ -304,6 +312,8 @@ fn numbered_cases(folder: &Value) -> usize {
 
 struct Parser<'a> {
     path: &'a Path,
+    /// An interactive or multi-pass problem, whose samples may be `.interaction` files.
+    interactive: bool,
     constants: &'a [(String, String)],
     dirs: Vec<DirRule>,
     cases: Vec<CaseRule>,
@@ -607,15 +617,11 @@ impl Parser<'_> {
                     .and_then(|m| m.get("link"))
                     .and_then(Value::as_str)
                 {
-                    let linkable = [
-                        "in.statement",
-                        "ans.statement",
-                        "in.download",
-                        "ans.download",
-                    ];
                     let same_kind = extension.split('.').next() == target.split('.').next();
-                    if !linkable.contains(&extension)
-                        || !(linkable.contains(&target) || target == "in" || target == "ans")
+                    if !SAMPLE_EXTENSIONS.contains(&extension)
+                        || !(SAMPLE_EXTENSIONS.contains(&target)
+                            || target == "in"
+                            || target == "ans")
                         || !same_kind
                     {
                         return Err(recipe_error(
@@ -651,19 +657,50 @@ impl Parser<'_> {
             Some(command) => Some(self.invocation(&command, yaml, &config, count, at)?),
             None => None,
         };
-        if generate.is_none()
-            && copy.is_none()
-            && !written.iter().any(|(e, _)| e == "in")
-            && links.is_empty()
-        {
-            let sample_only = written
-                .iter()
-                .any(|(e, _)| e == "in.statement" || e == "interaction");
-            if !sample_only {
+        // What a case needs, in the order bt checks it (`required_in`): an input, or for a
+        // sample what is shown and downloaded in its place.
+        let sample = path.split('/').next() == Some("sample");
+        let has = |key: &str| {
+            written.iter().any(|(e, _)| e == key) || links.iter().any(|(e, _)| e == key)
+        };
+        let makes_input = generate.is_some()
+            || copy.is_some()
+            || has("in")
+            || (sample && has("in.statement") && has("in.download"))
+            || (sample && self.interactive && has("interaction") && has("in.download"));
+        if !makes_input {
+            return Err(recipe_error(
+                self.path,
+                at,
+                if sample {
+                    "a case needs `generate`, `copy` or `in` to make its input (a sample may have `in.statement` and `in.download` instead)"
+                } else {
+                    "a case needs `generate`, `copy` or `in` to make its input"
+                },
+            ));
+        }
+        if has("interaction") && !self.interactive {
+            return Err(recipe_error(
+                self.path,
+                at,
+                "`interaction` is only for an interactive or multi-pass problem",
+            ));
+        }
+        if !sample {
+            if let Some(key) = SAMPLE_EXTENSIONS.iter().find(|key| has(key)) {
                 return Err(recipe_error(
                     self.path,
                     at,
-                    "a case needs `generate`, `copy` or `in` to make its input",
+                    format!("`{key}` is only for a sample (BAPCtools shows and offers only the samples' files)"),
+                ));
+            }
+        }
+        for (extension, target) in &links {
+            if links.iter().any(|(e, _)| e == target) {
+                return Err(recipe_error(
+                    self.path,
+                    at,
+                    format!("`{extension}` links to `{target}`, which is itself a link (BAPCtools forbids links to links)"),
                 ));
             }
         }
@@ -808,8 +845,13 @@ fn join(folder: &str, name: &str) -> String {
     }
 }
 
-/// Reads the package's recipe. `constants` are problem.yaml's.
-pub fn read(root: &Path, constants: &[(String, String)]) -> Result<Recipe, GenError> {
+/// Reads the package's recipe. `constants` are problem.yaml's; `interactive` says the problem
+/// is interactive or multi-pass (see [`problem_settings`]).
+pub fn read(
+    root: &Path,
+    constants: &[(String, String)],
+    interactive: bool,
+) -> Result<Recipe, GenError> {
     let path = root.join(RECIPE);
     super::check_inside(root, &path)?;
     let yaml = super::yaml::read(&path)?;
@@ -852,6 +894,7 @@ pub fn read(root: &Path, constants: &[(String, String)]) -> Result<Recipe, GenEr
     }
     let mut parser = Parser {
         path: &path,
+        interactive,
         constants,
         dirs: Vec::new(),
         cases: Vec::new(),
@@ -1109,11 +1152,30 @@ fn generate_case(
     for (ext, text) in &case.written {
         files.insert(ext.clone(), text.clone().into_bytes());
     }
-    if !files.contains_key("in")
-        && !files.contains_key("in.statement")
-        && !files.contains_key("interaction")
-        && !case.links.iter().any(|(e, _)| e.starts_with("in"))
-    {
+    // The links of the case's files, each to one it has (bt: "link … is invalid since … was
+    // not generated"): those of the input now, those of the answer once it is made.
+    let linked = |files: &BTreeMap<String, Vec<u8>>, kind: &str| {
+        for (extension, target) in &case.links {
+            if extension.starts_with(kind) && !files.contains_key(target) {
+                return Err(fail(format!(
+                    "`{extension}` links to `{target}`, which the case does not have (nothing made its `.{target}`)"
+                )));
+            }
+        }
+        Ok(())
+    };
+    linked(&files, "in")?;
+    let sample = case.path.split('/').next() == Some("sample");
+    let has = |files: &BTreeMap<String, Vec<u8>>, ext: &str| {
+        files.contains_key(ext) || case.links.iter().any(|(e, _)| e == ext)
+    };
+    let has_input = has(&files, "in")
+        || (sample && has(&files, "in.statement") && has(&files, "in.download"))
+        || (sample
+            && context.interactive
+            && has(&files, "interaction")
+            && has(&files, "in.download"));
+    if !has_input {
         return Err(fail(
             "no `.in` was made (the generator wrote no `testcase.in` and nothing on stdout)"
                 .to_string(),
@@ -1138,6 +1200,7 @@ fn generate_case(
             files.insert("ans".to_string(), answer);
         }
     }
+    linked(&files, "ans")?;
     Ok(files)
 }
 

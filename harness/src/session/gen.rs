@@ -124,7 +124,7 @@ impl Session {
         }
         let languages = self.languages();
         let (constants, interactive) = generate::problem_settings(&root)?;
-        let recipe = generate::read(&root, &constants)?;
+        let recipe = generate::read(&root, &constants, interactive)?;
         let started = std::time::Instant::now();
         let mut progress = crate::report::progress::Progress::stderr(recipe.cases.len());
         progress.set_label(&crate::package::file_name(&root));
