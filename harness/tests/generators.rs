@@ -362,7 +362,8 @@ fn a_recipe_that_cannot_run_names_the_case() {
 /// bt's on the same recipe): a link to a link, a link to a file the case does not have, a case
 /// with links but no input, statement and download files outside `sample`, and
 /// `interaction:` in a problem that is not interactive are errors that name the case; a
-/// sample may have an `in.statement` and an `in.download` instead of an `.in`.
+/// sample may have an `in.statement` and an `in.download` instead of an `.in`. A visualizer
+/// is not run, with a note.
 #[test]
 fn link_keys_and_required_inputs_are_ruled_as_bt_rules_them() {
     let project = Project::new();
@@ -396,8 +397,16 @@ fn link_keys_and_required_inputs_are_ruled_as_bt_rules_them() {
     fails("`interaction` is only for an interactive or multi-pass problem");
     // A sample shown and downloaded without an `.in` is fine, and so are links to its files.
     recipe("data:\n  sample:\n    data:\n      a:\n        in.statement: \"1\\n7\"\n        in.download: \"1\\n7\"\n        ans: \"7\"\n      b:\n        in: \"1\\n8\"\n        ans.statement:\n          link: ans\n");
-    harness_gen(&project, &["sumgen"]).code(OK);
+    // A visualizer is not run, and the run says so.
+    std::fs::create_dir_all(root.join("input_visualizer")).unwrap();
+    std::fs::write(root.join("input_visualizer/draw.py"), "print('no')\n").unwrap();
+    let assert = harness_gen(&project, &["sumgen"]).code(OK);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("visualizers are not run"), "{stdout}");
     let ours = tree(&root.join("data"));
+    assert!(!ours
+        .keys()
+        .any(|p| p.extension().is_some_and(|e| e == "png")));
     assert_eq!(
         ours[Path::new("sample/a.in.statement")],
         Ok(b"1\n7\n".to_vec())

@@ -497,3 +497,63 @@ fn included_files_are_put_beside_the_submissions() {
     // BAPCtools does not copy `include/` (its `bt run` cannot compile `uses.c`: no
     // `answer.h`), so the spec alone is the reference here.
 }
+
+/// submissions.yaml's `use_for_time_limit` decides which submissions compute the time limit:
+/// `false` on every glob that matches a slow accepted submission keeps it out, `lower` keeps
+/// a fast one in (the spec's rule, and BAPCtools' `lower_time_limit` of any matching rule).
+#[test]
+fn use_for_time_limit_false_leaves_a_submission_out_of_the_time_limit() {
+    let project = Project::new();
+    let spin = "#include <stdio.h>\n#include <time.h>\nint main(void) {\n  int n;\n  if (scanf(\"%d\", &n) != 1) return 1;\n  volatile unsigned long x = 0;\n  while (clock() < CLOCKS_PER_SEC * 4 / 10) x++;\n  printf(\"%d\\n\", n);\n  return 0;\n}\n";
+    for (path, text) in [
+        (
+            "tl/problem.yaml",
+            format!(
+                "problem_format_version: 2025-09\nname: Limit\nuuid: {}\n",
+                fresh_uuid()
+            ),
+        ),
+        ("tl/data/sample/1.in", "1\n".to_string()),
+        ("tl/data/sample/1.ans", "1\n".to_string()),
+        ("tl/data/secret/1.in", "2\n".to_string()),
+        ("tl/data/secret/1.ans", "2\n".to_string()),
+        (
+            "tl/submissions/accepted/fast.c",
+            "#include <stdio.h>\nint main(void) { int n; if (scanf(\"%d\", &n) != 1) return 1; printf(\"%d\\n\", n); return 0; }\n".to_string(),
+        ),
+        ("tl/submissions/accepted/slow.c", spin.to_string()),
+    ] {
+        project.write(path, &text);
+    }
+    let header = |project: &Project| {
+        let assert = project
+            .harness()
+            .env("HARNESS_CACHE_DIR", project.join(".cache"))
+            .args(["verify", "tl"])
+            .assert()
+            .code(OK);
+        let output = assert.get_output();
+        let said = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        said.lines()
+            .find(|l| l.contains("computed as problemtools does"))
+            .unwrap_or_else(|| panic!("no computed limit in: {said}"))
+            .to_string()
+    };
+    let line = header(&project);
+    assert!(line.contains("(tl/accepted/slow.c)"), "{line}");
+    // The spec: to leave a submission out, every glob that matches it must say so; the
+    // default `accepted` rule still counts it here.
+    project.write(
+        "tl/submissions/submissions.yaml",
+        "accepted/slow.c:\n  use_for_time_limit: false\n",
+    );
+    let line = header(&project);
+    assert!(line.contains("(tl/accepted/slow.c)"), "{line}");
+    project.write(
+        "tl/submissions/submissions.yaml",
+        "accepted:\n  permitted: [AC]\n  use_for_time_limit: false\naccepted/fast.c:\n  use_for_time_limit: lower\n",
+    );
+    let line = header(&project);
+    assert!(line.contains("(tl/accepted/fast.c)"), "{line}");
+}
