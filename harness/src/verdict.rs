@@ -371,7 +371,7 @@ pub fn interactor_said(
 }
 
 /// Who is blamed for an interactive run: the one place its verdict is decided, in the order
-/// problemtools and DOMjudge use (the README's table):
+/// problemtools and DOMjudge use (the book's table, docs/src/guide/interactive.md):
 ///
 /// 1. the interactor failed (crash, exit code outside its protocol, FAIL, its own limits,
 ///    no verdict in time): judge error;
@@ -766,7 +766,7 @@ mod tests {
         );
     }
 
-    /// The README's blame table, row by row.
+    /// The book's blame table (docs/src/guide/interactive.md), row by row.
     #[test]
     fn blame_table() {
         use InteractorSaid::Silenced;

@@ -4,6 +4,7 @@
 
 mod add;
 mod args;
+pub mod book;
 mod calibrate;
 mod doctor;
 mod export;

@@ -1,5 +1,5 @@
 //! Machine-readable reports: one JSON document on stdout, with field names kept stable for
-//! scripts and editors (documented in the README).
+//! scripts and editors (documented in the book, docs/src/reference/reports.md).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
