@@ -61,6 +61,10 @@ pub struct JudgeArgs {
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
     #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
+    /// Build C and C++ with AddressSanitizer and UndefinedBehaviorSanitizer (Rust with debug
+    /// assertions and overflow checks): a bad access or an overflow is an RE naming its line.
+    #[arg(long)]
+    pub sanitize: bool,
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
@@ -78,6 +82,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         input: args.input.clone(),
         watch: args.watch,
         partition: args.partition,
+        sanitize: args.sanitize,
     };
     global.session().judge(&request, &(&args.output).into())
 }

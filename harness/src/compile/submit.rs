@@ -76,6 +76,8 @@ pub struct Prepared {
     pub time_multiplier: f64,
     /// The compiler's messages, warnings included (empty for interpreters).
     pub compile_message: String,
+    /// The private copy of the source the compiler saw (a sanitizer's frames name it).
+    pub source_copy: PathBuf,
     _build_dir: TempDir,
 }
 
@@ -212,6 +214,7 @@ pub fn compile(
                 program: built_program(language, source, build_dir.path(), memory_bytes)?,
                 time_multiplier: language.time_multiplier,
                 compile_message,
+                source_copy: build_dir.path().join(copy_name(language, source)),
                 _build_dir: build_dir,
             }),
             Built::CompileError { message } => Compiled::CompileError {
@@ -353,6 +356,7 @@ pub fn built_program(
         executable,
         args,
         syscall_filter: language.sandbox.syscall_filter(),
+        sanitized: None,
     })
 }
 

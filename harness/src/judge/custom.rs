@@ -52,8 +52,11 @@ pub fn run_on_input(
         ),
         None => None,
     };
+    let env = program.env();
     let request = RunRequest::new(&program.executable, limits)
         .args(&program.args)
+        .env(&env)
+        .address_space_cap(program.address_space_cap())
         .stdin(Stdin::File(input))
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
@@ -77,11 +80,21 @@ pub fn run_on_input(
             check::check(checker, &files, &result.stdout, answer)
         }
     });
+    let stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+    let mut reason = judgement.reason;
+    if let Some(report) = program
+        .sanitized
+        .as_ref()
+        .filter(|_| judgement.verdict == Verdict::RuntimeError)
+        .and_then(|s| s.reason(&stderr_tail))
+    {
+        reason = report;
+    }
     Ok(CustomRun {
         verdict: judgement.verdict,
-        reason: judgement.reason,
+        reason,
         output: result.stdout,
-        stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
+        stderr_tail,
         cpu_time: result.cpu_time,
         peak_memory_bytes: result.resident_peak_bytes,
         expected,

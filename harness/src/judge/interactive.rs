@@ -81,6 +81,7 @@ pub fn prepare(
                 executable: program.program.clone(),
                 args: program.args.clone(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -89,6 +90,7 @@ pub fn prepare(
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -318,6 +320,7 @@ pub fn judge_case(
         scratch,
     } = call;
     let limits = settings.limits;
+    let env = program.env();
     let request = PairRequest {
         submission: Party {
             program: &program.executable,
@@ -327,6 +330,8 @@ pub fn judge_case(
             workdir: None,
             isolation: Isolation::Sandbox,
             syscall_filter: program.syscall_filter,
+            env: &env,
+            address_space_cap: program.address_space_cap(),
         },
         interactor: Party {
             program: &interactor_program,
@@ -336,6 +341,8 @@ pub fn judge_case(
             workdir: Some(scratch.path()),
             isolation,
             syscall_filter: true,
+            env: &[],
+            address_space_cap: true,
         },
         wall_time: limits.wall_time,
     };

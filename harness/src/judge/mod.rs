@@ -13,6 +13,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
@@ -20,6 +21,7 @@ use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
+use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
@@ -35,6 +37,9 @@ pub struct Program {
     pub args: Vec<OsString>,
     /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
     pub syscall_filter: bool,
+    /// Built with sanitizers (`--sanitize`): run with their options and no address-space cap,
+    /// and a crash's reason read from their report.
+    pub sanitized: Option<Arc<Sanitized>>,
 }
 
 impl Program {
@@ -44,7 +49,23 @@ impl Program {
             executable: executable.into(),
             args: Vec::new(),
             syscall_filter: true,
+            sanitized: None,
         }
+    }
+
+    /// The environment its runs get: a sanitizer's options, or nothing.
+    pub(crate) fn env(&self) -> Vec<(OsString, OsString)> {
+        self.sanitized
+            .as_ref()
+            .map(|s| s.toolchain.env())
+            .unwrap_or_default()
+    }
+
+    /// Whether its runs keep the address-space cap (a sanitized build cannot).
+    pub(crate) fn address_space_cap(&self) -> bool {
+        self.sanitized
+            .as_ref()
+            .is_none_or(|s| s.toolchain.address_space_cap())
     }
 }
 
@@ -241,6 +262,8 @@ fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -
 /// output file read back).
 pub(crate) struct CaseRun {
     result: Result<run::RunResult, RunError>,
+    /// How to read a sanitizer's report, when the program was built with one.
+    sanitized: Option<Arc<Sanitized>>,
 }
 
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
@@ -254,15 +277,19 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         None => (Stdin::File(&case.input), None),
     };
     let inputs: Vec<(&str, &std::path::Path)> = input.into_iter().collect();
+    let env = program.env();
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&program.args)
         .stdin(stdin)
+        .env(&env)
+        .address_space_cap(program.address_space_cap())
         .files(&inputs)
         .output_file(files.output.as_deref())
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),
+        sanitized: program.sanitized.clone(),
     }
 }
 
@@ -271,7 +298,7 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
 pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
-    let CaseRun { result } = run;
+    let CaseRun { result, sanitized } = run;
     let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
@@ -321,6 +348,13 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
+    if let Some(sanitized) = sanitized.filter(|_| outcome.verdict == Verdict::RuntimeError) {
+        if let Some(report) = sanitized.reason(&outcome.stderr_tail) {
+            // The sanitizer's words say more than `exit 1` and its last line.
+            outcome.reason = report;
+            outcome.stderr_tail = Sanitized::tidy(&outcome.stderr_tail);
+        }
+    }
     if outcome.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the

@@ -3,6 +3,7 @@
 //! and give one verdict, the first failing case's. It never prints.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case, DiscoverError};
@@ -12,6 +13,7 @@ use crate::config::{Config, Language, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
+use crate::sanitizer::{Sanitized, Toolchain};
 use crate::verdict::Verdict;
 
 use super::interactive;
@@ -184,6 +186,18 @@ pub fn judge(
     options: &Options,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
+    judge_as(plan, options, None, on_case)
+}
+
+/// [`judge`], the plan's language being a sanitized build (`--sanitize`,
+/// [`crate::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
+/// reason is then read from the sanitizer's report.
+pub fn judge_as(
+    plan: &Plan<'_>,
+    options: &Options,
+    sanitized: Option<Toolchain>,
+    on_case: &mut dyn FnMut(&CaseOutcome),
+) -> Result<SubmissionReport, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
     let mut report = SubmissionReport {
@@ -210,6 +224,14 @@ pub fn judge(
         }
         Compiled::Ready(prepared) => prepared,
     };
+    let mut prepared = prepared;
+    if let Some(toolchain) = sanitized {
+        prepared.program.sanitized = Some(Arc::new(Sanitized {
+            toolchain,
+            shown: plan.source.clone(),
+            copy: prepared.source_copy.clone(),
+        }));
+    }
     report.compile = CompileOutcome {
         ok: true,
         message: prepared.compile_message.clone(),

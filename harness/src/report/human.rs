@@ -858,6 +858,9 @@ impl<W: Write> HumanReporter<W> {
                 if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
                     write_submission_header(out, &header)?;
                 }
+                if let Some(note) = &plan.sanitized {
+                    writeln!(out, "  {DIM}{note}{DIM:#}")?;
+                }
                 Layout::Judge {
                     cases: CaseList::new(self.options, names()),
                 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use super::failed::FailedStore;
 use super::limits::LimitOverrides;
 use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
-use super::{packages, stream, Output, Session};
+use super::{packages, sanitize, stream, Output, Session};
 use crate::author::program::Part;
 use crate::case::partition::Partition;
 use crate::compile::submit::{self, Compiled};
@@ -53,6 +53,8 @@ pub struct JudgeRequest {
     /// Again on every change of the source.
     pub watch: bool,
     pub partition: Option<Partition>,
+    /// Built with sanitizers (C, C++) or runtime checks (Rust).
+    pub sanitize: bool,
 }
 
 impl JudgeRequest {
@@ -166,9 +168,23 @@ impl Session {
         output: &Output,
         input: Option<&Path>,
     ) -> Result<i32> {
-        let (config, problem, source) = self.resolve(request, output.is_human())?;
+        let (mut config, problem, source) = self.resolve(request, output.is_human())?;
+        let sanitizing = if request.sanitize {
+            let lang = request.lang.as_deref();
+            let package_cases = request.cases.is_none() && input.is_none();
+            Some(sanitize::apply(
+                &mut config,
+                &problem,
+                &source,
+                lang,
+                package_cases,
+            )?)
+        } else {
+            None
+        };
+        let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
-            return run_input(&config, &problem, &source, request, input);
+            return run_input(&config, &problem, &source, request, input, toolchain);
         }
         let standalone = request.standalone();
         let mut plan = plan_submission(&config, &problem, &source, request)?;
@@ -207,6 +223,7 @@ impl Session {
         let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
         run.partition = request.partition;
         run.failed_only = request.failed;
+        run.sanitized = sanitizing.map(|s| s.note);
         let report = stream(
             &run,
             output,
@@ -217,7 +234,7 @@ impl Session {
                     unit: 0,
                     label: &label,
                 });
-                let report = submission::judge(&plan, &options, &mut |outcome| {
+                let report = submission::judge_as(&plan, &options, toolchain, &mut |outcome| {
                     on_event(Event::CaseFinished { unit: 0, outcome });
                 })?;
                 on_event(Event::UnitFinished {
@@ -289,6 +306,7 @@ fn run_input(
     source: &Path,
     request: &JudgeRequest,
     input: &Path,
+    sanitized: Option<crate::sanitizer::Toolchain>,
 ) -> Result<i32> {
     let problem = config.require_problem(problem)?;
     if !input.is_file() {
@@ -310,7 +328,16 @@ fn run_input(
     let limits = problem.limits(language.time_multiplier);
     let mut stdout = anstream::stdout().lock();
     let prepared = match submit::compile(language, source, problem.memory_limit)? {
-        Compiled::Ready(prepared) => prepared,
+        Compiled::Ready(mut prepared) => {
+            prepared.program.sanitized = sanitized.map(|toolchain| {
+                std::sync::Arc::new(crate::sanitizer::Sanitized {
+                    toolchain,
+                    shown: source.to_path_buf(),
+                    copy: prepared.source_copy.clone(),
+                })
+            });
+            prepared
+        }
         Compiled::CompileError { message, .. } => {
             crate::report::stress::write_compile_error(
                 &mut stdout,

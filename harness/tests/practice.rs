@@ -1,0 +1,202 @@
+//! The practice loop of a contestant in a plain folder (issue 25): `--sanitize` pointing at
+//! the line of a bad access, hints on a near miss, `--input` with its answer beside it, cases
+//! found beside the source, and the small frictions a new practiser hit.
+#![cfg(unix)]
+
+mod common;
+
+use assert_cmd::assert::Assert;
+use common::project::Project;
+
+const OK: i32 = 0;
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+fn stdout(assert: &Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+fn stderr(assert: &Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+/// A folder with no judge.toml above it and a user config of its own, so the tester's
+/// `~/.config/harness` plays no part.
+fn folder() -> Project {
+    Project::new()
+}
+
+fn harness(project: &Project, args: &[&str]) -> Assert {
+    project
+        .harness()
+        .env("XDG_CONFIG_HOME", project.join("config"))
+        .env("XDG_CACHE_HOME", project.join("cache"))
+        .args(args)
+        .assert()
+}
+
+/// Writes one element past a `new int[4]`: malloc's rounding leaves room, so a plain build
+/// prints the right answer.
+const OUT_OF_BOUNDS_CPP: &str = r#"#include <cstdio>
+int main() {
+    int n;
+    if (scanf("%d", &n) != 1) return 0;
+    int *a = new int[4];
+    for (int i = 0; i <= n; i++) a[i] = i;
+    printf("%d\n", a[0]);
+    return 0;
+}
+"#;
+
+/// Whether this machine's g++ builds with the sanitizers; says `skipped:` when it does not
+/// (outside CI, which installs them).
+fn sanitizers_or_skip(project: &Project, test: &str) -> bool {
+    let assert = harness(project, &["judge", "a.cpp", "--sanitize"]);
+    let said = stderr(&assert);
+    if said.contains("cannot build with") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI has g++ with its sanitizers: {said}"
+        );
+        common::skipped(&format!("{test}: {}", said.trim()));
+        return false;
+    }
+    true
+}
+
+#[test]
+fn sanitize_catches_an_out_of_bounds_write_that_plain_judging_accepts() {
+    let project = folder()
+        .file("a.cpp", OUT_OF_BOUNDS_CPP)
+        .file("test/four.in", "4\n")
+        .file("test/four.out", "0\n")
+        .file("test/two.in", "2\n")
+        .file("test/two.out", "0\n");
+    harness(&project, &["judge", "a.cpp"]).code(OK);
+    if !sanitizers_or_skip(&project, "sanitize_catches_an_out_of_bounds_write") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(text.contains("a.cpp (C++17, sanitized)"), "{text}");
+    assert!(
+        text.contains("no address-space cap") && text.contains("memory limit 768 MiB"),
+        "the header says what is loosened: {text}"
+    );
+    assert!(
+        text.contains("RE   four") && text.contains("heap-buffer-overflow at a.cpp:6"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Shadow bytes") && !text.contains("fa fa fa"),
+        "the shadow dump is left out: {text}"
+    );
+    assert!(text.contains("1 AC, 1 RE"), "{text}");
+
+    // The same reason in JSON.
+    let assert = harness(
+        &project,
+        &["judge", "a.cpp", "--sanitize", "--format", "json"],
+    )
+    .code(FAILED);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let text = json.to_string();
+    assert!(
+        text.contains("heap-buffer-overflow at a.cpp:6 (WRITE of size 4)"),
+        "{text}"
+    );
+
+    // One input: the same reason.
+    let assert = harness(
+        &project,
+        &["judge", "a.cpp", "--sanitize", "--input", "test/four.in"],
+    );
+    let text = stdout(&assert);
+    assert!(text.contains("heap-buffer-overflow at a.cpp:6"), "{text}");
+}
+
+#[test]
+fn sanitize_names_a_signed_overflow_and_its_line() {
+    let project = folder()
+        .file(
+            "a.cpp",
+            "#include <cstdio>\n#include <climits>\nint main() {\n    int n;\n    if (scanf(\"%d\", &n) != 1) return 0;\n    int x = INT_MAX - 1;\n    x += n;\n    printf(\"%d\\n\", x > 0 ? 1 : 0);\n}\n",
+        )
+        .file("test/1.in", "5\n")
+        .file("test/1.out", "1\n");
+    if !sanitizers_or_skip(&project, "sanitize_names_a_signed_overflow") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("signed-integer-overflow at a.cpp:7 (signed integer overflow:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sanitize_turns_on_rusts_overflow_checks() {
+    let project = folder()
+        .file(
+            "a.rs",
+            "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    let n: i32 = s.trim().parse().unwrap();\n    let x: i32 = i32::MAX - 1;\n    let y = x + n;\n    println!(\"{}\", if y > 0 { 1 } else { 0 });\n}\n",
+        )
+        .file("test/1.in", "5\n")
+        .file("test/1.out", "1\n");
+    if std::process::Command::new("rustc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        common::skipped("sanitize_turns_on_rusts_overflow_checks: no rustc");
+        return;
+    }
+    // Built with -O, the addition wraps: a wrong answer.
+    harness(&project, &["judge", "a.rs"]).code(FAILED);
+    let assert = harness(&project, &["judge", "a.rs", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("panic at a.rs:7 (attempt to add with overflow)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sanitize_without_the_sanitizers_runtimes_is_a_clear_error() {
+    // A g++ that cannot link the sanitizers, as on a machine without libasan.
+    let project = folder()
+        .executable(
+            "bin/g++",
+            "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in -fsanitize=*) echo '/usr/bin/ld: cannot find -lasan: No such file or directory' >&2; exit 1;; esac; done\nexec /usr/bin/g++ \"$@\"\n",
+        )
+        .file("a.cpp", OUT_OF_BOUNDS_CPP)
+        .file("test/1.in", "2\n")
+        .file("test/1.out", "0\n");
+    let toml = format!(
+        "[languages.cpp]\nname = \"C++17\"\nextensions = [\"cpp\"]\ncompile = [\"{}\", \"-O2\", \"-o\", \"{{exe}}\", \"{{source}}\"]\nrun = [\"{{exe}}\"]\n",
+        project.join("bin/g++").display()
+    );
+    project.write("judge.toml", &toml);
+    harness(&project, &["judge", "a.cpp"]).code(OK);
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(ERROR);
+    let said = stderr(&assert);
+    assert!(
+        said.contains("cannot build with AddressSanitizer and UndefinedBehaviorSanitizer on this machine: /usr/bin/ld: cannot find -lasan")
+            && said.contains("apt install libasan8"),
+        "{said}"
+    );
+    assert!(!said.contains("panicked"), "{said}");
+
+    // A language --sanitize does not know.
+    let project = folder()
+        .file("a.py", "print(0)\n")
+        .file("test/1.in", "2\n")
+        .file("test/1.out", "0\n");
+    let assert = harness(&project, &["judge", "a.py", "--sanitize"]).code(ERROR);
+    let said = stderr(&assert);
+    assert!(
+        said.contains("--sanitize builds C and C++ with gcc or clang, and Rust with rustc; Python 3 compiles with `python3`"),
+        "{said}"
+    );
+}
