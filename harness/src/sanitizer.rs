@@ -252,8 +252,9 @@ impl Sanitized {
 
     /// `stderr` without AddressSanitizer's dump of the shadow bytes around the address (a
     /// screen of hex that only says what the report's first lines say), so that the end of
-    /// stderr a report shows is the stack.
-    pub fn tidy(stderr: &str) -> String {
+    /// stderr a report shows is the stack; the private copy named as the user names it.
+    pub fn tidy(&self, stderr: &str) -> String {
+        let stderr = stderr.replace(&*self.copy.to_string_lossy(), &self.shown.to_string_lossy());
         let mut kept = String::with_capacity(stderr.len());
         let mut in_dump = false;
         for line in stderr.split_inclusive('\n') {
@@ -724,11 +725,13 @@ SUMMARY: AddressSanitizer: ABRT nptl/pthread_kill.c:44 in __pthread_kill_impleme
 
     #[test]
     fn the_shadow_dump_is_left_out_of_stderr() {
-        let tidy = Sanitized::tidy(HEAP_OVERFLOW);
-        assert!(tidy.contains("SUMMARY: AddressSanitizer: heap-buffer-overflow"));
+        let native = sanitized(Toolchain::Native { cxx: true });
+        let tidy = native.tidy(HEAP_OVERFLOW);
+        assert!(tidy.contains("SUMMARY: AddressSanitizer: heap-buffer-overflow a.cpp:17 in main"));
+        assert!(tidy.contains("in main a.cpp:16\n"), "{tidy}");
         assert!(!tidy.contains("Shadow bytes"), "{tidy}");
         assert!(tidy.ends_with("==2==ABORTING\n"), "{tidy}");
-        assert_eq!(Sanitized::tidy("plain\nlines\n"), "plain\nlines\n");
+        assert_eq!(native.tidy("plain\nlines\n"), "plain\nlines\n");
     }
 
     #[test]

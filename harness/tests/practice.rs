@@ -200,3 +200,49 @@ fn sanitize_without_the_sanitizers_runtimes_is_a_clear_error() {
         "{said}"
     );
 }
+
+#[test]
+fn stress_sanitize_reruns_only_the_failing_input_sanitized() {
+    // Wrong from n = 6 on, and writing past its array from n = 5 on.
+    let project = folder()
+        .file(
+            "a.cpp",
+            "#include <cstdio>\nint main() {\n    int n;\n    if (scanf(\"%d\", &n) != 1) return 0;\n    int *a = new int[4];\n    for (int i = 0; i < n; i++) a[i] = i;\n    printf(\"%d\\n\", n >= 6 ? a[5] : 0);\n}\n",
+        )
+        .file("gen.py", "import sys\nprint(int(sys.argv[1]) % 10)\n")
+        .file("brute.py", "input()\nprint(0)\n")
+        .file("test/1.in", "1\n")
+        .file("test/1.out", "0\n");
+    if !sanitizers_or_skip(&project, "stress_sanitize_reruns_only_the_failing_input") {
+        return;
+    }
+    let args = [
+        "stress", "a.cpp", "--gen", "gen.py", "--brute", "brute.py", "--seed", "1", "-j", "1",
+    ];
+    let plain = harness(&project, &args).code(FAILED);
+    let text = stdout(&plain);
+    assert!(text.contains("verdict: WA"), "{text}");
+    assert!(!text.contains("sanitized:"), "{text}");
+
+    let mut sanitized = args.to_vec();
+    sanitized.push("--sanitize");
+    let assert = harness(&project, &sanitized).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("verdict: WA"),
+        "the failure found is the same: {text}"
+    );
+    assert!(
+        text.contains("sanitized: RE  heap-buffer-overflow at a.cpp:6 (WRITE of size 4)"),
+        "{text}"
+    );
+
+    sanitized.extend(["--format", "json"]);
+    let assert = harness(&project, &sanitized).code(FAILED);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(json["sanitized"]["verdict"], "RE", "{json}");
+    assert_eq!(
+        json["sanitized"]["reason"],
+        "heap-buffer-overflow at a.cpp:6 (WRITE of size 4)"
+    );
+}

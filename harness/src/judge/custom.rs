@@ -80,15 +80,17 @@ pub fn run_on_input(
             check::check(checker, &files, &result.stdout, answer)
         }
     });
-    let stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+    let mut stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
     let mut reason = judgement.reason;
-    if let Some(report) = program
+    if let Some(sanitized) = program
         .sanitized
         .as_ref()
         .filter(|_| judgement.verdict == Verdict::RuntimeError)
-        .and_then(|s| s.reason(&stderr_tail))
     {
-        reason = report;
+        if let Some(report) = sanitized.reason(&stderr_tail) {
+            reason = report;
+            stderr_tail = sanitized.tidy(&stderr_tail);
+        }
     }
     Ok(CustomRun {
         verdict: judgement.verdict,

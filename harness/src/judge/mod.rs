@@ -352,7 +352,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         if let Some(report) = sanitized.reason(&outcome.stderr_tail) {
             // The sanitizer's words say more than `exit 1` and its last line.
             outcome.reason = report;
-            outcome.stderr_tail = Sanitized::tidy(&outcome.stderr_tail);
+            outcome.stderr_tail = sanitized.tidy(&outcome.stderr_tail);
         }
     }
     if outcome.verdict == Verdict::WrongAnswer {

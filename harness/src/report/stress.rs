@@ -10,7 +10,7 @@ use super::excerpt::write_excerpt;
 use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
-use crate::author::stress::{Failing, ShrinkStatus, StressReport};
+use crate::author::stress::{Failing, Rerun, ShrinkStatus, StressReport};
 use crate::config::units::format_duration;
 use crate::text::{cut, tail_lines};
 use crate::verdict::Verdict;
@@ -188,6 +188,22 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         "{BOLD}verdict:{BOLD:#} {BAD}{}{BAD:#}  {}",
         minimal.outcome.verdict, minimal.outcome.reason
     )?;
+    match &found.sanitized {
+        Some(Rerun::Failed(outcome)) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} {BAD}{}{BAD:#}  {}",
+            outcome.verdict, outcome.reason
+        )?,
+        Some(Rerun::Passed) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} passes: the sanitizers saw nothing wrong on this input"
+        )?,
+        Some(Rerun::NotBuilt(message)) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} the sanitized build did not compile: {message}"
+        )?,
+        None => {}
+    }
     if let Some(added) = saved {
         writeln!(
             out,
@@ -244,6 +260,17 @@ pub struct StressJson {
     candidates_tried: usize,
     elapsed_ms: u64,
     saved: Option<String>,
+    /// The failing input run again sanitized (`--sanitize` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sanitized: Option<SanitizedJson>,
+}
+
+/// What the sanitized build did on the failing input.
+#[derive(Debug, Serialize)]
+struct SanitizedJson {
+    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
+    verdict: &'static str,
+    reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -312,6 +339,22 @@ impl StressJson {
             candidates_tried: found.map_or(0, |f| f.tried),
             elapsed_ms: report.elapsed.as_millis() as u64,
             saved: saved.map(|a| a.name.clone()),
+            sanitized: found
+                .and_then(|f| f.sanitized.as_ref())
+                .map(|rerun| match rerun {
+                    Rerun::Failed(outcome) => SanitizedJson {
+                        verdict: outcome.verdict.as_str(),
+                        reason: outcome.reason.clone(),
+                    },
+                    Rerun::Passed => SanitizedJson {
+                        verdict: Verdict::Accepted.as_str(),
+                        reason: "the sanitizers saw nothing wrong on this input".to_string(),
+                    },
+                    Rerun::NotBuilt(message) => SanitizedJson {
+                        verdict: Verdict::CompileError.as_str(),
+                        reason: message.clone(),
+                    },
+                }),
         }
     }
 }

@@ -8,7 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::compile::submit::{self, Built};
-use crate::config::Config;
+use crate::config::{Config, Language, Problem};
+use crate::sandbox::run::Limits;
 use crate::sanitizer::{self, SanitizeError, Toolchain};
 
 /// A program every C and C++ compiler accepts.
@@ -45,10 +46,7 @@ pub fn apply(
         submit::detect_language(config, source, lang)?
     };
     let id = language.id.clone();
-    let (sanitized, toolchain) = sanitizer::language(language)?;
-    if matches!(toolchain, Toolchain::Native { .. }) {
-        probe(&sanitized, toolchain)?;
-    }
+    let (sanitized, toolchain) = build(language)?;
     for language in config.languages.iter_mut().filter(|l| l.id == id) {
         *language = sanitized.clone();
     }
@@ -62,10 +60,26 @@ pub fn apply(
     Ok(Sanitizing { toolchain, note })
 }
 
+/// The sanitized build of `language`, tried once on an empty program.
+pub fn build(language: &Language) -> Result<(Language, Toolchain)> {
+    let (sanitized, toolchain) = sanitizer::language(language)?;
+    if matches!(toolchain, Toolchain::Native { .. }) {
+        probe(&sanitized, toolchain)?;
+    }
+    Ok((sanitized, toolchain))
+}
+
+/// The limits of a sanitized run of `language` (already sanitized) on `problem`.
+pub fn limits(problem: &Problem, language: &Language, toolchain: Toolchain) -> Limits {
+    let mut limits = problem.limits(language.time_multiplier);
+    limits.memory_bytes = toolchain.memory_limit(problem.memory_limit);
+    limits
+}
+
 /// Compiles an empty program with the sanitized command: a compiler without the sanitizers
 /// (no `libasan`, an old compiler) is refused here, by name, rather than as the submission's
 /// compile error.
-fn probe(language: &crate::config::Language, toolchain: Toolchain) -> Result<()> {
+fn probe(language: &Language, toolchain: Toolchain) -> Result<()> {
     submit::check_tools(language)?;
     let dir = tempfile::Builder::new()
         .prefix("harness-sanitize-")
