@@ -77,7 +77,13 @@ pub fn run_on_input(
                 input,
                 answer: &answer_path,
             };
-            check::check(checker, &files, &result.stdout, answer)
+            let mut judgement = check::check(checker, &files, &result.stdout, answer);
+            if judgement.verdict == Verdict::WrongAnswer {
+                if let Some(hint) = check::hint::near_miss(checker, &result.stdout, answer) {
+                    judgement.reason = format!("{} (hint: {hint})", judgement.reason);
+                }
+            }
+            judgement
         }
     });
     let mut stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();

@@ -117,6 +117,8 @@ pub struct Mismatch {
     pub output: Vec<u8>,
     /// What the answer file holds.
     pub answer: Vec<u8>,
+    /// A looser built-in checker that would accept it, and why (a near miss).
+    pub hint: Option<String>,
 }
 
 /// How each case is judged.
@@ -356,6 +358,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         }
     }
     if outcome.verdict == Verdict::WrongAnswer {
+        let hint = check::hint::near_miss(settings.checker, &output, &answer);
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
@@ -365,7 +368,11 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         let mut answer = answer;
         answer.truncate(MISMATCH_KEEP_BYTES);
         answer.shrink_to_fit();
-        outcome.mismatch = Some(Mismatch { output, answer });
+        outcome.mismatch = Some(Mismatch {
+            output,
+            answer,
+            hint,
+        });
     }
     outcome
 }

@@ -284,6 +284,9 @@ fn write_case_line(
     if !outcome.reason.is_empty() {
         write!(out, "  {}", outcome.reason)?;
     }
+    if let Some(hint) = outcome.mismatch.as_ref().and_then(|m| m.hint.as_ref()) {
+        write!(out, " {DIM}(hint: {hint}){DIM:#}")?;
+    }
     writeln!(out)?;
     if options.detail == Detail::Verbose && !outcome.stderr_tail.trim().is_empty() {
         for line in tail_lines(&outcome.stderr_tail, 10) {
@@ -1184,6 +1187,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"13\n".to_vec(),
             answer: b"12\n".to_vec(),
+            hint: None,
         });
         let report = submission(
             vec![
@@ -1326,6 +1330,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
+            hint: None,
         });
         wrong.stderr_tail = "debug: n=2\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, 950, "");

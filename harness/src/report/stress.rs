@@ -183,11 +183,20 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         }
         None => {}
     }
-    writeln!(
+    write!(
         out,
         "{BOLD}verdict:{BOLD:#} {BAD}{}{BAD:#}  {}",
         minimal.outcome.verdict, minimal.outcome.reason
     )?;
+    match minimal
+        .outcome
+        .mismatch
+        .as_ref()
+        .and_then(|m| m.hint.as_ref())
+    {
+        Some(hint) => writeln!(out, " {DIM}(hint: {hint}){DIM:#}")?,
+        None => writeln!(out)?,
+    }
     match &found.sanitized {
         Some(Rerun::Failed(outcome)) => writeln!(
             out,
