@@ -308,12 +308,43 @@ fn a_near_miss_names_the_checker_that_would_accept_it() {
     // One input with its answer: the same hint in the reason.
     let assert = harness(&project, &["judge", "a.py", "--input", "test/1.in"]);
     let text = stdout(&assert);
-    if text.contains("no reference to compare with") {
-        // Until --input reads the answer beside it (issue 25, item 3).
-        return;
-    }
     assert!(
         text.contains("--checker tokens-ignore-case accepts it"),
         "{text}"
     );
+}
+
+#[test]
+fn input_takes_the_answer_beside_it() {
+    let project = folder()
+        .file(
+            "a.py",
+            "n = int(input())\nprint('YES' if n % 2 == 0 and n > 2 else 'NO')\n",
+        )
+        .file("test/random-1.in", "2\n")
+        .file("test/random-1.out", "NO\n")
+        .file("test/random-2.in", "4\n")
+        .file("test/random-2.ans", "NO\n")
+        .file("test/lone.in", "4\n");
+    let assert = harness(&project, &["judge", "a.py", "--input", "test/random-1.in"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("expected (test/random-1.out):\n  NO"),
+        "{text}"
+    );
+    assert!(!text.contains("no reference"), "{text}");
+    assert!(text.contains("AC  "), "{text}");
+
+    // `.ans` too, and a wrong answer is WA.
+    let assert = harness(&project, &["judge", "a.py", "--input", "test/random-2.in"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(text.contains("expected (test/random-2.ans):"), "{text}");
+    assert!(
+        text.contains("WA  ") && text.contains("expected NO, found YES"),
+        "{text}"
+    );
+
+    // Without one, the run alone decides, as before.
+    let assert = harness(&project, &["judge", "a.py", "--input", "test/lone.in"]).code(OK);
+    assert!(stdout(&assert).contains("no reference to compare with"));
 }

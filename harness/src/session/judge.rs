@@ -320,10 +320,12 @@ fn run_input(
     }
     let language = submit::detect_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
+    // The answer beside the input is the one to compare with, as a case's would be.
+    let answer = answer_beside(input);
     build_checkers(
         config,
         [problem],
-        request.no_build || problem.reference.is_none(),
+        request.no_build || (problem.reference.is_none() && answer.is_none()),
     )?;
     let limits = problem.limits(language.time_multiplier);
     let mut stdout = anstream::stdout().lock();
@@ -348,19 +350,27 @@ fn run_input(
             return Ok(exit::FAILED);
         }
     };
-    let reference: Option<Vec<String>> = problem.reference.as_ref().cloned();
-    let run = custom::run_on_input(
-        &prepared.program,
-        input,
-        limits,
-        &problem.checker,
-        reference
-            .as_deref()
-            .map(|command| (command, config.root.as_path())),
-    )?;
+    let expected = match (&answer, &problem.reference) {
+        (Some(answer), _) => custom::Expected::Answer(answer),
+        (None, Some(command)) => custom::Expected::Reference {
+            command,
+            root: &config.root,
+        },
+        (None, None) => custom::Expected::Nothing,
+    };
+    let run = custom::run_on_input(&prepared.program, input, limits, &problem.checker, expected)?;
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+/// The answer of an input given with `--input`: `NAME.ans`, else `NAME.out`, beside it (as
+/// a case's answer is found).
+fn answer_beside(input: &Path) -> Option<PathBuf> {
+    ["ans", "out"]
+        .iter()
+        .map(|extension| input.with_extension(extension))
+        .find(|answer| answer != input && answer.is_file())
 }
 
 /// The plan for a problem read from a package, on the package's own cases in its order
