@@ -348,3 +348,29 @@ fn input_takes_the_answer_beside_it() {
     let assert = harness(&project, &["judge", "a.py", "--input", "test/lone.in"]).code(OK);
     assert!(stdout(&assert).contains("no reference to compare with"));
 }
+
+#[test]
+fn a_source_in_a_folder_finds_the_cases_beside_it() {
+    let project = folder()
+        .file(
+            "4A/a.py",
+            "n = int(input())\nprint('YES' if n % 2 == 0 and n > 2 else 'NO')\n",
+        )
+        .file("4A/test/sample-1.in", "8\n")
+        .file("4A/test/sample-1.out", "YES\n")
+        .file("4A/test/sample-2.in", "3\n")
+        .file("4A/test/sample-2.out", "NO\n")
+        .file("4B/b.py", "print(1)\n");
+    let assert = harness(&project, &["judge", "4A/a.py"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.starts_with("4A: 4A/a.py (Python 3), 2 cases"),
+        "named after its folder: {text}"
+    );
+    let assert = harness(&project, &["judge", "4B/b.py"]).code(ERROR);
+    let said = stderr(&assert);
+    assert!(
+        said.contains("no `test/` folder beside `4B/b.py` nor here"),
+        "{said}"
+    );
+}

@@ -128,17 +128,16 @@ impl Session {
                         source.display()
                     );
                 }
-                let cases = request
-                    .cases
-                    .clone()
-                    .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES));
-                if request.cases.is_none() && !cases.is_dir() && request.input.is_none() {
-                    anyhow::bail!(
-                        "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
-                    );
-                }
+                let (cases, root) = match &request.cases {
+                    Some(cases) => (cases.clone(), None),
+                    None => default_cases(&source, request.input.is_some())?,
+                };
                 let cases = std::path::absolute(&cases).unwrap_or(cases);
-                let made_up = self.made_up_config(cases, &request.limits)?;
+                let made_up = match root {
+                    // The problem is named after the folder its cases are in (`4A`).
+                    Some(root) => self.made_up_config_in(&root, cases, &request.limits)?,
+                    None => self.made_up_config(cases, &request.limits)?,
+                };
                 let name = made_up.problems[0].name.clone();
                 (made_up, name, source)
             }
@@ -154,8 +153,18 @@ impl Session {
     /// limits; a judge.toml above still says how its languages compile.
     pub(super) fn made_up_config(&self, cases: PathBuf, limits: &LimitOverrides) -> Result<Config> {
         let here = std::env::current_dir().context("cannot read the current folder")?;
+        self.made_up_config_in(&here, cases, limits)
+    }
+
+    /// [`Self::made_up_config`] for a problem whose folder is `root` (named after it).
+    fn made_up_config_in(
+        &self,
+        root: &Path,
+        cases: PathBuf,
+        limits: &LimitOverrides,
+    ) -> Result<Config> {
         let user = config::user::load()?;
-        let mut made_up = standalone::config(&here, &user, &limits.standalone(cases));
+        let mut made_up = standalone::config(root, &user, &limits.standalone(cases));
         if self.has_config() {
             made_up.languages = self.load_config()?.languages;
         }
@@ -362,6 +371,37 @@ fn run_input(
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+/// The cases of a source judged with no `--cases`: `test/` beside the source (`harness judge
+/// 4A/a.cpp` from the contest's folder), else `test/` here; with the folder the problem is
+/// named after when it is the source's. `--input` needs none.
+fn default_cases(source: &Path, input: bool) -> Result<(PathBuf, Option<PathBuf>)> {
+    let folder = source
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf);
+    if let Some(folder) = &folder {
+        let beside = folder.join(DEFAULT_CASES);
+        if beside.is_dir() {
+            let root = std::path::absolute(folder).unwrap_or_else(|_| folder.clone());
+            return Ok((beside, Some(root)));
+        }
+    }
+    let here = PathBuf::from(DEFAULT_CASES);
+    if !here.is_dir() && !input {
+        match folder {
+            Some(folder) => anyhow::bail!(
+                "no `{DEFAULT_CASES}/` folder beside `{}` nor here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans; looked in `{}` and `{DEFAULT_CASES}`)",
+                source.display(),
+                folder.join(DEFAULT_CASES).display()
+            ),
+            None => anyhow::bail!(
+                "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
+            ),
+        }
+    }
+    Ok((here, None))
 }
 
 /// The answer of an input given with `--input`: `NAME.ans`, else `NAME.out`, beside it (as
