@@ -374,3 +374,96 @@ fn a_source_in_a_folder_finds_the_cases_beside_it() {
         "{said}"
     );
 }
+
+#[test]
+fn a_case_without_an_answer_is_run_and_shown_while_the_others_are_judged() {
+    let project = folder()
+        .file(
+            "a.py",
+            "n = int(input())\nprint('YES' if n % 2 == 0 and n > 2 else 'NO')\n",
+        )
+        .file("test/sample-1.in", "8\n")
+        .file("test/sample-1.out", "YES\n")
+        .file("test/random-1.in", "3\n")
+        .file("test/random-2.in", "2\n")
+        .file("test/random-2.ans", "YES\n");
+    let assert = harness(&project, &["judge", "a.py"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("AC   random-1") && text.contains("no answer to compare with"),
+        "{text}"
+    );
+    assert!(
+        text.contains("output\n        │ NO"),
+        "what it printed is shown: {text}"
+    );
+    assert!(
+        text.contains("WA   random-2"),
+        "the others are judged: {text}"
+    );
+    assert!(text.contains("verdict: WA"), "{text}");
+
+    // `run` on a project's cases still wants every answer: a missing one is a mistake there.
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            &format!(
+                "[problems.p]\nsolution = \"{}\"\n",
+                common::fixture("echo-sum").display()
+            ),
+        )
+        .case("p", "01", "1 2\n", "3\n");
+    project.add_case("p", "02", "1 2\n", None);
+    let assert = harness(&project, &["run", "-p", "p"]).code(ERROR);
+    assert!(
+        stderr(&assert).contains("missing answer"),
+        "{}",
+        stderr(&assert)
+    );
+}
+
+#[test]
+fn the_messages_a_new_practiser_met_are_right() {
+    let project = folder()
+        .file("a.cpp", "int main() {}\n")
+        .file("test/1.in", "1\n")
+        .file("test/1.out", "\n");
+    // -j 0 would judge nothing.
+    let assert = harness(&project, &["judge", "a.cpp", "-j", "0"]).code(ERROR);
+    assert!(
+        stderr(&assert).contains("must be at least 1"),
+        "{}",
+        stderr(&assert)
+    );
+    for command in [
+        &["stress", "a.cpp", "--gen", "g.py", "-j", "0"][..],
+        &["run", "-j", "0"],
+    ] {
+        let assert = harness(&project, command).code(ERROR);
+        assert!(
+            stderr(&assert).contains("must be at least 1"),
+            "{command:?}"
+        );
+    }
+
+    // No judge.toml here: none is mentioned; the id `c++` is an extension of.
+    let assert = harness(&project, &["judge", "a.cpp", "--lang", "c++"]).code(ERROR);
+    let said = stderr(&assert);
+    assert!(!said.contains("judge.toml"), "{said}");
+    assert!(
+        said.contains("`c++` is an extension of cpp, --lang cpp"),
+        "{said}"
+    );
+    // pypy has no extension of its own.
+    assert!(said.contains("; pypy;"), "{said}");
+    assert!(!said.contains("pypy (.)"), "{said}");
+
+    // A file given as the folder of cases.
+    let assert = harness(&project, &["judge", "a.cpp", "--cases", "test/1.in"]).code(ERROR);
+    let said = stderr(&assert);
+    assert!(
+        said.contains("is a file, not a folder of cases") && said.contains("--input FILE"),
+        "{said}"
+    );
+    assert!(!said.contains("does not exist"), "{said}");
+}

@@ -11,6 +11,20 @@ use crate::config::{standalone, units};
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
 
+/// `-j N`: at least one; `-j 0` would judge nothing, silently.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err(
+            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
+                .to_string(),
+        ),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
+        )),
+    }
+}
+
 /// The limits of the command line, over the problem's (`judge`, `stress`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {

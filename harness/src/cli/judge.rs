@@ -36,7 +36,7 @@ pub struct JudgeArgs {
     #[arg(short, long, value_name = "NAME|GLOB")]
     pub case: Option<String>,
     /// Cases to run at once. One by default: the times are what you read.
-    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
     /// Stop at the first failing case (in case order), as most online judges do.
     #[arg(long)]

@@ -49,7 +49,7 @@ pub struct StressArgs {
     #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
     pub time: Option<Duration>,
     /// Inputs judged at once, each worker on its own seeds (default: the number of cores).
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -417,6 +417,7 @@ pub fn judge_case(
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
+        unanswered: None,
         // Added by the caller for a failing case.
         input: None,
         interaction: Some(Interaction {

@@ -24,6 +24,9 @@ use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
 
+/// The reason of a case that ran within its limits but has no answer file.
+pub const NO_ANSWER: &str = "no answer to compare with";
+
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
 const MISMATCH_KEEP_BYTES: usize = 4 << 20;
@@ -93,6 +96,9 @@ pub struct CaseOutcome {
     pub mismatch: Option<Mismatch>,
     /// For interactive problems: the transcript and the interactor's message and numbers.
     pub interaction: Option<Interaction>,
+    /// A case with no answer file (a downloaded folder often has inputs alone): what the
+    /// program printed, shown since nothing could judge it.
+    pub unanswered: Option<Vec<u8>>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
 }
@@ -321,11 +327,16 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         stderr_tail,
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
+    let unanswered = case.unanswered();
     let judgement = verdict::decide(&result, &limits, || {
+        if unanswered {
+            return Judgement::accepted(NO_ANSWER);
+        }
         answer = match std::fs::read(&case.answer) {
             Ok(answer) => answer,
             Err(error) => {
@@ -356,6 +367,15 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
             outcome.reason = report;
             outcome.stderr_tail = sanitized.tidy(&outcome.stderr_tail);
         }
+    }
+    if unanswered && outcome.verdict == Verdict::Accepted {
+        // Shown with its input and what it printed (of a file-I/O program, its stdout).
+        let mut output = result.stdout;
+        output.truncate(MISMATCH_KEEP_BYTES);
+        output.shrink_to_fit();
+        outcome.unanswered = Some(output);
+        outcome.input = Some(InputExcerpt::read(&case.input));
+        return outcome;
     }
     if outcome.verdict == Verdict::WrongAnswer {
         let hint = check::hint::near_miss(settings.checker, &output, &answer);
@@ -442,6 +462,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         stderr_tail: String::new(),
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
     }
 }

@@ -97,7 +97,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
 
 /// The cases of `folder`, those matching `pattern` if one is given; never none.
 pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
-    let mut cases = discover::discover(folder)?;
+    let mut cases = discover::discover_unanswered_too(folder)?;
     if let Some(pattern) = pattern {
         let pattern = CasePattern::new(pattern).map_err(SuiteError::from)?;
         pattern.retain(&mut cases);

@@ -94,6 +94,7 @@ impl CaseList {
         // A pass near the limit is listed too: it is the case another machine could flip.
         self.options.detail == Detail::Verbose
             || !outcome.verdict.is_accepted()
+            || (outcome.unanswered.is_some() && self.options.detail == Detail::Normal)
             || (outcome.time_sensitive && self.options.detail == Detail::Normal)
     }
 
@@ -109,6 +110,17 @@ impl CaseList {
         }
         self.shown += 1;
         write_case_line(out, outcome, self.width, &self.options)?;
+        if let Some(output) = &outcome.unanswered {
+            // Nothing judged it: what it printed is for the reader to judge.
+            if let Some(input) = &outcome.input {
+                write_input(out, input)?;
+            }
+            writeln!(out, "        {DIM}output{DIM:#}")?;
+            for line in String::from_utf8_lossy(output).lines().take(STDERR_LINES) {
+                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
+            }
+            return Ok(());
+        }
         if outcome.verdict.is_accepted() || self.diffs_left == 0 {
             return Ok(());
         }
@@ -1072,6 +1084,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
         }
     }
