@@ -467,3 +467,91 @@ fn the_messages_a_new_practiser_met_are_right() {
     );
     assert!(!said.contains("does not exist"), "{said}");
 }
+
+/// A guessing game's testlib interactor: the secret from INPUT, `<`, `>` or `=` to each guess.
+const GUESS_INTERACTOR_PY: &str = r#"import sys
+secret = int(open(sys.argv[1]).read())
+for turn in range(20):
+    line = sys.stdin.readline()
+    if not line:
+        sys.stderr.write("no guess\n"); sys.exit(1)
+    g = int(line)
+    if g == secret:
+        print("=", flush=True); sys.exit(0)
+    print("<" if g > secret else ">", flush=True)
+sys.stderr.write("too many guesses\n"); sys.exit(1)
+"#;
+
+const BINARY_SEARCH_PY: &str = "lo, hi = 1, 100\nwhile True:\n    mid = (lo + hi) // 2\n    print(mid, flush=True)\n    r = input()\n    if r == '=': break\n    if r == '<': hi = mid - 1\n    else: lo = mid + 1\n";
+
+#[test]
+fn an_interactor_on_the_command_line_judges_a_plain_folder() {
+    let project = folder()
+        .file("interactor.py", GUESS_INTERACTOR_PY)
+        .file("a.py", BINARY_SEARCH_PY)
+        .file("wrong.py", "print(1, flush=True)\ninput()\n")
+        .file("test/sample-1.in", "37\n")
+        .file("test/sample-1.ans", "\n")
+        .file("test/sample-2.in", "99\n")
+        .file("test/sample-2.ans", "\n");
+    let assert = harness(
+        &project,
+        &["judge", "a.py", "--interactor", "interactor.py"],
+    )
+    .code(OK);
+    assert!(
+        stdout(&assert).contains("verdict: AC — 2 AC"),
+        "{}",
+        stdout(&assert)
+    );
+    let assert = harness(
+        &project,
+        &[
+            "judge",
+            "wrong.py",
+            "--interactor",
+            "interactor.py",
+            "--interactor-protocol",
+            "testlib",
+        ],
+    )
+    .code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("the interactor said wrong answer: no guess"),
+        "{text}"
+    );
+    assert!(text.contains("dialogue"), "{text}");
+    let assert = harness(&project, &["judge", "a.py", "--interactor", "./nowhere"]).code(ERROR);
+    assert!(stderr(&assert).contains("interactor `./nowhere` does not exist"));
+}
+
+#[test]
+fn an_interactive_problem_received_from_the_browser_is_judged_with_interactor() {
+    // As `listen` stores an interactive problem: `interactive = true`, no interactor, the
+    // samples the extension sent.
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.cf1a]\ntitle = \"Guess\"\ninteractive = true\n\n[languages.python]\nname = \"Python 3\"\nextensions = [\"py\"]\nrun = [\"python3\", \"{source}\"]\n",
+        )
+        .case("cf1a", "sample-1", "50\n", "\n")
+        .file("interactor.py", GUESS_INTERACTOR_PY)
+        .file("a.py", BINARY_SEARCH_PY);
+    let assert = harness(&project, &["judge", "cf1a", "a.py"]).code(ERROR);
+    assert!(
+        stderr(&assert).contains("pass --interactor PROGRAM"),
+        "{}",
+        stderr(&assert)
+    );
+    let assert = harness(
+        &project,
+        &["judge", "cf1a", "a.py", "--interactor", "interactor.py"],
+    )
+    .code(OK);
+    assert!(
+        stdout(&assert).contains("verdict: AC — 1 AC"),
+        "{}",
+        stdout(&assert)
+    );
+}

@@ -11,6 +11,25 @@ use crate::config::{standalone, units};
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
 
+/// `--interactor-protocol`: how the interactor of `--interactor` is called.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum InteractorProtocolArg {
+    /// `interactor INPUT OUTPUT ANSWER`, exit 0 accepts (Codeforces, Polygon).
+    #[default]
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR`, exit 42 accepts (Kattis, ICPC).
+    Kattis,
+}
+
+impl From<InteractorProtocolArg> for crate::config::InteractorProtocol {
+    fn from(protocol: InteractorProtocolArg) -> Self {
+        match protocol {
+            InteractorProtocolArg::Testlib => crate::config::InteractorProtocol::Testlib,
+            InteractorProtocolArg::Kattis => crate::config::InteractorProtocol::Kattis,
+        }
+    }
+}
+
 /// `-j N`: at least one; `-j 0` would judge nothing, silently.
 pub fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {

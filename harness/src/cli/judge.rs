@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use super::args::{LimitArgs, OutputArgs};
+use super::args::{InteractorProtocolArg, LimitArgs, OutputArgs};
 use super::GlobalArgs;
 use crate::case::partition::Partition;
 use crate::session::JudgeRequest;
@@ -65,6 +65,13 @@ pub struct JudgeArgs {
     /// assertions and overflow checks): a bad access or an overflow is an RE naming its line.
     #[arg(long)]
     pub sanitize: bool,
+    /// The interactor of an interactive problem: a source file (compiled like a submission)
+    /// or a program with its arguments; each case's input and answer go to it.
+    #[arg(long, value_name = "PROGRAM")]
+    pub interactor: Option<String>,
+    /// How `--interactor` is called.
+    #[arg(long, value_enum, value_name = "PROTOCOL", requires = "interactor")]
+    pub interactor_protocol: Option<InteractorProtocolArg>,
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
@@ -83,6 +90,8 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         watch: args.watch,
         partition: args.partition,
         sanitize: args.sanitize,
+        interactor: args.interactor.clone(),
+        interactor_protocol: args.interactor_protocol.map(Into::into),
     };
     global.session().judge(&request, &(&args.output).into())
 }

@@ -32,7 +32,7 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
-    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
+    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
 

@@ -55,6 +55,10 @@ pub struct JudgeRequest {
     pub partition: Option<Partition>,
     /// Built with sanitizers (C, C++) or runtime checks (Rust).
     pub sanitize: bool,
+    /// The problem's interactor, from the command line: a source file or a command.
+    pub interactor: Option<String>,
+    /// Its protocol; testlib when not given.
+    pub interactor_protocol: Option<config::InteractorProtocol>,
 }
 
 impl JudgeRequest {
@@ -142,8 +146,19 @@ impl Session {
                 (made_up, name, source)
             }
         };
+        let languages = config.languages.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
             request.limits.apply(problem);
+            if let Some(interactor) = &request.interactor {
+                problem.interactor = Some(interactor_of(
+                    interactor,
+                    request
+                        .interactor_protocol
+                        .unwrap_or(config::InteractorProtocol::Testlib),
+                    &languages,
+                )?);
+                problem.interactive = true;
+            }
         }
         Ok((config, problem, source))
     }
@@ -371,6 +386,54 @@ fn run_input(
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+/// `--interactor`: a source file of a known language (compiled like a submission), else a
+/// program (a path, or a name on PATH) with its arguments.
+fn interactor_of(
+    spec: &str,
+    protocol: config::InteractorProtocol,
+    languages: &[config::Language],
+) -> Result<config::Interactor> {
+    let path = Path::new(spec);
+    let is_source = path.is_file()
+        && path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            languages
+                .iter()
+                .any(|l| l.extensions.iter().any(|x| x == e))
+        });
+    let program = if is_source {
+        config::InteractorProgram::Source(
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        )
+    } else {
+        let mut words = spec.split_whitespace();
+        let Some(first) = words.next() else {
+            anyhow::bail!(
+                "--interactor is empty (hint: the interactor's source file, or its program)"
+            );
+        };
+        let program = if first.contains('/') {
+            let path = Path::new(first);
+            if !path.exists() {
+                anyhow::bail!("interactor `{first}` does not exist (hint: give its source file or its program, from the current folder)");
+            }
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+        } else {
+            crate::sandbox::run::find_program(Path::new(first)).map_err(|_| {
+                anyhow::anyhow!("interactor `{first}` is not a file here nor a program on PATH (hint: `./{first}` for a file in this folder)")
+            })?
+        };
+        config::InteractorProgram::Command {
+            program,
+            args: words.map(str::to_string).collect(),
+        }
+    };
+    Ok(config::Interactor {
+        program,
+        protocol,
+        checker: None,
+    })
 }
 
 /// The cases of a source judged with no `--cases`: `test/` beside the source (`harness judge
