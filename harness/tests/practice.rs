@@ -555,3 +555,53 @@ fn an_interactive_problem_received_from_the_browser_is_judged_with_interactor() 
         stdout(&assert)
     );
 }
+
+#[test]
+fn the_shrinker_shrinks_a_count_and_its_items_together() {
+    // "n, then n numbers": wrong as soon as one number is 5 or more.
+    let project = folder()
+        .file(
+            "gen.py",
+            "import random, sys\nr = random.Random(int(sys.argv[1]))\nn = r.randint(6, 9)\nprint(n)\nprint(*[r.randint(0, 9) for _ in range(n)])\n",
+        )
+        .file(
+            "val.py",
+            "import sys\nlines = sys.stdin.read().split('\\n')\nn = int(lines[0])\nitems = lines[1].split()\nif n < 1 or len(items) != n:\n    sys.exit('the count says %d, the line has %d' % (n, len(items)))\n",
+        )
+        .file("brute.py", "input()\nprint(sum(map(int, input().split())))\n")
+        .file(
+            "a.py",
+            "input()\nv = list(map(int, input().split()))\nprint(sum(v) + (1 if max(v) >= 5 else 0))\n",
+        );
+    let assert = harness(
+        &project,
+        &[
+            "stress",
+            "a.py",
+            "--gen",
+            "gen.py",
+            "--brute",
+            "brute.py",
+            "--validator",
+            "val.py",
+            "--seed",
+            "1",
+            "-j",
+            "1",
+        ],
+    )
+    .code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("minimal failing input:\n  1\n  5\n"),
+        "the count and the items shrink together: {text}"
+    );
+    assert!(
+        text.contains(", count "),
+        "a step says the count changed: {text}"
+    );
+    assert!(
+        text.contains("  WA  removed `"),
+        "each step says what it removed: {text}"
+    );
+}

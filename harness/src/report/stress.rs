@@ -125,19 +125,28 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
                 },
                 found.tried
             )?;
-            for failing in std::iter::once(original).chain(&found.steps) {
+            writeln!(
+                out,
+                "  {:<3}  {}",
+                original.outcome.verdict,
+                one_line(&original.input)
+            )?;
+            // Each step by what it took away from the one before.
+            let mut before = original;
+            for step in &found.steps {
                 writeln!(
                     out,
                     "  {:<3}  {}",
-                    failing.outcome.verdict,
-                    one_line(&failing.input)
+                    step.outcome.verdict,
+                    crate::author::shrink_tokens::describe_step(&before.input, &step.input)
                 )?;
+                before = step;
             }
             if found.builtin_shrinker {
                 // What a shrinker that only sees tokens cannot know.
                 writeln!(
                     out,
-                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
+                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below, or the items on the next line, in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
                 )?;
             }
         }
