@@ -484,9 +484,10 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("`cf1900a-2`"), "{body}");
+    // The same page sent again updates the problem it made, rather than a copy.
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
-    assert!(body.contains("`cf1900a-3`"), "{body}");
+    assert!(body.contains("`cf1900a-2`"), "{body}");
     let (exit, stdout, stderr) = listener.interrupt();
     assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
     assert!(
@@ -504,10 +505,15 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
         toml.starts_with(mine),
         "the user's table is untouched: {toml}"
     );
-    assert!(toml.contains("[problems.cf1900a-2]") && toml.contains("[problems.cf1900a-3]"));
+    assert!(toml.contains("[problems.cf1900a-2]") && !toml.contains("[problems.cf1900a-3]"));
     assert_eq!(read(dir.path().join("cases/cf1900a/mine.in")), "1\n");
     assert!(!dir.path().join("cases/cf1900a/sample-1.in").exists());
-    assert!(dir.path().join("cases/cf1900a-3/sample-1.in").is_file());
+    assert!(dir.path().join("cases/cf1900a-2/sample-1.in").is_file());
+    assert!(!dir.path().join("cases/cf1900a-3").exists());
+    assert!(
+        stdout.contains("sent again: its samples replaced"),
+        "{stdout}"
+    );
     assert_eq!(read(dir.path().join("cf1900a-2.cpp")), "// template\n");
     assert_eq!(read(dir.path().join("cf1900a-3.cpp")), "// mine\n");
     assert!(
@@ -515,7 +521,7 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("`cf1900a-3.cpp` is there already: kept as it is"),
+        stdout.contains("`cf1900a-2.cpp` is there already: kept as it is"),
         "{stdout}"
     );
 }

@@ -69,6 +69,19 @@ pub enum IfExists {
     Replace,
 }
 
+/// The id of the problem whose `url` is `url` in the judge.toml at `path`, if one is.
+pub fn problem_with_url(path: &Path, url: &str) -> Result<Option<String>, EditError> {
+    let Some(text) = read_if_exists(path)? else {
+        return Ok(None);
+    };
+    let config = super::parse(&text, path)?;
+    Ok(config
+        .problems
+        .into_iter()
+        .find(|p| p.url.as_deref() == Some(url))
+        .map(|p| p.name))
+}
+
 /// What adding did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Added {
