@@ -441,6 +441,20 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         "the 0-sample problem is pointed out: {stdout}"
     );
     assert!(dir.path().join("cases/cf1873e").is_dir());
+    // judge.toml too lists them in contest order, not in the order they arrived.
+    let toml = read(dir.path().join("judge.toml"));
+    let places: Vec<usize> = "abcdef"
+        .chars()
+        .map(|letter| {
+            toml.find(&format!("[problems.cf1873{letter}]"))
+                .unwrap_or_else(|| panic!("no cf1873{letter}: {toml}"))
+        })
+        .collect();
+    assert!(places.is_sorted(), "{toml}");
+    assert!(
+        toml.contains("\n\n[problems.cf1873b]\n"),
+        "spacing kept: {toml}"
+    );
 
     // Judging the interactive one says it cannot, instead of giving a verdict.
     let config = dir.path().join("judge.toml");
