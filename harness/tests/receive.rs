@@ -479,6 +479,30 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         stderr.contains("problem `cf1873d` is interactive"),
         "{stderr}"
     );
+
+    // Sources named after the problems (as --template makes them) are what `run` judges on
+    // the samples, the newest of each: an older wrong one of cf1873a is not the one.
+    let sum = "a = input()\nb = input().split()\nprint(int(b[0]) + int(b[1]))\n";
+    std::fs::write(
+        dir.path().join("cf1873a.c"),
+        "int main(void) { return 1; }\n",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    std::fs::write(dir.path().join("cf1873a.py"), sum).unwrap();
+    std::fs::write(
+        dir.path().join("cf1873b.py"),
+        "input()\ninput()\nprint(0)\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = harness(dir.path(), &["run", "-p", "cf1873a", "-p", "cf1873b"]);
+    assert_eq!(code, 1, "cf1873b is wrong: {stdout}{stderr}");
+    assert!(
+        stderr.contains("problem `cf1873a` has no `solution`: judging `cf1873a.py`, the newest source named after it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("cf1873a: 3/3 AC"), "{stdout}");
+    assert!(stdout.contains("cf1873b: 0/2 AC"), "{stdout}");
 }
 
 #[test]
