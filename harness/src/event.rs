@@ -74,6 +74,8 @@ pub struct Plan {
     pub partition: Option<Partition>,
     /// Only the cases that failed last time (`--failed`).
     pub failed_only: bool,
+    /// Built with sanitizers (`--sanitize`): what the header says of it.
+    pub sanitized: Option<String>,
     /// When it started.
     #[expect(
         dead_code,
@@ -105,6 +107,7 @@ impl Plan {
             jobs,
             partition: None,
             failed_only: false,
+            sanitized: None,
             started: SystemTime::now(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             sandbox,

@@ -692,3 +692,19 @@ fn human_reports_of_verify_calibrate_and_stress() {
         });
     });
 }
+
+#[test]
+fn judge_a_near_miss_json() {
+    // `yes` for `YES`: a wrong answer with the checker that accepts it as its hint.
+    let project = Project::new()
+        .file("test/sample-1.in", "1\n")
+        .file("test/sample-1.out", "YES\n")
+        .file("test/sample-2.in", "2\n")
+        .file("test/sample-2.out", "NO\n")
+        .file(
+            "lower.c",
+            "#include <stdio.h>\nint main(void) { int n; if (scanf(\"%d\", &n) != 1) return 1; puts(n == 1 ? \"yes\" : \"YES\"); return 0; }\n",
+        );
+    let document = json_document(&project, &["judge", "lower.c", "--format", "json"]);
+    insta::assert_snapshot!("judge_near_miss_json", document);
+}

@@ -131,6 +131,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
         }
     }

@@ -11,6 +11,39 @@ use crate::config::{standalone, units};
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
 
+/// `--interactor-protocol`: how the interactor of `--interactor` is called.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum InteractorProtocolArg {
+    /// `interactor INPUT OUTPUT ANSWER`, exit 0 accepts (Codeforces, Polygon).
+    #[default]
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR`, exit 42 accepts (Kattis, ICPC).
+    Kattis,
+}
+
+impl From<InteractorProtocolArg> for crate::config::InteractorProtocol {
+    fn from(protocol: InteractorProtocolArg) -> Self {
+        match protocol {
+            InteractorProtocolArg::Testlib => crate::config::InteractorProtocol::Testlib,
+            InteractorProtocolArg::Kattis => crate::config::InteractorProtocol::Kattis,
+        }
+    }
+}
+
+/// `-j N`: at least one; `-j 0` would judge nothing, silently.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err(
+            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
+                .to_string(),
+        ),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
+        )),
+    }
+}
+
 /// The limits of the command line, over the problem's (`judge`, `stress`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {

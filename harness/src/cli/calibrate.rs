@@ -18,7 +18,7 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub repeat: usize,
     /// Cases to run at once (CPU times, which the suggestion uses, barely notice).
-    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
     /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
     /// [default: solutions/submissions beside judge.toml].

@@ -41,8 +41,15 @@ pub enum SubmitError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("no language `{name}` in judge.toml (hint: known languages: {known})")]
-    UnknownLanguage { name: String, known: String },
+    #[error("no language `{name}`{where_} (hint: --lang takes a language's id{by_extension}; known: {known})")]
+    UnknownLanguage {
+        name: String,
+        known: String,
+        /// ` in judge.toml` when there is one.
+        where_: &'static str,
+        /// `: `c++` is an extension of cpp, --lang cpp`, when it is one.
+        by_extension: String,
+    },
     #[error("cannot tell the language of `{}` from its extension (hint: pass --lang, or add the extension to a [languages.*] table in judge.toml; known: {known})", path.display())]
     UnknownExtension { path: PathBuf, known: String },
     #[error("`{program}` is not installed or cannot run (needed for {language}: {source}; hint: {}, or change [languages.{id}] in judge.toml)", languages::install_hint(program).unwrap_or("install it"))]
@@ -78,6 +85,8 @@ pub struct Prepared {
     pub time_multiplier: f64,
     /// The compiler's messages, warnings included (empty for interpreters).
     pub compile_message: String,
+    /// The private copy of the source the compiler saw (a sanitizer's frames name it).
+    pub source_copy: PathBuf,
     _build_dir: TempDir,
 }
 
@@ -98,7 +107,11 @@ pub fn detect_language<'a>(
         config
             .languages
             .iter()
-            .map(|l| format!("{} (.{})", l.id, l.extensions.join(", .")))
+            .map(|l| match l.extensions.is_empty() {
+                // Picked by --lang only (pypy: `.py` is python's).
+                true => l.id.clone(),
+                false => format!("{} (.{})", l.id, l.extensions.join(", .")),
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };
@@ -110,6 +123,21 @@ pub fn detect_language<'a>(
             .ok_or_else(|| SubmitError::UnknownLanguage {
                 name: name.to_string(),
                 known: known(),
+                where_: if config.path.is_file() {
+                    " in judge.toml"
+                } else {
+                    ""
+                },
+                by_extension: config
+                    .languages
+                    .iter()
+                    .find(|l| {
+                        l.extensions
+                            .iter()
+                            .any(|e| e.eq_ignore_ascii_case(name.trim_start_matches('.')))
+                    })
+                    .map(|l| format!(": `{name}` is an extension of {id}, --lang {id}", id = l.id))
+                    .unwrap_or_default(),
             });
     }
     // The exact spelling first (`.C` is C++, `.c` is C), then any case (`A.CPP`).
@@ -232,6 +260,7 @@ pub fn compile_with(
                 program: built_program(language, source, build_dir.path(), memory_bytes)?,
                 time_multiplier: language.time_multiplier,
                 compile_message,
+                source_copy: build_dir.path().join(copy_name(language, source)),
                 _build_dir: build_dir,
             }),
             Built::CompileError { message } => Compiled::CompileError {
@@ -373,6 +402,7 @@ pub fn built_program(
         executable,
         args,
         syscall_filter: language.sandbox.syscall_filter(),
+        sanitized: None,
     })
 }
 

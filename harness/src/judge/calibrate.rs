@@ -351,6 +351,7 @@ pub fn prepare<'a>(
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),
             syscall_filter: true,
+            sanitized: None,
         })
     });
     if let Some(reference) = reference {

@@ -81,6 +81,7 @@ pub fn prepare(
                 executable: program.program.clone(),
                 args: program.args.clone(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -89,6 +90,7 @@ pub fn prepare(
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -319,6 +321,7 @@ pub fn judge_case(
     } = call;
     let limits = settings.limits;
     let submission_args = super::case_args(program, case);
+    let env = program.env();
     let request = PairRequest {
         submission: Party {
             program: &program.executable,
@@ -328,6 +331,8 @@ pub fn judge_case(
             workdir: None,
             isolation: Isolation::Sandbox,
             syscall_filter: program.syscall_filter,
+            env: &env,
+            address_space_cap: program.address_space_cap(),
         },
         interactor: Party {
             program: &interactor_program,
@@ -337,6 +342,8 @@ pub fn judge_case(
             workdir: Some(scratch.path()),
             isolation,
             syscall_filter: true,
+            env: &[],
+            address_space_cap: true,
         },
         wall_time: limits.wall_time,
     };
@@ -411,6 +418,7 @@ pub fn judge_case(
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
+        unanswered: None,
         // Added by the caller for a failing case.
         input: None,
         interaction: Some(Interaction {

@@ -14,6 +14,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
@@ -21,7 +22,11 @@ use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
+use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
+
+/// The reason of a case that ran within its limits but has no answer file.
+pub const NO_ANSWER: &str = "no answer to compare with";
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
@@ -36,6 +41,9 @@ pub struct Program {
     pub args: Vec<OsString>,
     /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
     pub syscall_filter: bool,
+    /// Built with sanitizers (`--sanitize`): run with their options and no address-space cap,
+    /// and a crash's reason read from their report.
+    pub sanitized: Option<Arc<Sanitized>>,
 }
 
 impl Program {
@@ -45,7 +53,23 @@ impl Program {
             executable: executable.into(),
             args: Vec::new(),
             syscall_filter: true,
+            sanitized: None,
         }
+    }
+
+    /// The environment its runs get: a sanitizer's options, or nothing.
+    pub(crate) fn env(&self) -> Vec<(OsString, OsString)> {
+        self.sanitized
+            .as_ref()
+            .map(|s| s.toolchain.env())
+            .unwrap_or_default()
+    }
+
+    /// Whether its runs keep the address-space cap (a sanitized build cannot).
+    pub(crate) fn address_space_cap(&self) -> bool {
+        self.sanitized
+            .as_ref()
+            .is_none_or(|s| s.toolchain.address_space_cap())
     }
 }
 
@@ -73,6 +97,9 @@ pub struct CaseOutcome {
     pub mismatch: Option<Mismatch>,
     /// For interactive problems: the transcript and the interactor's message and numbers.
     pub interaction: Option<Interaction>,
+    /// A case with no answer file (a downloaded folder often has inputs alone): what the
+    /// program printed, shown since nothing could judge it.
+    pub unanswered: Option<Vec<u8>>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
 }
@@ -97,6 +124,8 @@ pub struct Mismatch {
     pub output: Vec<u8>,
     /// What the answer file holds.
     pub answer: Vec<u8>,
+    /// A looser built-in checker that would accept it, and why (a near miss).
+    pub hint: Option<String>,
 }
 
 /// How each case is judged.
@@ -254,6 +283,8 @@ fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -
 /// output file read back).
 pub(crate) struct CaseRun {
     result: Result<run::RunResult, RunError>,
+    /// How to read a sanitizer's report, when the program was built with one.
+    sanitized: Option<Arc<Sanitized>>,
 }
 
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
@@ -276,15 +307,19 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         )
         .collect();
     let args = case_args(program, case);
+    let env = program.env();
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&args)
         .stdin(stdin)
+        .env(&env)
+        .address_space_cap(program.address_space_cap())
         .files(&inputs)
         .output_file(files.output.as_deref())
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),
+        sanitized: program.sanitized.clone(),
     }
 }
 
@@ -309,7 +344,7 @@ pub(crate) fn check_run_with(
 ) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
-    let CaseRun { result } = run;
+    let CaseRun { result, sanitized } = run;
     let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
@@ -330,11 +365,16 @@ pub(crate) fn check_run_with(
         stderr_tail,
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
+    let unanswered = case.unanswered();
     let judgement = verdict::decide(&result, &limits, || {
+        if unanswered {
+            return Judgement::accepted(NO_ANSWER);
+        }
         answer = match std::fs::read(&case.answer) {
             Ok(answer) => answer,
             Err(error) => {
@@ -359,7 +399,24 @@ pub(crate) fn check_run_with(
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
+    if let Some(sanitized) = sanitized.filter(|_| outcome.verdict == Verdict::RuntimeError) {
+        if let Some(report) = sanitized.reason(&outcome.stderr_tail) {
+            // The sanitizer's words say more than `exit 1` and its last line.
+            outcome.reason = report;
+            outcome.stderr_tail = sanitized.tidy(&outcome.stderr_tail);
+        }
+    }
+    if unanswered && outcome.verdict == Verdict::Accepted {
+        // Shown with its input and what it printed (of a file-I/O program, its stdout).
+        let mut output = result.stdout;
+        output.truncate(MISMATCH_KEEP_BYTES);
+        output.shrink_to_fit();
+        outcome.unanswered = Some(output);
+        outcome.input = Some(InputExcerpt::read(&case.input));
+        return outcome;
+    }
     if outcome.verdict == Verdict::WrongAnswer {
+        let hint = check::hint::near_miss(settings.checker, &output, &answer);
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
@@ -369,7 +426,11 @@ pub(crate) fn check_run_with(
         let mut answer = answer;
         answer.truncate(MISMATCH_KEEP_BYTES);
         answer.shrink_to_fit();
-        outcome.mismatch = Some(Mismatch { output, answer });
+        outcome.mismatch = Some(Mismatch {
+            output,
+            answer,
+            hint,
+        });
     }
     outcome
 }
@@ -446,6 +507,7 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         stderr_tail: String::new(),
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
     }
 }

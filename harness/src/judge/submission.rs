@@ -3,6 +3,7 @@
 //! and give one verdict, the first failing case's. It never prints.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case, DiscoverError};
@@ -12,6 +13,7 @@ use crate::config::{Config, Language, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
+use crate::sanitizer::{Sanitized, Toolchain};
 use crate::verdict::Verdict;
 
 use super::interactive;
@@ -30,7 +32,7 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
-    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
+    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
 
@@ -95,7 +97,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
 
 /// The cases of `folder`, those matching `pattern` if one is given; never none.
 pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
-    let mut cases = discover::discover(folder)?;
+    let mut cases = discover::discover_unanswered_too(folder)?;
     if let Some(pattern) = pattern {
         let pattern = CasePattern::new(pattern).map_err(SuiteError::from)?;
         pattern.retain(&mut cases);
@@ -184,6 +186,18 @@ pub fn judge(
     options: &Options,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
+    judge_as(plan, options, None, on_case)
+}
+
+/// [`judge`], the plan's language being a sanitized build (`--sanitize`,
+/// [`crate::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
+/// reason is then read from the sanitizer's report.
+pub fn judge_as(
+    plan: &Plan<'_>,
+    options: &Options,
+    sanitized: Option<Toolchain>,
+    on_case: &mut dyn FnMut(&CaseOutcome),
+) -> Result<SubmissionReport, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
     let mut report = SubmissionReport {
@@ -221,6 +235,14 @@ pub fn judge(
             }
             Compiled::Ready(prepared) => prepared,
         };
+    let mut prepared = prepared;
+    if let Some(toolchain) = sanitized {
+        prepared.program.sanitized = Some(Arc::new(Sanitized {
+            toolchain,
+            shown: plan.source.clone(),
+            copy: prepared.source_copy.clone(),
+        }));
+    }
     report.compile = CompileOutcome {
         ok: true,
         message: prepared.compile_message.clone(),

@@ -183,6 +183,7 @@ pub fn build(
             },
             args,
             syscall_filter: language.sandbox.syscall_filter(),
+            sanitized: None,
         }
     };
     if dir.join(".built").is_file() {

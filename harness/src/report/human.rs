@@ -94,6 +94,7 @@ impl CaseList {
         // A pass near the limit is listed too: it is the case another machine could flip.
         self.options.detail == Detail::Verbose
             || !outcome.verdict.is_accepted()
+            || (outcome.unanswered.is_some() && self.options.detail == Detail::Normal)
             || (outcome.time_sensitive && self.options.detail == Detail::Normal)
     }
 
@@ -109,6 +110,17 @@ impl CaseList {
         }
         self.shown += 1;
         write_case_line(out, outcome, self.width, &self.options)?;
+        if let Some(output) = &outcome.unanswered {
+            // Nothing judged it: what it printed is for the reader to judge.
+            if let Some(input) = &outcome.input {
+                write_input(out, input)?;
+            }
+            writeln!(out, "        {DIM}output{DIM:#}")?;
+            for line in String::from_utf8_lossy(output).lines().take(STDERR_LINES) {
+                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
+            }
+            return Ok(());
+        }
         if outcome.verdict.is_accepted() || self.diffs_left == 0 {
             return Ok(());
         }
@@ -283,6 +295,9 @@ fn write_case_line(
     }
     if !outcome.reason.is_empty() {
         write!(out, "  {}", outcome.reason)?;
+    }
+    if let Some(hint) = outcome.mismatch.as_ref().and_then(|m| m.hint.as_ref()) {
+        write!(out, " {DIM}(hint: {hint}){DIM:#}")?;
     }
     writeln!(out)?;
     if options.detail == Detail::Verbose && !outcome.stderr_tail.trim().is_empty() {
@@ -864,6 +879,9 @@ impl<W: Write> HumanReporter<W> {
                 if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
                     write_submission_header(out, &header)?;
                 }
+                if let Some(note) = &plan.sanitized {
+                    writeln!(out, "  {DIM}{note}{DIM:#}")?;
+                }
                 Layout::Judge {
                     cases: CaseList::new(self.options, names()),
                 }
@@ -1072,6 +1090,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
         }
     }
@@ -1187,6 +1206,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"13\n".to_vec(),
             answer: b"12\n".to_vec(),
+            hint: None,
         });
         let report = submission(
             vec![
@@ -1329,6 +1349,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
+            hint: None,
         });
         wrong.stderr_tail = "debug: n=2\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, 950, "");

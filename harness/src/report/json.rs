@@ -43,6 +43,9 @@ pub struct CaseJson {
     /// Interactive problems only: the dialogue and the interactor's side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interaction: Option<InteractionJson>,
+    /// A wrong answer that a looser checker accepts: which, and why (only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// What an interactive case said, and the interactor's own numbers.
@@ -90,6 +93,7 @@ impl From<&CaseOutcome> for CaseJson {
             input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
             input: outcome.input.as_ref().map(|i| i.head.clone()),
             input_truncated: outcome.input.as_ref().map(|i| i.truncated),
+            hint: outcome.mismatch.as_ref().and_then(|m| m.hint.clone()),
         }
     }
 }

@@ -604,6 +604,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
         }
     }
@@ -685,6 +686,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
+            hint: None,
         });
         wrong.stderr_tail = "debug \u{1b}[1mx\u{1b}[0m\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, "", 950);

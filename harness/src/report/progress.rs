@@ -298,6 +298,7 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
         }
     }

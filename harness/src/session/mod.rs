@@ -14,6 +14,7 @@ mod output;
 mod packages;
 mod prepare;
 mod run;
+mod sanitize;
 mod stress;
 mod validate;
 mod verify;
