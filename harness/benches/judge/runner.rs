@@ -133,6 +133,7 @@ fn measure(
         jobs: 1,
         interactor: None,
         files: &harness::judge::STANDARD_IO,
+        scoring: None,
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();

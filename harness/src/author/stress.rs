@@ -242,6 +242,7 @@ pub fn stress(
         interactor: setup.interactor.as_deref(),
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
+        scoring: None,
     };
     // The lowest-indexed failure (or error) any worker met.
     let mut first: Option<(u64, WorkerResult)> = None;

@@ -132,6 +132,9 @@ mod tests {
             mismatch: None,
             interaction: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 

@@ -471,6 +471,7 @@ fn measure_program(
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
+        scoring: None,
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
@@ -539,6 +540,7 @@ fn check_slow(
         source: slow.plan.source.clone(),
         cases: cases.to_vec(),
         interactor: slow.plan.interactor.clone(),
+        scoring: slow.plan.scoring.clone(),
     };
     let options = submission::Options {
         jobs: jobs.max(1),

@@ -412,6 +412,9 @@ pub fn judge_case(
         mismatch: None,
         // Added by the caller for a failing case.
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
         interaction: Some(Interaction {
             transcript: result.transcript,
             // Every line of it, on one line.

@@ -5,6 +5,7 @@ pub(crate) mod calibrate;
 pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;
+pub(crate) mod scoring;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -74,6 +75,15 @@ pub struct CaseOutcome {
     pub interaction: Option<Interaction>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
+    /// The checker's partial credit, as it gave it: testlib's `quitp` points, a Kattis
+    /// validator's `score.txt` or `score_multiplier.txt`.
+    pub credit: Option<crate::score::Credit>,
+    /// In a scored problem, what the case scored; `None` in a pass-fail problem, or for a case
+    /// with no score of its own (in a group scored all or nothing, whose points are the
+    /// group's).
+    pub score: Option<f64>,
+    /// In a scored problem, what the case is worth at most, when it has a bound of its own.
+    pub max_score: Option<f64>,
 }
 
 /// What the report shows of an interactive case.
@@ -112,6 +122,8 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
+    /// A scored problem's rules: each case is scored as soon as it is checked.
+    pub scoring: Option<&'a crate::score::Scoring>,
 }
 
 /// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
@@ -168,7 +180,8 @@ pub fn judge_cases_with(
             if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
-            let outcome = judge_case(program, case, settings);
+            let mut outcome = judge_case(program, case, settings);
+            scoring::score_case(&mut outcome, settings.scoring);
             failed(index, &outcome);
             on_case(&outcome);
             outcomes[index] = Some(outcome);
@@ -191,7 +204,8 @@ pub fn judge_cases_with(
                     {
                         break;
                     }
-                    let outcome = judge_case(program, case, settings);
+                    let mut outcome = judge_case(program, case, settings);
+                    scoring::score_case(&mut outcome, settings.scoring);
                     failed(index, &outcome);
                     if sender.send((index, outcome)).is_err() {
                         break;
@@ -293,6 +307,9 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         mismatch: None,
         interaction: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
@@ -402,6 +419,9 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         mismatch: None,
         interaction: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     }
 }
 
@@ -470,6 +490,7 @@ mod tests {
             jobs,
             interactor: None,
             files: &STANDARD_IO,
+            scoring: None,
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

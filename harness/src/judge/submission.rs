@@ -57,6 +57,8 @@ pub struct Plan<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
+    /// A scored problem's rules, over all its cases (not only those planned).
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
@@ -90,6 +92,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         source: request.source.to_path_buf(),
         cases,
         interactor,
+        scoring: None,
     })
 }
 
@@ -151,6 +154,8 @@ pub struct SubmissionReport {
     pub elapsed: Duration,
     /// Cases run at once (1 = one after another): above 1, wall times are inflated.
     pub jobs: usize,
+    /// In a scored problem, the score per group and in total; `None` for a pass-fail one.
+    pub score: Option<super::scoring::SubmissionScore>,
 }
 
 impl SubmissionReport {
@@ -201,6 +206,7 @@ pub fn judge(
         verdict: Verdict::CompileError,
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
+        score: None,
     };
     let prepared = match submit::compile(plan.language, &plan.source, problem.memory_limit)? {
         Compiled::CompileError { message, .. } => {
@@ -220,6 +226,7 @@ pub fn judge(
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
+        scoring: plan.scoring.as_deref(),
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,
@@ -229,6 +236,14 @@ pub fn judge(
         on_case,
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
+    if let Some(scoring) = plan.scoring.as_deref() {
+        let score = super::scoring::score_submission(scoring, &report.outcomes);
+        if let Some(sheet) = score.sheet() {
+            // The scoring's own verdict: a group's fault is a judge error.
+            report.verdict = sheet.verdict;
+        }
+        report.score = Some(score);
+    }
     report.elapsed = started.elapsed();
     Ok(report)
 }

@@ -61,6 +61,8 @@ pub struct Planned<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<super::interactive::Shared>,
+    /// A scored problem's rules, over all its cases (not only those selected).
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 /// Resolves the selection to problems and cases, before anything runs, so that a missing
@@ -91,6 +93,7 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
             problem,
             cases,
             interactor,
+            scoring: None,
         });
     }
     if let Some(pattern) = &pattern {
@@ -223,10 +226,15 @@ pub fn run(
             jobs,
             interactor: plan.interactor.as_deref(),
             files: &problem.files,
+            scoring: plan.scoring.as_deref(),
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |outcome| {
             on_event(Event::CaseFinished { unit, outcome });
         });
+        let score = plan
+            .scoring
+            .as_deref()
+            .map(|scoring| super::scoring::score_submission(scoring, &outcomes));
         let report = SubmissionReport {
             problem: problem.name.clone(),
             title: problem.title.clone(),
@@ -242,6 +250,7 @@ pub fn run(
             outcomes,
             elapsed: started.elapsed(),
             jobs,
+            score,
         };
         on_event(Event::UnitFinished {
             unit,

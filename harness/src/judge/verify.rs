@@ -228,6 +228,7 @@ pub fn plan<'a>(
                         source,
                         cases,
                         interactor,
+                        scoring: None,
                     },
                 });
             }
@@ -297,12 +298,20 @@ pub struct Verified {
     pub name: String,
     pub expected: Expected,
     pub report: SubmissionReport,
+    /// The score it must get, when one is stated (`@EXPECTED_SCORE@`, judge.toml's
+    /// `expected-scores`, submissions.yaml's `score`).
+    pub expected_score: Option<crate::score::ExpectedScore>,
+    /// Whether its score is the one expected (and, for a `partially_accepted` one, strictly
+    /// between 0 and the maximum).
+    pub score_check: crate::score::ScoreCheck,
 }
 
 impl Verified {
-    /// It got the verdict it is stored under (an unchecked one always has).
+    /// It got the verdict it is stored under (an unchecked one always has), and the score
+    /// expected of it.
     pub fn ok(&self) -> bool {
         self.expected.allows(self.report.verdict)
+            && self.score_check == crate::score::ScoreCheck::Ok
     }
 
     /// What the row means for the exit code: AC when it got its expected verdict, a judge
@@ -342,6 +351,8 @@ pub fn run(
             name: entry.name.clone(),
             expected: entry.expected.clone(),
             report,
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         on_event(Event::UnitFinished {
             unit,

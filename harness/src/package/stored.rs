@@ -44,6 +44,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
+                    scoring: None,
                 },
             }),
             Err(reason) => skipped.push(Skipped { name: full, reason }),

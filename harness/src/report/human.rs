@@ -1067,6 +1067,9 @@ mod tests {
             mismatch: None,
             interaction: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -1108,6 +1111,7 @@ mod tests {
             planned_cases: planned,
             elapsed: Duration::from_millis(100),
             jobs: 1,
+            score: None,
         }
     }
 
@@ -1129,6 +1133,7 @@ mod tests {
                 .collect(),
             runs: report.planned_cases,
             expected: None,
+            scoring: None,
         }
     }
 
@@ -1270,6 +1275,8 @@ mod tests {
                 ],
                 9,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let mismatch = Verified {
             name: "sum/accepted/mine.py".to_string(),
@@ -1283,6 +1290,8 @@ mod tests {
                 )],
                 9,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let text = render_verify(&[ok, mismatch], 1500);
         insta::assert_snapshot!(text, @r"
@@ -1302,6 +1311,8 @@ mod tests {
             name: "sum/accepted/close.py".to_string(),
             expected: Verdict::Accepted.into(),
             report: submission(vec![near], 1),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let text = render_verify(&[result], 2000);
         assert!(text.contains("OK  1 case near the time limit"), "{text}");

@@ -605,6 +605,9 @@ mod tests {
             mismatch: None,
             interaction: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -752,6 +755,7 @@ mod tests {
             outcomes,
             elapsed: Duration::from_millis(10),
             jobs: 1,
+            score: None,
         }
     }
 
@@ -811,11 +815,15 @@ mod tests {
                 ],
                 true,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let fine = Verified {
             name: "sum/accepted/mine.c".to_string(),
             expected: Verdict::Accepted.into(),
             report: submission(vec![outcome("1", Verdict::Accepted, "", 5)], true),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let xml = report_of(
             crate::event::Command::Verify,

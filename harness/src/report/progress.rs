@@ -299,6 +299,9 @@ mod tests {
             mismatch: None,
             interaction: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -364,11 +367,14 @@ mod tests {
             verdict: Verdict::WrongAnswer,
             elapsed: Duration::ZERO,
             jobs: 1,
+            score: None,
         };
         let verified = crate::judge::verify::Verified {
             name: "sum/wrong_answer/a.c".to_string(),
             expected: Verdict::WrongAnswer.into(),
             report,
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let events = [
             Event::Started {

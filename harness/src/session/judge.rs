@@ -375,5 +375,6 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
+        scoring: None,
     }))
 }
