@@ -141,6 +141,10 @@ pub enum Stop {
     /// Stop at the first case, in case order, that is not AC: all an expected-verdict check
     /// needs, and it spares running hundreds of cases into a time limit.
     AfterFirstFailure,
+    /// In a scored problem, skip the cases the score no longer needs: those of a group that
+    /// stopped at its first failure (all-or-nothing subtasks, Kattis' `on_reject: break`) or
+    /// whose dependency failed. Without scoring rules, the same as [`Stop::Never`].
+    Unneeded,
 }
 
 /// Judges `program` on every case; outcomes come back in case order, and each is handed to
@@ -170,15 +174,43 @@ pub fn judge_cases_with(
     // The lowest failing index seen so far; cases are handed out in increasing order, so
     // every case below it has already been started and will be waited for.
     let first_failure = AtomicUsize::new(usize::MAX);
+    // With `Stop::Unneeded`, the outcomes known so far, from which the scoring tells whether
+    // a case is still needed.
+    let known = std::sync::Mutex::new(crate::score::Outcomes::new());
+    let scoring = settings.scoring.filter(|_| stop == Stop::Unneeded);
+    let needed = |case: &Case| match scoring {
+        Some(scoring) => scoring.needs(
+            &case.name,
+            &known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ),
+        None => true,
+    };
     let failed = |index: usize, outcome: &CaseOutcome| {
         if stop == Stop::AfterFirstFailure && !outcome.verdict.is_accepted() {
             first_failure.fetch_min(index, Ordering::Relaxed);
+        }
+        if scoring.is_some() {
+            known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(
+                    outcome.case.clone(),
+                    crate::score::CaseOutcome {
+                        verdict: outcome.verdict,
+                        credit: outcome.credit,
+                    },
+                );
         }
     };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
             if crate::sandbox::interrupt::is_interrupted() {
                 break;
+            }
+            if !needed(case) {
+                continue;
             }
             let mut outcome = judge_case(program, case, settings);
             scoring::score_case(&mut outcome, settings.scoring);
@@ -195,7 +227,8 @@ pub fn judge_cases_with(
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let sender = sender.clone();
-                let (next, first_failure, failed) = (&next, &first_failure, &failed);
+                let (next, first_failure, failed, needed) =
+                    (&next, &first_failure, &failed, &needed);
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
@@ -203,6 +236,9 @@ pub fn judge_cases_with(
                         || crate::sandbox::interrupt::is_interrupted()
                     {
                         break;
+                    }
+                    if !needed(case) {
+                        continue;
                     }
                     let mut outcome = judge_case(program, case, settings);
                     scoring::score_case(&mut outcome, settings.scoring);

@@ -124,3 +124,33 @@ pub fn score_submission(scoring: &Scoring, cases: &[super::CaseOutcome]) -> Subm
         },
     }
 }
+
+/// The rules `problem` is scored by, over all its cases (in judge order): a package's own, or
+/// judge.toml's `scoring`; `None` for a pass-fail problem. A mistake in judge.toml's rules
+/// names its line and column.
+pub fn rules_for(
+    problem: &crate::config::Problem,
+    cases: &[crate::case::discover::Case],
+) -> Result<Option<std::sync::Arc<Scoring>>, crate::config::ConfigError> {
+    if let Some(scoring) = &problem.package_scoring {
+        return Ok(Some(scoring.clone()));
+    }
+    let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    problem.scoring.build(&names)
+}
+
+/// Puts `cases` in the order the scoring judges them (group by group, as declared), so that a
+/// group's dependencies are judged before it and a failed one spares its cases. Cases the
+/// rules do not know keep their place after those it does.
+pub fn order_cases(scoring: Option<&Scoring>, cases: &mut [crate::case::discover::Case]) {
+    let Some(scoring) = scoring else {
+        return;
+    };
+    let order: std::collections::HashMap<&str, usize> = scoring
+        .cases()
+        .iter()
+        .enumerate()
+        .map(|(index, rule)| (rule.name.as_str(), index))
+        .collect();
+    cases.sort_by_key(|case| order.get(case.name.as_str()).copied().unwrap_or(usize::MAX));
+}

@@ -30,6 +30,8 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
+    #[error(transparent)]
+    Scoring(#[from] crate::config::ConfigError),
     #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
@@ -84,7 +86,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     let language = submit::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
-    let cases = select_cases(folder, request.case_pattern)?;
+    let mut cases = select_cases(folder, request.case_pattern)?;
+    // Scored over all the problem's own cases; cases from elsewhere (`--cases`) are not.
+    let scoring = match request.cases {
+        Some(_) => None,
+        None => super::scoring::rules_for(problem, &discover::discover(folder)?)?,
+    };
+    super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
     Ok(Plan {
         problem,
@@ -92,7 +100,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         source: request.source.to_path_buf(),
         cases,
         interactor,
-        scoring: None,
+        scoring,
     })
 }
 

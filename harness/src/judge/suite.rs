@@ -41,6 +41,8 @@ pub enum SuiteError {
         problem: String,
         source: SubmitError,
     },
+    #[error(transparent)]
+    Scoring(#[from] crate::config::ConfigError),
 }
 
 /// Which problems and cases to judge.
@@ -85,6 +87,8 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
     let mut planned = Vec::new();
     for problem in problems {
         let mut cases = discover::discover(&problem.cases)?;
+        let scoring = super::scoring::rules_for(problem, &cases)?;
+        super::scoring::order_cases(scoring.as_deref(), &mut cases);
         if let Some(pattern) = &pattern {
             pattern.retain(&mut cases);
         }
@@ -93,7 +97,7 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
             problem,
             cases,
             interactor,
-            scoring: None,
+            scoring,
         });
     }
     if let Some(pattern) = &pattern {

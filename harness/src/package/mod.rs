@@ -316,6 +316,9 @@ pub fn load(
         validator_protocol: crate::config::ValidatorProtocol::default(),
         generators: Vec::new(),
         stress: None,
+        scoring: Default::default(),
+        package_scoring: None,
+        expected_scores: Vec::new(),
         package: Some(crate::config::PackageRef {
             path: package.root.clone(),
             time_limit: known,

@@ -408,6 +408,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                 name: format!("{shown} ({tag})"),
                 path,
                 expected: expected_of_tag(tag),
+                // Polygon's tags say nothing of scores.
+                expected_score: None,
             });
         }
     }

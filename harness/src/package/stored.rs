@@ -44,8 +44,10 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
-                    scoring: None,
+                    scoring: problem.package_scoring.clone(),
                 },
+                expected_score: submission.expected_score,
+                partial: submission.name.starts_with("partially_accepted/"),
             }),
             Err(reason) => skipped.push(Skipped { name: full, reason }),
         }

@@ -20,6 +20,9 @@ pub struct PackageSubmission {
     /// `accepted/sol.cpp`, below `submissions/`.
     pub name: String,
     pub expected: Expected,
+    /// The score it must get, when one is stated (`@EXPECTED_SCORE@`, submissions.yaml's
+    /// `score`).
+    pub expected_score: Option<crate::score::ExpectedScore>,
 }
 
 pub use crate::judge::verify::Skipped;
@@ -253,10 +256,18 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
                     _ => Expected::AnyOf { verdicts, label },
                 };
             }
+            let expected_score =
+                crate::judge::verify::stated_score(&[], "", &source).map_err(|e| {
+                    PackageError::Invalid {
+                        path: source.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
             submissions.push(PackageSubmission {
                 path: source,
                 name,
                 expected,
+                expected_score,
             });
         }
     }

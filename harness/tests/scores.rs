@@ -1,0 +1,365 @@
+//! Scores on the real binary: judge.toml's test points and subtasks, the score and the group
+//! lines of `judge`, JSON and JUnit, a group stopped at its first failure (unless `--all`),
+//! the expected scores of stored submissions in `verify`, and bad scoring rules named at their
+//! line and column.
+#![cfg(unix)]
+
+mod common;
+
+use common::project::Project;
+use serde_json::Value;
+
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+/// `sq`: three small cases (n < 10), three big ones, a sample; squares. `sh` submissions.
+const SQ: &str = r#"
+[problems.sq]
+[problems.sq.scoring]
+total = 100
+[[problems.sq.scoring.groups]]
+name = "small"
+cases = "small-*"
+points = 30
+[[problems.sq.scoring.groups]]
+name = "big"
+cases = ["big-*"]
+points = 70
+depends-on = ["small"]
+
+[problems.luogu]
+cases = "cases/sq"
+scoring = "points"
+
+[problems.own]
+cases = "cases/sq"
+[problems.own.scoring]
+[[problems.own.scoring.points]]
+cases = "big-*"
+points = 20
+
+[languages.sh]
+extensions = ["sh"]
+run = ["sh", "{source}"]
+"#;
+
+/// Right for n < 10 only.
+const SMALL: &str = "read n\nif [ \"$n\" -lt 10 ]; then echo $((n * n)); else echo 0; fi\n";
+/// Right everywhere.
+const RIGHT: &str = "read n\necho $((n * n))\n";
+/// Wrong everywhere.
+const ZERO: &str = "read n\necho 0\n";
+
+fn project(toml: &str) -> Project {
+    let mut project = Project::new()
+        .file("judge.toml", toml)
+        .file("small.sh", SMALL)
+        .file("right.sh", RIGHT)
+        .file("zero.sh", ZERO)
+        .case("sq", "sample-1", "2\n", "4\n");
+    for n in [1, 2, 3] {
+        project = project.case(
+            "sq",
+            &format!("small-{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", n * n),
+        );
+    }
+    for n in [100, 200, 300] {
+        project = project.case(
+            "sq",
+            &format!("big-{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", n * n),
+        );
+    }
+    project
+}
+
+fn run(project: &Project, args: &[&str]) -> (i32, String, String) {
+    let output = project.harness().args(args).output().unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json(project: &Project, args: &[&str]) -> Value {
+    let (_, stdout, stderr) = run(project, args);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}:\n{stdout}\n{stderr}"))
+}
+
+#[test]
+fn subtasks_give_the_score_and_a_line_per_group() {
+    let project = project(SQ);
+    let (code, stdout, _) = run(&project, &["judge", "sq", "small.sh"]);
+    assert_eq!(code, FAILED, "{stdout}");
+    assert!(stdout.contains("verdict: WA, score 30/100"), "{stdout}");
+    let small = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("small "))
+        .unwrap();
+    assert!(small.contains("30/30") && small.contains("AC"), "{small}");
+    let big = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("big "))
+        .unwrap();
+    assert!(
+        big.contains("0/70") && big.contains("WA") && big.contains("first failing case: big-100"),
+        "{big}"
+    );
+    // A subtask counts only if all its cases pass: after big-100, the rest are not needed.
+    assert!(stdout.contains("5 of 7 cases judged"), "{stdout}");
+
+    let (code, stdout, _) = run(&project, &["judge", "sq", "right.sh"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("verdict: AC, score 100/100"), "{stdout}");
+}
+
+#[test]
+fn all_judges_every_case_of_a_group_that_failed() {
+    let project = project(SQ);
+    let document = json(&project, &["judge", "sq", "small.sh", "--format", "json"]);
+    assert_eq!(document["cases"].as_array().unwrap().len(), 5);
+    let (_, stdout, _) = run(&project, &["judge", "sq", "small.sh", "--all"]);
+    assert!(stdout.contains("3 WA"), "{stdout}");
+    assert!(stdout.contains("score 30/100"), "{stdout}");
+}
+
+#[test]
+fn a_failed_dependency_blocks_its_group() {
+    let project = project(SQ);
+    let (_, stdout, _) = run(&project, &["judge", "sq", "zero.sh"]);
+    assert!(stdout.contains("score 0/100"), "{stdout}");
+    let big = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("big "))
+        .unwrap();
+    assert!(big.contains("not judged: `small` did not pass"), "{big}");
+    // Only the sample and the first small case ran.
+    assert!(stdout.contains("2 of 7 cases judged"), "{stdout}");
+}
+
+#[test]
+fn json_and_junit_carry_the_score_and_the_groups() {
+    let project = project(SQ);
+    let document = json(
+        &project,
+        &[
+            "judge", "sq", "small.sh", "--format", "json", "--junit", "sq.xml",
+        ],
+    );
+    assert_eq!(document["score"], 30.0);
+    assert_eq!(document["max_score"], 100.0);
+    let groups = document["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(groups[1]["name"], "big");
+    assert_eq!(groups[1]["score"], 0.0);
+    assert_eq!(groups[1]["max_score"], 70.0);
+    assert_eq!(groups[1]["verdict"], "WA");
+    assert_eq!(groups[1]["first_failure"], "big-100");
+    let xml = project.read("sq.xml");
+    assert!(
+        xml.contains(r#"<property name="score" value="30"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="max-score" value="100"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="group.big" value="0/70 WA"/>"#),
+        "{xml}"
+    );
+
+    // A pass-fail problem's document has none of them.
+    let plain = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.sq]\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{source}\"]\n",
+        )
+        .file("right.sh", RIGHT)
+        .case("sq", "1", "2\n", "4\n");
+    let document = json(&plain, &["judge", "sq", "right.sh", "--format", "json"]);
+    for key in ["score", "max_score", "groups"] {
+        assert!(document.get(key).is_none(), "{key} in {document}");
+    }
+}
+
+#[test]
+fn test_points_as_luogu_gives_them() {
+    let project = project(SQ);
+    // Six cases not samples share 100: three right make 50.
+    let (_, stdout, _) = run(&project, &["judge", "luogu", "small.sh"]);
+    assert!(stdout.contains("score 50/100"), "{stdout}");
+    // Big cases 20 each (60), the three small share the 40 left.
+    let document = json(&project, &["judge", "own", "small.sh", "--format", "json"]);
+    assert_eq!(document["score"], 40.0, "{document}");
+    let big = document["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "big-100")
+        .unwrap();
+    assert_eq!(big["max_score"], 20.0);
+    assert_eq!(big["score"], 0.0);
+}
+
+/// `(code, stderr)` of judging `sq` with the scoring table replaced by `scoring`.
+fn with_scoring(scoring: &str) -> (i32, String) {
+    let toml = format!(
+        "[problems.sq]\n{scoring}\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{{source}}\"]\n"
+    );
+    let project = project(&toml);
+    let (code, _, stderr) = run(&project, &["judge", "sq", "right.sh"]);
+    (code, stderr)
+}
+
+#[test]
+fn bad_scoring_is_an_error_at_its_line_and_column() {
+    let group = |name: &str, cases: &str, points: u32, extra: &str| {
+        format!("[[problems.sq.scoring.groups]]\nname = \"{name}\"\ncases = {cases}\npoints = {points}\n{extra}")
+    };
+    let table: Vec<(String, &str)> = vec![
+        (
+            format!("[problems.sq.scoring]\ntotal = 100\n{}{}", group("small", "\"small-*\"", 30, ""), group("big", "\"big-*\"", 60, "")),
+            "judge.toml:3:9: problem `sq`, scoring: the points add up to 90, not the stated total 100",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "[\"small-*\", \"huge-*\"]", 30, ""), group("big", "\"big-*\"", 70, "")),
+            "judge.toml:5:21: problem `sq`, scoring: `huge-*` matches no case (in group `small`)",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"*\"", 30, ""), group("big", "\"big-*\"", 70, "")),
+            "judge.toml:9:9: problem `sq`, scoring: case `big-100` is in both `small` and `big`",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}", group("small", "\"small-*\"", 30, "")),
+            "problem `sq`, scoring: case `big-100` is in no group",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"small-*\"", 30, ""), group("big", "\"big-*\"", 70, "depends-on = [\"smal\"]\n")),
+            "judge.toml:11:15: problem `sq`, scoring: group `big` depends on `smal`",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"small-*\"", 30, "depends-on = [\"big\"]\n"), group("big", "\"big-*\"", 70, "depends-on = [\"small\"]\n")),
+            "problem `sq`, scoring: ",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}", group("small", "\"small-*\"", 30, "weight = 2\n")),
+            "judge.toml:7:10: problem `sq`, scoring: unknown key `weight` in `groups`",
+        ),
+        (
+            "scoring = \"point\"\n".to_string(),
+            "judge.toml:2:11: problem `sq`, scoring: unknown scoring `point`",
+        ),
+    ];
+    for (scoring, expected) in &table {
+        let (code, stderr) = with_scoring(scoring);
+        assert_eq!(code, ERROR, "{scoring}\n{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "{scoring}\nexpected `{expected}` in:\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // The glob that matches nothing and the cycle say so.
+    let (_, stderr) = with_scoring(&table[1].0);
+    assert!(stderr.contains("huge-*"), "{stderr}");
+    let (_, stderr) = with_scoring(&table[5].0);
+    assert!(
+        stderr.contains("`small` → `big`") || stderr.contains("`big` → `small`"),
+        "{stderr}"
+    );
+}
+
+fn store(project: &Project, relative: &str, text: &str) {
+    project.write(&format!("solutions/submissions/sq/{relative}"), text);
+}
+
+#[test]
+fn verify_checks_expected_scores() {
+    let project = project(SQ);
+    store(&project, "accepted/right.sh", RIGHT);
+    store(&project, "partially_accepted/small.sh", SMALL);
+    store(&project, "wrong_answer/zero.sh", ZERO);
+    let (code, stdout, stderr) = run(&project, &["verify"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("submission results: sq"), "{stdout}");
+    let row = stdout
+        .lines()
+        .rfind(|l| l.starts_with("sq/partially_accepted/small.sh"))
+        .unwrap();
+    // The table: small 30, big 0, total 30/100.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[1..4], ["30", "0", "30/100"], "{row}");
+
+    // A wrong stated score is a MISMATCH, whichever way it is stated.
+    store(
+        &project,
+        "partially_accepted/small40.sh",
+        &format!("# @EXPECTED_SCORE@: 40\n{SMALL}"),
+    );
+    let (code, stdout, _) = run(&project, &["verify"]);
+    assert_eq!(code, FAILED, "{stdout}");
+    let row = stdout
+        .lines()
+        .position(|l| l.starts_with("sq/partially_accepted/small40.sh"))
+        .unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[row].contains("MISMATCH") && lines[row].contains("score 30/100"),
+        "{stdout}"
+    );
+    assert!(
+        lines[row + 1].contains("expected score 40, got 30"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(got another score than expected)"),
+        "{stdout}"
+    );
+    std::fs::remove_file(project.join("solutions/submissions/sq/partially_accepted/small40.sh"))
+        .unwrap();
+
+    // judge.toml's table wins over the comment, and a range is a range.
+    let toml = SQ.replace(
+        "[problems.luogu]",
+        "[problems.sq.expected-scores]\n\"partially_accepted/small.sh\" = [31, 50]\n\n[problems.luogu]",
+    );
+    project.write("judge.toml", &toml);
+    let document = json(&project, &["verify", "--format", "json"]);
+    let entry = document["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "sq/partially_accepted/small.sh")
+        .unwrap();
+    assert_eq!(entry["ok"], false, "{entry}");
+    assert_eq!(entry["score"], 30.0);
+    assert_eq!(entry["expected_score"], "31 to 50");
+    assert_eq!(entry["score_mismatch"], "expected score 31 to 50, got 30");
+}
+
+#[test]
+fn a_partially_accepted_submission_must_score_strictly_between() {
+    let project = project(SQ);
+    // Stored as partial, but it scores everything (and it got AC, not a failure).
+    store(&project, "partially_accepted/right.sh", RIGHT);
+    // Stored as partial, it scores nothing.
+    store(&project, "partially_accepted/zero.sh", ZERO);
+    let document = json(&project, &["verify", "--format", "json"]);
+    let entries = document["submissions"].as_array().unwrap();
+    for entry in entries {
+        assert_eq!(entry["ok"], false, "{entry}");
+    }
+    let zero = entries
+        .iter()
+        .find(|s| s["name"] == "sq/partially_accepted/zero.sh")
+        .unwrap();
+    assert_eq!(
+        zero["score_mismatch"],
+        "a partially accepted submission must score more than 0 and less than 100, got 0"
+    );
+}
