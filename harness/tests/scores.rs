@@ -363,3 +363,57 @@ fn a_partially_accepted_submission_must_score_strictly_between() {
         "a partially accepted submission must score more than 0 and less than 100, got 0"
     );
 }
+
+/// Checker in testlib's manner: the output equal to the answer is AC; `half` gets the points
+/// after it (`half 12.5`) through `quitp` (exit 7); anything else is WA.
+const QUITP_CHECKER: &str = r#"out=$(cat "$2"); ans=$(cat "$3")
+[ "$out" = "$ans" ] && { echo "ok" >&2; exit 0; }
+case "$out" in half*) echo "points ${out#half } partly right" >&2; exit 7;; esac
+echo "wrong answer" >&2; exit 1
+"#;
+
+fn partial_project(scoring: &str) -> Project {
+    let toml = format!(
+        "[problems.p]\n{scoring}\nchecker = {{ type = \"command\", command = [\"sh\", \"check.sh\"] }}\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{{source}}\"]\n"
+    );
+    let mut project = Project::new()
+        .file("judge.toml", &toml)
+        .file("check.sh", QUITP_CHECKER);
+    for n in 1..=4 {
+        project = project.case("p", &format!("c{n}"), &format!("{n}\n"), &format!("{n}\n"));
+    }
+    project
+}
+
+#[test]
+fn testlib_quitp_points_are_partial_credit() {
+    let project = partial_project("scoring = \"points\"");
+    // Each case 25: c1 gets 12.5 of it through quitp, the others are right.
+    project.write(
+        "half.sh",
+        "read n\nif [ \"$n\" = 1 ]; then echo 'half 12.5'; else echo \"$n\"; fi\n",
+    );
+    let document = json(&project, &["judge", "p", "half.sh", "--format", "json"]);
+    assert_eq!(document["score"], 87.5, "{document}");
+    assert_eq!(document["cases"][0]["score"], 12.5);
+    assert_eq!(document["cases"][0]["verdict"], "AC");
+
+    // More than the case is worth is the checker's fault: a judge error, exit 3.
+    project.write("greedy.sh", "read n\necho 'half 30'\n");
+    let (code, stdout, _) = run(&project, &["judge", "p", "greedy.sh"]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stdout.contains("more than the case is worth (25)"),
+        "{stdout}"
+    );
+
+    // A pass-fail problem has no use for points: a judge error that says so.
+    let project = partial_project("");
+    project.write("half.sh", "read n\necho 'half 12.5'\n");
+    let (code, stdout, _) = run(&project, &["judge", "p", "half.sh"]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stdout.contains("but the problem is scored pass-fail"),
+        "{stdout}"
+    );
+}

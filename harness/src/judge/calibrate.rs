@@ -465,13 +465,16 @@ fn measure_program(
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> ProgramTiming {
     let limits = measuring_limits(problem, candidate.time_multiplier);
+    // A scored problem's checker may give points: scored, they are not judge errors. Only the
+    // times are wanted here, so rules that do not fit these cases simply score nothing.
+    let scoring = super::scoring::rules_for(problem, cases).ok().flatten();
     let judge_settings = JudgeSettings {
         limits,
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
-        scoring: None,
+        scoring: scoring.as_deref(),
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];

@@ -374,6 +374,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
+    outcome.credit = judgement.credit;
     if outcome.verdict == Verdict::WrongAnswer {
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the

@@ -78,7 +78,8 @@ pub fn outcomes(cases: &[super::CaseOutcome]) -> Outcomes {
 pub fn score_case(outcome: &mut super::CaseOutcome, scoring: Option<&Scoring>) {
     let rule = scoring.and_then(|s| s.case(&outcome.case));
     let Some(rule) = rule else {
-        if let Some(credit) = outcome.credit {
+        // A case the rules do not know (judged from another folder) has no score.
+        if let (Some(credit), None) = (outcome.credit, scoring) {
             // Scored only where the problem says how: elsewhere points are not a verdict.
             outcome.verdict = Verdict::JudgeError;
             outcome.reason = format!(
