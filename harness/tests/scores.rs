@@ -417,3 +417,95 @@ fn testlib_quitp_points_are_partial_credit() {
         "{stdout}"
     );
 }
+
+/// What verifyproblem (problemtools 1.20260907) gives oddecho's submissions, as its run
+/// prints them (`partially_accepted/sol.py (…) OK: AC (50)`) and in its "Submission
+/// results" table: sample, subtask1, subtask2, total.
+const ODDECHO_VERIFYPROBLEM: [(&str, [f64; 3], f64); 3] = [
+    ("accepted/echo.cpp", [0.0, 50.0, 50.0], 100.0),
+    ("accepted/js.py", [0.0, 50.0, 50.0], 100.0),
+    ("partially_accepted/sol.py", [0.0, 50.0, 0.0], 50.0),
+];
+
+/// The score verifyproblem's run gives each submission: `   accepted/js.py (…) OK: AC (100) …`.
+fn verifyproblem_scores(package: &std::path::Path) -> Option<Vec<(String, f64)>> {
+    let output = std::process::Command::new("verifyproblem")
+        .arg(package)
+        .args(["-p", "submissions"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    let scores: Vec<(String, f64)> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let (name, rest) = line.split_once(" (")?;
+            let (_, result) = rest.split_once(": ")?;
+            let score = result.split_once('(')?.1.split_once(')')?.0;
+            Some((name.to_string(), score.parse().ok()?))
+        })
+        .collect();
+    Some(scores)
+}
+
+#[test]
+fn oddecho_scores_as_verifyproblem_does() {
+    let Some(examples) =
+        common::problemtools_examples_or_skip("oddecho_scores_as_verifyproblem_does")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // A copy named as the package, so that nothing is written into the shared examples.
+    let package = dir.path().join("oddecho");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(examples.join("oddecho"))
+        .arg(&package)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "oddecho", "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let submissions = document["submissions"].as_array().unwrap();
+    assert_eq!(submissions.len(), 3);
+    for (name, groups, total) in ODDECHO_VERIFYPROBLEM {
+        let entry = submissions
+            .iter()
+            .find(|s| s["name"] == format!("oddecho/{name}"))
+            .unwrap_or_else(|| panic!("no {name} in {document}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0);
+        let score_of = |group: &str| {
+            entry["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["name"] == group)
+                .unwrap_or_else(|| panic!("no group {group} in {entry}"))["score"]
+                .clone()
+        };
+        for (group, score) in ["sample", "secret/subtask1", "secret/subtask2"]
+            .iter()
+            .zip(groups)
+        {
+            assert_eq!(score_of(group), score, "{name}, {group}");
+        }
+    }
+    // And verifyproblem itself, when it is here, says the same.
+    match verifyproblem_scores(&package) {
+        Some(scores) if !scores.is_empty() => {
+            for (name, _, total) in ODDECHO_VERIFYPROBLEM {
+                let got = scores.iter().find(|(n, _)| n == name);
+                assert_eq!(got.map(|(_, s)| *s), Some(total), "{name}: {scores:?}");
+            }
+        }
+        _ => common::skipped("oddecho_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
+    }
+}

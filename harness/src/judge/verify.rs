@@ -21,6 +21,23 @@ pub const DEFAULT_FOLDER: &str = "solutions/submissions";
 /// less than the maximum (the verdict is any failure).
 pub const PARTIALLY_ACCEPTED: &str = "partially_accepted";
 
+/// What a `partially_accepted` submission of a scored problem must get: any verdict but a
+/// compile or judge error (its grader may accept it, as problemtools' does oddecho's
+/// `sol.py`), and a score strictly between 0 and the maximum, which is the real check.
+pub fn partially_accepted() -> Expected {
+    Expected::AnyOf {
+        verdicts: vec![
+            Verdict::Accepted,
+            Verdict::WrongAnswer,
+            Verdict::TimeLimitExceeded,
+            Verdict::MemoryLimitExceeded,
+            Verdict::RuntimeError,
+            Verdict::OutputLimitExceeded,
+        ],
+        label: "partial".to_string(),
+    }
+}
+
 /// The verdicts a stored submission may be expected to get (a judge error never is).
 pub const EXPECTED: [Verdict; 7] = [
     Verdict::Accepted,
@@ -228,7 +245,7 @@ pub fn plan<'a>(
             let expected_name = file_name(&expected_dir);
             let partial = expected_name == PARTIALLY_ACCEPTED;
             let expected = if partial {
-                crate::package::submissions::expected_of_folder(PARTIALLY_ACCEPTED)
+                partially_accepted()
             } else {
                 Expected::One(
                     Verdict::from_dir_name(&expected_name)

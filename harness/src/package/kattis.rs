@@ -253,6 +253,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let base_output_flags = flags(yaml.get("validator_flags")).unwrap_or_default();
     let data = root.join("data");
     super::check_inside(&root, &data)?;
+    let mut tree = None;
     let mut walk = Walk {
         root: &root,
         data: &data,
@@ -274,12 +275,18 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
                 path: data.clone(),
                 source,
             })?);
+        let mut items = Vec::new();
         for part in ["sample", "secret"] {
             let folder = data.join(part);
             if folder.is_dir() {
-                walk.group(&folder, &top)?;
+                items.push(crate::score::KattisItem::Folder(walk.group(&folder, &top)?));
             }
         }
+        tree = Some(crate::score::KattisFolder {
+            name: String::new(),
+            config: top.scoring.clone(),
+            items,
+        });
     }
     let Walk { cases, groups, .. } = walk;
     refuse_ungenerated(&root, &data, &cases)?;
@@ -320,12 +327,26 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     };
 
     let (submissions, skipped) = submissions::kattis(&root)?;
+    // A scoring problem with `testdata.yaml` files is scored as problemtools' default grader
+    // scores it, folder by folder (its own example oddecho is such a 2023-07-draft package);
+    // one with 2025-09's test_group.yaml is still judged pass-fail here.
+    let test_groups = groups
+        .iter()
+        .any(|g| g.folder.join("test_group.yaml").is_file());
+    let scoring_rules = match (scoring, test_groups, &tree) {
+        (true, false, Some(tree)) => Some(std::sync::Arc::new(
+            crate::score::kattis_legacy(tree)
+                .map_err(|error| invalid(&data, format!("its scoring cannot be used: {error}")))?,
+        )),
+        _ => None,
+    };
     Ok(Package {
         root,
         format,
         name,
         title,
         scoring,
+        scoring_rules,
         interaction: if interactive {
             super::Interaction::Validator
         } else {
@@ -487,6 +508,9 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
 struct GroupFlags {
     output: Vec<String>,
     input: Vec<String>,
+    /// The folder's own scoring keys (legacy `testdata.yaml`), not inherited: the scoring
+    /// model inherits them.
+    scoring: crate::score::TestdataYaml,
 }
 
 fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
@@ -495,17 +519,30 @@ fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFl
         .map(|f| folder.join(f))
         .find(|f| f.is_file());
     let Some(file) = file else {
-        return Ok(parent.clone());
+        return Ok(GroupFlags {
+            scoring: Default::default(),
+            ..parent.clone()
+        });
     };
     super::check_inside(root, &file)?;
     let yaml = read_yaml(&file)?;
+    let scoring = if file_name(&file) == "testdata.yaml" {
+        serde_norway::from_value(yaml.clone())
+            .map_err(|e| invalid(&file, format!("its scoring keys cannot be read: {e}")))?
+    } else {
+        crate::score::TestdataYaml::default()
+    };
     let output = flags(yaml.get("output_validator_args"))
         .or_else(|| flags(yaml.get("output_validator_flags")))
         .unwrap_or_else(|| parent.output.clone());
     let input = flags(yaml.get("input_validator_args"))
         .or_else(|| flags(yaml.get("input_validator_flags")))
         .unwrap_or_else(|| parent.input.clone());
-    Ok(GroupFlags { output, input })
+    Ok(GroupFlags {
+        output,
+        input,
+        scoring,
+    })
 }
 
 /// Groups nested deeper than this are refused: the formats' packages nest a few.
@@ -530,7 +567,11 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
     /// runs them in.
-    fn group(&mut self, folder: &Path, parent: &GroupFlags) -> Result<(), PackageError> {
+    fn group(
+        &mut self,
+        folder: &Path,
+        parent: &GroupFlags,
+    ) -> Result<crate::score::KattisFolder, PackageError> {
         super::check_inside(self.root, folder)?;
         let canonical = folder.canonicalize().map_err(|source| PackageError::Read {
             path: folder.to_path_buf(),
@@ -558,6 +599,7 @@ impl Walk<'_> {
             output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
             input_flags: flags.input.clone(),
         });
+        let mut items = Vec::new();
         for entry in sorted_entries(folder)? {
             self.entries += 1;
             if self.entries > MAX_DATA_ENTRIES {
@@ -568,7 +610,8 @@ impl Walk<'_> {
             }
             super::check_inside(self.root, &entry)?;
             if entry.is_dir() {
-                self.group(&entry, &flags)?;
+                let group = self.group(&entry, &flags)?;
+                items.push(crate::score::KattisItem::Folder(group));
                 continue;
             }
             if entry.extension().and_then(|e| e.to_str()) != Some("in") {
@@ -596,13 +639,23 @@ impl Walk<'_> {
                 .strip_prefix(self.data)
                 .unwrap_or(&entry)
                 .with_extension("");
+            let name = relative.to_string_lossy().into_owned();
+            items.push(crate::score::KattisItem::Case(name.clone()));
             self.cases.push(Case {
-                name: relative.to_string_lossy().into_owned(),
+                name,
                 input: entry.clone(),
                 answer,
             });
         }
         self.ancestors.pop();
-        Ok(())
+        Ok(crate::score::KattisFolder {
+            name: folder
+                .strip_prefix(self.data)
+                .unwrap_or(folder)
+                .to_string_lossy()
+                .into_owned(),
+            config: flags.scoring,
+            items,
+        })
     }
 }

@@ -420,6 +420,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         name,
         title,
         scoring: false,
+        scoring_rules: None,
         cases,
         groups: Vec::new(),
         validation,

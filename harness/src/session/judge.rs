@@ -379,6 +379,6 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
-        scoring: None,
+        scoring: problem.package_scoring.clone(),
     }))
 }
