@@ -25,13 +25,10 @@ pub fn score_text(score: &SubmissionScore) -> String {
         SubmissionScore::Sheet(sheet) => {
             format!("score {}", points(sheet.score, sheet.max_score))
         }
-        SubmissionScore::Incomplete { max_score, .. } => match max_score {
-            Some(max) => format!(
-                "no score of {} (not every case it needs was judged)",
-                format_score(*max)
-            ),
-            None => "no score (not every case it needs was judged)".to_string(),
-        },
+        SubmissionScore::Incomplete { max_score, .. } => format!(
+            "score {} (not every case it needs was judged)",
+            points(None, *max_score)
+        ),
     }
 }
 
