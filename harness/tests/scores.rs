@@ -509,3 +509,120 @@ fn oddecho_scores_as_verifyproblem_does() {
         _ => common::skipped("oddecho_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
     }
 }
+
+/// An interactive scoring package (legacy Kattis): guess a number; the validator, which is the
+/// interactor, writes score.txt (20 for an easy secret, 30 for a hard one, less 2 per guess
+/// after the seventh). verifyproblem (problemtools 1.20260907) gives binary.py 60 and
+/// linear.py 2.
+fn guess_package(root: &std::path::Path) -> std::path::PathBuf {
+    let package = root.join("guess");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "name: Guess with points\ntype: scoring\nvalidation: custom interactive score\n",
+    );
+    for (folder, secret) in [
+        ("sample", 10),
+        ("secret/easy", 3),
+        ("secret/easy", 7),
+        ("secret/hard", 60),
+        ("secret/hard", 99),
+    ] {
+        write(
+            &format!("data/{folder}/{secret}.in"),
+            &format!("{secret}\n"),
+        );
+        write(&format!("data/{folder}/{secret}.ans"), "");
+    }
+    write(
+        "data/testdata.yaml",
+        "grader_flags: ignore_sample\nrange: 0 100\n",
+    );
+    write(
+        "data/secret/easy/testdata.yaml",
+        "grader_flags: sum\nrange: 0 40\n",
+    );
+    write(
+        "data/secret/hard/testdata.yaml",
+        "grader_flags: sum\nrange: 0 60\n",
+    );
+    write(
+        "output_validators/validate/validate.py",
+        r#"#!/usr/bin/env python3
+import sys
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+worth = 20 if secret < 50 else 30
+for tries in range(1, 101):
+    line = sys.stdin.readline()
+    if not line:
+        open(feedback + "judgemessage.txt", "w").write("no guess")
+        sys.exit(43)
+    guess = int(line)
+    if guess == secret:
+        print("correct", flush=True)
+        open(feedback + "score.txt", "w").write(str(max(1, worth - 2 * max(0, tries - 7))))
+        sys.exit(42)
+    print("lower" if guess > secret else "higher", flush=True)
+open(feedback + "judgemessage.txt", "w").write("too many guesses")
+sys.exit(43)
+"#,
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        package.join("output_validators/validate/validate.py"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    write(
+        "submissions/accepted/binary.py",
+        "lo, hi = 1, 100\nwhile True:\n    mid = (lo + hi) // 2\n    print(mid, flush=True)\n    said = input()\n    if said == \"correct\":\n        break\n    if said == \"lower\":\n        hi = mid - 1\n    else:\n        lo = mid + 1\n",
+    );
+    write(
+        "submissions/partially_accepted/linear.py",
+        "for guess in range(1, 101):\n    print(guess, flush=True)\n    if input() == \"correct\":\n        break\n",
+    );
+    package
+}
+
+#[test]
+fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = guess_package(dir.path());
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let recorded = [
+        ("accepted/binary.py", 60.0),
+        ("partially_accepted/linear.py", 2.0),
+    ];
+    let score_of = |name: &str| {
+        document["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == format!("guess/{name}"))
+            .unwrap_or_else(|| panic!("no {name} in {document}"))["score"]
+            .as_f64()
+    };
+    for (name, score) in recorded {
+        assert_eq!(score_of(name), Some(score), "{name}");
+    }
+    match verifyproblem_scores(&package) {
+        Some(scores) if !scores.is_empty() => {
+            for (name, _) in recorded {
+                let theirs = scores.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
+                assert_eq!(theirs, score_of(name), "{name}: verifyproblem said {scores:?}");
+            }
+        }
+        _ => common::skipped("an_interactive_scoring_package_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
+    }
+}
