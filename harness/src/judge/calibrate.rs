@@ -475,6 +475,7 @@ fn measure_program(
         interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
         scoring: scoring.as_deref(),
+        beside: &[],
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];

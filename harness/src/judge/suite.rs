@@ -231,6 +231,7 @@ pub fn run(
             interactor: plan.interactor.as_deref(),
             files: &problem.files,
             scoring: plan.scoring.as_deref(),
+            beside: &[],
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |outcome| {
             on_event(Event::CaseFinished { unit, outcome });

@@ -638,10 +638,16 @@ impl VerifyTable {
         let bad = verdict_style(Verdict::WrongAnswer);
         writeln!(out, "{bad}MISMATCH{bad:#}{score}")?;
         if let crate::score::ScoreCheck::Mismatch(why) = &result.score_check {
-            if result.expected.allows(report.verdict) {
+            if result.expected.met_by(report).is_ok() {
                 return writeln!(out, "    {why}");
             }
             writeln!(out, "    {why}")?;
+        }
+        // submissions.yaml's rules: which one is not met, and how.
+        if let crate::judge::verify::Expected::Rules { .. } = &result.expected {
+            if let Err(why) = result.expected.met_by(report) {
+                writeln!(out, "    {why}")?;
+            }
         }
         if !report.compile.ok {
             let lines: Vec<&str> = report.compile.message.lines().collect();
