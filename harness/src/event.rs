@@ -140,6 +140,13 @@ pub struct Unit {
         reason = "known before it is judged, for a report that lays out the plan first (issue 24's matrix); the others read it from the result"
     )]
     pub expected: Option<Expected>,
+    /// A scored problem's rules (its groups, their points and the total), known before any
+    /// case runs; `None` for a pass-fail problem.
+    #[expect(
+        dead_code,
+        reason = "known before it is judged, for a report that lays out the plan first (issue 24's HTML report); the others read the score from the result"
+    )]
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 /// What a unit gave.

@@ -255,6 +255,7 @@ pub fn stress(
         interactor: setup.interactor.as_deref(),
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
+        scoring: None,
         beside: &[],
     };
     // The lowest-indexed failure (or error) any worker met.
@@ -405,6 +406,7 @@ pub fn rerun(
             interactor: setup.interactor.as_deref(),
             files: &judge::STANDARD_IO,
             beside: &[],
+            scoring: None,
         },
         scratch: scratch.path(),
         answers: &answers,

@@ -165,7 +165,7 @@ pub fn judge_order(a: &str, b: &str) -> Ordering {
         .then_with(|| natural_cmp(a, b))
 }
 
-fn is_sample(name: &str) -> bool {
+pub(crate) fn is_sample(name: &str) -> bool {
     name.get(..6)
         .is_some_and(|start| start.eq_ignore_ascii_case("sample"))
 }

@@ -133,6 +133,9 @@ mod tests {
             interaction: None,
             unanswered: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 

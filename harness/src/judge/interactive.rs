@@ -393,6 +393,17 @@ pub fn judge_case(
         }
     }
     let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
+    // A Kattis interactor of a scoring problem leaves the case's score in its feedback folder.
+    if judgement.verdict == Verdict::Accepted && interactor.protocol == InteractorProtocol::Kattis {
+        match crate::check::package::feedback_credit(&feedback) {
+            Ok(credit) => judgement.credit = credit,
+            Err(error) => {
+                judgement = crate::check::Judgement::judge_error(format!(
+                    "the interactor accepted, but its score cannot be used: {error}"
+                ));
+            }
+        }
+    }
     // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
     if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
         let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
@@ -412,6 +423,7 @@ pub fn judge_case(
         case: case.name.clone(),
         verdict: judgement.verdict,
         reason: judgement.reason,
+        credit: judgement.credit,
         cpu_time: submission.cpu_time,
         wall_time: submission.wall_time,
         peak_memory_bytes: submission.resident_peak_bytes,
@@ -421,6 +433,8 @@ pub fn judge_case(
         unanswered: None,
         // Added by the caller for a failing case.
         input: None,
+        score: None,
+        max_score: None,
         interaction: Some(Interaction {
             transcript: result.transcript,
             // Every line of it, on one line.

@@ -6,6 +6,7 @@ pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;
 pub(crate) mod multipass;
+pub(crate) mod scoring;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -102,6 +103,15 @@ pub struct CaseOutcome {
     pub unanswered: Option<Vec<u8>>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
+    /// The checker's partial credit, as it gave it: testlib's `quitp` points, a Kattis
+    /// validator's `score.txt` or `score_multiplier.txt`.
+    pub credit: Option<crate::score::Credit>,
+    /// In a scored problem, what the case scored; `None` in a pass-fail problem, or for a case
+    /// with no score of its own (in a group scored all or nothing, whose points are the
+    /// group's).
+    pub score: Option<f64>,
+    /// In a scored problem, what the case is worth at most, when it has a bound of its own.
+    pub max_score: Option<f64>,
 }
 
 /// What the report shows of an interactive case.
@@ -142,6 +152,8 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
+    /// A scored problem's rules: each case is scored as soon as it is checked.
+    pub scoring: Option<&'a crate::score::Scoring>,
     /// Files put in the run's folder beside the program, by name (a package's `include/`:
     /// an interpreted submission imports them from its own folder, the run's `/tmp`).
     pub beside: &'a [(String, std::path::PathBuf)],
@@ -162,6 +174,10 @@ pub enum Stop {
     /// Stop at the first case, in case order, that is not AC: all an expected-verdict check
     /// needs, and it spares running hundreds of cases into a time limit.
     AfterFirstFailure,
+    /// In a scored problem, skip the cases the score no longer needs: those of a group that
+    /// stopped at its first failure (all-or-nothing subtasks, Kattis' `on_reject: break`) or
+    /// whose dependency failed. Without scoring rules, the same as [`Stop::Never`].
+    Unneeded,
 }
 
 /// Judges `program` on every case; outcomes come back in case order, and each is handed to
@@ -191,9 +207,34 @@ pub fn judge_cases_with(
     // The lowest failing index seen so far; cases are handed out in increasing order, so
     // every case below it has already been started and will be waited for.
     let first_failure = AtomicUsize::new(usize::MAX);
+    // With `Stop::Unneeded`, the outcomes known so far, from which the scoring tells whether
+    // a case is still needed.
+    let known = std::sync::Mutex::new(crate::score::Outcomes::new());
+    let scoring = settings.scoring.filter(|_| stop == Stop::Unneeded);
+    let needed = |case: &Case| match scoring {
+        Some(scoring) => scoring.needs(
+            &case.name,
+            &known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ),
+        None => true,
+    };
     let failed = |index: usize, outcome: &CaseOutcome| {
         if stop == Stop::AfterFirstFailure && !outcome.verdict.is_accepted() {
             first_failure.fetch_min(index, Ordering::Relaxed);
+        }
+        if scoring.is_some() {
+            known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(
+                    outcome.case.clone(),
+                    crate::score::CaseOutcome {
+                        verdict: outcome.verdict,
+                        credit: outcome.credit,
+                    },
+                );
         }
     };
     if jobs == 1 {
@@ -201,7 +242,11 @@ pub fn judge_cases_with(
             if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
-            let outcome = judge_case(program, case, settings);
+            if !needed(case) {
+                continue;
+            }
+            let mut outcome = judge_case(program, case, settings);
+            scoring::score_case(&mut outcome, settings.scoring);
             failed(index, &outcome);
             on_case(&outcome);
             outcomes[index] = Some(outcome);
@@ -215,7 +260,8 @@ pub fn judge_cases_with(
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let sender = sender.clone();
-                let (next, first_failure, failed) = (&next, &first_failure, &failed);
+                let (next, first_failure, failed, needed) =
+                    (&next, &first_failure, &failed, &needed);
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
@@ -224,7 +270,11 @@ pub fn judge_cases_with(
                     {
                         break;
                     }
-                    let outcome = judge_case(program, case, settings);
+                    if !needed(case) {
+                        continue;
+                    }
+                    let mut outcome = judge_case(program, case, settings);
+                    scoring::score_case(&mut outcome, settings.scoring);
                     failed(index, &outcome);
                     if sender.send((index, outcome)).is_err() {
                         break;
@@ -367,6 +417,9 @@ pub(crate) fn check_run_with(
         interaction: None,
         unanswered: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
@@ -399,6 +452,7 @@ pub(crate) fn check_run_with(
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
+    outcome.credit = judgement.credit;
     if let Some(sanitized) = sanitized.filter(|_| outcome.verdict == Verdict::RuntimeError) {
         if let Some(report) = sanitized.reason(&outcome.stderr_tail) {
             // The sanitizer's words say more than `exit 1` and its last line.
@@ -509,6 +563,9 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         interaction: None,
         unanswered: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     }
 }
 
@@ -578,6 +635,7 @@ mod tests {
             jobs,
             interactor: None,
             files: &STANDARD_IO,
+            scoring: None,
             beside: &[],
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})

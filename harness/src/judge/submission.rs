@@ -32,6 +32,8 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
+    #[error(transparent)]
+    Scoring(#[from] crate::config::ConfigError),
     #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
@@ -59,6 +61,8 @@ pub struct Plan<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
+    /// A scored problem's rules, over all its cases (not only those planned).
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
@@ -84,7 +88,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     let language = submit::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
-    let cases = select_cases(folder, request.case_pattern)?;
+    let mut cases = select_cases(folder, request.case_pattern)?;
+    // Scored over all the problem's own cases; cases from elsewhere (`--cases`) are not.
+    let scoring = match request.cases {
+        Some(_) => None,
+        None => super::scoring::rules_for(problem, &discover::discover_unanswered_too(folder)?)?,
+    };
+    super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
     Ok(Plan {
         problem,
@@ -92,6 +102,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         source: request.source.to_path_buf(),
         cases,
         interactor,
+        scoring,
     })
 }
 
@@ -153,6 +164,8 @@ pub struct SubmissionReport {
     pub elapsed: Duration,
     /// Cases run at once (1 = one after another): above 1, wall times are inflated.
     pub jobs: usize,
+    /// In a scored problem, the score per group and in total; `None` for a pass-fail one.
+    pub score: Option<super::scoring::SubmissionScore>,
 }
 
 impl SubmissionReport {
@@ -215,6 +228,7 @@ pub fn judge_as(
         verdict: Verdict::CompileError,
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
+        score: None,
     };
     // A package's `include/` files go beside the submission.
     let beside =
@@ -270,6 +284,7 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
+        scoring: plan.scoring.as_deref(),
         beside: &beside_files,
     };
     report.outcomes = judge::judge_cases_with(
@@ -280,6 +295,14 @@ pub fn judge_as(
         on_case,
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
+    if let Some(scoring) = plan.scoring.as_deref() {
+        let score = super::scoring::score_submission(scoring, &report.outcomes);
+        if let Some(sheet) = score.sheet() {
+            // The scoring's own verdict: a group's fault is a judge error.
+            report.verdict = sheet.verdict;
+        }
+        report.score = Some(score);
+    }
     report.elapsed = started.elapsed();
     Ok(report)
 }

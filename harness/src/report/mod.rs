@@ -14,6 +14,7 @@ pub mod notice;
 pub mod package;
 pub mod progress;
 pub mod reporter;
+pub mod score;
 pub mod stress;
 pub mod style;
 pub mod workspace;

@@ -275,10 +275,14 @@ impl Session {
         warn_if_oversubscribed(jobs);
         let options = submission::Options {
             jobs,
+            // A scored problem's groups stop at their first failure (as Kattis'
+            // `on_reject: break`), unless every case is asked for (`--all`).
             stop: if request.fail_fast {
                 Stop::AfterFirstFailure
-            } else {
+            } else if output.detail == crate::report::human::Detail::Verbose {
                 Stop::Never
+            } else {
+                Stop::Unneeded
             },
         };
         let label = plan.source.display().to_string();
@@ -554,5 +558,6 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
+        scoring: problem.package_scoring.clone(),
     }))
 }

@@ -149,6 +149,7 @@ fn unit_of(plan: &crate::judge::submission::Plan<'_>, label: &str) -> Unit {
         cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
         runs: plan.cases.len(),
         expected: None,
+        scoring: plan.scoring.clone(),
     }
 }
 

@@ -157,6 +157,7 @@ fn units(config: &Config, planned: &[Planned<'_>]) -> Vec<Unit> {
                 cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
                 runs: plan.cases.len(),
                 expected: None,
+                scoring: plan.scoring.clone(),
             }
         })
         .collect()
