@@ -74,18 +74,12 @@ pub struct Plan {
     pub partition: Option<Partition>,
     /// Only the cases that failed last time (`--failed`).
     pub failed_only: bool,
-    /// When it started.
-    #[expect(
-        dead_code,
-        reason = "the run's context, for a report of the whole run (issue 24's HTML report); the terminal, JSON and JUnit reports do not show it"
-    )]
+    /// When it started (the HTML report shows it).
     pub started: SystemTime,
     /// The machine's cores.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub cores: usize,
     /// judge.toml's `sandbox`: whether programs under test must, may or must not be
     /// sandboxed.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub sandbox: crate::sandbox::Mode,
 }
 

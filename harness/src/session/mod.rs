@@ -160,7 +160,7 @@ fn stream<T>(
     skipped: Vec<Skipped>,
     judge: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> Result<T>,
 ) -> Result<T> {
-    let mut reporters = output.reporters(plan, options);
+    let mut reporters = output.reporters(plan, options)?;
     let started = Instant::now();
     reporters.report(&Event::RunStarted(plan));
     let value = judge(&mut |event| reporters.report(&event))?;
