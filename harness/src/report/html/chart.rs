@@ -1,5 +1,6 @@
 //! Inline SVG charts: CPU time against the limit per case (one strip per program, cases
-//! along it, the limit and the ±10% "near the limit" band drawn), and for calibrate the
+//! along it, on a log scale from a thousandth of the limit, the limit and the ±10% "near the
+//! limit" band drawn), and for calibrate the
 //! distribution of each program's case times on a log scale with the current and the
 //! suggested limits marked. Every bar and tick has a `<title>`, the tooltip a browser shows.
 
@@ -23,6 +24,8 @@ const GAP: f64 = 10.0;
 const TOP: f64 = 16.0;
 /// The top of a strip is this many times the limit: a TLE shows above the line.
 const CEILING: f64 = 1.25;
+/// The bottom of a strip, as a fraction of the limit: a millisecond of a one-second limit.
+const FLOOR: f64 = 0.001;
 /// The "near the limit" band, as a fraction of the limit either side (what `time_sensitive`
 /// means).
 const NEAR: f64 = 0.10;
@@ -62,14 +65,19 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg class="chart time" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg"><title>{}</title>"#,
+        r#"<svg class="chart time" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{}"><title>{}</title>"#,
         esc(title),
         esc(title)
     );
-    let y_of = |top: f64, ratio: f64| top + STRIP * (1.0 - ratio.min(CEILING) / CEILING);
+    // A log scale from a millisecond to above the limit: a program 40 times faster than
+    // another still shows, and which cases are slow for everyone reads at a glance.
+    let y_of = |top: f64, ratio: f64| {
+        let height = (ratio.max(FLOOR).log10() - FLOOR.log10()) / (CEILING.log10() - FLOOR.log10());
+        top + STRIP * (1.0 - height.clamp(0.0, 1.0))
+    };
     let _ = write!(
         svg,
-        r#"<text x="{LABEL}" y="11" class="muted">cases 1–{cases} →</text><text x="{:.1}" y="11" text-anchor="end" class="muted">limit, and ±10% of it</text>"#,
+        r#"<text x="{LABEL}" y="11" class="muted">cases 1–{cases} →</text><text x="{:.1}" y="11" text-anchor="end" class="muted">log scale; the limit, and ±10% of it</text>"#,
         LABEL + PLOT
     );
     let step = PLOT / cases as f64;
@@ -83,7 +91,12 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
             top + STRIP / 2.0 + 4.0,
             esc(&shorten(strip.label, 38))
         );
-        let (band_top, band_bottom) = (y_of(top, 1.0 + NEAR), y_of(top, 1.0 - NEAR));
+        // On the log scale ±10% is a pixel: drawn at least 5 high, centred on the limit.
+        let (mut band_top, mut band_bottom) = (y_of(top, 1.0 + NEAR), y_of(top, 1.0 - NEAR));
+        if band_bottom - band_top < 5.0 {
+            let middle = y_of(top, 1.0);
+            (band_top, band_bottom) = (middle - 2.5, middle + 2.5);
+        }
         let _ = write!(
             svg,
             r#"<rect class="band" x="{LABEL}" y="{band_top:.1}" width="{PLOT}" height="{:.1}"/>"#,
@@ -203,7 +216,7 @@ pub fn distribution(
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg class="chart distribution" viewBox="0 0 {WIDTH} {height:.1}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg"><title>{}</title>"#,
+        r#"<svg class="chart distribution" viewBox="0 0 {WIDTH} {height:.1}" role="img" aria-label="{}"><title>{}</title>"#,
         esc(title),
         esc(title)
     );

@@ -476,3 +476,39 @@ fn calibrate_draws_each_programs_case_times_with_the_suggested_limit() {
     );
     assert!(html.contains("suggested limit 200 ms (now 1 s)"));
 }
+
+#[test]
+fn a_verify_of_651_cases_by_5_submissions_stays_a_few_megabytes() {
+    let cases: Vec<String> = (0..651).map(|i| format!("all-{i:03}")).collect();
+    let names: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let submissions: Vec<Verified> = (0..5)
+        .map(|s| {
+            let outcomes = cases
+                .iter()
+                .enumerate()
+                .map(|(i, case)| {
+                    let verdict = if s == 4 && i == 650 {
+                        Verdict::WrongAnswer
+                    } else {
+                        Verdict::Accepted
+                    };
+                    outcome(case, verdict, "", (i % 97) as u64)
+                })
+                .collect();
+            verified(
+                &format!("accepted/s{s}.cpp"),
+                Verdict::Accepted,
+                outcomes,
+                651,
+            )
+        })
+        .collect();
+    let units = submissions
+        .iter()
+        .map(|s| unit("p", &s.name, &names))
+        .collect();
+    let results: Vec<Finished<'_>> = submissions.iter().map(Finished::Verified).collect();
+    let html = page_of(Command::Verify, units, &results);
+    assert_eq!(html.matches("<td class=\"c ").count(), 651 * 5);
+    assert!(html.len() < 3 << 20, "{} bytes", html.len());
+}
