@@ -109,3 +109,106 @@ fn judge_writes_it_too() {
     assert!(judged.contains("<h1>harness judge</h1>"), "{judged}");
     assert!(judged.contains("<details class=\"failure\""), "{judged}");
 }
+
+/// Reads `child`'s stderr until the watch has said it is watching `times` more times.
+fn wait_for_watching(child: &mut std::process::Child, times: usize) {
+    use std::io::Read;
+    // Generous: the machine may be busy; the watch says so on stderr after each run.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let stderr = child.stderr.as_mut().unwrap();
+    let mut seen = String::new();
+    let mut buffer = [0u8; 256];
+    while seen.matches("watching `a.py`").count() < times {
+        assert!(std::time::Instant::now() < deadline, "no rerun: {seen}");
+        let read = stderr.read(&mut buffer).unwrap();
+        assert!(read > 0, "the watch ended: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+    }
+}
+
+#[test]
+fn judge_watch_rewrites_the_page_on_every_rejudge() {
+    use std::process::Stdio;
+
+    let project = Project::new()
+        .file("a.py", "print(int(input()) + 1)\n")
+        .file("test/01.in", "1\n")
+        .file("test/01.out", "1\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .current_dir(project.path())
+        .env("XDG_CONFIG_HOME", project.join("config"))
+        .env("XDG_CACHE_HOME", project.join("cache"))
+        .env("NO_COLOR", "1")
+        .args(["judge", "a.py", "--watch", "--html", "live.html"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_watching(&mut child, 1);
+    let first = project.read("live.html");
+    assert!(first.starts_with(MARKER));
+    assert!(
+        first.contains("data-case=\"01\" data-verdict=\"WA\""),
+        "{first}"
+    );
+    project.write("a.py", "print(int(input()))\n");
+    wait_for_watching(&mut child, 1);
+    let second = project.read("live.html");
+    assert!(
+        second.contains("data-case=\"01\" data-verdict=\"AC\""),
+        "{second}"
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn judge_watch_refuses_a_file_of_the_user_before_it_watches() {
+    let project = Project::new()
+        .file("a.py", "print(int(input()))\n")
+        .file("test/01.in", "1\n")
+        .file("test/01.out", "1\n")
+        .file("live.html", "mine\n");
+    project
+        .harness()
+        .env("XDG_CONFIG_HOME", project.join("config"))
+        .env("XDG_CACHE_HOME", project.join("cache"))
+        .args(["judge", "a.py", "--watch", "--html", "live.html"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(ERROR)
+        .stderr(predicates::str::contains("--force"));
+    assert_eq!(project.read("live.html"), "mine\n");
+}
+
+#[test]
+fn calibrate_draws_the_case_times_and_the_suggested_limit() {
+    let project = project();
+    project.write("cases/sum/wrong.ans", "4\n");
+    project
+        .harness()
+        .args([
+            "calibrate",
+            "sum",
+            "--repeat",
+            "2",
+            "--html",
+            "calibrate.html",
+        ])
+        .assert()
+        .success();
+    let html = project.read("calibrate.html");
+    assert!(html.starts_with(MARKER));
+    assert!(html.contains("<h1>harness calibrate</h1>"), "{html}");
+    assert_eq!(
+        html.matches("<line class=\"tick v-AC\"").count(),
+        4,
+        "a tick per case of the solution: {html}"
+    );
+    assert!(html.contains("class=\"suggested\""), "{html}");
+    assert!(html.contains("suggested limit 100 ms (now 2 s)"), "{html}");
+}

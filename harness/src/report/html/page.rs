@@ -57,9 +57,9 @@ pub fn verdict_class(verdict: Verdict) -> &'static str {
     }
 }
 
-/// `12 ms`, as the terminal report shows CPU times.
+/// `12 ms`, rounded as the terminal report shows CPU times (`12.5 s` from ten seconds on).
 pub fn ms(duration: Duration) -> String {
-    format!("{} ms", duration.as_millis())
+    crate::config::units::format_duration(duration)
 }
 
 /// `1.5 s` or `300 ms`: a limit, as a setter writes it.
