@@ -176,6 +176,9 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Units that were not judged here, with why (a language this machine lacks).
     pub skipped: Vec<Skipped>,
+    /// Why programs under test ran as plain processes, without the sandbox, when they did
+    /// (judge.toml's `sandbox = "off"`, or what this machine lacks).
+    pub unsandboxed: Option<String>,
 }
 
 /// One event of the stream, delivered on one thread in the order things happened.

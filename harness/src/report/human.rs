@@ -1254,6 +1254,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(elapsed_ms),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         render(&plan, &events, &summary, HumanOptions::default())
     }
@@ -1359,6 +1360,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(1234),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         let options = HumanOptions {
             detail,

@@ -167,6 +167,10 @@ fn stream<T>(
     let summary = Summary {
         elapsed: started.elapsed(),
         skipped,
+        #[cfg(target_os = "linux")]
+        unsandboxed: crate::sandbox::plain_because(),
+        #[cfg(not(target_os = "linux"))]
+        unsandboxed: Some("the sandbox is Linux's".to_string()),
     };
     reporters.report(&Event::RunFinished(&summary));
     reporters.finish()?;

@@ -35,6 +35,8 @@ pub struct Bar<'a> {
     pub case: &'a str,
     pub verdict: Verdict,
     pub cpu: Duration,
+    /// Within 10% of the limit, either side.
+    pub near: bool,
 }
 
 /// One program's strip: its cases in the problem's order, `None` for a case it did not run.
@@ -91,17 +93,6 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
             top + STRIP / 2.0 + 4.0,
             esc(&shorten(strip.label, 38))
         );
-        // On the log scale ±10% is a pixel: drawn at least 5 high, centred on the limit.
-        let (mut band_top, mut band_bottom) = (y_of(top, 1.0 + NEAR), y_of(top, 1.0 - NEAR));
-        if band_bottom - band_top < 5.0 {
-            let middle = y_of(top, 1.0);
-            (band_top, band_bottom) = (middle - 2.5, middle + 2.5);
-        }
-        let _ = write!(
-            svg,
-            r#"<rect class="band" x="{LABEL}" y="{band_top:.1}" width="{PLOT}" height="{:.1}"/>"#,
-            band_bottom - band_top
-        );
         let mut slowest: Option<&Bar<'_>> = None;
         for (index, bar) in strip.bars.iter().enumerate() {
             let Some(bar) = bar else { continue };
@@ -117,13 +108,15 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
             let x = LABEL + index as f64 * step + (step - width) / 2.0;
             let _ = write!(
                 svg,
-                r#"<rect class="bar {}" x="{x:.2}" y="{:.1}" width="{width:.2}" height="{h:.1}"><title>{}: {} {} of {}</title></rect>"#,
+                r#"<rect class="bar {}{}" x="{x:.2}" y="{:.1}" width="{width:.2}" height="{h:.1}"><title>{}: {} {} of {}{}</title></rect>"#,
                 verdict_class(bar.verdict),
+                if bar.near { " near" } else { "" },
                 top + STRIP - h,
                 esc(bar.case),
                 bar.verdict.as_str(),
                 ms(bar.cpu),
-                show_limit(strip.limit)
+                show_limit(strip.limit),
+                if bar.near { ", near the limit" } else { "" }
             );
             if ratio > CEILING {
                 let _ = write!(
@@ -136,6 +129,17 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
                 );
             }
         }
+        // Over the bars, so that a bar in it shows it is. On the log scale ±10% is a pixel: drawn at least 5 high, centred on the limit.
+        let (mut band_top, mut band_bottom) = (y_of(top, 1.0 + NEAR), y_of(top, 1.0 - NEAR));
+        if band_bottom - band_top < 5.0 {
+            let middle = y_of(top, 1.0);
+            (band_top, band_bottom) = (middle - 2.5, middle + 2.5);
+        }
+        let _ = write!(
+            svg,
+            r#"<rect class="band" x="{LABEL}" y="{band_top:.1}" width="{PLOT}" height="{:.1}"/>"#,
+            band_bottom - band_top
+        );
         let line = y_of(top, 1.0);
         let _ = write!(
             svg,
@@ -334,18 +338,23 @@ mod tests {
                     case: "01",
                     verdict: Verdict::Accepted,
                     cpu: Duration::from_millis(950),
+                    near: true,
                 }),
                 None,
                 Some(Bar {
                     case: "<script>",
                     verdict: Verdict::TimeLimitExceeded,
                     cpu: Duration::from_millis(3000),
+                    near: false,
                 }),
             ],
         };
         let svg = time_strips("times", &[strip]);
         assert_eq!(svg.matches(r#"<rect class="bar "#).count(), 2, "{svg}");
-        assert!(svg.contains("<title>01: AC 950 ms of 1 s</title>"), "{svg}");
+        assert!(
+            svg.contains("<title>01: AC 950 ms of 1 s, near the limit</title>"),
+            "{svg}"
+        );
         assert!(svg.contains("&lt;script&gt;: TLE 3000 ms of 1 s"), "{svg}");
         assert!(
             svg.contains(r#"class="over""#),

@@ -109,7 +109,7 @@ pub const STYLE: &str = r#"
   --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --panel: #f6f8fa;
   --AC: #1a7f37; --WA: #cf222e; --TLE: #bc4c00; --MLE: #8250df; --RE: #bf3989;
   --OLE: #7d4e00; --CE: #59636e; --JE: #1f2328; --none: #e6eaef;
-  --limit: #cf222e; --band: rgba(212, 167, 44, 0.30); --suggested: #0969da;
+  --limit: #cf222e; --band: rgba(212, 167, 44, 0.45); --suggested: #0969da; --near: #d4a72c;
   --del: #ffebe9; --ins: #dafbe1;
 }
 @media (prefers-color-scheme: dark) {
@@ -117,7 +117,7 @@ pub const STYLE: &str = r#"
     --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --panel: #151b23;
     --AC: #3fb950; --WA: #f85149; --TLE: #db6d28; --MLE: #ab7df8; --RE: #db61a2;
     --OLE: #bb8009; --CE: #9198a1; --JE: #f0f6fc; --none: #262c36;
-    --limit: #f85149; --band: rgba(187, 128, 9, 0.35); --suggested: #4493f8;
+    --limit: #f85149; --band: rgba(187, 128, 9, 0.5); --suggested: #4493f8; --near: #e3b341;
     --del: rgba(248, 81, 73, 0.2); --ins: rgba(63, 185, 80, 0.2);
   }
 }
@@ -127,6 +127,7 @@ body { margin: 0 auto; max-width: 1200px; padding: 1rem 1.5rem 3rem; background:
 h1 { font-size: 1.5rem; margin: 0.2rem 0; }
 h2 { font-size: 1.2rem; margin: 2rem 0 0.4rem; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
+h4 { font-size: 13px; margin: 0.6rem 0 0.1rem; }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 pre { background: var(--panel); border: 1px solid var(--line); padding: 0.5rem; overflow-x: auto;
   white-space: pre; margin: 0.3rem 0 0.6rem; }
@@ -155,13 +156,13 @@ tr.is-mismatch th, tr.is-mismatch td.head { background: var(--del); }
 .matrix td.c { width: 12px; min-width: 12px; height: 18px; padding: 0; border: 1px solid var(--bg);
   background: var(--c, var(--none)); font-size: 9px; color: #fff; text-align: center; }
 .matrix td.c.none { background: var(--none); }
-.matrix td.c.near { outline: 2px solid var(--fg); outline-offset: -3px; }
+.matrix td.c.near { outline: 3px solid var(--near); outline-offset: -3px; color: var(--bg); font-weight: 700; }
 .matrix th.band, .matrix td.band { border-left: 2px solid var(--fg); }
 .legend { margin: 0.4rem 0; color: var(--muted); font-size: 12px; }
 .legend .badge { min-width: 0; }
 .legend .sw { display: inline-block; width: 10px; height: 10px; vertical-align: -1px; background: var(--c); }
 .legend .sw.none { background: var(--none); }
-.legend .sw.near { outline: 2px solid var(--fg); outline-offset: -3px; background: var(--AC); }
+.legend .sw.near { outline: 2px solid var(--near); outline-offset: -2px; background: var(--AC); }
 svg.chart { display: block; width: 100%; height: auto; max-width: 1100px; margin: 0.3rem 0 0.8rem; }
 svg.chart text { fill: var(--fg); font: 11px system-ui, sans-serif; }
 svg.chart text.muted { fill: var(--muted); }
@@ -170,6 +171,7 @@ svg.chart .band { fill: var(--band); }
 svg.chart .limit { stroke: var(--limit); stroke-width: 1.5; }
 svg.chart .suggested { stroke: var(--suggested); stroke-width: 2; stroke-dasharray: 5 3; }
 svg.chart .bar { fill: var(--c); }
+svg.chart .bar.near { stroke: var(--near); stroke-width: 2.5; }
 svg.chart .tick { stroke: var(--c); stroke-width: 2; }
 svg.chart .over { fill: var(--limit); }
 details { margin: 0.3rem 0; border: 1px solid var(--line); border-radius: 4px; padding: 0.2rem 0.6rem; }
@@ -178,7 +180,8 @@ details[open] > summary { margin-bottom: 0.3rem; }
 .diff span { display: block; min-height: 1.2em; }
 .diff .del { background: var(--del); }
 .diff .ins { background: var(--ins); }
-.warning { border-left: 3px solid var(--TLE); padding-left: 0.6rem; }
+.warning { border-left: 3px solid var(--near); padding-left: 0.6rem; list-style: none; }
+.warning li { margin: 0.15rem 0; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 12px; }
 @media print {
   body { max-width: none; padding: 0; font-size: 11px; }

@@ -17,11 +17,14 @@ use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::report::shown_path;
 use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
 /// Failing cases shown per program; the rest are counted.
 const FAILURES_SHOWN: usize = 30;
+/// Up to this many failing cases of a program are shown opened.
+const OPENED: usize = 3;
 /// Lines of a program's stderr shown per failing case.
 const STDERR_LINES: usize = 20;
 /// Up to this many cases, the matrix names each case above its column and marks each
@@ -139,7 +142,17 @@ fn context(html: &mut String, plan: &Plan, summary: Option<&Summary>) {
             ""
         }
     ));
-    part(format!("sandbox: {}", plan.sandbox.as_str()));
+    match summary.map(|s| &s.unsandboxed) {
+        Some(Some(why)) => part(format!(
+            "sandbox: {} — programs ran without it: {why}",
+            plan.sandbox.as_str()
+        )),
+        Some(None) => part(format!(
+            "sandbox: {} — programs under test ran sandboxed",
+            plan.sandbox.as_str()
+        )),
+        None => part(format!("sandbox: {}", plan.sandbox.as_str())),
+    }
     if let Some(partition) = plan.partition {
         part(format!("slice {partition}"));
     }
@@ -351,7 +364,7 @@ fn judged_section(
         let _ = write!(
             html,
             "<p>{badge} <code>{}</code>{} — {}</p>",
-            esc(&report.source.display().to_string()),
+            esc(&shown_path(&report.source)),
             report
                 .language
                 .as_ref()
@@ -381,8 +394,42 @@ fn judged_section(
             &format!("CPU time of {} per case against the limit", planned.label),
             &[strip],
         ));
+        near_limit(html, &[(None, report)]);
         failures(html, report, &report.outcomes);
     }
+}
+
+/// The cases within 10% of the limit, said in words: another machine could flip them.
+fn near_limit(html: &mut String, programs: &[(Option<&str>, &SubmissionReport)]) {
+    let near: Vec<(Option<&str>, &SubmissionReport, &CaseOutcome)> = programs
+        .iter()
+        .flat_map(|(who, report)| {
+            report
+                .outcomes
+                .iter()
+                .filter(|o| o.time_sensitive)
+                .map(move |o| (*who, *report, o))
+        })
+        .collect();
+    if near.is_empty() {
+        return;
+    }
+    html.push_str("<ul class=\"warning near-limit\">");
+    for (who, report, outcome) in near.iter().take(FAILURES_SHOWN) {
+        let _ = write!(
+            html,
+            "<li>near the limit: {}<strong>{}</strong> {} {} of {} — within 10%, so a faster or slower judge could give another verdict</li>",
+            who.map(|w| format!("<code>{}</code> on ", esc(w))).unwrap_or_default(),
+            esc(&outcome.case),
+            badge(outcome.verdict),
+            ms(outcome.cpu_time),
+            limit(report.limits.cpu_time)
+        );
+    }
+    if near.len() > FAILURES_SHOWN {
+        let _ = write!(html, "<li>and {} more</li>", near.len() - FAILURES_SHOWN);
+    }
+    html.push_str("</ul>");
 }
 
 /// The limits a program ran under.
@@ -485,8 +532,12 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
                     if let Some(verified) = row.expected {
                         let _ = write!(tip, " (expected {})", verified.expected.as_str());
                     }
-                    let letter = if named && !outcome.verdict.is_accepted() {
+                    let letter = if !named {
+                        ""
+                    } else if !outcome.verdict.is_accepted() {
                         &outcome.verdict.as_str()[..1]
+                    } else if outcome.time_sensitive {
+                        "!"
                     } else {
                         ""
                     };
@@ -554,6 +605,7 @@ fn strip_of<'a>(label: &'a str, report: &'a SubmissionReport, cases: &'a [String
                     case,
                     verdict: o.verdict,
                     cpu: o.cpu_time,
+                    near: o.time_sensitive,
                 })
             })
             .collect(),
@@ -570,8 +622,10 @@ fn failures(html: &mut String, report: &SubmissionReport, outcomes: &[CaseOutcom
     if failing.is_empty() {
         return;
     }
+    // A few are opened: they are what the page is read for.
+    let open = failing.len() <= OPENED;
     for outcome in failing.iter().take(FAILURES_SHOWN) {
-        failure(html, report, outcome, None, false);
+        failure(html, report, outcome, None, open);
     }
     if failing.len() > FAILURES_SHOWN {
         let _ = write!(
@@ -628,7 +682,7 @@ fn failure(
         let _ = write!(
             html,
             "<h4>input <code>{}</code>{}</h4><pre>{}</pre>",
-            esc(&input.path.display().to_string()),
+            esc(&shown_path(&input.path)),
             if input.truncated { " (its head)" } else { "" },
             esc(&input.head)
         );
@@ -725,6 +779,12 @@ fn verify_section(
             &strips,
         ));
     }
+    let near: Vec<(Option<&str>, &SubmissionReport)> = rows
+        .iter()
+        .zip(&labels)
+        .map(|((_, v), label)| (Some(label.as_str()), &v.report))
+        .collect();
+    near_limit(html, &near);
     let failing: Vec<_> = rows
         .iter()
         .zip(&labels)

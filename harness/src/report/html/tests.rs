@@ -88,6 +88,7 @@ fn page_of(command: Command, units: Vec<Unit>, results: &[Finished<'_>]) -> Stri
     let summary = Summary {
         elapsed: Duration::from_millis(1500),
         skipped: Vec::new(),
+        unsandboxed: Some("judge.toml says `sandbox = \"off\"`".to_string()),
     };
     reporter.report(&Event::RunFinished(&summary)).unwrap();
     String::from_utf8(reporter.out).unwrap()
@@ -238,7 +239,7 @@ fn the_context_says_what_ran_where_and_when() {
         "took 1.5 s",
         "core",
         "2 at a time",
-        "sandbox: auto",
+        "sandbox: auto — programs ran without it: judge.toml says `sandbox = \"off\"`",
     ] {
         assert!(context.contains(wanted), "{wanted:?} in {context:?}");
     }
@@ -386,7 +387,22 @@ fn the_time_chart_draws_each_case_against_the_limit() {
         .filter(|n| has_class(n, "bar"))
         .map(|n| text_of(&n))
         .collect();
-    assert_eq!(bars, ["small: AC 5 ms of 1 s", "big: AC 950 ms of 1 s"]);
+    assert_eq!(
+        bars,
+        [
+            "small: AC 5 ms of 1 s",
+            "big: AC 950 ms of 1 s, near the limit"
+        ]
+    );
+    let said: String = document
+        .descendants()
+        .find(|n| has_class(n, "near-limit"))
+        .map(|n| text_of(&n))
+        .expect("the near-limit cases said in words");
+    assert!(
+        said.contains("near the limit: big AC 950 ms of 1 s"),
+        "{said}"
+    );
     assert_eq!(
         svg.descendants().filter(|n| has_class(n, "limit")).count(),
         1
