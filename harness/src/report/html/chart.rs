@@ -91,7 +91,7 @@ pub fn time_strips(title: &str, strips: &[Strip<'_>]) -> String {
             r#"<g class="strip"><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect class="frame" x="{LABEL}" y="{top:.1}" width="{PLOT}" height="{STRIP}"/>"#,
             LABEL - 8.0,
             top + STRIP / 2.0 + 4.0,
-            esc(&shorten(strip.label, 38))
+            esc(&shorten(strip.label, 34))
         );
         let mut slowest: Option<&Bar<'_>> = None;
         for (index, bar) in strip.bars.iter().enumerate() {

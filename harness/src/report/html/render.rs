@@ -290,7 +290,11 @@ fn verify_line(kept: &[&Kept]) -> (String, String) {
         })
         .sum();
     if near > 0 {
-        let _ = write!(line, " · {near} cases near the limit");
+        let _ = write!(
+            line,
+            " · {near} case{} near the limit",
+            if near == 1 { "" } else { "s" }
+        );
     }
     (badge, line)
 }
