@@ -188,39 +188,24 @@ impl Loaded {
     }
 }
 
-/// The languages to judge a package's submissions with: judge.toml's, if the command found
-/// one, then the built-in table for what it does not name.
+/// The languages to judge a package's submissions with: the format's tools' own table (a
+/// `.py` runs with PyPy where it is installed, Java and Kotlin as problemtools starts them),
+/// then judge.toml's languages (or the judge's built-in ones) for the extensions that table
+/// does not know, and by their id for `--lang`. No time multiplier applies: the format has one
+/// time limit for every language, and problemtools, BAPCtools and Kattis judge it so.
 pub fn languages(extra: Option<&Config>) -> Vec<Language> {
-    let mut table: Vec<Language> = extra.map(|c| c.languages.clone()).unwrap_or_default();
-    // The package table's own entries first where the format needs them (Python 2 by its
-    // first line; JavaScript with a thread stack that fits), then the judge's built-in ones.
-    let (first, rest): (Vec<Language>, Vec<Language>) = languages::builtin()
-        .into_iter()
-        .partition(|l| matches!(l.id.as_str(), "python2" | "javascript"));
-    for language in first
-        .into_iter()
-        .chain(crate::compile::languages::builtin())
-        .chain(rest)
-    {
-        let taker = table.iter().position(|l| l.id == language.id).or_else(|| {
-            table
-                .iter()
-                .position(|l| l.extensions.iter().any(|e| language.extensions.contains(e)))
-        });
-        match taker {
-            None => table.push(language),
-            // The language is already there under another table's commands; the extensions
-            // only the format's tools know (`.py3`) still name it.
-            Some(index) => {
-                let unclaimed: Vec<String> = language
-                    .extensions
-                    .iter()
-                    .filter(|e| !table.iter().any(|l| l.extensions.contains(e)))
-                    .cloned()
-                    .collect();
-                table[index].extensions.extend(unclaimed);
-            }
+    let python = languages::PackagePython::here();
+    let mut table = languages::builtin(&python);
+    let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
+    for mut language in others {
+        if table.iter().any(|l| l.id == language.id) {
+            continue;
         }
+        language.time_multiplier = 1.0;
+        language
+            .extensions
+            .retain(|e| !table.iter().any(|l| l.extensions.contains(e)));
+        table.push(language);
     }
     table
 }
@@ -444,8 +429,8 @@ mod tests {
     fn every_extension_the_formats_use_names_a_language() {
         let table = languages(None);
         for (file, id) in [
-            ("a.py", "python"),
-            ("a.py3", "python"),
+            ("a.py", "python3"),
+            ("a.py3", "python3"),
             ("a.sh", "bash"),
             ("a.bash", "bash"),
             ("a.cc", "cpp"),

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::style::{BAD, DIM, GOOD};
+use super::style::{BAD, DIM, GOOD, WARN};
 use crate::config::units::{format_bytes, format_duration};
 use crate::package::limits::LimitOrigin;
 use crate::package::validate::{CaseValidity, Judgement, Validators};
@@ -101,13 +101,14 @@ pub fn write_exported(
     };
     writeln!(
         out,
-        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{}{})",
+        "{GOOD}exported{GOOD:#} {problem} to {} ({}): {} files ({} sample and {} secret cases, {} submissions{}{})",
         super::shown_path(path),
+        exported.dialect.describe(),
         exported.files.len(),
         count("data/sample/") / 2,
         count("data/secret/") / 2,
         count("submissions/"),
-        if count("output_validator/") > 0 {
+        if count("output_validator/") + count("output_validators/") > 0 {
             ", an output validator"
         } else {
             ", default-validator flags"
@@ -118,8 +119,41 @@ pub fn write_exported(
             ""
         },
     )?;
+    for warning in &exported.warnings {
+        writeln!(out, "  {WARN}warning:{WARN:#} {warning}")?;
+    }
     for note in &exported.notes {
         writeln!(out, "  {DIM}note:{DIM:#} {note}")?;
+    }
+    Ok(())
+}
+
+/// `harness export --contest`: the contest's folder, then each problem as `write_exported`
+/// says it, under its label.
+pub fn write_contest_exported(
+    out: &mut dyn Write,
+    path: &std::path::Path,
+    exported: &crate::package::export::contest::ContestExported,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{GOOD}exported{GOOD:#} contest {} to {}: {} problems, contest.yaml (start_time {} is a placeholder: set it), problems.yaml, and each problem as a zip and a folder",
+        exported.id,
+        super::shown_path(path),
+        exported.problems.len(),
+        crate::package::export::contest::START_PLACEHOLDER,
+    )?;
+    for problem in &exported.problems {
+        write!(out, "{}: ", problem.label)?;
+        write_exported(
+            out,
+            &problem.problem,
+            &path.join(format!("{}.zip", problem.id)),
+            &problem.exported,
+        )?;
+    }
+    for (problem, why) in &exported.left_out {
+        writeln!(out, "{WARN}left out{WARN:#} {problem}: {why}")?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! line, loading one with its time limit settled (computed from the accepted submissions when
 //! the package has none), and judge.toml's problems that name a package.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -73,6 +74,7 @@ fn load_with_limit(
         package::TimeLimit::Computed { .. } => None,
     };
     warn_unsandboxed(&opened, false);
+    note_python(&opened);
     let loaded = package::load(opened, languages.clone(), None)?;
     let name = loaded.package.name.clone();
     let (loaded, origin) = match (fixed, source) {
@@ -99,6 +101,25 @@ fn load_with_limit(
         )?;
     }
     Ok(loaded)
+}
+
+/// Says once, when a package has Python submissions, that they run with CPython here rather
+/// than the PyPy the format's tools run them with.
+fn note_python(package: &package::Package) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let python = package
+        .submissions
+        .iter()
+        .any(|s| s.path.extension().is_some_and(|e| e == "py" || e == "py3"));
+    let Some(note) = python
+        .then(package::languages::PackagePython::here)
+        .and_then(|p| p.note())
+    else {
+        return;
+    };
+    if !SAID.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        let _ = writeln!(anstream::stderr(), "note: {}: {note}", package.name);
+    }
 }
 
 /// Says once, before a package's own programs first run, that they will run without the
