@@ -16,6 +16,7 @@ use crate::event::{Event, Finished, Plan, Summary};
 use crate::judge::calibrate::ProblemCalibration;
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
+use crate::judge::CaseOutcome;
 use crate::report::reporter::Reporter;
 
 /// What a unit gave, kept until the page is written.
@@ -87,8 +88,12 @@ impl<W: Write + Send> Reporter for HtmlReporter<W> {
             }
             Event::UnitFinished { unit, result } => {
                 let kept = match result {
-                    Finished::Judged(report) => Some(Kept::Judged((*report).clone())),
-                    Finished::Verified(verified) => Some(Kept::Verified((*verified).clone())),
+                    Finished::Judged(report) => Some(Kept::Judged(lightened(report))),
+                    Finished::Verified(verified) => Some(Kept::Verified(Verified {
+                        name: verified.name.clone(),
+                        expected: verified.expected.clone(),
+                        report: lightened(&verified.report),
+                    })),
                     Finished::Calibrated(calibration) => Some(Kept::Calibrated {
                         calibration: (*calibration).clone(),
                         times: std::mem::take(&mut gathered.running),
@@ -111,6 +116,46 @@ impl<W: Write + Send> Reporter for HtmlReporter<W> {
             Event::Generated { .. } | Event::Tried { .. } | Event::Shrunk { .. } => {}
         }
         Ok(())
+    }
+}
+
+/// A copy of `report` without what the page never shows: the outputs, inputs and stderr of
+/// the failing cases past the ones it details (a suite of wrong answers keeps megabytes of
+/// output per case, for the diff).
+fn lightened(report: &SubmissionReport) -> SubmissionReport {
+    let mut failing = 0;
+    let outcomes = report
+        .outcomes
+        .iter()
+        .map(|outcome| {
+            if outcome.verdict.is_accepted() {
+                return outcome.clone();
+            }
+            failing += 1;
+            if failing <= render::FAILURES_SHOWN {
+                return outcome.clone();
+            }
+            CaseOutcome {
+                mismatch: None,
+                interaction: None,
+                input: None,
+                stderr_tail: String::new(),
+                ..outcome.clone()
+            }
+        })
+        .collect();
+    SubmissionReport {
+        problem: report.problem.clone(),
+        title: report.title.clone(),
+        source: report.source.clone(),
+        language: report.language.clone(),
+        limits: report.limits,
+        compile: report.compile.clone(),
+        outcomes,
+        planned_cases: report.planned_cases,
+        verdict: report.verdict,
+        elapsed: report.elapsed,
+        jobs: report.jobs,
     }
 }
 

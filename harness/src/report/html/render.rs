@@ -22,7 +22,7 @@ use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
 /// Failing cases shown per program; the rest are counted.
-const FAILURES_SHOWN: usize = 30;
+pub(super) const FAILURES_SHOWN: usize = 30;
 /// Up to this many failing cases of a program are shown opened.
 const OPENED: usize = 3;
 /// Lines of a program's stderr shown per failing case.

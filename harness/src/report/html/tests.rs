@@ -528,3 +528,29 @@ fn a_verify_of_651_cases_by_5_submissions_stays_a_few_megabytes() {
     assert_eq!(html.matches("<td class=\"c ").count(), 651 * 5);
     assert!(html.len() < 3 << 20, "{} bytes", html.len());
 }
+
+#[test]
+fn outputs_past_the_failures_shown_are_not_kept() {
+    let outcomes: Vec<CaseOutcome> = (0..40)
+        .map(|i| {
+            let mut wrong = outcome(&format!("{i:02}"), Verdict::WrongAnswer, "no", 1);
+            wrong.mismatch = Some(Mismatch {
+                output: vec![b'x'; 1000],
+                answer: b"y\n".to_vec(),
+            });
+            wrong
+        })
+        .collect();
+    let kept = lightened(&report("p", "p.c", outcomes, 40));
+    let with_output = kept
+        .outcomes
+        .iter()
+        .filter(|o| o.mismatch.is_some())
+        .count();
+    assert_eq!(with_output, render::FAILURES_SHOWN);
+    assert_eq!(
+        kept.outcomes.len(),
+        40,
+        "every case keeps its verdict and time"
+    );
+}
