@@ -28,6 +28,8 @@ const EXE_NAME: &str = "main.bin";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
+    #[error("cannot put the package's `{}` files beside the submission: {why}", path.display())]
+    Include { path: PathBuf, why: String },
     #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
     MissingSource(PathBuf),
     #[error("submission `{}` is {kind}, not a regular file (hint: give the path of your source file)", path.display())]
@@ -201,10 +203,28 @@ pub fn compile(
     source: &Path,
     memory_bytes: u64,
 ) -> Result<Compiled, SubmitError> {
+    compile_with(language, source, memory_bytes, &[])
+}
+
+/// [`compile`] with `beside` (file names and bytes) in the build folder first: a package's
+/// `include/` files, which a submission includes or imports.
+pub fn compile_with(
+    language: &Language,
+    source: &Path,
+    memory_bytes: u64,
+    beside: &[(String, Vec<u8>)],
+) -> Result<Compiled, SubmitError> {
     let build_dir = tempfile::Builder::new()
         .prefix("harness-build-")
         .tempdir()
         .map_err(SubmitError::TempDir)?;
+    for (name, bytes) in beside {
+        let path = build_dir.path().join(name);
+        std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
+            path,
+            source: error,
+        })?;
+    }
     let text = read_source(source)?;
     Ok(
         match compile_in(language, source, &text, build_dir.path())? {

@@ -93,7 +93,9 @@ pub fn build(
     let files = sources(program)?;
     // A folder with `build`/`run` scripts is built as the format allows; otherwise the
     // language of its source files decides.
-    let scripts = program.path.is_dir() && program.path.join("run").is_file();
+    // (A `build` alone must make the `run`, as the spec says.)
+    let scripts = program.path.is_dir()
+        && (program.path.join("run").is_file() || program.path.join("build").is_file());
     let code: Vec<&PathBuf> = files
         .iter()
         .filter(|f| {
@@ -222,6 +224,12 @@ pub fn build(
     }
     if scripts && scratch.path().join("build").is_file() {
         run_build_script(scratch.path()).map_err(fail)?;
+    }
+    if scripts && !scratch.path().join("run").is_file() {
+        return Err(fail(
+            "its `build` script made no `run` (the format runs a program folder by its `run`)"
+                .to_string(),
+        ));
     }
     let compile: Option<(PathBuf, Vec<OsString>)> = if scripts {
         None

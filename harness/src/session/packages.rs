@@ -25,6 +25,12 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
             dirs.push(dir);
             continue;
         }
+        // A contest: its problems, in problems.yaml's order.
+        if package::contest::is_contest(&dir) {
+            let contest = package::contest::open(&dir)?;
+            dirs.extend(contest.problems.into_iter().map(|p| p.dir));
+            continue;
+        }
         if !dir.is_dir() {
             anyhow::bail!("`{arg}` is not a package folder, and problem ids cannot be mixed with package folders (hint: give only package folders, or only problem ids)");
         }
@@ -39,6 +45,16 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
         dirs.extend(inside);
     }
     Ok(Some(dirs))
+}
+
+/// The contest the arguments name, when they name exactly one contest folder.
+pub fn contest_of(args: &[String]) -> Result<Option<package::contest::Contest>> {
+    match args {
+        [one] if package::contest::is_contest(Path::new(one)) => {
+            Ok(Some(package::contest::open(Path::new(one))?))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Reads and builds the package in `dir`; when it gives no time limit, judges its accepted
