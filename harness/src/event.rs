@@ -76,18 +76,12 @@ pub struct Plan {
     pub failed_only: bool,
     /// Built with sanitizers (`--sanitize`): what the header says of it.
     pub sanitized: Option<String>,
-    /// When it started.
-    #[expect(
-        dead_code,
-        reason = "the run's context, for a report of the whole run (issue 24's HTML report); the terminal, JSON and JUnit reports do not show it"
-    )]
+    /// When it started (the HTML report shows it).
     pub started: SystemTime,
     /// The machine's cores.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub cores: usize,
     /// judge.toml's `sandbox`: whether programs under test must, may or must not be
     /// sandboxed.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub sandbox: crate::sandbox::Mode,
 }
 
@@ -192,6 +186,9 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Units that were not judged here, with why (a language this machine lacks).
     pub skipped: Vec<Skipped>,
+    /// Why programs under test ran as plain processes, without the sandbox, when they did
+    /// (judge.toml's `sandbox = "off"`, or what this machine lacks).
+    pub unsandboxed: Option<String>,
 }
 
 /// One event of the stream, delivered on one thread in the order things happened.

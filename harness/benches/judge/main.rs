@@ -11,19 +11,21 @@
 //! - judge-memory: the judge's own memory in a program's peak, plain and sandboxed;
 //! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
-//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration).
+//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
+//! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress`), `--repeats N` (default 5), `--no-oj` to skip
+//! solutions judge-memory load stress html`), `--repeats N` (default 5), `--no-oj` to skip
 //! online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
 mod floor;
+mod html;
 mod judge_memory;
 mod load;
 mod machine;
@@ -53,10 +55,11 @@ enum Section {
     JudgeMemory,
     Load,
     Stress,
+    Html,
 }
 
 impl Section {
-    const ALL: [Section; 7] = [
+    const ALL: [Section; 8] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -64,6 +67,7 @@ impl Section {
         Section::JudgeMemory,
         Section::Load,
         Section::Stress,
+        Section::Html,
     ];
 
     fn name(self) -> &'static str {
@@ -75,6 +79,7 @@ impl Section {
             Section::JudgeMemory => "judge-memory",
             Section::Load => "load",
             Section::Stress => "stress",
+            Section::Html => "html",
         }
     }
 }
@@ -120,7 +125,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, html; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -179,6 +184,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::JudgeMemory => judge_memory::run(&setup, &mut targets)?,
             Section::Load => load::run(&setup, &mut targets)?,
             Section::Stress => stress::run(&setup, options, &mut targets)?,
+            Section::Html => html::run(&setup, options.repeats, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

@@ -97,6 +97,8 @@ pub struct OutputArgs {
     /// Also write the results as JUnit XML to FILE, for CI systems.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    #[command(flatten)]
+    pub html: HtmlArgs,
     /// Only the failures and the summary.
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -117,6 +119,8 @@ impl From<&OutputArgs> for session::Output {
         session::Output {
             format: args.format.into(),
             junit: args.junit.clone(),
+            html: args.html.html.clone(),
+            force: args.html.force,
             detail: if args.quiet {
                 Detail::Quiet
             } else if args.verbose {
@@ -126,4 +130,16 @@ impl From<&OutputArgs> for session::Output {
             },
         }
     }
+}
+
+/// The HTML report (`run`, `judge`, `verify`, `calibrate`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct HtmlArgs {
+    /// Also write the results as one self-contained HTML page to FILE (rewritten on each run;
+    /// a file that is not an earlier report is never written over without --force).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// With --html: write over FILE even when it is not a report harness wrote.
+    #[arg(long, requires = "html")]
+    pub force: bool,
 }

@@ -1354,6 +1354,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(elapsed_ms),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         render(&plan, &events, &summary, HumanOptions::default())
     }
@@ -1466,6 +1467,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(1234),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         let options = HumanOptions {
             detail,

@@ -7,6 +7,7 @@ pub mod custom;
 pub mod diff;
 pub mod doctor;
 pub mod excerpt;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
