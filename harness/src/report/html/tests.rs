@@ -585,6 +585,23 @@ fn a_scored_submission_shows_its_score_beside_its_verdict() {
         &[Finished::Judged(&judged)],
     );
     assert!(html.contains("no score/100"), "{html}");
+    judged.score = Some(crate::judge::scoring::SubmissionScore::Sheet(
+        crate::score::ScoreSheet {
+            score: Some(30.0),
+            max_score: Some(100.0),
+            verdict: Verdict::WrongAnswer,
+            first_failure: Some("02".to_string()),
+            groups: Vec::new(),
+            cases: Vec::new(),
+            faults: Vec::new(),
+        },
+    ));
+    let html = page_of(
+        Command::Judge,
+        vec![unit("p", "p.c", &["01", "02"])],
+        &[Finished::Judged(&judged)],
+    );
+    assert!(html.contains("score 30/100"), "{html}");
     let plain = report("p", "p.c", vec![outcome("01", Verdict::Accepted, "", 5)], 1);
     let html = page_of(
         Command::Judge,
