@@ -9,8 +9,6 @@ pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -18,6 +16,7 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
@@ -25,28 +24,6 @@ use crate::verdict::{self, Verdict};
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
 const MISMATCH_KEEP_BYTES: usize = 4 << 20;
-
-/// A program to judge: the executable and its arguments (an interpreter and a script, say).
-#[derive(Debug, Clone)]
-pub struct Program {
-    /// What is started.
-    pub executable: PathBuf,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
-    pub syscall_filter: bool,
-}
-
-impl Program {
-    /// An executable run without arguments.
-    pub fn new(executable: impl Into<PathBuf>) -> Program {
-        Program {
-            executable: executable.into(),
-            args: Vec::new(),
-            syscall_filter: true,
-        }
-    }
-}
 
 /// The outcome of one case.
 #[derive(Debug, Clone)]
