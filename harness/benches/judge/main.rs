@@ -11,14 +11,16 @@
 //! - judge-memory: the judge's own memory in a program's peak, plain and sandboxed;
 //! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
-//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration).
+//!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
+//! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt
+//!   run` on the same folder, cold (build caches emptied) and warm.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress`), `--repeats N` (default 5), `--no-oj` to skip
+//! solutions judge-memory load stress verify`), `--repeats N` (default 5), `--no-oj` to skip
 //! online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
@@ -33,6 +35,7 @@ mod setup;
 mod solutions;
 mod stats;
 mod stress;
+mod verify;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -53,10 +56,11 @@ enum Section {
     JudgeMemory,
     Load,
     Stress,
+    Verify,
 }
 
 impl Section {
-    const ALL: [Section; 7] = [
+    const ALL: [Section; 8] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -64,6 +68,7 @@ impl Section {
         Section::JudgeMemory,
         Section::Load,
         Section::Stress,
+        Section::Verify,
     ];
 
     fn name(self) -> &'static str {
@@ -75,6 +80,7 @@ impl Section {
             Section::JudgeMemory => "judge-memory",
             Section::Load => "load",
             Section::Stress => "stress",
+            Section::Verify => "verify",
         }
     }
 }
@@ -120,7 +126,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -179,6 +185,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::JudgeMemory => judge_memory::run(&setup, &mut targets)?,
             Section::Load => load::run(&setup, &mut targets)?,
             Section::Stress => stress::run(&setup, options, &mut targets)?,
+            Section::Verify => verify::run(&setup, options, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);
