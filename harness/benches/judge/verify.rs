@@ -34,7 +34,7 @@ const SUBMISSIONS: [(&str, &str); 6] = [
 const PROBLEM_YAML: &str = "problem_format_version: 2025-09
 type: pass-fail
 name: Sum of a list
-uuid: 2f0c8a64-7c1e-4d6a-9a83-5b0f5a4c9e11
+uuid: 7d3e51b2-0c4a-4f8e-b6a1-93c2d8e4f017
 credits: harness bench
 source: harness bench
 license: cc by-sa
@@ -155,7 +155,7 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
             let (warm_low, warm_high) = range(&ratios(&warm));
             writeln!(
                 text,
-                "\nharness ÷ bt, wall, within each repeat: cold {} , warm {} ({}–{}).",
+                "\nharness ÷ bt, wall, within each repeat: cold {}, warm {} ({}–{}).",
                 ratio(cold_ratio),
                 ratio(warm_ratio),
                 ratio(warm_low),
