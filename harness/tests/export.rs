@@ -63,6 +63,7 @@ fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
     harness(dir.path())
         .args([
             "export",
+            "--no-measure",
             "queens-boards",
             "--out",
             "queens-boards",
@@ -90,7 +91,14 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let config = repo().join("judge.toml");
     harness(dir.path())
-        .args(["export", "checker-challenge", "--out", "cc.zip", "--config"])
+        .args([
+            "export",
+            "--no-measure",
+            "checker-challenge",
+            "--out",
+            "cc.zip",
+            "--config",
+        ])
         .arg(&config)
         .assert()
         .success();
@@ -122,7 +130,14 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
     );
 
     harness(dir.path())
-        .args(["export", "checker-challenge", "--out", "cc.zip", "--config"])
+        .args([
+            "export",
+            "--no-measure",
+            "checker-challenge",
+            "--out",
+            "cc.zip",
+            "--config",
+        ])
         .arg(&config)
         .assert()
         .code(2)
@@ -134,7 +149,14 @@ fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
     let dir = tempfile::tempdir().unwrap();
     let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export-sum/judge.toml");
     harness(dir.path())
-        .args(["export", "sumtwo", "--out", "sumtwo", "--config"])
+        .args([
+            "export",
+            "--no-measure",
+            "sumtwo",
+            "--out",
+            "sumtwo",
+            "--config",
+        ])
         .arg(&config)
         .assert()
         .success();
@@ -166,7 +188,7 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
     let config = repo().join("judge.toml");
     // No --out: the zip is named by the short name, letters and digits only.
     harness(dir.path())
-        .args(["export", "queens-boards", "--config"])
+        .args(["export", "--no-measure", "queens-boards", "--config"])
         .arg(&config)
         .assert()
         .success()
@@ -179,6 +201,7 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
     harness(dir.path())
         .args([
             "export",
+            "--no-measure",
             "queens-boards",
             "--out",
             "queens-boards",
@@ -210,7 +233,7 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
         std::fs::read_to_string(package.join("submissions/run_time_error/endless_printer.cpp"))
             .unwrap();
     assert!(
-        printer.starts_with("// @EXPECTED_RESULTS@: RUN-ERROR, OUTPUT-LIMIT\n"),
+        printer.starts_with("// @EXPECTED_RESULTS@: OUTPUT-LIMIT\n"),
         "{printer}"
     );
 
@@ -263,7 +286,7 @@ fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
         .unwrap();
         let out = format!("p{index}");
         harness(dir.path())
-            .args(["export", "p", "--out", &out])
+            .args(["export", "--no-measure", "p", "--out", &out])
             .assert()
             .success()
             .stdout(predicates::str::contains(note))
@@ -355,17 +378,55 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
     let out = tempfile::tempdir().unwrap();
     let package = out.path().join("guess");
     harness(dir.path())
-        .args(["export", "guess", "--out"])
+        .args(["export", "--no-measure", "guess", "--out"])
         .arg(&package)
         .assert()
         .success();
     let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap();
-    assert!(yaml.contains("  - interactive\n"), "{yaml}");
+    assert!(yaml.contains("\ntype: interactive\n"), "{yaml}");
     assert_eq!(
         std::fs::read_to_string(package.join("output_validator/interactor.py")).unwrap(),
         GUESS_INTERACTOR
     );
     // The package, read as a package, judges the submissions as judge.toml did.
+    let exported = harness(out.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        verdicts(&exported.stdout),
+        expected,
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+
+    // DOMjudge's dialect: the legacy keys, the interactor where DOMjudge 8.3 looks; read back,
+    // the same verdicts.
+    let out = tempfile::tempdir().unwrap();
+    let package = out.path().join("guess");
+    harness(dir.path())
+        .args([
+            "export",
+            "--no-measure",
+            "guess",
+            "--for",
+            "domjudge",
+            "--out",
+        ])
+        .arg(&package)
+        .assert()
+        .success();
+    let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap();
+    assert!(
+        yaml.contains("\nvalidation: custom interactive\n"),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("problem_format_version"), "{yaml}");
+    assert_eq!(
+        std::fs::read_to_string(package.join("output_validators/interactor/interactor.py"))
+            .unwrap(),
+        GUESS_INTERACTOR
+    );
     let exported = harness(out.path())
         .args(["verify", "guess", "--format", "json"])
         .output()
@@ -383,7 +444,7 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
     let dir = interactive_project("testlib");
     let out = tempfile::tempdir().unwrap();
     harness(dir.path())
-        .args(["export", "guess", "--out"])
+        .args(["export", "--no-measure", "guess", "--out"])
         .arg(out.path().join("guess"))
         .assert()
         .code(2)
@@ -397,11 +458,85 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
     let dir = interactive_project("kattis");
     std::fs::remove_file(dir.path().join("interactor.py")).unwrap();
     harness(dir.path())
-        .args(["export", "guess", "--out"])
+        .args(["export", "--no-measure", "guess", "--out"])
         .arg(out.path().join("guess"))
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
             "problem `guess`: interactor: no file `interactor.py`",
         ));
+}
+
+/// A C program that uses `seconds` of CPU time, then prints the sum of two numbers.
+fn spinning_sum(seconds: f64) -> String {
+    format!(
+        "#include <stdio.h>\n#include <time.h>\nint main(void) {{ long a, b; if (scanf(\"%ld %ld\", &a, &b) != 2) return 1; volatile unsigned long x = 0; while ((double)clock() / CLOCKS_PER_SEC < {seconds}) x++; printf(\"%ld\\n\", a + b); return 0; }}\n"
+    )
+}
+
+#[test]
+fn the_time_limit_is_checked_against_problemtools_rule() {
+    // The accepted submission's CPU time is its own doing (a clock() loop), not the machine's:
+    // 0.6 s × 2 > 1 s breaks the rule; 0.2 s × 2 keeps it with room.
+    for (seconds, want) in [
+        (
+            0.6,
+            "warning: time limit 1000 ms is tighter than problemtools' rule: slowest accepted",
+        ),
+        (
+            0.2,
+            "note: time limit 1000 ms keeps problemtools' rule: slowest accepted",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("judge.toml"),
+            "[problems.sum]\ncases = \"cases/sum\"\ntime-limit = \"1s\"\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("cases/sum")).unwrap();
+        std::fs::write(root.join("cases/sum/sample-1.in"), "1 2\n").unwrap();
+        std::fs::write(root.join("cases/sum/sample-1.ans"), "3\n").unwrap();
+        let accepted = root.join("solutions/submissions/sum/accepted");
+        std::fs::create_dir_all(&accepted).unwrap();
+        std::fs::write(accepted.join("spin.c"), spinning_sum(seconds)).unwrap();
+        let output = harness(root)
+            .args(["export", "sum", "--out", "sum"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{said}");
+        assert!(said.contains(want), "{said}");
+        assert!(
+            said.contains("(accepted/spin.c) × ac_to_time_limit 2 = "),
+            "{said}"
+        );
+        let yaml = std::fs::read_to_string(root.join("sum/problem.yaml")).unwrap();
+        if seconds > 0.5 {
+            assert!(said.contains("its rule gives 2000 ms"), "{said}");
+            // The margin the limit leaves, with 25% to spare: 0.75 s over the slowest (0.6 s
+            // and a little), in tenths.
+            let said_multiplier = said
+                .split("so problem.yaml says `ac_to_time_limit: ")
+                .nth(1)
+                .and_then(|rest| rest.split('`').next())
+                .unwrap_or_else(|| panic!("no multiplier written: {said}"));
+            let multiplier: f64 = said_multiplier.parse().unwrap();
+            assert!((1.0..=1.2).contains(&multiplier), "{said}");
+            assert!(
+                yaml.contains(&format!(
+                    "  time_limit: 1.0\n  time_multipliers:\n    ac_to_time_limit: {said_multiplier}\n"
+                )),
+                "{yaml}"
+            );
+        } else {
+            assert!(!yaml.contains("time_multipliers"), "{yaml}");
+        }
+        // The package is written either way, with judge.toml's limit.
+        assert_eq!(
+            std::fs::read_to_string(root.join("sum/.timelimit")).unwrap(),
+            "1.0\n"
+        );
+    }
 }

@@ -731,6 +731,47 @@ fn hostile_build_and_run_scripts_are_held_and_still_judge() {
 }
 
 #[test]
+fn a_hostile_generator_and_solution_are_held_and_still_generate() {
+    if !can_sandbox() {
+        return;
+    }
+    let target = Target::new();
+    let root = target.path().join("echo");
+    echo_package(&root);
+    std::fs::remove_dir_all(root.join("data")).unwrap();
+    write(
+        &root,
+        "generators/generators.yaml",
+        "solution: /submissions/accepted/hostile.py\ndata:\n  sample:\n    data:\n      - '':\n          in: \"5\"\n  secret:\n    data:\n      - big: gen.py {seed}\n",
+    );
+    write(
+        &root,
+        "generators/gen.py",
+        &format!("{}\nattack('generator')\nprint(7)\n", target.attack_py()),
+    );
+    write(
+        &root,
+        "submissions/accepted/hostile.py",
+        &format!(
+            "{}\nattack('solution')\nprint(int(input()))\n",
+            target.attack_py()
+        ),
+    );
+    let (code, stdout, stderr) = run(harness(target.path()).args(["gen", "echo"]));
+    assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
+    target.assert_held("generator");
+    target.assert_held("solution");
+    assert_eq!(
+        std::fs::read_to_string(root.join("data/secret/2-big.in")).unwrap(),
+        "7\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("data/secret/2-big.ans")).unwrap(),
+        "7\n"
+    );
+}
+
+#[test]
 fn a_hostile_testlib_checker_is_held_and_still_judges() {
     if !can_sandbox() {
         return;

@@ -98,6 +98,25 @@ for number in range(1, 11):
 sys.exit(43)
 "#;
 
+/// Burns a second of CPU before it plays as the Kattis interactor above: on a busy machine
+/// that second takes several of wall time, all of which the submission spends waiting.
+const SLOW_INTERACTOR: &str = r#"#!/usr/bin/env python3
+import sys, time
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+start = time.process_time()
+while time.process_time() - start < 1.0:
+    pass
+for number in range(1, 11):
+    guess = int(sys.stdin.readline())
+    if guess == secret:
+        print("correct", flush=True)
+        open(feedback + "judgemessage.txt", "w").write("found %d\n" % secret)
+        sys.exit(42)
+    print("higher" if guess < secret else "lower", flush=True)
+sys.exit(43)
+"#;
+
 const TOML: &str = r#"
 [defaults]
 time-limit = "1s"
@@ -126,6 +145,13 @@ solution = "/bin/cat"
 cases = "cases/guess"
 wall-limit = "20s"
 interactor = ["interactors/heavy"]
+interactor-protocol = "kattis"
+
+# The default wall bound, 2 × 1 s + 1 s = 3 s: three times what the interactor computes.
+[problems.slow]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/slow"]
 interactor-protocol = "kattis"
 
 [problems.mislabelled]
@@ -216,6 +242,28 @@ int main(void) {
 }
 "#;
 
+/// Finds the number, then computes for 0.7 s of CPU once the interactor has ended (its CPU
+/// limit is 1 s): on a busy machine that takes seconds of wall time.
+const COMPUTES_AFTER_C: &str = r#"#include <stdio.h>
+#include <string.h>
+#include <time.h>
+int main(void) {
+    int low = 1, high = 100;
+    char reply[16];
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        printf("%d\n", mid);
+        fflush(stdout);
+        if (scanf("%15s", reply) != 1) return 1;
+        if (!strcmp(reply, "correct")) break;
+        if (!strcmp(reply, "higher")) low = mid + 1; else high = mid - 1;
+    }
+    volatile unsigned long long x = 0;
+    while (clock() < CLOCKS_PER_SEC / 10 * 7) x++;
+    return 0;
+}
+"#;
+
 /// One guess, then a crash: RE, though the interactor then reads EOF and says WA.
 const CRASHES_C: &str = r#"#include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +320,7 @@ fn project() -> Project {
         .executable("interactors/guess-testlib", GUESS_TESTLIB)
         .executable("interactors/crash", CRASHING_INTERACTOR)
         .executable("interactors/heavy", HEAVY_INTERACTOR)
+        .executable("interactors/slow", SLOW_INTERACTOR)
         .executable("interactors/always-42", ALWAYS_42)
         .file("interactors/guess.py", GUESS_KATTIS)
         .file("interactors/broken.c", "this is not C\n")
@@ -280,6 +329,7 @@ fn project() -> Project {
         .file("stubborn.c", STUBBORN_C)
         .file("spins.c", SPINS_C)
         .file("spins_after.c", SPINS_AFTER_C)
+        .file("computes_after.c", COMPUTES_AFTER_C)
         .file("crashes.c", CRASHES_C)
         .file("no_flush.c", NO_FLUSH_C)
         .file("garbage.c", GARBAGE_C)
@@ -448,6 +498,32 @@ fn the_heavy_interactors_time_and_memory_are_its_own() {
         interaction["interactor_memory_kib"].as_u64().unwrap() >= 300 << 10,
         "{case}"
     );
+}
+
+#[test]
+fn a_dialogue_slowed_by_a_busy_machine_is_not_tle() {
+    // Four busy loops per core: the interactor's second of CPU takes about five of wall time,
+    // past the 3 s bound, while the submission waits with next to no CPU and no wait of its
+    // own. The time the interactor waited for a CPU is not the submission's.
+    let project = project();
+    let load = common::Load::new(4);
+    let (code, case) = judge(&project, "slow", "binary.c");
+    drop(load);
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+    assert_eq!(reason(&case), "found 37", "{case}");
+}
+
+#[test]
+fn the_interactors_wait_still_counts_once_it_has_ended() {
+    // As above, and the submission then computes for 0.7 s of CPU, seconds of wall
+    // time among the busy loops, after the interactor has gone: the seconds the interactor
+    // waited for a CPU before still are not the submission's.
+    let project = project();
+    let load = common::Load::new(4);
+    let (code, case) = judge(&project, "slow", "computes_after.c");
+    drop(load);
+    assert_eq!((code, case["verdict"].as_str()), (0, Some("AC")), "{case}");
+    assert_eq!(reason(&case), "found 37", "{case}");
 }
 
 #[test]

@@ -796,8 +796,9 @@ fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
         .code(ERROR)
         .stderr(predicate::str::contains("generators/generators.yaml"))
         .stderr(predicate::str::contains(
-            "the `data/secret` cases are written by BAPCtools",
+            "the `data/secret` cases are written from this file",
         ))
+        .stderr(predicate::str::contains("harness gen"))
         .stderr(predicate::str::contains("bt generate"));
     // Once generated, the package is judged as it is.
     write(&root, "data/secret/big.in", "1000\n");

@@ -35,6 +35,7 @@ pub fn run(setup: &Setup, repeats: usize) -> Result<String, String> {
         name: "all-150".into(),
         input: cases.join("all-150.in"),
         answer: cases.join("all-150.ans"),
+        args: Vec::new(),
     };
     // For the echo programs the input is its own answer.
     let echo_case = Case {
@@ -134,6 +135,7 @@ fn measure(
         jobs: 1,
         interactor: None,
         files: &harness::judge::STANDARD_IO,
+        beside: &[],
     };
     let judged = Program::new(program);
     let cpu_before = cpu_used();

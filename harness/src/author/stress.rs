@@ -243,6 +243,7 @@ pub fn stress(
         interactor: setup.interactor.as_deref(),
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
+        beside: &[],
     };
     // The lowest-indexed failure (or error) any worker met.
     let mut first: Option<(u64, WorkerResult)> = None;
@@ -650,6 +651,7 @@ impl Trial<'_> {
             name: name.to_string(),
             input: self.scratch.join(format!("{name}.in")),
             answer: self.scratch.join(format!("{name}.ans")),
+            args: Vec::new(),
         };
         fs::write(&case.input, input).map_err(|source| StressError::Io {
             path: case.input.clone(),

@@ -437,6 +437,7 @@ mod tests {
                 name: format!("c{n}"),
                 input: input(dir.path(), &format!("c{n}.in"), &format!("{n}\n")),
                 answer: dir.path().join(format!("c{n}.ans")),
+                args: Vec::new(),
             })
             .collect();
         let invalid = validator.check_cases(&cases, 4).unwrap();

@@ -17,6 +17,9 @@ pub struct Case {
     pub input: PathBuf,
     /// The `.ans` file beside it.
     pub answer: PathBuf,
+    /// Arguments the submission is run with on this case (a 2025-09 package's `args`, from
+    /// its `test_group.yaml` or the case's own `.yaml`); none elsewhere.
+    pub args: Vec<String>,
 }
 
 /// Why a case folder cannot be listed as cases.
@@ -99,6 +102,7 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
                     name: case_name(folder, path)?,
                     input: path.to_path_buf(),
                     answer,
+                    args: Vec::new(),
                 });
             }
             Some("ans") => {

@@ -60,7 +60,16 @@ impl PackageProgram {
         if !script && !self.args.iter().any(|a| own(Path::new(a))) {
             return Ok((self.program.clone(), self.args.clone()));
         }
-        let copy = run_folder.join("program");
+        // Named as the program is (`generators/f` → `f`): a program may read its own folder's
+        // name, as BAPCtools builds each in a folder of that name.
+        let folder_name = Path::new(&self.name)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| {
+                !n.is_empty() && !n.starts_with('.') && !matches!(*n, "feedback" | "output")
+            })
+            .unwrap_or("program");
+        let copy = run_folder.join(folder_name);
         copy_tree(&self.folder, &copy, 0)?;
         let moved = |path: &Path| match path.strip_prefix(&self.folder) {
             Ok(rest) => copy.join(rest),
@@ -174,6 +183,8 @@ pub struct PackageChecker {
     /// The flags of each test-data folder (`data/secret/group1`), inherited already; the case's
     /// deepest folder that has an entry gives its flags.
     pub groups: Vec<(PathBuf, Vec<String>)>,
+    /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
+    pub passes: Option<u32>,
 }
 
 /// Which output validator a package uses.
@@ -189,6 +200,14 @@ pub enum OutputValidator {
 }
 
 impl PackageChecker {
+    /// For a multi-pass problem: the most passes, and the output validator that runs each.
+    pub fn multi_pass(&self) -> Option<(u32, &PackageProgram)> {
+        match (&self.validator, self.passes) {
+            (OutputValidator::Custom(program), Some(passes)) => Some((passes, program)),
+            _ => None,
+        }
+    }
+
     /// The flags for the case whose input is `input`.
     pub fn flags_for(&self, input: &Path) -> &[String] {
         self.groups
@@ -244,14 +263,32 @@ fn custom(
     case: &CaseFiles<'_>,
     output: &[u8],
 ) -> Judgement {
-    let name = &validator.name;
     let prepared = RunFolder::new().and_then(|folder| {
         let feedback = folder.writable("feedback")?;
-        let laid_out = validator.laid_out(folder.path())?;
-        Ok((folder, feedback, laid_out))
+        Ok((folder, feedback))
     });
-    let (folder, feedback, (program, args)) = match prepared {
-        Ok(prepared) => prepared,
+    match prepared {
+        Ok((folder, feedback)) => custom_in(validator, flags, case, output, &folder, &feedback),
+        Err(error) => Judgement::judge_error(format!(
+            "cannot make a run folder for `{}`: {error}",
+            validator.name
+        )),
+    }
+}
+
+/// [`custom`] in a run folder and with a feedback folder the caller keeps: a multi-pass
+/// problem's validator finds what it left there in earlier passes.
+pub fn custom_in(
+    validator: &PackageProgram,
+    flags: &[String],
+    case: &CaseFiles<'_>,
+    output: &[u8],
+    folder: &RunFolder,
+    feedback: &Path,
+) -> Judgement {
+    let name = &validator.name;
+    let (program, args) = match validator.laid_out(folder.path()) {
+        Ok(laid_out) => laid_out,
         Err(error) => {
             return Judgement::judge_error(format!(
                 "cannot make a run folder for `{name}`: {error}"
@@ -275,7 +312,7 @@ fn custom(
         }
     };
     let read = |file: &str| {
-        read_left(&feedback, file, MESSAGE_BYTES)
+        read_left(feedback, file, MESSAGE_BYTES)
             .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
             .filter(|text| !text.is_empty())
     };
@@ -389,6 +426,7 @@ mod tests {
         std::fs::write(&input, "in\n").unwrap();
         std::fs::write(&answer, "42\n").unwrap();
         let checker = PackageChecker {
+            passes: None,
             validator: OutputValidator::Custom(PackageProgram {
                 program: script(dir.path(), body),
                 args: Vec::new(),
@@ -453,6 +491,7 @@ echo "got $team, wanted $judge" > "$3/judgemessage.txt"; exit 43"#;
     #[test]
     fn the_deepest_group_gives_the_flags() {
         let checker = PackageChecker {
+            passes: None,
             validator: OutputValidator::Default,
             groups: vec![
                 (PathBuf::from("/p/data"), vec!["a".into()]),

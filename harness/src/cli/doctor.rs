@@ -35,6 +35,7 @@ pub fn doctor(global: &GlobalArgs) -> Result<i32> {
         "peak RSS of the main process (wait4)".to_owned(),
     );
     let doctor = Doctor {
+        package_python: crate::package::languages::PackagePython::here(),
         namespaces,
         memory,
         mode,

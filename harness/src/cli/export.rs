@@ -1,44 +1,147 @@
-//! `harness export PROBLEM [--out DIR | FILE.zip]`: write a problem as an ICPC/Kattis package.
+//! `harness export PROBLEM [--for kattis|domjudge] [--out DIR | FILE.zip]`: write a problem as
+//! an ICPC/Kattis package; `harness export --contest [PROBLEM…]`: the problems as a contest.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::exit;
 use crate::judge::verify;
-use crate::package::export;
+use crate::package::export::{self, contest, Dialect, Measure, Options};
+use crate::report::progress::Progress;
 
 use super::GlobalArgs;
 
+/// The tool the package is for, where one package cannot please both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum For {
+    /// The 2023-07-draft (2025-09) format as problemtools' verifyproblem and Kattis read it,
+    /// with DOMjudge's `.timelimit` and a statement it shows.
+    Kattis,
+    /// The legacy format with the keys DOMjudge 8.3 and 9.0 read (`validator_flags`,
+    /// `validation`, `output_validators/`), as BAPCtools' `bt zip --legacy` writes it.
+    Domjudge,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
-    /// The problem, by its id in judge.toml.
-    pub problem: String,
+    /// The problem, by its id in judge.toml; with --contest, the problems, labelled A, B, … in
+    /// this order (all of them by id when none is named).
+    pub problems: Vec<String>,
+    /// Write a contest: a folder with contest.yaml, problems.yaml, and each problem as a zip
+    /// and as a folder, as DOMjudge's contest import takes them.
+    #[arg(long)]
+    pub contest: bool,
+    /// The dialect.
+    #[arg(long = "for", value_enum, default_value_t = For::Kattis, value_name = "TOOL")]
+    pub for_tool: For,
     /// Where to write it: a folder, or a zip when the name ends in `.zip` (problem.yaml at
     /// its root, as DOMjudge wants) [default: the problem's short name, its letters and
-    /// digits, as a zip in the current folder: `queensboards.zip` for `queens-boards`].
+    /// digits, as a zip in the current folder: `queensboards.zip` for `queens-boards`; with
+    /// --contest, the folder `contest`].
     #[arg(long, value_name = "DIR|FILE.zip")]
     pub out: Option<PathBuf>,
     /// The folder of stored submissions [default: solutions/submissions beside judge.toml].
     #[arg(long, value_name = "DIR")]
     pub submissions: Option<PathBuf>,
+    /// Do not judge the accepted submissions in the exported package to check the time limit
+    /// against problemtools' rule (slowest × 2 ≤ limit).
+    #[arg(long)]
+    pub no_measure: bool,
+    /// Cases to run at once while measuring [default: the number of CPUs, at most 4].
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
     let config = global.session().load_config()?;
-    let problem = config.require_problem(&args.problem)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.zip", export::short_name(&problem.name))));
     let submissions = args
         .submissions
         .clone()
         .unwrap_or_else(|| config.root.join(verify::DEFAULT_FOLDER));
-    let exported = export::export(&config, problem, &submissions, &out)?;
+    let dialect = match args.for_tool {
+        For::Kattis => Dialect::Kattis,
+        For::Domjudge => Dialect::Domjudge,
+    };
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(4)
+    });
+    let mut bar: Option<Progress> = None;
+    let mut progress = |label: &str, total: Option<usize>| match total {
+        Some(total) => {
+            if let Some(done) = bar.take() {
+                done.finish();
+            }
+            let mut next = Progress::stderr(total);
+            next.set_label(&format!(
+                "{label}: accepted submissions, for the time limit"
+            ));
+            bar = Some(next);
+        }
+        None => {
+            if let Some(bar) = bar.as_mut() {
+                bar.tick();
+            }
+        }
+    };
+    let mut options = Options {
+        dialect,
+        measure: (!args.no_measure).then(|| Measure {
+            languages: crate::package::languages(Some(&config)),
+            jobs,
+            progress: &mut progress,
+        }),
+    };
     let mut stdout = anstream::stdout().lock();
+    if args.contest {
+        let problems: Vec<&crate::config::Problem> = if args.problems.is_empty() {
+            config.problems.iter().collect()
+        } else {
+            args.problems
+                .iter()
+                .map(|id| config.require_problem(id))
+                .collect::<Result<_, _>>()?
+        };
+        let out = args.out.clone().unwrap_or_else(|| PathBuf::from("contest"));
+        let exported = contest::export_contest(
+            &config,
+            &problems,
+            !args.problems.is_empty(),
+            &submissions,
+            &out,
+            &mut options,
+        )?;
+        drop(options);
+        if let Some(bar) = bar.take() {
+            bar.finish();
+        }
+        crate::report::package::write_contest_exported(&mut stdout, &out, &exported)?;
+        stdout.flush()?;
+        return Ok(if exported.problems.is_empty() {
+            exit::ERROR
+        } else {
+            exit::OK
+        });
+    }
+    let [id] = args.problems.as_slice() else {
+        anyhow::bail!(
+            "`harness export` writes one problem: name one (hint: --contest writes several)"
+        );
+    };
+    let problem = config.require_problem(id)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.zip", export::short_name(&problem.name))));
+    let exported = export::export(&config, problem, &submissions, &out, &mut options)?;
+    drop(options);
+    if let Some(bar) = bar.take() {
+        bar.finish();
+    }
     crate::report::package::write_exported(&mut stdout, &problem.name, &out, &exported)?;
     stdout.flush()?;
     Ok(exit::OK)

@@ -8,9 +8,15 @@ use crate::session::GenRequest;
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
-    /// Only this problem (default: every problem with generators).
-    #[arg(value_name = "PROBLEM")]
+    /// Only this problem (default: every problem with generators); or a problem package
+    /// folder, whose `data/` is written from its `generators/generators.yaml` (BAPCtools'
+    /// recipe), as `bt generate` writes it.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: Option<String>,
+    /// For a package: overwrite or remove files of `data/` the harness did not write (they
+    /// are moved to a trash folder first, which is named).
+    #[arg(long)]
+    pub force: bool,
     /// Regenerate in a temporary folder and report every case that differs from the committed
     /// one (exit 1 if any); writes nothing.
     #[arg(long)]
@@ -29,6 +35,7 @@ pub fn gen(global: &GlobalArgs, args: &GenArgs) -> Result<i32> {
         check: args.check,
         jobs: args.jobs,
         no_build: args.no_build,
+        force: args.force,
     };
     global.session().gen(&request)
 }

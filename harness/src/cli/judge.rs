@@ -13,7 +13,7 @@ use crate::session::JudgeRequest;
 
 #[derive(Args, Debug, Clone)]
 #[command(
-    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
+    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] CONTEST_DIR LABEL SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
 )]
 pub struct JudgeArgs {
     /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
@@ -21,9 +21,13 @@ pub struct JudgeArgs {
     /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
     #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: String,
-    /// The source file to judge; its extension picks the language.
+    /// The source file to judge; its extension picks the language. After a contest folder
+    /// (one with problems.yaml), the problem's label (`A`) or short name instead.
     #[arg(value_name = "SOURCE")]
     pub source: Option<PathBuf>,
+    /// After a contest folder and a problem's label: the source file.
+    #[arg(value_name = "CONTEST_SOURCE", hide = true)]
+    pub contest_source: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The language, by its id in judge.toml (`[languages.<id>]`), whatever the extension.
@@ -78,6 +82,7 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         input: args.input.clone(),
         watch: args.watch,
         partition: args.partition,
+        contest_source: args.contest_source.clone(),
     };
     global.session().judge(&request, &(&args.output).into())
 }

@@ -51,6 +51,9 @@ pub struct Source<'a> {
     pub main: Option<&'a Path>,
     /// Headers put beside the sources unless one of them has the name (`testlib.h`).
     pub headers: &'a [PathBuf],
+    /// Files given by name (relative) and bytes, put in the build folder before the sources
+    /// (a package's `include/` files).
+    pub beside: &'a [(String, Vec<u8>)],
     /// `{{name}}` sequences replaced in every text file (2025-09 validators' constants).
     pub constants: &'a [(String, String)],
 }
@@ -140,6 +143,16 @@ pub fn build(
         .prefix(".building-")
         .tempdir_in(&store.dir)
         .map_err(cache_error(&store.dir))?;
+    for (name, bytes) in source.beside {
+        let path = scratch.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(cache_error(parent))?;
+        }
+        std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
+            path,
+            source: error,
+        })?;
+    }
     for ((name, text), file) in names.iter().zip(file_texts).zip(source.files) {
         let text = with_constants(text, source.constants);
         let copy = scratch.path().join(name);
@@ -227,6 +240,10 @@ fn key(
     for (header, text) in source.headers.iter().zip(headers) {
         let name = header.file_name().unwrap_or_default();
         key.part(name.as_encoded_bytes()).part(text);
+    }
+    key.part(b"\0beside");
+    for (name, bytes) in source.beside {
+        key.part(name.as_bytes()).part(bytes);
     }
     key.part(b"\0constants");
     for (name, value) in source.constants {

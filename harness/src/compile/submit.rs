@@ -24,6 +24,8 @@ const COMPILE_READ_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
+    #[error("cannot put the package's `{}` files beside the submission: {why}", path.display())]
+    Include { path: PathBuf, why: String },
     #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
     MissingSource(PathBuf),
     #[error("submission `{}` is {kind}, not a regular file (hint: give the path of your source file)", path.display())]
@@ -48,6 +50,8 @@ pub enum SubmitError {
     },
     #[error("the compile command of {language} exited cleanly but did not write `{{exe}}` (hint: `compile` in [languages.{id}] of judge.toml must write the file named \"{{exe}}\")")]
     NoExecutable { language: String, id: String },
+    #[error("cannot make a temporary folder: {0}")]
+    TempDir(std::io::Error),
     #[error("compiling `{}` failed inside the judge: {source}", path.display())]
     Compiler { path: PathBuf, source: RunError },
     #[error("cannot keep a build in `{}`: {source}", path.display())]
@@ -194,6 +198,17 @@ pub fn compile(
     source: &Path,
     memory_bytes: u64,
 ) -> Result<Compiled, SubmitError> {
+    compile_with(language, source, memory_bytes, &[])
+}
+
+/// [`compile`] with `beside` (file names and bytes) in the build folder first: a package's
+/// `include/` files, which a submission includes or imports (and part of the build's key).
+pub fn compile_with(
+    language: &Language,
+    source: &Path,
+    memory_bytes: u64,
+    beside: &[(String, Vec<u8>)],
+) -> Result<Compiled, SubmitError> {
     let files = [source.to_path_buf()];
     let headers: Vec<PathBuf> = source
         .parent()
@@ -207,6 +222,7 @@ pub fn compile(
             files: &files,
             main: Some(source),
             headers: &headers,
+            beside,
             constants: &[],
         },
         Recipe::Language(language),

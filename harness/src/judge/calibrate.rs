@@ -472,6 +472,7 @@ fn measure_program(
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
+        beside: &[],
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     let mut failures: Vec<Option<CaseOutcome>> = vec![None; cases.len()];

@@ -318,10 +318,11 @@ pub fn judge_case(
         scratch,
     } = call;
     let limits = settings.limits;
+    let submission_args = super::case_args(program, case);
     let request = PairRequest {
         submission: Party {
             program: &program.executable,
-            args: &program.args,
+            args: &submission_args,
             limits,
             scope: Scope::Process,
             workdir: None,

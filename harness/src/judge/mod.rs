@@ -5,6 +5,7 @@ pub(crate) mod calibrate;
 pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;
+pub(crate) mod multipass;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -20,6 +21,7 @@ use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Verdict};
+use std::ffi::OsString;
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
@@ -89,6 +91,9 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
+    /// Files put in the run's folder beside the program, by name (a package's `include/`:
+    /// an interpreted submission imports them from its own folder, the run's `/tmp`).
+    pub beside: &'a [(String, std::path::PathBuf)],
 }
 
 /// Stdin and stdout: what a problem without `input-file` and `output-file` uses.
@@ -199,6 +204,15 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
             case,
         );
     }
+    if let Checker::Package(package) = settings.checker {
+        if let Some((passes, validator)) = package.multi_pass() {
+            let flags = package.flags_for(&case.input).to_vec();
+            return with_input(
+                multipass::judge_case(program, case, settings, passes, validator, &flags),
+                case,
+            );
+        }
+    }
     with_input(run_and_check(program, case, settings), case)
 }
 
@@ -230,9 +244,18 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         Some(name) => (Stdin::Null, Some((name.as_str(), case.input.as_path()))),
         None => (Stdin::File(&case.input), None),
     };
-    let inputs: Vec<(&str, &std::path::Path)> = input.into_iter().collect();
+    let inputs: Vec<(&str, &std::path::Path)> = input
+        .into_iter()
+        .chain(
+            settings
+                .beside
+                .iter()
+                .map(|(name, path)| (name.as_str(), path.as_path())),
+        )
+        .collect();
+    let args = case_args(program, case);
     let request = RunRequest::new(&program.executable, settings.limits)
-        .args(&program.args)
+        .args(&args)
         .stdin(stdin)
         .files(&inputs)
         .output_file(files.output.as_deref())
@@ -246,6 +269,22 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
 /// The second half: the verdict of a run, its output checked against the case's answer
 /// (read now), and the input's head when it failed.
 pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
+    check_run_with(run, case, settings, &mut |files, output, answer| {
+        check::check(settings.checker, files, output, answer)
+    })
+}
+
+/// How [`check_run_with`] judges an output: the case's files, the output, the answer.
+pub(crate) type CheckFn<'a> = dyn FnMut(&CaseFiles<'_>, &[u8], &[u8]) -> Judgement + 'a;
+
+/// [`check_run`] with the output judged by `check` (a multi-pass problem's validator, which
+/// keeps its feedback folder between passes) instead of the settings' checker.
+pub(crate) fn check_run_with(
+    run: CaseRun,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+    check: &mut CheckFn<'_>,
+) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
     let CaseRun { result } = run;
@@ -294,7 +333,7 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
             input: &case.input,
             answer: &case.answer,
         };
-        check::check(settings.checker, &case_files, &output, &answer)
+        check(&case_files, &output, &answer)
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
@@ -311,6 +350,13 @@ pub(crate) fn check_run(run: CaseRun, case: &Case, settings: &JudgeSettings<'_>)
         outcome.mismatch = Some(Mismatch { output, answer });
     }
     outcome
+}
+
+/// The program's own arguments, then the case's (`args` of a 2025-09 package).
+pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
+    let mut args = program.args.clone();
+    args.extend(case.args.iter().map(OsString::from));
+    args
 }
 
 /// The output a file-I/O program wrote, or the verdict when it wrote none, too much, or
@@ -429,6 +475,7 @@ mod tests {
                     name: format!("{i:02}"),
                     input,
                     answer,
+                    args: Vec::new(),
                 }
             })
             .collect();
@@ -447,6 +494,7 @@ mod tests {
             jobs,
             interactor: None,
             files: &STANDARD_IO,
+            beside: &[],
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})
     }

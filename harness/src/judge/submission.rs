@@ -202,24 +202,53 @@ pub fn judge(
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
     };
-    let prepared = match submit::compile(plan.language, &plan.source, problem.memory_limit)? {
-        Compiled::CompileError { message, .. } => {
-            report.compile.message = message;
-            report.elapsed = started.elapsed();
-            return Ok(report);
-        }
-        Compiled::Ready(prepared) => prepared,
-    };
+    // A package's `include/` files go beside the submission.
+    let beside =
+        match &problem.package {
+            Some(package) => crate::package::include::files_for(&package.path, plan.language)
+                .map_err(|why| SubmitError::Include {
+                    path: package.path.join("include"),
+                    why,
+                })?,
+            None => Vec::new(),
+        };
+    let prepared =
+        match submit::compile_with(plan.language, &plan.source, problem.memory_limit, &beside)? {
+            Compiled::CompileError { message, .. } => {
+                report.compile.message = message;
+                report.elapsed = started.elapsed();
+                return Ok(report);
+            }
+            Compiled::Ready(prepared) => prepared,
+        };
     report.compile = CompileOutcome {
         ok: true,
         message: prepared.compile_message.clone(),
     };
+    // The runner copies them into each run's folder from files of their own.
+    let include_dir = if beside.is_empty() {
+        None
+    } else {
+        Some(tempfile::tempdir().map_err(SubmitError::TempDir)?)
+    };
+    let mut beside_files = Vec::new();
+    if let Some(dir) = &include_dir {
+        for (name, bytes) in &beside {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
+                path: path.clone(),
+                source: error,
+            })?;
+            beside_files.push((name.clone(), path));
+        }
+    }
     let settings = JudgeSettings {
         limits: report.limits,
         checker: &problem.checker,
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
+        beside: &beside_files,
     };
     report.outcomes = judge::judge_cases_with(
         &prepared.program,

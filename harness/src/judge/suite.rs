@@ -221,6 +221,7 @@ pub fn run(
             jobs,
             interactor: plan.interactor.as_deref(),
             files: &problem.files,
+            beside: &[],
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |outcome| {
             on_event(Event::CaseFinished { unit, outcome });

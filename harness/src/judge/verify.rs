@@ -84,6 +84,12 @@ pub enum Expected {
     /// A folder the format does not define (`slow_accepted`): judged and shown, never a
     /// mismatch.
     Unchecked { folder: String },
+    /// 2025-09 `submissions.yaml` rules: verdict sets over the cases (or some of them), a
+    /// judge message; met or not by the whole run, not by its verdict alone.
+    Rules {
+        rules: std::sync::Arc<crate::package::expectations::Expectations>,
+        label: String,
+    },
 }
 
 impl Expected {
@@ -92,6 +98,27 @@ impl Expected {
             Expected::One(expected) => *expected == verdict,
             Expected::AnyOf { verdicts, .. } => verdicts.contains(&verdict),
             Expected::Unchecked { .. } => true,
+            Expected::Rules { rules, .. } => rules.may_end_with().contains(&verdict),
+        }
+    }
+
+    /// Whether the judged submission meets what is expected of it, and why not.
+    pub fn met_by(&self, report: &SubmissionReport) -> Result<(), String> {
+        match self {
+            Expected::Rules { rules, .. } => {
+                let judged: Vec<crate::package::expectations::JudgedCase<'_>> = report
+                    .outcomes
+                    .iter()
+                    .map(|o| crate::package::expectations::JudgedCase {
+                        name: &o.case,
+                        verdict: o.verdict,
+                        message: &o.reason,
+                    })
+                    .collect();
+                rules.check(report.compile.ok, &judged)
+            }
+            other if other.allows(report.verdict) => Ok(()),
+            other => Err(format!("expected {}", other.as_str())),
         }
     }
 
@@ -99,7 +126,7 @@ impl Expected {
     pub fn as_str(&self) -> &str {
         match self {
             Expected::One(verdict) => verdict.as_str(),
-            Expected::AnyOf { label, .. } => label,
+            Expected::AnyOf { label, .. } | Expected::Rules { label, .. } => label,
             Expected::Unchecked { .. } => "any",
         }
     }
@@ -118,6 +145,12 @@ impl Expected {
                 .min()
                 .unwrap_or(EXPECTED.len()),
             Expected::Unchecked { .. } => EXPECTED.len() + 1,
+            Expected::Rules { rules, .. } => rules
+                .may_end_with()
+                .iter()
+                .filter_map(|v| EXPECTED.iter().position(|e| e == v))
+                .min()
+                .unwrap_or(EXPECTED.len()),
         }
     }
 }
@@ -302,7 +335,7 @@ pub struct Verified {
 impl Verified {
     /// It got the verdict it is stored under (an unchecked one always has).
     pub fn ok(&self) -> bool {
-        self.expected.allows(self.report.verdict)
+        self.expected.met_by(&self.report).is_ok()
     }
 
     /// What the row means for the exit code: AC when it got its expected verdict, a judge

@@ -79,7 +79,9 @@ pub fn build(
     let files = sources(program)?;
     // A folder with `build`/`run` scripts is built as the format allows; otherwise the
     // language of its source files decides.
-    let scripts = program.path.is_dir() && program.path.join("run").is_file();
+    // (A `build` alone must make the `run`, as the spec says.)
+    let scripts = program.path.is_dir()
+        && (program.path.join("run").is_file() || program.path.join("build").is_file());
     let code: Vec<&PathBuf> = files
         .iter()
         .filter(|f| {
@@ -135,6 +137,7 @@ pub fn build(
         files: &files,
         main: main.as_deref(),
         headers: &include_header,
+        beside: &[],
         constants: &program.constants,
     };
     let outcome = match language {
@@ -148,10 +151,16 @@ pub fn build(
             source,
             Recipe::Scripts(&|folder| {
                 if folder.join("build").is_file() {
-                    run_build_script(folder)
-                } else {
-                    Ok(())
+                    run_build_script(folder)?;
                 }
+                if !folder.join("run").is_file() {
+                    return Err(
+                        "its `build` script made no `run` (the format runs a program \
+                                folder by its `run`)"
+                            .to_string(),
+                    );
+                }
+                Ok(())
             }),
             crate::config::CompileLimits::default(),
             VALIDATOR_MEMORY_MIB << 20,

@@ -1,10 +1,31 @@
-//! Writes a problem of judge.toml as an ICPC/Kattis package (2023-07-draft, which problemtools
-//! and DOMjudge read): problem.yaml with the limits, the cases as `data/sample` and
-//! `data/secret`, the checker as default-validator flags or as an output validator whose source
-//! the exporter writes, an interactive problem's Kattis-protocol interactor as its output
-//! validator, the input validator's source, the statement, and the stored
-//! submissions by verdict folder. As a folder, or as a zip with problem.yaml at its root
-//! (DOMjudge refuses a zip with a top folder), named by the problem's short name by default.
+//! Writes a problem of judge.toml as an ICPC/Kattis package, in one of two dialects: the
+//! 2023-07-draft format (= 2025-09) as problemtools' verifyproblem checks it (the default), or
+//! the legacy format as DOMjudge 8.3 and 9.0 import it (`--for domjudge`, as BAPCtools' `bt
+//! zip --legacy` writes it): problem.yaml with the limits, `.timelimit`, the cases as
+//! `data/sample` and `data/secret`, the checker as default-validator flags or as an output
+//! validator whose source the exporter writes, an interactive problem's Kattis-protocol
+//! interactor as its output validator, the input validator's source, the statement (Markdown,
+//! and HTML or text for DOMjudge), and the stored submissions by verdict folder. As a folder,
+//! or as a zip with problem.yaml at its root (DOMjudge refuses a zip with a top folder), named
+//! by the problem's short name by default; or a whole contest (see [`contest`]).
+//!
+//! Where DOMjudge 8.3.2 and 9.0.0 read what (webapp/src/Service/ImportProblemService.php at
+//! those tags; line numbers are 8.3.2's, 9.0.0's where they differ):
+//! - the time limit only from domjudge-problem.ini `timelimit`, else a root `.timelimit`, else
+//!   10 s (lines 69-78, 111-115, 157-159): problem.yaml's `limits.time_limit` is not read;
+//! - the default validator's flags only from problem.yaml `validator_flags` (280-282; 9.0.0
+//!   1079-1081), which the 2023-07 format forbids (problemtools' `Metadata2023_07` has
+//!   `extra='forbid'`): testdata.yaml is not read;
+//! - an output validator only under `output_validators/` and only with `validation: custom`
+//!   (284-290, 915); 9.0.0 also `output_validator/`, found without `validation` (912-916);
+//!   every file in one folder, else "Found multiple custom output validators" (924-937);
+//! - `type` split on spaces (9.0.0 1045-1053): a YAML list breaks the import;
+//! - the statement only as `problem.{pdf,html,txt}` in `problem_statement/` or the root
+//!   (307-322);
+//! - only a `.in` with its `.ans`, under `data/sample/` and `data/secret/` (373-388);
+//! - `submissions/<folder>/<file>`, the folder's verdict (705); a source's
+//!   `@EXPECTED_RESULTS@:` list wins only when it leaves out the folder's verdict, else the
+//!   folder's verdict alone is expected (712-745).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
@@ -14,6 +35,10 @@ use crate::case::discover;
 use crate::check::Checker;
 use crate::config::{Config, InteractorProgram, InteractorProtocol, Problem, ValidatorProtocol};
 use crate::verdict::Verdict;
+
+pub mod contest;
+pub mod statement;
+pub mod timing;
 
 const MIB: u64 = 1 << 20;
 
@@ -39,13 +64,59 @@ pub enum ExportError {
     Discover(#[from] discover::DiscoverError),
     #[error("cannot write the zip `{}`: {message}", path.display())]
     Zip { path: PathBuf, message: String },
+    #[error("the exported package of `{problem}`, judged for its time limit: {source}")]
+    Timing {
+        problem: String,
+        source: timing::TimingError,
+    },
+}
+
+/// Which tool the package is written for, where one package cannot please both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// The 2023-07-draft format, as problemtools' verifyproblem and Kattis read it, with what
+    /// DOMjudge reads that the format allows (`.timelimit`, a shown statement).
+    #[default]
+    Kattis,
+    /// The legacy format with DOMjudge 8.3's and 9.0's keys: `validator_flags` and
+    /// `validation` in problem.yaml, `output_validators/`, `problem_statement/`.
+    Domjudge,
+}
+
+impl Dialect {
+    /// For the export's summary line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Dialect::Kattis => "2023-07-draft, as problemtools reads it",
+            Dialect::Domjudge => "legacy, as DOMjudge 8.3 and 9.0 read it",
+        }
+    }
+}
+
+/// How to export.
+pub struct Options<'a> {
+    pub dialect: Dialect,
+    /// Judge the accepted submissions in the exported package to check the time limit against
+    /// problemtools' rule; `None` skips it.
+    pub measure: Option<Measure<'a>>,
+}
+
+/// What measuring needs: the package table of languages, cases at once, and progress.
+pub struct Measure<'a> {
+    pub languages: Vec<crate::config::Language>,
+    pub jobs: usize,
+    /// Called with `Some(total)` before the runs (for each problem), then `None` per case.
+    pub progress: &'a mut dyn FnMut(&str, Option<usize>),
 }
 
 /// What was written, and what was left out with why.
 #[derive(Debug, Clone, Default)]
 pub struct Exported {
+    pub dialect: Dialect,
     pub files: Vec<String>,
     pub notes: Vec<String>,
+    /// What makes a tool judge the package otherwise than judge.toml does.
+    pub warnings: Vec<String>,
 }
 
 /// The files of the package, in memory: (path inside the package, bytes, executable).
@@ -131,14 +202,18 @@ fn kattis_folder(verdict: Verdict) -> Option<(&'static str, Option<&'static str>
         Verdict::WrongAnswer => Some(("wrong_answer", None)),
         Verdict::TimeLimitExceeded => Some(("time_limit_exceeded", None)),
         // The format has no MLE: problemtools' address-space limit makes the allocation fail
-        // (a crash) and DOMjudge reports it as a run-time error, as the harness reading the
-        // package back takes it.
+        // (a crash) and DOMjudge reports it as a run-time error (its `memory-limit` result is
+        // "not in use internally": etc/judgehost-static.php.in line 33 at 8.3.2, 32 at
+        // 9.0.0), as the harness reading the package back takes it.
         Verdict::RuntimeError | Verdict::MemoryLimitExceeded => Some(("run_time_error", None)),
         // Nor OLE. A judge stops a program at the output limit: problemtools through the
         // host's file-size limit (`ulimit -f`; SIGXFSZ kills the program, a run-time error),
-        // the harness and DOMjudge with a verdict of their own (OLE, OUTPUT-LIMIT). The
-        // folder says the first; the comment DOMjudge and the harness read says both.
-        Verdict::OutputLimitExceeded => Some(("run_time_error", Some("RUN-ERROR, OUTPUT-LIMIT"))),
+        // the harness and DOMjudge with a verdict of their own (OLE, OUTPUT-LIMIT). The folder
+        // says the first. DOMjudge 8.3/9.0 take a source's `@EXPECTED_RESULTS@` list only
+        // when it leaves out the folder's verdict (ImportProblemService.php 8.3.2 lines
+        // 730-745: a list with RUN-ERROR in it is cut to RUN-ERROR), so the list names
+        // OUTPUT-LIMIT alone; DOMjudge says at import that it differs from the folder.
+        Verdict::OutputLimitExceeded => Some(("run_time_error", Some("OUTPUT-LIMIT"))),
         Verdict::CompileError | Verdict::JudgeError => None,
     }
 }
@@ -171,16 +246,160 @@ fn with_expected_results(name: &str, source: &[u8], list: &str) -> Option<Vec<u8
     Some(out)
 }
 
+/// The output validator the package carries, before it has a place.
+enum Validator {
+    /// One of the exporter's own Python validators.
+    Own(&'static str),
+    /// The interactor's source, with its file name.
+    Interactor(PathBuf),
+}
+
+/// What problem.yaml says beside the problem's own limits.
+#[derive(Debug, Clone, Default)]
+struct Shape {
+    interactive: bool,
+    /// An output validator (or interactor) is carried.
+    custom: bool,
+    flags: Vec<String>,
+    /// `ac_to_time_limit` (legacy `time_multiplier`) when it is not the format's 2.
+    ac_to_time_limit: Option<f64>,
+}
+
+/// problem.yaml for `dialect`.
+fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
+    let Shape {
+        interactive,
+        custom,
+        ref flags,
+        ac_to_time_limit,
+    } = *shape;
+    let mut yaml = String::new();
+    let line = |yaml: &mut String, text: String| {
+        yaml.push_str(&text);
+        yaml.push('\n');
+    };
+    match dialect {
+        Dialect::Kattis => {
+            yaml.push_str(
+                "# Exported by harness (`harness export`) from judge.toml, for problemtools.\n",
+            );
+            yaml.push_str("problem_format_version: 2023-07-draft\n");
+            line(
+                &mut yaml,
+                format!("name:\n  en: {}", yaml_string(&problem.title)),
+            );
+        }
+        Dialect::Domjudge => {
+            yaml.push_str("# Exported by harness (`harness export --for domjudge`) from judge.toml: the legacy\n# format, with the keys DOMjudge 8.3 and 9.0 read (the time limit is in .timelimit).\n");
+            line(&mut yaml, format!("name: {}", yaml_string(&problem.title)));
+        }
+    }
+    line(&mut yaml, format!("uuid: {}", uuid(&problem.name)));
+    match dialect {
+        // One string, not a list: DOMjudge 9.0 splits `type` on spaces (a list breaks its
+        // import), and problemtools takes either.
+        Dialect::Kattis => line(
+            &mut yaml,
+            format!(
+                "type: {}",
+                if interactive {
+                    "interactive"
+                } else {
+                    "pass-fail"
+                }
+            ),
+        ),
+        Dialect::Domjudge => {
+            if custom {
+                line(
+                    &mut yaml,
+                    format!(
+                        "validation: {}",
+                        if interactive {
+                            "custom interactive"
+                        } else {
+                            "custom"
+                        }
+                    ),
+                );
+            }
+            if !flags.is_empty() {
+                line(
+                    &mut yaml,
+                    format!("validator_flags: {}", yaml_string(&flags.join(" "))),
+                );
+            }
+        }
+    }
+    line(
+        &mut yaml,
+        format!(
+            "source: {}",
+            yaml_string(&format!("{} (harness)", problem.name))
+        ),
+    );
+    yaml.push_str("license: unknown\n");
+    line(
+        &mut yaml,
+        format!(
+            "rights_owner: {}",
+            yaml_string("the authors of this problem set")
+        ),
+    );
+    yaml.push_str("limits:\n");
+    match dialect {
+        Dialect::Kattis => {
+            line(
+                &mut yaml,
+                format!("  time_limit: {}", seconds(problem.time_limit)),
+            );
+            if let Some(multiplier) = ac_to_time_limit {
+                line(
+                    &mut yaml,
+                    format!("  time_multipliers:\n    ac_to_time_limit: {multiplier:?}"),
+                );
+            }
+        }
+        // Legacy has no fixed limit (DOMjudge reads .timelimit); its multipliers are the
+        // 2023-07 defaults, as `bt zip --legacy` writes them, so that problemtools computes
+        // its limit by the same rule the default dialect is checked against.
+        Dialect::Domjudge => {
+            line(
+                &mut yaml,
+                format!(
+                    "  time_multiplier: {:?}",
+                    ac_to_time_limit.unwrap_or(timing::AC_TO_TIME_LIMIT)
+                ),
+            );
+            line(
+                &mut yaml,
+                format!("  time_safety_margin: {:?}", timing::TIME_LIMIT_TO_TLE),
+            );
+        }
+    }
+    line(
+        &mut yaml,
+        format!("  memory: {}", problem.memory_limit.div_ceil(MIB)),
+    );
+    line(
+        &mut yaml,
+        format!("  output: {}", problem.output_limit.div_ceil(MIB).max(1)),
+    );
+    yaml
+}
+
 /// Builds the package's files for `problem`.
 fn package_files(
     config: &Config,
     problem: &Problem,
     submissions: &Path,
-) -> Result<(Files, Vec<String>), ExportError> {
+    dialect: Dialect,
+) -> Result<(Files, Shape, Vec<String>, Vec<String>), ExportError> {
     let mut files = Files {
         entries: Vec::new(),
     };
     let mut notes = Vec::new();
+    let mut warnings = Vec::new();
     let read = |path: &Path| {
         std::fs::read(path).map_err(|source| ExportError::Read {
             path: path.to_path_buf(),
@@ -206,9 +425,9 @@ fn package_files(
         default_validator_flags(&problem.checker)
     };
     let validator = match (&problem.checker, &flags) {
-        _ if interactor.is_some() => None,
-        (Checker::Lines, None) => Some(LINES_VALIDATOR),
-        (Checker::UnorderedBlocks, None) => Some(UNORDERED_BLOCKS_VALIDATOR),
+        _ if interactor.is_some() => interactor.clone().map(Validator::Interactor),
+        (Checker::Lines, None) => Some(Validator::Own(LINES_VALIDATOR)),
+        (Checker::UnorderedBlocks, None) => Some(Validator::Own(UNORDERED_BLOCKS_VALIDATOR)),
         (Checker::Command { program, .. }, None) => {
             return Err(ExportError::CommandChecker {
                 problem: problem.name.clone(),
@@ -224,60 +443,64 @@ fn package_files(
         // Flags say it (or nothing needs saying).
         _ => None,
     };
+    let flags = flags.unwrap_or_default();
 
-    let mut yaml = String::new();
-    yaml.push_str("# Exported by harness (`harness export`) from judge.toml.\n");
-    yaml.push_str("problem_format_version: 2023-07-draft\n");
-    yaml.push_str(&format!("name:\n  en: {}\n", yaml_string(&problem.title)));
-    yaml.push_str(&format!("uuid: {}\n", uuid(&problem.name)));
-    yaml.push_str(if interactor.is_some() {
-        "type:\n  - pass-fail\n  - interactive\n"
-    } else {
-        "type: pass-fail\n"
-    });
-    yaml.push_str(&format!(
-        "source: {}\n",
-        yaml_string(&format!("{} (harness)", problem.name))
-    ));
-    yaml.push_str("license: unknown\n");
-    yaml.push_str(&format!(
-        "rights_owner: {}\n",
-        yaml_string("the authors of this problem set")
-    ));
-    yaml.push_str("limits:\n");
-    yaml.push_str(&format!("  time_limit: {}\n", seconds(problem.time_limit)));
-    yaml.push_str(&format!(
-        "  memory: {}\n",
-        problem.memory_limit.div_ceil(MIB)
-    ));
-    yaml.push_str(&format!(
-        "  output: {}\n",
-        problem.output_limit.div_ceil(MIB).max(1)
-    ));
-    files.add("problem.yaml", yaml);
+    let shape = Shape {
+        interactive: interactor.is_some(),
+        custom: validator.is_some(),
+        flags: flags.clone(),
+        ac_to_time_limit: None,
+    };
+    files.add("problem.yaml", problem_yaml(problem, dialect, &shape));
+    // DOMjudge 8.3 and 9.0 take the limit from here; problemtools allows the file at the
+    // root (problemtools/checks/problem_package.py) and reads problem.yaml's.
+    files.add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
 
-    // Flags go in data/testdata.yaml as space-separated strings: the keys problemtools and
-    // DOMjudge read (neither reads 2025-09's test_group.yaml and its lists yet).
+    // Flags go in data/testdata.yaml as space-separated strings: the keys problemtools
+    // reads (it does not read 2025-09's test_group.yaml and its lists yet). DOMjudge reads
+    // the output validator's only from problem.yaml's `validator_flags`.
     let mut testdata = Vec::new();
-    if let Some(flags) = flags.as_ref().filter(|f| !f.is_empty()) {
-        testdata.push(format!(
-            "output_validator_flags: {}\n",
-            yaml_string(&flags.join(" "))
-        ));
+    if !flags.is_empty() {
+        match dialect {
+            Dialect::Kattis => {
+                testdata.push(format!(
+                    "output_validator_flags: {}\n",
+                    yaml_string(&flags.join(" "))
+                ));
+                warnings.push(format!(
+                    "DOMjudge 8.3 and 9.0 read the default validator's flags only from problem.yaml's `validator_flags`, which this format forbids: they would compare without `{}` (hint: `--for domjudge` writes DOMjudge's dialect)",
+                    flags.join(" ")
+                ));
+            }
+            // problem.yaml says it, for DOMjudge and legacy problemtools alike.
+            Dialect::Domjudge => {}
+        }
     }
-    if let Some(source) = validator {
-        files.entries.push((
-            "output_validator/validate.py".to_string(),
+    let validator_folder = match (dialect, &validator) {
+        (Dialect::Kattis, _) => "output_validator".to_string(),
+        (Dialect::Domjudge, Some(Validator::Interactor(_))) => {
+            "output_validators/interactor".to_string()
+        }
+        (Dialect::Domjudge, _) => "output_validators/validate".to_string(),
+    };
+    match &validator {
+        Some(Validator::Own(source)) => files.entries.push((
+            format!("{validator_folder}/validate.py"),
             source.as_bytes().to_vec(),
             true,
-        ));
-    }
-    if let Some(source) = &interactor {
-        files.entries.push((
-            format!("output_validator/{}", super::file_name(source)),
+        )),
+        Some(Validator::Interactor(source)) => files.entries.push((
+            format!("{validator_folder}/{}", super::file_name(source)),
             read(source)?,
             false,
-        ));
+        )),
+        None => {}
+    }
+    if validator.is_some() && dialect == Dialect::Kattis {
+        warnings.push(
+            "DOMjudge 8.3 finds an output validator only in `output_validators/` with `validation: custom` in problem.yaml, which this format forbids (9.0 reads `output_validator/`; hint: `--for domjudge` writes both DOMjudge's way)"
+                .to_string(),
+        );
     }
 
     // Cases: samples are the cases named `sample…`.
@@ -296,7 +519,8 @@ fn package_files(
         notes.push("no case is named `sample…`: every case went to data/secret".to_string());
     }
 
-    // The statement, where the project keeps it.
+    // The statement, where the project keeps it: the format's Markdown, and a form DOMjudge
+    // shows.
     let statement = [
         config
             .root
@@ -310,7 +534,29 @@ fn package_files(
     .into_iter()
     .find(|p| p.is_file());
     match statement {
-        Some(path) => files.add("statement/problem.en.md", read(&path)?),
+        Some(path) => {
+            let markdown = read(&path)?;
+            let shown = statement::shown(&markdown, &problem.title);
+            let folder = match dialect {
+                Dialect::Kattis => {
+                    files.add("statement/problem.en.md", markdown.clone());
+                    ""
+                }
+                Dialect::Domjudge => {
+                    files.add(
+                        "problem_statement/problem.en.tex",
+                        statement::latex(&markdown, &problem.title),
+                    );
+                    "problem_statement/"
+                }
+            };
+            files.add(format!("{folder}problem.{}", shown.extension), shown.bytes);
+            if let Some(why) = shown.fallback {
+                notes.push(format!(
+                    "the statement DOMjudge shows is the Markdown as text ({folder}problem.txt): {why}"
+                ));
+            }
+        }
         None => notes.push(format!(
             "no statement: none at `docs/problems/{}.md`",
             problem.name
@@ -378,7 +624,7 @@ fn package_files(
             };
             if let Some(list) = expected {
                 notes.push(format!(
-                    "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT"
+                    "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
                 ));
             }
             let entries = super::sorted_entries(&verdict_dir).map_err(|e| ExportError::Read {
@@ -404,7 +650,7 @@ fn package_files(
             }
         }
     }
-    Ok((files, notes))
+    Ok((files, shape, notes, warnings))
 }
 
 /// An input validator as the package carries it.
@@ -584,21 +830,22 @@ fn named_as_short_name(out: &Path, zip: bool) -> Option<String> {
     (!valid).then(|| name.to_string())
 }
 
-/// Exports `problem` to `out`: a folder, or a zip when `out` ends in `.zip`. Never overwrites.
+/// Exports `problem` to `out`: a folder, or a zip when `out` ends in `.zip`. Never overwrites;
+/// nothing is written when it fails.
 pub fn export(
     config: &Config,
     problem: &Problem,
     submissions: &Path,
     out: &Path,
+    options: &mut Options<'_>,
 ) -> Result<Exported, ExportError> {
     if out.exists() {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
-    let (files, mut notes) = package_files(config, problem, submissions)?;
-    let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
     let zip = out.extension().is_some_and(|e| e == "zip");
+    let (files, mut exported) = prepare(config, problem, submissions, options)?;
     if let Some(name) = named_as_short_name(out, zip) {
-        notes.push(format!(
+        exported.notes.push(format!(
             "`{name}` is not a short name of lowercase letters and digits, which problemtools wants as the package's folder name and DOMjudge takes from the zip's (hint: name it `{}`)",
             short_name(&problem.name)
         ));
@@ -606,26 +853,120 @@ pub fn export(
     if zip {
         write_zip(out, &files)?;
     } else {
-        for (relative, bytes, executable) in &files.entries {
-            let path = out.join(relative);
-            let write_error = |source| ExportError::Write {
-                path: path.clone(),
-                source,
-            };
-            std::fs::create_dir_all(path.parent().expect("a file in the package"))
-                .map_err(write_error)?;
-            std::fs::write(&path, bytes).map_err(write_error)?;
-            if *executable {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                    .map_err(write_error)?;
+        write_folder(out, &files)?;
+    }
+    Ok(exported)
+}
+
+/// The package's files, checked (its time limit measured when `options` ask), not written.
+fn prepare(
+    config: &Config,
+    problem: &Problem,
+    submissions: &Path,
+    options: &mut Options<'_>,
+) -> Result<(Files, Exported), ExportError> {
+    let (mut files, mut shape, mut notes, mut warnings) =
+        package_files(config, problem, submissions, options.dialect)?;
+    let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
+    if let Some(measure) = options.measure.as_mut() {
+        if let Some(check) = measure_time(problem, &files, measure)? {
+            judge_time(&check, &mut notes, &mut warnings);
+            // The margin judge.toml's limit leaves, written down where the format's default
+            // margin does not fit: verifyproblem checks the limit against it.
+            if let Some(multiplier) = check.fitting_multiplier() {
+                shape.ac_to_time_limit = Some(multiplier);
+                let yaml = problem_yaml(problem, options.dialect, &shape);
+                if let Some(entry) = files.entries.iter_mut().find(|e| e.0 == "problem.yaml") {
+                    entry.1 = yaml.into_bytes();
+                }
+                warnings.push(format!(
+                    "so problem.yaml says `ac_to_time_limit: {multiplier:?}`, the margin judge.toml's limit leaves (with 25% for the noise between one measure and another), which verifyproblem checks the limit against instead; for the format's margin of {:?}, raise `time-limit` to {}",
+                    timing::AC_TO_TIME_LIMIT,
+                    crate::config::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
+                ));
             }
         }
     }
-    Ok(Exported {
-        files: written,
-        notes,
+    Ok((
+        files,
+        Exported {
+            dialect: options.dialect,
+            files: written,
+            notes,
+            warnings,
+        },
+    ))
+}
+
+/// The package written to a folder of its own and its accepted submissions judged there.
+fn measure_time(
+    problem: &Problem,
+    files: &Files,
+    measure: &mut Measure<'_>,
+) -> Result<Option<timing::TimeCheck>, ExportError> {
+    let write = |source| ExportError::Write {
+        path: std::env::temp_dir(),
+        source,
+    };
+    let staging = tempfile::Builder::new()
+        .prefix("harness-export-")
+        .tempdir()
+        .map_err(write)?;
+    // The folder's name is the package's.
+    let dir = staging.path().join(short_name(&problem.name));
+    write_folder(&dir, files)?;
+    let timing = |source| ExportError::Timing {
+        problem: problem.name.clone(),
+        source,
+    };
+    let total = timing::planned_runs(&dir, &measure.languages);
+    (measure.progress)(&problem.name, Some(total));
+    let progress = &mut *measure.progress;
+    timing::check(&dir, measure.languages.clone(), measure.jobs, &mut || {
+        progress("", None);
     })
+    .map_err(timing)
+}
+
+/// What the measured times say, as notes (all is well) and warnings (a tool would judge
+/// otherwise).
+fn judge_time(check: &timing::TimeCheck, notes: &mut Vec<String>, warnings: &mut Vec<String>) {
+    for (name, why) in &check.failed {
+        warnings.push(format!(
+            "{name} is not accepted in the exported package ({why}): problemtools will say so"
+        ));
+    }
+    for (name, why) in &check.skipped {
+        notes.push(format!("{name} was not judged for the time limit: {why}"));
+    }
+    match check.describe() {
+        Some(line) if check.holds_with_room() => notes.push(line),
+        Some(line) => warnings.push(line),
+        None if check.failed.is_empty() => notes.push(
+            "no accepted submission to check the time limit with: problemtools wants one"
+                .to_string(),
+        ),
+        None => {}
+    }
+}
+
+fn write_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
+    for (relative, bytes, executable) in &files.entries {
+        let path = out.join(relative);
+        let write_error = |source| ExportError::Write {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(path.parent().expect("a file in the package"))
+            .map_err(write_error)?;
+        std::fs::write(&path, bytes).map_err(write_error)?;
+        if *executable {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .map_err(write_error)?;
+        }
+    }
+    Ok(())
 }
 
 fn write_zip(out: &Path, files: &Files) -> Result<(), ExportError> {

@@ -8,8 +8,8 @@ use serde_norway::Value;
 
 use super::limits::{Bound, TimeLimit};
 use super::{
-    file_name, sorted_entries, submissions, Format, Group, Package, PackageError, SourceProgram,
-    Validation,
+    file_name, sorted_entries, submissions, DataCheck, DataCheckKind, Format, Group, Package,
+    PackageError, SourceProgram, Validation,
 };
 use crate::case::discover::Case;
 
@@ -134,13 +134,18 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     // submission through both pipes and gives 42 or 43 as it would for an output.
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains("interactive");
-    for unsupported in ["multi-pass", "submit-answer"] {
-        if types.iter().any(|t| t == unsupported) || validation.contains(unsupported) {
-            return Err(PackageError::Unsupported {
-                path: yaml_path,
-                message: format!("`{unsupported}` problems are not judged by this harness"),
-            });
-        }
+    let multi_pass = types.iter().any(|t| t == "multi-pass") || validation.contains("multi-pass");
+    if types.iter().any(|t| t == "submit-answer") || validation.contains("submit-answer") {
+        return Err(PackageError::Unsupported {
+            path: yaml_path,
+            message: "`submit-answer` problems are not judged by this harness".to_string(),
+        });
+    }
+    if multi_pass && interactive {
+        return Err(PackageError::Unsupported {
+            path: yaml_path,
+            message: "interactive multi-pass problems are not judged by this harness yet (multi-pass ones that are not interactive are)".to_string(),
+        });
     }
     let scoring = types.iter().any(|t| t == "scoring") || validation.contains("score");
 
@@ -242,6 +247,29 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
             2.0
         });
     let resolution = checked(&["time_resolution"], Bound::SECONDS)?.unwrap_or(1.0);
+    let passes = if multi_pass {
+        let passes = match limits.and_then(|l| l.get("validation_passes")) {
+            None | Some(Value::Null) => 2,
+            Some(value) => value
+                .as_u64()
+                .filter(|n| (2..=1000).contains(n))
+                .ok_or_else(|| {
+                    invalid(
+                        &yaml_path,
+                        "`limits.validation_passes` must be an integer from 2 to 1000",
+                    )
+                })? as u32,
+        };
+        if validation == Validation::Default {
+            return Err(invalid(
+                &yaml_path,
+                "a multi-pass problem, but no output validator in `output_validator/` (hint: the output validator writes each next pass's input, `nextpass.in`)",
+            ));
+        }
+        Some(passes)
+    } else {
+        None
+    };
     let time_limit = given_time_limit(&root, checked(&["time_limit"], Bound::SECONDS)?)?.unwrap_or(
         TimeLimit::Computed {
             multiplier,
@@ -257,31 +285,42 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         root: &root,
         data: &data,
         base_output: &base_output_flags,
+        constants: &constants,
+        kind: None,
         ancestors: Vec::new(),
         entries: 0,
         cases: Vec::new(),
         groups: Vec::new(),
+        checks: Vec::new(),
     };
     if data.is_dir() {
-        let top = read_group(&root, &data, &GroupFlags::default())?;
-        walk.groups.push(Group {
-            folder: data.clone(),
-            output_flags: [base_output_flags.clone(), top.output.clone()].concat(),
-            input_flags: top.input.clone(),
-        });
+        let top = read_group(&root, &data, &GroupFlags::default(), &constants)?;
+        walk.groups.push(walk.group_entry(&data, &top));
         walk.ancestors
             .push(data.canonicalize().map_err(|source| PackageError::Read {
                 path: data.clone(),
                 source,
             })?);
-        for part in ["sample", "secret"] {
+        for (part, kind) in [
+            ("sample", None),
+            ("secret", None),
+            ("invalid_input", Some(DataCheckKind::InvalidInput)),
+            ("invalid_output", Some(DataCheckKind::InvalidOutput)),
+            ("valid_output", Some(DataCheckKind::ValidOutput)),
+        ] {
             let folder = data.join(part);
             if folder.is_dir() {
+                walk.kind = kind;
                 walk.group(&folder, &top)?;
             }
         }
     }
-    let Walk { cases, groups, .. } = walk;
+    let Walk {
+        cases,
+        groups,
+        checks,
+        ..
+    } = walk;
     refuse_ungenerated(&root, &data, &cases)?;
     if !data.is_dir() {
         return Err(invalid(
@@ -319,8 +358,11 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         None => Vec::new(),
     };
 
-    let (submissions, skipped) = submissions::kattis(&root)?;
+    let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let (submissions, skipped) =
+        submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
     Ok(Package {
+        passes,
         root,
         format,
         name,
@@ -333,6 +375,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         },
         cases,
         groups,
+        checks,
         validation,
         input_validators,
         time_limit,
@@ -348,7 +391,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
 
 /// problem.yaml's `constants` as the pairs a `{{name}}` or `{{name.variant}}` sequence is
 /// replaced by: a scalar is its own `value`, a map gives `value` and its variants.
-fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
+pub(crate) fn read_constants(value: Option<&Value>) -> Vec<(String, String)> {
     let text = |value: &Value| match value {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -415,7 +458,7 @@ fn refuse_ungenerated(root: &Path, data: &Path, cases: &[Case]) -> Result<(), Pa
             return Err(PackageError::Unsupported {
                 path: recipe,
                 message: format!(
-                    "the `data/{part}` cases are written by BAPCtools from this file and are not in the package (hint: run `bt generate` in `{}`, then judge it)",
+                    "the `data/{part}` cases are written from this file (BAPCtools' recipe) and are not in the package yet (hint: `harness gen {}` writes them, as `bt generate` does; then judge it)",
                     root.display()
                 ),
             });
@@ -482,30 +525,108 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
     }
 }
 
-/// A group's flags after inheritance; `None` in the file means "as the parent".
+/// A group's (or a case's) settings after inheritance: a key a `test_group.yaml` or a case's
+/// `.yaml` does not write is as in the folder above.
 #[derive(Debug, Clone, Default)]
 struct GroupFlags {
+    /// The scoring keys of the folder's own test_group.yaml (never inherited).
+    scoring: Option<crate::score::TestGroupYaml>,
     output: Vec<String>,
     input: Vec<String>,
+    /// `input_validator_args` written as a map: validator name → its arguments (the others
+    /// get none). Replaces `input` where given.
+    input_by_validator: Vec<(String, Vec<String>)>,
+    /// The submission's `args`.
+    args: Vec<String>,
 }
 
-fn read_group(root: &Path, folder: &Path, parent: &GroupFlags) -> Result<GroupFlags, PackageError> {
+impl GroupFlags {
+    /// These settings with the keys of `yaml` (a `test_group.yaml` or a case's `.yaml`) over
+    /// them.
+    fn with(&self, yaml: &Value, file: &Path) -> Result<GroupFlags, PackageError> {
+        let mut merged = self.clone();
+        if let Some(output) = flags_key(yaml, &["output_validator_args", "output_validator_flags"])
+        {
+            merged.output = output;
+        }
+        for key in ["input_validator_args", "input_validator_flags"] {
+            match yaml.get(key) {
+                None => continue,
+                Some(Value::Mapping(map)) => {
+                    let mut by_validator = Vec::new();
+                    for (name, value) in map {
+                        let Some(name) = name.as_str() else {
+                            return Err(invalid(
+                                file,
+                                format!("`{key}`: the keys of the map name input validators"),
+                            ));
+                        };
+                        by_validator.push((
+                            name.to_string(),
+                            self::flags(Some(value)).unwrap_or_default(),
+                        ));
+                    }
+                    merged.input = Vec::new();
+                    merged.input_by_validator = by_validator;
+                }
+                Some(value) => {
+                    merged.input = self::flags(Some(value)).unwrap_or_default();
+                    merged.input_by_validator = Vec::new();
+                }
+            }
+            break;
+        }
+        if let Some(args) = flags_key(yaml, &["args"]) {
+            merged.args = args;
+        }
+        Ok(merged)
+    }
+}
+
+/// The first of `keys` that `yaml` has, as flags.
+fn flags_key(yaml: &Value, keys: &[&str]) -> Option<Vec<String>> {
+    keys.iter().find_map(|key| flags(yaml.get(*key)))
+}
+
+/// Reads a package YAML file whose `{{constant}}` sequences are replaced first, as 2025-09
+/// asks for `test_group.yaml` (and a case's `.yaml`).
+fn read_yaml_with_constants(
+    path: &Path,
+    constants: &[(String, String)],
+) -> Result<Value, PackageError> {
+    super::yaml::read_transformed(path, |text| {
+        crate::compile::program::substitute(text, constants)
+    })
+}
+
+fn read_group(
+    root: &Path,
+    folder: &Path,
+    parent: &GroupFlags,
+    constants: &[(String, String)],
+) -> Result<GroupFlags, PackageError> {
     let file = ["test_group.yaml", "testdata.yaml"]
         .iter()
         .map(|f| folder.join(f))
         .find(|f| f.is_file());
     let Some(file) = file else {
-        return Ok(parent.clone());
+        return Ok(GroupFlags {
+            scoring: None,
+            ..parent.clone()
+        });
     };
     super::check_inside(root, &file)?;
-    let yaml = read_yaml(&file)?;
-    let output = flags(yaml.get("output_validator_args"))
-        .or_else(|| flags(yaml.get("output_validator_flags")))
-        .unwrap_or_else(|| parent.output.clone());
-    let input = flags(yaml.get("input_validator_args"))
-        .or_else(|| flags(yaml.get("input_validator_flags")))
-        .unwrap_or_else(|| parent.input.clone());
-    Ok(GroupFlags { output, input })
+    let yaml = read_yaml_with_constants(&file, constants)?;
+    let mut flags = parent.with(&yaml, &file)?;
+    flags.scoring =
+        if file_name(&file) == "test_group.yaml" {
+            Some(serde_norway::from_value(yaml).map_err(|error| {
+                invalid(&file, format!("its scoring keys cannot be read: {error}"))
+            })?)
+        } else {
+            None
+        };
+    Ok(flags)
 }
 
 /// Groups nested deeper than this are refused: the formats' packages nest a few.
@@ -520,14 +641,29 @@ struct Walk<'a> {
     root: &'a Path,
     data: &'a Path,
     base_output: &'a [String],
+    constants: &'a [(String, String)],
+    /// What the folder being walked holds: cases to judge, or data that checks validators.
+    kind: Option<DataCheckKind>,
     /// The canonical folders from `data/` down to the one being read.
     ancestors: Vec<std::path::PathBuf>,
     entries: usize,
     cases: Vec<Case>,
     groups: Vec<Group>,
+    checks: Vec<DataCheck>,
 }
 
 impl Walk<'_> {
+    fn group_entry(&self, folder: &Path, flags: &GroupFlags) -> Group {
+        Group {
+            folder: folder.to_path_buf(),
+            output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
+            input_flags: flags.input.clone(),
+            input_by_validator: flags.input_by_validator.clone(),
+            args: flags.args.clone(),
+            scoring: flags.scoring.clone(),
+        }
+    }
+
     /// Collects the cases of `folder` and its subgroups, in the lexicographic order the format
     /// runs them in.
     fn group(&mut self, folder: &Path, parent: &GroupFlags) -> Result<(), PackageError> {
@@ -552,12 +688,8 @@ impl Walk<'_> {
             ));
         }
         self.ancestors.push(canonical);
-        let flags = read_group(self.root, folder, parent)?;
-        self.groups.push(Group {
-            folder: folder.to_path_buf(),
-            output_flags: [self.base_output.to_vec(), flags.output.clone()].concat(),
-            input_flags: flags.input.clone(),
-        });
+        let flags = read_group(self.root, folder, parent, self.constants)?;
+        self.groups.push(self.group_entry(folder, &flags));
         for entry in sorted_entries(folder)? {
             self.entries += 1;
             if self.entries > MAX_DATA_ENTRIES {
@@ -568,41 +700,165 @@ impl Walk<'_> {
             }
             super::check_inside(self.root, &entry)?;
             if entry.is_dir() {
-                self.group(&entry, &flags)?;
+                // `NAME.files/` belongs to the case `NAME`, not a group.
+                if entry.extension().and_then(|e| e.to_str()) != Some("files") {
+                    self.group(&entry, &flags)?;
+                }
                 continue;
             }
             if entry.extension().and_then(|e| e.to_str()) != Some("in") {
                 continue;
             }
-            if !entry.is_file() {
-                // A FIFO would hold the judge, which opens the input, for ever.
-                return Err(invalid(
-                    &entry,
-                    "is not a regular file (a FIFO or a device): a case's input is a file",
-                ));
-            }
-            let answer = entry.with_extension("ans");
-            super::check_inside(self.root, &answer)?;
-            if !answer.is_file() {
-                return Err(invalid(
-                    &entry,
-                    format!(
-                        "has no answer `{}` beside it (hint: every `.in` needs its `.ans`)",
-                        file_name(&answer)
-                    ),
-                ));
-            }
-            let relative = entry
-                .strip_prefix(self.data)
-                .unwrap_or(&entry)
-                .with_extension("");
-            self.cases.push(Case {
-                name: relative.to_string_lossy().into_owned(),
-                input: entry.clone(),
-                answer,
-            });
+            self.case(&entry, &flags)?;
         }
         self.ancestors.pop();
         Ok(())
+    }
+
+    /// One `.in` of the walk, with the files beside it its kind of data needs, and its own
+    /// `.yaml` over its group's settings.
+    fn case(&mut self, entry: &Path, group: &GroupFlags) -> Result<(), PackageError> {
+        if !entry.is_file() {
+            // A FIFO would hold the judge, which opens the input, for ever.
+            return Err(invalid(
+                entry,
+                "is not a regular file (a FIFO or a device): a case's input is a file",
+            ));
+        }
+        let beside = |extension: &str| -> Result<Option<std::path::PathBuf>, PackageError> {
+            let path = entry.with_extension(extension);
+            super::check_inside(self.root, &path)?;
+            Ok(path.is_file().then_some(path))
+        };
+        let needs = |extension: &str, why: &str| -> Result<std::path::PathBuf, PackageError> {
+            beside(extension)?.ok_or_else(|| {
+                invalid(
+                    entry,
+                    format!(
+                        "has no `{}` beside it (hint: {why})",
+                        file_name(&entry.with_extension(extension))
+                    ),
+                )
+            })
+        };
+        let flags = match beside("yaml")? {
+            Some(yaml_file) => {
+                let yaml = read_yaml_with_constants(&yaml_file, self.constants)?;
+                if !yaml.is_mapping() {
+                    return Err(invalid(
+                        &yaml_file,
+                        "a case's `.yaml` must be a mapping of keys",
+                    ));
+                }
+                let mut flags = group.with(&yaml, &yaml_file)?;
+                flags.scoring = None;
+                // The case's own entry: its path is the deepest "folder" its input is in.
+                self.groups.push(self.group_entry(entry, &flags));
+                flags
+            }
+            None => group.clone(),
+        };
+        let relative = entry
+            .strip_prefix(self.data)
+            .unwrap_or(entry)
+            .with_extension("");
+        let name = relative.to_string_lossy().into_owned();
+        match self.kind {
+            None => {
+                let answer = needs("ans", "every `.in` needs its `.ans`")?;
+                let case = Case {
+                    name,
+                    input: entry.to_path_buf(),
+                    answer,
+                    args: flags.args.clone(),
+                };
+                if let Some(interaction) = beside("interaction")? {
+                    self.checks.push(DataCheck {
+                        kind: DataCheckKind::Interaction,
+                        case: case.clone(),
+                        output: Some(interaction),
+                    });
+                }
+                // A `.out` shown in the statement must pass the output validator.
+                if let Some(output) = beside("out")? {
+                    self.checks.push(DataCheck {
+                        kind: DataCheckKind::ValidOutput,
+                        case: case.clone(),
+                        output: Some(output),
+                    });
+                }
+                self.cases.push(case);
+            }
+            Some(DataCheckKind::InvalidInput) => self.checks.push(DataCheck {
+                kind: DataCheckKind::InvalidInput,
+                case: Case {
+                    name,
+                    input: entry.to_path_buf(),
+                    answer: entry.with_extension("ans"),
+                    args: flags.args.clone(),
+                },
+                output: None,
+            }),
+            Some(kind) => {
+                let why = "an `invalid_output` or `valid_output` case is `.in`, `.ans` and `.out`";
+                let answer = needs("ans", why)?;
+                let output = needs("out", why)?;
+                self.checks.push(DataCheck {
+                    kind,
+                    case: Case {
+                        name,
+                        input: entry.to_path_buf(),
+                        answer,
+                        args: flags.args.clone(),
+                    },
+                    output: Some(output),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A group's scoring keys are kept as the score model reads them, its own only.
+    #[test]
+    fn test_group_scoring_keys_are_kept_for_the_score_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("scored");
+        for (path, text) in [
+            ("problem.yaml", "problem_format_version: 2025-09\ntype: scoring\nname: S\nlimits:\n  time_limit: 1\n"),
+            ("data/secret/test_group.yaml", "max_score: 100\n"),
+            ("data/secret/g1/test_group.yaml", "max_score: 40\nscore_aggregation: min\nrequire_pass: sample\nargs: [x]\n"),
+            ("data/secret/g1/1.in", "1\n"),
+            ("data/secret/g1/1.ans", "1\n"),
+            ("data/secret/g1/deeper/2.in", "2\n"),
+            ("data/secret/g1/deeper/2.ans", "2\n"),
+        ] {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let package = open(&root, Format::Kattis2025).unwrap();
+        let group = |end: &str| {
+            package
+                .groups
+                .iter()
+                .find(|g| g.folder.ends_with(end))
+                .unwrap()
+                .clone()
+        };
+        let g1 = group("secret/g1").scoring.unwrap();
+        assert_eq!(g1.max_score, Some(Value::from(40)));
+        assert_eq!(g1.score_aggregation.as_deref(), Some("min"));
+        assert_eq!(g1.require_pass, Some(Value::from("sample")));
+        assert!(group("g1/deeper").scoring.is_none());
+        assert_eq!(group("g1/deeper").args, ["x"]);
+        assert_eq!(
+            group("data/secret").scoring.unwrap().max_score,
+            Some(Value::from(100))
+        );
     }
 }

@@ -27,20 +27,107 @@ fn language(
     }
 }
 
-/// A JVM class runs from the folder javac wrote it to; the build writes `{exe}` as a
-/// two-line launcher that `exec`s the JVM there, so the JVM is what the runner measures.
-/// A JVM class runs from the folder javac wrote it to; the build writes `{exe}` as a small
-/// launcher that `exec`s the JVM there, so the JVM is what the runner measures. A JVM reserves
-/// far more address space than it uses and dies before `main` under the runner's address-space
-/// backstop (problemtools #38): the launcher sizes the heap and the reservations to fit it.
-const JAVA_COMPILE: &str = r#"set -e; dir=$(dirname "$2"); javac -encoding UTF-8 -d "$dir" "$1"; class=$(basename "$1" .java); printf '%s\n' '#!/bin/sh' "$(launcher "$dir" "$class")" > "$2"; chmod +x "$2""#;
-const KOTLIN_COMPILE: &str = r#"set -e; dir=$(dirname "$2"); kotlinc -nowarn -include-runtime -d "$dir/k.jar" "$1" 2>&1; stem=$(basename "$1" .kt); class="$(printf '%s' "${stem%"${stem#?}"}" | tr a-z A-Z)${stem#?}Kt"; printf '%s\n' '#!/bin/sh' "$(launcher "$dir/k.jar" "$class")" > "$2"; chmod +x "$2""#;
-/// Defines `launcher CLASSPATH CLASS`, which prints the launcher's command line.
-const JVM_LAUNCHER: &str = r#"launcher() { printf 'limit=$(ulimit -v); heap=1024; if [ "$limit" != unlimited ]; then heap=$((limit / 1024 - 2048)); [ $heap -gt 64 ] || heap=64; fi; exec java -Xmx${heap}m -Xss64m -XX:ReservedCodeCacheSize=64m -XX:CompressedClassSpaceSize=64m -XX:+UseSerialGC -cp "%s" "%s"' "$1" "$2"; }; "#;
+/// Java and Kotlin as problemtools starts them (problemtools/config/languages.yaml): javac
+/// compiles the file as it is named, and the class run is the one named after the file
+/// (`{mainclass}`: `Sol.java` runs `Sol`; a `public class Main` in it does not compile), with
+/// `java -Dfile.encoding=UTF-8 -XX:+UseSerialGC -Xss64m -Xms{memlim}m -Xmx{memlim}m`. The
+/// sandbox shows a program only its own file, so the classes are packed into `{exe}` as a jar
+/// whose manifest names that class, and `-jar {exe}` stands for `-cp {path} {mainclass}`.
+/// problemtools runs the JVM with no address-space limit (`should_skip_memory_rlimit`); the
+/// sandbox keeps one 2 GiB above the memory limit as a backstop, in which a JVM with its
+/// default 1 GiB class space and 240 MiB code cache cannot start its threads: those two
+/// reservations are kept small, which changes nothing a program sees.
+const JAVA_COMPILE: &str = r#"set -e; dir=$(dirname "$2"); mkdir "$dir/classes"; javac -encoding UTF-8 -sourcepath "$dir" -d "$dir/classes" "$1"; jar --create --file "$2" --main-class "$(basename "$1" .java)" -C "$dir/classes" ."#;
+/// Kotlin: problemtools compiles with `kotlinc -d {path}/ -- {files}` and runs `kotlin … -cp
+/// {path}/ {Mainclass}Kt`; here kotlinc packs the classes with the Kotlin runtime into one jar
+/// (its manifest names that main class), run by the JVM with the same options. problemtools
+/// also passes `-language-version 1.3`, which kotlinc 2.x refuses; BAPCtools dropped it, and
+/// so does this.
+const KOTLIN_COMPILE: &str =
+    r#"set -e; kotlinc -nowarn -include-runtime -d "$2.jar" -- "$1" 2>&1; mv "$2.jar" "$2""#;
 
-/// The built-in table. Python files are Python 3 unless their first line names python2
-/// (see [`language_of`]).
-pub fn builtin() -> Vec<Language> {
+/// The JVM as problemtools runs it, with the two reservations that fit the backstop.
+fn jvm_run() -> Vec<&'static str> {
+    vec![
+        "java",
+        "-Dfile.encoding=UTF-8",
+        "-XX:+UseSerialGC",
+        "-Xss64m",
+        "-Xms{memory-mib}m",
+        "-Xmx{memory-mib}m",
+        "-XX:ReservedCodeCacheSize=64m",
+        "-XX:CompressedClassSpaceSize=64m",
+        "-jar",
+        "{exe}",
+    ]
+}
+
+/// The interpreter a package's Python 3 runs with here: PyPy when `pypy3` is installed, as
+/// problemtools, BAPCtools and Kattis run it (languages.yaml: python3 = "Python 3 (w/PyPy3)",
+/// `pypy3 "{mainfile}"`), else CPython, which is several times slower on loops.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PackagePython {
+    PyPy(std::path::PathBuf),
+    CPython(std::path::PathBuf),
+    /// Neither: Python submissions are skipped, saying why.
+    Missing,
+}
+
+impl PackagePython {
+    /// Looks the interpreters up on PATH.
+    pub fn here() -> PackagePython {
+        let find = |name: &str| crate::sandbox::run::find_program(Path::new(name)).ok();
+        if let Some(path) = find("pypy3") {
+            PackagePython::PyPy(path)
+        } else if let Some(path) = find("python3") {
+            PackagePython::CPython(path)
+        } else {
+            PackagePython::Missing
+        }
+    }
+
+    /// The one-line note for when packages' Python cannot run as their tools run it.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            PackagePython::PyPy(_) => None,
+            PackagePython::CPython(_) => Some(
+                "packages' Python runs with CPython here: pypy3 is not installed, and problemtools, BAPCtools and Kattis run `.py` with PyPy, often several times faster (hint: apt install pypy3)"
+                    .to_string(),
+            ),
+            PackagePython::Missing => Some(
+                "packages' Python cannot run here: neither pypy3 nor python3 is installed (hint: apt install pypy3)".to_string(),
+            ),
+        }
+    }
+}
+
+/// The built-in table: the languages as problemtools' languages.yaml runs them, with no
+/// time multiplier (the format has one time limit for every language). Python files are
+/// Python 3, with PyPy when `python` says so, unless their first line names python2 (see
+/// [`language_of`]).
+pub fn builtin(python: &PackagePython) -> Vec<Language> {
+    let python3 = match python {
+        PackagePython::PyPy(_) => language(
+            "python3",
+            "Python 3 (PyPy)",
+            &["py", "py3"],
+            Some(&["pypy3", "-m", "py_compile", "{source}"]),
+            &["pypy3", "{source}"],
+        ),
+        // The judge's own CPython entry (it links the real interpreter, so a version
+        // manager's shim is not timed), without the judge's multiplier.
+        PackagePython::CPython(_) | PackagePython::Missing => {
+            let mut cpython = crate::compile::languages::builtin()
+                .into_iter()
+                .find(|l| l.id == "python")
+                .expect("the judge has a Python entry");
+            cpython.id = "python3".to_string();
+            cpython.name = "Python 3 (CPython: pypy3 is not installed)".to_string();
+            cpython.extensions = vec!["py".to_string(), "py3".to_string()];
+            cpython.time_multiplier = 1.0;
+            cpython
+        }
+    };
     vec![
         language(
             "c",
@@ -56,13 +143,7 @@ pub fn builtin() -> Vec<Language> {
             Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{source}"]),
             &["{exe}"],
         ),
-        language(
-            "python3",
-            "Python 3",
-            &["py", "py3"],
-            Some(&["python3", "-m", "py_compile", "{source}"]),
-            &["python3", "{source}"],
-        ),
+        python3,
         language(
             "python2",
             "Python 2",
@@ -74,29 +155,15 @@ pub fn builtin() -> Vec<Language> {
             "java",
             "Java",
             &["java"],
-            Some(&[
-                "sh",
-                "-c",
-                &format!("{JVM_LAUNCHER}{JAVA_COMPILE}"),
-                "javac",
-                "{source}",
-                "{exe}",
-            ]),
-            &["{exe}"],
+            Some(&["sh", "-c", JAVA_COMPILE, "javac", "{source}", "{exe}"]),
+            &jvm_run(),
         ),
         language(
             "kotlin",
             "Kotlin",
             &["kt"],
-            Some(&[
-                "sh",
-                "-c",
-                &format!("{JVM_LAUNCHER}{KOTLIN_COMPILE}"),
-                "kotlinc",
-                "{source}",
-                "{exe}",
-            ]),
-            &["{exe}"],
+            Some(&["sh", "-c", KOTLIN_COMPILE, "kotlinc", "{source}", "{exe}"]),
+            &jvm_run(),
         ),
         language(
             "go",
@@ -185,8 +252,8 @@ pub fn language_of<'a>(table: &'a [Language], source: &Path) -> Result<&'a Langu
 /// `sh -c` or a launcher the build writes).
 fn hidden_tools(id: &str) -> &'static [&'static str] {
     match id {
-        "java" => &["javac", "java"],
-        "kotlin" => &["kotlinc", "java"],
+        "java" => &["javac", "jar"],
+        "kotlin" => &["kotlinc"],
         "javascript" => &["node"],
         _ => &[],
     }
@@ -204,7 +271,10 @@ pub fn available(language: &Language) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())?;
     }
-    let interpreter = language.run.first().filter(|p| p.starts_with("python"));
+    let interpreter = language
+        .run
+        .first()
+        .filter(|p| p.starts_with("python") || p.starts_with("pypy"));
     if let Some(program) = interpreter {
         let args = [std::ffi::OsString::from("--version")];
         let limits = crate::sandbox::run::Limits {

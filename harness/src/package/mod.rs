@@ -5,7 +5,11 @@
 //! a time limit computed from the accepted submissions) lives here.
 
 pub mod build;
+pub mod contest;
+pub mod expectations;
 pub mod export;
+pub mod generate;
+pub mod include;
 pub mod kattis;
 pub mod languages;
 pub mod limits;
@@ -123,10 +127,15 @@ pub struct Package {
     pub scoring: bool,
     /// Whether a program talks with the submission, and which.
     pub interaction: Interaction,
+    /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
+    pub passes: Option<u32>,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input
     /// validators'.
     pub groups: Vec<Group>,
+    /// `data/invalid_input`, `invalid_output`, `valid_output` and the samples' `.out` files:
+    /// what `harness validate` checks the validators against.
+    pub checks: Vec<DataCheck>,
     pub validation: Validation,
     pub input_validators: Vec<SourceProgram>,
     pub time_limit: TimeLimit,
@@ -143,12 +152,65 @@ pub struct Package {
     pub files: crate::config::FileIo,
 }
 
-/// A test-data folder with the flags it has after inheritance.
+/// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a
+/// `.yaml` beside it sets its own (the deepest entry a case's input is in gives its flags).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
     pub folder: PathBuf,
     pub output_flags: Vec<String>,
+    /// `input_validator_args` as a list: every input validator's.
     pub input_flags: Vec<String>,
+    /// `input_validator_args` as a map: the named validators' (others get none).
+    pub input_by_validator: Vec<(String, Vec<String>)>,
+    /// 2025-09 `args`: the submission's arguments on the cases here.
+    pub args: Vec<String>,
+    /// The scoring keys of this folder's own `test_group.yaml` (not inherited), as the score
+    /// model takes them; `None` without one.
+    pub scoring: Option<crate::score::TestGroupYaml>,
+}
+
+impl Group {
+    /// The arguments the input validator `name` (`validate.py`, or a folder's name) gets.
+    pub fn input_args(&self, name: &str) -> &[String] {
+        if self.input_by_validator.is_empty() {
+            return &self.input_flags;
+        }
+        let stem = name.split('.').next().unwrap_or(name);
+        self.input_by_validator
+            .iter()
+            .find(|(key, _)| key == name || key == stem)
+            .map_or(&[], |(_, args)| args.as_slice())
+    }
+}
+
+/// The deepest entry of `groups` that `input` is in.
+pub fn group_of<'a>(groups: &'a [Group], input: &Path) -> Option<&'a Group> {
+    groups
+        .iter()
+        .filter(|g| input.starts_with(&g.folder))
+        .max_by_key(|g| g.folder.components().count())
+}
+
+/// What a folder of 2025-09's validation data asks of the package's validators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataCheckKind {
+    /// `data/invalid_input`: some input validator must reject the `.in`.
+    InvalidInput,
+    /// `data/invalid_output`: the output validator must reject the `.out`.
+    InvalidOutput,
+    /// `data/valid_output` (and a sample's `.out`): the output validator must accept it.
+    ValidOutput,
+    /// A sample's `.interaction` (the `.out` field names it): well formed, and replayed
+    /// against the interactor, or pass by pass against a multi-pass validator.
+    Interaction,
+}
+
+/// One case of the validation data: its `.in` (and `.ans`), and the `.out` to check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataCheck {
+    pub kind: DataCheckKind,
+    pub case: Case,
+    pub output: Option<PathBuf>,
 }
 
 /// Where packages keep their files and what a folder must hold to be one.
@@ -188,39 +250,24 @@ impl Loaded {
     }
 }
 
-/// The languages to judge a package's submissions with: judge.toml's, if the command found
-/// one, then the built-in table for what it does not name.
+/// The languages to judge a package's submissions with: the format's tools' own table (a
+/// `.py` runs with PyPy where it is installed, Java and Kotlin as problemtools starts them),
+/// then judge.toml's languages (or the judge's built-in ones) for the extensions that table
+/// does not know, and by their id for `--lang`. No time multiplier applies: the format has one
+/// time limit for every language, and problemtools, BAPCtools and Kattis judge it so.
 pub fn languages(extra: Option<&Config>) -> Vec<Language> {
-    let mut table: Vec<Language> = extra.map(|c| c.languages.clone()).unwrap_or_default();
-    // The package table's own entries first where the format needs them (Python 2 by its
-    // first line; JavaScript with a thread stack that fits), then the judge's built-in ones.
-    let (first, rest): (Vec<Language>, Vec<Language>) = languages::builtin()
-        .into_iter()
-        .partition(|l| matches!(l.id.as_str(), "python2" | "javascript"));
-    for language in first
-        .into_iter()
-        .chain(crate::compile::languages::builtin())
-        .chain(rest)
-    {
-        let taker = table.iter().position(|l| l.id == language.id).or_else(|| {
-            table
-                .iter()
-                .position(|l| l.extensions.iter().any(|e| language.extensions.contains(e)))
-        });
-        match taker {
-            None => table.push(language),
-            // The language is already there under another table's commands; the extensions
-            // only the format's tools know (`.py3`) still name it.
-            Some(index) => {
-                let unclaimed: Vec<String> = language
-                    .extensions
-                    .iter()
-                    .filter(|e| !table.iter().any(|l| l.extensions.contains(e)))
-                    .cloned()
-                    .collect();
-                table[index].extensions.extend(unclaimed);
-            }
+    let python = languages::PackagePython::here();
+    let mut table = languages::builtin(&python);
+    let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
+    for mut language in others {
+        if table.iter().any(|l| l.id == language.id) {
+            continue;
         }
+        language.time_multiplier = 1.0;
+        language
+            .extensions
+            .retain(|e| !table.iter().any(|l| l.extensions.contains(e)));
+        table.push(language);
     }
     table
 }
@@ -237,6 +284,7 @@ pub fn load(
     let checker = match &package.validation {
         Validation::Default => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
             }))
@@ -252,6 +300,7 @@ pub fn load(
             });
             // Never consulted: the interactor's exit code is the judgement.
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: output_groups(&package),
             }))
@@ -259,6 +308,7 @@ pub fn load(
         Validation::Custom(source) => {
             let built = build::build(source, &languages, None)?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Custom(
                     built.package_program(&source.name),
                 ),
@@ -268,6 +318,7 @@ pub fn load(
         Validation::Testlib { program, include } => {
             let built = build::build(program, &languages, Some(include))?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
                 validator: crate::check::package::OutputValidator::Testlib(
                     built.package_program(&program.name),
                 ),
@@ -444,8 +495,8 @@ mod tests {
     fn every_extension_the_formats_use_names_a_language() {
         let table = languages(None);
         for (file, id) in [
-            ("a.py", "python"),
-            ("a.py3", "python"),
+            ("a.py", "python3"),
+            ("a.py3", "python3"),
             ("a.sh", "bash"),
             ("a.bash", "bash"),
             ("a.cc", "cpp"),

@@ -41,6 +41,7 @@ pub fn std_checker(name: &str) -> Option<Checker> {
         "rcmp" | "dcmp" => float(6),
         "yesno" | "nyesno" => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: None,
                 validator: crate::check::package::OutputValidator::Default,
                 groups: Vec::new(),
             }))
@@ -251,6 +252,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             name: shown,
             input,
             answer,
+            args: Vec::new(),
         });
     }
     if missing_generated > 0 || missing_answers > 0 {
@@ -404,15 +406,24 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
                 .unwrap_or(&path)
                 .display()
                 .to_string();
+            let expected = expected_of_tag(tag);
             submissions.push(PackageSubmission {
                 name: format!("{shown} ({tag})"),
                 path,
-                expected: expected_of_tag(tag),
+                for_time_limit: if expected == Expected::One(Verdict::Accepted) {
+                    super::expectations::TimeLimitUse::Lower
+                } else {
+                    super::expectations::TimeLimitUse::Neither
+                },
+                expected,
+                lower_bound_cases: Vec::new(),
             });
         }
     }
 
     Ok(Package {
+        passes: None,
+        checks: Vec::new(),
         root,
         format: Format::Polygon,
         name,

@@ -72,18 +72,34 @@ pub fn compute_time_limit(
         stop: Stop::AfterFirstFailure,
     };
     let mut slowest: Option<(Duration, String)> = None;
-    for entry in stored
-        .iter()
-        .filter(|s| s.expected == Expected::One(crate::verdict::Verdict::Accepted))
-    {
+    for entry in stored.iter().filter(|s| bounds_from_below(loaded, s)) {
         let report = submission::judge(&entry.plan, &options, &mut |_| on_case())?;
-        if !report.verdict.is_accepted() {
+        // An accepted one counts when it is accepted; one expected to fail otherwise (2025-09
+        // `wrong_answer`, `run_time_error`) when it did not time out.
+        let counts = if entry.expected == Expected::One(crate::verdict::Verdict::Accepted) {
+            report.verdict.is_accepted()
+        } else {
+            report.compile.ok
+                && !matches!(
+                    report.verdict,
+                    crate::verdict::Verdict::TimeLimitExceeded
+                        | crate::verdict::Verdict::JudgeError
+                )
+        };
+        if !counts {
             continue;
         }
+        // Only the cases its rules bound the limit by (all, unless submissions.yaml says).
+        let cases = lower_bound_cases(loaded, entry);
+        let slowest_case = report
+            .outcomes
+            .iter()
+            .filter(|o| cases.is_empty() || cases.iter().any(|g| g.matches(&o.case)))
+            .map(|o| o.cpu_time)
+            .max()
+            .unwrap_or_default();
         // An interpreter's time counts as the language's multiplier says.
-        let time = report
-            .max_cpu_time()
-            .div_f64(entry.plan.language.time_multiplier);
+        let time = slowest_case.div_f64(entry.plan.language.time_multiplier);
         if slowest.as_ref().is_none_or(|(t, _)| time > *t) {
             slowest = Some((time, entry.name.clone()));
         }
@@ -107,6 +123,33 @@ pub fn compute_time_limit(
     }))
 }
 
+/// The cases of `entry` that bound the time limit (empty: all of them).
+fn lower_bound_cases(loaded: &Loaded, entry: &Stored<'_>) -> Vec<super::expectations::Glob> {
+    let prefix = format!("{}/", loaded.package.name);
+    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
+    loaded
+        .package
+        .submissions
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.lower_bound_cases.clone())
+        .unwrap_or_default()
+}
+
+/// Whether the stored submission `entry` bounds the time limit from below: the accepted ones
+/// (problemtools), and in 2025-09 every one not permitted to time out, as submissions.yaml's
+/// `use_for_time_limit` leaves it.
+fn bounds_from_below(loaded: &Loaded, entry: &Stored<'_>) -> bool {
+    let prefix = format!("{}/", loaded.package.name);
+    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
+    loaded
+        .package
+        .submissions
+        .iter()
+        .find(|s| s.name == name)
+        .is_some_and(|s| s.for_time_limit == super::expectations::TimeLimitUse::Lower)
+}
+
 /// The cases count `compute_time_limit` will run, for a progress bar.
 pub fn accepted_runs(loaded: &Loaded) -> usize {
     if loaded.package.time_limit.fixed().is_some() {
@@ -115,7 +158,7 @@ pub fn accepted_runs(loaded: &Loaded) -> usize {
     let (stored, _) = plan(loaded);
     stored
         .iter()
-        .filter(|s| s.expected == Expected::One(crate::verdict::Verdict::Accepted))
+        .filter(|s| bounds_from_below(loaded, s))
         .map(|s| s.plan.cases.len())
         .sum()
 }

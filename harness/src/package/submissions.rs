@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::GlobBuilder;
-use serde_norway::Value;
-
+use super::expectations::TimeLimitUse;
 use super::{file_name, sorted_entries, PackageError};
 use crate::judge::verify::Expected;
 use crate::verdict::Verdict;
@@ -20,6 +18,11 @@ pub struct PackageSubmission {
     /// `accepted/sol.cpp`, below `submissions/`.
     pub name: String,
     pub expected: Expected,
+    /// Whether its times bound the package's time limit from below (or above).
+    pub for_time_limit: TimeLimitUse,
+    /// The cases whose times bound it from below, when submissions.yaml says so for some
+    /// cases only (`tle: {sample: {use_for_time_limit: lower}}`); empty: all.
+    pub lower_bound_cases: Vec<super::expectations::Glob>,
 }
 
 pub use crate::judge::verify::Skipped;
@@ -110,92 +113,15 @@ pub fn expected_results(source: &Path) -> Option<Expected> {
     })
 }
 
-/// 2025-09's verdict codes.
-fn code_verdicts(code: &str) -> Vec<Verdict> {
-    match code.trim() {
-        "AC" => vec![Verdict::Accepted],
-        "WA" => vec![Verdict::WrongAnswer],
-        "TLE" => vec![Verdict::TimeLimitExceeded],
-        "RTE" => vec![
-            Verdict::RuntimeError,
-            Verdict::MemoryLimitExceeded,
-            Verdict::OutputLimitExceeded,
-        ],
-        _ => Vec::new(),
-    }
-}
-
-/// One rule of submissions.yaml: the verdicts the whole submission may end with.
-struct Rule {
-    glob: globset::GlobMatcher,
-    verdicts: Vec<Verdict>,
-    label: String,
-}
-
-impl Rule {
-    /// A key names a submission or a folder holding it: `mixed` covers `mixed/a.c`, as
-    /// BAPCtools and the 2025-09 spec read keys (whole path components from the start).
-    fn matches(&self, name: &str) -> bool {
-        let path = Path::new(name);
-        path.ancestors()
-            .filter(|a| !a.as_os_str().is_empty())
-            .any(|a| self.glob.is_match(a))
-    }
-}
-
-fn rules(root: &Path) -> Result<Vec<Rule>, PackageError> {
-    let path = root.join("submissions/submissions.yaml");
-    super::check_inside(root, &path)?;
-    if !path.is_file() {
-        return Ok(Vec::new());
-    }
-    let yaml = super::kattis::read_yaml(&path)?;
-    let Some(map) = yaml.as_mapping() else {
-        return Ok(Vec::new());
-    };
-    let mut rules = Vec::new();
-    for (key, value) in map {
-        let Some(pattern) = key.as_str() else {
-            continue;
-        };
-        // The overall verdict is the first failing case's: it must be one the submission is
-        // required to get, or, with no requirement, one it is permitted.
-        let list = |name: &str| -> Option<Vec<String>> {
-            match value.get(name)? {
-                Value::Sequence(items) => Some(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect(),
-                ),
-                Value::String(one) => Some(vec![one.clone()]),
-                _ => None,
-            }
-        };
-        let Some(codes) = list("required").or_else(|| list("permitted")) else {
-            continue;
-        };
-        // As the format's tools read a key: `*` stays within one folder, `{a,b}` is either.
-        let glob = |pattern: &str| GlobBuilder::new(pattern).literal_separator(true).build();
-        let glob = glob(pattern.trim_end_matches('/'))
-            .or_else(|_| glob(&globset::escape(pattern)))
-            .map_err(|e| PackageError::Invalid {
-                path: path.clone(),
-                message: format!("`{pattern}` is not a glob: {e}"),
-            })?
-            .compile_matcher();
-        rules.push(Rule {
-            glob,
-            verdicts: codes.iter().flat_map(|c| code_verdicts(c)).collect(),
-            label: codes.join("/"),
-        });
-    }
-    Ok(rules)
-}
-
 /// The stored submissions of a Kattis package, and the folders that cannot be judged.
-pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), PackageError> {
+/// `cases` are the package's case names (for submissions.yaml's rules over some of them);
+/// `spec_2025`: the time limit is bounded as 2025-09 says (by every submission not permitted
+/// to time out), else as problemtools does (by the accepted ones).
+pub fn kattis(
+    root: &Path,
+    cases: &[String],
+    spec_2025: bool,
+) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), PackageError> {
     let folder = root.join("submissions");
     super::check_inside(root, &folder)?;
     let mut submissions = Vec::new();
@@ -203,7 +129,7 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
     if !folder.is_dir() {
         return Ok((submissions, skipped));
     }
-    let rules = rules(root)?;
+    let entries = super::expectations::read(root)?;
     for verdict_dir in sorted_entries(&folder)? {
         if !verdict_dir.is_dir() {
             continue;
@@ -237,26 +163,36 @@ pub fn kattis(root: &Path) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), Pac
             if let Some(declared) = expected_results(&source) {
                 expected = declared;
             }
-            let matching: Vec<&Rule> = rules.iter().filter(|r| r.matches(&name)).collect();
-            if !matching.is_empty() {
-                let mut verdicts: Vec<Verdict> = matching[0].verdicts.clone();
-                for rule in &matching[1..] {
-                    verdicts.retain(|v| rule.verdicts.contains(v));
+            let mut for_time_limit = if expected == Expected::One(Verdict::Accepted) {
+                TimeLimitUse::Lower
+            } else {
+                TimeLimitUse::Neither
+            };
+            if spec_2025 {
+                if let Some(rule) = super::expectations::default_rule(&verdict_name) {
+                    for_time_limit = rule.time_limit;
                 }
-                let label = matching
-                    .iter()
-                    .map(|r| r.label.as_str())
-                    .collect::<Vec<_>>()
-                    .join("&");
-                expected = match verdicts.as_slice() {
-                    [one] => Expected::One(*one),
-                    _ => Expected::AnyOf { verdicts, label },
+            }
+            let mut lower_bound_cases = Vec::new();
+            if let Some(rules) =
+                super::expectations::for_submission(&entries, &verdict_name, &name, cases)
+            {
+                for_time_limit = rules.time_limit_use();
+                let lower = rules.lower_bound_cases();
+                if !lower.iter().any(Option::is_none) {
+                    lower_bound_cases = lower.into_iter().flatten().collect();
+                }
+                expected = Expected::Rules {
+                    label: rules.label(),
+                    rules: std::sync::Arc::new(rules),
                 };
             }
             submissions.push(PackageSubmission {
                 path: source,
                 name,
                 expected,
+                for_time_limit,
+                lower_bound_cases,
             });
         }
     }
@@ -326,18 +262,33 @@ mod tests {
             "other/*:\n  permitted: [AC, TLE]\n  required: [TLE]\nwrong_answer:\n  permitted: [AC, WA, TLE]\n\"*.py\":\n  permitted: [AC]\n",
         )
         .unwrap();
-        let (found, skipped) = kattis(root).unwrap();
-        let names: Vec<(&str, String)> = found
+        let (found, skipped) = kattis(root, &["sample/1".to_string()], true).unwrap();
+        let names: Vec<(&str, String, TimeLimitUse)> = found
             .iter()
-            .map(|s| (s.name.as_str(), s.expected.as_str().to_string()))
+            .map(|s| {
+                (
+                    s.name.as_str(),
+                    s.expected.as_str().to_string(),
+                    s.for_time_limit,
+                )
+            })
             .collect();
         assert_eq!(
             names,
             [
-                ("accepted/a.py", "AC".to_string()),
-                ("other/slow.py", "TLE".to_string()),
-                // A folder key covers what is in it; `*.py` does not reach into folders.
-                ("wrong_answer/w.py", "AC/WA/TLE".to_string())
+                ("accepted/a.py", "AC".to_string(), TimeLimitUse::Lower),
+                (
+                    "other/slow.py",
+                    "AC/TLE, some TLE".to_string(),
+                    TimeLimitUse::Upper
+                ),
+                // A key naming a default folder overrides the keys it writes (`required: WA`
+                // stays); `*.py` does not reach into folders.
+                (
+                    "wrong_answer/w.py",
+                    "AC/WA/TLE, some WA".to_string(),
+                    TimeLimitUse::Neither
+                ),
             ]
         );
         assert!(skipped.is_empty());

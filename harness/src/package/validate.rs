@@ -95,90 +95,405 @@ pub fn validate(
     on_case: &mut dyn FnMut(&CaseValidity),
 ) -> Vec<CaseValidity> {
     let mut results = Vec::new();
-    let valid_exit = if loaded.package.testlib_validators {
-        EXIT_TESTLIB_VALID
-    } else {
-        EXIT_VALID
-    };
     for case in &loaded.package.cases {
-        let flags = loaded
-            .package
-            .groups
-            .iter()
-            .filter(|g| case.input.starts_with(&g.folder))
-            .max_by_key(|g| g.folder.components().count())
-            .map(|g| g.input_flags.clone())
-            .unwrap_or_default();
         for (source, built) in &validators.built {
-            // The package's own code: in the sandbox, in a folder of its own.
-            let prepared = RunFolder::new().and_then(|folder| {
-                let laid_out = built
-                    .package_program(&source.name)
-                    .laid_out(folder.path())?;
-                Ok((folder, laid_out))
-            });
-            let ran = prepared
-                .map_err(|error| format!("cannot make a run folder: {error}"))
-                .and_then(|(folder, (program, mut args))| {
-                    args.extend(flags.iter().map(OsString::from));
-                    let request = RunRequest::new(&program, VALIDATOR_LIMITS)
-                        .args(&args)
-                        .stdin(Stdin::File(&case.input))
-                        .scope(Scope::Group)
-                        .workdir(Some(folder.path()))
-                        .isolation(Isolation::Sandbox);
-                    run::run(&request).map_err(|error| error.to_string())
-                });
-            let judgement = match ran {
-                Err(error) => Judgement::Failed(error),
-                Ok(result) => {
-                    let said = String::from_utf8_lossy(&result.stderr_tail)
-                        .trim()
-                        .to_string();
-                    let said = if said.is_empty() {
-                        String::from_utf8_lossy(&result.stdout).trim().to_string()
-                    } else {
-                        said
-                    };
-                    let last = said
-                        .lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("")
-                        .trim()
-                        .to_string();
-                    match result.termination {
-                        Termination::Exited(code) if code == valid_exit => Judgement::Valid,
-                        // problemtools takes anything but 42 as a rejection: validators
-                        // written with `assert` exit 1.
-                        ending => {
-                            let how = match ending {
-                                Termination::Exited(code) => format!("exit {code}"),
-                                Termination::Signaled(signal) => run::signal_name(signal),
-                            };
-                            let mut why = if last.is_empty() {
-                                how
-                            } else {
-                                format!("{how}: {last}")
-                            };
-                            if has_crlf(&case.input) {
-                                why.push_str(CRLF_HINT);
-                            }
-                            Judgement::Invalid(why)
-                        }
-                    }
-                }
-            };
             let validity = CaseValidity {
                 case: case.name.clone(),
                 validator: source.name.clone(),
-                judgement,
+                judgement: run_validator(loaded, source, built, case),
             };
             on_case(&validity);
             results.push(validity);
         }
     }
     results
+}
+
+/// The name a test_group.yaml's `input_validator_args` map knows a validator by: its file or
+/// folder name in `input_validators/`.
+fn validator_key(source: &SourceProgram) -> String {
+    super::file_name(&source.path)
+}
+
+/// One input validator on one case's input, with its group's (or the case's) arguments for
+/// that validator and then the case's `args`, as 2025-09 passes them.
+fn run_validator(
+    loaded: &Loaded,
+    source: &SourceProgram,
+    built: &Built,
+    case: &crate::case::discover::Case,
+) -> Judgement {
+    let valid_exit = if loaded.package.testlib_validators {
+        EXIT_TESTLIB_VALID
+    } else {
+        EXIT_VALID
+    };
+    let flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
+        .map(|g| g.input_args(&validator_key(source)).to_vec())
+        .unwrap_or_default();
+    // The package's own code: in the sandbox, in a folder of its own.
+    let prepared = RunFolder::new().and_then(|folder| {
+        let laid_out = built
+            .package_program(&source.name)
+            .laid_out(folder.path())?;
+        Ok((folder, laid_out))
+    });
+    let ran = prepared
+        .map_err(|error| format!("cannot make a run folder: {error}"))
+        .and_then(|(folder, (program, mut args))| {
+            args.extend(flags.iter().map(OsString::from));
+            args.extend(case.args.iter().map(OsString::from));
+            let request = RunRequest::new(&program, VALIDATOR_LIMITS)
+                .args(&args)
+                .stdin(Stdin::File(&case.input))
+                .scope(Scope::Group)
+                .workdir(Some(folder.path()))
+                .isolation(Isolation::Sandbox);
+            run::run(&request).map_err(|error| error.to_string())
+        });
+    match ran {
+        Err(error) => Judgement::Failed(error),
+        Ok(result) => {
+            let said = String::from_utf8_lossy(&result.stderr_tail)
+                .trim()
+                .to_string();
+            let said = if said.is_empty() {
+                String::from_utf8_lossy(&result.stdout).trim().to_string()
+            } else {
+                said
+            };
+            let last = said
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            match result.termination {
+                Termination::Exited(code) if code == valid_exit => Judgement::Valid,
+                // problemtools takes anything but 42 as a rejection: validators written with
+                // `assert` exit 1.
+                ending => {
+                    let how = match ending {
+                        Termination::Exited(code) => format!("exit {code}"),
+                        Termination::Signaled(signal) => run::signal_name(signal),
+                    };
+                    let mut why = if last.is_empty() {
+                        how
+                    } else {
+                        format!("{how}: {last}")
+                    };
+                    if has_crlf(&case.input) {
+                        why.push_str(CRLF_HINT);
+                    }
+                    Judgement::Invalid(why)
+                }
+            }
+        }
+    }
+}
+
+/// What a check of the validation data found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckOutcome {
+    /// The validators did what the data asks.
+    Passed,
+    /// They did not: why (the input every validator accepted, the output the output validator
+    /// accepted or rejected against the folder's meaning).
+    Failed(String),
+    /// A validator could not run, or the output validator gave a judge error.
+    Broken(String),
+    /// Not checked here, and why (an interactive problem's outputs).
+    Skipped(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    /// `invalid_input/too-big`, the case's name below `data/`.
+    pub case: String,
+    pub kind: super::DataCheckKind,
+    pub outcome: CheckOutcome,
+}
+
+/// Checks the validators against 2025-09's validation data: each `invalid_input` must be
+/// rejected by some input validator; each `invalid_output` `.out` rejected and each
+/// `valid_output` (and sample) `.out` accepted by the output validator, with the `.in` and
+/// `.ans` beside it.
+pub fn check_data(
+    loaded: &Loaded,
+    validators: &Validators,
+    on_check: &mut dyn FnMut(&CheckResult),
+) -> Vec<CheckResult> {
+    use super::DataCheckKind;
+    let mut results = Vec::new();
+    for check in &loaded.package.checks {
+        let outcome = match check.kind {
+            DataCheckKind::InvalidInput if validators.built.is_empty() => {
+                CheckOutcome::Skipped("no input validator could be built to reject it".to_string())
+            }
+            DataCheckKind::InvalidInput => {
+                let mut outcome = CheckOutcome::Failed(format!(
+                    "every input validator accepted it ({})",
+                    validators
+                        .built
+                        .iter()
+                        .map(|(s, _)| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                for (source, built) in &validators.built {
+                    match run_validator(loaded, source, built, &check.case) {
+                        Judgement::Invalid(_) => {
+                            outcome = CheckOutcome::Passed;
+                            break;
+                        }
+                        Judgement::Failed(why) => {
+                            outcome = CheckOutcome::Broken(format!("{}: {why}", source.name));
+                            break;
+                        }
+                        Judgement::Valid => {}
+                    }
+                }
+                outcome
+            }
+            DataCheckKind::Interaction => check_interaction(loaded, check),
+            kind => check_output(loaded, check, kind),
+        };
+        let result = CheckResult {
+            case: check.case.name.clone(),
+            kind: check.kind,
+            outcome,
+        };
+        on_check(&result);
+        results.push(result);
+    }
+    results
+}
+
+/// A sample's `.interaction`, split into its passes (`---` lines between them): each pass the
+/// lines to the submission (`<`) and from it (`>`), newline-ended.
+pub fn interaction_passes(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut passes = vec![(String::new(), String::new())];
+    for (number, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("---") {
+            if !rest.trim().is_empty() {
+                return Err(format!(
+                    "line {}: a pass separator is `---` alone",
+                    number + 1
+                ));
+            }
+            passes.push((String::new(), String::new()));
+            continue;
+        }
+        let (to, from) = passes.last_mut().expect("one pass at least");
+        match line.split_at_checked(1) {
+            Some(("<", rest)) => {
+                to.push_str(rest);
+                to.push('\n');
+            }
+            Some((">", rest)) => {
+                from.push_str(rest);
+                from.push('\n');
+            }
+            _ => {
+                return Err(format!(
+                    "line {}: starts with neither `<`, `>` nor `---`",
+                    number + 1
+                ))
+            }
+        }
+    }
+    Ok(passes)
+}
+
+/// A sample's `.interaction`: well formed; for an interactive problem replayed against its
+/// interactor, for a multi-pass one pass by pass against its output validator (each pass's
+/// output accepted, and its `nextpass.in` the next pass's input).
+fn check_interaction(loaded: &Loaded, check: &super::DataCheck) -> CheckOutcome {
+    let Some(path) = &check.output else {
+        return CheckOutcome::Broken("no `.interaction` file".to_string());
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            return CheckOutcome::Broken(format!("cannot read `{}`: {error}", path.display()))
+        }
+    };
+    let passes = match interaction_passes(&text) {
+        Ok(passes) => passes,
+        Err(why) => return CheckOutcome::Failed(format!("`.interaction` {why}")),
+    };
+    let multi_pass = loaded.package.passes.is_some();
+    if passes.len() > 1 && !multi_pass {
+        return CheckOutcome::Failed(format!(
+            "the `.interaction` has {} passes (`---`), but the problem is not multi-pass",
+            passes.len()
+        ));
+    }
+    if let Some(limit) = loaded.package.passes {
+        if passes.len() > limit as usize {
+            return CheckOutcome::Failed(format!(
+                "the `.interaction` has {} passes, more than `limits.validation_passes` ({limit})",
+                passes.len()
+            ));
+        }
+    }
+    match (&loaded.package.interaction, multi_pass) {
+        (super::Interaction::None, true) => replay_passes(loaded, check, &passes),
+        (super::Interaction::None, false) => CheckOutcome::Skipped(
+            "an `.interaction` of a problem that is neither interactive nor multi-pass is only shown, not checked".to_string(),
+        ),
+        (_, _) => match &loaded.interactor {
+            Some(interactor) => match crate::judge::interactive::replay_sample(
+                interactor,
+                &check.case,
+                path,
+                loaded.problem().wall_limit,
+            ) {
+                Ok(None) => CheckOutcome::Passed,
+                Ok(Some(mismatch)) => CheckOutcome::Failed(mismatch.reason),
+                Err(why) => CheckOutcome::Broken(why),
+            },
+            None => CheckOutcome::Skipped("no interactor to replay it against".to_string()),
+        },
+    }
+}
+
+/// A multi-pass sample, pass by pass: the output validator, keeping its feedback folder, must
+/// accept each pass's `>` lines and write the next pass's `<` lines as `nextpass.in` (and none
+/// after the last).
+fn replay_passes(
+    loaded: &Loaded,
+    check: &super::DataCheck,
+    passes: &[(String, String)],
+) -> CheckOutcome {
+    use crate::check::package::{custom_in, read_left, OutputValidator};
+    let crate::check::Checker::Package(checker) = &loaded.problem().checker else {
+        return CheckOutcome::Skipped("not a package's validator".to_string());
+    };
+    let OutputValidator::Custom(validator) = &checker.validator else {
+        return CheckOutcome::Skipped(
+            "a multi-pass problem needs its own output validator".to_string(),
+        );
+    };
+    let input = std::fs::read(&check.case.input).unwrap_or_default();
+    if passes[0].0.as_bytes() != input.as_slice() {
+        return CheckOutcome::Failed(format!(
+            "pass 1's `<` lines are not the sample's `{}`",
+            super::file_name(&check.case.input)
+        ));
+    }
+    let prepared = RunFolder::new().and_then(|folder| {
+        let feedback = folder.writable("feedback")?;
+        Ok((folder, feedback))
+    });
+    let (folder, feedback) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => return CheckOutcome::Broken(format!("cannot make a run folder: {error}")),
+    };
+    let flags = checker.flags_for(&check.case.input).to_vec();
+    let mut input_path = check.case.input.clone();
+    for (index, (_, output)) in passes.iter().enumerate() {
+        let pass = index + 1;
+        let files = crate::check::CaseFiles {
+            input: &input_path,
+            answer: &check.case.answer,
+        };
+        let judgement = custom_in(
+            validator,
+            &flags,
+            &files,
+            output.as_bytes(),
+            &folder,
+            &feedback,
+        );
+        let next = read_left(&feedback, "nextpass.in", 1 << 30);
+        let _ = std::fs::remove_file(feedback.join("nextpass.in"));
+        match judgement.verdict {
+            crate::verdict::Verdict::Accepted => {}
+            crate::verdict::Verdict::JudgeError => return CheckOutcome::Broken(judgement.reason),
+            _ => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the output validator rejects the sample's output: {}",
+                    judgement.reason
+                ))
+            }
+        }
+        match (next, passes.get(index + 1)) {
+            (None, None) => return CheckOutcome::Passed,
+            (Some(_), None) => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the validator asks for another pass (nextpass.in), the sample has {} passes",
+                    passes.len()
+                ))
+            }
+            (None, Some(_)) => {
+                return CheckOutcome::Failed(format!(
+                    "pass {pass}: the validator writes no nextpass.in, the sample has {} passes",
+                    passes.len()
+                ))
+            }
+            (Some(next), Some((want, _))) if next != want.as_bytes() => {
+                return CheckOutcome::Failed(format!(
+                    "pass {}: the validator's nextpass.in is `{}`, the sample's `<` lines `{}`",
+                    pass + 1,
+                    crate::text::one_line(&String::from_utf8_lossy(&next), 60),
+                    crate::text::one_line(want, 60)
+                ))
+            }
+            (Some(next), Some(_)) => {
+                input_path = folder.path().join(format!("pass-{}.in", pass + 1));
+                if let Err(error) = std::fs::write(&input_path, next) {
+                    return CheckOutcome::Broken(format!("cannot keep nextpass.in: {error}"));
+                }
+            }
+        }
+    }
+    CheckOutcome::Passed
+}
+
+/// The output validator on an `invalid_output`/`valid_output` case's `.out`.
+fn check_output(
+    loaded: &Loaded,
+    check: &super::DataCheck,
+    kind: super::DataCheckKind,
+) -> CheckOutcome {
+    use crate::verdict::Verdict;
+    if loaded.package.interaction != super::Interaction::None || loaded.package.passes.is_some() {
+        return CheckOutcome::Skipped(
+            "an interactive or multi-pass problem's outputs are not checked against a file (the format asks this of the others only)".to_string(),
+        );
+    }
+    let Some(output_path) = &check.output else {
+        return CheckOutcome::Broken("no `.out` file".to_string());
+    };
+    let read = |path: &std::path::Path| {
+        std::fs::read(path)
+            .map_err(|e| CheckOutcome::Broken(format!("cannot read `{}`: {e}", path.display())))
+    };
+    let (output, answer) = match (read(output_path), read(&check.case.answer)) {
+        (Ok(output), Ok(answer)) => (output, answer),
+        (Err(outcome), _) | (_, Err(outcome)) => return outcome,
+    };
+    let files = crate::check::CaseFiles {
+        input: &check.case.input,
+        answer: &check.case.answer,
+    };
+    let judgement = crate::check::check(&loaded.problem().checker, &files, &output, &answer);
+    let want_accepted = kind == super::DataCheckKind::ValidOutput;
+    match judgement.verdict {
+        Verdict::JudgeError => CheckOutcome::Broken(judgement.reason),
+        Verdict::Accepted if want_accepted => CheckOutcome::Passed,
+        Verdict::Accepted => CheckOutcome::Failed(format!(
+            "the output validator accepted the `.out`: {}",
+            judgement.reason
+        )),
+        _ if want_accepted => CheckOutcome::Failed(format!(
+            "the output validator rejected the `.out`: {}",
+            judgement.reason
+        )),
+        _ => CheckOutcome::Passed,
+    }
 }
 
 #[cfg(test)]

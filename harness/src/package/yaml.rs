@@ -17,6 +17,15 @@ pub const MAX_DEPTH: usize = 100;
 /// Reads YAML, turning a syntax error into one that names the line and column; an empty file
 /// is an empty mapping.
 pub(crate) fn read(path: &Path) -> Result<Value, PackageError> {
+    read_transformed(path, str::to_string)
+}
+
+/// [`read`], with the text passed through `transform` before it is parsed (2025-09
+/// constants replaced, say).
+pub(crate) fn read_transformed(
+    path: &Path,
+    transform: impl FnOnce(&str) -> String,
+) -> Result<Value, PackageError> {
     let read_error = |source| PackageError::Read {
         path: path.to_path_buf(),
         source,
@@ -39,6 +48,7 @@ pub(crate) fn read(path: &Path) -> Result<Value, PackageError> {
         path: path.to_path_buf(),
         message: format!("not UTF-8 text: {error}"),
     })?;
+    let text = transform(&text);
     if text.trim().is_empty() {
         return Ok(Value::Mapping(Default::default()));
     }

@@ -16,6 +16,8 @@ pub struct Doctor {
     /// Tools looked up in `PATH`: name and where found.
     pub tools: Vec<(String, Option<PathBuf>)>,
     pub cores: usize,
+    /// What a package's `.py` runs with here.
+    pub package_python: crate::package::languages::PackagePython,
 }
 
 pub fn write_doctor(out: &mut impl Write, doctor: &Doctor) -> io::Result<()> {
@@ -40,6 +42,23 @@ pub fn write_doctor(out: &mut impl Write, doctor: &Doctor) -> io::Result<()> {
             None => writeln!(out, "{name}: not found")?,
         }
     }
+    use crate::package::languages::PackagePython;
+    match &doctor.package_python {
+        PackagePython::PyPy(path) => writeln!(
+            out,
+            "packages' Python: PyPy ({}), as problemtools, BAPCtools and Kattis run it",
+            path.display()
+        )?,
+        PackagePython::CPython(path) => writeln!(
+            out,
+            "packages' Python: CPython ({}): pypy3 is not installed, and the format's tools run `.py` with PyPy (hint: apt install pypy3)",
+            path.display()
+        )?,
+        PackagePython::Missing => writeln!(
+            out,
+            "packages' Python: none (neither pypy3 nor python3 is installed)"
+        )?,
+    }
     Ok(())
 }
 
@@ -58,6 +77,9 @@ mod tests {
                 ("pypy3".into(), None),
             ],
             cores: 2,
+            package_python: crate::package::languages::PackagePython::CPython(
+                "/usr/bin/python3".into(),
+            ),
         };
         let mut out = Vec::new();
         write_doctor(&mut out, &doctor).unwrap();
@@ -69,5 +91,9 @@ mod tests {
         assert!(text.contains("gcc: /usr/bin/gcc\n"), "{text}");
         assert!(text.contains("pypy3: not found\n"), "{text}");
         assert!(text.contains("judge.toml sandbox: auto\n"), "{text}");
+        assert!(
+            text.contains("packages' Python: CPython (/usr/bin/python3): pypy3 is not installed"),
+            "{text}"
+        );
     }
 }

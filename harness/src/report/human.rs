@@ -608,6 +608,12 @@ impl VerifyTable {
         }
         let bad = verdict_style(Verdict::WrongAnswer);
         writeln!(out, "{bad}MISMATCH{bad:#}")?;
+        // submissions.yaml's rules: which one is not met, and how.
+        if let crate::judge::verify::Expected::Rules { .. } = &result.expected {
+            if let Err(why) = result.expected.met_by(report) {
+                writeln!(out, "    {why}")?;
+            }
+        }
         if !report.compile.ok {
             let lines: Vec<&str> = report.compile.message.lines().collect();
             for line in lines.iter().take(MISMATCH_MESSAGE_LINES) {

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::style::{BAD, DIM, GOOD};
+use super::style::{BAD, DIM, GOOD, WARN};
 use crate::config::units::{format_bytes, format_duration};
 use crate::package::limits::LimitOrigin;
 use crate::package::validate::{CaseValidity, Judgement, Validators};
@@ -85,6 +85,52 @@ pub fn write_validation(
     )
 }
 
+/// What the validation data (`data/invalid_input`, `invalid_output`, `valid_output`, the
+/// samples' `.out`) made of the validators: each failure, then a count.
+pub fn write_data_checks(
+    out: &mut dyn Write,
+    loaded: &Loaded,
+    results: &[crate::package::validate::CheckResult],
+) -> io::Result<()> {
+    use crate::package::validate::CheckOutcome;
+    if results.is_empty() {
+        return Ok(());
+    }
+    let name = &loaded.package.name;
+    let mut passed = 0;
+    let mut skipped = 0;
+    for result in results {
+        match &result.outcome {
+            CheckOutcome::Passed => passed += 1,
+            CheckOutcome::Skipped(why) => {
+                skipped += 1;
+                writeln!(out, "{name}: {DIM}skipped {}{DIM:#}: {why}", result.case)?;
+            }
+            CheckOutcome::Failed(why) => writeln!(
+                out,
+                "{name}: {BAD}{}{BAD:#} {}: {why}",
+                match result.kind {
+                    crate::package::DataCheckKind::ValidOutput => "NOT ACCEPTED",
+                    crate::package::DataCheckKind::Interaction => "BAD INTERACTION",
+                    _ => "NOT REJECTED",
+                },
+                result.case
+            )?,
+            CheckOutcome::Broken(why) => writeln!(
+                out,
+                "{name}: {BAD}validator failed{BAD:#} on {}: {why}",
+                result.case
+            )?,
+        }
+    }
+    let checked = results.len() - skipped;
+    let style = if passed == checked { GOOD } else { BAD };
+    writeln!(
+        out,
+        "{name}: {style}{passed} of {checked} validation-data checks passed{style:#} (invalid_input, invalid_output, valid_output, the samples' .out and .interaction)"
+    )
+}
+
 /// `exported king-queens to king-queens.zip: 212 files (…)`, and what was left out.
 pub fn write_exported(
     out: &mut dyn Write,
@@ -101,13 +147,14 @@ pub fn write_exported(
     };
     writeln!(
         out,
-        "{GOOD}exported{GOOD:#} {problem} to {}: {} files ({} sample and {} secret cases, {} submissions{}{})",
+        "{GOOD}exported{GOOD:#} {problem} to {} ({}): {} files ({} sample and {} secret cases, {} submissions{}{})",
         super::shown_path(path),
+        exported.dialect.describe(),
         exported.files.len(),
         count("data/sample/") / 2,
         count("data/secret/") / 2,
         count("submissions/"),
-        if count("output_validator/") > 0 {
+        if count("output_validator/") + count("output_validators/") > 0 {
             ", an output validator"
         } else {
             ", default-validator flags"
@@ -118,8 +165,155 @@ pub fn write_exported(
             ""
         },
     )?;
+    for warning in &exported.warnings {
+        writeln!(out, "  {WARN}warning:{WARN:#} {warning}")?;
+    }
     for note in &exported.notes {
         writeln!(out, "  {DIM}note:{DIM:#} {note}")?;
+    }
+    Ok(())
+}
+
+/// What `harness gen PKG` made of the package's `data/`: the notes (visualizers not run, the
+/// solution picked), each file that differs, and a count.
+pub fn write_generated(
+    out: &mut dyn Write,
+    name: &str,
+    generated: &crate::package::generate::Generated,
+    diff: &crate::package::generate::Diff,
+    check: bool,
+    trash: Option<&std::path::Path>,
+    elapsed: Duration,
+) -> io::Result<()> {
+    for note in &generated.notes {
+        writeln!(out, "{name}: {DIM}note:{DIM:#} {note}")?;
+    }
+    let (new, changed, removed) = if check {
+        ("MISSING", "DIFFERS", "NOT IN RECIPE")
+    } else {
+        ("new", "changed", "removed")
+    };
+    for (word, paths) in [
+        (new, &diff.new),
+        (changed, &diff.changed),
+        (removed, &diff.removed),
+    ] {
+        for path in paths {
+            let style = if check { BAD } else { DIM };
+            writeln!(
+                out,
+                "{name}: {style}{word}{style:#} data/{}",
+                path.display()
+            )?;
+        }
+    }
+    if let Some(trash) = trash {
+        writeln!(
+            out,
+            "{name}: files the harness had not written were moved to {}",
+            trash.display()
+        )?;
+    }
+    let cases = generated
+        .files
+        .keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .count();
+    let differ = diff.new.len() + diff.changed.len() + diff.removed.len();
+    if check {
+        let style = if differ == 0 { GOOD } else { BAD };
+        writeln!(
+            out,
+            "{name}: {style}{} of {} files as generators.yaml makes them{style:#} ({cases} cases, {})",
+            generated.files.len() - diff.new.len() - diff.changed.len(),
+            generated.files.len(),
+            format_duration(elapsed)
+        )
+    } else {
+        writeln!(
+            out,
+            "{name}: {GOOD}generated {cases} cases{GOOD:#} into data/ ({} new, {} changed, {} removed, {} unchanged; {})",
+            diff.new.len(),
+            diff.changed.len(),
+            diff.removed.len(),
+            diff.same,
+            format_duration(elapsed)
+        )
+    }
+}
+
+/// `harness verify CONTEST`: one row per problem, in problems.yaml's order: its submissions,
+/// how many did not get their expected verdict, and the time they took.
+pub fn write_contest_summary(
+    out: &mut dyn Write,
+    contest: &crate::package::contest::Contest,
+    results: &[crate::judge::verify::Verified],
+) -> io::Result<()> {
+    let width = contest
+        .problems
+        .iter()
+        .map(|p| p.label.len() + 1 + p.id.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    writeln!(
+        out,
+        "\ncontest {}: {} problems",
+        contest.name,
+        contest.problems.len()
+    )?;
+    writeln!(
+        out,
+        "{:<width$}  submissions  mismatches      time",
+        "problem"
+    )?;
+    for problem in &contest.problems {
+        let prefix = format!("{}/", problem.id);
+        let rows: Vec<_> = results
+            .iter()
+            .filter(|r| r.name.starts_with(&prefix))
+            .collect();
+        let mismatches = rows.iter().filter(|r| !r.ok()).count();
+        let time: Duration = rows.iter().map(|r| r.report.elapsed).sum();
+        let style = if mismatches == 0 { GOOD } else { BAD };
+        writeln!(
+            out,
+            "{:<width$}  {:>11}  {style}{:>10}{style:#}  {:>8}",
+            format!("{} {}", problem.label, problem.id),
+            rows.len(),
+            mismatches,
+            format_duration(time)
+        )?;
+    }
+    Ok(())
+}
+
+/// `harness export --contest`: the contest's folder, then each problem as `write_exported`
+/// says it, under its label.
+pub fn write_contest_exported(
+    out: &mut dyn Write,
+    path: &std::path::Path,
+    exported: &crate::package::export::contest::ContestExported,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{GOOD}exported{GOOD:#} contest {} to {}: {} problems, contest.yaml (start_time {} is a placeholder: set it), problems.yaml, and each problem as a zip and a folder",
+        exported.id,
+        super::shown_path(path),
+        exported.problems.len(),
+        crate::package::export::contest::START_PLACEHOLDER,
+    )?;
+    for problem in &exported.problems {
+        write!(out, "{}: ", problem.label)?;
+        write_exported(
+            out,
+            &problem.problem,
+            &path.join(format!("{}.zip", problem.id)),
+            &problem.exported,
+        )?;
+    }
+    for (problem, why) in &exported.left_out {
+        writeln!(out, "{WARN}left out{WARN:#} {problem}: {why}")?;
     }
     Ok(())
 }

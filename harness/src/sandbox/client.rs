@@ -14,6 +14,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::WorkerCgroup;
+use super::watch::{self, Probe, Sample, Sampling, Schedstat, Watch};
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
 use crate::sandbox::run::{self, Capture, LimitHit, Limits, OutputFileError, RunRequest, Stdin};
@@ -161,6 +162,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         program_gid: if uid == 0 { NOBODY } else { 0 },
         scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
         user_keyrings_per_namespace: user_keyrings_per_namespace(),
+        exit_listener: kernel_at_least(&kernel_release(), (5, 5)),
     };
     zygote._cgroup = cgroup;
     let socket = zygote.socket.as_raw_fd();
@@ -277,8 +279,11 @@ fn nproc_counts_namespace() -> bool {
 /// Whether user keyrings belong to the user namespace (Linux 5.3 and later), not to the user
 /// machine-wide.
 fn user_keyrings_per_namespace() -> bool {
-    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    kernel_at_least(&release, (5, 3))
+    kernel_at_least(&kernel_release(), (5, 3))
+}
+
+fn kernel_release() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default()
 }
 
 /// Whether a kernel `release` (`6.18.44-fc-v857`) is at least `major.minor`.
@@ -536,7 +541,8 @@ fn run_planned(
     };
     let launched = launch(plan, workdir, moved, [stdin, stdout_write, stderr_write])?;
     let streams = Streams::new(File::from(stdout_read), File::from(stderr_read)).map_err(lost)?;
-    let measured = supervise(&launched, &request.limits, streams, capture).map_err(lost)?;
+    let mut launched = launched;
+    let measured = supervise(&mut launched, &request.limits, streams, capture).map_err(lost)?;
     let Launched { zygote, .. } = launched;
     // The zygote answered in full: it can take the next run.
     give_back(zygote);
@@ -544,7 +550,7 @@ fn run_planned(
 }
 
 /// A run a zygote's init has started: the program's pidfd, and when the judge asked for it.
-struct Launched {
+pub(crate) struct Launched {
     zygote: Zygote,
     pidfd: OwnedFd,
     started: Instant,
@@ -561,6 +567,57 @@ impl Launched {
             super::init::used_bytes(folder).saturating_sub(self.scratch_base)
         })
     }
+}
+
+impl Launched {
+    /// The watch of a sandboxed run: its wall bound pushed back by the time its tree waited
+    /// for a CPU; where a cgroup counts the tree, its CPU counter read, else its memory and
+    /// CPU time sampled from /proc every few milliseconds.
+    pub(super) fn plan(&self, limits: &Limits) -> watch::Plan {
+        let cgroup = self.zygote._cgroup.is_some();
+        watch::Plan {
+            wall: Some(limits.wall_time),
+            push_back: true,
+            cpu_limit: limits.cpu_time,
+            // What one process may use under its own RLIMIT_CPU: the tree, however it is
+            // counted, is stopped past it.
+            cpu_stop: unix::cpu_backstop(limits.cpu_time),
+            sampling: (!cgroup).then_some(Sampling {
+                limit: limits.memory_bytes,
+                first: watch::FIRST_SAMPLE,
+                every: watch::SAMPLE_EVERY,
+            }),
+            counter: (cgroup && self.cpu_before.is_some()).then(cores),
+        }
+    }
+}
+
+/// What the watch reads of a sandboxed run: its tree under the worker's init, in the judge's
+/// /proc, its folder's use, and the worker's `cpuacct` counter.
+impl Probe for Launched {
+    fn schedstat(&mut self) -> Schedstat {
+        tree::schedstat(self.zygote.init)
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        let mut sample = tree::sample(self.zygote.init, unix::page_size());
+        // Its folder is memory too: the files it wrote count with its processes'.
+        sample.files = self.scratch_bytes();
+        Some(sample)
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        let total = self.zygote._cgroup.as_ref()?.cpu_used()?;
+        Some(total.saturating_sub(self.cpu_before?))
+    }
+}
+
+/// The CPUs this process may run on, read once.
+fn cores() -> u32 {
+    static CORES: OnceLock<u32> = OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
+    })
 }
 
 impl Launched {
@@ -703,7 +760,7 @@ pub(crate) struct Started {
 }
 
 impl Started {
-    fn launched(&self) -> &Launched {
+    pub(crate) fn launched(&self) -> &Launched {
         self.launched.as_ref().expect("only `finish` takes it")
     }
 
@@ -718,19 +775,9 @@ impl Started {
         self.launched().stop();
     }
 
-    /// The tree's resident memory now and the files in its folder, where no cgroup measures
-    /// its peak.
-    pub(crate) fn resident_bytes(&self) -> Option<u64> {
-        let launched = self.launched();
-        launched.zygote._cgroup.is_none().then(|| {
-            tree::resident_bytes(launched.zygote.init, unix::page_size())
-                .saturating_add(launched.scratch_bytes())
-        })
-    }
-
-    /// The longest time a process of the run waited for a CPU so far.
-    pub(crate) fn run_delay(&self) -> Duration {
-        tree::run_delay(self.launched().zygote.init)
+    /// What the watch reads of it.
+    pub(crate) fn launched_mut(&mut self) -> &mut Launched {
+        self.launched.as_mut().expect("only `finish` takes it")
     }
 
     /// What the zygote measured, once [`Started::socket`] is readable.
@@ -773,99 +820,25 @@ pub(crate) fn start(
 
 /// Watches one run; the inner error is an exec that failed (the program never started).
 fn supervise(
-    launched: &Launched,
+    launched: &mut Launched,
     limits: &Limits,
     mut streams: Streams,
     capture: &mut Capture,
 ) -> io::Result<io::Result<Supervised>> {
-    let Launched {
-        zygote,
-        started,
-        cpu_before,
-        ..
-    } = launched;
-    let started = *started;
-    let socket_fd = zygote.socket.as_raw_fd();
+    let started = launched.started;
+    let socket_fd = launched.zygote.socket.as_raw_fd();
     // SAFETY: a borrowed view of the socket for poll; `ManuallyDrop` never closes it.
     let socket = std::mem::ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(socket_fd) });
-    let mut deadline = started.checked_add(limits.wall_time);
-    let sampling = zygote._cgroup.is_none();
-    let page_size = unix::page_size();
-    let mut next_sample = sampling.then(|| started + Duration::from_millis(2));
-    let mut sampled_peak = 0u64;
-    let mut sampled_scratch = 0u64;
-    let mut sampled_cpu = Duration::ZERO;
-    let mut limit_hit = None;
-    let kill = || launched.stop();
-    // What one process may use under its own RLIMIT_CPU: the tree, however it is counted,
-    // is stopped past it.
-    let cpu_bound = unix::cpu_backstop(limits.cpu_time);
-    let mut cpu_watch = zygote
-        ._cgroup
-        .as_ref()
-        .zip(*cpu_before)
-        .map(|(cgroup, before)| CpuWatch::new(cgroup, before, cpu_bound, started));
-
+    let mut watch = Watch::new(launched.plan(limits), started);
     let (exited_at, finished, mut fds) = loop {
         let now = Instant::now();
-        if limit_hit.is_none() {
-            if let Some(due) = deadline.filter(|due| now >= *due) {
-                // Time spent waiting for a CPU is not the program's: push the bound back by
-                // it, once per look, so only a program that sleeps or blocks reaches it. A
-                // tree that waits because it keeps the CPUs busy itself (a fork bomb) is
-                // stopped once its processes together have used the CPU limit.
-                let tree = tree::schedstat(zygote.init);
-                let own = now
-                    .saturating_duration_since(started)
-                    .saturating_sub(tree.run_delay);
-                if own >= limits.wall_time || tree.cpu_time >= limits.cpu_time {
-                    limit_hit = Some(LimitHit::WallTime);
-                } else {
-                    deadline = Some(due.max(now) + (limits.wall_time - own));
-                }
-            }
-            if let Some(due) = next_sample.filter(|due| now >= *due) {
-                let sample = tree::sample(zygote.init, page_size);
-                // Its folder is memory too: the files it wrote count with its processes'.
-                let scratch = launched.scratch_bytes();
-                sampled_scratch = sampled_scratch.max(scratch);
-                let memory = sample.resident_bytes.saturating_add(scratch);
-                sampled_peak = sampled_peak.max(memory);
-                if memory > limits.memory_bytes {
-                    limit_hit = Some(LimitHit::Memory);
-                }
-                // No cgroup counts the tree's CPU time here: its live processes' sum stands
-                // in, bounded as the counter is.
-                if let Some(cpu) = sample.cpu_time {
-                    sampled_cpu = sampled_cpu.max(cpu);
-                    if cpu > cpu_bound {
-                        limit_hit = Some(LimitHit::CpuTime);
-                    }
-                }
-                next_sample = Some(due.max(now) + Duration::from_millis(5));
-            }
-            if cpu_watch
-                .as_mut()
-                .is_some_and(|watch| watch.over_limit(now))
-            {
-                limit_hit = Some(LimitHit::CpuTime);
-            }
-            if limit_hit.is_some() {
-                kill();
-            }
+        if watch.look(now, launched).is_some() {
+            launched.stop();
         }
-        let wake = if limit_hit.is_none() {
-            [deadline, next_sample, cpu_watch.as_ref().map(|w| w.next)]
-                .into_iter()
-                .flatten()
-                .min()
-        } else {
-            Some(now + unix::KILLED_TICK)
-        };
-        let ready = streams.poll(Some(&socket), wake)?;
-        if streams.service(ready, capture)? && limit_hit.is_none() {
-            kill();
-            limit_hit = Some(LimitHit::Output);
+        let ready = streams.poll(Some(&socket), watch.wake(now))?;
+        if streams.service(ready, capture)? && watch.hit().is_none() {
+            launched.stop();
+            watch.stopped(LimitHit::Output);
         }
         if ready.pidfd {
             let at = Instant::now();
@@ -877,30 +850,16 @@ fn supervise(
             }
         }
     };
-
-    let grace_end = Instant::now() + unix::DRAIN_GRACE;
-    while streams.is_open() && Instant::now() < grace_end {
-        let ready = streams.poll(None, Some(grace_end))?;
-        streams.service(ready, capture)?;
-    }
-    if capture.stdout_truncated() && limit_hit.is_none() {
-        limit_hit = Some(LimitHit::Output);
-    }
-    if finished.hit_memory_cap && limit_hit.is_none() {
-        limit_hit = Some(LimitHit::Memory);
+    streams.drain(capture)?;
+    let mut limit_hit = streams.settled(watch.hit(), capture);
+    if finished.hit_memory_cap {
+        limit_hit.get_or_insert(LimitHit::Memory);
     }
     let termination = match finished.outcome {
         Outcome::Status(status) => unix::termination(status),
         Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
     };
-    // A cgroup's peak is the tree's own memory. `ru_maxrss` is not: a forked process's
-    // address space starts as a copy of its parent's, and exec records that copy's size in
-    // the program's `maxrss` (the init, a clone of the zygote, is about 1 MiB), so it is the
-    // measure only where no cgroup can be made.
-    let peak = match finished.cgroup_peak {
-        Some(peak) => peak,
-        None => sampled_peak.max(finished.max_rss_kib.saturating_mul(1024)),
-    };
+    let (peak_memory_bytes, resident_peak_bytes) = memory_figures(&finished, watch.peak());
     // Passed back by the init, opened without following it: a regular file of the run's.
     let output_file = finished.output_file.clone().map(|opened| {
         opened.and_then(|()| {
@@ -913,86 +872,38 @@ fn supervise(
     Ok(Ok(Supervised {
         termination,
         limit_hit,
-        scratch_bytes: sampled_scratch.max(finished.scratch_bytes),
+        scratch_bytes: watch.files_peak().max(finished.scratch_bytes),
         output_file,
         // The counter's (or the samples') last reading is the floor: a tree stopped for it is
         // over the limit.
-        cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros)
-            .max(cpu_watch.map_or(Duration::ZERO, |watch| watch.used))
-            .max(sampled_cpu),
+        cpu_time: finished_cpu(&finished).max(watch.cpu_seen()),
         wall_time: exited_at.saturating_duration_since(started),
-        peak_memory_bytes: peak,
-        // What /usr/bin/time shows: the cgroup leaves out the pages it shares (libc's), which
-        // its resident size counts.
-        resident_peak_bytes: peak.max(finished.max_rss_kib.saturating_mul(1024)),
+        peak_memory_bytes,
+        resident_peak_bytes,
     }))
 }
 
-/// The CPU time of a run's whole tree, read from its worker's `cpuacct` counter while it
-/// runs, so that a tree of many processes is stopped once they together used what one
-/// process may ([`unix::cpu_backstop`], which each process's RLIMIT_CPU holds it to alone).
-struct CpuWatch<'a> {
-    cgroup: &'a WorkerCgroup,
-    before: Duration,
-    /// Stopped once over this.
-    stop_at: Duration,
-    /// When to read the counter next.
-    next: Instant,
-    /// What the tree had used at the last reading.
-    used: Duration,
+/// The CPU time of the whole tree, as the init reaped it.
+pub(super) fn finished_cpu(finished: &Finished) -> Duration {
+    Duration::from_micros(finished.user_micros + finished.system_micros)
 }
 
-impl<'a> CpuWatch<'a> {
-    /// Closest two readings may be: the overshoot is at most this times the cores.
-    const MIN_STEP: Duration = Duration::from_millis(5);
-
-    fn new(
-        cgroup: &'a WorkerCgroup,
-        before: Duration,
-        stop_at: Duration,
-        started: Instant,
-    ) -> Self {
-        let mut watch = CpuWatch {
-            cgroup,
-            before,
-            stop_at,
-            next: started,
-            used: Duration::ZERO,
-        };
-        watch.plan(started);
-        watch
-    }
-
-    /// Reads the counter when due: `true` once the tree is over its bound.
-    fn over_limit(&mut self, now: Instant) -> bool {
-        if now < self.next {
-            return false;
-        }
-        if let Some(total) = self.cgroup.cpu_used() {
-            self.used = total.saturating_sub(self.before);
-        }
-        if self.used > self.stop_at {
-            return true;
-        }
-        self.plan(now);
-        false
-    }
-
-    /// The tree cannot use more than every core at once, so the earliest it can reach the
-    /// bound is the rest of it spread over the cores: a program that ends in time is never
-    /// read, one that runs to the bound about log2(bound / MIN_STEP) times.
-    fn plan(&mut self, now: Instant) {
-        let rest = self.stop_at.saturating_sub(self.used) / cores();
-        self.next = now + rest.max(Self::MIN_STEP);
-    }
-}
-
-/// The CPUs this process may run on, read once.
-fn cores() -> u32 {
-    static CORES: OnceLock<u32> = OnceLock::new();
-    *CORES.get_or_init(|| {
-        std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
-    })
+/// A sandboxed run's memory: the measure MLE is decided on, and the figure shown.
+///
+/// A cgroup's peak is the tree's own memory; where there is none, the samples of its
+/// processes and the largest `ru_maxrss`, which includes the high-water mark of the init's
+/// address space, which the program was exec'd from (a few MiB). What /usr/bin/time shows
+/// counts the pages a program shares (libc's), which the cgroup leaves out: the figure shown
+/// is the larger of the tree's measure and the `ru_maxrss` of its processes, the program's
+/// own (read by the init at its exit) in place of the init's.
+pub(super) fn memory_figures(finished: &Finished, sampled_peak: u64) -> (u64, u64) {
+    let max_rss = finished.max_rss_kib.saturating_mul(1024);
+    let own_max_rss = finished.own_max_rss_kib.saturating_mul(1024);
+    let decided = finished
+        .cgroup_peak
+        .unwrap_or_else(|| sampled_peak.max(max_rss));
+    let measured = finished.cgroup_peak.unwrap_or(sampled_peak);
+    (decided, measured.max(own_max_rss))
 }
 
 #[cfg(test)]

@@ -133,8 +133,63 @@ pub(crate) fn programs() -> Result<Vec<BpfProgram>, String> {
         .collect()
 }
 
+/// The audit architecture of the system calls the filters are built for.
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: Option<u32> = Some(0xC000_003E);
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: Option<u32> = Some(0xC000_00B7);
+#[cfg(target_arch = "riscv64")]
+const AUDIT_ARCH: Option<u32> = Some(0xC000_00F3);
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+const AUDIT_ARCH: Option<u32> = None;
+
+/// A filter that lets every system call through but holds `exit_group` (of this
+/// architecture's ABI) for a listener, which reads the exiting process's memory while its
+/// address space is still there and lets it go on (the init's, see `init`): the one moment
+/// the program's own high-water mark can be read, since `ru_maxrss` also holds the address
+/// space the program was exec'd from. Nothing is refused. `None` on an architecture not
+/// listed here.
+pub(crate) fn exit_listener() -> Option<BpfProgram> {
+    use seccompiler::sock_filter;
+    const LOAD_WORD: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JUMP_IF_EQUAL: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const RETURN: u16 = 0x06; // BPF_RET | BPF_K
+    const ARCH_AT: u32 = 4; // seccomp_data.arch
+    const NR_AT: u32 = 0; // seccomp_data.nr
+    let arch = AUDIT_ARCH?;
+    let exit_group = u32::try_from(libc::SYS_exit_group).ok()?;
+    let op = |code, jt, jf, k| sock_filter { code, jt, jf, k };
+    Some(vec![
+        op(LOAD_WORD, 0, 0, ARCH_AT),
+        op(JUMP_IF_EQUAL, 0, 3, arch),
+        op(LOAD_WORD, 0, 0, NR_AT),
+        op(JUMP_IF_EQUAL, 0, 1, exit_group),
+        op(RETURN, 0, 0, libc::SECCOMP_RET_USER_NOTIF),
+        op(RETURN, 0, 0, libc::SECCOMP_RET_ALLOW),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_exit_listener_holds_exit_group_only() {
+        let Some(program) = super::exit_listener() else {
+            return;
+        };
+        // The two jumps land on the notification (exit_group) and the allow (anything else,
+        // or another ABI).
+        assert_eq!(program.len(), 6);
+        assert_eq!(program[1].jf as usize + 2, 5);
+        assert_eq!(program[3].jt as usize + 4, 4);
+        assert_eq!(program[3].jf as usize + 4, 5);
+        assert_eq!(program[4].k, libc::SECCOMP_RET_USER_NOTIF);
+        assert_eq!(program[5].k, libc::SECCOMP_RET_ALLOW);
+    }
+
     #[test]
     fn the_filters_build_here() {
         let programs = super::programs().unwrap();

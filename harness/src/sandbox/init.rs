@@ -10,6 +10,13 @@
 //!
 //! From inside, the init cannot be signalled (a PID 1 ignores signals it has no handler for)
 //! or traced (it is not dumpable); the judge and the zygote are outside the namespace.
+//!
+//! The memory a program is shown with is its own: exec records the high-water mark of the
+//! address space it leaves in the new program's `ru_maxrss`, and a program is cloned sharing
+//! the init's (a few MiB: the harness's pages). So the init holds every `exit_group` of its
+//! namespace for a moment (a seccomp listener, [`super::filter::exit_listener`]), reads the
+//! program's own high-water mark (`VmHWM`) while its address space is still there, and lets
+//! it go on. Where the program did not call it (killed by a signal), its `ru_maxrss` stands.
 
 use std::fs::{self, File};
 use std::io;
@@ -17,8 +24,9 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+use super::view::HIDDEN_AT;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
-use super::zygote::{Cgroup, HIDDEN_AT};
+use super::zygote::Cgroup;
 use super::{spawn, sys};
 
 /// Entry point in the zygote's child. Sets up, closes `ready` (or writes why it could not),
@@ -29,7 +37,7 @@ pub(super) fn main(
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> ! {
-    let hidden = match set_up() {
+    let hidden = match set_up(config) {
         Ok(hidden) => hidden,
         Err(error) => {
             let _ = nix::unistd::write(&ready, error.to_string().as_bytes());
@@ -45,7 +53,13 @@ pub(super) fn main(
             1
         }
     };
-    // SAFETY: as above.
+    // Our own `exit_group` would wait on our own exit listener: the thread's exit instead,
+    // the process's only thread. (A panic unwinding past `hidden` closes the listener, and
+    // an `exit_group` nobody listens to fails: the process then dies of glibc's abort.)
+    drop(hidden);
+    // SAFETY: leaving without running destructors is what a forked child should do.
+    unsafe { libc::syscall(libc::SYS_exit, code) };
+    // SAFETY: as above; not reached.
     unsafe { libc::_exit(code) }
 }
 
@@ -55,9 +69,12 @@ struct Hidden {
     folder: OwnedFd,
     /// SIGCHLD, blocked and read here: wakes the init when a process of the run ends.
     children: nix::sys::signalfd::SignalFd,
+    /// Where every `exit_group` of the namespace waits for the init (see the module's doc);
+    /// `None` where the kernel cannot do that.
+    exits: Option<OwnedFd>,
 }
 
-fn set_up() -> io::Result<Hidden> {
+fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
     // SAFETY: prctl with integer arguments. Dies with the zygote (and so with the judge);
     // not dumpable, so no program of the namespace can trace it or open its descriptors.
     unsafe {
@@ -100,7 +117,16 @@ fn set_up() -> io::Result<Hidden> {
         libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         Some("mode=0,size=4k"),
     )?;
-    Ok(Hidden { folder, children })
+    // Last: from here the init's own exit goes through the listener too. A kernel without
+    // seccomp filters leaves the programs' `ru_maxrss` as the figure.
+    let exits = super::filter::exit_listener()
+        .filter(|_| config.exit_listener)
+        .and_then(|program| sys::seccomp_listener(&program).ok());
+    Ok(Hidden {
+        folder,
+        children,
+        exits,
+    })
 }
 
 fn serve(
@@ -238,6 +264,7 @@ fn run_one(
         user_micros: ended.tally.user_micros,
         system_micros: ended.tally.system_micros,
         max_rss_kib: ended.tally.max_rss_kib,
+        own_max_rss_kib: ended.own_max_rss_kib(),
         cgroup_peak,
         hit_memory_cap,
         scratch_bytes,
@@ -321,6 +348,27 @@ pub(super) fn used_bytes(folder: &impl std::os::fd::AsFd) -> u64 {
 struct Ended {
     outcome: Outcome,
     tally: Tally,
+    /// The init's own high-water mark once the program had exec'd, in KiB: what the kernel
+    /// may have recorded in the program's `ru_maxrss` then.
+    init_kib: u64,
+    /// The program's own high-water mark as it called `exit_group`, in KiB.
+    exit_kib: Option<u64>,
+}
+
+impl Ended {
+    /// The largest `ru_maxrss` of the tree, the program's own (see [`Finished`]).
+    ///
+    /// The program's `ru_maxrss` is the largest of the init's high-water mark at its exec,
+    /// its own, and its waited-for children's: above the init's, it is not the init's, and
+    /// stands; otherwise its own, read at its exit, is the figure.
+    fn own_max_rss_kib(&self) -> u64 {
+        let main = self.tally.main_kib;
+        let own = match self.exit_kib {
+            Some(exit) if main <= self.init_kib => exit,
+            _ => main,
+        };
+        own.max(self.tally.others_kib)
+    }
 }
 
 /// Resources of the processes reaped so far, each with its own reaped children.
@@ -329,16 +377,96 @@ struct Tally {
     user_micros: u64,
     system_micros: u64,
     max_rss_kib: u64,
+    /// The program's `ru_maxrss`, and the largest of the others' (orphans the init reaped,
+    /// forked from the program: their address spaces never were the init's).
+    main_kib: u64,
+    others_kib: u64,
 }
 
 impl Tally {
-    fn add(&mut self, usage: &libc::rusage) {
+    fn add(&mut self, usage: &libc::rusage, main: bool) {
+        let max_rss = u64::try_from(usage.ru_maxrss).unwrap_or(0);
         self.user_micros += micros(usage.ru_utime);
         self.system_micros += micros(usage.ru_stime);
-        self.max_rss_kib = self
-            .max_rss_kib
-            .max(u64::try_from(usage.ru_maxrss).unwrap_or(0));
+        self.max_rss_kib = self.max_rss_kib.max(max_rss);
+        if main {
+            self.main_kib = max_rss;
+        } else {
+            self.others_kib = self.others_kib.max(max_rss);
+        }
     }
+}
+
+/// This process's own high-water mark, in KiB: the init never execs, so its `ru_maxrss` is
+/// its address space's.
+fn own_high_water_kib() -> u64 {
+    // SAFETY: rusage is plain data that getrusage fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &raw mut usage) };
+    u64::try_from(usage.ru_maxrss).unwrap_or(0)
+}
+
+/// Answers the `exit_group` the listener says is waiting, letting it go on; for the process
+/// `main`, reads its high-water mark first into `exit_kib`. A caller that was killed
+/// meanwhile is simply gone.
+fn answer_exit(listener: &OwnedFd, main: libc::pid_t, exit_kib: &mut Option<u64>) {
+    // SAFETY: seccomp_notif is plain data that the ioctl fills.
+    let mut notice: libc::seccomp_notif = unsafe { std::mem::zeroed() };
+    // SAFETY: the listener is ours; the struct is the kernel's, valid for the call.
+    if unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_RECV,
+            &raw mut notice,
+        )
+    } != 0
+    {
+        return;
+    }
+    let status = fs::read_to_string(format!("/proc/{}/status", notice.pid)).unwrap_or_default();
+    let (tgid, high_water) = parse_status(&status);
+    // The id is still valid: the task read is the one that called, not a new one with its pid.
+    // SAFETY: as above, with a u64 the ioctl reads.
+    let valid = unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_ID_VALID,
+            &raw const notice.id,
+        )
+    } == 0;
+    if valid && tgid == Some(main) {
+        *exit_kib = high_water.or(*exit_kib);
+    }
+    let answer = libc::seccomp_notif_resp {
+        id: notice.id,
+        val: 0,
+        error: 0,
+        flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+    };
+    // SAFETY: as above; a caller gone meanwhile makes it fail harmlessly (ENOENT).
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_SEND,
+            &raw const answer,
+        )
+    };
+}
+
+/// The process (`Tgid`) of a /proc/<tid>/status, and its address space's high-water mark
+/// (`VmHWM`, in KiB).
+fn parse_status(status: &str) -> (Option<libc::pid_t>, Option<u64>) {
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
+            .and_then(|value| value.split_ascii_whitespace().next())
+    };
+    (
+        field("Tgid").and_then(|pid| pid.parse().ok()),
+        field("VmHWM").and_then(|kib| kib.parse().ok()),
+    )
 }
 
 /// Starts the program, waits for it while reaping orphans, then kills and reaps the rest.
@@ -357,6 +485,7 @@ fn run_in_folder(
         exec_errno: exec_failed,
     } = spawn::spawn(program, &raw, spawn::Parent::Caller)?;
     let pidfd = pidfd.ok_or_else(|| io::Error::other("clone gave no pidfd"))?;
+    let init_kib = own_high_water_kib();
     // Hold nothing of the program's: its pipes must close when it and its children end.
     drop(fds);
     let sent = wire::send(
@@ -366,33 +495,35 @@ fn run_in_folder(
     );
     drop(pidfd);
     let mut tally = Tally::default();
+    let mut exit_kib = None;
     let mut status = None;
     let mut judge_gone = sent.is_err();
     while status.is_none() && !judge_gone {
+        let pollfd = |fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
         let mut polled = [
-            libc::pollfd {
-                fd: socket,
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: hidden.children.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
+            pollfd(socket),
+            pollfd(hidden.children.as_raw_fd()),
+            pollfd(hidden.exits.as_ref().map_or(-1, AsRawFd::as_raw_fd)),
         ];
         // SAFETY: the array is valid for its length.
-        let rc = unsafe { libc::poll(polled.as_mut_ptr(), 2, -1) };
+        let rc = unsafe { libc::poll(polled.as_mut_ptr(), 3, -1) };
         if rc < 0 {
             if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
                 continue;
             }
             return Err(sys::fail("poll"));
         }
+        if let (true, Some(listener)) = (polled[2].revents & libc::POLLIN != 0, &hidden.exits) {
+            answer_exit(listener, main, &mut exit_kib);
+        }
         if polled[1].revents != 0 {
             while let Ok(Some(_)) = hidden.children.read_signal() {}
             while let Some((pid, wait_status, usage)) = reap(libc::WNOHANG) {
-                tally.add(&usage);
+                tally.add(&usage, pid == main);
                 if pid == main {
                     status = Some(wait_status);
                 }
@@ -410,7 +541,7 @@ fn run_in_folder(
     // The program is gone (or the judge is): so is everything it left.
     kill_all();
     while let Some((pid, wait_status, usage)) = reap(0) {
-        tally.add(&usage);
+        tally.add(&usage, pid == main);
         if pid == main {
             status = Some(wait_status);
         }
@@ -423,7 +554,12 @@ fn run_in_folder(
         (None, Some(status)) => Outcome::Status(status),
         (None, None) => return Err(io::Error::other("the program was never reaped")),
     };
-    Ok(Some(Ended { outcome, tally }))
+    Ok(Some(Ended {
+        outcome,
+        tally,
+        init_kib,
+        exit_kib,
+    }))
 }
 
 /// Kills every process of the namespace but the init.
@@ -550,4 +686,56 @@ fn plan(
 fn syscall_filters() -> &'static [seccompiler::BpfProgram] {
     static FILTERS: std::sync::OnceLock<Vec<seccompiler::BpfProgram>> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| super::filter::programs().unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_gives_the_process_and_its_high_water_mark() {
+        let status = "Name:\tsum\nUmask:\t0022\nState:\tR (running)\nTgid:\t17\nNgid:\t0\n\
+                      Pid:\t18\nPPid:\t1\nVmPeak:\t    2680 kB\nVmHWM:\t    1204 kB\n\
+                      VmRSS:\t    1204 kB\n";
+        assert_eq!(parse_status(status), (Some(17), Some(1204)));
+        // A kernel thread has no address space; a torn read has neither.
+        assert_eq!(parse_status("Name:\tkthreadd\nTgid:\t2\n"), (Some(2), None));
+        assert_eq!(parse_status(""), (None, None));
+        assert_eq!(parse_status("TgidX:\t5\nVmHWM:\tlots kB\n"), (None, None));
+    }
+
+    #[test]
+    fn the_programs_own_high_water_mark_stands_for_the_inits() {
+        let ended = |main_kib, others_kib, init_kib, exit_kib| Ended {
+            outcome: Outcome::Status(0),
+            tally: Tally {
+                main_kib,
+                others_kib,
+                ..Tally::default()
+            },
+            init_kib,
+            exit_kib,
+        };
+        // (the program's ru_maxrss, the others', the init's high-water mark, the program's
+        // own at exit_group) → the figure
+        let table = [
+            // A program smaller than the init: its ru_maxrss is the init's; its own counts.
+            ((2600, 0, 2600, Some(1100)), 1100),
+            // Larger: its ru_maxrss is its own (or its children's), as time shows it.
+            ((34_000, 0, 2600, Some(33_900)), 34_000),
+            // Killed, so never at exit_group: its ru_maxrss, as before.
+            ((2600, 0, 2600, None), 2600),
+            // An orphan larger than it: the orphan's.
+            ((2600, 5000, 2600, Some(1100)), 5000),
+        ];
+        for ((main, others, init, exit), expected) in table {
+            let figure = ended(main, others, init, exit).own_max_rss_kib();
+            assert_eq!(figure, expected, "{main} {others} {init} {exit:?}");
+        }
+    }
+
+    #[test]
+    fn this_process_has_a_high_water_mark() {
+        assert!(own_high_water_kib() > 0);
+    }
 }

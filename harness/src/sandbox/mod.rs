@@ -27,6 +27,8 @@ pub mod run;
 pub(crate) mod transcript;
 #[cfg(unix)]
 mod unix;
+#[cfg(unix)]
+mod watch;
 
 #[cfg(target_os = "linux")]
 mod cgroup;

@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use super::run::{Capture, Isolation, LimitHit, Limits, RunError, RunResult, Scope, Termination};
 use super::transcript::{Recorder, Speaker, Transcript};
-use super::unix::{self, Group, MemoryWatch};
+use super::unix::{self, Group, GroupProbe};
+use super::watch::{Plan, Probe, Sample, Schedstat, Watch};
 
 /// How long the interactor may take to give its verdict once the submission has ended.
 pub const AFTER_SUBMISSION: Duration = Duration::from_secs(2);
@@ -81,89 +82,24 @@ enum Process {
     Plain {
         group: Group,
         pidfd: Option<OwnedFd>,
-        memory: MemoryWatch,
+        probe: GroupProbe,
     },
     /// In the sandbox: the zygote reports the whole tree's numbers when the run ends; the
-    /// tree's memory is sampled here only where no cgroup measures its peak.
+    /// watch reads the tree as for any sandboxed run.
     #[cfg(target_os = "linux")]
-    Sandboxed {
-        run: Option<super::client::Started>,
-        limit: u64,
-        peak: u64,
-        next_sample: Option<Instant>,
-    },
+    Sandboxed { run: Option<super::client::Started> },
 }
-
-/// How often a sandboxed side's tree is sampled where no cgroup measures it.
-#[cfg(target_os = "linux")]
-const TREE_SAMPLE_EVERY: Duration = Duration::from_millis(5);
 
 impl Process {
     fn kill(&self) {
         match self {
             Process::Plain { group, .. } => group.kill(),
             #[cfg(target_os = "linux")]
-            Process::Sandboxed { run, .. } => {
+            Process::Sandboxed { run } => {
                 if let Some(run) = run {
                     run.kill();
                 }
             }
-        }
-    }
-
-    fn next_sample(&self) -> Option<Instant> {
-        match self {
-            Process::Plain { memory, .. } => memory.next_sample(),
-            #[cfg(target_os = "linux")]
-            Process::Sandboxed { next_sample, .. } => *next_sample,
-        }
-    }
-
-    /// Takes a memory sample if one is due; true when it is above the limit.
-    fn over_limit(&mut self, now: Instant) -> bool {
-        match self {
-            Process::Plain { memory, .. } => memory.over_limit(now),
-            #[cfg(target_os = "linux")]
-            Process::Sandboxed {
-                run,
-                limit,
-                peak,
-                next_sample,
-            } => {
-                if next_sample.is_none_or(|due| now < due) {
-                    return false;
-                }
-                match run
-                    .as_ref()
-                    .and_then(super::client::Started::resident_bytes)
-                {
-                    Some(bytes) => {
-                        *peak = (*peak).max(bytes);
-                        *next_sample = Some(now + TREE_SAMPLE_EVERY);
-                        bytes > *limit
-                    }
-                    None => {
-                        *next_sample = None;
-                        false
-                    }
-                }
-            }
-        }
-    }
-
-    /// The longest time one of its processes spent runnable but waiting for a CPU: not its
-    /// own time, so not counted toward the wall bound (a busy machine is not a program that
-    /// sleeps).
-    fn run_delay(&self) -> Duration {
-        match self {
-            #[cfg(target_os = "linux")]
-            Process::Plain { group, .. } => super::tree::run_delay_from(group.pid),
-            #[cfg(not(target_os = "linux"))]
-            Process::Plain { .. } => Duration::ZERO,
-            #[cfg(target_os = "linux")]
-            Process::Sandboxed { run, .. } => run
-                .as_ref()
-                .map_or(Duration::ZERO, super::client::Started::run_delay),
         }
     }
 
@@ -172,9 +108,75 @@ impl Process {
         match self {
             Process::Plain { pidfd, .. } => pidfd.as_ref().map(AsRawFd::as_raw_fd),
             #[cfg(target_os = "linux")]
-            Process::Sandboxed { run, .. } => run.as_ref().map(super::client::Started::socket),
+            Process::Sandboxed { run } => run.as_ref().map(super::client::Started::socket),
         }
     }
+}
+
+/// Each side is read as a run of its kind is.
+impl Probe for Process {
+    fn schedstat(&mut self) -> Schedstat {
+        match self {
+            Process::Plain { probe, .. } => probe.schedstat(),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run } => run
+                .as_mut()
+                .map_or_else(Schedstat::default, |run| run.launched_mut().schedstat()),
+        }
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        match self {
+            Process::Plain { probe, .. } => probe.sample(),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run } => run.as_mut()?.launched_mut().sample(),
+        }
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        match self {
+            Process::Plain { probe, .. } => probe.cpu_used(),
+            #[cfg(target_os = "linux")]
+            Process::Sandboxed { run } => run.as_mut()?.launched_mut().cpu_used(),
+        }
+    }
+}
+
+/// The submission as its watch reads it: the pair's wall bound is its, and the time either
+/// side, or the judge that relays between them, waited for a CPU is not its own. In a dialogue
+/// they take turns, so a wait of the interactor's holds the submission up as much as one of
+/// its own: the waits add up.
+struct Dialogue<'a> {
+    submission: &'a mut Process,
+    interactor: &'a mut Side,
+    /// The judge's own wait when the pair started.
+    relay_before: Duration,
+}
+
+impl Probe for Dialogue<'_> {
+    fn schedstat(&mut self) -> Schedstat {
+        let own = self.submission.schedstat();
+        Schedstat {
+            cpu_time: own.cpu_time,
+            run_delay: own.run_delay + self.interactor.waited() + relay_delay(self.relay_before),
+        }
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        self.submission.sample()
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        self.submission.cpu_used()
+    }
+}
+
+/// How long the judge's thread waited for a CPU since `before`.
+fn relay_delay(before: Duration) -> Duration {
+    #[cfg(target_os = "linux")]
+    return super::tree::own_run_delay().saturating_sub(before);
+    #[cfg(not(target_os = "linux"))]
+    return before.saturating_sub(before);
 }
 
 /// How a side ended, and its own numbers.
@@ -199,7 +201,11 @@ struct Side {
     /// Said by the other side, not yet written to this side's stdin.
     pending: Vec<u8>,
     capture: Capture,
-    limit_hit: Option<LimitHit>,
+    /// Its limits, and the limit it was stopped for.
+    watch: Watch,
+    /// The longest time one of its processes was seen to wait for a CPU: read while it runs,
+    /// and kept once it is gone (its pid may then be someone else's).
+    waited: Duration,
     /// When its main process was reaped, and its numbers.
     reaped: Option<Ended>,
     /// Bytes it wrote to stdout, and the most it may.
@@ -209,15 +215,18 @@ struct Side {
 }
 
 impl Side {
+    /// Starts `party`: the submission with the pair's wall bound (`pair_bound`), the
+    /// interactor without one of its own.
     fn spawn(
         party: &Party<'_>,
         workdir: &Path,
         speaker: Speaker,
         started: Instant,
+        pair_bound: Option<Duration>,
     ) -> Result<Side, RunError> {
         #[cfg(target_os = "linux")]
         if sandboxed(party)? {
-            return Side::spawn_sandboxed(party, speaker);
+            return Side::spawn_sandboxed(party, speaker, started, pair_bound);
         }
         // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
         // side inherits it.
@@ -245,14 +254,16 @@ impl Side {
             reaped: false,
             registered: Some(super::interrupt::register(pid)),
         };
+        let plan = unix::plan(&party.limits, party.scope);
         Side::new(
             party,
             speaker,
             Process::Plain {
                 group,
                 pidfd: unix::pidfd_open(pid),
-                memory: MemoryWatch::new(pid, party.limits.memory_bytes, party.scope, started),
+                probe: GroupProbe::new(pid, party.scope),
             },
+            Watch::new(bounded_by(plan, pair_bound), started),
             File::from(stdin_write),
             child.stdout,
             child.stderr,
@@ -261,7 +272,12 @@ impl Side {
 
     /// The side in the sandbox, its stdin and stdout the pipes the judge relays.
     #[cfg(target_os = "linux")]
-    fn spawn_sandboxed(party: &Party<'_>, speaker: Speaker) -> Result<Side, RunError> {
+    fn spawn_sandboxed(
+        party: &Party<'_>,
+        speaker: Speaker,
+        started: Instant,
+        pair_bound: Option<Duration>,
+    ) -> Result<Side, RunError> {
         let pipe = || {
             nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| RunError::Wait(e.into()))
         };
@@ -283,16 +299,12 @@ impl Side {
             },
             super::client::Failure::Lost(error) => RunError::Sandbox(error),
         })?;
-        let samples = run.resident_bytes().is_some();
+        let plan = run.launched().plan(&party.limits);
         Side::new(
             party,
             speaker,
-            Process::Sandboxed {
-                run: Some(run),
-                limit: party.limits.memory_bytes,
-                peak: 0,
-                next_sample: samples.then(|| Instant::now() + TREE_SAMPLE_EVERY),
-            },
+            Process::Sandboxed { run: Some(run) },
+            Watch::new(bounded_by(plan, pair_bound), started),
             File::from(stdin_write),
             Some(File::from(stdout_read)),
             Some(File::from(stderr_read)),
@@ -303,6 +315,7 @@ impl Side {
         party: &Party<'_>,
         speaker: Speaker,
         process: Process,
+        watch: Watch,
         stdin: File,
         stdout: Option<File>,
         stderr: Option<File>,
@@ -316,7 +329,8 @@ impl Side {
             stderr,
             pending: Vec::new(),
             capture: Capture::new(0),
-            limit_hit: None,
+            watch,
+            waited: Duration::ZERO,
             reaped: None,
             written: 0,
             output_limit: party.limits.output_bytes,
@@ -335,34 +349,48 @@ impl Side {
         self.reaped.is_none()
     }
 
+    /// How long it waited for a CPU: now, while it runs; when it ended, once it has.
+    fn waited(&mut self) -> Duration {
+        if self.running() {
+            self.waited = self.waited.max(self.process.schedstat().run_delay);
+        }
+        self.waited
+    }
+
     fn kill(&mut self, why: LimitHit) {
-        if self.running() && self.limit_hit.is_none() {
-            self.limit_hit = Some(why);
+        if self.running() {
+            self.watch.stopped(why);
         }
         self.process.kill();
     }
 
     /// Kills what is left of it and reaps it.
     fn reap(&mut self) -> Result<(), RunError> {
+        // The interactor's last wait, read while its pid is still its own (a sandboxed tree
+        // is gone by now): the submission's bound counts it.
+        if self.speaker == Speaker::Interactor && matches!(self.process, Process::Plain { .. }) {
+            self.waited();
+        }
         let ended = match &mut self.process {
-            Process::Plain { group, memory, .. } => {
+            Process::Plain { group, .. } => {
                 group.kill();
                 let (status, usage) = group.reap().map_err(RunError::Wait)?;
+                let peak = unix::max_rss_bytes(&usage).max(self.watch.peak());
                 Ended {
                     at: Instant::now(),
                     termination: unix::termination(status),
                     cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
-                    peak_memory_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
-                    resident_peak_bytes: unix::max_rss_bytes(&usage).max(memory.peak),
+                    peak_memory_bytes: peak,
+                    resident_peak_bytes: peak,
                 }
             }
             #[cfg(target_os = "linux")]
-            Process::Sandboxed { run, peak, .. } => {
+            Process::Sandboxed { run } => {
                 let at = Instant::now();
                 let run = run.take().expect("a sandboxed side is reaped once");
                 let finished = run.finish().map_err(RunError::Sandbox)?;
-                if finished.hit_memory_cap && self.limit_hit.is_none() {
-                    self.limit_hit = Some(LimitHit::Memory);
+                if finished.hit_memory_cap {
+                    self.watch.stopped(LimitHit::Memory);
                 }
                 let termination = match finished.outcome {
                     super::wire::Outcome::Status(status) => unix::termination(status),
@@ -373,15 +401,15 @@ impl Side {
                         })
                     }
                 };
-                let max_rss = finished.max_rss_kib.saturating_mul(1024);
-                // As for any sandboxed run: the cgroup's peak where there is one.
-                let decided = finished.cgroup_peak.unwrap_or_else(|| (*peak).max(max_rss));
+                // As for any sandboxed run.
+                let (peak_memory_bytes, resident_peak_bytes) =
+                    super::client::memory_figures(&finished, self.watch.peak());
                 Ended {
                     at,
                     termination,
-                    cpu_time: Duration::from_micros(finished.user_micros + finished.system_micros),
-                    peak_memory_bytes: decided,
-                    resident_peak_bytes: decided.max(max_rss),
+                    cpu_time: super::client::finished_cpu(&finished).max(self.watch.cpu_seen()),
+                    peak_memory_bytes,
+                    resident_peak_bytes,
                 }
             }
         };
@@ -411,7 +439,7 @@ impl Side {
         let (_, _, stderr_tail) = self.capture.finish();
         RunResult {
             termination: ended.termination,
-            limit_hit: self.limit_hit,
+            limit_hit: self.watch.hit(),
             cpu_time: ended.cpu_time,
             wall_time: ended.at.saturating_duration_since(started),
             peak_memory_bytes: ended.peak_memory_bytes,
@@ -475,18 +503,21 @@ pub(crate) fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError
     result
 }
 
-/// When a side that reached its wall bound at `now` is really due: `None` when its own time
-/// (the wall clock less the time it waited for a CPU) is over `wall`, else later by the wait.
-fn pushed_back(
-    started: Instant,
-    now: Instant,
-    wall: Duration,
-    process: &Process,
-) -> Option<Instant> {
-    let own = now
-        .saturating_duration_since(started)
-        .saturating_sub(process.run_delay());
-    (own < wall).then(|| now + (wall - own))
+/// A side's watch: the submission's wall bound is the pair's (`Some`), pushed back as any
+/// run's; the interactor is held to the bound the loop gives it (the pair's, later once the
+/// submission has ended).
+fn bounded_by(plan: Plan, pair_bound: Option<Duration>) -> Plan {
+    match pair_bound {
+        Some(wall) => Plan {
+            wall: Some(wall),
+            ..plan
+        },
+        None => Plan {
+            wall: None,
+            push_back: false,
+            ..plan
+        },
+    }
 }
 
 /// The folder a party runs in: its own, or its scratch folder.
@@ -510,15 +541,16 @@ fn run_in(
         interactor_dir,
         Speaker::Interactor,
         started,
+        None,
     )?;
     let mut submission = Side::spawn(
         &request.submission,
         submission_dir,
         Speaker::Submission,
         started,
+        Some(request.wall_time),
     )?;
-    // The submission's wall bound, pushed back by the time its processes waited for a CPU.
-    let mut deadline = started + request.wall_time;
+    let relay_before = relay_delay(Duration::ZERO);
     let mut recorder = Recorder::new();
     let mut first: Option<Speaker> = None;
     let mut buf: Vec<u8> = Vec::with_capacity(unix::READ_CHUNK);
@@ -528,27 +560,7 @@ fn run_in(
 
     loop {
         let now = Instant::now();
-        // Limits.
-        if submission.running() && submission.limit_hit.is_none() && now >= deadline {
-            match pushed_back(started, now, request.wall_time, &submission.process) {
-                Some(later) => deadline = later,
-                None => submission.kill(LimitHit::WallTime),
-            }
-        }
-        // The submission's bound, pushed back or not, is the interactor's too: it waits for the
-        // submission, and is not to be cut short by the time the submission waited for a CPU.
-        let interactor_deadline = match &submission.reaped {
-            Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
-            None => deadline,
-        };
-        if interactor.running() && now >= interactor_deadline {
-            interactor.kill(LimitHit::WallTime);
-        }
-        for side in [&mut submission, &mut interactor] {
-            if side.running() && side.limit_hit.is_none() && side.process.over_limit(now) {
-                side.kill(LimitHit::Memory);
-            }
-        }
+        watch_limits(&mut submission, &mut interactor, now, relay_before);
         for (index, side) in [&mut submission, &mut interactor].into_iter().enumerate() {
             if let Some(until) = drain_until[index] {
                 if now >= until {
@@ -565,27 +577,20 @@ fn run_in(
 
         // Sleep until something happens or something is due.
         let mut wake: Option<Instant> = [
-            submission.running().then_some(deadline),
-            interactor.running().then_some(interactor_deadline),
-            submission.process.next_sample(),
-            interactor.process.next_sample(),
-            drain_until[0],
-            drain_until[1],
+            submission.running().then(|| submission.watch.wake(now)),
+            interactor.running().then(|| interactor.watch.wake(now)),
+            Some(drain_until[0]),
+            Some(drain_until[1]),
         ]
         .into_iter()
+        .flatten()
         .flatten()
         .min();
         let polling_exits = [&submission, &interactor]
             .iter()
             .any(|s| s.running() && s.process.exit_fd().is_none());
-        let killed = [&submission, &interactor]
-            .iter()
-            .any(|s| s.running() && s.limit_hit.is_some());
         if polling_exits {
             wake = Some(wake.map_or(now + unix::EXIT_TICK, |w| w.min(now + unix::EXIT_TICK)));
-        }
-        if killed {
-            wake = Some(wake.map_or(now + unix::KILLED_TICK, |w| w.min(now + unix::KILLED_TICK)));
         }
         let ready = poll(&submission, &interactor, wake)?;
 
@@ -599,44 +604,7 @@ fn run_in(
                 (&mut interactor, &mut submission)
             };
             let r = ready[index];
-            if r[STDOUT] {
-                if let Some(file) = &side.stdout {
-                    match unix::read_chunk(file, &mut buf).map_err(RunError::Wait)? {
-                        Some(0) => {
-                            side.stdout = None;
-                            first.get_or_insert(side.speaker);
-                        }
-                        Some(n) => {
-                            side.written += n as u64;
-                            let mut said: &[u8] = &buf;
-                            if side.written > side.output_limit {
-                                let over = (side.written - side.output_limit) as usize;
-                                said = &buf[..n - over.min(n)];
-                                side.stdout_truncated = true;
-                                side.stdout = None;
-                                side.kill(LimitHit::Output);
-                            }
-                            recorder.record(side.speaker, said);
-                            if other.stdin.is_some() {
-                                other.pending.extend_from_slice(said);
-                            }
-                        }
-                        None => {}
-                    }
-                }
-            }
-            if r[STDERR] {
-                if let Some(file) = &side.stderr {
-                    match unix::read_chunk(file, &mut buf).map_err(RunError::Wait)? {
-                        Some(0) => side.stderr = None,
-                        Some(_) => side.capture.push_stderr(&buf),
-                        None => {}
-                    }
-                }
-            }
-            if r[STDIN] {
-                write_pending(side);
-            }
+            relay(side, other, r, &mut buf, &mut recorder, &mut first)?;
             if side.has_exited(r[PIDFD]).map_err(RunError::Wait)? {
                 first.get_or_insert(side.speaker);
                 side.reap()?;
@@ -654,6 +622,85 @@ fn run_in(
         submission: submission.result(started),
         interactor: interactor.result(started),
     })
+}
+
+/// Looks at both sides' limits. The submission's wall bound is the pair's, pushed back by the
+/// time anyone waited for a CPU; the interactor is held to it, since it waits for the
+/// submission, and given [`AFTER_SUBMISSION`] more once the submission has ended.
+fn watch_limits(
+    submission: &mut Side,
+    interactor: &mut Side,
+    now: Instant,
+    relay_before: Duration,
+) {
+    if submission.running() {
+        let mut probe = Dialogue {
+            submission: &mut submission.process,
+            interactor,
+            relay_before,
+        };
+        if let Some(hit) = submission.watch.look(now, &mut probe) {
+            submission.kill(hit);
+        }
+    }
+    if let Some(deadline) = submission.watch.deadline() {
+        interactor.watch.hold_to(match &submission.reaped {
+            Some(Ended { at, .. }) => deadline.max(*at + AFTER_SUBMISSION),
+            None => deadline,
+        });
+    }
+    if interactor.running() {
+        if let Some(hit) = interactor.watch.look(now, &mut interactor.process) {
+            interactor.kill(hit);
+        }
+    }
+}
+
+/// Serves one side's ready pipes: what it says goes into the transcript and to the other
+/// side (up to its output limit), its stderr's tail is kept, its input is written.
+fn relay(
+    side: &mut Side,
+    other: &mut Side,
+    ready: [bool; 4],
+    buf: &mut Vec<u8>,
+    recorder: &mut Recorder,
+    first: &mut Option<Speaker>,
+) -> Result<(), RunError> {
+    if let (true, Some(file)) = (ready[STDOUT], &side.stdout) {
+        match unix::read_chunk(file, buf).map_err(RunError::Wait)? {
+            Some(0) => {
+                side.stdout = None;
+                first.get_or_insert(side.speaker);
+            }
+            Some(n) => {
+                side.written += n as u64;
+                let mut said: &[u8] = buf;
+                if side.written > side.output_limit {
+                    let over = (side.written - side.output_limit) as usize;
+                    said = &buf[..n - over.min(n)];
+                    side.stdout_truncated = true;
+                    side.stdout = None;
+                    side.kill(LimitHit::Output);
+                }
+                recorder.record(side.speaker, said);
+                if other.stdin.is_some() {
+                    other.pending.extend_from_slice(said);
+                }
+            }
+            None => {}
+        }
+    }
+    if let (true, Some(file)) = (ready[STDERR], &side.stderr) {
+        match unix::read_chunk(file, buf).map_err(RunError::Wait)? {
+            Some(0) => side.stderr = None,
+            Some(_) => side.capture.push_stderr(buf),
+            None => {}
+        }
+    }
+    if ready[STDIN] {
+        write_pending(side);
+    }
+    Ok(())
 }
 
 /// Closes each input whose writer has finished and whose words are all delivered, and the

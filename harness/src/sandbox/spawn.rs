@@ -197,7 +197,12 @@ extern "C" fn run_child(arg: *mut libc::c_void) -> libc::c_int {
     let child = unsafe { &mut *arg.cast::<Child<'_>>() };
     let errno = exec(child);
     child.errno.store(errno.max(1), Ordering::SeqCst);
+    // The thread's own exit, not `exit_group`: the init holds every `exit_group` of its
+    // namespace for itself to answer, and it waits for this child. Its only thread, so the
+    // process ends.
     // SAFETY: leaving without running anything of the parent's.
+    unsafe { libc::syscall(libc::SYS_exit, 127) };
+    // SAFETY: not reached; `_exit` if it were.
     unsafe { libc::_exit(127) }
 }
 

@@ -201,6 +201,36 @@ pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
     }
 }
 
+/// Installs the seccomp filter `program` on this thread (which must be the process's only
+/// one) and returns the listener its `SECCOMP_RET_USER_NOTIF` answers go to (close-on-exec).
+/// Needs `no_new_privs` or `CAP_SYS_ADMIN` in the user namespace.
+pub(crate) fn seccomp_listener(program: &[seccompiler::sock_filter]) -> io::Result<OwnedFd> {
+    #[repr(C)]
+    struct SockFprog {
+        len: libc::c_ushort,
+        filter: *const seccompiler::sock_filter,
+    }
+    let fprog = SockFprog {
+        len: libc::c_ushort::try_from(program.len())
+            .map_err(|_| io::Error::other("a seccomp filter too long"))?,
+        filter: program.as_ptr(),
+    };
+    // SAFETY: the program outlives the call, which copies it; the flags are integers.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            &raw const fprog,
+        )
+    };
+    if fd < 0 {
+        return Err(fail("install the exit listener's seccomp filter"));
+    }
+    // SAFETY: the descriptor is fresh and ours alone.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
 /// Sends SIGKILL through a pidfd: never hits a recycled pid.
 pub(crate) fn pidfd_kill(pidfd: RawFd) {
     // SAFETY: integers only; a dead process makes this fail harmlessly (ESRCH).

@@ -5,6 +5,8 @@
 use std::fs;
 use std::time::Duration;
 
+use super::watch::{Sample, Schedstat};
+
 /// Most processes looked at per sample: a fork bomb must not make sampling slow.
 const MAX_PROCESSES: usize = 256;
 
@@ -34,24 +36,20 @@ pub(crate) fn descendants(pid: libc::pid_t) -> Vec<libc::pid_t> {
     found
 }
 
-/// The longest time one process of the tree spent runnable but waiting for a CPU.
-pub(crate) fn run_delay(init: libc::pid_t) -> Duration {
-    schedstat(init).run_delay
-}
-
-/// What the tree's live processes' schedstat files say, each read once.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Schedstat {
-    /// CPU time used so far, summed (the first field).
-    pub cpu_time: Duration,
-    /// The longest time one process spent runnable but waiting for a CPU (the second).
-    pub run_delay: Duration,
-}
-
-/// [`Schedstat`] of the descendants of `init`: one walk, one read per process (a fork bomb's
+/// What the schedstat files of the descendants of `init` say: their CPU time summed, and the
+/// longest time one of them waited for a CPU. One walk, one read per process (a fork bomb's
 /// judge gets little CPU, and read them twice before).
 pub(crate) fn schedstat(init: libc::pid_t) -> Schedstat {
-    descendants(init)
+    summed(descendants(init))
+}
+
+/// [`schedstat`] of `pid` and its descendants: a process group's leader and its tree.
+pub(crate) fn schedstat_from(pid: libc::pid_t) -> Schedstat {
+    summed(std::iter::once(pid).chain(descendants(pid)))
+}
+
+fn summed(processes: impl IntoIterator<Item = libc::pid_t>) -> Schedstat {
+    processes
         .into_iter()
         .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/schedstat")).ok())
         .filter_map(|text| parse_schedstat(&text))
@@ -61,14 +59,14 @@ pub(crate) fn schedstat(init: libc::pid_t) -> Schedstat {
         })
 }
 
-/// [`run_delay`] of `pid` and its descendants: a process group's leader and its tree.
-pub(crate) fn run_delay_from(pid: libc::pid_t) -> Duration {
-    fs::read_to_string(format!("/proc/{pid}/schedstat"))
+/// How long the calling thread has waited for a CPU since it started: the judge's own wait,
+/// which holds up what it relays between an interactive pair.
+pub(crate) fn own_run_delay() -> Duration {
+    fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
         .and_then(|text| parse_schedstat(&text))
         .map(|(_, delay)| delay)
         .unwrap_or_default()
-        .max(run_delay(pid))
 }
 
 /// The first two fields of /proc/<pid>/schedstat: time on a CPU, time waiting for one.
@@ -79,17 +77,8 @@ fn parse_schedstat(text: &str) -> Option<(Duration, Duration)> {
     Some((Duration::from_nanos(cpu), Duration::from_nanos(delay)))
 }
 
-/// One look at a tree where no cgroup measures it.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Sample {
-    /// Resident memory, summed, in bytes.
-    pub resident_bytes: u64,
-    /// CPU time of the live processes, summed; only looked at for a tree of more than one
-    /// process (one process is held by its own RLIMIT_CPU).
-    pub cpu_time: Option<Duration>,
-}
-
-/// The tree's resident memory, and its CPU time when it has more than one process.
+/// The tree's resident memory, and its CPU time when it has more than one process (one
+/// process is held by its own RLIMIT_CPU).
 pub(crate) fn sample(init: libc::pid_t, page_size: u64) -> Sample {
     let processes = descendants(init);
     let cpu_time = (processes.len() > 1).then(|| {
@@ -101,14 +90,10 @@ pub(crate) fn sample(init: libc::pid_t, page_size: u64) -> Sample {
             .sum()
     });
     Sample {
-        resident_bytes: resident(&processes, page_size),
+        resident: resident(&processes, page_size),
+        files: 0,
         cpu_time,
     }
-}
-
-/// The resident memory of the whole tree, summed, in bytes.
-pub(crate) fn resident_bytes(init: libc::pid_t, page_size: u64) -> u64 {
-    resident(&descendants(init), page_size)
 }
 
 /// The resident memory of `processes` (statm's second field, in pages), summed, in bytes.
@@ -166,7 +151,7 @@ mod tests {
         }
         shell.kill().unwrap();
         shell.wait().unwrap();
-        assert!(sample.resident_bytes > 0, "{sample:?}");
+        assert!(sample.resident > 0, "{sample:?}");
         assert!(
             sample
                 .cpu_time

@@ -32,6 +32,7 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
 use crate::sandbox::run::{Capture, LimitHit, Limits, Scope, Termination};
+use crate::sandbox::watch::{self, Plan, Probe, Sample, Sampling, Schedstat, Watch};
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
 /// reservation; below this the verdict comes from peak RSS, since an address-space failure
@@ -41,16 +42,8 @@ const ADDRESS_SPACE_SLACK: u64 = 2 << 30;
 const FILE_SIZE_LIMIT: u64 = 1 << 30;
 /// Processes (threads, in fact) per user. Unenforced for root: the group kill is what cleans up.
 const PROCESS_LIMIT: u64 = 4096;
-/// Tiny cases end before the first sample, so they never pay for opening /proc.
-const FIRST_SAMPLE: Duration = Duration::from_millis(2);
-const SAMPLE_EVERY: Duration = Duration::from_millis(5);
-/// Sampling a whole group lists /proc: rarer, and a compiler or checker runs long enough
-/// that the first sample need not come early.
-const GROUP_SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// How often to look for the exit when there is no pidfd to wake us.
 pub(super) const EXIT_TICK: Duration = Duration::from_millis(2);
-/// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
-pub(crate) const KILLED_TICK: Duration = Duration::from_millis(50);
 /// How long to wait for the pipes to close once the group is dead. Only a process that left
 /// the group (setsid) can keep them open this long; what it wrote before is kept.
 pub(crate) const DRAIN_GRACE: Duration = Duration::from_millis(250);
@@ -255,6 +248,28 @@ fn own_rlimit(resource: Resource) -> (rlim_t, rlim_t) {
     }
 }
 
+/// The watch of a plain run: its wall bound pushed back by the time its group waited for a
+/// CPU (where /proc says), and its memory sampled per scope, where /proc has it.
+pub(super) fn plan(limits: &Limits, scope: Scope) -> Plan {
+    let (first, every) = match scope {
+        Scope::Process => (watch::FIRST_SAMPLE, watch::SAMPLE_EVERY),
+        Scope::Group => (watch::GROUP_SAMPLE_EVERY, watch::GROUP_SAMPLE_EVERY),
+    };
+    let proc = cfg!(any(target_os = "linux", target_os = "android"));
+    Plan {
+        wall: Some(limits.wall_time),
+        push_back: cfg!(target_os = "linux"),
+        cpu_limit: limits.cpu_time,
+        cpu_stop: cpu_backstop(limits.cpu_time),
+        sampling: (proc && limits.memory_bytes < u64::MAX).then_some(Sampling {
+            limit: limits.memory_bytes,
+            first,
+            every,
+        }),
+        counter: None,
+    }
+}
+
 /// Watches the spawned child until it ends, enforcing the wall clock, memory and output
 /// limits; then kills its whole group, reaps it with `wait4` and drains its pipes.
 pub(crate) fn supervise(
@@ -262,7 +277,7 @@ pub(crate) fn supervise(
     limits: &Limits,
     scope: Scope,
     capture: &mut Capture,
-    watch: ExitWatch,
+    exits: ExitWatch,
 ) -> io::Result<Supervised> {
     let Started {
         pid,
@@ -284,42 +299,29 @@ pub(crate) fn supervise(
     for pipe in [&streams.stdout, &streams.stderr].into_iter().flatten() {
         set_nonblocking(pipe)?;
     }
-    let pidfd = match watch {
+    let pidfd = match exits {
         ExitWatch::Pidfd => pidfd_open(pid),
         ExitWatch::Polling => None,
     };
-    let deadline = started.checked_add(limits.wall_time);
-    let mut memory = MemoryWatch::new(pid, limits.memory_bytes, scope, started);
-    let mut limit_hit = None;
+    let mut watch = Watch::new(plan(limits, scope), started);
+    let mut probe = GroupProbe::new(pid, scope);
 
     let exited_at = loop {
         let now = Instant::now();
-        if limit_hit.is_none() {
-            if deadline.is_some_and(|deadline| now >= deadline) {
-                limit_hit = Some(LimitHit::WallTime);
-            } else if memory.over_limit(now) {
-                limit_hit = Some(LimitHit::Memory);
-            }
-            if limit_hit.is_some() {
-                group.kill();
-            }
+        if watch.look(now, &mut probe).is_some() {
+            group.kill();
         }
         if pidfd.is_none() && has_exited(pid)? {
             break now;
         }
-
-        let mut wake = if limit_hit.is_none() {
-            [deadline, memory.next_sample()].into_iter().flatten().min()
-        } else {
-            Some(now + KILLED_TICK)
-        };
+        let mut wake = watch.wake(now);
         if pidfd.is_none() {
             wake = Some(wake.map_or(now + EXIT_TICK, |wake| wake.min(now + EXIT_TICK)));
         }
         let ready = streams.poll(pidfd.as_ref(), wake)?;
-        if streams.service(ready, capture)? && limit_hit.is_none() {
+        if streams.service(ready, capture)? && watch.hit().is_none() {
             group.kill();
-            limit_hit = Some(LimitHit::Output);
+            watch.stopped(LimitHit::Output);
         }
         if ready.pidfd {
             break Instant::now();
@@ -330,24 +332,15 @@ pub(crate) fn supervise(
     // have been reused by an unrelated process.
     group.kill();
     let (status, usage) = group.reap()?;
-
-    let grace_end = Instant::now() + DRAIN_GRACE;
-    while streams.is_open() && Instant::now() < grace_end {
-        let ready = streams.poll(None, Some(grace_end))?;
-        streams.service(ready, capture)?;
-    }
-    if capture.stdout_truncated() && limit_hit.is_none() {
-        // Written past the limit just before exiting: still over the limit.
-        limit_hit = Some(LimitHit::Output);
-    }
-
+    streams.drain(capture)?;
+    let peak = max_rss_bytes(&usage).max(watch.peak());
     Ok(Supervised {
         termination: termination(status),
-        limit_hit,
+        limit_hit: streams.settled(watch.hit(), capture),
         cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
         wall_time: exited_at.saturating_duration_since(started),
-        peak_memory_bytes: max_rss_bytes(&usage).max(memory.peak),
-        resident_peak_bytes: max_rss_bytes(&usage).max(memory.peak),
+        peak_memory_bytes: peak,
+        resident_peak_bytes: peak,
         scratch_bytes: 0,
         output_file: None,
     })
@@ -429,6 +422,24 @@ impl Streams {
 
     pub(crate) fn is_open(&self) -> bool {
         self.stdout.is_some() || self.stderr.is_some()
+    }
+
+    /// Reads what is left once the program is gone, for at most [`DRAIN_GRACE`]: only a
+    /// process that left the group (setsid) can hold the pipes open that long, and what it
+    /// wrote before is kept.
+    pub(crate) fn drain(&mut self, capture: &mut Capture) -> io::Result<()> {
+        let grace_end = Instant::now() + DRAIN_GRACE;
+        while self.is_open() && Instant::now() < grace_end {
+            let ready = self.poll(None, Some(grace_end))?;
+            self.service(ready, capture)?;
+        }
+        Ok(())
+    }
+
+    /// The run's limit once drained: a program that wrote past the output limit just before
+    /// it ended is over it too.
+    pub(crate) fn settled(&self, hit: Option<LimitHit>, capture: &Capture) -> Option<LimitHit> {
+        hit.or(capture.stdout_truncated().then_some(LimitHit::Output))
     }
 
     /// Waits until a pipe or the pidfd is ready, or until `wake` (`None`: no timeout).
@@ -563,67 +574,21 @@ pub(super) fn has_exited(pid: libc::pid_t) -> io::Result<bool> {
     Ok(unsafe { info.si_pid() } != 0)
 }
 
-/// Samples the main process's resident memory while it runs, so a program that touches far
-/// more than its limit is killed before it hurts the machine.
-pub(super) struct MemoryWatch {
+/// What the watch reads of a plain run: the main process's resident memory (statm), or the
+/// whole group's, and the schedstat of the main process and its descendants.
+pub(super) struct GroupProbe {
     pid: libc::pid_t,
     scope: Scope,
-    limit: u64,
-    /// When the next sample is due; `None` when sampling is off or impossible.
-    next: Option<Instant>,
     /// /proc/<pid>/statm, opened at the first sample and re-read in place.
     statm: Option<File>,
-    /// Highest resident size seen, in bytes.
-    pub(super) peak: u64,
 }
 
-impl MemoryWatch {
-    pub(super) fn new(pid: libc::pid_t, limit: u64, scope: Scope, started: Instant) -> Self {
-        let sampling = cfg!(any(target_os = "linux", target_os = "android")) && limit < u64::MAX;
-        let first = match scope {
-            Scope::Process => FIRST_SAMPLE,
-            Scope::Group => GROUP_SAMPLE_EVERY,
-        };
-        MemoryWatch {
+impl GroupProbe {
+    pub(super) fn new(pid: libc::pid_t, scope: Scope) -> GroupProbe {
+        GroupProbe {
             pid,
             scope,
-            limit,
-            next: sampling.then(|| started + first),
             statm: None,
-            peak: 0,
-        }
-    }
-
-    pub(super) fn next_sample(&self) -> Option<Instant> {
-        self.next
-    }
-
-    /// Takes a sample if one is due; true when the resident size is above the limit.
-    pub(super) fn over_limit(&mut self, now: Instant) -> bool {
-        match self.next {
-            Some(due) if now >= due => {}
-            _ => return false,
-        }
-        let sample = match self.scope {
-            Scope::Process => self.resident_bytes(),
-            Scope::Group => group_resident_bytes(self.pid),
-        };
-        match sample {
-            Some(bytes) => {
-                self.peak = self.peak.max(bytes);
-                self.next = Some(
-                    now + match self.scope {
-                        Scope::Process => SAMPLE_EVERY,
-                        Scope::Group => GROUP_SAMPLE_EVERY,
-                    },
-                );
-                bytes > self.limit
-            }
-            None => {
-                // Gone already, or no /proc: ru_maxrss still gives the peak afterwards.
-                self.next = None;
-                false
-            }
         }
     }
 
@@ -642,6 +607,30 @@ impl MemoryWatch {
             .parse()
             .ok()?;
         Some(pages.saturating_mul(page_size()))
+    }
+}
+
+impl Probe for GroupProbe {
+    fn schedstat(&mut self) -> Schedstat {
+        #[cfg(target_os = "linux")]
+        return super::tree::schedstat_from(self.pid);
+        #[cfg(not(target_os = "linux"))]
+        return Schedstat::default();
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        let resident = match self.scope {
+            Scope::Process => self.resident_bytes(),
+            Scope::Group => group_resident_bytes(self.pid),
+        }?;
+        Some(Sample {
+            resident,
+            ..Sample::default()
+        })
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        None
     }
 }
 

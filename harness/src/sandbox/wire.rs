@@ -30,6 +30,9 @@ pub(crate) struct ZygoteConfig {
     /// The kernel keeps user keyrings per user namespace (Linux ≥ 5.3): a program's own may
     /// be emptied before each run without touching the user's.
     pub user_keyrings_per_namespace: bool,
+    /// The kernel lets a seccomp listener resume the call it was told of (Linux ≥ 5.5): the
+    /// init may hold each `exit_group` to read the exiting program's own memory first.
+    pub exit_listener: bool,
 }
 
 /// How the program is started.
@@ -86,8 +89,12 @@ pub(crate) struct Finished {
     /// CPU time of the whole tree: every process of the run was reaped by the init.
     pub user_micros: u64,
     pub system_micros: u64,
-    /// Largest `ru_maxrss` of a process of the tree, in KiB.
+    /// Largest `ru_maxrss` of a process of the tree, in KiB: the program's includes the
+    /// high-water mark of the init's address space, which it was exec'd from.
     pub max_rss_kib: u64,
+    /// The same, with the program's own instead: its address space's high-water mark, read
+    /// as it called `exit_group`, where its `ru_maxrss` may be the init's; else as above.
+    pub own_max_rss_kib: u64,
     /// Peak memory charged to the run's cgroup, above what was charged before it started.
     pub cgroup_peak: Option<u64>,
     /// The cgroup's memory limit was hit (the kernel's OOM killer acted).

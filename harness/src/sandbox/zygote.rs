@@ -26,14 +26,6 @@ pub const ZYGOTE_ARG: &str = "__harness-sandbox-zygote";
 /// Where the new root is assembled before `pivot_root`: a tmpfs over it hides the host's.
 const BUILD_AT: &str = "/tmp";
 const HOSTNAME: &str = "sandbox";
-/// Files and folders a run may make in its folder: far above what contest programs make (a
-/// JVM makes two), and few enough that their inodes, which the folder's size does not count,
-/// hold little memory (about 1 KiB each).
-const SCRATCH_INODES: u32 = 4096;
-/// The folder in the new root that holds the host's scratch root (at `scratch` inside it):
-/// the init binds run folders from there to /tmp, then covers this folder, keeping a handle
-/// on what is underneath, so no program sees any folder but its own.
-pub(super) const HIDDEN_AT: &str = "/.harness";
 
 /// The cgroup files the init touches per run, opened before it leaves the host's view.
 pub(super) struct Cgroup {
@@ -152,8 +144,9 @@ fn open_cgroup(config: &ZygoteConfig) -> io::Result<Option<Cgroup>> {
     }))
 }
 
-/// Assembles the program's world in a tmpfs and makes it the root: the system read-only, a
-/// small /dev, mount points for /proc and the working folder, and nothing else of the host.
+/// Assembles the program's world in a tmpfs and makes it the root: [`view::rules`] for this
+/// machine and the worker's prefixes, applied in order, then every tmpfs but the worker's
+/// folder made read-only. Returns a descriptor of the worker's folder (/tmp).
 fn build_root(config: &ZygoteConfig) -> io::Result<OwnedFd> {
     sys::mount(
         None,
@@ -163,108 +156,87 @@ fn build_root(config: &ZygoteConfig) -> io::Result<OwnedFd> {
         None,
     )?;
     let _ = nix::unistd::sethostname(HOSTNAME);
-    // Taken before the tmpfs below can hide it (the scratch root may be under /tmp).
+    // Taken before the root's tmpfs can hide it (the scratch root may be under /tmp).
     let scratch = sys::clone_tree(Path::new(std::ffi::OsStr::from_bytes(&config.scratch_root)))?;
+    let prefixes: Vec<PathBuf> = config
+        .prefixes
+        .iter()
+        .map(|prefix| PathBuf::from(std::ffi::OsStr::from_bytes(prefix)))
+        .collect();
+    let needs = view::Needs {
+        prefixes: &prefixes,
+        owner: (config.program_uid, config.program_gid),
+    };
+    let rules = view::rules(&view::Machine::here()?, &needs);
     let root = Path::new(BUILD_AT);
-    sys::mount(
-        None,
-        root,
-        Some("tmpfs"),
-        libc::MS_NOSUID | libc::MS_NODEV,
-        Some("mode=0755,size=1m"),
-    )?;
-    for entry in view::SYSTEM_ENTRIES {
-        let host = Path::new("/").join(entry);
-        let Ok(meta) = fs::symlink_metadata(&host) else {
-            continue;
-        };
-        let target = root.join(entry);
-        if meta.file_type().is_symlink() {
-            symlink(fs::read_link(&host)?, &target)?;
-        } else if meta.is_dir() {
-            sys::bind_read_only(&host, &target, false)?;
-        }
+    for rule in &rules {
+        apply(rule, root, &scratch)?;
     }
-    for prefix in &config.prefixes {
-        let prefix = Path::new(std::ffi::OsStr::from_bytes(prefix));
-        let relative = prefix.strip_prefix("/").unwrap_or(prefix);
-        // Under a system folder it is already there, read-only.
-        if root.join(relative).exists() {
-            continue;
-        }
-        sys::bind_read_only(prefix, &root.join(relative), false)?;
-    }
-
-    let dev = root.join("dev");
-    fs::create_dir(&dev)?;
-    sys::mount(
-        None,
-        &dev,
-        Some("tmpfs"),
-        libc::MS_NOSUID | libc::MS_NOEXEC,
-        Some("mode=0755,size=64k"),
-    )?;
-    for device in view::DEVICES {
-        let host = Path::new("/dev").join(device);
-        if host.exists() {
-            sys::bind_read_only(&host, &dev.join(device), true).or_else(|_| {
-                sys::mount(Some(&host), &dev.join(device), None, libc::MS_BIND, None)
-            })?;
-        }
-    }
-    for (name, target) in [
-        ("fd", "/proc/self/fd"),
-        ("stdin", "/proc/self/fd/0"),
-        ("stdout", "/proc/self/fd/1"),
-        ("stderr", "/proc/self/fd/2"),
-    ] {
-        symlink(target, dev.join(name))?;
-    }
-    sys::make_read_only(&dev, true)?;
-
-    // The host's /proc stays mounted underneath the init's own: the kernel lets a user
-    // namespace mount a fresh proc only where a full one is already visible.
-    let proc = root.join("proc");
-    fs::create_dir(&proc)?;
-    sys::mount(
-        Some(Path::new("/proc")),
-        &proc,
-        None,
-        libc::MS_BIND | libc::MS_REC,
-        None,
-    )?;
-    // The worker's folder: a tmpfs of its own, so that what programs write there is bounded
-    // (the init sizes it per run) and the judge can see how much it holds.
-    let tmp = root.join("tmp");
-    fs::create_dir(&tmp)?;
-    sys::mount(
-        None,
-        &tmp,
-        Some("tmpfs"),
-        libc::MS_NOSUID | libc::MS_NODEV,
-        Some(&format!(
-            "size=1m,nr_inodes={SCRATCH_INODES},mode=0755,uid={},gid={}",
-            config.program_uid, config.program_gid
-        )),
-    )?;
-    let scratch_folder = nix::fcntl::open(
-        &tmp,
+    let worker_folder = nix::fcntl::open(
+        &root.join("tmp"),
         nix::fcntl::OFlag::O_PATH | nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_CLOEXEC,
         nix::sys::stat::Mode::empty(),
     )
     .map_err(|error| io::Error::other(format!("open the worker's folder: {error}")))?;
-    let scratch_at = root.join(HIDDEN_AT.trim_start_matches('/')).join("scratch");
-    fs::create_dir_all(&scratch_at)?;
-    sys::move_tree(&scratch, &scratch_at)?;
-
     std::env::set_current_dir(root)?;
     sys::pivot_here()?;
-    sys::mount(
-        None,
-        Path::new("/"),
-        None,
-        libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-        None,
-    )?;
-    Ok(scratch_folder)
+    // Deepest first: the root last.
+    for rule in rules.iter().rev().filter(|rule| !rule.writable()) {
+        if let view::Mount::Tmpfs(tmpfs) = &rule.mount {
+            let flags = libc::MS_REMOUNT | libc::MS_RDONLY | tmpfs_flags(tmpfs);
+            sys::mount(None, &rule.target, None, flags, None)?;
+        }
+    }
+    Ok(worker_folder)
+}
+
+/// Applies one rule of the view to the root being built at `root`.
+fn apply(rule: &view::Rule, root: &Path, scratch: &OwnedFd) -> io::Result<()> {
+    let at = root.join(rule.target.strip_prefix("/").unwrap_or(&rule.target));
+    let gone = |source: &Path| fs::symlink_metadata(source).is_err();
+    if rule.optional && rule.source().is_some_and(gone) {
+        return Ok(());
+    }
+    match &rule.mount {
+        view::Mount::Tmpfs(tmpfs) => {
+            fs::create_dir_all(&at)?;
+            let data = tmpfs.data();
+            sys::mount(None, &at, Some("tmpfs"), tmpfs_flags(tmpfs), Some(&data))
+        }
+        view::Mount::ReadOnly { source, devices } => {
+            let bound = sys::bind_read_only(source, &at, *devices);
+            if *devices {
+                // A device the kernel will not let this namespace remount: bound as it is,
+                // under the read-only /dev.
+                return bound.or_else(|_| sys::mount(Some(source), &at, None, libc::MS_BIND, None));
+            }
+            bound
+        }
+        view::Mount::Symlink { to } => symlink(to, &at),
+        view::Mount::Proc => {
+            fs::create_dir_all(&at)?;
+            sys::mount(
+                Some(Path::new("/proc")),
+                &at,
+                None,
+                libc::MS_BIND | libc::MS_REC,
+                None,
+            )
+        }
+        view::Mount::Scratch => {
+            fs::create_dir_all(&at)?;
+            sys::move_tree(scratch, &at)
+        }
+    }
+}
+
+fn tmpfs_flags(tmpfs: &view::Tmpfs) -> libc::c_ulong {
+    let mut flags = libc::MS_NOSUID;
+    if !tmpfs.devices {
+        flags |= libc::MS_NODEV;
+    }
+    if !tmpfs.exec {
+        flags |= libc::MS_NOEXEC;
+    }
+    flags
 }

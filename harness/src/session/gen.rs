@@ -23,11 +23,21 @@ pub struct GenRequest {
     /// Cases made at once; the cores by default.
     pub jobs: Option<usize>,
     pub no_build: bool,
+    /// For a package: overwrite files of `data/` the harness did not write.
+    pub force: bool,
 }
 
 impl Session {
     /// Makes the cases; with `--check`, the exit code fails when one differs.
     pub fn gen(&self, request: &GenRequest) -> Result<i32> {
+        if let Some(dir) = request
+            .problem
+            .as_deref()
+            .map(std::path::Path::new)
+            .filter(|dir| crate::package::detect(dir).is_some())
+        {
+            return self.gen_package(request, dir);
+        }
         let config = self.load_config()?;
         let problems: Vec<&Problem> = match &request.problem {
             Some(name) => vec![config.require_problem(name)?],
@@ -93,6 +103,61 @@ impl Session {
         Ok(match mode {
             Mode::Check if changed > 0 => exit::FAILED,
             _ => exit::OK,
+        })
+    }
+}
+
+impl Session {
+    /// `harness gen PKG_DIR`: the package's `data/` from its generators.yaml, or `--check`.
+    fn gen_package(&self, request: &GenRequest, dir: &std::path::Path) -> Result<i32> {
+        use crate::package::generate;
+        use std::io::Write;
+        let root = dir
+            .canonicalize()
+            .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", dir.display()))?;
+        if !root.join(generate::RECIPE).is_file() {
+            anyhow::bail!(
+                "`{}` has no `{}` to generate its data from (hint: `harness gen` writes a package's `data/` from BAPCtools' recipe)",
+                dir.display(),
+                generate::RECIPE
+            );
+        }
+        let languages = self.languages();
+        let (constants, interactive) = generate::problem_settings(&root)?;
+        let recipe = generate::read(&root, &constants, interactive)?;
+        let started = std::time::Instant::now();
+        let mut progress = crate::report::progress::Progress::stderr(recipe.cases.len());
+        progress.set_label(&crate::package::file_name(&root));
+        let context = generate::Context {
+            languages: &languages,
+            constants: &constants,
+            interactive,
+        };
+        let generated = generate::generate(&recipe, &context, &mut |_| progress.tick());
+        progress.finish();
+        let generated = generated?;
+        let mut stdout = anstream::stdout().lock();
+        let name = crate::package::file_name(&root);
+        let (diff, trash) = if request.check {
+            (generate::compare(&root, &generated)?, None)
+        } else {
+            let applied = generate::apply(&root, &generated, request.force)?;
+            (applied.diff, applied.trash)
+        };
+        crate::report::package::write_generated(
+            &mut stdout,
+            &name,
+            &generated,
+            &diff,
+            request.check,
+            trash.as_deref(),
+            started.elapsed(),
+        )?;
+        stdout.flush()?;
+        Ok(if request.check && !diff.is_empty() {
+            exit::FAILED
+        } else {
+            exit::OK
         })
     }
 }

@@ -53,6 +53,8 @@ pub struct JudgeRequest {
     /// Again on every change of the source.
     pub watch: bool,
     pub partition: Option<Partition>,
+    /// After a contest folder and a problem's label (in `problem` and `source`): the source.
+    pub contest_source: Option<PathBuf>,
 }
 
 impl JudgeRequest {
@@ -72,6 +74,43 @@ impl JudgeRequest {
 impl Session {
     /// Judges the submission; the exit code follows its verdict.
     pub fn judge(&self, request: &JudgeRequest, output: &Output) -> Result<i32> {
+        // `harness judge CONTEST LABEL SOURCE` is `harness judge PKG_DIR SOURCE` for the
+        // problem the label (or short name) names.
+        let contest_request;
+        let request = if crate::package::contest::is_contest(Path::new(&request.problem)) {
+            let contest = crate::package::contest::open(Path::new(&request.problem))?;
+            let Some(key) = &request.source else {
+                anyhow::bail!(
+                    "`{}` is a contest: give a problem's label and the source (hint: `harness judge {} A SOURCE`)",
+                    request.problem,
+                    request.problem
+                );
+            };
+            let found = contest.problem(&key.to_string_lossy())?;
+            let Some(source) = &request.contest_source else {
+                anyhow::bail!(
+                    "no source file to judge on problem {} ({}) (hint: `harness judge {} {} SOURCE`)",
+                    found.label,
+                    found.id,
+                    request.problem,
+                    found.label
+                );
+            };
+            contest_request = JudgeRequest {
+                problem: found.dir.display().to_string(),
+                source: Some(source.clone()),
+                contest_source: None,
+                ..request.clone()
+            };
+            &contest_request
+        } else if request.contest_source.is_some() {
+            anyhow::bail!(
+                "`{}` is not a contest folder (no problems.yaml), so it takes PROBLEM SOURCE, not three words",
+                request.problem
+            );
+        } else {
+            request
+        };
         // A piped input is read once: a watch reruns on it.
         let stdin_input = match request.input.as_deref() {
             Some(path) if path == Path::new("-") => {

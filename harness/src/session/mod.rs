@@ -89,7 +89,8 @@ impl Session {
         Ok(config)
     }
 
-    /// judge.toml's languages when one is found (they win), then the built-in table.
+    /// The package table (see [`crate::package::languages`]), with judge.toml's languages,
+    /// when one is found, for what it does not know.
     fn languages(&self) -> Vec<Language> {
         let config = self
             .config_path()

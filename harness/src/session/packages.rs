@@ -2,6 +2,7 @@
 //! line, loading one with its time limit settled (computed from the accepted submissions when
 //! the package has none), and judge.toml's problems that name a package.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -24,6 +25,12 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
             dirs.push(dir);
             continue;
         }
+        // A contest: its problems, in problems.yaml's order.
+        if package::contest::is_contest(&dir) {
+            let contest = package::contest::open(&dir)?;
+            dirs.extend(contest.problems.into_iter().map(|p| p.dir));
+            continue;
+        }
         if !dir.is_dir() {
             anyhow::bail!("`{arg}` is not a package folder, and problem ids cannot be mixed with package folders (hint: give only package folders, or only problem ids)");
         }
@@ -38,6 +45,16 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
         dirs.extend(inside);
     }
     Ok(Some(dirs))
+}
+
+/// The contest the arguments name, when they name exactly one contest folder.
+pub fn contest_of(args: &[String]) -> Result<Option<package::contest::Contest>> {
+    match args {
+        [one] if package::contest::is_contest(Path::new(one)) => {
+            Ok(Some(package::contest::open(Path::new(one))?))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Reads and builds the package in `dir`; when it gives no time limit, judges its accepted
@@ -73,6 +90,7 @@ fn load_with_limit(
         package::TimeLimit::Computed { .. } => None,
     };
     warn_unsandboxed(&opened, false);
+    note_python(&opened);
     let loaded = package::load(opened, languages.clone(), None)?;
     let name = loaded.package.name.clone();
     let (loaded, origin) = match (fixed, source) {
@@ -99,6 +117,25 @@ fn load_with_limit(
         )?;
     }
     Ok(loaded)
+}
+
+/// Says once, when a package has Python submissions, that they run with CPython here rather
+/// than the PyPy the format's tools run them with.
+fn note_python(package: &package::Package) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let python = package
+        .submissions
+        .iter()
+        .any(|s| s.path.extension().is_some_and(|e| e == "py" || e == "py3"));
+    let Some(note) = python
+        .then(package::languages::PackagePython::here)
+        .and_then(|p| p.note())
+    else {
+        return;
+    };
+    if !SAID.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        let _ = writeln!(anstream::stderr(), "note: {}: {note}", package.name);
+    }
 }
 
 /// Says once, before a package's own programs first run, that they will run without the

@@ -133,6 +133,16 @@ impl Session {
                 .filter(|r| matches!(r.judgement, Judgement::Failed(_)))
                 .count();
             package_report::write_validation(&mut stdout, &loaded, &validators, &results)?;
+            let checks = package_validate::check_data(&loaded, &validators, &mut |_| {});
+            bad += checks
+                .iter()
+                .filter(|r| matches!(r.outcome, package_validate::CheckOutcome::Failed(_)))
+                .count();
+            failed += checks
+                .iter()
+                .filter(|r| matches!(r.outcome, package_validate::CheckOutcome::Broken(_)))
+                .count();
+            package_report::write_data_checks(&mut stdout, &loaded, &checks)?;
         }
         stdout.flush()?;
         Ok(if failed > 0 {

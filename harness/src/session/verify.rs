@@ -68,7 +68,7 @@ impl Session {
             stored.iter().map(|s| s.plan.problem),
             request.no_build,
         )?;
-        judge_stored(&stored, Vec::new(), request, output, config.sandbox)
+        judge_stored(&stored, Vec::new(), request, output, config.sandbox, None)
     }
 
     /// `harness verify PKG_DIR…`: each package's stored submissions, by the format's folders.
@@ -107,7 +107,8 @@ impl Session {
         let sandbox = loaded
             .first()
             .map_or_else(crate::sandbox::Mode::default, |l| l.config.sandbox);
-        judge_stored(&stored, skipped, request, output, sandbox)
+        let contest = packages::contest_of(&request.problems)?;
+        judge_stored(&stored, skipped, request, output, sandbox, contest.as_ref())
     }
 }
 
@@ -118,6 +119,7 @@ fn judge_stored(
     request: &VerifyRequest,
     output: &Output,
     sandbox: crate::sandbox::Mode,
+    contest: Option<&crate::package::contest::Contest>,
 ) -> Result<i32> {
     let units = stored
         .iter()
@@ -136,6 +138,13 @@ fn judge_stored(
     let results = stream(&plan, output, options, skipped, |on_event| {
         Ok(verify::run(stored, jobs, on_event)?)
     })?;
+    // A contest: one row per problem, under the summary.
+    if let Some(contest) = contest.filter(|_| output.is_human()) {
+        use std::io::Write;
+        let mut stdout = anstream::stdout().lock();
+        crate::report::package::write_contest_summary(&mut stdout, contest, &results)?;
+        stdout.flush()?;
+    }
     Ok(exit::for_verdicts(
         results
             .iter()

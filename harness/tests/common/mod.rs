@@ -140,6 +140,62 @@ pub fn processes_running(program: &Path) -> Vec<u32> {
         .collect()
 }
 
+/// The peak resident size `/usr/bin/time -f %M` gives for `program` on `input`, in bytes: the
+/// least of three runs (a run may be disturbed). `None` without GNU time.
+pub fn time_max_rss(program: &Path, input: &str) -> Option<u64> {
+    (0..3)
+        .filter_map(|_| {
+            let dir = tempfile::tempdir().unwrap();
+            let report = dir.path().join("time");
+            let input_file = dir.path().join("in");
+            std::fs::write(&input_file, input).unwrap();
+            let status = std::process::Command::new("/usr/bin/time")
+                .arg("-f")
+                .arg("%M")
+                .arg("-o")
+                .arg(&report)
+                .arg(program)
+                .stdin(std::fs::File::open(&input_file).unwrap())
+                .stdout(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            let kib: u64 = std::fs::read_to_string(&report).ok()?.trim().parse().ok()?;
+            status.success().then_some(kib * 1024)
+        })
+        .min()
+}
+
+/// Busy loops beside a test, `per_core` for each core this process may use, stopped (by
+/// their pids) when dropped: a machine as loaded as a stress run or other jobs make it.
+pub struct Load(Vec<std::process::Child>);
+
+impl Load {
+    pub fn new(per_core: usize) -> Load {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let spin = fixture("spin");
+        let hogs = (0..per_core * cores)
+            .map(|_| {
+                Command::new(&spin)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap_or_else(|error| panic!("cannot start `{}`: {error}", spin.display()))
+            })
+            .collect();
+        Load(hogs)
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for hog in &mut self.0 {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
+    }
+}
+
 /// testlib.h for a test that compiles against it: the file `HARNESS_TESTLIB_H` names, else
 /// `target/testlib/testlib.h`, which `.ci/install-testlib` (the script `.ci/install-tools`
 /// runs) fetches here on a fresh clone. Where it cannot be had, the test fails under CI; on a

@@ -1,0 +1,231 @@
+//! A contest as BAPCtools and DOMjudge lay one out: a folder with `problems.yaml` (the
+//! problems in order, each with its `label` and the `id` that is its package folder) and
+//! `contest.yaml` (its name). Its problems are found by label (`A`) or by short name.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::PackageError;
+
+/// One problem of `problems.yaml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContestProblem {
+    /// `A`.
+    pub label: String,
+    /// The short name: the package's folder name.
+    pub id: String,
+    /// The package's folder.
+    pub dir: PathBuf,
+}
+
+/// A contest folder, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contest {
+    pub root: PathBuf,
+    /// `contest.yaml`'s `name` (or `title`), else the folder's name.
+    pub name: String,
+    pub problems: Vec<ContestProblem>,
+}
+
+/// An entry of `problems.yaml` as written; the keys the harness does not use (`name`, `rgb`,
+/// `color`, `time_limit`, CCS fields) are allowed and left alone.
+#[derive(Debug, Deserialize)]
+struct Entry {
+    id: Option<String>,
+    /// BAPCtools calls it `label`; older DOMjudge files `letter`, and some give only `short-name`.
+    label: Option<Scalar>,
+    letter: Option<Scalar>,
+    #[serde(rename = "short-name")]
+    short_name: Option<String>,
+}
+
+/// A label written as `A` or as `1`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Scalar {
+    Text(String),
+    Number(i64),
+}
+
+impl Scalar {
+    fn text(&self) -> String {
+        match self {
+            Scalar::Text(text) => text.clone(),
+            Scalar::Number(n) => n.to_string(),
+        }
+    }
+}
+
+/// Whether `dir` is a contest folder (it has `problems.yaml`).
+pub fn is_contest(dir: &Path) -> bool {
+    dir.join("problems.yaml").is_file()
+}
+
+/// The line and column of the `index`-th entry of a `problems.yaml` list: where its first key
+/// starts (`- id: a` gives the `id`). `(1, 1)` when it cannot be found.
+fn entry_position(text: &str, index: usize) -> (usize, usize) {
+    let mut seen = 0;
+    for (number, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("- ") || trimmed == "-" {
+            if seen == index {
+                let after_dash = &trimmed[1..];
+                let key = after_dash.len() - after_dash.trim_start().len();
+                let column = line.len() - trimmed.len() + 1 + key + 1;
+                return (number + 1, column);
+            }
+            seen += 1;
+        }
+    }
+    (1, 1)
+}
+
+/// Reads the contest in `dir`.
+pub fn open(dir: &Path) -> Result<Contest, PackageError> {
+    let root = dir.canonicalize().map_err(|source| PackageError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let path = root.join("problems.yaml");
+    super::check_inside(&root, &path)?;
+    // Read within the package bounds (size, nesting), then typed, so that a wrong type is
+    // named with its line and column.
+    super::yaml::read(&path)?;
+    let text = std::fs::read_to_string(&path).map_err(|source| PackageError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let syntax = |line: usize, column: usize, message: String| PackageError::Syntax {
+        path: path.clone(),
+        line,
+        column,
+        message,
+    };
+    let entries: Vec<Entry> = if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        serde_norway::from_str::<Option<Vec<Entry>>>(&text)
+            .map_err(|error| {
+                let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+                syntax(
+                    line,
+                    column,
+                    format!("{error} (hint: problems.yaml is a list of problems, each `- id: <folder>` with its `label: A`)"),
+                )
+            })?
+            .unwrap_or_default()
+    };
+    if entries.is_empty() {
+        return Err(syntax(
+            1,
+            1,
+            "no problems (hint: list them as `- id: <folder>` with `label: A`, as `bt new_problem` does)".to_string(),
+        ));
+    }
+    let mut problems: Vec<ContestProblem> = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let (line, column) = entry_position(&text, index);
+        let id = entry
+            .id
+            .clone()
+            .or_else(|| entry.short_name.clone())
+            .ok_or_else(|| {
+                syntax(
+                    line,
+                    column,
+                    "a problem without `id` (its package folder)".to_string(),
+                )
+            })?;
+        let label = entry
+            .label
+            .as_ref()
+            .or(entry.letter.as_ref())
+            .map(Scalar::text)
+            .ok_or_else(|| {
+                syntax(
+                    line,
+                    column,
+                    format!("problem `{id}` has no `label` (`A`, `B`, …)"),
+                )
+            })?;
+        let folder = super::relative_inside(&root, &id)
+            .map_err(|why| syntax(line, column, format!("`id: {id}`: {why}")))?;
+        super::check_inside(&root, &folder)?;
+        if super::detect(&folder).is_none() {
+            return Err(syntax(
+                line,
+                column,
+                format!(
+                    "problem `{id}` ({label}): `{}` is not a problem package (hint: `id` is the name of the problem's folder beside problems.yaml)",
+                    folder.display()
+                ),
+            ));
+        }
+        if let Some(other) = problems.iter().find(|p| p.label == label || p.id == id) {
+            return Err(syntax(
+                line,
+                column,
+                format!(
+                    "problem `{id}` ({label}) has the label or the id of `{}` ({})",
+                    other.id, other.label
+                ),
+            ));
+        }
+        problems.push(ContestProblem {
+            label,
+            id,
+            dir: folder,
+        });
+    }
+    let contest_yaml = root.join("contest.yaml");
+    super::check_inside(&root, &contest_yaml)?;
+    let name = if contest_yaml.is_file() {
+        let yaml = super::yaml::read(&contest_yaml)?;
+        ["name", "title", "formal_name"].iter().find_map(|key| {
+            yaml.get(*key)
+                .and_then(serde_norway::Value::as_str)
+                .map(str::to_string)
+        })
+    } else {
+        None
+    };
+    Ok(Contest {
+        name: name.unwrap_or_else(|| super::file_name(&root)),
+        root,
+        problems,
+    })
+}
+
+impl Contest {
+    /// The problem whose label (any case) or short name is `key`.
+    pub fn problem(&self, key: &str) -> Result<&ContestProblem, PackageError> {
+        self.problems
+            .iter()
+            .find(|p| p.label.eq_ignore_ascii_case(key))
+            .or_else(|| self.problems.iter().find(|p| p.id == key))
+            .ok_or_else(|| PackageError::Invalid {
+                path: self.root.join("problems.yaml"),
+                message: format!(
+                    "no problem `{key}` in the contest (hint: one of {})",
+                    self.problems
+                        .iter()
+                        .map(|p| format!("{} ({})", p.label, p.id))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_found_by_their_dash() {
+        let text = "# problems\n- id: a\n  label: A\n-   id: b\n    label: B\n";
+        assert_eq!(entry_position(text, 0), (2, 3));
+        assert_eq!(entry_position(text, 1), (4, 5));
+    }
+}

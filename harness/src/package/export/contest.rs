@@ -1,0 +1,205 @@
+//! `harness export --contest`: the problems of judge.toml as a contest DOMjudge imports: a
+//! folder with `contest.yaml`, `problems.yaml`, and each problem as `<id>.zip` (for the web
+//! interface and the API's `POST contests/<cid>/problems`) and as the folder `<id>/`, which
+//! DOMjudge's `import-contest` zips itself (misc-tools/import-contest.in, 8.3.2 lines
+//! 205-233: a folder per problems.yaml `id` with problem.yaml in it, zipped as `.timelimit *`).
+
+use std::path::{Path, PathBuf};
+
+use super::{short_name, yaml_string, ExportError, Exported, Options};
+use crate::config::{Config, Problem};
+
+/// contest.yaml's start: DOMjudge requires one (ImportExportService.php 8.3.2 lines 162-186),
+/// and the export cannot know it. A placeholder years ahead, so that the contest is not live
+/// the moment it is imported; the summary says to set it.
+pub const START_PLACEHOLDER: &str = "2030-01-01T10:00:00+00:00";
+
+/// What a contest export wrote: each problem's export, by its label.
+#[derive(Debug, Clone)]
+pub struct ContestExported {
+    pub id: String,
+    pub problems: Vec<ContestProblem>,
+    /// Problems of judge.toml left out, and why.
+    pub left_out: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ContestProblem {
+    /// `A`, `B`, …
+    pub label: String,
+    /// The short name: the zip's and the folder's name, problems.yaml's `id`.
+    pub id: String,
+    pub problem: String,
+    pub exported: Exported,
+}
+
+/// The contest's labels: `A` to `Z`, then `AA`, `AB`, …
+pub fn label(index: usize) -> String {
+    let mut label = String::new();
+    let mut n = index + 1;
+    while n > 0 {
+        let digit = (n - 1) % 26;
+        label.insert(0, char::from(b'A' + digit as u8));
+        n = (n - 1) / 26;
+    }
+    label
+}
+
+/// Exports `problems` into the new folder `out`. `listed`: the problems were named on the
+/// command line, so one that cannot be exported is an error; otherwise it is left out with a
+/// note.
+pub fn export_contest(
+    config: &Config,
+    problems: &[&Problem],
+    listed: bool,
+    submissions: &Path,
+    out: &Path,
+    options: &mut Options<'_>,
+) -> Result<ContestExported, ExportError> {
+    if out.exists() {
+        return Err(ExportError::Exists(out.to_path_buf()));
+    }
+    let write = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ExportError::Write { path, source }
+    };
+    let id = contest_id(config);
+    // Written into a folder beside `out`, renamed at the end: nothing half-written.
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(write(parent))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".harness-contest-")
+        .tempdir_in(parent)
+        .map_err(write(parent))?;
+    let mut exported = ContestExported {
+        id: id.clone(),
+        problems: Vec::new(),
+        left_out: Vec::new(),
+    };
+    let mut ids: Vec<String> = Vec::new();
+    for problem in problems {
+        let mut short = short_name(&problem.name);
+        // Two problems whose ids differ only in punctuation get distinct short names.
+        let mut n = 2;
+        while ids.contains(&short) {
+            short = format!("{}{n}", short_name(&problem.name));
+            n += 1;
+        }
+        let folder = staging.path().join(&short);
+        match super::prepare(config, problem, submissions, options) {
+            Ok((files, package)) => {
+                super::write_folder(&folder, &files)?;
+                super::write_zip(&staging.path().join(format!("{short}.zip")), &files)?;
+                ids.push(short.clone());
+                exported.problems.push(ContestProblem {
+                    label: label(exported.problems.len()),
+                    id: short,
+                    problem: problem.name.clone(),
+                    exported: package,
+                });
+            }
+            Err(error) if !listed && leaves_out(&error) => {
+                exported
+                    .left_out
+                    .push((problem.name.clone(), error.to_string()));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let contest_yaml = staging.path().join("contest.yaml");
+    std::fs::write(&contest_yaml, contest_yaml_text(config, &id)).map_err(write(&contest_yaml))?;
+    let problems_yaml = staging.path().join("problems.yaml");
+    std::fs::write(
+        &problems_yaml,
+        problems_yaml_text(&exported.problems, problems),
+    )
+    .map_err(write(&problems_yaml))?;
+    let kept: PathBuf = staging.keep();
+    std::fs::rename(&kept, out).map_err(write(out))?;
+    Ok(exported)
+}
+
+/// Errors that say a problem cannot be a package, rather than that writing failed.
+fn leaves_out(error: &ExportError) -> bool {
+    matches!(
+        error,
+        ExportError::CommandChecker { .. } | ExportError::Interactor { .. }
+    )
+}
+
+/// The contest's id: judge.toml's folder's name as a short name.
+fn contest_id(config: &Config) -> String {
+    let folder = config
+        .root
+        .canonicalize()
+        .ok()
+        .and_then(|root| root.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let id = short_name(&folder);
+    if id == "problem" {
+        "contest".to_string()
+    } else {
+        id
+    }
+}
+
+/// contest.yaml with the fields DOMjudge requires (one of `id`/`short_name`, `name`,
+/// `start_time`, `duration`) and the usual rest, as BAPCtools' contest skeleton has them.
+fn contest_yaml_text(config: &Config, id: &str) -> String {
+    let name = config
+        .root
+        .canonicalize()
+        .ok()
+        .and_then(|root| root.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| id.to_string());
+    format!(
+        "# Exported by harness (`harness export --contest`) from judge.toml.\n\
+         # start_time is a placeholder: set it before importing.\n\
+         id: {id}\n\
+         name: {}\n\
+         start_time: {START_PLACEHOLDER}\n\
+         duration: \"5:00:00\"\n\
+         scoreboard_freeze_duration: \"1:00:00\"\n\
+         penalty_time: 20\n",
+        yaml_string(&name)
+    )
+}
+
+/// problems.yaml as DOMjudge's `importProblemsData` reads it (ImportExportService.php 8.3.2
+/// lines 329-365): `id` (the zip's name, which its problem import takes as the external id),
+/// `label`, `name`, and `time_limit` (its default is 10 s there too).
+fn problems_yaml_text(exported: &[ContestProblem], problems: &[&Problem]) -> String {
+    let mut text =
+        String::from("# Exported by harness (`harness export --contest`) from judge.toml.\n");
+    for entry in exported {
+        let problem = problems
+            .iter()
+            .find(|p| p.name == entry.problem)
+            .expect("an exported problem is one of the problems");
+        text.push_str(&format!(
+            "- id: {}\n  label: {}\n  name: {}\n  time_limit: {}\n",
+            entry.id,
+            entry.label,
+            yaml_string(&problem.title),
+            super::seconds(problem.time_limit)
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_go_on_past_z() {
+        let labels: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702]
+            .into_iter()
+            .map(label)
+            .collect();
+        assert_eq!(labels, ["A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"]);
+    }
+}
