@@ -74,18 +74,14 @@ pub struct Plan {
     pub partition: Option<Partition>,
     /// Only the cases that failed last time (`--failed`).
     pub failed_only: bool,
-    /// When it started.
-    #[expect(
-        dead_code,
-        reason = "the run's context, for a report of the whole run (issue 24's HTML report); the terminal, JSON and JUnit reports do not show it"
-    )]
+    /// Built with sanitizers (`--sanitize`): what the header says of it.
+    pub sanitized: Option<String>,
+    /// When it started (the HTML report shows it).
     pub started: SystemTime,
     /// The machine's cores.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub cores: usize,
     /// judge.toml's `sandbox`: whether programs under test must, may or must not be
     /// sandboxed.
-    #[expect(dead_code, reason = "the run's context, as `started`")]
     pub sandbox: crate::sandbox::Mode,
 }
 
@@ -105,6 +101,7 @@ impl Plan {
             jobs,
             partition: None,
             failed_only: false,
+            sanitized: None,
             started: SystemTime::now(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             sandbox,
@@ -137,6 +134,13 @@ pub struct Unit {
         reason = "known before it is judged, for a report that lays out the plan first (issue 24's matrix); the others read it from the result"
     )]
     pub expected: Option<Expected>,
+    /// A scored problem's rules (its groups, their points and the total), known before any
+    /// case runs; `None` for a pass-fail problem.
+    #[expect(
+        dead_code,
+        reason = "known before it is judged, for a report that lays out the plan first (issue 24's HTML report); the others read the score from the result"
+    )]
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 /// What a unit gave.
@@ -182,6 +186,9 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Units that were not judged here, with why (a language this machine lacks).
     pub skipped: Vec<Skipped>,
+    /// Why programs under test ran as plain processes, without the sandbox, when they did
+    /// (judge.toml's `sandbox = "off"`, or what this machine lacks).
+    pub unsandboxed: Option<String>,
 }
 
 /// One event of the stream, delivered on one thread in the order things happened.

@@ -1,4 +1,5 @@
-//! The harness's exit codes, one per outcome class (documented in the README), and the one
+//! The harness's exit codes, one per outcome class (documented in the book,
+//! docs/src/reference/exit-codes.md), and the one
 //! mapping from verdicts to them.
 
 use crate::verdict::Verdict;

@@ -22,6 +22,7 @@ mod package;
 mod receive;
 mod report;
 pub mod sandbox;
+mod sanitizer;
 pub mod score;
 mod session;
 mod text;

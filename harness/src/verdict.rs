@@ -97,12 +97,15 @@ impl fmt::Display for Verdict {
 
 /// A verdict with its one-line reason: what a checker decides about an output, what the
 /// measurements decide about a run, and what [`decide`] makes of both.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
     /// What was decided.
     pub verdict: Verdict,
     /// Why, in one line.
     pub reason: String,
+    /// The checker's partial credit for an accepted case (testlib's `quitp`, a Kattis
+    /// validator's `score.txt`), read by the case's scoring rule.
+    pub credit: Option<crate::score::Credit>,
 }
 
 impl Judgement {
@@ -111,6 +114,7 @@ impl Judgement {
         Judgement {
             verdict,
             reason: reason.into(),
+            credit: None,
         }
     }
 
@@ -167,6 +171,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 "more than {} of output",
                 crate::config::units::format_bytes(limits.output_bytes)
             ),
+            credit: None,
         });
     }
 
@@ -213,6 +218,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         return Some(Judgement {
             verdict: Verdict::MemoryLimitExceeded,
             reason: why,
+            credit: None,
         });
     }
 
@@ -240,6 +246,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         return Some(Judgement {
             verdict: Verdict::TimeLimitExceeded,
             reason,
+            credit: None,
         });
     }
 
@@ -248,10 +255,12 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         Termination::Exited(code) => Some(Judgement {
             verdict: Verdict::RuntimeError,
             reason: with_stderr(format!("exit {code}"), &stderr),
+            credit: None,
         }),
         Termination::Signaled(signal) => Some(Judgement {
             verdict: Verdict::RuntimeError,
             reason: with_stderr(crate::sandbox::run::signal_name(signal).clone(), &stderr),
+            credit: None,
         }),
     }
 }
@@ -371,7 +380,7 @@ pub fn interactor_said(
 }
 
 /// Who is blamed for an interactive run: the one place its verdict is decided, in the order
-/// problemtools and DOMjudge use (the README's table):
+/// problemtools and DOMjudge use (the book's table, docs/src/guide/interactive.md):
 ///
 /// 1. the interactor failed (crash, exit code outside its protocol, FAIL, its own limits,
 ///    no verdict in time): judge error;
@@ -766,7 +775,7 @@ mod tests {
         );
     }
 
-    /// The README's blame table, row by row.
+    /// The book's blame table (docs/src/guide/interactive.md), row by row.
     #[test]
     fn blame_table() {
         use InteractorSaid::Silenced;

@@ -171,3 +171,54 @@ fn two_judges_at_once_share_one_build() {
     assert_eq!(builds.len(), 1, "one build, nothing half made: {builds:?}");
     assert!(builds[0].starts_with("a-c-"), "{builds:?}");
 }
+
+/// Writes one int past the end of a heap block: inside malloc's padding, so a plain build
+/// prints 1 and passes, while AddressSanitizer stops it at line 5.
+const OVERFLOW_C: &str = "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n    int *p = malloc(4 * sizeof *p);\n    p[4] = 1;\n    printf(\"%d\\n\", p[4]);\n    return 0;\n}\n";
+
+#[test]
+fn a_sanitized_build_and_a_plain_one_share_no_binary() {
+    let project = project(r#""-O0""#).file("a.c", OVERFLOW_C);
+    let sanitized = || {
+        project
+            .harness()
+            .args(["judge", "answer", "a.c", "--sanitize"])
+            .assert()
+    };
+    judge(&project, OK);
+    assert_eq!(compiles(&project), 1);
+    let first = sanitized();
+    let said = String::from_utf8_lossy(&first.get_output().stderr).into_owned();
+    if said.contains("cannot build with") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI has gcc with its sanitizers: {said}"
+        );
+        common::skipped(&format!(
+            "a_sanitized_build_and_a_plain_one_share_no_binary: {}",
+            said.trim()
+        ));
+        return;
+    }
+    // The plain build, taken from the cache, would pass: this one is the sanitized build.
+    let text = String::from_utf8_lossy(&first.get_output().stdout).into_owned();
+    first.code(FAILED);
+    assert!(text.contains("heap-buffer-overflow at a.c:5"), "{text}");
+    let log = std::fs::read_to_string(project.join("compiles.log")).unwrap();
+    let sanitizing: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("-fsanitize=address"))
+        .collect();
+    // The empty program that checks the sanitizers link, and the submission.
+    assert_eq!(sanitizing.len(), 2, "{log}");
+    assert_eq!(compiles(&project), 3, "{log}");
+    // Each is kept under its own key: neither run builds again, nor takes the other's binary.
+    judge(&project, OK);
+    let again = sanitized();
+    let text = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    again.code(FAILED);
+    // A build from the cache still maps the sanitizer's frames back to the source, though it
+    // was compiled in a scratch folder since renamed.
+    assert!(text.contains("heap-buffer-overflow at a.c:5"), "{text}");
+    assert_eq!(compiles(&project), 3, "{log}");
+}

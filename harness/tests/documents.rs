@@ -94,6 +94,73 @@ fn junit() -> insta::Settings {
     settings
 }
 
+/// A problem scored by subtasks: `small` (01, 02) worth 40, `big` (03, 04) worth 60 after it.
+fn scored_project() -> Project {
+    let toml = format!(
+        r#"[problems.sum]
+solution = "{sum}"
+[problems.sum.scoring]
+[[problems.sum.scoring.groups]]
+name = "small"
+cases = ["01", "02"]
+points = 40
+[[problems.sum.scoring.groups]]
+name = "big"
+cases = ["03", "04"]
+points = 60
+depends-on = ["small"]
+{LANGUAGES}"#,
+        sum = fixture("echo-sum").display(),
+    );
+    Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "01", "1 2\n", "3\n")
+        .case("sum", "02", "20 30\n", "50\n")
+        .case("sum", "03", "2 2\n", "4\n")
+        .case("sum", "04", "40 50\n", "90\n")
+        .file("big-wrong.c", BIG_WRONG_C)
+        .file("solutions/submissions/sum/accepted/sum.c", SUM_C)
+        .file(
+            "solutions/submissions/sum/partially_accepted/big-wrong.c",
+            &format!("// @EXPECTED_SCORE@: 40\n{BIG_WRONG_C}"),
+        )
+}
+
+#[test]
+fn judge_and_verify_a_scored_problem() {
+    let project = scored_project();
+    let settings = junit();
+    let judged = json_document(
+        &project,
+        &[
+            "judge",
+            "sum",
+            "big-wrong.c",
+            "--format",
+            "json",
+            "--junit",
+            "judge.xml",
+        ],
+    );
+    insta::assert_snapshot!("scored_judge_json", judged);
+    settings.bind(|| insta::assert_snapshot!("scored_judge_junit", written(&project, "judge.xml")));
+    let verified = json_document(
+        &project,
+        &[
+            "verify",
+            "--format",
+            "json",
+            "-j",
+            "1",
+            "--junit",
+            "verify.xml",
+        ],
+    );
+    insta::assert_snapshot!("scored_verify_json", verified);
+    settings
+        .bind(|| insta::assert_snapshot!("scored_verify_junit", written(&project, "verify.xml")));
+}
+
 /// Snapshot settings for a report for people: every time in it.
 fn timed_text() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
@@ -691,4 +758,20 @@ fn human_reports_of_verify_calibrate_and_stress() {
             );
         });
     });
+}
+
+#[test]
+fn judge_a_near_miss_json() {
+    // `yes` for `YES`: a wrong answer with the checker that accepts it as its hint.
+    let project = Project::new()
+        .file("test/sample-1.in", "1\n")
+        .file("test/sample-1.out", "YES\n")
+        .file("test/sample-2.in", "2\n")
+        .file("test/sample-2.out", "NO\n")
+        .file(
+            "lower.c",
+            "#include <stdio.h>\nint main(void) { int n; if (scanf(\"%d\", &n) != 1) return 1; puts(n == 1 ? \"yes\" : \"YES\"); return 0; }\n",
+        );
+    let document = json_document(&project, &["judge", "lower.c", "--format", "json"]);
+    insta::assert_snapshot!("judge_near_miss_json", document);
 }

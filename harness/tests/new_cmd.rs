@@ -136,11 +136,23 @@ fn a_new_workspace_judges_with_harness_judge_and_run_skips_it() {
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("AC"), "{stdout}");
 
+    // `run` judges the source named after the problem, which has no solution of its own.
+    let output = project.harness().arg("run").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: problem `sum` has no `solution`: judging `sum.py`, the newest source named after it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("sum: 1/1 AC"), "{stdout}");
+    // Without one, it is skipped with a note.
+    std::fs::remove_file(project.join("sum.py")).unwrap();
     let output = project.harness().arg("run").output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("note: problem `sum` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge sum FILE` judges a source file)"),
+        stderr.contains("note: problem `sum` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge sum FILE` judges a source file;"),
         "{stderr}"
     );
 }

@@ -441,6 +441,20 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         "the 0-sample problem is pointed out: {stdout}"
     );
     assert!(dir.path().join("cases/cf1873e").is_dir());
+    // judge.toml too lists them in contest order, not in the order they arrived.
+    let toml = read(dir.path().join("judge.toml"));
+    let places: Vec<usize> = "abcdef"
+        .chars()
+        .map(|letter| {
+            toml.find(&format!("[problems.cf1873{letter}]"))
+                .unwrap_or_else(|| panic!("no cf1873{letter}: {toml}"))
+        })
+        .collect();
+    assert!(places.is_sorted(), "{toml}");
+    assert!(
+        toml.contains("\n\n[problems.cf1873b]\n"),
+        "spacing kept: {toml}"
+    );
 
     // Judging the interactive one says it cannot, instead of giving a verdict.
     let config = dir.path().join("judge.toml");
@@ -465,6 +479,30 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         stderr.contains("problem `cf1873d` is interactive"),
         "{stderr}"
     );
+
+    // Sources named after the problems (as --template makes them) are what `run` judges on
+    // the samples, the newest of each: an older wrong one of cf1873a is not the one.
+    let sum = "a = input()\nb = input().split()\nprint(int(b[0]) + int(b[1]))\n";
+    std::fs::write(
+        dir.path().join("cf1873a.c"),
+        "int main(void) { return 1; }\n",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    std::fs::write(dir.path().join("cf1873a.py"), sum).unwrap();
+    std::fs::write(
+        dir.path().join("cf1873b.py"),
+        "input()\ninput()\nprint(0)\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = harness(dir.path(), &["run", "-p", "cf1873a", "-p", "cf1873b"]);
+    assert_eq!(code, 1, "cf1873b is wrong: {stdout}{stderr}");
+    assert!(
+        stderr.contains("problem `cf1873a` has no `solution`: judging `cf1873a.py`, the newest source named after it"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("cf1873a: 3/3 AC"), "{stdout}");
+    assert!(stdout.contains("cf1873b: 0/2 AC"), "{stdout}");
 }
 
 #[test]
@@ -484,9 +522,10 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("`cf1900a-2`"), "{body}");
+    // The same page sent again updates the problem it made, rather than a copy.
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
-    assert!(body.contains("`cf1900a-3`"), "{body}");
+    assert!(body.contains("`cf1900a-2`"), "{body}");
     let (exit, stdout, stderr) = listener.interrupt();
     assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
     assert!(
@@ -504,10 +543,15 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
         toml.starts_with(mine),
         "the user's table is untouched: {toml}"
     );
-    assert!(toml.contains("[problems.cf1900a-2]") && toml.contains("[problems.cf1900a-3]"));
+    assert!(toml.contains("[problems.cf1900a-2]") && !toml.contains("[problems.cf1900a-3]"));
     assert_eq!(read(dir.path().join("cases/cf1900a/mine.in")), "1\n");
     assert!(!dir.path().join("cases/cf1900a/sample-1.in").exists());
-    assert!(dir.path().join("cases/cf1900a-3/sample-1.in").is_file());
+    assert!(dir.path().join("cases/cf1900a-2/sample-1.in").is_file());
+    assert!(!dir.path().join("cases/cf1900a-3").exists());
+    assert!(
+        stdout.contains("sent again: its samples replaced"),
+        "{stdout}"
+    );
     assert_eq!(read(dir.path().join("cf1900a-2.cpp")), "// template\n");
     assert_eq!(read(dir.path().join("cf1900a-3.cpp")), "// mine\n");
     assert!(
@@ -515,7 +559,7 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("`cf1900a-3.cpp` is there already: kept as it is"),
+        stdout.contains("`cf1900a-2.cpp` is there already: kept as it is"),
         "{stdout}"
     );
 }

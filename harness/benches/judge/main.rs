@@ -13,19 +13,21 @@
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
 //!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
 //! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt
-//!   run` on the same folder, cold (build caches emptied) and warm.
+//!   run` on the same folder, cold (build caches emptied) and warm;
+//! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress verify`), `--repeats N` (default 5), `--no-oj` to skip
-//! online-judge-tools, and
+//! solutions judge-memory load stress verify html`), `--repeats N` (default 5), `--no-oj` to
+//! skip online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
 mod floor;
+mod html;
 mod judge_memory;
 mod load;
 mod machine;
@@ -57,10 +59,11 @@ enum Section {
     Load,
     Stress,
     Verify,
+    Html,
 }
 
 impl Section {
-    const ALL: [Section; 8] = [
+    const ALL: [Section; 9] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -69,6 +72,7 @@ impl Section {
         Section::Load,
         Section::Stress,
         Section::Verify,
+        Section::Html,
     ];
 
     fn name(self) -> &'static str {
@@ -81,6 +85,7 @@ impl Section {
             Section::Load => "load",
             Section::Stress => "stress",
             Section::Verify => "verify",
+            Section::Html => "html",
         }
     }
 }
@@ -126,7 +131,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -186,6 +191,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Load => load::run(&setup, &mut targets)?,
             Section::Stress => stress::run(&setup, options, &mut targets)?,
             Section::Verify => verify::run(&setup, options, &mut targets)?,
+            Section::Html => html::run(&setup, options.repeats, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

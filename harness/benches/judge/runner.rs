@@ -135,6 +135,7 @@ fn measure(
         jobs: 1,
         interactor: None,
         files: &harness::judge::STANDARD_IO,
+        scoring: None,
         beside: &[],
     };
     let judged = Program::new(program);

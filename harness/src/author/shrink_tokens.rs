@@ -3,12 +3,30 @@
 //! lines, drop tokens, bring numbers toward 0 and 1.
 //!
 //! It knows nothing of the statement. The one structure it keeps is a first line holding only
-//! the number of lines below it (`n`, then n lines), which it rewrites when it drops lines;
-//! other counts (a `n m` header, a length before a list) it cannot know, so candidates that
-//! break them are left to the validator (or to the reference, if it rejects them).
+//! a count: of the lines below it (`n`, then n lines) or of the items on the next line (`n`,
+//! then n numbers), which it rewrites when it drops lines or items, so that the validator
+//! still accepts; other counts (a `n m` header) it cannot know, so candidates that break them
+//! are left to the validator (or to the reference, if it rejects them).
 
 /// An input as lines of tokens.
 type Lines = Vec<Vec<String>>;
+
+/// The one structure the shrinker keeps: a first line holding only a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    /// No count it knows.
+    No,
+    /// The count of the lines below it (`n`, then n lines).
+    Lines,
+    /// The count of the tokens on the line below it (`n`, then n items on one line).
+    Items,
+}
+
+impl Counted {
+    fn any(self) -> bool {
+        self != Counted::No
+    }
+}
 
 /// Candidates smaller than `input`, most promising (smallest) first; none for an input that
 /// cannot shrink. Every candidate is strictly smaller by [`measure`], so shrinking ends.
@@ -18,7 +36,7 @@ pub fn candidates(input: &[u8]) -> Vec<Vec<u8>> {
         .lines()
         .map(|line| line.split_whitespace().map(str::to_string).collect())
         .collect();
-    let counted = counts_lines_below(&lines);
+    let counted = counting(&lines);
     let start = measure(&lines);
     let mut out: Vec<Lines> = Vec::new();
     drop_lines(&lines, counted, &mut out);
@@ -33,11 +51,30 @@ pub fn candidates(input: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Whether the first line is a lone number equal to the count of the lines below it.
-fn counts_lines_below(lines: &Lines) -> bool {
-    match lines.first().map(Vec::as_slice) {
-        Some([count]) => count.parse::<usize>().ok() == Some(lines.len() - 1),
-        _ => false,
+/// What the first line counts, when it is a lone number equal to the count of the lines below
+/// it, or of the items on the next line.
+fn counting(lines: &Lines) -> Counted {
+    let Some([count]) = lines.first().map(Vec::as_slice) else {
+        return Counted::No;
+    };
+    let Ok(count) = count.parse::<usize>() else {
+        return Counted::No;
+    };
+    if count == lines.len() - 1 {
+        Counted::Lines
+    } else if count >= 2 && lines.get(1).is_some_and(|items| items.len() == count) {
+        Counted::Items
+    } else {
+        Counted::No
+    }
+}
+
+/// The count on the first line set to what it counts now.
+fn recount(candidate: &mut Lines, counted: Counted) {
+    match counted {
+        Counted::Lines => candidate[0] = vec![(candidate.len() - 1).to_string()],
+        Counted::Items => candidate[0] = vec![candidate[1].len().to_string()],
+        Counted::No => {}
     }
 }
 
@@ -65,8 +102,13 @@ fn render(lines: &Lines) -> Vec<u8> {
 
 /// Blocks of lines removed, the largest blocks first (halving, as delta debugging does); one
 /// line at least stays. A counting first line stays, rewritten to the new count.
-fn drop_lines(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
-    let first = usize::from(counted);
+fn drop_lines(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
+    // The items' line stays too: dropping its tokens shrinks it, with the count.
+    let first = match counted {
+        Counted::No => 0,
+        Counted::Lines => 1,
+        Counted::Items => 2,
+    };
     let body = lines.len() - first;
     let mut size = body;
     while size >= 1 {
@@ -75,9 +117,7 @@ fn drop_lines(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
             let end = (start + size).min(lines.len());
             let mut candidate: Lines = lines[..start].to_vec();
             candidate.extend_from_slice(&lines[end..]);
-            if counted {
-                candidate[0] = vec![(candidate.len() - 1).to_string()];
-            }
+            recount(&mut candidate, counted);
             // An empty input is no test of anything.
             if !candidate.is_empty() {
                 out.push(candidate);
@@ -90,9 +130,9 @@ fn drop_lines(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
 
 /// Tokens removed from one line (blocks of them for long lines, the largest first); a line
 /// is never emptied, which dropping the line does.
-fn drop_tokens(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
+fn drop_tokens(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
     for (index, line) in lines.iter().enumerate() {
-        if (counted && index == 0) || line.len() < 2 {
+        if (counted.any() && index == 0) || line.len() < 2 {
             continue;
         }
         let mut size = line.len() - 1;
@@ -103,6 +143,9 @@ fn drop_tokens(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
                 if end - start < line.len() {
                     let mut candidate = lines.clone();
                     candidate[index].drain(start..end);
+                    if counted == Counted::Items && index == 1 {
+                        recount(&mut candidate, counted);
+                    }
                     out.push(candidate);
                 }
                 start += size;
@@ -119,9 +162,9 @@ const EVERY_VALUE_BELOW: u128 = 32;
 /// Each integer brought toward 0 and 1: every smaller value for small numbers (smallest
 /// first), else 0, 1, 2, an eighth, a quarter, half, one step. A counting first line is left
 /// alone: its value is the structure.
-fn shrink_numbers(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
+fn shrink_numbers(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
     for (row, line) in lines.iter().enumerate() {
-        if counted && row == 0 {
+        if counted.any() && row == 0 {
             continue;
         }
         for (column, token) in line.iter().enumerate() {
@@ -153,6 +196,80 @@ fn shrink_numbers(lines: &Lines, counted: bool, out: &mut Vec<Lines>) {
             }
         }
     }
+}
+
+/// What one shrink step changed, for the log: `removed \`10 20\` (line 2), count 3 → 1`,
+/// `\`1000\` → \`7\` (line 1)`. Any two inputs can be compared (a shrink command's too): by
+/// tokens, their common start and end set aside.
+pub fn describe_step(before: &[u8], after: &[u8]) -> String {
+    let tokens = |bytes: &[u8]| -> Vec<(usize, String)> {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .enumerate()
+            .flat_map(|(line, text)| {
+                text.split_whitespace()
+                    .map(move |token| (line + 1, token.to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let (mut old, mut new) = (tokens(before), tokens(after));
+    let mut parts = Vec::new();
+    // A count on the first line that changed with what it counts.
+    let lone_first = |all: &[(usize, String)]| {
+        (all.first()
+            .is_some_and(|(line, t)| *line == 1 && t.parse::<usize>().is_ok())
+            && all.get(1).is_some_and(|(line, _)| *line > 1))
+        .then(|| all[0].1.clone())
+    };
+    if let (Some(was), Some(now)) = (lone_first(&old), lone_first(&new)) {
+        if was != now {
+            old.remove(0);
+            new.remove(0);
+            parts.push(format!("count {was} → {now}"));
+        }
+    }
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a.1 == b.1).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a.1 == b.1)
+        .count();
+    let removed = &old[prefix..old.len() - suffix];
+    let added = &new[prefix..new.len() - suffix];
+    let shown = |tokens: &[(usize, String)]| {
+        let words: Vec<&str> = tokens.iter().take(5).map(|(_, t)| t.as_str()).collect();
+        let more = tokens.len().saturating_sub(5);
+        let text = crate::text::cut(&words.join(" "), 40);
+        if more > 0 {
+            format!("`{text} …` ({} tokens)", tokens.len())
+        } else {
+            format!("`{text}`")
+        }
+    };
+    let lines = |tokens: &[(usize, String)]| match (tokens.first(), tokens.last()) {
+        (Some((first, _)), Some((last, _))) if first == last => format!("line {first}"),
+        (Some((first, _)), Some((last, _))) => format!("lines {first}–{last}"),
+        _ => String::new(),
+    };
+    let change = match (removed.is_empty(), added.is_empty()) {
+        (true, true) => None,
+        (false, true) => Some(format!("removed {} ({})", shown(removed), lines(removed))),
+        (true, false) => Some(format!("added {}", shown(added))),
+        (false, false) => Some(format!(
+            "{} → {} ({})",
+            shown(removed),
+            shown(added),
+            lines(removed)
+        )),
+    };
+    parts.splice(0..0, change);
+    if parts.is_empty() {
+        // Only the spacing or the line breaks changed.
+        return "the same tokens, spaced otherwise".to_string();
+    }
+    parts.join(", ")
 }
 
 #[cfg(test)]
@@ -207,6 +324,62 @@ mod tests {
         for candidate in &all {
             let count: usize = candidate.lines().next().unwrap().parse().unwrap();
             assert_eq!(count, candidate.lines().count() - 1, "{candidate:?}");
+        }
+    }
+
+    #[test]
+    fn a_count_then_its_items_on_one_line_shrink_together() {
+        let all = texts("4\n10 20 30 40\n");
+        assert!(!all.is_empty());
+        for candidate in &all {
+            let mut lines = candidate.lines();
+            let count: usize = lines.next().unwrap().parse().unwrap();
+            let items = lines.next().map_or(0, |l| l.split_whitespace().count());
+            assert_eq!(count, items, "{candidate:?}");
+            assert_eq!(
+                candidate.lines().count(),
+                2,
+                "the items' line stays: {candidate:?}"
+            );
+        }
+        assert!(all.contains(&"1\n40\n".to_string()), "{all:?}");
+        assert!(all.contains(&"3\n10 20 30\n".to_string()), "{all:?}");
+        assert!(all.contains(&"4\n0 20 30 40\n".to_string()), "{all:?}");
+        // Lines after the items are free to go; a count that matches nothing is a number.
+        let after = texts("3\n5 6 7\nextra\n");
+        assert!(after.contains(&"3\n5 6 7\n".to_string()), "{after:?}");
+        assert!(after.contains(&"2\n6 7\nextra\n".to_string()), "{after:?}");
+        assert!(texts("3\n5 6\n").contains(&"3\n6\n".to_string()));
+    }
+
+    #[test]
+    fn each_step_says_what_it_removed() {
+        let rows = [
+            (
+                "3\n10\n20\n30\n",
+                "2\n20\n30\n",
+                "removed `10` (line 2), count 3 → 2",
+            ),
+            (
+                "4\n10 20 30 40\n",
+                "2\n30 40\n",
+                "removed `10 20` (line 2), count 4 → 2",
+            ),
+            ("1000\n", "7\n", "`1000` → `7` (line 1)"),
+            ("1 2\n3 4\n5 6\n", "1 2\n", "removed `3 4 5 6` (lines 2–3)"),
+            (
+                "5 1 2 3 4 5 6 7\n",
+                "5\n",
+                "removed `1 2 3 4 5 …` (7 tokens) (line 1)",
+            ),
+            ("1  2\n", "1 2\n", "the same tokens, spaced otherwise"),
+        ];
+        for (before, after, expected) in rows {
+            assert_eq!(
+                describe_step(before.as_bytes(), after.as_bytes()),
+                expected,
+                "{before:?} → {after:?}"
+            );
         }
     }
 

@@ -124,6 +124,19 @@ pub struct Found {
     pub shrink: ShrinkStatus,
     /// Shrunk by the built-in token shrinker, which knows nothing of the statement.
     pub builtin_shrinker: bool,
+    /// The minimal input run again with a sanitized build (`--sanitize`).
+    pub sanitized: Option<Rerun>,
+}
+
+/// What a sanitized build did on the failing input.
+#[derive(Debug, Clone)]
+pub enum Rerun {
+    /// It failed: a sanitizer's report is its reason.
+    Failed(Box<CaseOutcome>),
+    /// It passed: the sanitizers saw nothing on this input.
+    Passed,
+    /// The sanitized build did not compile: the compiler's first words.
+    NotBuilt(String),
 }
 
 /// What a stress run did.
@@ -243,6 +256,7 @@ pub fn stress(
         interactor: setup.interactor.as_deref(),
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
+        scoring: None,
         beside: &[],
     };
     // The lowest-indexed failure (or error) any worker met.
@@ -372,6 +386,39 @@ pub fn stress(
     Ok(report(Some(found)))
 }
 
+/// Judges `program` (a sanitized build) once on `failing`'s input under `limits`, its answer
+/// the one the reference already gave.
+pub fn rerun(
+    setup: &Setup,
+    program: &Program,
+    limits: Limits,
+    failing: &Failing,
+) -> Result<Rerun, StressError> {
+    let scratch = scratch_dir()?;
+    let answers = Answers::default();
+    answers.keep(&failing.input, &failing.expected);
+    let trial = Trial {
+        setup,
+        program,
+        judge: JudgeSettings {
+            limits,
+            checker: &setup.checker,
+            jobs: 1,
+            interactor: setup.interactor.as_deref(),
+            files: &judge::STANDARD_IO,
+            beside: &[],
+            scoring: None,
+        },
+        scratch: scratch.path(),
+        answers: &answers,
+    };
+    match trial.run(&failing.input) {
+        Ok(Some(failed)) => Ok(Rerun::Failed(Box::new(failed.outcome))),
+        Ok(None) => Ok(Rerun::Passed),
+        Err(error) => Err(with_seed(error, 0)),
+    }
+}
+
 /// A failing input (with its failure), or the error that stopped a worker.
 type WorkerResult = Result<(Box<Failing>, Vec<u8>), StressError>;
 
@@ -415,6 +462,7 @@ fn shrink_failure(
         tried,
         shrink: status,
         builtin_shrinker,
+        sanitized: None,
     };
     let status = match original.outcome.verdict {
         Verdict::JudgeError => Some(ShrinkStatus::JudgeError),

@@ -15,11 +15,19 @@ pub struct Case {
     pub name: String,
     /// The `.in` file.
     pub input: PathBuf,
-    /// The `.ans` file beside it.
+    /// The `.ans` file beside it; empty for a case with none, which only
+    /// [`discover_unanswered_too`] lists.
     pub answer: PathBuf,
     /// Arguments the submission is run with on this case (a 2025-09 package's `args`, from
     /// its `test_group.yaml` or the case's own `.yaml`); none elsewhere.
     pub args: Vec<String>,
+}
+
+impl Case {
+    /// Whether it has no answer to compare with.
+    pub fn unanswered(&self) -> bool {
+        self.answer.as_os_str().is_empty()
+    }
 }
 
 /// Why a case folder cannot be listed as cases.
@@ -28,6 +36,9 @@ pub enum DiscoverError {
     /// The folder judge.toml names is not there.
     #[error("case folder `{}` does not exist (hint: create it and add cases with `harness add`, or fix `cases` in judge.toml)", .0.display())]
     MissingFolder(PathBuf),
+    /// A file given where the folder of the cases goes (`--cases x.in`).
+    #[error("`{}` is a file, not a folder of cases (hint: --cases takes the folder that holds NAME.in and NAME.ans; to run one input, use --input FILE)", .0.display())]
+    NotAFolder(PathBuf),
     /// Listing the folder failed.
     #[error("cannot read case folder `{}`: {source}", path.display())]
     Unreadable {
@@ -62,6 +73,19 @@ pub enum DiscoverError {
 
 /// Lists the cases below `folder`, sorted naturally (`n2` before `n10`).
 pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
+    list(folder, false)
+}
+
+/// [`discover`], an input without an answer listed too (its `answer` empty): a submission is
+/// judged on a downloaded folder as it is, and such a case is only run.
+pub fn discover_unanswered_too(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
+    list(folder, true)
+}
+
+fn list(folder: &Path, unanswered: bool) -> Result<Vec<Case>, DiscoverError> {
+    if folder.is_file() {
+        return Err(DiscoverError::NotAFolder(folder.to_path_buf()));
+    }
     if !folder.is_dir() {
         return Err(DiscoverError::MissingFolder(folder.to_path_buf()));
     }
@@ -93,10 +117,11 @@ pub fn discover(folder: &Path) -> Result<Vec<Case>, DiscoverError> {
                     answer
                 } else {
                     let out = path.with_extension("out");
-                    if !out.is_file() {
-                        return Err(DiscoverError::MissingAnswer(answer));
+                    match (out.is_file(), unanswered) {
+                        (true, _) => out,
+                        (false, true) => PathBuf::new(),
+                        (false, false) => return Err(DiscoverError::MissingAnswer(answer)),
                     }
-                    out
                 };
                 cases.push(Case {
                     name: case_name(folder, path)?,
@@ -140,7 +165,7 @@ pub fn judge_order(a: &str, b: &str) -> Ordering {
         .then_with(|| natural_cmp(a, b))
 }
 
-fn is_sample(name: &str) -> bool {
+pub(crate) fn is_sample(name: &str) -> bool {
     name.get(..6)
         .is_some_and(|start| start.eq_ignore_ascii_case("sample"))
 }

@@ -131,7 +131,11 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 

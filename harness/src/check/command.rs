@@ -148,11 +148,29 @@ pub(super) fn classify_command(
             "presentation error: {}",
             message(false).unwrap_or_else(|| "(no message)".into())
         )),
+        // testlib's `quitp`: the case is accepted with these points, as Polygon reads them
+        // (the first token of its message); the case's scoring rule decides what they are
+        // worth, and a pass-fail problem refuses them.
+        Some(EXIT_POINTS) => {
+            let said = if stderr.iter().any(|b| !b.is_ascii_whitespace()) {
+                stderr
+            } else {
+                stdout
+            };
+            match crate::score::testlib_points(said) {
+                Ok(credit) => Judgement {
+                    credit: Some(credit),
+                    ..Judgement::accepted(message(true).unwrap_or_default())
+                },
+                Err(error) => Judgement::judge_error(format!(
+                    "checker `{}` gave points (testlib `quitp`, exit 7) that cannot be used: {error}",
+                    program.display()
+                )),
+            }
+        }
         code => {
             let how = match code {
                 Some(EXIT_FAIL) => "failed (exit 3)".to_string(),
-                // testlib's `quitp`: a score, which a pass-fail verdict cannot hold.
-                Some(EXIT_POINTS) => "gave points (testlib `_points`, exit 7): it grades a scoring problem, which is judged pass-fail here (hint: judge it where partial scores count, or give the checker `quitf(_ok, …)` for a full score)".to_string(),
                 Some(code) => format!("exited with unknown code {code}"),
                 None => format!("was killed by {}", status.describe()),
             };
@@ -206,7 +224,8 @@ mod tests {
             ("echo 'wrong answer on stdout'; exit 1", WA, "wrong answer on stdout"),
             ("echo 'extra spaces' >&2; exit 2", WA, "presentation error: extra spaces"),
             ("echo 'FAIL answer is wrong' >&2; exit 3", JE, "failed (exit 3): FAIL answer is wrong"),
-            ("echo 'points 10.0 equal to the jury' >&2; exit 7", JE, "judged pass-fail here (hint: judge it where partial scores count, or give the checker `quitf(_ok, …)` for a full score): points 10.0 equal to the jury"),
+            ("echo 'points 10.0 equal to the jury' >&2; exit 7", AC, "points 10.0 equal to the jury"),
+            ("echo 'points many' >&2; exit 7", JE, "gave points (testlib `quitp`, exit 7) that cannot be used: testlib's `quitp` points is not a number: \"many\""),
             ("exit 9", JE, "exited with unknown code 9"),
             ("echo 'Traceback:' >&2; echo 'ValueError: x' >&2; exit 42", JE, "exited with unknown code 42: ValueError: x"),
             ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
@@ -221,6 +240,25 @@ mod tests {
                 result.reason
             );
         }
+    }
+
+    #[test]
+    fn quitp_points_are_the_credit_of_an_accepted_case() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let program = script(
+            dir.path(),
+            "quitp.sh",
+            "echo 'points 2.5 half right' >&2; exit 7",
+        );
+        let result = run_command(&program, &[], Duration::from_secs(20));
+        assert_eq!(result.verdict, AC, "{}", result.reason);
+        assert_eq!(
+            result.credit,
+            Some(crate::score::Credit {
+                source: crate::score::CreditSource::Testlib,
+                value: 2.5
+            })
+        );
     }
 
     #[test]

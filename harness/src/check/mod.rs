@@ -11,6 +11,7 @@ pub use crate::verdict::Judgement;
 mod command;
 pub mod default_validator;
 mod exact;
+pub mod hint;
 mod lines;
 pub mod package;
 mod tokens;

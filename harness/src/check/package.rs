@@ -256,6 +256,22 @@ fn absolute(path: &Path) -> OsString {
         .into_os_string()
 }
 
+/// The partial credit a Kattis validator left in its feedback folder for an accepted case:
+/// `score.txt` (any number, as problemtools reads a legacy one; a group's `range` bounds it)
+/// or 2025-09's `score_multiplier.txt` (a fraction of the case's maximum); both is an error.
+pub(crate) fn feedback_credit(
+    feedback: &Path,
+) -> Result<Option<crate::score::Credit>, crate::score::CreditError> {
+    let score = read_left(feedback, "score.txt", MESSAGE_BYTES);
+    let multiplier = read_left(feedback, "score_multiplier.txt", MESSAGE_BYTES);
+    match (score, multiplier) {
+        (Some(score), None) => crate::score::legacy_score_txt(&score).map(Some),
+        (score, multiplier) => {
+            crate::score::kattis_feedback(score.as_deref(), multiplier.as_deref())
+        }
+    }
+}
+
 /// Runs a Kattis output validator on one output.
 fn custom(
     validator: &PackageProgram,
@@ -329,7 +345,14 @@ pub fn custom_in(
     };
     match (result.limit_hit, result.termination) {
         (None, Termination::Exited(EXIT_ACCEPTED)) => {
-            Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")))
+            let accepted =
+                Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")));
+            match feedback_credit(feedback) {
+                Ok(credit) => Judgement { credit, ..accepted },
+                Err(error) => Judgement::judge_error(format!(
+                    "output validator `{name}` accepted, but its score cannot be used: {error}"
+                )),
+            }
         }
         // BAPCtools' validation.h, and many validators, say why on stderr instead.
         (None, Termination::Exited(EXIT_WRONG_ANSWER)) => Judgement::wrong_answer(

@@ -11,6 +11,39 @@ use crate::config::{standalone, units};
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
 
+/// `--interactor-protocol`: how the interactor of `--interactor` is called.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum InteractorProtocolArg {
+    /// `interactor INPUT OUTPUT ANSWER`, exit 0 accepts (Codeforces, Polygon).
+    #[default]
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR`, exit 42 accepts (Kattis, ICPC).
+    Kattis,
+}
+
+impl From<InteractorProtocolArg> for crate::config::InteractorProtocol {
+    fn from(protocol: InteractorProtocolArg) -> Self {
+        match protocol {
+            InteractorProtocolArg::Testlib => crate::config::InteractorProtocol::Testlib,
+            InteractorProtocolArg::Kattis => crate::config::InteractorProtocol::Kattis,
+        }
+    }
+}
+
+/// `-j N`: at least one; `-j 0` would judge nothing, silently.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err(
+            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
+                .to_string(),
+        ),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
+        )),
+    }
+}
+
 /// The limits of the command line, over the problem's (`judge`, `stress`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {
@@ -64,6 +97,8 @@ pub struct OutputArgs {
     /// Also write the results as JUnit XML to FILE, for CI systems.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    #[command(flatten)]
+    pub html: HtmlArgs,
     /// Only the failures and the summary.
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -84,6 +119,8 @@ impl From<&OutputArgs> for session::Output {
         session::Output {
             format: args.format.into(),
             junit: args.junit.clone(),
+            html: args.html.html.clone(),
+            force: args.html.force,
             detail: if args.quiet {
                 Detail::Quiet
             } else if args.verbose {
@@ -93,4 +130,16 @@ impl From<&OutputArgs> for session::Output {
             },
         }
     }
+}
+
+/// The HTML report (`run`, `judge`, `verify`, `calibrate`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct HtmlArgs {
+    /// Also write the results as one self-contained HTML page to FILE (rewritten on each run;
+    /// a file that is not an earlier report is never written over without --force).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// With --html: write over FILE even when it is not a report harness wrote.
+    #[arg(long, requires = "html")]
+    pub force: bool,
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use super::args::Format;
+use super::args::{Format, HtmlArgs};
 use super::GlobalArgs;
 use crate::session::{CalibrateRequest, Output};
 
@@ -18,7 +18,7 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub repeat: usize,
     /// Cases to run at once (CPU times, which the suggestion uses, barely notice).
-    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
     /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
     /// [default: solutions/submissions beside judge.toml].
@@ -30,6 +30,8 @@ pub struct CalibrateArgs {
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    #[command(flatten)]
+    pub html: HtmlArgs,
 }
 
 pub fn calibrate(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
@@ -40,7 +42,10 @@ pub fn calibrate(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
         submissions: args.submissions.clone(),
         no_build: args.no_build,
     };
-    global
-        .session()
-        .calibrate(&request, &Output::format(args.format.into()))
+    let output = Output {
+        html: args.html.html.clone(),
+        force: args.html.force,
+        ..Output::format(args.format.into())
+    };
+    global.session().calibrate(&request, &output)
 }

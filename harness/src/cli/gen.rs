@@ -22,7 +22,7 @@ pub struct GenArgs {
     #[arg(long)]
     pub check: bool,
     /// Cases to generate at once (default: the number of cores).
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     /// Skip judge.toml's build command (generators, validators and references are built).
     #[arg(long)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use super::args::{LimitArgs, OutputArgs};
+use super::args::{InteractorProtocolArg, LimitArgs, OutputArgs};
 use super::GlobalArgs;
 use crate::case::partition::Partition;
 use crate::session::JudgeRequest;
@@ -40,7 +40,7 @@ pub struct JudgeArgs {
     #[arg(short, long, value_name = "NAME|GLOB")]
     pub case: Option<String>,
     /// Cases to run at once. One by default: the times are what you read.
-    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
     /// Stop at the first failing case (in case order), as most online judges do.
     #[arg(long)]
@@ -65,6 +65,17 @@ pub struct JudgeArgs {
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
     #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
+    /// Build C and C++ with AddressSanitizer and UndefinedBehaviorSanitizer (Rust with debug
+    /// assertions and overflow checks): a bad access or an overflow is an RE naming its line.
+    #[arg(long)]
+    pub sanitize: bool,
+    /// The interactor of an interactive problem: a source file (compiled like a submission)
+    /// or a program with its arguments; each case's input and answer go to it.
+    #[arg(long, value_name = "PROGRAM")]
+    pub interactor: Option<String>,
+    /// How `--interactor` is called.
+    #[arg(long, value_enum, value_name = "PROTOCOL", requires = "interactor")]
+    pub interactor_protocol: Option<InteractorProtocolArg>,
 }
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
@@ -83,6 +94,9 @@ pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
         watch: args.watch,
         partition: args.partition,
         contest_source: args.contest_source.clone(),
+        sanitize: args.sanitize,
+        interactor: args.interactor.clone(),
+        interactor_protocol: args.interactor_protocol.map(Into::into),
     };
     global.session().judge(&request, &(&args.output).into())
 }

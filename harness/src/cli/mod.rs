@@ -4,6 +4,7 @@
 
 mod add;
 mod args;
+pub mod book;
 mod cache;
 mod calibrate;
 mod doctor;

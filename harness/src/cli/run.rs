@@ -25,7 +25,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     /// Cases to run at once (verdicts use CPU time, which parallel runs barely disturb).
-    #[arg(short, long, default_value_t = 1, value_name = "N")]
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
     #[arg(long, value_name = "K/N")]

@@ -49,7 +49,7 @@ pub struct StressArgs {
     #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
     pub time: Option<Duration>,
     /// Inputs judged at once, each worker on its own seeds (default: the number of cores).
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -71,6 +71,10 @@ pub struct StressArgs {
     /// Skip judge.toml's build command (generator, reference and shrinker are built).
     #[arg(long)]
     pub no_build: bool,
+    /// Once an input fails, run it again (only it) with the submission built with sanitizers
+    /// (C, C++) or runtime checks (Rust), whose report names the line.
+    #[arg(long)]
+    pub sanitize: bool,
 }
 
 pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
@@ -90,6 +94,7 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         no_memo: args.no_memo,
         save: args.save.clone(),
         no_build: args.no_build,
+        sanitize: args.sanitize,
     };
     global
         .session()

@@ -16,7 +16,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub no_build: bool,
     /// Validators to run at once (default: the number of cores).
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
 }
 

@@ -24,7 +24,7 @@ pub struct VerifyArgs {
     /// Cases to run at once, per submission [default: the number of CPUs, at most 4]. The
     /// stored submissions are meant to be far from the limits, and verdicts use CPU time,
     /// which parallel runs barely disturb.
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: Option<usize>,
     /// Skip judge.toml's build command (only run when a checker is a program).
     #[arg(long)]

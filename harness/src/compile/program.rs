@@ -5,18 +5,25 @@
 //! judge at the same time, starts the same binary without compiling.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::cache::{self, KeyBuilder, Store};
 use super::submit::{self, SubmitError};
 use crate::config::{CompileLimits, Language};
 use crate::sandbox::run;
+use crate::sanitizer::Sanitized;
 
 /// The file `{exe}` names in a build folder.
 const EXE_NAME: &str = "main.bin";
 /// The compiler's messages (warnings) of a build, kept beside it so that a build taken from
 /// the cache shows them as the first one did.
 const MESSAGE_FILE: &str = ".message";
+/// The path of the main source's copy as the compiler saw it, kept beside the build: the
+/// build is made in a scratch folder renamed into place, so its debug information (the
+/// frames of a sanitizer's report) names the scratch folder, not the one it is kept in.
+const SOURCE_COPY_FILE: &str = ".source-copy";
 
 /// A program to run: the executable and its arguments (an interpreter and a script, say).
 #[derive(Debug, Clone)]
@@ -27,6 +34,9 @@ pub struct Program {
     pub args: Vec<OsString>,
     /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
     pub syscall_filter: bool,
+    /// Built with sanitizers (`--sanitize`): run with their options and no address-space cap,
+    /// and a crash's reason read from their report.
+    pub sanitized: Option<Arc<Sanitized>>,
 }
 
 impl Program {
@@ -36,7 +46,23 @@ impl Program {
             executable: executable.into(),
             args: Vec::new(),
             syscall_filter: true,
+            sanitized: None,
         }
+    }
+
+    /// The environment its runs get: a sanitizer's options, or nothing.
+    pub(crate) fn env(&self) -> Vec<(OsString, OsString)> {
+        self.sanitized
+            .as_ref()
+            .map(|s| s.toolchain.env())
+            .unwrap_or_default()
+    }
+
+    /// Whether its runs keep the address-space cap (a sanitized build cannot).
+    pub(crate) fn address_space_cap(&self) -> bool {
+        self.sanitized
+            .as_ref()
+            .is_none_or(|s| s.toolchain.address_space_cap())
     }
 }
 
@@ -84,6 +110,9 @@ pub struct Built {
     pub program: Program,
     /// The build folder in the cache: the copies of the sources and what the build made.
     pub folder: PathBuf,
+    /// The main source's copy by the path the compiler was given (a sanitizer's frames name
+    /// it), which need not be in `folder` any more.
+    pub source_copy: PathBuf,
     /// The compiler's messages, warnings included (empty for most builds).
     pub message: String,
     /// Whether the build was taken from the cache.
@@ -187,6 +216,10 @@ pub fn build(
     };
     let message_file = scratch.path().join(MESSAGE_FILE);
     std::fs::write(&message_file, &message).map_err(cache_error(&message_file))?;
+    let copy_file = scratch.path().join(SOURCE_COPY_FILE);
+    let compiled_copy = main_copy(source, &names, scratch.path());
+    std::fs::write(&copy_file, compiled_copy.as_os_str().as_bytes())
+        .map_err(cache_error(&copy_file))?;
     let scratch = scratch.keep();
     if let Err(error) = std::fs::rename(&scratch, &dir) {
         let _ = std::fs::remove_dir_all(&scratch);
@@ -388,6 +421,10 @@ fn ready(
     reused: bool,
 ) -> Result<Outcome, SubmitError> {
     let message = std::fs::read_to_string(dir.join(MESSAGE_FILE)).unwrap_or_default();
+    let source_copy = std::fs::read(dir.join(SOURCE_COPY_FILE)).map_or_else(
+        |_| main_copy(source, names, dir),
+        |bytes| PathBuf::from(OsString::from_vec(bytes)),
+    );
     let program = match recipe {
         Recipe::Scripts(_) => Program::new(dir.join("run")),
         Recipe::Language(language) => {
@@ -413,12 +450,14 @@ fn ready(
                 executable,
                 args,
                 syscall_filter: language.sandbox.syscall_filter(),
+                sanitized: None,
             }
         }
     };
     Ok(Outcome::Ready(Built {
         program,
         folder: dir.to_path_buf(),
+        source_copy,
         message,
         reused,
     }))

@@ -37,8 +37,15 @@ pub enum SubmitError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("no language `{name}` in judge.toml (hint: known languages: {known})")]
-    UnknownLanguage { name: String, known: String },
+    #[error("no language `{name}`{where_} (hint: --lang takes a language's id{by_extension}; known: {known})")]
+    UnknownLanguage {
+        name: String,
+        known: String,
+        /// ` in judge.toml` when there is one.
+        where_: &'static str,
+        /// `: `c++` is an extension of cpp, --lang cpp`, when it is one.
+        by_extension: String,
+    },
     #[error("cannot tell the language of `{}` from its extension (hint: pass --lang, or add the extension to a [languages.*] table in judge.toml; known: {known})", path.display())]
     UnknownExtension { path: PathBuf, known: String },
     #[error("`{program}` is not installed or cannot run (needed for {language}: {source}; hint: {}, or change [languages.{id}] in judge.toml)", languages::install_hint(program).unwrap_or("install it"))]
@@ -73,6 +80,8 @@ pub struct Prepared {
     pub time_multiplier: f64,
     /// The compiler's messages, warnings included (empty for interpreters).
     pub compile_message: String,
+    /// The private copy of the source the compiler saw (a sanitizer's frames name it).
+    pub source_copy: PathBuf,
 }
 
 /// What compiling gave.
@@ -92,7 +101,11 @@ pub fn detect_language<'a>(
         config
             .languages
             .iter()
-            .map(|l| format!("{} (.{})", l.id, l.extensions.join(", .")))
+            .map(|l| match l.extensions.is_empty() {
+                // Picked by --lang only (pypy: `.py` is python's).
+                true => l.id.clone(),
+                false => format!("{} (.{})", l.id, l.extensions.join(", .")),
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };
@@ -104,6 +117,21 @@ pub fn detect_language<'a>(
             .ok_or_else(|| SubmitError::UnknownLanguage {
                 name: name.to_string(),
                 known: known(),
+                where_: if config.path.is_file() {
+                    " in judge.toml"
+                } else {
+                    ""
+                },
+                by_extension: config
+                    .languages
+                    .iter()
+                    .find(|l| {
+                        l.extensions
+                            .iter()
+                            .any(|e| e.eq_ignore_ascii_case(name.trim_start_matches('.')))
+                    })
+                    .map(|l| format!(": `{name}` is an extension of {id}, --lang {id}", id = l.id))
+                    .unwrap_or_default(),
             });
     }
     // The exact spelling first (`.C` is C++, `.c` is C), then any case (`A.CPP`).
@@ -234,6 +262,7 @@ pub fn compile_with(
             program: built.program,
             time_multiplier: language.time_multiplier,
             compile_message: built.message,
+            source_copy: built.source_copy,
         }),
         Outcome::CompileError(message) => Compiled::CompileError {
             language: language.clone(),

@@ -69,6 +69,19 @@ pub enum IfExists {
     Replace,
 }
 
+/// The id of the problem whose `url` is `url` in the judge.toml at `path`, if one is.
+pub fn problem_with_url(path: &Path, url: &str) -> Result<Option<String>, EditError> {
+    let Some(text) = read_if_exists(path)? else {
+        return Ok(None);
+    };
+    let config = super::parse(&text, path)?;
+    Ok(config
+        .problems
+        .into_iter()
+        .find(|p| p.url.as_deref() == Some(url))
+        .map(|p| p.name))
+}
+
 /// What adding did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Added {
@@ -121,6 +134,53 @@ pub fn add_problem(
     super::parse(&text, path)?;
     atomic::write(path, text.as_bytes())?;
     Ok(added)
+}
+
+/// Puts the tables of the problems `ids` (all in judge.toml) in that order, in the places
+/// they hold between them: a contest's problems, stored as they arrived, in contest order.
+/// The other tables, comments and spacing stay; one atomic write, only when the order changes.
+pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
+    let Some(text) = read_if_exists(path)? else {
+        return Ok(());
+    };
+    super::parse(&text, path)?;
+    let mut document: DocumentMut =
+        text.parse()
+            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            })?;
+    let Some(problems) = document.get_mut("problems").and_then(Item::as_table_mut) else {
+        return Ok(());
+    };
+    let position = |problems: &Table, id: &str| {
+        problems
+            .get(id)
+            .and_then(Item::as_table)
+            .and_then(Table::position)
+    };
+    let mut places: Vec<isize> = Vec::new();
+    for id in ids {
+        match position(problems, id) {
+            Some(place) => places.push(place),
+            // A table without a place of its own (or not a table): leave the order be.
+            None => return Ok(()),
+        }
+    }
+    let mut sorted = places.clone();
+    sorted.sort_unstable();
+    if sorted == places {
+        return Ok(());
+    }
+    for (id, place) in ids.iter().zip(sorted) {
+        if let Some(table) = problems.get_mut(id).and_then(Item::as_table_mut) {
+            table.set_position(Some(place));
+        }
+    }
+    let edited = document.to_string();
+    super::parse(&edited, path)?;
+    atomic::write(path, edited.as_bytes())?;
+    Ok(())
 }
 
 fn read_if_exists(path: &Path) -> Result<Option<String>, EditError> {
@@ -302,6 +362,24 @@ run = ["{exe}"]
             &COMMENTED[split + 1..]
         );
         assert_eq!(edited, expected);
+    }
+
+    #[test]
+    fn problems_are_put_in_the_order_given_in_the_places_they_hold() {
+        let text = "# mine\n[problems.keep]\ntitle = \"k\"\n\n[problems.c]\ntitle = \"c\"\n\n[problems.a]\ntitle = \"a\"\n\n[problems.b]\ntitle = \"b\"\n\n[languages.c]\nextensions = [\"c\"]\ncompile = [\"cc\", \"-o\", \"{exe}\", \"{source}\"]\nrun = [\"{exe}\"]\n";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, text).unwrap();
+        let ids = ["a", "b", "c"].map(String::from);
+        order_problems(&path, &ids).unwrap();
+        let ordered = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            ordered,
+            "# mine\n[problems.keep]\ntitle = \"k\"\n\n[problems.a]\ntitle = \"a\"\n\n[problems.b]\ntitle = \"b\"\n\n[problems.c]\ntitle = \"c\"\n\n[languages.c]\nextensions = [\"c\"]\ncompile = [\"cc\", \"-o\", \"{exe}\", \"{source}\"]\nrun = [\"{exe}\"]\n"
+        );
+        // In order already: nothing is written.
+        order_problems(&path, &ids).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), ordered);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::compile::languages;
 use crate::sandbox::run::Limits;
 use commands::Files;
 mod commands;
+pub(crate) mod scoring;
 pub(crate) mod standalone;
 pub(crate) mod units;
 pub(crate) mod user;
@@ -131,6 +132,13 @@ pub struct Problem {
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
     /// limits and checker replace the table's (see `package`).
     pub package: Option<PackageRef>,
+    /// How it is scored: pass-fail, test points or subtasks (`scoring`).
+    pub scoring: scoring::ProblemScoring,
+    /// A package's scoring rules, built when it was read (they replace `scoring`).
+    pub package_scoring: Option<std::sync::Arc<crate::score::Scoring>>,
+    /// The scores stored submissions must get, by their path below the problem's folder of
+    /// stored submissions (`expected-scores`).
+    pub expected_scores: Vec<(String, crate::score::ExpectedScore)>,
 }
 
 /// `package = "path"` in a problem's table, with the time limit the table sets, which wins
@@ -391,6 +399,8 @@ struct RawProblem {
     multi_test: bool,
     input_file: Option<String>,
     output_file: Option<String>,
+    scoring: Option<toml::Value>,
+    expected_scores: Option<toml::Value>,
 }
 
 /// `interactor = "source.cpp"` or `interactor = ["command", …]`.
@@ -652,6 +662,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     };
     let errors = Errors::new(text, path);
     let invalid = |message: String| errors.invalid(message);
+    let shared_text: std::sync::Arc<str> = std::sync::Arc::from(text);
 
     let languages = languages_of(raw.languages, path)?;
     let defaults = raw.defaults;
@@ -820,7 +831,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 })
             }
         };
+        let scoring = scoring::read(problem.scoring.as_ref(), &name, &shared_text, path)?;
+        let expected_scores =
+            scoring::read_expected(problem.expected_scores.as_ref(), &name, text, path)?;
         problems.push(Problem {
+            scoring,
+            package_scoring: None,
+            expected_scores,
             title: problem.title.unwrap_or_else(|| name.clone()),
             url: problem.url,
             solution: problem.solution.map(|s| root.join(s)),

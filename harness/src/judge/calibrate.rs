@@ -352,6 +352,7 @@ pub fn prepare<'a>(
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),
             syscall_filter: true,
+            sanitized: None,
         })
     });
     if let Some(reference) = reference {
@@ -466,12 +467,16 @@ fn measure_program(
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> ProgramTiming {
     let limits = measuring_limits(problem, candidate.time_multiplier);
+    // A scored problem's checker may give points: scored, they are not judge errors. Only the
+    // times are wanted here, so rules that do not fit these cases simply score nothing.
+    let scoring = super::scoring::rules_for(problem, cases).ok().flatten();
     let judge_settings = JudgeSettings {
         limits,
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
         files: &problem.files,
+        scoring: scoring.as_deref(),
         beside: &[],
     };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
@@ -541,6 +546,7 @@ fn check_slow(
         source: slow.plan.source.clone(),
         cases: cases.to_vec(),
         interactor: slow.plan.interactor.clone(),
+        scoring: slow.plan.scoring.clone(),
     };
     let options = submission::Options {
         jobs: jobs.max(1),

@@ -17,6 +17,11 @@ pub enum CustomError {
     Run(#[from] RunError),
     #[error("{0} (hint: the reference must answer the input)")]
     Reference(ToolError),
+    #[error("cannot read the answer `{}`: {source}", path.display())]
+    Answer {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// What the submission did on the input.
@@ -31,29 +36,58 @@ pub struct CustomRun {
     pub stderr_tail: String,
     pub cpu_time: Duration,
     pub peak_memory_bytes: u64,
-    /// The reference's answer, when the problem has a reference.
+    /// The answer compared with: the answer file's, or the reference's.
     pub expected: Option<Vec<u8>>,
+    /// Where the answer came from, when it is a file beside the input.
+    pub answer_file: Option<std::path::PathBuf>,
 }
 
-/// Runs `program` on `input` under `limits`; with `reference` (a command from `root`), also
-/// runs it and checks the output against its answer.
+/// What the output on a custom input is compared with.
+#[derive(Debug, Clone, Copy)]
+pub enum Expected<'a> {
+    /// Nothing: the run alone decides.
+    Nothing,
+    /// The answer file beside the input (`random-1.out` beside `random-1.in`).
+    Answer(&'a Path),
+    /// The problem's reference, a command run from `root`, answers it.
+    Reference {
+        command: &'a [String],
+        root: &'a Path,
+    },
+}
+
+/// Runs `program` on `input` under `limits`; with an answer file or a reference, checks the
+/// output against that answer.
 pub fn run_on_input(
     program: &Program,
     input: &Path,
     limits: Limits,
     checker: &Checker,
-    reference: Option<(&[String], &Path)>,
+    reference: Expected<'_>,
 ) -> Result<CustomRun, CustomError> {
     let expected = match reference {
-        Some((command, root)) => Some(
+        Expected::Reference { command, root } => Some(
             tool::Command::new(Role::Reference, command, root, &[])
                 .output(Some(input), None)
                 .map_err(CustomError::Reference)?,
         ),
-        None => None,
+        Expected::Answer(path) => {
+            Some(std::fs::read(path).map_err(|source| CustomError::Answer {
+                path: path.to_path_buf(),
+                source,
+            })?)
+        }
+        Expected::Nothing => None,
     };
+    let answer_file = match reference {
+        Expected::Answer(path) => Some(path.to_path_buf()),
+        _ => None,
+    };
+    let env = program.env();
     let request = RunRequest::new(&program.executable, limits)
         .args(&program.args)
+        .env(&env)
+        .address_space_cap(program.address_space_cap())
         .stdin(Stdin::File(input))
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
@@ -66,25 +100,50 @@ pub fn run_on_input(
                 Ok(dir) => dir,
                 Err(error) => return Judgement::judge_error(format!("no scratch folder: {error}")),
             };
-            let answer_path = dir.path().join("input.ans");
-            if let Err(error) = std::fs::write(&answer_path, answer) {
-                return Judgement::judge_error(format!("cannot write the answer: {error}"));
-            }
+            let answer_path = match &answer_file {
+                Some(path) => path.clone(),
+                None => {
+                    let path = dir.path().join("input.ans");
+                    if let Err(error) = std::fs::write(&path, answer) {
+                        return Judgement::judge_error(format!("cannot write the answer: {error}"));
+                    }
+                    path
+                }
+            };
             let files = CaseFiles {
                 input,
                 answer: &answer_path,
             };
-            check::check(checker, &files, &result.stdout, answer)
+            let mut judgement = check::check(checker, &files, &result.stdout, answer);
+            if judgement.verdict == Verdict::WrongAnswer {
+                if let Some(hint) = check::hint::near_miss(checker, &result.stdout, answer) {
+                    judgement.reason = format!("{} (hint: {hint})", judgement.reason);
+                }
+            }
+            judgement
         }
     });
+    let mut stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+    let mut reason = judgement.reason;
+    if let Some(sanitized) = program
+        .sanitized
+        .as_ref()
+        .filter(|_| judgement.verdict == Verdict::RuntimeError)
+    {
+        if let Some(report) = sanitized.reason(&stderr_tail) {
+            reason = report;
+            stderr_tail = sanitized.tidy(&stderr_tail);
+        }
+    }
     Ok(CustomRun {
         verdict: judgement.verdict,
-        reason: judgement.reason,
+        reason,
         output: result.stdout,
-        stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
+        stderr_tail,
         cpu_time: result.cpu_time,
         peak_memory_bytes: result.resident_peak_bytes,
         expected,
+        answer_file,
     })
 }
 
@@ -107,7 +166,8 @@ mod tests {
         let input = dir.path().join("in");
         std::fs::write(&input, "yes\n").unwrap();
         let cat = Program::new("cat");
-        let alone = run_on_input(&cat, &input, limits(), &Checker::Tokens, None).unwrap();
+        let alone =
+            run_on_input(&cat, &input, limits(), &Checker::Tokens, Expected::Nothing).unwrap();
         assert_eq!(alone.output, b"yes\n");
         assert_eq!(alone.verdict, Verdict::Accepted);
         assert!(alone.expected.is_none());
@@ -119,7 +179,10 @@ mod tests {
             &input,
             limits(),
             &Checker::Tokens,
-            Some((&shout, root)),
+            Expected::Reference {
+                command: &shout,
+                root,
+            },
         )
         .unwrap();
         assert_eq!(checked.expected.as_deref(), Some(&b"YES\n"[..]));
@@ -129,7 +192,10 @@ mod tests {
             &input,
             limits(),
             &Checker::TokensIgnoreCase,
-            Some((&shout, root)),
+            Expected::Reference {
+                command: &shout,
+                root,
+            },
         )
         .unwrap();
         assert_eq!(ignoring_case.verdict, Verdict::Accepted);

@@ -81,6 +81,7 @@ pub fn prepare(
                 executable: program.program.clone(),
                 args: program.args.clone(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -89,6 +90,7 @@ pub fn prepare(
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
                 syscall_filter: true,
+                sanitized: None,
             },
             None,
         ),
@@ -319,6 +321,7 @@ pub fn judge_case(
     } = call;
     let limits = settings.limits;
     let submission_args = super::case_args(program, case);
+    let env = program.env();
     let request = PairRequest {
         submission: Party {
             program: &program.executable,
@@ -328,6 +331,8 @@ pub fn judge_case(
             workdir: None,
             isolation: Isolation::Sandbox,
             syscall_filter: program.syscall_filter,
+            env: &env,
+            address_space_cap: program.address_space_cap(),
         },
         interactor: Party {
             program: &interactor_program,
@@ -337,6 +342,8 @@ pub fn judge_case(
             workdir: Some(scratch.path()),
             isolation,
             syscall_filter: true,
+            env: &[],
+            address_space_cap: true,
         },
         wall_time: limits.wall_time,
     };
@@ -386,6 +393,17 @@ pub fn judge_case(
         }
     }
     let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
+    // A Kattis interactor of a scoring problem leaves the case's score in its feedback folder.
+    if judgement.verdict == Verdict::Accepted && interactor.protocol == InteractorProtocol::Kattis {
+        match crate::check::package::feedback_credit(&feedback) {
+            Ok(credit) => judgement.credit = credit,
+            Err(error) => {
+                judgement = crate::check::Judgement::judge_error(format!(
+                    "the interactor accepted, but its score cannot be used: {error}"
+                ));
+            }
+        }
+    }
     // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
     if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
         let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
@@ -405,14 +423,18 @@ pub fn judge_case(
         case: case.name.clone(),
         verdict: judgement.verdict,
         reason: judgement.reason,
+        credit: judgement.credit,
         cpu_time: submission.cpu_time,
         wall_time: submission.wall_time,
         peak_memory_bytes: submission.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
         stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
         mismatch: None,
+        unanswered: None,
         // Added by the caller for a failing case.
         input: None,
+        score: None,
+        max_score: None,
         interaction: Some(Interaction {
             transcript: result.transcript,
             // Every line of it, on one line.

@@ -6,12 +6,14 @@ pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;
 pub(crate) mod multipass;
+pub(crate) mod scoring;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::case::discover::Case;
@@ -20,8 +22,12 @@ use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
+use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
 use std::ffi::OsString;
+
+/// The reason of a case that ran within its limits but has no answer file.
+pub const NO_ANSWER: &str = "no answer to compare with";
 
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
@@ -51,8 +57,20 @@ pub struct CaseOutcome {
     pub mismatch: Option<Mismatch>,
     /// For interactive problems: the transcript and the interactor's message and numbers.
     pub interaction: Option<Interaction>,
+    /// A case with no answer file (a downloaded folder often has inputs alone): what the
+    /// program printed, shown since nothing could judge it.
+    pub unanswered: Option<Vec<u8>>,
     /// For a case not accepted: where its input is and how it begins.
     pub input: Option<InputExcerpt>,
+    /// The checker's partial credit, as it gave it: testlib's `quitp` points, a Kattis
+    /// validator's `score.txt` or `score_multiplier.txt`.
+    pub credit: Option<crate::score::Credit>,
+    /// In a scored problem, what the case scored; `None` in a pass-fail problem, or for a case
+    /// with no score of its own (in a group scored all or nothing, whose points are the
+    /// group's).
+    pub score: Option<f64>,
+    /// In a scored problem, what the case is worth at most, when it has a bound of its own.
+    pub max_score: Option<f64>,
 }
 
 /// What the report shows of an interactive case.
@@ -75,6 +93,8 @@ pub struct Mismatch {
     pub output: Vec<u8>,
     /// What the answer file holds.
     pub answer: Vec<u8>,
+    /// A looser built-in checker that would accept it, and why (a near miss).
+    pub hint: Option<String>,
 }
 
 /// How each case is judged.
@@ -91,6 +111,8 @@ pub struct JudgeSettings<'a> {
     pub interactor: Option<&'a interactive::ReadyInteractor>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
+    /// A scored problem's rules: each case is scored as soon as it is checked.
+    pub scoring: Option<&'a crate::score::Scoring>,
     /// Files put in the run's folder beside the program, by name (a package's `include/`:
     /// an interpreted submission imports them from its own folder, the run's `/tmp`).
     pub beside: &'a [(String, std::path::PathBuf)],
@@ -111,6 +133,10 @@ pub enum Stop {
     /// Stop at the first case, in case order, that is not AC: all an expected-verdict check
     /// needs, and it spares running hundreds of cases into a time limit.
     AfterFirstFailure,
+    /// In a scored problem, skip the cases the score no longer needs: those of a group that
+    /// stopped at its first failure (all-or-nothing subtasks, Kattis' `on_reject: break`) or
+    /// whose dependency failed. Without scoring rules, the same as [`Stop::Never`].
+    Unneeded,
 }
 
 /// Judges `program` on every case; outcomes come back in case order, and each is handed to
@@ -140,9 +166,34 @@ pub fn judge_cases_with(
     // The lowest failing index seen so far; cases are handed out in increasing order, so
     // every case below it has already been started and will be waited for.
     let first_failure = AtomicUsize::new(usize::MAX);
+    // With `Stop::Unneeded`, the outcomes known so far, from which the scoring tells whether
+    // a case is still needed.
+    let known = std::sync::Mutex::new(crate::score::Outcomes::new());
+    let scoring = settings.scoring.filter(|_| stop == Stop::Unneeded);
+    let needed = |case: &Case| match scoring {
+        Some(scoring) => scoring.needs(
+            &case.name,
+            &known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ),
+        None => true,
+    };
     let failed = |index: usize, outcome: &CaseOutcome| {
         if stop == Stop::AfterFirstFailure && !outcome.verdict.is_accepted() {
             first_failure.fetch_min(index, Ordering::Relaxed);
+        }
+        if scoring.is_some() {
+            known
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(
+                    outcome.case.clone(),
+                    crate::score::CaseOutcome {
+                        verdict: outcome.verdict,
+                        credit: outcome.credit,
+                    },
+                );
         }
     };
     if jobs == 1 {
@@ -150,7 +201,11 @@ pub fn judge_cases_with(
             if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
-            let outcome = judge_case(program, case, settings);
+            if !needed(case) {
+                continue;
+            }
+            let mut outcome = judge_case(program, case, settings);
+            scoring::score_case(&mut outcome, settings.scoring);
             failed(index, &outcome);
             on_case(&outcome);
             outcomes[index] = Some(outcome);
@@ -164,7 +219,8 @@ pub fn judge_cases_with(
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let sender = sender.clone();
-                let (next, first_failure, failed) = (&next, &first_failure, &failed);
+                let (next, first_failure, failed, needed) =
+                    (&next, &first_failure, &failed, &needed);
                 scope.spawn(move || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
@@ -173,7 +229,11 @@ pub fn judge_cases_with(
                     {
                         break;
                     }
-                    let outcome = judge_case(program, case, settings);
+                    if !needed(case) {
+                        continue;
+                    }
+                    let mut outcome = judge_case(program, case, settings);
+                    scoring::score_case(&mut outcome, settings.scoring);
                     failed(index, &outcome);
                     if sender.send((index, outcome)).is_err() {
                         break;
@@ -232,6 +292,8 @@ fn run_and_check(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -
 /// output file read back).
 pub(crate) struct CaseRun {
     result: Result<run::RunResult, RunError>,
+    /// How to read a sanitizer's report, when the program was built with one.
+    sanitized: Option<Arc<Sanitized>>,
 }
 
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
@@ -254,15 +316,19 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         )
         .collect();
     let args = case_args(program, case);
+    let env = program.env();
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&args)
         .stdin(stdin)
+        .env(&env)
+        .address_space_cap(program.address_space_cap())
         .files(&inputs)
         .output_file(files.output.as_deref())
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
     CaseRun {
         result: run::run(&request),
+        sanitized: program.sanitized.clone(),
     }
 }
 
@@ -287,7 +353,7 @@ pub(crate) fn check_run_with(
 ) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
-    let CaseRun { result } = run;
+    let CaseRun { result, sanitized } = run;
     let result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
@@ -308,11 +374,19 @@ pub(crate) fn check_run_with(
         stderr_tail,
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     };
     let mut answer = Vec::new();
     let mut output = Vec::new();
+    let unanswered = case.unanswered();
     let judgement = verdict::decide(&result, &limits, || {
+        if unanswered {
+            return Judgement::accepted(NO_ANSWER);
+        }
         answer = match std::fs::read(&case.answer) {
             Ok(answer) => answer,
             Err(error) => {
@@ -337,7 +411,25 @@ pub(crate) fn check_run_with(
     });
     outcome.verdict = judgement.verdict;
     outcome.reason = judgement.reason;
+    outcome.credit = judgement.credit;
+    if let Some(sanitized) = sanitized.filter(|_| outcome.verdict == Verdict::RuntimeError) {
+        if let Some(report) = sanitized.reason(&outcome.stderr_tail) {
+            // The sanitizer's words say more than `exit 1` and its last line.
+            outcome.reason = report;
+            outcome.stderr_tail = sanitized.tidy(&outcome.stderr_tail);
+        }
+    }
+    if unanswered && outcome.verdict == Verdict::Accepted {
+        // Shown with its input and what it printed (of a file-I/O program, its stdout).
+        let mut output = result.stdout;
+        output.truncate(MISMATCH_KEEP_BYTES);
+        output.shrink_to_fit();
+        outcome.unanswered = Some(output);
+        outcome.input = Some(InputExcerpt::read(&case.input));
+        return outcome;
+    }
     if outcome.verdict == Verdict::WrongAnswer {
+        let hint = check::hint::near_miss(settings.checker, &output, &answer);
         // Truncating keeps the capacity, and the whole output was written into it: shrink, or
         // every wrong answer would hold its full output (up to the output limit) until the
         // report.
@@ -347,7 +439,11 @@ pub(crate) fn check_run_with(
         let mut answer = answer;
         answer.truncate(MISMATCH_KEEP_BYTES);
         answer.shrink_to_fit();
-        outcome.mismatch = Some(Mismatch { output, answer });
+        outcome.mismatch = Some(Mismatch {
+            output,
+            answer,
+            hint,
+        });
     }
     outcome
 }
@@ -424,7 +520,11 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
         stderr_tail: String::new(),
         mismatch: None,
         interaction: None,
+        unanswered: None,
         input: None,
+        credit: None,
+        score: None,
+        max_score: None,
     }
 }
 
@@ -494,6 +594,7 @@ mod tests {
             jobs,
             interactor: None,
             files: &STANDARD_IO,
+            scoring: None,
             beside: &[],
         };
         judge_cases_with(&Program::new("cat"), cases, &settings, stop, &mut |_| {})

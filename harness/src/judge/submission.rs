@@ -3,6 +3,7 @@
 //! and give one verdict, the first failing case's. It never prints.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case, DiscoverError};
@@ -12,6 +13,7 @@ use crate::config::{Config, Language, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
+use crate::sanitizer::{Sanitized, Toolchain};
 use crate::verdict::Verdict;
 
 use super::interactive;
@@ -30,7 +32,9 @@ pub enum SubmissionError {
     NoCases(PathBuf),
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
-    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the README's \"Interactive problems\" shows; its samples are in `{}`)", cases.display())]
+    #[error(transparent)]
+    Scoring(#[from] crate::config::ConfigError),
+    #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
 }
 
@@ -57,6 +61,8 @@ pub struct Plan<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
+    /// A scored problem's rules, over all its cases (not only those planned).
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
@@ -82,7 +88,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     let language = submit::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
-    let cases = select_cases(folder, request.case_pattern)?;
+    let mut cases = select_cases(folder, request.case_pattern)?;
+    // Scored over all the problem's own cases; cases from elsewhere (`--cases`) are not.
+    let scoring = match request.cases {
+        Some(_) => None,
+        None => super::scoring::rules_for(problem, &discover::discover_unanswered_too(folder)?)?,
+    };
+    super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
     Ok(Plan {
         problem,
@@ -90,12 +102,13 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         source: request.source.to_path_buf(),
         cases,
         interactor,
+        scoring,
     })
 }
 
 /// The cases of `folder`, those matching `pattern` if one is given; never none.
 pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
-    let mut cases = discover::discover(folder)?;
+    let mut cases = discover::discover_unanswered_too(folder)?;
     if let Some(pattern) = pattern {
         let pattern = CasePattern::new(pattern).map_err(SuiteError::from)?;
         pattern.retain(&mut cases);
@@ -151,6 +164,8 @@ pub struct SubmissionReport {
     pub elapsed: Duration,
     /// Cases run at once (1 = one after another): above 1, wall times are inflated.
     pub jobs: usize,
+    /// In a scored problem, the score per group and in total; `None` for a pass-fail one.
+    pub score: Option<super::scoring::SubmissionScore>,
 }
 
 impl SubmissionReport {
@@ -184,6 +199,18 @@ pub fn judge(
     options: &Options,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
+    judge_as(plan, options, None, on_case)
+}
+
+/// [`judge`], the plan's language being a sanitized build (`--sanitize`,
+/// [`crate::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
+/// reason is then read from the sanitizer's report.
+pub fn judge_as(
+    plan: &Plan<'_>,
+    options: &Options,
+    sanitized: Option<Toolchain>,
+    on_case: &mut dyn FnMut(&CaseOutcome),
+) -> Result<SubmissionReport, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
     let mut report = SubmissionReport {
@@ -201,6 +228,7 @@ pub fn judge(
         verdict: Verdict::CompileError,
         elapsed: Duration::ZERO,
         jobs: options.jobs.max(1),
+        score: None,
     };
     // A package's `include/` files go beside the submission.
     let beside =
@@ -221,6 +249,14 @@ pub fn judge(
             }
             Compiled::Ready(prepared) => prepared,
         };
+    let mut prepared = prepared;
+    if let Some(toolchain) = sanitized {
+        prepared.program.sanitized = Some(Arc::new(Sanitized {
+            toolchain,
+            shown: plan.source.clone(),
+            copy: prepared.source_copy.clone(),
+        }));
+    }
     report.compile = CompileOutcome {
         ok: true,
         message: prepared.compile_message.clone(),
@@ -248,6 +284,7 @@ pub fn judge(
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         files: &problem.files,
+        scoring: plan.scoring.as_deref(),
         beside: &beside_files,
     };
     report.outcomes = judge::judge_cases_with(
@@ -258,6 +295,14 @@ pub fn judge(
         on_case,
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
+    if let Some(scoring) = plan.scoring.as_deref() {
+        let score = super::scoring::score_submission(scoring, &report.outcomes);
+        if let Some(sheet) = score.sheet() {
+            // The scoring's own verdict: a group's fault is a judge error.
+            report.verdict = sheet.verdict;
+        }
+        report.score = Some(score);
+    }
     report.elapsed = started.elapsed();
     Ok(report)
 }

@@ -41,6 +41,8 @@ pub enum SuiteError {
         problem: String,
         source: SubmitError,
     },
+    #[error(transparent)]
+    Scoring(#[from] crate::config::ConfigError),
 }
 
 /// Which problems and cases to judge.
@@ -61,6 +63,8 @@ pub struct Planned<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<super::interactive::Shared>,
+    /// A scored problem's rules, over all its cases (not only those selected).
+    pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 
 /// Resolves the selection to problems and cases, before anything runs, so that a missing
@@ -83,6 +87,8 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
     let mut planned = Vec::new();
     for problem in problems {
         let mut cases = discover::discover(&problem.cases)?;
+        let scoring = super::scoring::rules_for(problem, &cases)?;
+        super::scoring::order_cases(scoring.as_deref(), &mut cases);
         if let Some(pattern) = &pattern {
             pattern.retain(&mut cases);
         }
@@ -91,6 +97,7 @@ pub fn plan<'a>(config: &'a Config, selection: &Selection) -> Result<Vec<Planned
             problem,
             cases,
             interactor,
+            scoring,
         });
     }
     if let Some(pattern) = &pattern {
@@ -221,11 +228,16 @@ pub fn run(
             jobs,
             interactor: plan.interactor.as_deref(),
             files: &problem.files,
+            scoring: plan.scoring.as_deref(),
             beside: &[],
         };
         let outcomes = judge::judge_cases(&program, &plan.cases, &settings, &mut |outcome| {
             on_event(Event::CaseFinished { unit, outcome });
         });
+        let score = plan
+            .scoring
+            .as_deref()
+            .map(|scoring| super::scoring::score_submission(scoring, &outcomes));
         let report = SubmissionReport {
             problem: problem.name.clone(),
             title: problem.title.clone(),
@@ -241,6 +253,7 @@ pub fn run(
             outcomes,
             elapsed: started.elapsed(),
             jobs,
+            score,
         };
         on_event(Event::UnitFinished {
             unit,

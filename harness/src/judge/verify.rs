@@ -17,6 +17,27 @@ use crate::verdict::Verdict;
 /// Where stored submissions live, from judge.toml's folder.
 pub const DEFAULT_FOLDER: &str = "solutions/submissions";
 
+/// The folder of stored submissions of a scored problem that score partially: more than 0,
+/// less than the maximum (the verdict is any failure).
+pub const PARTIALLY_ACCEPTED: &str = "partially_accepted";
+
+/// What a `partially_accepted` submission of a scored problem must get: any verdict but a
+/// compile or judge error (its grader may accept it, as problemtools' does oddecho's
+/// `sol.py`), and a score strictly between 0 and the maximum, which is the real check.
+pub fn partially_accepted() -> Expected {
+    Expected::AnyOf {
+        verdicts: vec![
+            Verdict::Accepted,
+            Verdict::WrongAnswer,
+            Verdict::TimeLimitExceeded,
+            Verdict::MemoryLimitExceeded,
+            Verdict::RuntimeError,
+            Verdict::OutputLimitExceeded,
+        ],
+        label: "partial".to_string(),
+    }
+}
+
 /// The verdicts a stored submission may be expected to get (a judge error never is).
 pub const EXPECTED: [Verdict; 7] = [
     Verdict::Accepted,
@@ -58,6 +79,11 @@ pub enum VerifyError {
     Submission(#[from] SubmissionError),
     #[error(transparent)]
     Submit(#[from] SubmitError),
+    #[error("`{}`: {source}", path.display())]
+    ExpectedScore {
+        path: PathBuf,
+        source: crate::score::ExpectedError,
+    },
 }
 
 /// `accepted`, `wrong_answer`, … in backticks, for error messages.
@@ -174,6 +200,36 @@ pub struct Stored<'a> {
     pub name: String,
     pub expected: Expected,
     pub plan: Plan<'a>,
+    /// The score it must get, when one is stated.
+    pub expected_score: Option<crate::score::ExpectedScore>,
+    /// Stored as partially accepted: it must score more than 0 and less than the maximum.
+    pub partial: bool,
+}
+
+/// The score a stored submission states: judge.toml's `expected-scores` (keyed by its path
+/// below the problem's folder), else its `@EXPECTED_SCORE@: ` comment, as DOMjudge reads it.
+pub fn stated_score(
+    table: &[(String, crate::score::ExpectedScore)],
+    key: &str,
+    source: &Path,
+) -> Result<Option<crate::score::ExpectedScore>, VerifyError> {
+    if let Some((_, score)) = table.iter().find(|(file, _)| file == key) {
+        return Ok(Some(*score));
+    }
+    let Ok(text) = std::fs::read(source) else {
+        // Unreadable sources are named when they are compiled.
+        return Ok(None);
+    };
+    match crate::score::expected_score_annotation(&String::from_utf8_lossy(&text)) {
+        Ok(Some(crate::score::Annotation::Score(score))) => {
+            Ok(Some(crate::score::ExpectedScore::Exactly(score)))
+        }
+        Ok(_) => Ok(None),
+        Err(source_error) => Err(VerifyError::ExpectedScore {
+            path: source.to_path_buf(),
+            source: source_error,
+        }),
+    }
 }
 
 /// A stored submission that was not judged, and why (a language this machine lacks).
@@ -196,7 +252,8 @@ pub fn plan<'a>(
     if !folder.is_dir() {
         return Err(VerifyError::MissingFolder(folder.to_path_buf()));
     }
-    let mut cases_of: HashMap<String, Vec<Case>> = HashMap::new();
+    let mut cases_of: HashMap<String, (Vec<Case>, Option<std::sync::Arc<crate::score::Scoring>>)> =
+        HashMap::new();
     // Compiled once per problem, shared by its submissions.
     let mut interactors_of: HashMap<String, Option<super::interactive::Shared>> = HashMap::new();
     let mut stored = Vec::new();
@@ -219,25 +276,35 @@ pub fn plan<'a>(
                 return Err(VerifyError::Misplaced { path: expected_dir });
             }
             let expected_name = file_name(&expected_dir);
-            let expected = Verdict::from_dir_name(&expected_name)
-                .filter(|v| EXPECTED.contains(v))
-                .ok_or_else(|| VerifyError::UnknownExpected {
-                    path: expected_dir.clone(),
-                    name: expected_name.clone(),
-                })?;
+            let partial = expected_name == PARTIALLY_ACCEPTED;
+            let expected = if partial {
+                partially_accepted()
+            } else {
+                Expected::One(
+                    Verdict::from_dir_name(&expected_name)
+                        .filter(|v| EXPECTED.contains(v))
+                        .ok_or_else(|| VerifyError::UnknownExpected {
+                            path: expected_dir.clone(),
+                            name: expected_name.clone(),
+                        })?,
+                )
+            };
             for source in entries(&expected_dir)? {
                 if source.is_dir() {
                     return Err(VerifyError::NestedFolder { path: source });
                 }
                 let language = submit::detect_language(config, &source, None)?;
                 submit::check_tools(language)?;
-                let cases = match cases_of.get(&problem.name) {
-                    Some(cases) => cases.clone(),
+                let (cases, scoring) = match cases_of.get(&problem.name) {
+                    Some(known) => known.clone(),
                     None => {
-                        let cases =
+                        let mut cases =
                             discover::discover(&problem.cases).map_err(SubmissionError::from)?;
-                        cases_of.insert(problem.name.clone(), cases.clone());
-                        cases
+                        let scoring = super::scoring::rules_for(problem, &cases)
+                            .map_err(SubmissionError::from)?;
+                        super::scoring::order_cases(scoring.as_deref(), &mut cases);
+                        cases_of.insert(problem.name.clone(), (cases.clone(), scoring.clone()));
+                        (cases, scoring)
                     }
                 };
                 if cases.is_empty() {
@@ -252,16 +319,21 @@ pub fn plan<'a>(
                         interactor
                     }
                 };
+                let key = format!("{expected_name}/{}", file_name(&source));
+                let expected_score = stated_score(&problem.expected_scores, &key, &source)?;
                 stored.push(Stored {
-                    name: format!("{problem_name}/{expected_name}/{}", file_name(&source)),
-                    expected: Expected::One(expected),
+                    name: format!("{problem_name}/{key}"),
+                    expected: expected.clone(),
                     plan: Plan {
                         problem,
                         language,
                         source,
                         cases,
                         interactor,
+                        scoring,
                     },
+                    expected_score,
+                    partial,
                 });
             }
         }
@@ -330,12 +402,20 @@ pub struct Verified {
     pub name: String,
     pub expected: Expected,
     pub report: SubmissionReport,
+    /// The score it must get, when one is stated (`@EXPECTED_SCORE@`, judge.toml's
+    /// `expected-scores`, submissions.yaml's `score`).
+    pub expected_score: Option<crate::score::ExpectedScore>,
+    /// Whether its score is the one expected (and, for a `partially_accepted` one, strictly
+    /// between 0 and the maximum).
+    pub score_check: crate::score::ScoreCheck,
 }
 
 impl Verified {
-    /// It got the verdict it is stored under (an unchecked one always has).
+    /// It got the verdict it is stored under (an unchecked one always has), and the score
+    /// expected of it.
     pub fn ok(&self) -> bool {
         self.expected.met_by(&self.report).is_ok()
+            && self.score_check == crate::score::ScoreCheck::Ok
     }
 
     /// What the row means for the exit code: AC when it got its expected verdict, a judge
@@ -358,12 +438,17 @@ pub fn run(
     jobs: usize,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Vec<Verified>, SubmitError> {
-    let options = submission::Options {
-        jobs: jobs.max(1),
-        stop: Stop::AfterFirstFailure,
-    };
     let mut results = Vec::new();
     for (unit, entry) in stored.iter().enumerate() {
+        // A score needs more than the first failure: each group is judged until it stops.
+        let options = submission::Options {
+            jobs: jobs.max(1),
+            stop: if entry.plan.scoring.is_some() {
+                Stop::Unneeded
+            } else {
+                Stop::AfterFirstFailure
+            },
+        };
         on_event(Event::Started {
             unit,
             label: &entry.name,
@@ -371,10 +456,13 @@ pub fn run(
         let report = submission::judge(&entry.plan, &options, &mut |outcome| {
             on_event(Event::CaseFinished { unit, outcome });
         })?;
+        let score_check = check_entry_score(entry, &report);
         let result = Verified {
             name: entry.name.clone(),
             expected: entry.expected.clone(),
             report,
+            expected_score: entry.expected_score,
+            score_check,
         };
         on_event(Event::UnitFinished {
             unit,
@@ -383,6 +471,34 @@ pub fn run(
         results.push(result);
     }
     Ok(results)
+}
+
+/// Whether a judged stored submission got the score expected of it. A submission that did
+/// not compile is judged by its verdict alone.
+pub fn check_entry_score(
+    entry: &Stored<'_>,
+    report: &SubmissionReport,
+) -> crate::score::ScoreCheck {
+    if !report.compile.ok {
+        return crate::score::ScoreCheck::Ok;
+    }
+    match &report.score {
+        Some(super::scoring::SubmissionScore::Incomplete { reason, .. })
+            if entry.expected_score.is_some() || entry.partial =>
+        {
+            crate::score::ScoreCheck::Mismatch(format!("no score: {reason}"))
+        }
+        score => crate::score::check_score(
+            entry.expected_score.as_ref(),
+            entry.partial,
+            score
+                .as_ref()
+                .and_then(super::scoring::SubmissionScore::score),
+            score
+                .as_ref()
+                .and_then(super::scoring::SubmissionScore::max_score),
+        ),
+    }
 }
 
 #[cfg(test)]

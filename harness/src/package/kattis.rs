@@ -361,6 +361,19 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let (submissions, skipped) =
         submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
+    // A scoring problem with `testdata.yaml` files is scored as problemtools' default grader
+    // scores it, folder by folder (its own example oddecho is such a 2023-07-draft package);
+    // one with 2025-09's test_group.yaml is still judged pass-fail here.
+    let test_groups = groups.iter().any(|g| g.scoring.is_some());
+    let scoring_rules = if scoring && !test_groups && data.is_dir() {
+        let tree = legacy_tree(&root, &data, &data, &cases, &constants)?;
+        Some(std::sync::Arc::new(
+            crate::score::kattis_legacy(&tree)
+                .map_err(|error| invalid(&data, format!("its scoring cannot be used: {error}")))?,
+        ))
+    } else {
+        None
+    };
     Ok(Package {
         passes,
         root,
@@ -368,6 +381,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         name,
         title,
         scoring,
+        scoring_rules,
         interaction: if interactive {
             super::Interaction::Validator
         } else {
@@ -627,6 +641,65 @@ fn read_group(
             None
         };
     Ok(flags)
+}
+
+/// The `data/` tree as legacy Kattis scores it: each folder with its own `testdata.yaml`
+/// scoring keys (the model inherits them), its cases and subfolders in the lexicographic order
+/// of their file names, as the walk ran them; `data/` holds only `sample` and `secret`.
+fn legacy_tree(
+    root: &Path,
+    data: &Path,
+    folder: &Path,
+    cases: &[Case],
+    constants: &[(String, String)],
+) -> Result<crate::score::KattisFolder, PackageError> {
+    use crate::score::{KattisFolder, KattisItem};
+    let testdata = folder.join("testdata.yaml");
+    let config = if testdata.is_file() {
+        super::check_inside(root, &testdata)?;
+        let yaml = read_yaml_with_constants(&testdata, constants)?;
+        serde_norway::from_value(yaml)
+            .map_err(|e| invalid(&testdata, format!("its scoring keys cannot be read: {e}")))?
+    } else {
+        crate::score::TestdataYaml::default()
+    };
+    let name = folder
+        .strip_prefix(data)
+        .unwrap_or(folder)
+        .to_string_lossy()
+        .into_owned();
+    // (file name, item): subfolders that hold cases, and the cases right in this folder.
+    let mut entries: Vec<(String, KattisItem)> = Vec::new();
+    let children: Vec<std::path::PathBuf> = if folder == data {
+        ["sample", "secret"]
+            .iter()
+            .map(|p| data.join(p))
+            .filter(|p| p.is_dir())
+            .collect()
+    } else {
+        sorted_entries(folder)?
+            .into_iter()
+            .filter(|p| p.is_dir() && p.extension().and_then(|e| e.to_str()) != Some("files"))
+            .collect()
+    };
+    for child in children {
+        let holds_cases = cases.iter().any(|c| c.input.starts_with(&child));
+        if holds_cases {
+            entries.push((
+                file_name(&child),
+                KattisItem::Folder(legacy_tree(root, data, &child, cases, constants)?),
+            ));
+        }
+    }
+    for case in cases.iter().filter(|c| c.input.parent() == Some(folder)) {
+        entries.push((file_name(&case.input), KattisItem::Case(case.name.clone())));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(KattisFolder {
+        name,
+        config,
+        items: entries.into_iter().map(|(_, item)| item).collect(),
+    })
 }
 
 /// Groups nested deeper than this are refused: the formats' packages nest a few.

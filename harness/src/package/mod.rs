@@ -123,8 +123,11 @@ pub struct Package {
     /// The short name (the folder's name), as DOMjudge and problemtools call it.
     pub name: String,
     pub title: String,
-    /// `scoring` problems are judged pass-fail here: every case must be accepted.
+    /// A scoring problem (`type: scoring`).
     pub scoring: bool,
+    /// How it is scored, when this harness can score it (a legacy package's `testdata.yaml`
+    /// tree); a scoring problem without is judged pass-fail.
+    pub scoring_rules: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Whether a program talks with the submission, and which.
     pub interaction: Interaction,
     /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
@@ -367,6 +370,9 @@ pub fn load(
         validator_protocol: crate::config::ValidatorProtocol::default(),
         generators: Vec::new(),
         stress: None,
+        scoring: Default::default(),
+        package_scoring: package.scoring_rules.clone(),
+        expected_scores: Vec::new(),
         package: Some(crate::config::PackageRef {
             path: package.root.clone(),
             time_limit: known,

@@ -410,6 +410,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             submissions.push(PackageSubmission {
                 name: format!("{shown} ({tag})"),
                 path,
+                // Polygon's tags say nothing of scores.
+                expected_score: None,
                 for_time_limit: if expected == Expected::One(Verdict::Accepted) {
                     super::expectations::TimeLimitUse::Lower
                 } else {
@@ -429,6 +431,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         name,
         title,
         scoring: false,
+        scoring_rules: None,
         cases,
         groups: Vec::new(),
         validation,

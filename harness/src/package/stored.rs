@@ -28,6 +28,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
         .collect();
     for submission in &loaded.package.submissions {
         let full = format!("{name}/{}", submission.name);
+        let partial = submission.name.starts_with("partially_accepted/");
         let language =
             languages::language_of(&loaded.config.languages, &submission.path).and_then(|l| {
                 languages::available(l)
@@ -37,14 +38,23 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
         match language {
             Ok(language) => stored.push(Stored {
                 name: full,
-                expected: submission.expected.clone(),
+                // Scored, a partial submission is checked by its score, whatever its verdict
+                // (unless a comment or submissions.yaml says which).
+                expected: if partial && problem.package_scoring.is_some() {
+                    crate::judge::verify::partially_accepted()
+                } else {
+                    submission.expected.clone()
+                },
                 plan: Plan {
                     problem,
                     language,
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
+                    scoring: problem.package_scoring.clone(),
                 },
+                expected_score: submission.expected_score,
+                partial,
             }),
             Err(reason) => skipped.push(Skipped { name: full, reason }),
         }

@@ -18,6 +18,9 @@ pub struct PackageSubmission {
     /// `accepted/sol.cpp`, below `submissions/`.
     pub name: String,
     pub expected: Expected,
+    /// The score it must get, when one is stated (`@EXPECTED_SCORE@`, submissions.yaml's
+    /// `score`).
+    pub expected_score: Option<crate::score::ExpectedScore>,
     /// Whether its times bound the package's time limit from below (or above).
     pub for_time_limit: TimeLimitUse,
     /// The cases whose times bound it from below, when submissions.yaml says so for some
@@ -187,10 +190,18 @@ pub fn kattis(
                     rules: std::sync::Arc::new(rules),
                 };
             }
+            let expected_score =
+                crate::judge::verify::stated_score(&[], "", &source).map_err(|e| {
+                    PackageError::Invalid {
+                        path: source.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
             submissions.push(PackageSubmission {
                 path: source,
                 name,
                 expected,
+                expected_score,
                 for_time_limit,
                 lower_bound_cases,
             });

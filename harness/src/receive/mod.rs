@@ -48,6 +48,8 @@ pub struct Received {
     pub id: String,
     /// The id the problem would have had, when that one was taken.
     pub taken_id: Option<String>,
+    /// Sent again (the same page): its samples replaced, its table and the user's files kept.
+    pub updated: bool,
     pub title: String,
     /// The judge and contest (`Codeforces - Round 911 (Div. 2)`).
     pub group: String,
@@ -89,12 +91,20 @@ pub fn store(
     let cases_root = root.join("cases");
     let ids = edit::problem_ids(config)?;
     let base = naming::base_id(&payload.url, &payload.name);
-    let id = naming::unique_id(&base, |id| {
-        ids.iter().any(|taken| taken == id) || cases_root.join(id).exists()
+    // The same page sent again (to fetch it anew, or by a second click) is that problem.
+    let resent = match payload.url.trim() {
+        "" => None,
+        url => edit::problem_with_url(config, url)?,
+    };
+    let id = resent.clone().unwrap_or_else(|| {
+        naming::unique_id(&base, |id| {
+            ids.iter().any(|taken| taken == id) || cases_root.join(id).exists()
+        })
     });
 
     let mut received = Received {
-        taken_id: (id != base).then_some(base),
+        taken_id: (resent.is_none() && id != base).then_some(base),
+        updated: resent.is_some(),
         title: payload.name.trim().to_string(),
         group: payload.group.clone(),
         url: payload.url.clone(),
@@ -120,6 +130,18 @@ pub fn store(
         ));
     }
 
+    if received.updated {
+        replace_samples(&cases_root, &received.cases, payload)?;
+        if let Some(template) = template {
+            let path = root.join(format!("{}.{}", received.id, template.extension));
+            received.solution_file = Some(if atomic::write_new(&path, &template.text)? {
+                SolutionFile::Created(path)
+            } else {
+                SolutionFile::Kept(path)
+            });
+        }
+        return Ok(received);
+    }
     write_samples(&cases_root, &received.cases, payload)?;
     let problem = NewProblem {
         id: received.id.clone(),
@@ -166,15 +188,67 @@ fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<
         .prefix(".receiving-")
         .tempdir_in(cases_root)
         .map_err(folder_error(cases_root))?;
+    write_sample_files(staging.path(), payload)?;
+    std::fs::rename(staging.path(), target).map_err(folder_error(target))?;
+    Ok(())
+}
+
+/// `sample-N.in` and `.ans` of every test of the payload, in `dir`.
+fn write_sample_files(dir: &Path, payload: &Payload) -> Result<(), StoreError> {
     for (index, test) in payload.tests.iter().enumerate() {
         let stem = format!("sample-{}", index + 1);
         for (extension, text) in [("in", &test.input), ("ans", &test.output)] {
-            let path = staging.path().join(format!("{stem}.{extension}"));
+            let path = dir.join(format!("{stem}.{extension}"));
             atomic::write(&path, normalize(text).as_bytes())?;
         }
     }
-    std::fs::rename(staging.path(), target).map_err(folder_error(target))?;
     Ok(())
+}
+
+/// The samples of a problem sent again: the old `sample-N` files of `target` replaced by the
+/// new ones (written beside it first); any other case there (the user's own) stays.
+fn replace_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<(), StoreError> {
+    let folder_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| StoreError::Folder { path, source }
+    };
+    let staging = tempfile::Builder::new()
+        .prefix(".receiving-")
+        .tempdir_in(cases_root)
+        .map_err(folder_error(cases_root))?;
+    write_sample_files(staging.path(), payload)?;
+    std::fs::create_dir_all(target).map_err(folder_error(target))?;
+    let old_samples = std::fs::read_dir(target)
+        .map_err(folder_error(target))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| is_sample_file(path));
+    for path in old_samples.collect::<Vec<_>>() {
+        std::fs::remove_file(&path).map_err(folder_error(&path))?;
+    }
+    for entry in std::fs::read_dir(staging.path())
+        .map_err(folder_error(staging.path()))?
+        .flatten()
+    {
+        let to = target.join(entry.file_name());
+        std::fs::rename(entry.path(), &to).map_err(folder_error(&to))?;
+    }
+    Ok(())
+}
+
+/// `sample-3.in`, `sample-3.ans`, `sample-3.out`: the files a receive writes.
+fn is_sample_file(path: &Path) -> bool {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    stem.strip_prefix("sample-")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        && matches!(extension, "in" | "ans" | "out")
 }
 
 /// Unix line endings and a final newline: what the judges' own test files have, whatever
@@ -317,6 +391,11 @@ mod tests {
         assert!(first.created_config);
         // A folder the user made by hand takes the id too.
         std::fs::create_dir_all(dir.path().join("cases/cf1a-2")).unwrap();
+        // Another page whose id would be the same.
+        let payload = Payload {
+            url: "https://codeforces.com/gym/1/problem/A".to_string(),
+            ..payload
+        };
         let second = store(&config, &payload, None).unwrap();
         assert_eq!(second.id, "cf1a-3");
         assert_eq!(second.taken_id.as_deref(), Some("cf1a"));
@@ -327,7 +406,7 @@ mod tests {
         assert_eq!(problem.time_limit, Duration::from_secs(2));
         assert_eq!(
             problem.url.as_deref(),
-            Some("https://codeforces.com/contest/1/problem/A")
+            Some("https://codeforces.com/gym/1/problem/A")
         );
         // No staging folder is left behind.
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("cases"))
@@ -336,6 +415,48 @@ mod tests {
             .filter(|name| name.starts_with('.'))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_problem_sent_again_gets_its_samples_replaced_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("judge.toml");
+        let template = Template {
+            extension: "cpp".to_string(),
+            text: b"// template\n".to_vec(),
+        };
+        let first = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2","output":"3"},{"input":"2 2","output":"4"}]}"#;
+        let again = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"5 5","output":"10"}]}"#;
+        store(&config, &Payload::parse(first).unwrap(), Some(&template)).unwrap();
+        let source = dir.path().join("cf1a.cpp");
+        std::fs::write(&source, "// mine\n").unwrap();
+        let cases = dir.path().join("cases/cf1a");
+        std::fs::write(cases.join("mine.in"), "7 7\n").unwrap();
+        std::fs::write(cases.join("mine.ans"), "14\n").unwrap();
+        let toml = std::fs::read_to_string(&config).unwrap();
+        let second = store(&config, &Payload::parse(again).unwrap(), Some(&template)).unwrap();
+        assert_eq!(second.id, "cf1a");
+        assert!(second.updated && second.taken_id.is_none());
+        assert_eq!(
+            second.solution_file,
+            Some(SolutionFile::Kept(source.clone()))
+        );
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), "// mine\n");
+        assert_eq!(std::fs::read_to_string(&config).unwrap(), toml);
+        let mut names: Vec<String> = std::fs::read_dir(&cases)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["mine.ans", "mine.in", "sample-1.ans", "sample-1.in"]
+        );
+        assert_eq!(
+            std::fs::read_to_string(cases.join("sample-1.in")).unwrap(),
+            "5 5\n"
+        );
+        assert!(!dir.path().join("cases/cf1a-2").exists());
     }
 
     #[test]

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use super::batch::{Batches, Completed, Progress};
 use super::payload::Payload;
 use super::{Received, StoreError, Template};
+use crate::config::edit;
 
 /// Competitive Companion sends to these ports without being told (its `src/hosts/hosts.ts`),
 /// each the port of a tool that receives problems.
@@ -241,6 +242,16 @@ pub fn serve(
                 answer(&stream, 200, &format!("received as `{}`", received.id));
                 drop(stream);
                 let progress = batches.add(received.clone(), Instant::now());
+                let mut received = received;
+                if let Progress::Complete(batch) = &progress {
+                    // Stored as they arrived (in parallel): judge.toml in contest order.
+                    let ids: Vec<String> = batch.problems.iter().map(|p| p.id.clone()).collect();
+                    if let Err(error) = edit::order_problems(config, &ids) {
+                        received.notes.push(format!(
+                            "judge.toml keeps the order they arrived in: {error}"
+                        ));
+                    }
+                }
                 on_event(Event::Received {
                     problem: &received,
                     progress: &progress,

@@ -23,7 +23,10 @@ pub fn write_custom(out: &mut dyn Write, run: &CustomRun) -> io::Result<()> {
     writeln!(out, "{BOLD}output:{BOLD:#}")?;
     excerpt(out, &run.output)?;
     if let Some(expected) = &run.expected {
-        writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?;
+        match &run.answer_file {
+            Some(path) => writeln!(out, "{BOLD}expected ({}):{BOLD:#}", super::shown_path(path))?,
+            None => writeln!(out, "{BOLD}expected (reference):{BOLD:#}")?,
+        }
         excerpt(out, expected)?;
     }
     if !run.stderr_tail.trim().is_empty() {
@@ -60,6 +63,7 @@ mod tests {
             cpu_time: Duration::from_millis(3),
             peak_memory_bytes: 3 << 20,
             expected: Some(b"YES\n".to_vec()),
+            answer_file: None,
         };
         let mut out = Vec::new();
         write_custom(&mut out, &run).unwrap();
@@ -68,6 +72,18 @@ mod tests {
         assert_eq!(
             text,
             "output:\n  yes\nexpected (reference):\n  YES\nWA  3 ms, 3.0 MiB  line 1, token 1: expected YES, found yes\n"
+        );
+        let beside = CustomRun {
+            answer_file: Some("test/random-1.out".into()),
+            ..run
+        };
+        let mut out = Vec::new();
+        write_custom(&mut out, &beside).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let text = anstream::adapter::strip_str(&text).to_string();
+        assert!(
+            text.contains("expected (test/random-1.out):\n  YES\n"),
+            "{text}"
         );
     }
 }

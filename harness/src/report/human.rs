@@ -94,6 +94,7 @@ impl CaseList {
         // A pass near the limit is listed too: it is the case another machine could flip.
         self.options.detail == Detail::Verbose
             || !outcome.verdict.is_accepted()
+            || (outcome.unanswered.is_some() && self.options.detail == Detail::Normal)
             || (outcome.time_sensitive && self.options.detail == Detail::Normal)
     }
 
@@ -109,6 +110,17 @@ impl CaseList {
         }
         self.shown += 1;
         write_case_line(out, outcome, self.width, &self.options)?;
+        if let Some(output) = &outcome.unanswered {
+            // Nothing judged it: what it printed is for the reader to judge.
+            if let Some(input) = &outcome.input {
+                write_input(out, input)?;
+            }
+            writeln!(out, "        {DIM}output{DIM:#}")?;
+            for line in String::from_utf8_lossy(output).lines().take(STDERR_LINES) {
+                writeln!(out, "        {DIM}│{DIM:#} {}", cut(line, STDERR_CHARS))?;
+            }
+            return Ok(());
+        }
         if outcome.verdict.is_accepted() || self.diffs_left == 0 {
             return Ok(());
         }
@@ -284,6 +296,9 @@ fn write_case_line(
     if !outcome.reason.is_empty() {
         write!(out, "  {}", outcome.reason)?;
     }
+    if let Some(hint) = outcome.mismatch.as_ref().and_then(|m| m.hint.as_ref()) {
+        write!(out, " {DIM}(hint: {hint}){DIM:#}")?;
+    }
     writeln!(out)?;
     if options.detail == Detail::Verbose && !outcome.stderr_tail.trim().is_empty() {
         for line in tail_lines(&outcome.stderr_tail, 10) {
@@ -312,6 +327,9 @@ fn write_problem_summary(out: &mut dyn Write, problem: &SubmissionReport) -> io:
         if count > 0 {
             write!(out, ", {count} {verdict}")?;
         }
+    }
+    if let Some(score) = &problem.score {
+        write!(out, ", {BOLD}{}{BOLD:#}", super::score::score_text(score))?;
     }
     write!(out, ", {}", maxima(&problem.outcomes))?;
     let near = problem.outcomes.iter().filter(|o| o.time_sensitive).count();
@@ -492,6 +510,9 @@ fn write_submission_end(
         writeln!(out, "  {DIM}compiler warnings:{DIM:#}")?;
         write_indented(out, &report.compile.message, "        ")?;
     }
+    if let Some(score) = report.score.as_ref().filter(|_| report.compile.ok) {
+        super::score::write_groups(out, score)?;
+    }
     write_submission_verdict(out, report)
 }
 
@@ -506,7 +527,23 @@ fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> i
     if !report.compile.ok {
         return writeln!(out, " (compile error; no case was run)");
     }
-    if let Some(failure) = report.first_failure() {
+    if let Some(score) = &report.score {
+        write!(out, ", {BOLD}{}{BOLD:#}", super::score::score_text(score))?;
+    }
+    let scored = report.score.as_ref().is_some_and(|s| s.sheet().is_some());
+    if scored && report.stopped_early() {
+        // The groups stopped at their first failures: the rest could not change the score.
+        write!(out, " (")?;
+        if let Some(failure) = report.first_failure() {
+            write!(out, "first failing case: {}; ", failure.case)?;
+        }
+        write!(
+            out,
+            "{} of {} cases judged, the others cannot change the score)",
+            report.outcomes.len(),
+            report.planned_cases
+        )?;
+    } else if let Some(failure) = report.first_failure() {
         write!(out, " (first failing case: {}", failure.case)?;
         if report.stopped_early() {
             write!(
@@ -594,12 +631,19 @@ impl VerifyTable {
             }
             return writeln!(out);
         }
+        let score = report
+            .score
+            .as_ref()
+            .filter(|_| report.compile.ok)
+            .map(|s| format!("  {}", super::score::score_text(s)))
+            .unwrap_or_default();
         if result.ok() {
             let ok = verdict_style(Verdict::Accepted);
             write!(out, "{ok}OK{ok:#}")?;
             if let Some(failure) = report.first_failure() {
                 write!(out, "        {DIM}({}){DIM:#}", failure.case)?;
             }
+            write!(out, "{score}")?;
             // Right today, but a slower machine could flip it: worth a look before trusting
             // the limit.
             let near = report.outcomes.iter().filter(|o| o.time_sensitive).count();
@@ -607,7 +651,13 @@ impl VerifyTable {
             return writeln!(out);
         }
         let bad = verdict_style(Verdict::WrongAnswer);
-        writeln!(out, "{bad}MISMATCH{bad:#}")?;
+        writeln!(out, "{bad}MISMATCH{bad:#}{score}")?;
+        if let crate::score::ScoreCheck::Mismatch(why) = &result.score_check {
+            if result.expected.met_by(report).is_ok() {
+                return writeln!(out, "    {why}");
+            }
+            writeln!(out, "    {why}")?;
+        }
         // submissions.yaml's rules: which one is not met, and how.
         if let crate::judge::verify::Expected::Rules { .. } = &result.expected {
             if let Err(why) = result.expected.met_by(report) {
@@ -656,6 +706,8 @@ struct VerifyTotals {
     near: usize,
     /// Submissions in folders the format does not define.
     unchecked: usize,
+    /// Submissions with the verdict expected but not the score.
+    wrong_scores: usize,
 }
 
 impl VerifyTotals {
@@ -664,6 +716,10 @@ impl VerifyTotals {
         self.mismatches += usize::from(!result.ok());
         self.near += usize::from(result.report.outcomes.iter().any(|o| o.time_sensitive));
         self.unchecked += usize::from(!result.expected.is_checked());
+        self.wrong_scores += usize::from(
+            result.expected.allows(result.report.verdict)
+                && result.score_check != crate::score::ScoreCheck::Ok,
+        );
     }
 }
 
@@ -680,6 +736,7 @@ fn write_verify_summary(
         mismatches,
         near,
         unchecked,
+        wrong_scores,
     } = totals;
     let elapsed = format_duration(elapsed);
     let parallel = if jobs > 1 {
@@ -697,7 +754,14 @@ fn write_verify_summary(
         let style = verdict_style(Verdict::WrongAnswer);
         write!(
             out,
-            "{style}verify: {mismatches} of {total} submissions MISMATCH{style:#} (got another verdict than expected), in {elapsed}{parallel}"
+            "{style}verify: {mismatches} of {total} submissions MISMATCH{style:#} (got another {} than expected), in {elapsed}{parallel}",
+            if wrong_scores == 0 {
+                "verdict"
+            } else if wrong_scores == mismatches {
+                "score"
+            } else {
+                "verdict or score"
+            }
         )?;
     }
     if near > 0 {
@@ -816,6 +880,8 @@ enum Layout {
         printer: VerifyPrinter,
         totals: VerifyTotals,
         jobs: usize,
+        /// The scored submissions (without their cases), for the table at the end.
+        scored: Vec<Verified>,
     },
     /// A table per problem.
     Calibrate { repeat: usize, problems: usize },
@@ -864,6 +930,9 @@ impl<W: Write> HumanReporter<W> {
                 if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
                     write_submission_header(out, &header)?;
                 }
+                if let Some(note) = &plan.sanitized {
+                    writeln!(out, "  {DIM}{note}{DIM:#}")?;
+                }
                 Layout::Judge {
                     cases: CaseList::new(self.options, names()),
                 }
@@ -876,6 +945,7 @@ impl<W: Write> HumanReporter<W> {
                     printer,
                     totals: VerifyTotals::default(),
                     jobs: plan.jobs,
+                    scored: Vec::new(),
                 }
             }
             Command::Calibrate { repeat } => Layout::Calibrate {
@@ -913,12 +983,20 @@ impl<W: Write> HumanReporter<W> {
             }
             (
                 Some(Layout::Verify {
-                    printer, totals, ..
+                    printer,
+                    totals,
+                    scored,
+                    ..
                 }),
                 Finished::Verified(result),
             ) => {
                 printer.row(out, result)?;
                 totals.add(result);
+                if result.report.score.is_some() {
+                    let mut slim = result.clone();
+                    slim.report.outcomes = Vec::new();
+                    scored.push(slim);
+                }
             }
             (Some(Layout::Calibrate { repeat, problems }), Finished::Calibrated(calibration)) => {
                 if *problems > 0 {
@@ -973,7 +1051,16 @@ impl<W: Write> HumanReporter<W> {
                 partition,
                 ..
             }) => write_totals(out, *totals, *jobs, *partition, summary.elapsed)?,
-            Some(Layout::Verify { totals, jobs, .. }) => {
+            Some(Layout::Verify {
+                totals,
+                jobs,
+                scored,
+                ..
+            }) => {
+                if self.options.detail != Detail::Quiet {
+                    let scored: Vec<&Verified> = scored.iter().collect();
+                    super::score::write_results_table(out, &scored)?;
+                }
                 write_verify_summary(out, *totals, &summary.skipped, *jobs, summary.elapsed)?;
             }
             Some(Layout::Gen {
@@ -1072,7 +1159,11 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -1114,6 +1205,7 @@ mod tests {
             planned_cases: planned,
             elapsed: Duration::from_millis(100),
             jobs: 1,
+            score: None,
         }
     }
 
@@ -1135,6 +1227,7 @@ mod tests {
                 .collect(),
             runs: report.planned_cases,
             expected: None,
+            scoring: None,
         }
     }
 
@@ -1187,6 +1280,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"13\n".to_vec(),
             answer: b"12\n".to_vec(),
+            hint: None,
         });
         let report = submission(
             vec![
@@ -1260,6 +1354,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(elapsed_ms),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         render(&plan, &events, &summary, HumanOptions::default())
     }
@@ -1276,6 +1371,8 @@ mod tests {
                 ],
                 9,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let mismatch = Verified {
             name: "sum/accepted/mine.py".to_string(),
@@ -1289,6 +1386,8 @@ mod tests {
                 )],
                 9,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let text = render_verify(&[ok, mismatch], 1500);
         insta::assert_snapshot!(text, @r"
@@ -1308,6 +1407,8 @@ mod tests {
             name: "sum/accepted/close.py".to_string(),
             expected: Verdict::Accepted.into(),
             report: submission(vec![near], 1),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let text = render_verify(&[result], 2000);
         assert!(text.contains("OK  1 case near the time limit"), "{text}");
@@ -1329,6 +1430,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
+            hint: None,
         });
         wrong.stderr_tail = "debug: n=2\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, 950, "");
@@ -1365,6 +1467,7 @@ mod tests {
         let summary = Summary {
             elapsed: Duration::from_millis(1234),
             skipped: Vec::new(),
+            unsandboxed: None,
         };
         let options = HumanOptions {
             detail,

@@ -1,5 +1,5 @@
 //! Machine-readable reports: one JSON document on stdout, with field names kept stable for
-//! scripts and editors (documented in the README).
+//! scripts and editors (documented in the book, docs/src/reference/reports.md).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -43,6 +43,45 @@ pub struct CaseJson {
     /// Interactive problems only: the dialogue and the interactor's side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interaction: Option<InteractionJson>,
+    /// A wrong answer that a looser checker accepts: which, and why (only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Scored problems only, for a case with a score of its own: what it scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Scored problems only: what the case is worth at most.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_score: Option<f64>,
+}
+
+/// One group (subtask) of a scored submission.
+#[derive(Debug, Serialize)]
+pub struct GroupJson {
+    pub name: String,
+    /// What it scored; null when it was not judged (a failed dependency, an earlier stop).
+    pub score: Option<f64>,
+    pub max_score: Option<f64>,
+    /// Its verdict; null when it was not judged.
+    pub verdict: Option<&'static str>,
+    /// The case that decided a verdict other than AC.
+    pub first_failure: Option<String>,
+}
+
+impl From<&crate::score::GroupScore> for GroupJson {
+    fn from(group: &crate::score::GroupScore) -> Self {
+        GroupJson {
+            name: group.name.clone(),
+            score: group.score.map(json_score),
+            max_score: group.max_score.map(json_score),
+            verdict: group.verdict.map(Verdict::as_str),
+            first_failure: group.first_failure.clone(),
+        }
+    }
+}
+
+/// A score as printed (six decimals at most), so `70` is `70` and not `70.00000000000001`.
+fn json_score(score: f64) -> f64 {
+    crate::score::format_score(score).parse().unwrap_or(score)
 }
 
 /// What an interactive case said, and the interactor's own numbers.
@@ -90,6 +129,9 @@ impl From<&CaseOutcome> for CaseJson {
             input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
             input: outcome.input.as_ref().map(|i| i.head.clone()),
             input_truncated: outcome.input.as_ref().map(|i| i.truncated),
+            hint: outcome.mismatch.as_ref().and_then(|m| m.hint.clone()),
+            score: outcome.score.map(json_score),
+            max_score: outcome.max_score.map(json_score),
         }
     }
 }
@@ -250,6 +292,16 @@ pub struct SubmissionJson {
     /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
     pub partition: Option<String>,
     pub elapsed_ms: u64,
+    /// Scored problems only: the submission's score, null when not every case it needs was
+    /// judged (`--case`, `--fail-fast`, a slice of `--partition`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Option<f64>>,
+    /// Scored problems only: the most it can score (null when unbounded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_score: Option<Option<f64>>,
+    /// Scored problems only: each group, parents before their children.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<GroupJson>>,
     pub cases: Vec<CaseJson>,
 }
 
@@ -283,6 +335,12 @@ impl From<&SubmissionReport> for SubmissionJson {
             // Only `harness judge --partition` slices one submission's cases; it says so.
             partition: None,
             elapsed_ms: report.elapsed.as_millis() as u64,
+            score: report.score.as_ref().map(|s| s.score().map(json_score)),
+            max_score: report.score.as_ref().map(|s| s.max_score().map(json_score)),
+            groups: report
+                .score
+                .as_ref()
+                .map(|s| s.groups().iter().map(GroupJson::from).collect()),
             cases: cases_json(&report.outcomes),
         }
     }
@@ -295,8 +353,14 @@ pub struct VerifiedJson {
     pub name: String,
     /// The verdict expected (`AC`, `RE`), a label for a set (`not AC`), or `unchecked`.
     pub expected: String,
-    /// It got the expected verdict.
+    /// It got the expected verdict (and, in a scored problem, the expected score).
     pub ok: bool,
+    /// Scored problems only: the score it must get (`40`, `30 to 50`), when one is stated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_score: Option<String>,
+    /// Why its score is not the one expected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_mismatch: Option<String>,
     /// The largest CPU time of any judged case.
     pub time_ms: u64,
     #[serde(flatten)]
@@ -309,6 +373,11 @@ impl From<&Verified> for VerifiedJson {
             name: verified.name.clone(),
             expected: verified.expected.as_str().to_string(),
             ok: verified.ok(),
+            expected_score: verified.expected_score.map(|e| e.to_string()),
+            score_mismatch: match &verified.score_check {
+                crate::score::ScoreCheck::Ok => None,
+                crate::score::ScoreCheck::Mismatch(why) => Some(why.clone()),
+            },
             time_ms: verified.report.max_cpu_time().as_millis() as u64,
             result: SubmissionJson::from(&verified.report),
         }

@@ -116,6 +116,7 @@ fn problem_suite(
     let mut properties = vec![("program".to_string(), problem.source.display().to_string())];
     properties.extend(limit_properties(&problem.limits));
     properties.extend(run_properties(jobs, partition));
+    properties.extend(score_properties("", problem));
     JunitSuite {
         name: problem.problem.clone(),
         properties,
@@ -151,6 +152,7 @@ fn submission_suite(
     ];
     properties.extend(limit_properties(&report.limits));
     properties.extend(run_properties(jobs, partition));
+    properties.extend(score_properties("", report));
     let cases = if report.compile.ok {
         report
             .outcomes
@@ -206,11 +208,16 @@ fn verified_case(result: &Verified) -> JunitCase {
             .first_failure()
             .map(|o| format!(" on `{}`: {}", o.case, o.reason))
             .unwrap_or_default();
-        let message = format!(
-            "expected {}, got {}{on}",
-            result.expected.as_str(),
-            got.verdict.as_str()
-        );
+        let message = match &result.score_check {
+            crate::score::ScoreCheck::Mismatch(why) if result.expected.allows(got.verdict) => {
+                why.clone()
+            }
+            _ => format!(
+                "expected {}, got {}{on}",
+                result.expected.as_str(),
+                got.verdict.as_str()
+            ),
+        };
         let text = match (&case.failure, got.first_failure()) {
             (Some(compile), _) => compile.text.clone(),
             (None, Some(outcome)) => failure_text(outcome, &message),
@@ -291,13 +298,21 @@ impl<W: Write + Send> Reporter for JunitReporter<W> {
             ) => {
                 let case = verified_case(result);
                 let problem = &result.report.problem;
+                let scores = score_properties(&format!("{}:", case.name), &result.report);
                 match self.report.suites.iter_mut().find(|s| &s.name == problem) {
-                    Some(suite) => suite.cases.push(case),
-                    None => self.report.suites.push(JunitSuite {
-                        name: problem.clone(),
-                        properties: run_properties(jobs, partition),
-                        cases: vec![case],
-                    }),
+                    Some(suite) => {
+                        suite.cases.push(case);
+                        suite.properties.extend(scores);
+                    }
+                    None => {
+                        let mut properties = run_properties(jobs, partition);
+                        properties.extend(scores);
+                        self.report.suites.push(JunitSuite {
+                            name: problem.clone(),
+                            properties,
+                            cases: vec![case],
+                        });
+                    }
                 }
             }
             (Event::RunFinished(_), Some(Command::Run | Command::Judge | Command::Verify)) => {
@@ -331,6 +346,31 @@ fn compile_error_case(classname: &str, name: &str, report: &SubmissionReport) ->
         system_out: None,
         system_err: String::new(),
     }
+}
+
+/// A scored submission's score as properties: `score`, `max-score` and `group.NAME` (`30/30
+/// AC`), each name after `prefix` (a stored submission's name in `verify`'s suite). None for
+/// a pass-fail problem.
+pub fn score_properties(prefix: &str, report: &SubmissionReport) -> Vec<(String, String)> {
+    let Some(score) = report.score.as_ref().filter(|_| report.compile.ok) else {
+        return Vec::new();
+    };
+    let number = |n: Option<f64>| n.map(crate::score::format_score).unwrap_or_default();
+    let mut properties = vec![
+        (format!("{prefix}score"), number(score.score())),
+        (format!("{prefix}max-score"), number(score.max_score())),
+    ];
+    for group in score.groups() {
+        let verdict = group.verdict.map_or("not judged", |v| v.as_str());
+        properties.push((
+            format!("{prefix}group.{}", group.name),
+            format!(
+                "{} {verdict}",
+                super::score::points(group.score, group.max_score)
+            ),
+        ));
+    }
+    properties
 }
 
 /// The limits as properties, in the units the JSON report uses.
@@ -604,7 +644,11 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -685,6 +729,7 @@ mod tests {
         wrong.mismatch = Some(Mismatch {
             output: b"4\n".to_vec(),
             answer: b"3\n".to_vec(),
+            hint: None,
         });
         wrong.stderr_tail = "debug \u{1b}[1mx\u{1b}[0m\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, "", 950);
@@ -752,6 +797,7 @@ mod tests {
             outcomes,
             elapsed: Duration::from_millis(10),
             jobs: 1,
+            score: None,
         }
     }
 
@@ -811,11 +857,15 @@ mod tests {
                 ],
                 true,
             ),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let fine = Verified {
             name: "sum/accepted/mine.c".to_string(),
             expected: Verdict::Accepted.into(),
             report: submission(vec![outcome("1", Verdict::Accepted, "", 5)], true),
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let xml = report_of(
             crate::event::Command::Verify,

@@ -36,12 +36,28 @@ pub fn write_first_seed(out: &mut dyn Write, seed: u64) -> io::Result<()> {
     )
 }
 
+/// `harness run` judges a problem without a `solution` with the newest source named after it.
+pub fn write_adopted(
+    out: &mut dyn Write,
+    problem: &str,
+    source: &std::path::Path,
+) -> io::Result<()> {
+    let name = source.file_name().map_or_else(
+        || source.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    writeln!(
+        out,
+        "note: problem `{problem}` has no `solution`: judging `{name}`, the newest source named after it"
+    )
+}
+
 /// `harness run` leaves a problem's solution unjudged.
 pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Result<()> {
     match skip {
         Skip::NoSolution => writeln!(
             out,
-            "note: problem `{problem}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {problem} FILE` judges a source file)"
+            "note: problem `{problem}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {problem} FILE` judges a source file; `{problem}.cpp` or another source named after it beside judge.toml is judged by `harness run`)"
         ),
         Skip::Interactive => writeln!(
             out,

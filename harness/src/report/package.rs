@@ -27,7 +27,7 @@ pub fn write_loaded(
         format_duration(limit),
         format_bytes(loaded.problem().memory_limit),
     )?;
-    if loaded.package.scoring {
+    if loaded.package.scoring && loaded.package.scoring_rules.is_none() {
         writeln!(
             out,
             "{}: {DIM}a scoring problem: judged pass-fail here (every case must be AC), no score is computed{DIM:#}",

@@ -298,7 +298,11 @@ mod tests {
             stderr_tail: String::new(),
             mismatch: None,
             interaction: None,
+            unanswered: None,
             input: None,
+            credit: None,
+            score: None,
+            max_score: None,
         }
     }
 
@@ -364,11 +368,14 @@ mod tests {
             verdict: Verdict::WrongAnswer,
             elapsed: Duration::ZERO,
             jobs: 1,
+            score: None,
         };
         let verified = crate::judge::verify::Verified {
             name: "sum/wrong_answer/a.c".to_string(),
             expected: Verdict::WrongAnswer.into(),
             report,
+            expected_score: None,
+            score_check: crate::score::ScoreCheck::Ok,
         };
         let events = [
             Event::Started {

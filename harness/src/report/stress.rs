@@ -10,7 +10,7 @@ use super::excerpt::write_excerpt;
 use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
-use crate::author::stress::{Failing, ShrinkStatus, StressReport};
+use crate::author::stress::{Failing, Rerun, ShrinkStatus, StressReport};
 use crate::config::units::format_duration;
 use crate::text::{cut, tail_lines};
 use crate::verdict::Verdict;
@@ -125,19 +125,28 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
                 },
                 found.tried
             )?;
-            for failing in std::iter::once(original).chain(&found.steps) {
+            writeln!(
+                out,
+                "  {:<3}  {}",
+                original.outcome.verdict,
+                one_line(&original.input)
+            )?;
+            // Each step by what it took away from the one before.
+            let mut before = original;
+            for step in &found.steps {
                 writeln!(
                     out,
                     "  {:<3}  {}",
-                    failing.outcome.verdict,
-                    one_line(&failing.input)
+                    step.outcome.verdict,
+                    crate::author::shrink_tokens::describe_step(&before.input, &step.input)
                 )?;
+                before = step;
             }
             if found.builtin_shrinker {
                 // What a shrinker that only sees tokens cannot know.
                 writeln!(
                     out,
-                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
+                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below, or the items on the next line, in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
                 )?;
             }
         }
@@ -183,11 +192,36 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         }
         None => {}
     }
-    writeln!(
+    write!(
         out,
         "{BOLD}verdict:{BOLD:#} {BAD}{}{BAD:#}  {}",
         minimal.outcome.verdict, minimal.outcome.reason
     )?;
+    match minimal
+        .outcome
+        .mismatch
+        .as_ref()
+        .and_then(|m| m.hint.as_ref())
+    {
+        Some(hint) => writeln!(out, " {DIM}(hint: {hint}){DIM:#}")?,
+        None => writeln!(out)?,
+    }
+    match &found.sanitized {
+        Some(Rerun::Failed(outcome)) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} {BAD}{}{BAD:#}  {}",
+            outcome.verdict, outcome.reason
+        )?,
+        Some(Rerun::Passed) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} passes: the sanitizers saw nothing wrong on this input"
+        )?,
+        Some(Rerun::NotBuilt(message)) => writeln!(
+            out,
+            "{BOLD}sanitized:{BOLD:#} the sanitized build did not compile: {message}"
+        )?,
+        None => {}
+    }
     if let Some(added) = saved {
         writeln!(
             out,
@@ -244,6 +278,17 @@ pub struct StressJson {
     candidates_tried: usize,
     elapsed_ms: u64,
     saved: Option<String>,
+    /// The failing input run again sanitized (`--sanitize` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sanitized: Option<SanitizedJson>,
+}
+
+/// What the sanitized build did on the failing input.
+#[derive(Debug, Serialize)]
+struct SanitizedJson {
+    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
+    verdict: &'static str,
+    reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -312,6 +357,22 @@ impl StressJson {
             candidates_tried: found.map_or(0, |f| f.tried),
             elapsed_ms: report.elapsed.as_millis() as u64,
             saved: saved.map(|a| a.name.clone()),
+            sanitized: found
+                .and_then(|f| f.sanitized.as_ref())
+                .map(|rerun| match rerun {
+                    Rerun::Failed(outcome) => SanitizedJson {
+                        verdict: outcome.verdict.as_str(),
+                        reason: outcome.reason.clone(),
+                    },
+                    Rerun::Passed => SanitizedJson {
+                        verdict: Verdict::Accepted.as_str(),
+                        reason: "the sanitizers saw nothing wrong on this input".to_string(),
+                    },
+                    Rerun::NotBuilt(message) => SanitizedJson {
+                        verdict: Verdict::CompileError.as_str(),
+                        reason: message.clone(),
+                    },
+                }),
         }
     }
 }

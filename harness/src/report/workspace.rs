@@ -96,6 +96,11 @@ pub fn write_received(
         cases.display(),
     )?;
     let mut notes = Vec::new();
+    if problem.updated {
+        notes.push(
+            "sent again: its samples replaced; judge.toml and your files as they were".to_string(),
+        );
+    }
     if let Some(taken) = &problem.taken_id {
         notes.push(format!(
             "`{taken}` is taken, so this one is `{}`",

@@ -375,7 +375,14 @@ fn plan<'a>(
             env.push(pair);
         }
     }
-    let rlimits = unix::rlimit_plan(limits, run::Scope::Process)
+    // The judge's own settings for the run (a sanitizer's options), after the fixed ones.
+    for (name, value) in request.env {
+        let mut pair = name.as_bytes().to_vec();
+        pair.push(b'=');
+        pair.extend_from_slice(value.as_bytes());
+        env.push(pair);
+    }
+    let rlimits = unix::rlimit_plan(limits, run::Scope::Process, request.address_space_cap)
         .into_iter()
         .flatten()
         .map(|(resource, value)| match resource {

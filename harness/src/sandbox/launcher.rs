@@ -388,7 +388,7 @@ fn request(start: &Start<'_>) -> io::Result<Request> {
             })
             .collect(),
         workdir: workdir.into_os_string().into_vec(),
-        rlimits: super::unix::rlimit_plan(start.limits, start.scope)
+        rlimits: super::unix::rlimit_plan(start.limits, start.scope, start.address_space_cap)
             .into_iter()
             .flatten()
             .map(|(resource, value)| (resource as i64, value))

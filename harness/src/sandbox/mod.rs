@@ -9,7 +9,7 @@
 //! pipes the judge relays), and a per-worker `init` (PID 1 of the worker's PID namespace) that
 //! starts each run's program (see `spawn`) and makes the whole process tree the program.
 //! `policy` decides when (judge.toml's `sandbox`), `client` is the judge's side. See the
-//! README's "Sandbox" section.
+//! book's "Sandbox" chapter (docs/src/design/sandbox.md).
 //!
 //! Every other program (compilers, checkers, the author's tools, and programs under test when
 //! the sandbox is off) is started by a `launcher`, another small helper, as the judge's own

@@ -51,6 +51,10 @@ pub struct Party<'a> {
     pub isolation: Isolation,
     /// Sandboxed, under the seccomp filter ([`super::run::RunRequest::syscall_filter`]).
     pub syscall_filter: bool,
+    /// Added to its environment ([`super::run::RunRequest::env`]).
+    pub env: &'a [(OsString, OsString)],
+    /// Its address space capped ([`super::run::RunRequest::address_space_cap`]).
+    pub address_space_cap: bool,
 }
 
 /// What to run.
@@ -236,13 +240,14 @@ impl Side {
         let child = unix::start(unix::Start {
             program: &program,
             args: party.args,
-            env: &[],
+            env: party.env,
             workdir,
             stdin: unix::ChildIo::Fd(stdin_read),
             stdout: unix::ChildIo::Pipe,
             stderr: unix::ChildIo::Pipe,
             limits: &party.limits,
             scope: party.scope,
+            address_space_cap: party.address_space_cap,
         })
         .map_err(|source| RunError::Spawn {
             program: party.program.to_path_buf(),
@@ -286,6 +291,8 @@ impl Side {
         let (stderr_read, stderr_write) = pipe()?;
         let request = super::run::RunRequest::new(party.program, party.limits)
             .args(party.args)
+            .env(party.env)
+            .address_space_cap(party.address_space_cap)
             .syscall_filter(party.syscall_filter);
         let run = super::client::start(
             &request,

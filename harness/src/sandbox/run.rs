@@ -132,6 +132,10 @@ pub struct RunRequest<'a> {
     /// needs (io_uring, mounts, new namespaces, keys, ptrace, bpf, perf): on unless its
     /// language's `sandbox = "no-syscall-filter"` lifts it.
     pub syscall_filter: bool,
+    /// Whether its address space is capped (`RLIMIT_AS`, a generous backstop above the memory
+    /// limit). Off for a program built with AddressSanitizer, whose shadow memory is a
+    /// reservation of terabytes it never touches: its memory is still watched by its peak RSS.
+    pub address_space_cap: bool,
 }
 
 impl<'a> RunRequest<'a> {
@@ -152,6 +156,7 @@ impl<'a> RunRequest<'a> {
             files: &[],
             output_file: None,
             syscall_filter: true,
+            address_space_cap: true,
         }
     }
 
@@ -229,6 +234,13 @@ impl<'a> RunRequest<'a> {
     #[must_use]
     pub fn syscall_filter(mut self, on: bool) -> Self {
         self.syscall_filter = on;
+        self
+    }
+
+    /// With its address space capped or not.
+    #[must_use]
+    pub fn address_space_cap(mut self, on: bool) -> Self {
+        self.address_space_cap = on;
         self
     }
 
@@ -436,7 +448,6 @@ fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
         Stdin::Null | Stdin::File(_) | Stdin::Bytes(_)
     ) && matches!(request.stdout, Output::Capture)
         && matches!(request.stderr, Output::Capture)
-        && request.env.is_empty()
         // The helper sees only the scratch root: a folder elsewhere cannot become the
         // program's /tmp (callers that keep their folder make it with `scratch_dir`).
         && request
@@ -599,6 +610,7 @@ fn run_in(
         stderr,
         limits: &request.limits,
         scope: request.scope,
+        address_space_cap: request.address_space_cap,
     };
     let started = unix::start(start).map_err(|source| RunError::Spawn {
         program: request.program.to_path_buf(),

@@ -93,6 +93,8 @@ pub(crate) struct Start<'a> {
     pub stderr: ChildIo,
     pub limits: &'a Limits,
     pub scope: Scope,
+    /// `RLIMIT_AS` set (see [`rlimit_plan`]).
+    pub address_space_cap: bool,
 }
 
 /// What one of the child's standard streams is connected to.
@@ -140,7 +142,12 @@ pub(crate) fn start(start: Start<'_>) -> io::Result<Started> {
         .stdin(start.stdin)
         .stdout(start.stdout)
         .stderr(start.stderr);
-    confine(&mut command, start.limits, start.scope);
+    confine(
+        &mut command,
+        start.limits,
+        start.scope,
+        start.address_space_cap,
+    );
     let started = Instant::now();
     let mut child = spawn_retrying_busy_text(&mut command)?;
     let pipe = |pipe: Option<OwnedFd>| pipe.map(File::from);
@@ -173,8 +180,8 @@ fn spawn_retrying_busy_text(command: &mut Command) -> io::Result<std::process::C
 }
 
 /// Puts the child in its own process group and under rlimits set between fork and exec.
-fn confine(command: &mut Command, limits: &Limits, scope: Scope) {
-    let plan = rlimit_plan(limits, scope);
+fn confine(command: &mut Command, limits: &Limits, scope: Scope, address_space_cap: bool) {
+    let plan = rlimit_plan(limits, scope, address_space_cap);
     command.process_group(0);
     // SAFETY: between fork and exec only async-signal-safe calls are allowed; the closure
     // only calls setrlimit on values computed beforehand, and builds its error without
@@ -198,8 +205,13 @@ pub(crate) fn cpu_backstop(limit: Duration) -> Duration {
 }
 
 /// The rlimits of one run, each as soft = hard. A group's memory is watched as a whole, so its
-/// members get no stack or address-space limit of their own (`None`).
-pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, rlim_t)>; 6] {
+/// members get no stack or address-space limit of their own (`None`); without
+/// `address_space_cap` (a sanitized program) there is no address-space limit either.
+pub(crate) fn rlimit_plan(
+    limits: &Limits,
+    scope: Scope,
+    address_space_cap: bool,
+) -> [Option<(Resource, rlim_t)>; 6] {
     // Each process's own, where the kernel counts only whole seconds.
     let cpu_seconds = cpu_backstop(limits.cpu_time).as_secs();
     let memory = limits.memory_bytes;
@@ -221,6 +233,9 @@ pub(crate) fn rlimit_plan(limits: &Limits, scope: Scope) -> [Option<(Resource, r
     wanted.map(|(resource, want, raise)| {
         let per_process_memory = matches!(resource, Resource::RLIMIT_STACK | Resource::RLIMIT_AS);
         if scope == Scope::Group && per_process_memory {
+            return None;
+        }
+        if resource == Resource::RLIMIT_AS && !address_space_cap {
             return None;
         }
         let (soft, hard) = own_rlimit(resource);

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use super::failed::FailedStore;
 use super::limits::LimitOverrides;
 use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
-use super::{packages, stream, Output, Session};
+use super::{packages, sanitize, stream, Output, Session};
 use crate::author::program::Part;
 use crate::case::partition::Partition;
 use crate::compile::submit::{self, Compiled};
@@ -55,6 +55,12 @@ pub struct JudgeRequest {
     pub partition: Option<Partition>,
     /// After a contest folder and a problem's label (in `problem` and `source`): the source.
     pub contest_source: Option<PathBuf>,
+    /// Built with sanitizers (C, C++) or runtime checks (Rust).
+    pub sanitize: bool,
+    /// The problem's interactor, from the command line: a source file or a command.
+    pub interactor: Option<String>,
+    /// Its protocol; testlib when not given.
+    pub interactor_protocol: Option<config::InteractorProtocol>,
 }
 
 impl JudgeRequest {
@@ -127,6 +133,10 @@ impl Session {
             .map(|f| f.path().to_path_buf())
             .or(request.input.clone());
         if request.watch {
+            // A file the report may not replace stops the watch now, not at every save.
+            if let Some(path) = &output.html {
+                crate::report::html::file::HtmlFile::new(path, output.force)?;
+            }
             return super::watch::watch(&request.source(), || {
                 self.judge_once(request, output, input.as_deref())
             });
@@ -165,23 +175,33 @@ impl Session {
                         source.display()
                     );
                 }
-                let cases = request
-                    .cases
-                    .clone()
-                    .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES));
-                if request.cases.is_none() && !cases.is_dir() && request.input.is_none() {
-                    anyhow::bail!(
-                        "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
-                    );
-                }
+                let (cases, root) = match &request.cases {
+                    Some(cases) => (cases.clone(), None),
+                    None => default_cases(&source, request.input.is_some())?,
+                };
                 let cases = std::path::absolute(&cases).unwrap_or(cases);
-                let made_up = self.made_up_config(cases, &request.limits)?;
+                let made_up = match root {
+                    // The problem is named after the folder its cases are in (`4A`).
+                    Some(root) => self.made_up_config_in(&root, cases, &request.limits)?,
+                    None => self.made_up_config(cases, &request.limits)?,
+                };
                 let name = made_up.problems[0].name.clone();
                 (made_up, name, source)
             }
         };
+        let languages = config.languages.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
             request.limits.apply(problem);
+            if let Some(interactor) = &request.interactor {
+                problem.interactor = Some(interactor_of(
+                    interactor,
+                    request
+                        .interactor_protocol
+                        .unwrap_or(config::InteractorProtocol::Testlib),
+                    &languages,
+                )?);
+                problem.interactive = true;
+            }
         }
         Ok((config, problem, source))
     }
@@ -191,8 +211,18 @@ impl Session {
     /// limits; a judge.toml above still says how its languages compile.
     pub(super) fn made_up_config(&self, cases: PathBuf, limits: &LimitOverrides) -> Result<Config> {
         let here = std::env::current_dir().context("cannot read the current folder")?;
+        self.made_up_config_in(&here, cases, limits)
+    }
+
+    /// [`Self::made_up_config`] for a problem whose folder is `root` (named after it).
+    fn made_up_config_in(
+        &self,
+        root: &Path,
+        cases: PathBuf,
+        limits: &LimitOverrides,
+    ) -> Result<Config> {
         let user = config::user::load()?;
-        let mut made_up = standalone::config(&here, &user, &limits.standalone(cases));
+        let mut made_up = standalone::config(root, &user, &limits.standalone(cases));
         if self.has_config() {
             made_up.languages = self.load_config()?.languages;
         }
@@ -205,9 +235,23 @@ impl Session {
         output: &Output,
         input: Option<&Path>,
     ) -> Result<i32> {
-        let (config, problem, source) = self.resolve(request, output.is_human())?;
+        let (mut config, problem, source) = self.resolve(request, output.is_human())?;
+        let sanitizing = if request.sanitize {
+            let lang = request.lang.as_deref();
+            let package_cases = request.cases.is_none() && input.is_none();
+            Some(sanitize::apply(
+                &mut config,
+                &problem,
+                &source,
+                lang,
+                package_cases,
+            )?)
+        } else {
+            None
+        };
+        let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
-            return run_input(&config, &problem, &source, request, input);
+            return run_input(&config, &problem, &source, request, input, toolchain);
         }
         let standalone = request.standalone();
         let mut plan = plan_submission(&config, &problem, &source, request)?;
@@ -235,10 +279,14 @@ impl Session {
         warn_if_oversubscribed(jobs);
         let options = submission::Options {
             jobs,
+            // A scored problem's groups stop at their first failure (as Kattis'
+            // `on_reject: break`), unless every case is asked for (`--all`).
             stop: if request.fail_fast {
                 Stop::AfterFirstFailure
-            } else {
+            } else if output.detail == crate::report::human::Detail::Verbose {
                 Stop::Never
+            } else {
+                Stop::Unneeded
             },
         };
         let label = plan.source.display().to_string();
@@ -246,6 +294,7 @@ impl Session {
         let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
         run.partition = request.partition;
         run.failed_only = request.failed;
+        run.sanitized = sanitizing.map(|s| s.note);
         let report = stream(
             &run,
             output,
@@ -256,7 +305,7 @@ impl Session {
                     unit: 0,
                     label: &label,
                 });
-                let report = submission::judge(&plan, &options, &mut |outcome| {
+                let report = submission::judge_as(&plan, &options, toolchain, &mut |outcome| {
                     on_event(Event::CaseFinished { unit: 0, outcome });
                 })?;
                 on_event(Event::UnitFinished {
@@ -328,6 +377,7 @@ fn run_input(
     source: &Path,
     request: &JudgeRequest,
     input: &Path,
+    sanitized: Option<crate::sanitizer::Toolchain>,
 ) -> Result<i32> {
     let problem = config.require_problem(problem)?;
     if !input.is_file() {
@@ -341,15 +391,26 @@ fn run_input(
     }
     let language = submit::detect_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
+    // The answer beside the input is the one to compare with, as a case's would be.
+    let answer = answer_beside(input);
     build_checkers(
         config,
         [problem],
-        request.no_build || problem.reference.is_none(),
+        request.no_build || (problem.reference.is_none() && answer.is_none()),
     )?;
     let limits = problem.limits(language.time_multiplier);
     let mut stdout = anstream::stdout().lock();
     let prepared = match submit::compile(language, source, problem.memory_limit)? {
-        Compiled::Ready(prepared) => prepared,
+        Compiled::Ready(mut prepared) => {
+            prepared.program.sanitized = sanitized.map(|toolchain| {
+                std::sync::Arc::new(crate::sanitizer::Sanitized {
+                    toolchain,
+                    shown: source.to_path_buf(),
+                    copy: prepared.source_copy.clone(),
+                })
+            });
+            prepared
+        }
         Compiled::CompileError { message, .. } => {
             crate::report::stress::write_compile_error(
                 &mut stdout,
@@ -360,19 +421,106 @@ fn run_input(
             return Ok(exit::FAILED);
         }
     };
-    let reference: Option<Vec<String>> = problem.reference.as_ref().cloned();
-    let run = custom::run_on_input(
-        &prepared.program,
-        input,
-        limits,
-        &problem.checker,
-        reference
-            .as_deref()
-            .map(|command| (command, config.root.as_path())),
-    )?;
+    let expected = match (&answer, &problem.reference) {
+        (Some(answer), _) => custom::Expected::Answer(answer),
+        (None, Some(command)) => custom::Expected::Reference {
+            command,
+            root: &config.root,
+        },
+        (None, None) => custom::Expected::Nothing,
+    };
+    let run = custom::run_on_input(&prepared.program, input, limits, &problem.checker, expected)?;
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+/// `--interactor`: a source file of a known language (compiled like a submission), else a
+/// program (a path, or a name on PATH) with its arguments.
+fn interactor_of(
+    spec: &str,
+    protocol: config::InteractorProtocol,
+    languages: &[config::Language],
+) -> Result<config::Interactor> {
+    let path = Path::new(spec);
+    let is_source = path.is_file()
+        && path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            languages
+                .iter()
+                .any(|l| l.extensions.iter().any(|x| x == e))
+        });
+    let program = if is_source {
+        config::InteractorProgram::Source(
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        )
+    } else {
+        let mut words = spec.split_whitespace();
+        let Some(first) = words.next() else {
+            anyhow::bail!(
+                "--interactor is empty (hint: the interactor's source file, or its program)"
+            );
+        };
+        let program = if first.contains('/') {
+            let path = Path::new(first);
+            if !path.exists() {
+                anyhow::bail!("interactor `{first}` does not exist (hint: give its source file or its program, from the current folder)");
+            }
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+        } else {
+            crate::sandbox::run::find_program(Path::new(first)).map_err(|_| {
+                anyhow::anyhow!("interactor `{first}` is not a file here nor a program on PATH (hint: `./{first}` for a file in this folder)")
+            })?
+        };
+        config::InteractorProgram::Command {
+            program,
+            args: words.map(str::to_string).collect(),
+        }
+    };
+    Ok(config::Interactor {
+        program,
+        protocol,
+        checker: None,
+    })
+}
+
+/// The cases of a source judged with no `--cases`: `test/` beside the source (`harness judge
+/// 4A/a.cpp` from the contest's folder), else `test/` here; with the folder the problem is
+/// named after when it is the source's. `--input` needs none.
+fn default_cases(source: &Path, input: bool) -> Result<(PathBuf, Option<PathBuf>)> {
+    let folder = source
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf);
+    if let Some(folder) = &folder {
+        let beside = folder.join(DEFAULT_CASES);
+        if beside.is_dir() {
+            let root = std::path::absolute(folder).unwrap_or_else(|_| folder.clone());
+            return Ok((beside, Some(root)));
+        }
+    }
+    let here = PathBuf::from(DEFAULT_CASES);
+    if !here.is_dir() && !input {
+        match folder {
+            Some(folder) => anyhow::bail!(
+                "no `{DEFAULT_CASES}/` folder beside `{}` nor here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans; looked in `{}` and `{DEFAULT_CASES}`)",
+                source.display(),
+                folder.join(DEFAULT_CASES).display()
+            ),
+            None => anyhow::bail!(
+                "no `{DEFAULT_CASES}/` folder here (hint: pass --cases DIR, a folder of NAME.in with NAME.out or NAME.ans)"
+            ),
+        }
+    }
+    Ok((here, None))
+}
+
+/// The answer of an input given with `--input`: `NAME.ans`, else `NAME.out`, beside it (as
+/// a case's answer is found).
+fn answer_beside(input: &Path) -> Option<PathBuf> {
+    ["ans", "out"]
+        .iter()
+        .map(|extension| input.with_extension(extension))
+        .find(|answer| answer != input && answer.is_file())
 }
 
 /// The plan for a problem read from a package, on the package's own cases in its order
@@ -414,5 +562,6 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
+        scoring: problem.package_scoring.clone(),
     }))
 }

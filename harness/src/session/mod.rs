@@ -14,6 +14,7 @@ mod output;
 mod packages;
 mod prepare;
 mod run;
+mod sanitize;
 mod stress;
 mod validate;
 mod verify;
@@ -148,6 +149,7 @@ fn unit_of(plan: &crate::judge::submission::Plan<'_>, label: &str) -> Unit {
         cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
         runs: plan.cases.len(),
         expected: None,
+        scoring: plan.scoring.clone(),
     }
 }
 
@@ -161,13 +163,17 @@ fn stream<T>(
     skipped: Vec<Skipped>,
     judge: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> Result<T>,
 ) -> Result<T> {
-    let mut reporters = output.reporters(plan, options);
+    let mut reporters = output.reporters(plan, options)?;
     let started = Instant::now();
     reporters.report(&Event::RunStarted(plan));
     let value = judge(&mut |event| reporters.report(&event))?;
     let summary = Summary {
         elapsed: started.elapsed(),
         skipped,
+        #[cfg(target_os = "linux")]
+        unsandboxed: crate::sandbox::plain_because(),
+        #[cfg(not(target_os = "linux"))]
+        unsandboxed: Some("the sandbox is Linux's".to_string()),
     };
     reporters.report(&Event::RunFinished(&summary));
     reporters.finish()?;

@@ -1,9 +1,12 @@
 //! What the output options ask for: the report on stdout (for people, or one JSON document),
-//! a JUnit file beside it, the progress bar on stderr; made into the reporters a run feeds.
+//! a JUnit file and an HTML page beside it, the progress bar on stderr; made into the
+//! reporters a run feeds.
 
 use std::path::PathBuf;
 
 use crate::event::Plan;
+use crate::report::html::file::HtmlFile;
+use crate::report::html::HtmlReporter;
 use crate::report::human::{Detail, HumanOptions, HumanReporter};
 use crate::report::json::JsonReporter;
 use crate::report::junit::JunitReporter;
@@ -28,6 +31,10 @@ pub struct Output {
     pub junit: Option<PathBuf>,
     /// How much of the cases the report for people shows.
     pub detail: Detail,
+    /// Also write the HTML report to this file.
+    pub html: Option<PathBuf>,
+    /// Write the HTML report over a file that is not an earlier one.
+    pub force: bool,
 }
 
 impl Output {
@@ -44,8 +51,13 @@ impl Output {
     }
 
     /// The reporters of `plan`: the progress bar first (so that it is cleared before a
-    /// report written at the end), the report on stdout, the JUnit file.
-    pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> Fanout {
+    /// report written at the end), the report on stdout, the JUnit file, the HTML page. An
+    /// HTML file that may not be written over stops the command here, before anything runs.
+    pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> anyhow::Result<Fanout> {
+        let html = match &self.html {
+            Some(path) => Some(HtmlFile::new(path, self.force)?),
+            None => None,
+        };
         let mut fanout = Fanout::new();
         let progress = ProgressReporter::stderr(plan);
         let bar = progress.bar();
@@ -63,6 +75,9 @@ impl Output {
                 "the JUnit report",
             )));
         }
-        fanout
+        if let Some(file) = html {
+            fanout.push(HtmlReporter::new(file));
+        }
+        Ok(fanout)
     }
 }

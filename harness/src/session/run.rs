@@ -39,11 +39,14 @@ impl Session {
     pub fn run(&self, request: &RunRequest, output: &Output) -> Result<i32> {
         // Sources compile on their own, before judge.toml's build, which they do not need.
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
-        let config = compile_sources(
+        let mut config = compile_sources(
             self.load_config_to_judge()?,
             &names,
             &[Part::Validator, Part::Checker],
         )?;
+        for (problem, source) in adopt_sources(&mut config) {
+            let _ = notice::write_adopted(&mut anstream::stderr(), &problem, &source);
+        }
         let selection = Selection {
             problems: request.problems.clone(),
             case_pattern: request.case.clone(),
@@ -100,6 +103,41 @@ impl Session {
     }
 }
 
+/// A workspace of received problems has no `solution`s: the user writes `<id>.cpp` (or
+/// `.py`, …) beside judge.toml, as `listen --template` names them. A problem without a
+/// solution is judged with the newest such file of a known language, when there is one; the
+/// problems and files so chosen.
+fn adopt_sources(config: &mut Config) -> Vec<(String, std::path::PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(&config.root) else {
+        return Vec::new();
+    };
+    let files: Vec<(std::path::PathBuf, std::time::SystemTime)> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|entry| Some((entry.path(), entry.metadata().ok()?.modified().ok()?)))
+        .collect();
+    let mut adopted = Vec::new();
+    for index in 0..config.problems.len() {
+        let problem = &config.problems[index];
+        if problem.solution.is_some() || problem.package.is_some() {
+            continue;
+        }
+        let newest = files
+            .iter()
+            .filter(|(path, _)| {
+                path.file_stem().and_then(|s| s.to_str()) == Some(problem.name.as_str())
+                    && suite::solution_language(config, path).is_some()
+            })
+            .max_by_key(|(_, modified)| *modified)
+            .map(|(path, _)| path.clone());
+        if let Some(source) = newest {
+            adopted.push((problem.name.clone(), source.clone()));
+            config.problems[index].solution = Some(source);
+        }
+    }
+    adopted
+}
+
 /// The plan's view of each planned problem: its solution, limits and cases.
 fn units(config: &Config, planned: &[Planned<'_>]) -> Vec<Unit> {
     planned
@@ -119,6 +157,7 @@ fn units(config: &Config, planned: &[Planned<'_>]) -> Vec<Unit> {
                 cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
                 runs: plan.cases.len(),
                 expected: None,
+                scoring: plan.scoring.clone(),
             }
         })
         .collect()

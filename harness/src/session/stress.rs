@@ -48,6 +48,8 @@ pub struct StressRequest {
     /// Store the failing input as a case (`Some("")`: the first free name).
     pub save: Option<String>,
     pub no_build: bool,
+    /// The failing input run again with a sanitized build.
+    pub sanitize: bool,
 }
 
 /// The programs of the command line (`--gen`, `--brute`, `--validator`), compiled once; kept
@@ -80,6 +82,12 @@ impl Session {
         let problem = config.require_problem(&problem)?;
         let language = submit::detect_language(&config, &submission, request.lang.as_deref())?;
         submit::check_tools(language)?;
+        // A machine that cannot build it sanitized says so before the first seed.
+        let sanitized = if request.sanitize {
+            Some(super::sanitize::build(language)?)
+        } else {
+            None
+        };
         let uses_table =
             request.gen.is_none() || request.brute.is_none() || request.validator.is_none();
         if request.submission.is_some() && uses_table {
@@ -132,7 +140,19 @@ impl Session {
                     unit: 0,
                     label: &problem.name,
                 });
-                let report = stress::stress(&setup, &prepared.program, &options, on_event)?;
+                let mut report = stress::stress(&setup, &prepared.program, &options, on_event)?;
+                if let (Some(found), Some((language, toolchain))) = (&mut report.found, &sanitized)
+                {
+                    let limits = super::sanitize::limits(problem, language, *toolchain);
+                    found.sanitized = Some(rerun_sanitized(
+                        &setup,
+                        language,
+                        *toolchain,
+                        &submission,
+                        limits,
+                        &found.minimal,
+                    )?);
+                }
                 let saved = match (&report.found, &request.save) {
                     (Some(found), Some(name)) => save(&config, problem, name, &found.minimal.input)
                         .map_err(|error| save_error = Some(error))
@@ -193,6 +213,31 @@ impl Session {
         let config = compile_sources(config, &[&name], &parts)?;
         Ok((config, name, submission.clone()))
     }
+}
+
+/// The failing input judged once more by a sanitized build of the submission, its limits
+/// loosened as the sanitizers need.
+fn rerun_sanitized(
+    setup: &Setup,
+    language: &crate::config::Language,
+    toolchain: crate::sanitizer::Toolchain,
+    submission: &std::path::Path,
+    limits: crate::sandbox::run::Limits,
+    failing: &stress::Failing,
+) -> Result<stress::Rerun> {
+    let mut prepared = match submit::compile(language, submission, limits.memory_bytes)? {
+        Compiled::Ready(prepared) => prepared,
+        Compiled::CompileError { message, .. } => {
+            let first = message.lines().next().unwrap_or_default().to_string();
+            return Ok(stress::Rerun::NotBuilt(first));
+        }
+    };
+    prepared.program.sanitized = Some(std::sync::Arc::new(crate::sanitizer::Sanitized {
+        toolchain,
+        shown: submission.to_path_buf(),
+        copy: prepared.source_copy.clone(),
+    }));
+    Ok(stress::rerun(setup, &prepared.program, limits, failing)?)
 }
 
 /// When to stop looking, and how: the first seed is set once the submission compiled.
@@ -340,6 +385,9 @@ fn reproduce_command(request: &StressRequest, submission: &std::path::Path) -> S
             words.push(flag.to_string());
             words.push(quote(value));
         }
+    }
+    if request.sanitize {
+        words.push("--sanitize".to_string());
     }
     words.join(" ")
 }

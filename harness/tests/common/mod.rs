@@ -278,3 +278,32 @@ int main(int argc, char* argv[]) {
     quitf(_wa, "no correct guess in 10 guesses");
 }
 "#;
+
+/// problemtools' example packages (`oddecho`, its scoring example), which
+/// `.ci/install-problemtools-examples` (run by `.ci/install-tools`) puts at
+/// `target/problemtools-examples/` from problemtools' sdist. Where they cannot be had, the
+/// test fails under CI; elsewhere it says `skipped: …` and gets `None`.
+pub fn problemtools_examples_or_skip(test: &str) -> Option<PathBuf> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let examples = repo.join("target/problemtools-examples");
+    if !examples.join("oddecho/data").is_dir() {
+        let script = repo.join(".ci/install-problemtools-examples");
+        let output = Command::new("bash")
+            .arg(&script)
+            .stdin(Stdio::null())
+            .output();
+        let why = match &output {
+            Ok(output) => String::from_utf8_lossy(&output.stderr).trim().to_string(),
+            Err(error) => format!("cannot run `{}`: {error}", script.display()),
+        };
+        if !examples.join("oddecho/data").is_dir() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "problemtools' examples not found ({why}): CI runs .ci/install-tools, which installs them"
+            );
+            skipped(&format!("{test}: problemtools' examples not found ({why})"));
+            return None;
+        }
+    }
+    Some(examples)
+}

@@ -1,0 +1,157 @@
+//! A submission's score in the judge: what each case scored as soon as it is checked (the
+//! checker's credit read by the case's rule), which cases are still needed while judging (a
+//! group that stopped at its first failure needs no more), and the score sheet of the whole
+//! submission once its cases are judged. The rules themselves are `crate::score`'s, pure.
+
+use crate::score::{GroupScore, Outcomes, ScoreSheet, Scoring};
+use crate::verdict::Verdict;
+
+/// A submission's score in a scored problem.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubmissionScore {
+    /// Every case the score needs was judged: the sheet, per group and in total.
+    Sheet(ScoreSheet),
+    /// Not every case it needs was judged (a `--case` selection, `--fail-fast`, a slice of
+    /// `--partition`, Ctrl-C), so there is no score: why, and what the problem is worth.
+    Incomplete {
+        /// The most a submission can score.
+        max_score: Option<f64>,
+        /// Why there is no score.
+        reason: String,
+    },
+}
+
+impl SubmissionScore {
+    /// The submission's score, when there is one.
+    pub fn score(&self) -> Option<f64> {
+        match self {
+            SubmissionScore::Sheet(sheet) => sheet.score,
+            SubmissionScore::Incomplete { .. } => None,
+        }
+    }
+
+    /// The most it can score (`None` when unbounded).
+    pub fn max_score(&self) -> Option<f64> {
+        match self {
+            SubmissionScore::Sheet(sheet) => sheet.max_score,
+            SubmissionScore::Incomplete { max_score, .. } => *max_score,
+        }
+    }
+
+    /// Every group's result, parents before their children (none without a score).
+    pub fn groups(&self) -> &[GroupScore] {
+        match self {
+            SubmissionScore::Sheet(sheet) => &sheet.groups,
+            SubmissionScore::Incomplete { .. } => &[],
+        }
+    }
+
+    /// The sheet, when there is one.
+    pub fn sheet(&self) -> Option<&ScoreSheet> {
+        match self {
+            SubmissionScore::Sheet(sheet) => Some(sheet),
+            SubmissionScore::Incomplete { .. } => None,
+        }
+    }
+}
+
+/// The outcomes of judged cases, as the score model reads them.
+pub fn outcomes(cases: &[super::CaseOutcome]) -> Outcomes {
+    cases
+        .iter()
+        .map(|o| {
+            (
+                o.case.clone(),
+                crate::score::CaseOutcome {
+                    verdict: o.verdict,
+                    credit: o.credit,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Scores a case as soon as it is checked: its score and what it is worth, from the checker's
+/// credit. A credit the case cannot take (more than it is worth, a score for a case of a
+/// pass-fail group, a problem that is not scored at all) is the checker's fault: the case
+/// becomes a judge error that says why.
+pub fn score_case(outcome: &mut super::CaseOutcome, scoring: Option<&Scoring>) {
+    let rule = scoring.and_then(|s| s.case(&outcome.case));
+    let Some(rule) = rule else {
+        // A case the rules do not know (judged from another folder) has no score.
+        if let (Some(credit), None) = (outcome.credit, scoring) {
+            // Scored only where the problem says how: elsewhere points are not a verdict.
+            outcome.verdict = Verdict::JudgeError;
+            outcome.reason = format!(
+                "the checker gave points ({} {}), but the problem is scored pass-fail (hint: give it `scoring` in judge.toml, or make the checker accept with `quitf(_ok, …)`){}",
+                credit.source,
+                crate::score::format_score(credit.value),
+                reason_after(&outcome.reason)
+            );
+        }
+        return;
+    };
+    let model = crate::score::CaseOutcome {
+        verdict: outcome.verdict,
+        credit: outcome.credit,
+    };
+    outcome.max_score = rule.max_score();
+    match rule.score(&model) {
+        Ok(score) => outcome.score = score,
+        Err(error) => {
+            outcome.verdict = Verdict::JudgeError;
+            outcome.reason = format!("{error}{}", reason_after(&outcome.reason));
+            outcome.score = rule.max_score().map(|_| 0.0);
+        }
+    }
+}
+
+/// `: the checker's own words`, when it said something.
+fn reason_after(reason: &str) -> String {
+    if reason.is_empty() {
+        String::new()
+    } else {
+        format!(": {reason}")
+    }
+}
+
+/// The score of a submission judged on `cases`, by `scoring`: the sheet, or why there is none.
+pub fn score_submission(scoring: &Scoring, cases: &[super::CaseOutcome]) -> SubmissionScore {
+    match scoring.aggregate(&outcomes(cases)) {
+        Ok(sheet) => SubmissionScore::Sheet(sheet),
+        Err(missing) => SubmissionScore::Incomplete {
+            max_score: scoring.max_score(),
+            reason: missing.to_string(),
+        },
+    }
+}
+
+/// The rules `problem` is scored by, over all its cases (in judge order): a package's own, or
+/// judge.toml's `scoring`; `None` for a pass-fail problem. A mistake in judge.toml's rules
+/// names its line and column.
+pub fn rules_for(
+    problem: &crate::config::Problem,
+    cases: &[crate::case::discover::Case],
+) -> Result<Option<std::sync::Arc<Scoring>>, crate::config::ConfigError> {
+    if let Some(scoring) = &problem.package_scoring {
+        return Ok(Some(scoring.clone()));
+    }
+    let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    problem.scoring.build(&names)
+}
+
+/// Puts `cases` in the order the scoring judges them (group by group, as declared), so that a
+/// group's dependencies are judged before it and a failed one spares its cases. Cases the
+/// rules do not know keep their place after those it does.
+pub fn order_cases(scoring: Option<&Scoring>, cases: &mut [crate::case::discover::Case]) {
+    let Some(scoring) = scoring else {
+        return;
+    };
+    let order: std::collections::HashMap<&str, usize> = scoring
+        .cases()
+        .iter()
+        .enumerate()
+        .map(|(index, rule)| (rule.name.as_str(), index))
+        .collect();
+    cases.sort_by_key(|case| order.get(case.name.as_str()).copied().unwrap_or(usize::MAX));
+}

@@ -1,0 +1,359 @@
+//! The HTML report in a real browser: headless Chromium (Debian's `chromium`, which
+//! `.ci/install-tools` installs) opens the report of a shipped problem's `verify`, and the
+//! tree it built is checked — a row per stored submission, a cell per case, the MISMATCH row
+//! first and marked, nothing fetched — and a screenshot is kept in the tests' output folder.
+//!
+//! Chromium is driven from the command line (`--dump-dom`, `--screenshot`): no DevTools
+//! client and no npm. `--dump-dom` gives the tree after load as HTML; the report's tree has
+//! only two things XML lacks there (`<meta>` unclosed, U+00A0 as `&nbsp;`), so after those
+//! are put back it is read with roxmltree, and anything else the browser made of the page
+//! (an element from an escaping slip, a table it had to repair) shows in the tree.
+#![cfg(unix)]
+
+mod common;
+
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::project::harness_in;
+
+const FAILED: i32 = 1;
+/// Chromium starts in a second or two; a loaded machine gets far more.
+const BROWSER_DEADLINE: Duration = Duration::from_secs(120);
+
+fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// Where the screenshots are kept: `target/tmp/html-report/`.
+fn output_folder() -> PathBuf {
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report");
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// The browser, or `None` (with a `skipped:` line) where there is none; under CI its absence
+/// fails the test, since `.ci/install-tools` installs it.
+fn chromium(test: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("HARNESS_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            ["chromium", "chromium-browser", "google-chrome"]
+                .iter()
+                .find_map(|name| {
+                    std::env::split_paths(&std::env::var_os("PATH")?)
+                        .map(|dir| dir.join(name))
+                        .find(|path| path.is_file())
+                })
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no chromium: CI runs .ci/install-tools, which installs it"
+        );
+        common::skipped(&format!(
+            "{test}: no chromium on PATH (apt-get install chromium, or set HARNESS_CHROMIUM)"
+        ));
+    }
+    found
+}
+
+/// Runs headless Chromium on `page` with `args`, in a fresh profile; its stdout.
+fn run_chromium(browser: &Path, page: &Path, args: &[&str]) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start `{}`: {error}", browser.display()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > BROWSER_DEADLINE {
+            // The whole group: Chromium's renderer and GPU processes too.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+            panic!(
+                "chromium took more than {BROWSER_DEADLINE:?} on {}",
+                page.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "chromium failed: {status}");
+    reader.join().unwrap()
+}
+
+/// The tree Chromium built from `page`, as XML.
+fn dom(browser: &Path, page: &Path) -> String {
+    let html = run_chromium(browser, page, &["--dump-dom"]);
+    assert!(html.contains("</html>"), "no document: {html}");
+    xml_of(&html)
+}
+
+/// Chromium's serialization with its two HTML-isms made XML.
+fn xml_of(html: &str) -> String {
+    let mut xml = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<meta ") {
+        xml.push_str(&rest[..at]);
+        let end = at + rest[at..].find('>').expect("a closed <meta>");
+        let tag = &rest[at..end];
+        xml.push_str(tag.trim_end_matches('/'));
+        xml.push_str("/>");
+        rest = &rest[end + 1..];
+    }
+    xml.push_str(rest);
+    xml.replace("&nbsp;", "&#160;")
+}
+
+fn parse(xml: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse_with_options(
+        xml,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        },
+    )
+    .unwrap_or_else(|error| panic!("cannot read the browser's tree: {error}\n{xml}"))
+}
+
+fn has_class(node: &roxmltree::Node<'_, '_>, class: &str) -> bool {
+    node.attribute("class")
+        .is_some_and(|c| c.split_whitespace().any(|c| c == class))
+}
+
+/// The verify report of the shipped `queens-boards` with one more stored submission, a right
+/// program stored as a wrong answer (a MISMATCH), made once for the tests of this file.
+struct Verified {
+    _dir: tempfile::TempDir,
+    page: PathBuf,
+    submissions: usize,
+    cases: usize,
+}
+
+fn verified() -> &'static Verified {
+    static MADE: OnceLock<Verified> = OnceLock::new();
+    MADE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let stored = dir.path().join("submissions/queens-boards");
+        let shipped = repo().join("solutions/submissions/queens-boards");
+        let mut submissions = 0;
+        for entry in walkdir(&shipped) {
+            let target = stored.join(entry.strip_prefix(&shipped).unwrap());
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, &target).unwrap();
+            submissions += 1;
+        }
+        let mismatch = stored.join("wrong_answer/actually_right.cpp");
+        std::fs::copy(shipped.join("accepted/row_by_row.cpp"), &mismatch).unwrap();
+        submissions += 1;
+        let cases = std::fs::read_dir(repo().join("cases/queens-boards"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "in")
+            })
+            .count();
+        let page = dir.path().join("report.html");
+        harness_in(dir.path())
+            .args(["verify", "queens-boards", "-j", "2", "--config"])
+            .arg(repo().join("judge.toml"))
+            .arg("--submissions")
+            .arg(dir.path().join("submissions"))
+            .arg("--html")
+            .arg(&page)
+            .assert()
+            .code(FAILED);
+        Verified {
+            _dir: dir,
+            page,
+            submissions,
+            cases,
+        }
+    })
+}
+
+/// The files below `folder`, sorted.
+fn walkdir(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_verify_report_opens_in_chromium_with_a_row_per_submission_and_a_cell_per_case() {
+    let Some(browser) = chromium("the verify report in chromium") else {
+        return;
+    };
+    let report = verified();
+    let xml = dom(&browser, &report.page);
+    let document = parse(&xml);
+    let rows: Vec<_> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.attribute("data-submission").is_some())
+        .collect();
+    assert_eq!(
+        rows.len(),
+        report.submissions,
+        "a row per stored submission"
+    );
+    for row in &rows {
+        let cells = row.children().filter(|n| has_class(n, "c")).count();
+        assert_eq!(
+            cells,
+            report.cases,
+            "a cell per case in {:?}",
+            row.attribute("data-submission")
+        );
+    }
+    let first = rows[0];
+    assert_eq!(
+        first.attribute("data-submission"),
+        Some("wrong_answer/actually_right.cpp")
+    );
+    assert_eq!(first.attribute("data-status"), Some("MISMATCH"));
+    assert!(has_class(&first, "is-mismatch"));
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.attribute("data-status") == Some("MISMATCH"))
+            .count(),
+        1,
+        "only the planted one"
+    );
+    // The shipped ones each got their verdict: every verdict folder shows as a badge.
+    for verdict in ["AC", "WA", "TLE", "MLE", "RE", "OLE", "CE"] {
+        assert!(
+            rows.iter().any(|r| r
+                .descendants()
+                .any(|n| has_class(&n, "badge") && n.text() == Some(verdict))),
+            "a submission that got {verdict}"
+        );
+    }
+    assert_eq!(
+        document
+            .descendants()
+            .filter(|n| n.has_tag_name("script"))
+            .count(),
+        0
+    );
+
+    let png = output_folder().join("verify-queens-boards.png");
+    let _ = std::fs::remove_file(&png);
+    run_chromium(
+        &browser,
+        &report.page,
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1280,1400",
+        ],
+    );
+    let bytes = std::fs::read(&png).expect("the screenshot");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    assert!(
+        bytes.len() > 20_000,
+        "more than a blank page: {} bytes",
+        bytes.len()
+    );
+    eprintln!("screenshot: {}", png.display());
+}
+
+#[test]
+fn the_report_fetches_nothing() {
+    let Some(browser) = chromium("the report fetches nothing") else {
+        return;
+    };
+    let xml = dom(&browser, &verified().page);
+    let document = parse(&xml);
+    let mut checked = 0;
+    for node in document.descendants().filter(roxmltree::Node::is_element) {
+        let name = node.tag_name().name();
+        assert!(
+            !matches!(
+                name,
+                "script"
+                    | "link"
+                    | "iframe"
+                    | "frame"
+                    | "img"
+                    | "object"
+                    | "embed"
+                    | "video"
+                    | "audio"
+                    | "source"
+                    | "image"
+                    | "use"
+                    | "base"
+                    | "form"
+            ),
+            "a <{name}> element"
+        );
+        for attribute in node.attributes() {
+            let value = attribute.value().trim().to_ascii_lowercase();
+            if matches!(
+                attribute.name(),
+                "src" | "href" | "srcset" | "poster" | "data" | "action" | "background"
+            ) {
+                checked += 1;
+                assert!(
+                    value.starts_with('#'),
+                    "<{name} {}={value:?}>: only links inside the page",
+                    attribute.name()
+                );
+            }
+            assert!(
+                !value.contains("http:") && !value.contains("https:") && !value.contains("//"),
+                "<{name} {}={value:?}>",
+                attribute.name()
+            );
+        }
+        if name == "style" {
+            let css = node.text().unwrap_or_default();
+            assert!(!css.contains("url(") && !css.contains("@import"), "{css}");
+        }
+    }
+    assert!(checked > 0, "the summary links to each problem's section");
+}

@@ -1,0 +1,628 @@
+//! Scores on the real binary: judge.toml's test points and subtasks, the score and the group
+//! lines of `judge`, JSON and JUnit, a group stopped at its first failure (unless `--all`),
+//! the expected scores of stored submissions in `verify`, and bad scoring rules named at their
+//! line and column.
+#![cfg(unix)]
+
+mod common;
+
+use common::project::Project;
+use serde_json::Value;
+
+const FAILED: i32 = 1;
+const ERROR: i32 = 2;
+
+/// `sq`: three small cases (n < 10), three big ones, a sample; squares. `sh` submissions.
+const SQ: &str = r#"
+[problems.sq]
+[problems.sq.scoring]
+total = 100
+[[problems.sq.scoring.groups]]
+name = "small"
+cases = "small-*"
+points = 30
+[[problems.sq.scoring.groups]]
+name = "big"
+cases = ["big-*"]
+points = 70
+depends-on = ["small"]
+
+[problems.luogu]
+cases = "cases/sq"
+scoring = "points"
+
+[problems.own]
+cases = "cases/sq"
+[problems.own.scoring]
+[[problems.own.scoring.points]]
+cases = "big-*"
+points = 20
+
+[languages.sh]
+extensions = ["sh"]
+run = ["sh", "{source}"]
+"#;
+
+/// Right for n < 10 only.
+const SMALL: &str = "read n\nif [ \"$n\" -lt 10 ]; then echo $((n * n)); else echo 0; fi\n";
+/// Right everywhere.
+const RIGHT: &str = "read n\necho $((n * n))\n";
+/// Wrong everywhere.
+const ZERO: &str = "read n\necho 0\n";
+
+fn project(toml: &str) -> Project {
+    let mut project = Project::new()
+        .file("judge.toml", toml)
+        .file("small.sh", SMALL)
+        .file("right.sh", RIGHT)
+        .file("zero.sh", ZERO)
+        .case("sq", "sample-1", "2\n", "4\n");
+    for n in [1, 2, 3] {
+        project = project.case(
+            "sq",
+            &format!("small-{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", n * n),
+        );
+    }
+    for n in [100, 200, 300] {
+        project = project.case(
+            "sq",
+            &format!("big-{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", n * n),
+        );
+    }
+    project
+}
+
+fn run(project: &Project, args: &[&str]) -> (i32, String, String) {
+    let output = project.harness().args(args).output().unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json(project: &Project, args: &[&str]) -> Value {
+    let (_, stdout, stderr) = run(project, args);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}:\n{stdout}\n{stderr}"))
+}
+
+#[test]
+fn subtasks_give_the_score_and_a_line_per_group() {
+    let project = project(SQ);
+    let (code, stdout, _) = run(&project, &["judge", "sq", "small.sh"]);
+    assert_eq!(code, FAILED, "{stdout}");
+    assert!(stdout.contains("verdict: WA, score 30/100"), "{stdout}");
+    let small = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("small "))
+        .unwrap();
+    assert!(small.contains("30/30") && small.contains("AC"), "{small}");
+    let big = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("big "))
+        .unwrap();
+    assert!(
+        big.contains("0/70") && big.contains("WA") && big.contains("first failing case: big-100"),
+        "{big}"
+    );
+    // A subtask counts only if all its cases pass: after big-100, the rest are not needed.
+    assert!(stdout.contains("5 of 7 cases judged"), "{stdout}");
+
+    let (code, stdout, _) = run(&project, &["judge", "sq", "right.sh"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("verdict: AC, score 100/100"), "{stdout}");
+}
+
+#[test]
+fn all_judges_every_case_of_a_group_that_failed() {
+    let project = project(SQ);
+    let document = json(&project, &["judge", "sq", "small.sh", "--format", "json"]);
+    assert_eq!(document["cases"].as_array().unwrap().len(), 5);
+    let (_, stdout, _) = run(&project, &["judge", "sq", "small.sh", "--all"]);
+    assert!(stdout.contains("3 WA"), "{stdout}");
+    assert!(stdout.contains("score 30/100"), "{stdout}");
+}
+
+#[test]
+fn a_failed_dependency_blocks_its_group() {
+    let project = project(SQ);
+    let (_, stdout, _) = run(&project, &["judge", "sq", "zero.sh"]);
+    assert!(stdout.contains("score 0/100"), "{stdout}");
+    let big = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("big "))
+        .unwrap();
+    assert!(big.contains("not judged: `small` did not pass"), "{big}");
+    // Only the sample and the first small case ran.
+    assert!(stdout.contains("2 of 7 cases judged"), "{stdout}");
+}
+
+#[test]
+fn json_and_junit_carry_the_score_and_the_groups() {
+    let project = project(SQ);
+    let document = json(
+        &project,
+        &[
+            "judge", "sq", "small.sh", "--format", "json", "--junit", "sq.xml",
+        ],
+    );
+    assert_eq!(document["score"], 30.0);
+    assert_eq!(document["max_score"], 100.0);
+    let groups = document["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(groups[1]["name"], "big");
+    assert_eq!(groups[1]["score"], 0.0);
+    assert_eq!(groups[1]["max_score"], 70.0);
+    assert_eq!(groups[1]["verdict"], "WA");
+    assert_eq!(groups[1]["first_failure"], "big-100");
+    let xml = project.read("sq.xml");
+    assert!(
+        xml.contains(r#"<property name="score" value="30"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="max-score" value="100"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="group.big" value="0/70 WA"/>"#),
+        "{xml}"
+    );
+
+    // A pass-fail problem's document has none of them.
+    let plain = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.sq]\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{source}\"]\n",
+        )
+        .file("right.sh", RIGHT)
+        .case("sq", "1", "2\n", "4\n");
+    let document = json(&plain, &["judge", "sq", "right.sh", "--format", "json"]);
+    for key in ["score", "max_score", "groups"] {
+        assert!(document.get(key).is_none(), "{key} in {document}");
+    }
+}
+
+#[test]
+fn test_points_as_luogu_gives_them() {
+    let project = project(SQ);
+    // Six cases not samples share 100: three right make 50.
+    let (_, stdout, _) = run(&project, &["judge", "luogu", "small.sh"]);
+    assert!(stdout.contains("score 50/100"), "{stdout}");
+    // Big cases 20 each (60), the three small share the 40 left.
+    let document = json(&project, &["judge", "own", "small.sh", "--format", "json"]);
+    assert_eq!(document["score"], 40.0, "{document}");
+    let big = document["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "big-100")
+        .unwrap();
+    assert_eq!(big["max_score"], 20.0);
+    assert_eq!(big["score"], 0.0);
+}
+
+/// `(code, stderr)` of judging `sq` with the scoring table replaced by `scoring`.
+fn with_scoring(scoring: &str) -> (i32, String) {
+    let toml = format!(
+        "[problems.sq]\n{scoring}\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{{source}}\"]\n"
+    );
+    let project = project(&toml);
+    let (code, _, stderr) = run(&project, &["judge", "sq", "right.sh"]);
+    (code, stderr)
+}
+
+#[test]
+fn bad_scoring_is_an_error_at_its_line_and_column() {
+    let group = |name: &str, cases: &str, points: u32, extra: &str| {
+        format!("[[problems.sq.scoring.groups]]\nname = \"{name}\"\ncases = {cases}\npoints = {points}\n{extra}")
+    };
+    let table: Vec<(String, &str)> = vec![
+        (
+            format!("[problems.sq.scoring]\ntotal = 100\n{}{}", group("small", "\"small-*\"", 30, ""), group("big", "\"big-*\"", 60, "")),
+            "judge.toml:3:9: problem `sq`, scoring: the points add up to 90, not the stated total 100",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "[\"small-*\", \"huge-*\"]", 30, ""), group("big", "\"big-*\"", 70, "")),
+            "judge.toml:5:21: problem `sq`, scoring: `huge-*` matches no case (in group `small`)",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"*\"", 30, ""), group("big", "\"big-*\"", 70, "")),
+            "judge.toml:9:9: problem `sq`, scoring: case `big-100` is in both `small` and `big`",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}", group("small", "\"small-*\"", 30, "")),
+            "problem `sq`, scoring: case `big-100` is in no group",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"small-*\"", 30, ""), group("big", "\"big-*\"", 70, "depends-on = [\"smal\"]\n")),
+            "judge.toml:11:15: problem `sq`, scoring: group `big` depends on `smal`",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}{}", group("small", "\"small-*\"", 30, "depends-on = [\"big\"]\n"), group("big", "\"big-*\"", 70, "depends-on = [\"small\"]\n")),
+            "problem `sq`, scoring: ",
+        ),
+        (
+            format!("[problems.sq.scoring]\n{}", group("small", "\"small-*\"", 30, "weight = 2\n")),
+            "judge.toml:7:10: problem `sq`, scoring: unknown key `weight` in `groups`",
+        ),
+        (
+            "scoring = \"point\"\n".to_string(),
+            "judge.toml:2:11: problem `sq`, scoring: unknown scoring `point`",
+        ),
+    ];
+    for (scoring, expected) in &table {
+        let (code, stderr) = with_scoring(scoring);
+        assert_eq!(code, ERROR, "{scoring}\n{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "{scoring}\nexpected `{expected}` in:\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // The glob that matches nothing and the cycle say so.
+    let (_, stderr) = with_scoring(&table[1].0);
+    assert!(stderr.contains("huge-*"), "{stderr}");
+    let (_, stderr) = with_scoring(&table[5].0);
+    assert!(
+        stderr.contains("`small` → `big`") || stderr.contains("`big` → `small`"),
+        "{stderr}"
+    );
+}
+
+fn store(project: &Project, relative: &str, text: &str) {
+    project.write(&format!("solutions/submissions/sq/{relative}"), text);
+}
+
+#[test]
+fn verify_checks_expected_scores() {
+    let project = project(SQ);
+    store(&project, "accepted/right.sh", RIGHT);
+    store(&project, "partially_accepted/small.sh", SMALL);
+    store(&project, "wrong_answer/zero.sh", ZERO);
+    let (code, stdout, stderr) = run(&project, &["verify"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("submission results: sq"), "{stdout}");
+    let row = stdout
+        .lines()
+        .rfind(|l| l.starts_with("sq/partially_accepted/small.sh"))
+        .unwrap();
+    // The table: small 30, big 0, total 30/100.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[1..4], ["30", "0", "30/100"], "{row}");
+
+    // A wrong stated score is a MISMATCH, whichever way it is stated.
+    store(
+        &project,
+        "partially_accepted/small40.sh",
+        &format!("# @EXPECTED_SCORE@: 40\n{SMALL}"),
+    );
+    let (code, stdout, _) = run(&project, &["verify"]);
+    assert_eq!(code, FAILED, "{stdout}");
+    let row = stdout
+        .lines()
+        .position(|l| l.starts_with("sq/partially_accepted/small40.sh"))
+        .unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[row].contains("MISMATCH") && lines[row].contains("score 30/100"),
+        "{stdout}"
+    );
+    assert!(
+        lines[row + 1].contains("expected score 40, got 30"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(got another score than expected)"),
+        "{stdout}"
+    );
+    std::fs::remove_file(project.join("solutions/submissions/sq/partially_accepted/small40.sh"))
+        .unwrap();
+
+    // judge.toml's table wins over the comment, and a range is a range.
+    let toml = SQ.replace(
+        "[problems.luogu]",
+        "[problems.sq.expected-scores]\n\"partially_accepted/small.sh\" = [31, 50]\n\n[problems.luogu]",
+    );
+    project.write("judge.toml", &toml);
+    let document = json(&project, &["verify", "--format", "json"]);
+    let entry = document["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "sq/partially_accepted/small.sh")
+        .unwrap();
+    assert_eq!(entry["ok"], false, "{entry}");
+    assert_eq!(entry["score"], 30.0);
+    assert_eq!(entry["expected_score"], "31 to 50");
+    assert_eq!(entry["score_mismatch"], "expected score 31 to 50, got 30");
+}
+
+#[test]
+fn a_partially_accepted_submission_must_score_strictly_between() {
+    let project = project(SQ);
+    // Stored as partial, but it scores everything (and it got AC, not a failure).
+    store(&project, "partially_accepted/right.sh", RIGHT);
+    // Stored as partial, it scores nothing.
+    store(&project, "partially_accepted/zero.sh", ZERO);
+    let document = json(&project, &["verify", "--format", "json"]);
+    let entries = document["submissions"].as_array().unwrap();
+    for entry in entries {
+        assert_eq!(entry["ok"], false, "{entry}");
+    }
+    let zero = entries
+        .iter()
+        .find(|s| s["name"] == "sq/partially_accepted/zero.sh")
+        .unwrap();
+    assert_eq!(
+        zero["score_mismatch"],
+        "a partially accepted submission must score more than 0 and less than 100, got 0"
+    );
+}
+
+/// Checker in testlib's manner: the output equal to the answer is AC; `half` gets the points
+/// after it (`half 12.5`) through `quitp` (exit 7); anything else is WA.
+const QUITP_CHECKER: &str = r#"out=$(cat "$2"); ans=$(cat "$3")
+[ "$out" = "$ans" ] && { echo "ok" >&2; exit 0; }
+case "$out" in half*) echo "points ${out#half } partly right" >&2; exit 7;; esac
+echo "wrong answer" >&2; exit 1
+"#;
+
+fn partial_project(scoring: &str) -> Project {
+    let toml = format!(
+        "[problems.p]\n{scoring}\nchecker = {{ type = \"command\", command = [\"sh\", \"check.sh\"] }}\n[languages.sh]\nextensions = [\"sh\"]\nrun = [\"sh\", \"{{source}}\"]\n"
+    );
+    let mut project = Project::new()
+        .file("judge.toml", &toml)
+        .file("check.sh", QUITP_CHECKER);
+    for n in 1..=4 {
+        project = project.case("p", &format!("c{n}"), &format!("{n}\n"), &format!("{n}\n"));
+    }
+    project
+}
+
+#[test]
+fn testlib_quitp_points_are_partial_credit() {
+    let project = partial_project("scoring = \"points\"");
+    // Each case 25: c1 gets 12.5 of it through quitp, the others are right.
+    project.write(
+        "half.sh",
+        "read n\nif [ \"$n\" = 1 ]; then echo 'half 12.5'; else echo \"$n\"; fi\n",
+    );
+    let document = json(&project, &["judge", "p", "half.sh", "--format", "json"]);
+    assert_eq!(document["score"], 87.5, "{document}");
+    assert_eq!(document["cases"][0]["score"], 12.5);
+    assert_eq!(document["cases"][0]["verdict"], "AC");
+
+    // More than the case is worth is the checker's fault: a judge error, exit 3.
+    project.write("greedy.sh", "read n\necho 'half 30'\n");
+    let (code, stdout, _) = run(&project, &["judge", "p", "greedy.sh"]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stdout.contains("more than the case is worth (25)"),
+        "{stdout}"
+    );
+
+    // A pass-fail problem has no use for points: a judge error that says so.
+    let project = partial_project("");
+    project.write("half.sh", "read n\necho 'half 12.5'\n");
+    let (code, stdout, _) = run(&project, &["judge", "p", "half.sh"]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stdout.contains("but the problem is scored pass-fail"),
+        "{stdout}"
+    );
+}
+
+/// What verifyproblem (problemtools 1.20260907) gives oddecho's submissions, as its run
+/// prints them (`partially_accepted/sol.py (…) OK: AC (50)`) and in its "Submission
+/// results" table: sample, subtask1, subtask2, total.
+const ODDECHO_VERIFYPROBLEM: [(&str, [f64; 3], f64); 3] = [
+    ("accepted/echo.cpp", [0.0, 50.0, 50.0], 100.0),
+    ("accepted/js.py", [0.0, 50.0, 50.0], 100.0),
+    ("partially_accepted/sol.py", [0.0, 50.0, 0.0], 50.0),
+];
+
+/// The score verifyproblem's run gives each submission: `   accepted/js.py (…) OK: AC (100) …`.
+fn verifyproblem_scores(package: &std::path::Path) -> Option<Vec<(String, f64)>> {
+    let output = std::process::Command::new("verifyproblem")
+        .arg(package)
+        .args(["-p", "submissions"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    let scores: Vec<(String, f64)> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let (name, rest) = line.split_once(" (")?;
+            let (_, result) = rest.split_once(": ")?;
+            let score = result.split_once('(')?.1.split_once(')')?.0;
+            Some((name.to_string(), score.parse().ok()?))
+        })
+        .collect();
+    Some(scores)
+}
+
+#[test]
+fn oddecho_scores_as_verifyproblem_does() {
+    let Some(examples) =
+        common::problemtools_examples_or_skip("oddecho_scores_as_verifyproblem_does")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // A copy named as the package, so that nothing is written into the shared examples.
+    let package = dir.path().join("oddecho");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(examples.join("oddecho"))
+        .arg(&package)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "oddecho", "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let submissions = document["submissions"].as_array().unwrap();
+    assert_eq!(submissions.len(), 3);
+    for (name, groups, total) in ODDECHO_VERIFYPROBLEM {
+        let entry = submissions
+            .iter()
+            .find(|s| s["name"] == format!("oddecho/{name}"))
+            .unwrap_or_else(|| panic!("no {name} in {document}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0);
+        let score_of = |group: &str| {
+            entry["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["name"] == group)
+                .unwrap_or_else(|| panic!("no group {group} in {entry}"))["score"]
+                .clone()
+        };
+        for (group, score) in ["sample", "secret/subtask1", "secret/subtask2"]
+            .iter()
+            .zip(groups)
+        {
+            assert_eq!(score_of(group), score, "{name}, {group}");
+        }
+    }
+    // And verifyproblem itself, when it is here, says the same.
+    match verifyproblem_scores(&package) {
+        Some(scores) if !scores.is_empty() => {
+            for (name, _, total) in ODDECHO_VERIFYPROBLEM {
+                let got = scores.iter().find(|(n, _)| n == name);
+                assert_eq!(got.map(|(_, s)| *s), Some(total), "{name}: {scores:?}");
+            }
+        }
+        _ => common::skipped("oddecho_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
+    }
+}
+
+/// An interactive scoring package (legacy Kattis): guess a number; the validator, which is the
+/// interactor, writes score.txt (20 for an easy secret, 30 for a hard one, less 2 per guess
+/// after the seventh). verifyproblem (problemtools 1.20260907) gives binary.py 60 and
+/// linear.py 2.
+fn guess_package(root: &std::path::Path) -> std::path::PathBuf {
+    let package = root.join("guess");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "name: Guess with points\ntype: scoring\nvalidation: custom interactive score\n",
+    );
+    for (folder, secret) in [
+        ("sample", 10),
+        ("secret/easy", 3),
+        ("secret/easy", 7),
+        ("secret/hard", 60),
+        ("secret/hard", 99),
+    ] {
+        write(
+            &format!("data/{folder}/{secret}.in"),
+            &format!("{secret}\n"),
+        );
+        write(&format!("data/{folder}/{secret}.ans"), "");
+    }
+    write(
+        "data/testdata.yaml",
+        "grader_flags: ignore_sample\nrange: 0 100\n",
+    );
+    write(
+        "data/secret/easy/testdata.yaml",
+        "grader_flags: sum\nrange: 0 40\n",
+    );
+    write(
+        "data/secret/hard/testdata.yaml",
+        "grader_flags: sum\nrange: 0 60\n",
+    );
+    write(
+        "output_validators/validate/validate.py",
+        r#"#!/usr/bin/env python3
+import sys
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+worth = 20 if secret < 50 else 30
+for tries in range(1, 101):
+    line = sys.stdin.readline()
+    if not line:
+        open(feedback + "judgemessage.txt", "w").write("no guess")
+        sys.exit(43)
+    guess = int(line)
+    if guess == secret:
+        print("correct", flush=True)
+        open(feedback + "score.txt", "w").write(str(max(1, worth - 2 * max(0, tries - 7))))
+        sys.exit(42)
+    print("lower" if guess > secret else "higher", flush=True)
+open(feedback + "judgemessage.txt", "w").write("too many guesses")
+sys.exit(43)
+"#,
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        package.join("output_validators/validate/validate.py"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    write(
+        "submissions/accepted/binary.py",
+        "lo, hi = 1, 100\nwhile True:\n    mid = (lo + hi) // 2\n    print(mid, flush=True)\n    said = input()\n    if said == \"correct\":\n        break\n    if said == \"lower\":\n        hi = mid - 1\n    else:\n        lo = mid + 1\n",
+    );
+    write(
+        "submissions/partially_accepted/linear.py",
+        "for guess in range(1, 101):\n    print(guess, flush=True)\n    if input() == \"correct\":\n        break\n",
+    );
+    package
+}
+
+#[test]
+fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = guess_package(dir.path());
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "guess", "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let recorded = [
+        ("accepted/binary.py", 60.0),
+        ("partially_accepted/linear.py", 2.0),
+    ];
+    let score_of = |name: &str| {
+        document["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == format!("guess/{name}"))
+            .unwrap_or_else(|| panic!("no {name} in {document}"))["score"]
+            .as_f64()
+    };
+    for (name, score) in recorded {
+        assert_eq!(score_of(name), Some(score), "{name}");
+    }
+    match verifyproblem_scores(&package) {
+        Some(scores) if !scores.is_empty() => {
+            for (name, _) in recorded {
+                let theirs = scores.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
+                assert_eq!(theirs, score_of(name), "{name}: verifyproblem said {scores:?}");
+            }
+        }
+        _ => common::skipped("an_interactive_scoring_package_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
+    }
+}
