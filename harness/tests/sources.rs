@@ -1,6 +1,6 @@
 //! judge.toml's author programs as source files: a reference `brute.py`, a generator
 //! `gen.cpp`, a validator `val.py`, a checker `check.cpp` and a solution `sol.cpp`, compiled
-//! through the built-in languages into `target/harness/build/` once, and used by `add`,
+//! through the built-in languages into the build cache once, and used by `add`,
 //! `gen`, `validate`, `stress` and `run`.
 //!
 //! The problem is "sum": the input is `a b` with 0 ≤ a, b ≤ 100, the answer a + b.
@@ -10,7 +10,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
 use std::time::SystemTime;
 
 use common::project::Project;
@@ -85,17 +84,20 @@ fn project() -> Project {
         .case("sum", "sample-1", "1 2\n", "3\n")
 }
 
-/// Every build in the cache with its modification time: a rebuild would change the set or
-/// a time.
-fn builds(root: &Path) -> BTreeMap<String, SystemTime> {
-    let Ok(entries) = fs::read_dir(root.join("target/harness/build")) else {
+/// Every build in the project's cache with the time it was made (its compiler messages'
+/// file, written once; the folder's own time marks its last use): a rebuild would change the
+/// set or a time.
+fn builds(project: &Project) -> BTreeMap<String, SystemTime> {
+    let Ok(entries) = fs::read_dir(project.cache_home().join("harness/build")) else {
         return BTreeMap::new();
     };
     entries
         .map(|entry| {
             let entry = entry.unwrap();
-            let modified = entry.metadata().unwrap().modified().unwrap();
-            (entry.file_name().to_string_lossy().into_owned(), modified)
+            let made = fs::metadata(entry.path().join(".message"))
+                .and_then(|meta| meta.modified())
+                .unwrap_or(SystemTime::UNIX_EPOCH);
+            (entry.file_name().to_string_lossy().into_owned(), made)
         })
         .collect()
 }
@@ -113,11 +115,11 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     assert_eq!(project.read("cases/sum/g2.in"), "2 6\n");
     assert_eq!(project.read("cases/sum/g2.ans"), "8\n");
     // What gen uses: gen.cpp, val.py and brute.py (not the checker, nor the solution).
-    let after_gen = builds(root);
+    let after_gen = builds(&project);
     let names: Vec<&str> = after_gen.keys().map(String::as_str).collect();
     assert_eq!(after_gen.len(), 3, "{names:?}");
-    for language in ["cpp-", "python-"] {
-        assert!(names.iter().any(|n| n.starts_with(language)), "{names:?}");
+    for build in ["gen-cpp-", "val-python-", "brute-python-"] {
+        assert!(names.iter().any(|n| n.starts_with(build)), "{names:?}");
     }
     assert!(
         !names.iter().any(|n| n.starts_with('.')),
@@ -154,7 +156,7 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     assert!(stdout(&run).contains("5 AC"), "{}", stdout(&run));
     // The checker (add compares answers with it) and the solution sol.cpp join them;
     // nothing was built again.
-    let after_run = builds(root);
+    let after_run = builds(&project);
     assert_eq!(after_run.len(), 5);
     assert!(after_gen
         .iter()
@@ -177,19 +179,27 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
         .code(FAILED)
         .stdout(predicate::str::contains("7 "));
 
-    // Nothing above compiled a program twice: the same builds, untouched.
-    assert_eq!(
-        builds(root),
-        after_run,
-        "stress builds its submission aside"
-    );
+    // Nothing above compiled a program twice: the same builds, untouched, and the stressed
+    // submission's beside them.
+    let after_stress = builds(&project);
+    assert_eq!(after_stress.len(), 6);
+    assert!(after_run
+        .iter()
+        .all(|(name, time)| after_stress.get(name) == Some(time)));
+    assert!(after_stress
+        .keys()
+        .any(|name| name.starts_with("buggy-cpp-")));
     project.harness().arg("run").assert().code(OK);
-    assert_eq!(builds(root), after_run, "the second run compiled again");
+    assert_eq!(
+        builds(&project),
+        after_stress,
+        "the second run compiled again"
+    );
 
     // An edited source is a new build; the old one is not used.
     project.write("brute.py", &format!("{BRUTE}# edited\n"));
     project.harness().args(["gen", "sum"]).assert().code(OK);
-    assert_eq!(builds(root).len(), 6);
+    assert_eq!(builds(&project).len(), 7);
 }
 
 #[test]
@@ -205,7 +215,7 @@ fn an_author_program_that_does_not_compile_is_an_error_naming_it() {
     assert!(stderr.contains("gen.cpp:1"), "{stderr}");
     assert!(stderr.contains("error"), "{stderr}");
     // Not a half-built folder left under the cache.
-    let left: Vec<String> = fs::read_dir(project.join("target/harness/build"))
+    let left: Vec<String> = fs::read_dir(project.cache_home().join("harness/build"))
         .map(|entries| {
             entries
                 .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

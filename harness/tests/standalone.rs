@@ -22,16 +22,19 @@ const WATERMELON_CPP: &str = r#"#include <iostream>
 int main() { int w; std::cin >> w; std::cout << (w % 2 == 0 && w > 2 ? "YES" : "NO") << "\n"; }
 "#;
 
-/// A folder with no judge.toml above it (the temp dir), the samples in `test/`, and a user
-/// config folder of its own so the tester's `~/.config/harness` plays no part.
+/// A folder with no judge.toml above it (the temp dir), the samples in `test/`, a user
+/// config folder of its own so the tester's `~/.config/harness` plays no part, and a build
+/// cache of its own outside the folder (the judge must leave nothing in it).
 struct Folder {
     dir: tempfile::TempDir,
+    home: tempfile::TempDir,
 }
 
 impl Folder {
     fn new() -> Folder {
         let folder = Folder {
             dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
         };
         for (name, input, answer) in SAMPLES {
             folder.write(&format!("test/{name}.in"), input);
@@ -55,7 +58,7 @@ impl Folder {
         command
             .current_dir(self.path())
             .env("XDG_CONFIG_HOME", self.path().join("config"))
-            .env("XDG_CACHE_HOME", self.path().join("cache"))
+            .env("XDG_CACHE_HOME", self.home.path().join("cache"))
             .env("NO_COLOR", "1");
         command
     }
@@ -381,7 +384,7 @@ fn watch_judges_again_when_the_source_changes() {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
         .current_dir(folder.path())
         .env("XDG_CONFIG_HOME", folder.path().join("config"))
-        .env("XDG_CACHE_HOME", folder.path().join("cache"))
+        .env("XDG_CACHE_HOME", folder.home.path().join("cache"))
         .env("NO_COLOR", "1")
         .args(["judge", "a.py", "--watch"])
         .stdout(Stdio::piped())

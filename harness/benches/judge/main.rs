@@ -12,6 +12,8 @@
 //! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
 //!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
+//! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt
+//!   run` on the same folder, cold (build caches emptied) and warm;
 //! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
@@ -19,8 +21,8 @@
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress html`), `--repeats N` (default 5), `--no-oj` to skip
-//! online-judge-tools, and
+//! solutions judge-memory load stress verify html`), `--repeats N` (default 5), `--no-oj` to
+//! skip online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
@@ -35,6 +37,7 @@ mod setup;
 mod solutions;
 mod stats;
 mod stress;
+mod verify;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -55,11 +58,12 @@ enum Section {
     JudgeMemory,
     Load,
     Stress,
+    Verify,
     Html,
 }
 
 impl Section {
-    const ALL: [Section; 8] = [
+    const ALL: [Section; 9] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -67,6 +71,7 @@ impl Section {
         Section::JudgeMemory,
         Section::Load,
         Section::Stress,
+        Section::Verify,
         Section::Html,
     ];
 
@@ -79,6 +84,7 @@ impl Section {
             Section::JudgeMemory => "judge-memory",
             Section::Load => "load",
             Section::Stress => "stress",
+            Section::Verify => "verify",
             Section::Html => "html",
         }
     }
@@ -125,7 +131,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, html; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -184,6 +190,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::JudgeMemory => judge_memory::run(&setup, &mut targets)?,
             Section::Load => load::run(&setup, &mut targets)?,
             Section::Stress => stress::run(&setup, options, &mut targets)?,
+            Section::Verify => verify::run(&setup, options, &mut targets)?,
             Section::Html => html::run(&setup, options.repeats, &mut targets)?,
         };
         report.push('\n');

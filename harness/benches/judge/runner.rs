@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use harness::case::discover::Case;
 use harness::check::Checker;
-use harness::judge::{self, JudgeSettings, Program};
+use harness::compile::Program;
+use harness::judge::{self, JudgeSettings};
 use harness::sandbox::run::{self, Limits, RunRequest, Stdin, Termination};
 use harness::verdict::Verdict;
 

@@ -285,7 +285,7 @@ fn iteration_cost(programs: &Programs) -> Result<(f64, f64), String> {
 }
 
 /// User + system time of the waited-for children so far, in seconds.
-fn children_cpu() -> f64 {
+pub(crate) fn children_cpu() -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: a valid pointer to a rusage, RUSAGE_CHILDREN is a valid `who`.

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use crate::author::tool;
 use crate::check::Checker;
-use crate::compile::cache::{self, Cached};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
 
@@ -182,13 +181,21 @@ fn compiled_command(
         return Ok(template.to_vec());
     };
     submit::check_tools(language)?;
-    match cache::compile(&config.root, language, &path, memory_bytes)? {
-        Cached::Ready(built) => Ok(std::iter::once(built.executable.display().to_string())
-            .chain(built.args.iter().map(|a| a.to_string_lossy().into_owned()))
-            .chain(rest.iter().cloned())
-            .collect()),
+    match submit::compile(language, &path, memory_bytes)? {
+        Compiled::Ready(built) => Ok(std::iter::once(
+            built.program.executable.display().to_string(),
+        )
+        .chain(
+            built
+                .program
+                .args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        )
+        .chain(rest.iter().cloned())
+        .collect()),
         // The file as judge.toml names it, in the compiler's lines too.
-        Cached::CompileError(message) => Err(ProgramError::CompileError {
+        Compiled::CompileError { message, .. } => Err(ProgramError::CompileError {
             role,
             path: PathBuf::from(program),
             message: message.replace(&*path.to_string_lossy(), program),

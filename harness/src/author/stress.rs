@@ -16,9 +16,10 @@ use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
 use crate::check::Checker;
+use crate::compile::Program;
 use crate::config::{Config, Problem};
 use crate::event::Event;
-use crate::judge::{self, CaseOutcome, JudgeSettings, Program};
+use crate::judge::{self, CaseOutcome, JudgeSettings};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 

@@ -5,6 +5,7 @@
 mod add;
 mod args;
 pub mod book;
+mod cache;
 mod calibrate;
 mod doctor;
 mod export;
@@ -95,6 +96,8 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Say what this machine supports: the sandbox, how memory is measured, compilers found.
     Doctor,
+    /// Show the build cache kept across runs (where, how large); --clear empties it.
+    Cache(cache::CacheArgs),
     /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
     Export(export::ExportArgs),
 }
@@ -119,6 +122,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Listen(args)) => listen::listen(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         Some(Command::Doctor) => doctor::doctor(&cli.global),
+        Some(Command::Cache(args)) => cache::cache(&args),
         None => run::run(&cli.global, &cli.run),
     }
 }

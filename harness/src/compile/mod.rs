@@ -1,7 +1,12 @@
-//! Turning sources into programs: judge.toml's `build` command for the problems' own
-//! solutions, and the languages table for a contestant's submission.
+//! Turning sources into programs: one build ([`program::build`]) for everything compiled,
+//! kept in one cache across runs ([`cache`]); the languages table, and a contestant's
+//! submission picked by it ([`submit`]); and judge.toml's `build` command for the problems'
+//! own solutions ([`build`]).
 
 pub mod build;
-pub(crate) mod cache;
+pub mod cache;
 pub(crate) mod languages;
+pub mod program;
 pub(crate) mod submit;
+
+pub use program::Program;

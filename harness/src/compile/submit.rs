@@ -6,12 +6,10 @@ use std::io::{Read, Seek};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
-use tempfile::TempDir;
-
 use crate::compile::languages;
+use crate::compile::program::{self, Outcome, Program, Recipe, Source};
 use crate::config::units::{format_size_limit, format_time_limit};
 use crate::config::{CompileLimits, Config, Language};
-use crate::judge::Program;
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope};
 /// A compile message is cut to this many lines: the first errors are the ones to fix, and a
 /// template error in C++ can run to thousands of lines.
@@ -23,8 +21,6 @@ const COMPILE_LINE_CHARS: usize = 300;
 pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 /// Bytes of the compiler's output read at most: far more than the lines that are kept.
 const COMPILE_READ_BYTES: u64 = 256 * 1024;
-/// The file `{exe}` names in a build folder.
-const EXE_NAME: &str = "main.bin";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -61,7 +57,7 @@ pub enum SubmitError {
     },
     #[error("the compile command of {language} exited cleanly but did not write `{{exe}}` (hint: `compile` in [languages.{id}] of judge.toml must write the file named \"{{exe}}\")")]
     NoExecutable { language: String, id: String },
-    #[error("cannot make a temporary folder for the build: {0}")]
+    #[error("cannot make a temporary folder: {0}")]
     TempDir(std::io::Error),
     #[error("compiling `{}` failed inside the judge: {source}", path.display())]
     Compiler { path: PathBuf, source: RunError },
@@ -76,9 +72,8 @@ pub enum SubmitError {
     Interrupted(PathBuf),
 }
 
-/// A submission ready to judge: the program, and the folder that holds its build (removed
-/// when this is dropped).
-#[derive(Debug)]
+/// A submission ready to judge: the program, its build in the cache.
+#[derive(Debug, Clone)]
 pub struct Prepared {
     pub program: Program,
     /// Time limits are multiplied by this (interpreters).
@@ -87,7 +82,6 @@ pub struct Prepared {
     pub compile_message: String,
     /// The private copy of the source the compiler saw (a sanitizer's frames name it).
     pub source_copy: PathBuf,
-    _build_dir: TempDir,
 }
 
 /// What compiling gave.
@@ -223,9 +217,10 @@ pub fn read_source(source: &Path) -> Result<Vec<u8>, SubmitError> {
     Ok(text)
 }
 
-/// Copies the source into a fresh folder and compiles it there, so that nothing (object
-/// files, `__pycache__`) lands beside the user's file. `memory_bytes`, the limit the program
-/// will run under, fills `{memory-mib}` (a JVM's or V8's heap size).
+/// Builds the source as `language` (see [`program::build`]: a second run takes the build from
+/// the cache). A testlib checker or interactor includes "testlib.h" from its own folder, as
+/// Polygon keeps it: the header goes beside the copy and into the key. `memory_bytes`, the
+/// limit the program will run under, fills `{memory-mib}` (a JVM's or V8's heap size).
 pub fn compile(
     language: &Language,
     source: &Path,
@@ -235,189 +230,59 @@ pub fn compile(
 }
 
 /// [`compile`] with `beside` (file names and bytes) in the build folder first: a package's
-/// `include/` files, which a submission includes or imports.
+/// `include/` files, which a submission includes or imports (and part of the build's key).
 pub fn compile_with(
     language: &Language,
     source: &Path,
     memory_bytes: u64,
     beside: &[(String, Vec<u8>)],
 ) -> Result<Compiled, SubmitError> {
-    let build_dir = tempfile::Builder::new()
-        .prefix("harness-build-")
-        .tempdir()
-        .map_err(SubmitError::TempDir)?;
-    for (name, bytes) in beside {
-        let path = build_dir.path().join(name);
-        std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
-            path,
-            source: error,
-        })?;
-    }
-    let text = read_source(source)?;
-    Ok(
-        match compile_in(language, source, &text, build_dir.path())? {
-            Built::Ready { compile_message } => Compiled::Ready(Prepared {
-                program: built_program(language, source, build_dir.path(), memory_bytes)?,
-                time_multiplier: language.time_multiplier,
-                compile_message,
-                source_copy: build_dir.path().join(copy_name(language, source)),
-                _build_dir: build_dir,
-            }),
-            Built::CompileError { message } => Compiled::CompileError {
-                language: language.clone(),
-                message,
-            },
-        },
-    )
-}
-
-/// What compiling into a folder gave: the folder holds the build, or the compiler refused.
-#[derive(Debug)]
-pub enum Built {
-    /// The build is in the folder; the compiler's messages, warnings included.
-    Ready { compile_message: String },
-    /// The compiler's first lines, or why it was stopped.
-    CompileError { message: String },
-}
-
-/// Writes `text`, the content of `source`, into `dir` (an empty folder the caller owns) and
-/// compiles it there. The program to run is [`built_program`] on the same folder, which may
-/// have been renamed since: nothing in the build depends on the folder's name.
-pub fn compile_in(
-    language: &Language,
-    source: &Path,
-    text: &[u8],
-    dir: &Path,
-) -> Result<Built, SubmitError> {
-    let missing_tool = |program: &Path, error: std::io::Error| SubmitError::MissingTool {
-        program: program.display().to_string(),
-        language: language.name.clone(),
-        id: language.id.clone(),
-        source: error,
-    };
-    let copied = dir.join(copy_name(language, source));
-    std::fs::write(&copied, text).map_err(|error| SubmitError::Unreadable {
-        path: copied.clone(),
-        source: error,
-    })?;
-    // A testlib interactor or checker includes "testlib.h" from its own folder, as Polygon
-    // keeps it; the compiler sees only the private copy, so the header goes beside it too.
-    if let Some(header) = source
+    let files = [source.to_path_buf()];
+    let headers: Vec<PathBuf> = source
         .parent()
         .map(|dir| dir.join("testlib.h"))
         .filter(|header| header.is_file())
-    {
-        std::fs::copy(&header, dir.join("testlib.h")).map_err(|error| SubmitError::Unreadable {
-            path: header.clone(),
-            source: error,
-        })?;
-    }
-    let exe = dir.join(EXE_NAME);
-
-    // An interpreter that is missing is named before compiling, not after a compile that
-    // needed it anyway.
-    let (executable, _) = expand(&language.run, &copied, &exe);
-    if !executable.starts_with(dir) {
-        run::find_program(&executable).map_err(|error| missing_tool(&executable, error))?;
-    }
-
-    let mut compile_message = String::new();
-    if let Some(command) = &language.compile {
-        let (program, compile_args) = expand(command, &copied, &exe);
-        let compiled = run_compiler(&program, &compile_args, dir, language.compile_limits)
-            .map_err(|error| match error {
-                CompilerError::Run(RunError::Spawn { source: error, .. }) => {
-                    missing_tool(&program, error)
-                }
-                CompilerError::Run(RunError::Interrupted) => {
-                    SubmitError::Interrupted(source.to_path_buf())
-                }
-                CompilerError::Run(error) => SubmitError::Compiler {
-                    path: source.to_path_buf(),
-                    source: error,
-                },
-                CompilerError::Log(error) => SubmitError::Log(error),
-            })?;
-        if crate::sandbox::interrupt::is_interrupted() {
-            // Killed by our own Ctrl-C handler: not a compile error of the submission.
-            return Err(SubmitError::Interrupted(source.to_path_buf()));
-        }
-        // The compiler saw the private copy; the user knows the file by the name they gave.
-        let shown = compiled
-            .output
-            .replace(&*copied.to_string_lossy(), &source.to_string_lossy());
-        compile_message = cut_message(shown.trim_end());
-        if !compiled.result.succeeded() {
-            if let Some(why) = compiled.reason(language.compile_limits) {
-                compile_message = if compile_message.is_empty() {
-                    why
-                } else {
-                    format!("{why}\n{compile_message}")
-                };
-            }
-            return Ok(Built::CompileError {
-                message: compile_message,
-            });
-        }
-    }
-    if executable.starts_with(dir) && !executable.is_file() {
-        return Err(SubmitError::NoExecutable {
-            language: language.name.clone(),
-            id: language.id.clone(),
-        });
-    }
-    Ok(Built::Ready { compile_message })
-}
-
-/// The program a build in `dir` (made by [`compile_in`] from `source`) runs as, its language's
-/// `run` command filled in; `memory_bytes` fills `{memory-mib}`.
-pub fn built_program(
-    language: &Language,
-    source: &Path,
-    dir: &Path,
-    memory_bytes: u64,
-) -> Result<Program, SubmitError> {
-    let memory = (memory_bytes >> 20).max(1).to_string();
-    let run_template: Vec<String> = language
-        .run
-        .iter()
-        .map(|part| part.replace("{memory-mib}", &memory))
+        .into_iter()
         .collect();
-    let (executable, args) = expand(
-        &run_template,
-        &dir.join(copy_name(language, source)),
-        &dir.join(EXE_NAME),
-    );
-    let executable = if executable.starts_with(dir) {
-        executable
-    } else {
-        run::find_program(&executable).map_err(|error| SubmitError::MissingTool {
-            program: executable.display().to_string(),
-            language: language.name.clone(),
-            id: language.id.clone(),
-            source: error,
-        })?
-    };
-    Ok(Program {
-        executable,
-        args,
-        syscall_filter: language.sandbox.syscall_filter(),
-        sanitized: None,
+    let outcome = program::build(
+        Source {
+            path: source,
+            files: &files,
+            main: Some(source),
+            headers: &headers,
+            beside,
+            constants: &[],
+        },
+        Recipe::Language(language),
+        language.compile_limits,
+        memory_bytes,
+    )?;
+    Ok(match outcome {
+        Outcome::Ready(built) => Compiled::Ready(Prepared {
+            program: built.program,
+            time_multiplier: language.time_multiplier,
+            compile_message: built.message,
+            source_copy: built.source_copy,
+        }),
+        Outcome::CompileError(message) => Compiled::CompileError {
+            language: language.clone(),
+            message,
+        },
     })
 }
 
 /// What one compile did: how it ended, and what it said.
-struct CompilerRun {
-    result: RunResult,
+pub(super) struct CompilerRun {
+    pub(super) result: RunResult,
     /// stdout and stderr interleaved as the compiler wrote them, from the start.
-    output: String,
+    pub(super) output: String,
 }
 
 impl CompilerRun {
     /// The line that says why the compile failed where the compiler's own words cannot: a
     /// limit (a killed compiler's message is cut short), or, when it said nothing, how it
     /// ended. `None` for a compile that failed and said why.
-    fn reason(&self, limits: CompileLimits) -> Option<String> {
+    pub(super) fn reason(&self, limits: CompileLimits) -> Option<String> {
         let result = &self.result;
         let time = || format_time_limit(limits.time);
         match (result.limit_hit, result.termination) {
@@ -444,7 +309,7 @@ impl CompilerRun {
     }
 }
 
-enum CompilerError {
+pub(super) enum CompilerError {
     Run(RunError),
     /// The file its messages go to could not be made or read.
     Log(std::io::Error),
@@ -454,7 +319,7 @@ enum CompilerError {
 /// the first error (the sandbox keeps only the tail of stderr, which is right for a crashing
 /// program and wrong for a compiler). The sandbox holds the compiler and everything it starts
 /// to `limits` as one group, and kills the group on Ctrl-C.
-fn run_compiler(
+pub(super) fn run_compiler(
     program: &Path,
     args: &[OsString],
     dir: &Path,
@@ -491,7 +356,7 @@ fn run_compiler(
 /// The name of the private copy: the source's own, so that compilers that care (a Rust crate,
 /// a Java class) see it; but with the language's extension when the file has another (picked
 /// by `--lang`), because compilers such as gcc choose the language by the extension.
-fn copy_name(language: &Language, source: &Path) -> PathBuf {
+pub(super) fn copy_name(language: &Language, source: &Path) -> PathBuf {
     let name = source
         .file_name()
         .map(PathBuf::from)
@@ -509,7 +374,7 @@ fn copy_name(language: &Language, source: &Path) -> PathBuf {
 }
 
 /// Replaces `{source}` and `{exe}` in a command template.
-fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsString>) {
+pub(super) fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsString>) {
     let substitute = |part: &String| -> OsString {
         if part == "{source}" {
             source.as_os_str().to_owned()
@@ -528,7 +393,7 @@ fn expand(template: &[String], source: &Path, exe: &Path) -> (PathBuf, Vec<OsStr
 }
 
 /// The first lines of a compile message, each cut to a readable width.
-fn cut_message(text: &str) -> String {
+pub(super) fn cut_message(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut cut: Vec<String> = lines
         .iter()

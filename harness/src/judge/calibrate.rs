@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
+use crate::compile::Program;
 use crate::config::{Config, Problem};
 use crate::event::{Event, Finished};
 use crate::judge::submission::{self, Plan, SubmissionError};
 use crate::judge::verify::{self, Expected, Stored, VerifyError};
-use crate::judge::{self, CaseOutcome, JudgeSettings, Program, Stop};
+use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 

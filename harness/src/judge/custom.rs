@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::author::tool::{self, Role, ToolError};
 use crate::check::{self, CaseFiles, Checker};
-use crate::judge::Program;
+use crate::compile::Program;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::verdict::{self, Judgement, Verdict};
 

@@ -11,8 +11,6 @@ pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -21,10 +19,12 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
 use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
+use std::ffi::OsString;
 
 /// The reason of a case that ran within its limits but has no answer file.
 pub const NO_ANSWER: &str = "no answer to compare with";
@@ -32,47 +32,6 @@ pub const NO_ANSWER: &str = "no answer to compare with";
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
 const MISMATCH_KEEP_BYTES: usize = 4 << 20;
-
-/// A program to judge: the executable and its arguments (an interpreter and a script, say).
-#[derive(Debug, Clone)]
-pub struct Program {
-    /// What is started.
-    pub executable: PathBuf,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Whether it runs under the sandbox's seccomp filter (its language's `sandbox` key).
-    pub syscall_filter: bool,
-    /// Built with sanitizers (`--sanitize`): run with their options and no address-space cap,
-    /// and a crash's reason read from their report.
-    pub sanitized: Option<Arc<Sanitized>>,
-}
-
-impl Program {
-    /// An executable run without arguments.
-    pub fn new(executable: impl Into<PathBuf>) -> Program {
-        Program {
-            executable: executable.into(),
-            args: Vec::new(),
-            syscall_filter: true,
-            sanitized: None,
-        }
-    }
-
-    /// The environment its runs get: a sanitizer's options, or nothing.
-    pub(crate) fn env(&self) -> Vec<(OsString, OsString)> {
-        self.sanitized
-            .as_ref()
-            .map(|s| s.toolchain.env())
-            .unwrap_or_default()
-    }
-
-    /// Whether its runs keep the address-space cap (a sanitized build cannot).
-    pub(crate) fn address_space_cap(&self) -> bool {
-        self.sanitized
-            .as_ref()
-            .is_none_or(|s| s.toolchain.address_space_cap())
-    }
-}
 
 /// The outcome of one case.
 #[derive(Debug, Clone)]

@@ -5,12 +5,12 @@ use std::time::Instant;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
-use crate::compile::cache::{self, Cached};
-use crate::compile::submit::{self, SubmitError};
+use crate::compile::submit::{self, Compiled, SubmitError};
+use crate::compile::Program;
 use crate::config::{Config, Language, Problem, UnknownProblem};
 use crate::event::{Event, Finished};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
-use crate::judge::{self, JudgeSettings, Program};
+use crate::judge::{self, JudgeSettings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
@@ -141,11 +141,9 @@ pub(crate) fn solution_program<'a>(
         source,
     };
     submit::check_tools(language).map_err(submit_error)?;
-    match cache::compile(&config.root, language, path, problem.memory_limit)
-        .map_err(submit_error)?
-    {
-        Cached::Ready(program) => Ok((program, Some(language))),
-        Cached::CompileError(message) => Err(SuiteError::CompileError {
+    match submit::compile(language, path, problem.memory_limit).map_err(submit_error)? {
+        Compiled::Ready(prepared) => Ok((prepared.program, Some(language))),
+        Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
             problem: problem.name.clone(),
             path: path.to_path_buf(),
             language: language.name.clone(),

@@ -797,7 +797,7 @@ impl Parser<'_> {
 
 /// `{{name}}` constants in a command, as BAPCtools replaces them in generators.yaml.
 fn substitute_constants(text: &str, constants: &[(String, String)]) -> String {
-    super::build::substitute(text, constants)
+    crate::compile::program::substitute(text, constants)
 }
 
 /// The `{seed}` and `{seed:N}` spans of an argument.
@@ -1246,7 +1246,7 @@ fn generator<'b>(
         let source = match recipe.generators.get(name).filter(|_| named) {
             // A generator of several files: they are copied into a folder of their own.
             Some(deps) => {
-                let folder = super::build::cache_root()
+                let folder = crate::compile::cache::cache_root()
                     .join("generator-sources")
                     .join(format!(
                         "{:016x}",
@@ -1539,11 +1539,13 @@ fn same(_root: &Path, path: &Path, existing: &Content, made: &Content) -> bool {
 /// (or link target) as written, so a file changed since (by hand, or by another tool) is
 /// known not to be the harness's to overwrite. It lives in the cache, not in the package.
 fn manifest_path(root: &Path) -> PathBuf {
-    super::build::cache_root().join("generated").join(format!(
-        "{}-{:016x}.json",
-        super::file_name(root),
-        hash_of(&[root.display().to_string()])
-    ))
+    crate::compile::cache::cache_root()
+        .join("generated")
+        .join(format!(
+            "{}-{:016x}.json",
+            super::file_name(root),
+            hash_of(&[root.display().to_string()])
+        ))
 }
 
 fn digest_of(content: &Content) -> String {
@@ -1592,13 +1594,15 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
         .chain(&diff.removed)
         .filter(|p| !ours(p))
         .collect();
-    let trash_dir = super::build::cache_root().join("trash").join(format!(
-        "{}-{}",
-        super::file_name(root),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    ));
+    let trash_dir = crate::compile::cache::cache_root()
+        .join("trash")
+        .join(format!(
+            "{}-{}",
+            super::file_name(root),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        ));
     if !theirs.is_empty() && !force {
         return Err(GenError::WouldOverwrite {
             count: theirs.len(),

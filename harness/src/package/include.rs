@@ -47,7 +47,7 @@ pub fn files_for(root: &Path, language: &Language) -> Result<Vec<(String, Vec<u8
             std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let bytes = match String::from_utf8(bytes) {
             Ok(text) if !constants.is_empty() => {
-                super::build::substitute(&text, &constants).into_bytes()
+                crate::compile::program::substitute(&text, &constants).into_bytes()
             }
             Ok(text) => text.into_bytes(),
             Err(binary) => binary.into_bytes(),

@@ -608,7 +608,9 @@ fn read_yaml_with_constants(
     path: &Path,
     constants: &[(String, String)],
 ) -> Result<Value, PackageError> {
-    super::yaml::read_transformed(path, |text| super::build::substitute(text, constants))
+    super::yaml::read_transformed(path, |text| {
+        crate::compile::program::substitute(text, constants)
+    })
 }
 
 fn read_group(

@@ -2,6 +2,7 @@
 //! anything.
 
 pub mod author;
+pub mod cache;
 pub mod calibrate;
 pub mod custom;
 pub mod diff;

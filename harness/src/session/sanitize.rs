@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::compile::submit::{self, Built};
+use crate::compile::submit::{self, Compiled};
 use crate::config::{Config, Language, Problem};
 use crate::sandbox::run::Limits;
 use crate::sanitizer::{self, SanitizeError, Toolchain};
@@ -78,7 +78,8 @@ pub fn limits(problem: &Problem, language: &Language, toolchain: Toolchain) -> L
 
 /// Compiles an empty program with the sanitized command: a compiler without the sanitizers
 /// (no `libasan`, an old compiler) is refused here, by name, rather than as the submission's
-/// compile error.
+/// compile error. It is built as everything is, through the cache: a second `--sanitize` run
+/// with the same compiler does not link it again.
 fn probe(language: &Language, toolchain: Toolchain) -> Result<()> {
     submit::check_tools(language)?;
     let dir = tempfile::Builder::new()
@@ -86,10 +87,12 @@ fn probe(language: &Language, toolchain: Toolchain) -> Result<()> {
         .tempdir()
         .context("cannot make a temporary folder to try the sanitizers")?;
     let extension = language.extensions.first().map_or("c", String::as_str);
-    let source = Path::new("probe").with_extension(extension);
-    match submit::compile_in(language, &source, PROBE, dir.path())? {
-        Built::Ready { .. } => Ok(()),
-        Built::CompileError { message } => {
+    let source = dir.path().join("probe").with_extension(extension);
+    std::fs::write(&source, PROBE)
+        .with_context(|| format!("cannot write `{}`", source.display()))?;
+    match submit::compile(language, &source, 0)? {
+        Compiled::Ready(_) => Ok(()),
+        Compiled::CompileError { message, .. } => {
             let compiler = language
                 .compile
                 .as_ref()

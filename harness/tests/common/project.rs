@@ -14,9 +14,11 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// A temporary folder holding a project; removed when dropped.
+/// A temporary folder holding a project, and a build cache of its own beside it (its
+/// `XDG_CACHE_HOME`, so that no test sees another's builds); removed when dropped.
 pub struct Project {
     dir: tempfile::TempDir,
+    cache: tempfile::TempDir,
 }
 
 impl Default for Project {
@@ -30,6 +32,7 @@ impl Project {
     pub fn new() -> Project {
         Project {
             dir: tempfile::tempdir().expect("a temporary folder"),
+            cache: tempfile::tempdir().expect("a temporary folder"),
         }
     }
 
@@ -83,9 +86,17 @@ impl Project {
             .unwrap_or_else(|error| panic!("cannot read `{relative}`: {error}"))
     }
 
-    /// The real `harness` binary, run in the project without colors.
+    /// The real `harness` binary, run in the project without colors, with the project's own
+    /// build cache.
     pub fn harness(&self) -> Command {
-        harness_in(self.path())
+        let mut command = harness_in(self.path());
+        command.env("XDG_CACHE_HOME", self.cache_home());
+        command
+    }
+
+    /// The project's `XDG_CACHE_HOME`: its builds are below `harness/build`.
+    pub fn cache_home(&self) -> &Path {
+        self.cache.path()
     }
 
     /// The folder itself, for tests that keep a `TempDir`.
@@ -105,9 +116,18 @@ pub fn write_case(root: &Path, problem: &str, name: &str, input: &str, answer: O
     }
 }
 
-/// The real `harness` binary, run in `dir` without colors.
+/// The real `harness` binary, run in `dir` without colors. Its builds go to one cache the
+/// tests share in the temporary folder, never the user's (a test that must see its own
+/// builds uses [`Project::harness`]).
 pub fn harness_in(dir: &Path) -> Command {
     let mut command = Command::cargo_bin("harness").expect("the harness binary");
-    command.current_dir(dir).env("NO_COLOR", "1");
+    command
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("HARNESS_CACHE_DIR")
+        .env(
+            "XDG_CACHE_HOME",
+            std::env::temp_dir().join("harness-tests-cache"),
+        );
     command
 }
