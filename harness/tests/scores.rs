@@ -626,3 +626,243 @@ fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
         _ => common::skipped("an_interactive_scoring_package_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
     }
 }
+
+/// A 2025-09 scoring package (`sq`, squares of n): `secret/group1` pass-fail worth 20 (n < 10),
+/// `secret/group2` `sum` of 30 over three cases (n = 10, 20, 1000), `secret/group3` `min` worth
+/// 50 that requires `sample` and `secret/group1` (n ≥ 5000). `extra` are more files.
+fn squares_2025(root: &std::path::Path, extra: &[(&str, &str)]) -> std::path::PathBuf {
+    let package = root.join("sq");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: scoring\nname: Squares\nlimits:\n  time_limit: 2\n",
+    );
+    write("data/sample/1.in", "2\n");
+    write("data/sample/1.ans", "4\n");
+    let groups: [(&str, &str, &[u64]); 3] = [
+        ("group1", "max_score: 20\n", &[3, 7]),
+        (
+            "group2",
+            "max_score: 30\nscore_aggregation: sum\n",
+            &[10, 20, 1000],
+        ),
+        (
+            "group3",
+            "max_score: 50\nscore_aggregation: min\nrequire_pass: [sample, secret/group1]\n",
+            &[5000, 9000],
+        ),
+    ];
+    for (group, config, ns) in groups {
+        write(&format!("data/secret/{group}/test_group.yaml"), config);
+        for (i, n) in ns.iter().enumerate() {
+            write(&format!("data/secret/{group}/{i:02}.in"), &format!("{n}\n"));
+            write(
+                &format!("data/secret/{group}/{i:02}.ans"),
+                &format!("{}\n", n * n),
+            );
+        }
+    }
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    write(
+        "submissions/partially_accepted/nosample.py",
+        "n = int(input())\nprint(0 if n == 2 else n * n)\n",
+    );
+    for (relative, text) in extra {
+        write(relative, text);
+    }
+    package
+}
+
+/// The scores the 2025-09 spec's "Result aggregation" gives `squares_2025`'s submissions, by
+/// hand: (total, [sample, secret/group1, secret/group2, secret/group3]).
+/// - right.py: every case passes: 20 + 30 + 50.
+/// - small.py (right for n < 100): group1 20; group2 is `sum`, each case worth
+///   (30 − 0) / 3 = 10, two pass: 20; group3 `min` of two failed cases: 0. Total 40.
+/// - nosample.py (wrong on the sample only): the sample is worth nothing, but group3
+///   `require_pass`es it, so group3 is not run and scores 0: 20 + 30 + 0 = 50.
+const SQUARES_2025: [(&str, f64, [f64; 4]); 3] = [
+    ("accepted/right.py", 100.0, [0.0, 20.0, 30.0, 50.0]),
+    ("partially_accepted/small.py", 40.0, [0.0, 20.0, 20.0, 0.0]),
+    (
+        "partially_accepted/nosample.py",
+        50.0,
+        [0.0, 20.0, 30.0, 0.0],
+    ),
+];
+
+/// `harness verify PACKAGE --format json` in `dir`: the exit code and the document.
+fn verify_json(dir: &std::path::Path, package: &str) -> (i32, Value) {
+    let output = common::project::harness_in(dir)
+        .args(["verify", package, "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let document = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}:\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap(), document)
+}
+
+fn submission<'a>(document: &'a Value, name: &str) -> &'a Value {
+    document["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {document}"))
+}
+
+fn group_score(entry: &Value, group: &str) -> Value {
+    entry["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == group)
+        .unwrap_or_else(|| panic!("no group {group} in {entry}"))["score"]
+        .clone()
+}
+
+#[test]
+fn a_2025_09_scoring_package_is_scored_by_its_test_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = squares_2025(dir.path(), &[]);
+    let (code, document) = verify_json(dir.path(), "sq");
+    assert_eq!(code, 0, "{document}");
+    for (name, total, groups) in SQUARES_2025 {
+        let entry = submission(&document, &format!("sq/{name}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0, "{name}");
+        for (group, score) in ["sample", "secret/group1", "secret/group2", "secret/group3"]
+            .iter()
+            .zip(groups)
+        {
+            assert_eq!(group_score(entry, group), score, "{name}, {group}");
+        }
+    }
+    // `judge` gives the same score, in the human report.
+    let output = common::project::harness_in(dir.path())
+        .args(["judge", "sq", "sq/submissions/partially_accepted/small.py"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("score 40/100"), "{stdout}");
+    // The format's own tool cannot score it: BAPCtools 2026.10 refuses `type: scoring`
+    // ("unrecognized value for `type`: scoring") and skips `max_score`, so there is no
+    // `bt run` score to compare with; the scores above are the spec's, by hand.
+    match std::process::Command::new("bt")
+        .args(["run", "-B"])
+        .current_dir(&package)
+        .env("NO_COLOR", "1")
+        .output()
+    {
+        Ok(output) => {
+            let said = String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr);
+            if said.contains("scoring") && !said.contains("score 40") {
+                common::skipped("a_2025_09_scoring_package_is_scored_by_its_test_groups: `bt run` does not score 2025-09 packages; compared with the spec's scores by hand only");
+            } else {
+                eprintln!("bt run said (not compared):\n{said}");
+            }
+        }
+        Err(_) => common::skipped(
+            "a_2025_09_scoring_package_is_scored_by_its_test_groups: BAPCtools (`bt`) is not installed; compared with the spec's scores by hand only",
+        ),
+    }
+}
+
+#[test]
+fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
+    // No test_group.yaml at all: `secret` is `sum` of 100 over its cases (the spec's
+    // defaults), four cases worth 25; small.py passes the two with n < 100.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("flat");
+    let write = |relative: &str, text: &str| {
+        let path = root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: [scoring]\nname: Flat\nlimits:\n  time_limit: 2\n",
+    );
+    for n in [3u64, 50, 500, 5000] {
+        write(&format!("data/secret/{n:04}.in"), &format!("{n}\n"));
+        write(&format!("data/secret/{n:04}.ans"), &format!("{}\n", n * n));
+    }
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    let (code, document) = verify_json(dir.path(), "flat");
+    assert_eq!(code, 0, "{document}");
+    assert_eq!(
+        submission(&document, "flat/accepted/right.py")["score"],
+        100.0
+    );
+    assert_eq!(
+        submission(&document, "flat/partially_accepted/small.py")["score"],
+        50.0
+    );
+}
+
+#[test]
+fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |extra: &[(&str, &str)], file: &str, words: &str| {
+        let package = squares_2025(dir.path(), extra);
+        let output = common::project::harness_in(dir.path())
+            .args(["verify", "sq"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
+        assert!(stderr.contains(file), "{file}: {stderr}");
+        assert!(stderr.contains(words), "{words}: {stderr}");
+        std::fs::remove_dir_all(package).unwrap();
+    };
+    refused(
+        &[(
+            "data/secret/group2/test_group.yaml",
+            "max_score: 30\nscore_aggregation: sum\nstatic_validation_score: 10\n",
+        )],
+        "sq/data/secret/group2/test_group.yaml",
+        "static_validation_score",
+    );
+    refused(
+        &[("data/secret/group1/deep/test_group.yaml", "max_score: 5\n")],
+        "sq/data/secret/group1/deep/test_group.yaml",
+        "cannot hold another",
+    );
+    refused(
+        &[(
+            "data/secret/group1/test_group.yaml",
+            "score_aggregation: sum\n",
+        )],
+        "sq/data",
+        "`secret/group1` needs a `max_score`",
+    );
+    // problemtools runs a custom grader of `graders/`; this harness does not.
+    refused(
+        &[("graders/grader.py", "print('AC 100')\n")],
+        "sq/graders",
+        "a custom grader is not run",
+    );
+}
