@@ -866,3 +866,68 @@ fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
         "a custom grader is not run",
     );
 }
+
+/// `harness verify sq` (human): the exit code and stdout.
+fn verify_human(dir: &std::path::Path) -> (i32, String) {
+    let output = common::project::harness_in(dir)
+        .args(["verify", "sq"])
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+#[test]
+fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups() {
+    // 2025-09: `score` is the submission's score (a number, or an inclusive range), or under a
+    // test data group's key that group's aggregated score. The scores are SQUARES_2025's.
+    let dir = tempfile::tempdir().unwrap();
+    let met = "partially_accepted/small.py:\n  score: 40\n  secret/group2:\n    score: [15, 25]\npartially_accepted/nosample.py:\n  score: [45, 55]\n  secret/group3:\n    score: 0\naccepted:\n  secret/*:\n    score: [20, 50]\n";
+    squares_2025(dir.path(), &[("submissions/submissions.yaml", met)]);
+    let (code, document) = verify_json(dir.path(), "sq");
+    assert_eq!(code, 0, "{document}");
+    let small = submission(&document, "sq/partially_accepted/small.py");
+    assert_eq!(small["expected_score"], "40", "{small}");
+    assert_eq!(
+        submission(&document, "sq/partially_accepted/nosample.py")["expected_score"],
+        "45 to 55"
+    );
+
+    // Each one broken: the submission's score, a group's, a glob that names no group.
+    let broken = "partially_accepted/small.py:\n  score: 60\npartially_accepted/nosample.py:\n  secret/group2:\n    score: 20\naccepted/right.py:\n  secret/group9:\n    score: 1\n";
+    std::fs::write(dir.path().join("sq/submissions/submissions.yaml"), broken).unwrap();
+    let (code, said) = verify_human(dir.path());
+    assert_eq!(code, FAILED, "{said}");
+    for line in [
+        "expected score 60, got 40",
+        "expected score 20 on `secret/group2` (submissions.yaml `partially_accepted/nosample.py` for `secret/group2`), got 30",
+        "`score` is for a test data group, and `secret/group9` names none",
+    ] {
+        assert!(said.contains(line), "{line}:\n{said}");
+    }
+    assert_eq!(said.matches("MISMATCH").count(), 4, "{said}");
+
+    // A comment's `@EXPECTED_SCORE@` and submissions.yaml's `score` must both hold.
+    std::fs::write(
+        dir.path().join("sq/submissions/submissions.yaml"),
+        "partially_accepted/small.py:\n  score: [30, 50]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path()
+            .join("sq/submissions/partially_accepted/small.py"),
+        "# @EXPECTED_SCORE@: 60\nn = int(input())\nprint(n * n if n < 100 else 0)\n",
+    )
+    .unwrap();
+    let (code, said) = verify_human(dir.path());
+    assert_eq!(code, ERROR, "{said}");
+    assert!(
+        said.contains(
+            "`@EXPECTED_SCORE@: 60` and submissions.yaml's `score` 30 to 50 cannot both hold"
+        ),
+        "{said}"
+    );
+}
