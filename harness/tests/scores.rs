@@ -931,3 +931,152 @@ fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups(
         "{said}"
     );
 }
+
+/// A Polygon package (`psq`, squares) with groups, as Polygon's problem.xml writes them when
+/// the testset has points and groups enabled: each `<test>` its `group` and `points`, each
+/// `<group>` its `points-policy` (and, for a `complete-group` one, `points`, the sum of its
+/// tests'), `<dependencies>` and a `feedback-policy` (what a contestant sees, not scored).
+fn polygon_squares(root: &std::path::Path) -> std::path::PathBuf {
+    let package = root.join("psq");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // (n, group, points, sample)
+    let tests: [(u64, &str, &str, bool); 7] = [
+        (2, "samples", "0.0", true),
+        (3, "g1", "10.0", false),
+        (7, "g1", "10.0", false),
+        (10, "g2", "30.0", false),
+        (1000, "g2", "0.0", false),
+        (5000, "g3", "50.0", false),
+        (9000, "g3", "0.0", false),
+    ];
+    let mut xml_tests = String::new();
+    for (i, (n, group, points, sample)) in tests.iter().enumerate() {
+        write(&format!("tests/{:02}", i + 1), &format!("{n}\n"));
+        write(&format!("tests/{:02}.a", i + 1), &format!("{}\n", n * n));
+        let sample = if *sample { " sample=\"true\"" } else { "" };
+        xml_tests.push_str(&format!(
+            "                <test method=\"manual\" group=\"{group}\" points=\"{points}\"{sample}/>\n"
+        ));
+    }
+    write(
+        "problem.xml",
+        &format!(
+            r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="psq">
+    <names><name language="english" value="Polygon Squares"/></names>
+    <judging input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>7</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+{xml_tests}            </tests>
+            <groups>
+                <group feedback-policy="complete" name="samples" points="0.0" points-policy="complete-group"/>
+                <group feedback-policy="points" name="g1" points-policy="each-test"/>
+                <group feedback-policy="icpc" name="g2" points="30.0" points-policy="complete-group">
+                    <dependencies><dependency group="g1"/></dependencies>
+                </group>
+                <group feedback-policy="icpc" name="g3" points="50.0" points-policy="complete-group">
+                    <dependencies><dependency group="g2"/></dependencies>
+                </group>
+            </groups>
+        </testset>
+    </judging>
+    <assets>
+        <solutions>
+            <solution tag="main"><source path="solutions/right.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/below-5000.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/below-100.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/not-3.py" type="python.3"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#
+        ),
+    );
+    write("solutions/right.py", "n = int(input())\nprint(n * n)\n");
+    write(
+        "solutions/below-5000.py",
+        "n = int(input())\nprint(n * n if n < 5000 else 0)\n",
+    );
+    write(
+        "solutions/below-100.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    write(
+        "solutions/not-3.py",
+        "n = int(input())\nprint(0 if n == 3 else n * n)\n",
+    );
+    package
+}
+
+/// `polygon_squares`' scores by Polygon's rules (formats.md, "Scoring": groups with points,
+/// dependencies, points-policy each-test | complete-group; as CMS's Polygon loader reads
+/// them): an `each-test` group gives each passed test its `points`; a `complete-group` one
+/// its `points` only when every test in it passes; a group whose dependency did not pass
+/// entirely gives nothing; samples are worth 0. (total, [samples, g1, g2, g3]):
+/// - right.py: 10 + 10, 30, 50.
+/// - below-5000.py: g1 20, g2 30; g3 fails its n = 9000 test (and 5000): 0. Total 50.
+/// - below-100.py: g1 20; g2 fails n = 1000: 0; g3 depends on g2: 0. Total 20.
+/// - not-3.py: g1 gives its other test's 10; g2 depends on g1, which did not pass entirely:
+///   0, and so g3. Total 10, though it passes every test of g2 and g3.
+const POLYGON_SQUARES: [(&str, f64, [f64; 4]); 4] = [
+    ("solutions/right.py (main)", 100.0, [0.0, 20.0, 30.0, 50.0]),
+    (
+        "solutions/below-5000.py (wrong-answer)",
+        50.0,
+        [0.0, 20.0, 30.0, 0.0],
+    ),
+    (
+        "solutions/below-100.py (wrong-answer)",
+        20.0,
+        [0.0, 20.0, 0.0, 0.0],
+    ),
+    (
+        "solutions/not-3.py (wrong-answer)",
+        10.0,
+        [0.0, 10.0, 0.0, 0.0],
+    ),
+];
+
+#[test]
+fn a_polygon_package_is_scored_by_its_groups_points_and_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    polygon_squares(dir.path());
+    let (code, document) = verify_json(dir.path(), "psq");
+    assert_eq!(code, 0, "{document}");
+    for (name, total, groups) in POLYGON_SQUARES {
+        let entry = submission(&document, &format!("psq/{name}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0, "{name}");
+        for (group, score) in ["samples", "g1", "g2", "g3"].iter().zip(groups) {
+            assert_eq!(group_score(entry, group), score, "{name}, {group}");
+        }
+    }
+    // A problem.xml whose points do not add up is refused, naming it.
+    let xml = dir.path().join("psq/problem.xml");
+    let text = std::fs::read_to_string(&xml).unwrap();
+    std::fs::write(
+        &xml,
+        text.replace("name=\"g2\" points=\"30.0\"", "name=\"g2\" points=\"35.0\""),
+    )
+    .unwrap();
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "psq"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
+    assert!(stderr.contains("psq/problem.xml"), "{stderr}");
+    assert!(
+        stderr.contains("the points of group `g2` add up to 30, not the stated total 35"),
+        "{stderr}"
+    );
+}
