@@ -821,6 +821,21 @@ fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
         submission(&document, "flat/partially_accepted/small.py")["score"],
         50.0
     );
+    // Declared 2023-07-draft, the same package is problemtools' to score, by its legacy
+    // grader (each accepted case 1, summed), as it reads that version.
+    write(
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\ntype: scoring\nname: Flat\nlimits:\n  time_limit: 2\n",
+    );
+    let (_, document) = verify_json(dir.path(), "flat");
+    assert_eq!(
+        submission(&document, "flat/accepted/right.py")["score"],
+        4.0
+    );
+    assert_eq!(
+        submission(&document, "flat/partially_accepted/small.py")["score"],
+        2.0
+    );
 }
 
 #[test]

@@ -362,16 +362,21 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let (submissions, skipped) =
         submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
     // A scoring problem is scored as its format says: with 2025-09's `test_group.yaml` (or,
-    // in a 2025-09 package, with none: `secret` then sums its cases to 100) by the spec's
-    // result aggregation; with `testdata.yaml` files as problemtools' default grader scores
-    // them, folder by folder (its own example oddecho is such a 2023-07-draft package).
+    // in a package that declares 2025-09, with none: `secret` then sums its cases to 100) by
+    // the spec's result aggregation; with `testdata.yaml` files, or none in an older version,
+    // as problemtools' default grader scores them, folder by folder (its own example oddecho
+    // is such a 2023-07-draft package, and problemtools reads no 2025-09 keys).
     let scoring_rules = if scoring && data.is_dir() {
         refuse_custom_grader(&root)?;
         let test_groups = groups.iter().any(|g| g.scoring.is_some());
         let testdata_yaml = groups
             .iter()
             .any(|g| g.folder.is_dir() && g.folder.join("testdata.yaml").is_file());
-        let rules = if test_groups || (format == Format::Kattis2025 && !testdata_yaml) {
+        let declares_2025 = yaml
+            .get("problem_format_version")
+            .and_then(Value::as_str)
+            .is_some_and(|v| v.starts_with("2025-"));
+        let rules = if test_groups || (declares_2025 && !testdata_yaml) {
             crate::score::kattis_2025(&test_data(&data, &cases, &groups)?)
         } else {
             crate::score::kattis_legacy(&legacy_tree(&root, &data, &data, &cases, &constants)?)
