@@ -112,7 +112,7 @@ pub(super) enum Standing {
     Passed,
     /// Some points, not all.
     Partial,
-    /// Failed with nothing (or less than the band is worth and no points at all).
+    /// A case failed, and the band scored nothing.
     Failed,
     /// Not judged: a group it depends on failed, or its group stopped earlier.
     Skipped,
