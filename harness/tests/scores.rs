@@ -626,3 +626,472 @@ fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
         _ => common::skipped("an_interactive_scoring_package_scores_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
     }
 }
+
+/// A 2025-09 scoring package (`sq`, squares of n): `secret/group1` pass-fail worth 20 (n < 10),
+/// `secret/group2` `sum` of 30 over three cases (n = 10, 20, 1000), `secret/group3` `min` worth
+/// 50 that requires `sample` and `secret/group1` (n ≥ 5000). `extra` are more files.
+fn squares_2025(root: &std::path::Path, extra: &[(&str, &str)]) -> std::path::PathBuf {
+    let package = root.join("sq");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: scoring\nname: Squares\nlimits:\n  time_limit: 2\n",
+    );
+    write("data/sample/1.in", "2\n");
+    write("data/sample/1.ans", "4\n");
+    let groups: [(&str, &str, &[u64]); 3] = [
+        ("group1", "max_score: 20\n", &[3, 7]),
+        (
+            "group2",
+            "max_score: 30\nscore_aggregation: sum\n",
+            &[10, 20, 1000],
+        ),
+        (
+            "group3",
+            "max_score: 50\nscore_aggregation: min\nrequire_pass: [sample, secret/group1]\n",
+            &[5000, 9000],
+        ),
+    ];
+    for (group, config, ns) in groups {
+        write(&format!("data/secret/{group}/test_group.yaml"), config);
+        for (i, n) in ns.iter().enumerate() {
+            write(&format!("data/secret/{group}/{i:02}.in"), &format!("{n}\n"));
+            write(
+                &format!("data/secret/{group}/{i:02}.ans"),
+                &format!("{}\n", n * n),
+            );
+        }
+    }
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    write(
+        "submissions/partially_accepted/nosample.py",
+        "n = int(input())\nprint(0 if n == 2 else n * n)\n",
+    );
+    for (relative, text) in extra {
+        write(relative, text);
+    }
+    package
+}
+
+/// The scores the 2025-09 spec's "Result aggregation" gives `squares_2025`'s submissions, by
+/// hand: (total, [sample, secret/group1, secret/group2, secret/group3]).
+/// - right.py: every case passes: 20 + 30 + 50.
+/// - small.py (right for n < 100): group1 20; group2 is `sum`, each case worth
+///   (30 − 0) / 3 = 10, two pass: 20; group3 `min` of two failed cases: 0. Total 40.
+/// - nosample.py (wrong on the sample only): the sample is worth nothing, but group3
+///   `require_pass`es it, so group3 is not run and scores 0: 20 + 30 + 0 = 50.
+const SQUARES_2025: [(&str, f64, [f64; 4]); 3] = [
+    ("accepted/right.py", 100.0, [0.0, 20.0, 30.0, 50.0]),
+    ("partially_accepted/small.py", 40.0, [0.0, 20.0, 20.0, 0.0]),
+    (
+        "partially_accepted/nosample.py",
+        50.0,
+        [0.0, 20.0, 30.0, 0.0],
+    ),
+];
+
+/// `harness verify PACKAGE --format json` in `dir`: the exit code and the document.
+fn verify_json(dir: &std::path::Path, package: &str) -> (i32, Value) {
+    let output = common::project::harness_in(dir)
+        .args(["verify", package, "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let document = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}:\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap(), document)
+}
+
+fn submission<'a>(document: &'a Value, name: &str) -> &'a Value {
+    document["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {document}"))
+}
+
+fn group_score(entry: &Value, group: &str) -> Value {
+    entry["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == group)
+        .unwrap_or_else(|| panic!("no group {group} in {entry}"))["score"]
+        .clone()
+}
+
+#[test]
+fn a_2025_09_scoring_package_is_scored_by_its_test_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = squares_2025(dir.path(), &[]);
+    let (code, document) = verify_json(dir.path(), "sq");
+    assert_eq!(code, 0, "{document}");
+    for (name, total, groups) in SQUARES_2025 {
+        let entry = submission(&document, &format!("sq/{name}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0, "{name}");
+        for (group, score) in ["sample", "secret/group1", "secret/group2", "secret/group3"]
+            .iter()
+            .zip(groups)
+        {
+            assert_eq!(group_score(entry, group), score, "{name}, {group}");
+        }
+    }
+    // `judge` gives the same score, in the human report.
+    let output = common::project::harness_in(dir.path())
+        .args(["judge", "sq", "sq/submissions/partially_accepted/small.py"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("score 40/100"), "{stdout}");
+    // The format's own tool cannot score it: BAPCtools 2026.10 refuses `type: scoring`
+    // ("unrecognized value for `type`: scoring") and skips `max_score`, so there is no
+    // `bt run` score to compare with; the scores above are the spec's, by hand.
+    match std::process::Command::new("bt")
+        .args(["run", "-B"])
+        .current_dir(&package)
+        .env("NO_COLOR", "1")
+        .output()
+    {
+        Ok(output) => {
+            let said = String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr);
+            if said.contains("scoring") && !said.contains("score 40") {
+                common::skipped("a_2025_09_scoring_package_is_scored_by_its_test_groups: `bt run` does not score 2025-09 packages; compared with the spec's scores by hand only");
+            } else {
+                eprintln!("bt run said (not compared):\n{said}");
+            }
+        }
+        Err(_) => common::skipped(
+            "a_2025_09_scoring_package_is_scored_by_its_test_groups: BAPCtools (`bt`) is not installed; compared with the spec's scores by hand only",
+        ),
+    }
+}
+
+#[test]
+fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
+    // No test_group.yaml at all: `secret` is `sum` of 100 over its cases (the spec's
+    // defaults), four cases worth 25; small.py passes the two with n < 100.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("flat");
+    let write = |relative: &str, text: &str| {
+        let path = root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: [scoring]\nname: Flat\nlimits:\n  time_limit: 2\n",
+    );
+    for n in [3u64, 50, 500, 5000] {
+        write(&format!("data/secret/{n:04}.in"), &format!("{n}\n"));
+        write(&format!("data/secret/{n:04}.ans"), &format!("{}\n", n * n));
+    }
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    let (code, document) = verify_json(dir.path(), "flat");
+    assert_eq!(code, 0, "{document}");
+    assert_eq!(
+        submission(&document, "flat/accepted/right.py")["score"],
+        100.0
+    );
+    assert_eq!(
+        submission(&document, "flat/partially_accepted/small.py")["score"],
+        50.0
+    );
+    // Declared 2023-07-draft, the same package is problemtools' to score, by its legacy
+    // grader (each accepted case 1, summed), as it reads that version.
+    write(
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\ntype: scoring\nname: Flat\nlimits:\n  time_limit: 2\n",
+    );
+    let (_, document) = verify_json(dir.path(), "flat");
+    assert_eq!(
+        submission(&document, "flat/accepted/right.py")["score"],
+        4.0
+    );
+    assert_eq!(
+        submission(&document, "flat/partially_accepted/small.py")["score"],
+        2.0
+    );
+}
+
+#[test]
+fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |extra: &[(&str, &str)], file: &str, words: &str| {
+        let package = squares_2025(dir.path(), extra);
+        let output = common::project::harness_in(dir.path())
+            .args(["verify", "sq"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
+        assert!(stderr.contains(file), "{file}: {stderr}");
+        assert!(stderr.contains(words), "{words}: {stderr}");
+        std::fs::remove_dir_all(package).unwrap();
+    };
+    refused(
+        &[(
+            "data/secret/group2/test_group.yaml",
+            "max_score: 30\nscore_aggregation: sum\nstatic_validation_score: 10\n",
+        )],
+        "sq/data/secret/group2/test_group.yaml",
+        "static_validation_score",
+    );
+    refused(
+        &[("data/secret/group1/deep/test_group.yaml", "max_score: 5\n")],
+        "sq/data/secret/group1/deep/test_group.yaml",
+        "cannot hold another",
+    );
+    refused(
+        &[(
+            "data/secret/group1/test_group.yaml",
+            "score_aggregation: sum\n",
+        )],
+        "sq/data",
+        "`secret/group1` needs a `max_score`",
+    );
+    // problemtools runs a custom grader of `graders/`; this harness does not.
+    refused(
+        &[("graders/grader.py", "print('AC 100')\n")],
+        "sq/graders",
+        "a custom grader is not run",
+    );
+}
+
+/// `harness verify sq` (human): the exit code and stdout.
+fn verify_human(dir: &std::path::Path) -> (i32, String) {
+    let output = common::project::harness_in(dir)
+        .args(["verify", "sq"])
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+#[test]
+fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups() {
+    // 2025-09: `score` is the submission's score (a number, or an inclusive range), or under a
+    // test data group's key that group's aggregated score. The scores are SQUARES_2025's.
+    let dir = tempfile::tempdir().unwrap();
+    let met = "partially_accepted/small.py:\n  score: 40\n  secret/group2:\n    score: [15, 25]\npartially_accepted/nosample.py:\n  score: [45, 55]\n  secret/group3:\n    score: 0\naccepted:\n  secret/*:\n    score: [20, 50]\n";
+    squares_2025(dir.path(), &[("submissions/submissions.yaml", met)]);
+    let (code, document) = verify_json(dir.path(), "sq");
+    assert_eq!(code, 0, "{document}");
+    let small = submission(&document, "sq/partially_accepted/small.py");
+    assert_eq!(small["expected_score"], "40", "{small}");
+    assert_eq!(
+        submission(&document, "sq/partially_accepted/nosample.py")["expected_score"],
+        "45 to 55"
+    );
+
+    // Each one broken: the submission's score, a group's, a glob that names no group.
+    let broken = "partially_accepted/small.py:\n  score: 60\npartially_accepted/nosample.py:\n  secret/group2:\n    score: 20\naccepted/right.py:\n  secret/group9:\n    score: 1\n";
+    std::fs::write(dir.path().join("sq/submissions/submissions.yaml"), broken).unwrap();
+    let (code, said) = verify_human(dir.path());
+    assert_eq!(code, FAILED, "{said}");
+    for line in [
+        "expected score 60, got 40",
+        "expected score 20 on `secret/group2` (submissions.yaml `partially_accepted/nosample.py` for `secret/group2`), got 30",
+        "`score` is for a test data group, and `secret/group9` names none",
+    ] {
+        assert!(said.contains(line), "{line}:\n{said}");
+    }
+    assert_eq!(said.matches("MISMATCH").count(), 4, "{said}");
+
+    // A comment's `@EXPECTED_SCORE@` and submissions.yaml's `score` must both hold.
+    std::fs::write(
+        dir.path().join("sq/submissions/submissions.yaml"),
+        "partially_accepted/small.py:\n  score: [30, 50]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path()
+            .join("sq/submissions/partially_accepted/small.py"),
+        "# @EXPECTED_SCORE@: 60\nn = int(input())\nprint(n * n if n < 100 else 0)\n",
+    )
+    .unwrap();
+    let (code, said) = verify_human(dir.path());
+    assert_eq!(code, ERROR, "{said}");
+    assert!(
+        said.contains(
+            "`@EXPECTED_SCORE@: 60` and submissions.yaml's `score` 30 to 50 cannot both hold"
+        ),
+        "{said}"
+    );
+}
+
+/// A Polygon package (`psq`, squares) with groups, as Polygon's problem.xml writes them when
+/// the testset has points and groups enabled: each `<test>` its `group` and `points`, each
+/// `<group>` its `points-policy` (and, for a `complete-group` one, `points`, the sum of its
+/// tests'), `<dependencies>` and a `feedback-policy` (what a contestant sees, not scored).
+fn polygon_squares(root: &std::path::Path) -> std::path::PathBuf {
+    let package = root.join("psq");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // (n, group, points, sample)
+    let tests: [(u64, &str, &str, bool); 7] = [
+        (2, "samples", "0.0", true),
+        (3, "g1", "10.0", false),
+        (7, "g1", "10.0", false),
+        (10, "g2", "30.0", false),
+        (1000, "g2", "0.0", false),
+        (5000, "g3", "50.0", false),
+        (9000, "g3", "0.0", false),
+    ];
+    let mut xml_tests = String::new();
+    for (i, (n, group, points, sample)) in tests.iter().enumerate() {
+        write(&format!("tests/{:02}", i + 1), &format!("{n}\n"));
+        write(&format!("tests/{:02}.a", i + 1), &format!("{}\n", n * n));
+        let sample = if *sample { " sample=\"true\"" } else { "" };
+        xml_tests.push_str(&format!(
+            "                <test method=\"manual\" group=\"{group}\" points=\"{points}\"{sample}/>\n"
+        ));
+    }
+    write(
+        "problem.xml",
+        &format!(
+            r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="psq">
+    <names><name language="english" value="Polygon Squares"/></names>
+    <judging input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>7</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+{xml_tests}            </tests>
+            <groups>
+                <group feedback-policy="complete" name="samples" points="0.0" points-policy="complete-group"/>
+                <group feedback-policy="points" name="g1" points-policy="each-test"/>
+                <group feedback-policy="icpc" name="g2" points="30.0" points-policy="complete-group">
+                    <dependencies><dependency group="g1"/></dependencies>
+                </group>
+                <group feedback-policy="icpc" name="g3" points="50.0" points-policy="complete-group">
+                    <dependencies><dependency group="g2"/></dependencies>
+                </group>
+            </groups>
+        </testset>
+    </judging>
+    <assets>
+        <solutions>
+            <solution tag="main"><source path="solutions/right.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/below-5000.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/below-100.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/not-3.py" type="python.3"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#
+        ),
+    );
+    write("solutions/right.py", "n = int(input())\nprint(n * n)\n");
+    write(
+        "solutions/below-5000.py",
+        "n = int(input())\nprint(n * n if n < 5000 else 0)\n",
+    );
+    write(
+        "solutions/below-100.py",
+        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
+    );
+    write(
+        "solutions/not-3.py",
+        "n = int(input())\nprint(0 if n == 3 else n * n)\n",
+    );
+    package
+}
+
+/// `polygon_squares`' scores by Polygon's rules (formats.md, "Scoring": groups with points,
+/// dependencies, points-policy each-test | complete-group; as CMS's Polygon loader reads
+/// them): an `each-test` group gives each passed test its `points`; a `complete-group` one
+/// its `points` only when every test in it passes; a group whose dependency did not pass
+/// entirely gives nothing; samples are worth 0. (total, [samples, g1, g2, g3]):
+/// - right.py: 10 + 10, 30, 50.
+/// - below-5000.py: g1 20, g2 30; g3 fails its n = 9000 test (and 5000): 0. Total 50.
+/// - below-100.py: g1 20; g2 fails n = 1000: 0; g3 depends on g2: 0. Total 20.
+/// - not-3.py: g1 gives its other test's 10; g2 depends on g1, which did not pass entirely:
+///   0, and so g3. Total 10, though it passes every test of g2 and g3.
+const POLYGON_SQUARES: [(&str, f64, [f64; 4]); 4] = [
+    ("solutions/right.py (main)", 100.0, [0.0, 20.0, 30.0, 50.0]),
+    (
+        "solutions/below-5000.py (wrong-answer)",
+        50.0,
+        [0.0, 20.0, 30.0, 0.0],
+    ),
+    (
+        "solutions/below-100.py (wrong-answer)",
+        20.0,
+        [0.0, 20.0, 0.0, 0.0],
+    ),
+    (
+        "solutions/not-3.py (wrong-answer)",
+        10.0,
+        [0.0, 10.0, 0.0, 0.0],
+    ),
+];
+
+#[test]
+fn a_polygon_package_is_scored_by_its_groups_points_and_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    polygon_squares(dir.path());
+    let (code, document) = verify_json(dir.path(), "psq");
+    assert_eq!(code, 0, "{document}");
+    for (name, total, groups) in POLYGON_SQUARES {
+        let entry = submission(&document, &format!("psq/{name}"));
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(entry["max_score"], 100.0, "{name}");
+        for (group, score) in ["samples", "g1", "g2", "g3"].iter().zip(groups) {
+            assert_eq!(group_score(entry, group), score, "{name}, {group}");
+        }
+    }
+    // A problem.xml whose points do not add up is refused, naming it.
+    let xml = dir.path().join("psq/problem.xml");
+    let text = std::fs::read_to_string(&xml).unwrap();
+    std::fs::write(
+        &xml,
+        text.replace("name=\"g2\" points=\"30.0\"", "name=\"g2\" points=\"35.0\""),
+    )
+    .unwrap();
+    let output = common::project::harness_in(dir.path())
+        .args(["verify", "psq"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
+    assert!(stderr.contains("psq/problem.xml"), "{stderr}");
+    assert!(
+        stderr.contains("the points of group `g2` add up to 30, not the stated total 35"),
+        "{stderr}"
+    );
+}

@@ -482,6 +482,19 @@ pub fn check_entry_score(
     if !report.compile.ok {
         return crate::score::ScoreCheck::Ok;
     }
+    // submissions.yaml's `score` for test data groups.
+    if let Expected::Rules { rules, .. } = &entry.expected {
+        let groups = match &report.score {
+            Some(super::scoring::SubmissionScore::Sheet(sheet)) => Ok(sheet.groups.as_slice()),
+            Some(super::scoring::SubmissionScore::Incomplete { reason, .. }) => {
+                Err(reason.as_str())
+            }
+            None => Err("the problem is not scored"),
+        };
+        if let Err(why) = rules.check_group_scores(groups) {
+            return crate::score::ScoreCheck::Mismatch(why);
+        }
+    }
     match &report.score {
         Some(super::scoring::SubmissionScore::Incomplete { reason, .. })
             if entry.expected_score.is_some() || entry.partial =>

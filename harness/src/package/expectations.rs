@@ -6,7 +6,9 @@
 //! folder overrides the keys it writes. A submission meets its rules when every case judged
 //! has a permitted verdict, some case of each rule has a required one, and the rule's
 //! `message` is in some case's judge message. Judging stops at the first failing case, as
-//! BAPCtools does by default: a rule over cases that were not run is taken as met.
+//! BAPCtools does by default: a rule over cases that were not run is taken as met. A `score`
+//! is the submission's expected score (for all cases) or a test data group's (under a group's
+//! key); BAPCtools reads it but does not check it ("Scoring is not implemented").
 
 use std::path::Path;
 
@@ -14,6 +16,7 @@ use globset::GlobBuilder;
 use serde_norway::Value;
 
 use super::PackageError;
+use crate::score::{ExpectedScore, GroupScore};
 use crate::verdict::Verdict;
 
 /// The four verdicts of the format.
@@ -102,6 +105,12 @@ impl Glob {
         })
     }
 
+    /// Whether `name` itself (a test data group's, `secret/group1`) matches, not a folder
+    /// above it.
+    pub fn names(&self, name: &str) -> bool {
+        self.matchers.iter().any(|m| m.is_match(name))
+    }
+
     /// Whether `name` (`accepted/a.py`, `secret/group1/01`) or a folder above it matches.
     pub fn matches(&self, name: &str) -> bool {
         Path::new(name)
@@ -137,13 +146,6 @@ fn expand_braces(text: &str) -> Result<Vec<String>, String> {
     Ok(patterns.into_iter().map(|p| p + rest).collect())
 }
 
-/// `score:` of a rule, as written (a number or `[lo, hi]`), kept for the scoring work.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ScoreBound {
-    Exactly(f64),
-    Range(f64, f64),
-}
-
 /// One rule: what a submission's verdicts on some cases must be.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
@@ -154,7 +156,10 @@ pub struct Rule {
     pub permitted: Vec<Code>,
     pub required: Vec<Code>,
     pub message: Option<String>,
-    pub score: Option<ScoreBound>,
+    /// `score`: without `cases`, the submission's score; with them, the score of each test
+    /// data group the glob names (the spec: "a constraint on the aggregated score of a given
+    /// test data group, not on the set of test cases the group contains").
+    pub score: Option<ExpectedScore>,
     pub time_limit: TimeLimitUse,
 }
 
@@ -313,6 +318,75 @@ impl Expectations {
         label
     }
 
+    /// The score the rules for all cases state for the submission, all of them met at once
+    /// (`score: [30, 60]` and `score: 40` make 40); `Err` when no score meets them all.
+    pub fn stated_score(&self) -> Result<Option<ExpectedScore>, String> {
+        let mut stated: Option<(ExpectedScore, &str)> = None;
+        for rule in self.rules.iter().filter(|r| r.cases.is_none()) {
+            let Some(score) = rule.score else { continue };
+            stated = Some(match stated {
+                None => (score, &rule.origin),
+                Some((before, origin)) => match before.and(score) {
+                    Some(both) => (both, origin),
+                    None => {
+                        return Err(format!(
+                            "{origin} wants score {before}, {} wants {score}: no score is both",
+                            rule.origin
+                        ))
+                    }
+                },
+            });
+        }
+        Ok(stated.map(|(score, _)| score))
+    }
+
+    /// Whether the groups' scores (`None`: the problem is not scored, or not every case was
+    /// judged, and why) meet the rules' `score` for test data groups; why not, the first
+    /// broken.
+    pub fn check_group_scores(&self, groups: Result<&[GroupScore], &str>) -> Result<(), String> {
+        for rule in &self.rules {
+            let (Some(cases), Some(expected)) = (&rule.cases, rule.score) else {
+                continue;
+            };
+            let groups = groups.map_err(|why| {
+                format!(
+                    "expected score {expected} on `{}` ({}), but there is no score: {why}",
+                    cases.text, rule.origin
+                )
+            })?;
+            let named: Vec<&GroupScore> = groups.iter().filter(|g| cases.names(&g.name)).collect();
+            if named.is_empty() {
+                let known: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+                return Err(format!(
+                    "{}: `score` is for a test data group, and `{}` names none (the groups: {})",
+                    rule.origin,
+                    cases.text,
+                    known.join(", ")
+                ));
+            }
+            for group in named {
+                match group.score {
+                    Some(got) if expected.admits(got) => {}
+                    Some(got) => {
+                        return Err(format!(
+                            "expected score {expected} on `{}` ({}), got {}",
+                            group.name,
+                            rule.origin,
+                            crate::score::format_score(got)
+                        ))
+                    }
+                    None => {
+                        return Err(format!(
+                            "expected score {expected} on `{}` ({}), but it has no score",
+                            group.name, rule.origin
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// How the submission bounds the time limit: lower when any rule says so.
     pub fn time_limit_use(&self) -> TimeLimitUse {
         if self
@@ -385,7 +459,7 @@ pub struct RuleKeys {
     pub permitted: Option<Vec<Code>>,
     pub required: Option<Vec<Code>>,
     pub message: Option<String>,
-    pub score: Option<ScoreBound>,
+    pub score: Option<ExpectedScore>,
     pub time_limit: Option<Value>,
 }
 
@@ -421,10 +495,7 @@ impl RuleKeys {
                 .message
                 .clone()
                 .or_else(|| base.and_then(|b| b.message.clone())),
-            score: self
-                .score
-                .clone()
-                .or_else(|| base.and_then(|b| b.score.clone())),
+            score: self.score.or_else(|| base.and_then(|b| b.score)),
             time_limit,
         }
     }
@@ -519,20 +590,9 @@ fn rule_keys(value: &Value, cases: Option<Glob>, at: &str) -> Result<RuleKeys, S
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
     };
-    let number = |v: &Value| v.as_f64().or_else(|| v.as_i64().map(|n| n as f64));
     let score = match value.get("score") {
         None | Some(Value::Null) => None,
-        Some(Value::Sequence(pair)) if pair.len() == 2 => {
-            match (number(&pair[0]), number(&pair[1])) {
-                (Some(lo), Some(hi)) => Some(ScoreBound::Range(lo, hi)),
-                _ => return Err(format!("`{at}`: `score` is a number or two numbers")),
-            }
-        }
-        Some(v) => {
-            Some(ScoreBound::Exactly(number(v).ok_or_else(|| {
-                format!("`{at}`: `score` is a number or two numbers")
-            })?))
-        }
+        Some(v) => Some(ExpectedScore::from_yaml(v).map_err(|e| format!("`{at}`: {e}"))?),
     };
     let message = match value.get("message") {
         None | Some(Value::Null) => None,

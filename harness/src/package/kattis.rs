@@ -361,16 +361,29 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let (submissions, skipped) =
         submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
-    // A scoring problem with `testdata.yaml` files is scored as problemtools' default grader
-    // scores it, folder by folder (its own example oddecho is such a 2023-07-draft package);
-    // one with 2025-09's test_group.yaml is still judged pass-fail here.
-    let test_groups = groups.iter().any(|g| g.scoring.is_some());
-    let scoring_rules = if scoring && !test_groups && data.is_dir() {
-        let tree = legacy_tree(&root, &data, &data, &cases, &constants)?;
-        Some(std::sync::Arc::new(
-            crate::score::kattis_legacy(&tree)
-                .map_err(|error| invalid(&data, format!("its scoring cannot be used: {error}")))?,
-        ))
+    // A scoring problem is scored as its format says: with 2025-09's `test_group.yaml` (or,
+    // in a package that declares 2025-09, with none: `secret` then sums its cases to 100) by
+    // the spec's result aggregation; with `testdata.yaml` files, or none in an older version,
+    // as problemtools' default grader scores them, folder by folder (its own example oddecho
+    // is such a 2023-07-draft package, and problemtools reads no 2025-09 keys).
+    let scoring_rules = if scoring && data.is_dir() {
+        refuse_custom_grader(&root)?;
+        let test_groups = groups.iter().any(|g| g.scoring.is_some());
+        let testdata_yaml = groups
+            .iter()
+            .any(|g| g.folder.is_dir() && g.folder.join("testdata.yaml").is_file());
+        let declares_2025 = yaml
+            .get("problem_format_version")
+            .and_then(Value::as_str)
+            .is_some_and(|v| v.starts_with("2025-"));
+        let rules = if test_groups || (declares_2025 && !testdata_yaml) {
+            crate::score::kattis_2025(&test_data(&data, &cases, &groups)?)
+        } else {
+            crate::score::kattis_legacy(&legacy_tree(&root, &data, &data, &cases, &constants)?)
+        };
+        Some(std::sync::Arc::new(rules.map_err(|error| {
+            invalid(&data, format!("its scoring cannot be used: {error}"))
+        })?))
     } else {
         None
     };
@@ -641,6 +654,87 @@ fn read_group(
             None
         };
     Ok(flags)
+}
+
+/// problemtools runs a legacy package's `graders/` program to combine its groups' results;
+/// this harness does not, and scoring such a package by the default grader would give other
+/// scores than its own: refused.
+fn refuse_custom_grader(root: &Path) -> Result<(), PackageError> {
+    let graders = root.join("graders");
+    super::check_inside(root, &graders)?;
+    if graders.is_dir() && sorted_entries(&graders).is_ok_and(|e| !e.is_empty()) {
+        return Err(PackageError::Unsupported {
+            path: graders,
+            message: "a custom grader is not run by this harness, so this scoring package cannot be scored as its grader would (hint: remove `graders/` to score it by the default grader, as `grader_flags` say)".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The `data/` tree as 2025-09 scores it: `sample`, `secret`, and the test data groups, the
+/// folders right below `secret` that hold a `test_group.yaml`, each with all the cases below
+/// it. A static validation test case is refused (no static validator is run here), and so is
+/// scoring configuration where the format has none (deeper groups, `data/` itself).
+fn test_data(
+    data: &Path,
+    cases: &[Case],
+    groups: &[Group],
+) -> Result<crate::score::TestData, PackageError> {
+    use crate::score::{TestData, TestGroup};
+    let secret = data.join("secret");
+    let sample = data.join("sample");
+    let file = |group: &Group| group.folder.join("test_group.yaml");
+    let mut found = TestData::default();
+    for group in groups.iter().filter(|g| g.folder.is_dir()) {
+        let Some(config) = &group.scoring else {
+            continue;
+        };
+        let has_scoring_keys = config.max_score.is_some()
+            || config.score_aggregation.is_some()
+            || config.require_pass.is_some()
+            || config.static_validation_score.is_some();
+        if config.static_validation_score.is_some() {
+            return Err(PackageError::Unsupported {
+                path: file(group),
+                message: "`static_validation_score`: a static validation test case needs a static validator, which this harness does not run, so this package cannot be scored".to_string(),
+            });
+        }
+        if group.folder == secret {
+            found.secret = config.clone();
+        } else if group.folder == sample {
+            found.sample_config = config.clone();
+        } else if group.folder.parent() == Some(secret.as_path()) {
+            found.groups.push(TestGroup {
+                name: group
+                    .folder
+                    .strip_prefix(data)
+                    .unwrap_or(&group.folder)
+                    .to_string_lossy()
+                    .into_owned(),
+                config: config.clone(),
+                cases: Vec::new(),
+            });
+        } else if has_scoring_keys {
+            return Err(invalid(
+                &file(group),
+                "scoring keys (`max_score`, `score_aggregation`, `require_pass`) are read only in `data/sample`, `data/secret` and the test data groups right below `data/secret` (hint: a test data group cannot hold another)",
+            ));
+        }
+    }
+    for case in cases {
+        if case.input.starts_with(&sample) {
+            found.sample.push(case.name.clone());
+        } else if let Some(group) = found
+            .groups
+            .iter_mut()
+            .find(|g| case.input.starts_with(data.join(&g.name)))
+        {
+            group.cases.push(case.name.clone());
+        } else if case.input.starts_with(&secret) {
+            found.secret_cases.push(case.name.clone());
+        }
+    }
+    Ok(found)
 }
 
 /// The `data/` tree as legacy Kattis scores it: each folder with its own `testdata.yaml`

@@ -125,8 +125,9 @@ pub struct Package {
     pub title: String,
     /// A scoring problem (`type: scoring`).
     pub scoring: bool,
-    /// How it is scored, when this harness can score it (a legacy package's `testdata.yaml`
-    /// tree); a scoring problem without is judged pass-fail.
+    /// How it is scored, when it is a scoring problem: a legacy package's `testdata.yaml`
+    /// tree, or 2025-09's `test_group.yaml` groups (a package neither reader can score is
+    /// refused when it is read).
     pub scoring_rules: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Whether a program talks with the submission, and which.
     pub interaction: Interaction,

@@ -109,6 +109,87 @@ fn pattern_path(pattern: &str, n: usize) -> String {
     format!("{}{n:0width$}{}", &pattern[..start], &rest[end + 1..])
 }
 
+/// The testset's scoring, as Polygon gives points: `<test points>` and `<test group>`, and
+/// the testset's `<groups>` (`<group name points points-policy>` with `<dependencies>`).
+/// `None` when no test has points and there are no groups: a pass-fail problem. A group's
+/// `feedback-policy` says what a contestant is shown, not what is scored: not read.
+fn scoring(
+    testset: roxmltree::Node<'_, '_>,
+    tests: &[roxmltree::Node<'_, '_>],
+    cases: &[Case],
+) -> Result<Option<crate::score::Scoring>, String> {
+    use crate::score::{PointsPolicy, PolygonGroup, PolygonTest};
+    let points = |node: roxmltree::Node<'_, '_>, what: &str| -> Result<Option<f64>, String> {
+        match node.attribute("points") {
+            None => Ok(None),
+            Some(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite())
+                .map(Some)
+                .ok_or_else(|| format!("{what}: `points=\"{text}\"` is not a number")),
+        }
+    };
+    let mut groups = Vec::new();
+    for group in child(testset, "groups")
+        .into_iter()
+        .flat_map(|g| g.children().filter(|n| n.has_tag_name("group")))
+    {
+        let name = group
+            .attribute("name")
+            .ok_or("a `<group>` without a `name`")?
+            .to_string();
+        let what = format!("`<group name=\"{name}\">`");
+        let policy = match group.attribute("points-policy") {
+            Some("complete-group") => PointsPolicy::CompleteGroup,
+            Some("each-test") => PointsPolicy::EachTest,
+            Some(other) => {
+                return Err(format!(
+                    "{what}: `points-policy=\"{other}\"` is not `complete-group` or `each-test`"
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "{what} has no `points-policy` (`complete-group` or `each-test`)"
+                ))
+            }
+        };
+        let dependencies = child(group, "dependencies")
+            .into_iter()
+            .flat_map(|d| d.children().filter(|n| n.has_tag_name("dependency")))
+            .map(|d| {
+                d.attribute("group")
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("{what}: a `<dependency>` without a `group`"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        groups.push(PolygonGroup {
+            points: points(group, &what)?,
+            name,
+            policy,
+            dependencies,
+        });
+    }
+    // Every test is a case, in order (a missing one was refused before).
+    let mut scored = Vec::new();
+    for (number, (test, case)) in tests.iter().zip(cases).enumerate() {
+        scored.push(PolygonTest {
+            name: case.name.clone(),
+            group: test.attribute("group").map(str::to_string),
+            points: points(*test, &format!("test {}", number + 1))?,
+            sample: test.attribute("sample") == Some("true"),
+        });
+    }
+    // Polygon writes `points="0.0"` on every test of some problems that give none.
+    if groups.is_empty() && scored.iter().all(|t| t.points.unwrap_or(0.0) == 0.0) {
+        return Ok(None);
+    }
+    crate::score::polygon(&groups, &scored)
+        .map(Some)
+        .map_err(|error| format!("its scoring cannot be used: {error}"))
+}
+
 pub fn open(root: &Path) -> Result<Package, PackageError> {
     let root = root.canonicalize().map_err(|source| PackageError::Read {
         path: root.to_path_buf(),
@@ -271,6 +352,9 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     if cases.is_empty() {
         return Err(invalid(&xml_path, "the testset has no tests"));
     }
+    let scoring_rules = scoring(testset, &tests, &cases)
+        .map_err(|message| invalid(&xml_path, message))?
+        .map(std::sync::Arc::new);
 
     // The checker.
     let include = root.join("files");
@@ -430,8 +514,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         format: Format::Polygon,
         name,
         title,
-        scoring: false,
-        scoring_rules: None,
+        scoring: scoring_rules.is_some(),
+        scoring_rules,
         cases,
         groups: Vec::new(),
         validation,

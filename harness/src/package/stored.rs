@@ -39,11 +39,19 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
             Ok(language) => stored.push(Stored {
                 name: full,
                 // Scored, a partial submission is checked by its score, whatever its verdict
-                // (unless a comment or submissions.yaml says which).
-                expected: if partial && problem.package_scoring.is_some() {
-                    crate::judge::verify::partially_accepted()
-                } else {
-                    submission.expected.clone()
+                // (unless submissions.yaml says which: its rules stay, and their `score`s).
+                expected: match &submission.expected {
+                    _ if !partial || problem.package_scoring.is_none() => {
+                        submission.expected.clone()
+                    }
+                    Expected::Rules { rules, label } => Expected::Rules {
+                        rules: rules.clone(),
+                        label: match label.strip_prefix("any") {
+                            Some(rest) => format!("partial{rest}"),
+                            None => format!("partial, {label}"),
+                        },
+                    },
+                    _ => crate::judge::verify::partially_accepted(),
                 },
                 plan: Plan {
                     problem,

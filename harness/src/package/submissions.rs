@@ -176,10 +176,27 @@ pub fn kattis(
                     for_time_limit = rule.time_limit;
                 }
             }
+            let invalid = |message: String| PackageError::Invalid {
+                path: source.clone(),
+                message,
+            };
+            let mut expected_score = crate::judge::verify::stated_score(&[], "", &source)
+                .map_err(|e| invalid(e.to_string()))?;
             let mut lower_bound_cases = Vec::new();
             if let Some(rules) =
                 super::expectations::for_submission(&entries, &verdict_name, &name, cases)
             {
+                // submissions.yaml's `score` and an `@EXPECTED_SCORE@` comment must both hold.
+                if let Some(stated) = rules.stated_score().map_err(&invalid)? {
+                    expected_score = match expected_score {
+                        None => Some(stated),
+                        Some(comment) => Some(comment.and(stated).ok_or_else(|| {
+                            invalid(format!(
+                                "its `@EXPECTED_SCORE@: {comment}` and submissions.yaml's `score` {stated} cannot both hold"
+                            ))
+                        })?),
+                    };
+                }
                 for_time_limit = rules.time_limit_use();
                 let lower = rules.lower_bound_cases();
                 if !lower.iter().any(Option::is_none) {
@@ -190,13 +207,6 @@ pub fn kattis(
                     rules: std::sync::Arc::new(rules),
                 };
             }
-            let expected_score =
-                crate::judge::verify::stated_score(&[], "", &source).map_err(|e| {
-                    PackageError::Invalid {
-                        path: source.clone(),
-                        message: e.to_string(),
-                    }
-                })?;
             submissions.push(PackageSubmission {
                 path: source,
                 name,

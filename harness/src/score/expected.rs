@@ -37,6 +37,29 @@ impl ExpectedScore {
         }
     }
 
+    /// The scores both admit, if any: `[30, 60]` and `40` make `40`, `[30, 60]` and `[50, 80]`
+    /// make `[50, 60]`.
+    pub fn and(self, other: ExpectedScore) -> Option<ExpectedScore> {
+        let bounds = |e: ExpectedScore| match e {
+            ExpectedScore::Exactly(score) => (score, score),
+            ExpectedScore::Between(lo, hi) => (lo, hi),
+        };
+        match (self, other) {
+            (ExpectedScore::Exactly(score), other) | (other, ExpectedScore::Exactly(score)) => {
+                other.admits(score).then_some(ExpectedScore::Exactly(score))
+            }
+            _ => {
+                let ((a, b), (c, d)) = (bounds(self), bounds(other));
+                let (lo, hi) = (a.max(c), b.min(d));
+                if same_score(lo, hi) {
+                    Some(ExpectedScore::Exactly(lo))
+                } else {
+                    (lo < hi).then_some(ExpectedScore::Between(lo, hi))
+                }
+            }
+        }
+    }
+
     /// submissions.yaml's `score`: a number, or a list of two, the first not above the second.
     pub fn from_yaml(value: &Value) -> Result<ExpectedScore, ExpectedError> {
         let number = |v: &Value| v.as_f64().filter(|n| n.is_finite());
@@ -247,6 +270,32 @@ mod tests {
         ];
         for (source, expected) in table {
             assert_eq!(&expected_score_annotation(source), expected, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn expected_scores_that_must_both_hold() {
+        use ExpectedScore::{Between, Exactly};
+        let table = [
+            (Between(30.0, 60.0), Exactly(40.0), Some(Exactly(40.0))),
+            (Exactly(40.0), Between(30.0, 60.0), Some(Exactly(40.0))),
+            (Exactly(40.0), Exactly(40.0), Some(Exactly(40.0))),
+            (Exactly(40.0), Exactly(41.0), None),
+            (Between(30.0, 60.0), Exactly(70.0), None),
+            (
+                Between(30.0, 60.0),
+                Between(50.0, 80.0),
+                Some(Between(50.0, 60.0)),
+            ),
+            (
+                Between(30.0, 50.0),
+                Between(50.0, 80.0),
+                Some(Exactly(50.0)),
+            ),
+            (Between(30.0, 40.0), Between(50.0, 80.0), None),
+        ];
+        for (a, b, both) in table {
+            assert_eq!(a.and(b), both, "{a} and {b}");
         }
     }
 

@@ -297,6 +297,10 @@ pub fn kattis_2025(data: &TestData) -> Result<Scoring, ScoringError> {
                 items,
             );
             built.depends_on = config.require_pass;
+            // A submission passes every case of an empty `sample`.
+            if data.sample.is_empty() {
+                built.depends_on.retain(|name| name != "sample");
+            }
             secret_items.push(Item::Group(built));
         }
         if let (Aggregation::Sum, Some(max)) = (secret.aggregation, secret.max) {
@@ -311,6 +315,9 @@ pub fn kattis_2025(data: &TestData) -> Result<Scoring, ScoringError> {
     }
     let mut secret_group = Group::new("secret", rule(secret.aggregation), secret.max, secret_items);
     secret_group.depends_on = secret.require_pass;
+    if data.sample.is_empty() {
+        secret_group.depends_on.retain(|name| name != "sample");
+    }
     let mut top = Vec::new();
     if !data.sample.is_empty() {
         let samples = data
@@ -534,6 +541,17 @@ mod tests {
         assert!(!scoring.needs("secret/group1/02", &known));
         assert!(scoring.needs("secret/group2/01", &known));
         assert!(!scoring.needs("secret/group3/01", &known));
+    }
+
+    #[test]
+    fn requiring_an_empty_sample_requires_nothing() {
+        let mut no_sample = data(
+            "require_pass: sample",
+            &[("secret/g", "max_score: 100\nrequire_pass: sample", 2)],
+        );
+        no_sample.sample.clear();
+        let scoring = kattis_2025(&no_sample).unwrap();
+        assert_eq!(score(&scoring, &[]), ("100".into(), AC));
     }
 
     #[test]
