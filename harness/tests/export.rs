@@ -117,7 +117,8 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
         names.iter().any(|n| n.starts_with("submissions/accepted/")),
         "{names:?}"
     );
-    // The flags as problemtools and DOMjudge read them: testdata.yaml, space-separated.
+    // The flags as problemtools and DOMjudge read them: testdata.yaml, space-separated;
+    // checker-challenge is scored by test points, so its scoring keys follow.
     let mut yaml = String::new();
     std::io::Read::read_to_string(
         &mut archive.by_name("data/testdata.yaml").unwrap(),
@@ -126,7 +127,7 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
     .unwrap();
     assert_eq!(
         yaml,
-        "output_validator_flags: \"case_sensitive\"\ninput_validator_flags: \"checker-challenge\"\n"
+        "output_validator_flags: \"case_sensitive\"\ninput_validator_flags: \"checker-challenge\"\non_reject: continue\nrange: 0 100\ngrader_flags: ignore_sample\n"
     );
 
     harness(dir.path())

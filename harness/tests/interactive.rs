@@ -829,3 +829,120 @@ fn a_testlib_interactor_compiled_against_testlib_h() {
     );
     assert!(reason(&case).contains("secret"), "{case}");
 }
+
+/// A testlib interactor that gives points, as Codeforces' scored interactive problems do:
+/// `quitp` (exit 7) with 11 − guesses, the points first in its message.
+const POINTS_TESTLIB_CPP: &str = r#"#include "testlib.h"
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    registerInteraction(argc, argv);
+    int secret = inf.readInt(1, 1000, "secret");
+    for (int guesses = 1; guesses <= 10; guesses++) {
+        int guess = ouf.readInt(1, 1000, "guess");
+        if (guess == secret) {
+            std::cout << "correct" << std::endl;
+            quitp(11.0 - guesses, "found %d in %d guesses", secret, guesses);
+        }
+        std::cout << (guess < secret ? "higher" : "lower") << std::endl;
+    }
+    quitf(_wa, "no correct guess in 10 guesses");
+}
+"#;
+
+const POINTS_TOML: &str = r#"
+[defaults]
+time-limit = "1s"
+memory-limit = "64MiB"
+
+# Each case worth 10 points, what the interactor gives of them.
+[problems.guess]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = "interactors/points.cpp"
+interactor-protocol = "testlib"
+[[problems.guess.scoring.points]]
+cases = "*"
+points = 10
+
+# The same interactor where a case is worth 5: its 8 points are more than that.
+[problems.small]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = "interactors/points.cpp"
+interactor-protocol = "testlib"
+[[problems.small.scoring.points]]
+cases = "*"
+points = 5
+
+[languages.cpp]
+name = "C++17"
+extensions = ["cpp"]
+compile = ["g++", "-std=c++17", "-O1", "-o", "{exe}", "{source}"]
+run = ["{exe}"]
+"#;
+
+#[test]
+fn a_testlib_interactors_quitp_gives_the_case_its_points() {
+    let Some(testlib) =
+        common::testlib_h_or_skip("a_testlib_interactors_quitp_gives_the_case_its_points")
+    else {
+        return;
+    };
+    let project = Project::new()
+        .file("judge.toml", &format!("{POINTS_TOML}{C_AND_PYTHON}"))
+        .file("interactors/points.cpp", POINTS_TESTLIB_CPP)
+        .file(
+            "interactors/testlib.h",
+            &std::fs::read_to_string(testlib).unwrap(),
+        )
+        // 50, 25, 37: found in 3 guesses, 8 points.
+        .case("guess", "1", "37\n", "37\n")
+        .file("binary.c", BINARY_C)
+        .file("stubborn.c", STUBBORN_C);
+    let judged = |problem: &str, source: &str| {
+        let output = project
+            .harness()
+            .args(["judge", problem, source, "--format", "json"])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+            panic!(
+                "not JSON ({error}): {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (output.status.code().unwrap(), report)
+    };
+
+    let (code, report) = judged("guess", "binary.c");
+    let case = &report["cases"][0];
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (0, Some("AC")),
+        "{report}"
+    );
+    assert_eq!(case["score"].as_f64(), Some(8.0), "{report}");
+    assert_eq!(report["score"].as_f64(), Some(8.0), "{report}");
+    assert_eq!(report["max_score"].as_f64(), Some(10.0), "{report}");
+
+    // Blame is as before: no right guess is WA, and scores nothing.
+    let (code, report) = judged("guess", "stubborn.c");
+    assert_eq!(
+        (code, report["cases"][0]["verdict"].as_str()),
+        (FAILED, Some("WA")),
+        "{report}"
+    );
+    assert_eq!(report["score"].as_f64(), Some(0.0), "{report}");
+
+    // More points than the case is worth: the interactor's fault, a judge error.
+    let (code, report) = judged("small", "binary.c");
+    let case = &report["cases"][0];
+    assert_eq!(
+        (code, case["verdict"].as_str()),
+        (JUDGE_ERROR, Some("JE")),
+        "{report}"
+    );
+    assert!(reason(case).contains('8'), "{report}");
+}

@@ -1095,3 +1095,52 @@ fn a_polygon_package_is_scored_by_its_groups_points_and_dependencies() {
         "{stderr}"
     );
 }
+
+/// `--cases DIR` on a scored problem: a folder whose cases fit the problem's groups by name is
+/// scored by them; one whose cases do not (a glob that matches none of them, a case in no
+/// group) is judged pass-fail, with a warning that says why.
+#[test]
+fn cases_of_another_folder_are_scored_by_the_groups_they_fit() {
+    let project = project(SQ);
+    // Another copy of the problem's cases, one big case fewer: the groups still fit.
+    for (name, n) in [("sample-1", 2), ("small-1", 1), ("small-2", 5)] {
+        project.write(&format!("other/{name}.in"), &format!("{n}\n"));
+        project.write(&format!("other/{name}.ans"), &format!("{}\n", n * n));
+    }
+    for n in [100, 200] {
+        project.write(&format!("other/big-{n}.in"), &format!("{n}\n"));
+        project.write(&format!("other/big-{n}.ans"), &format!("{}\n", n * n));
+    }
+    let (code, stdout, stderr) = run(&project, &["judge", "sq", "small.sh", "--cases", "other"]);
+    assert_eq!(code, FAILED, "{stdout}{stderr}");
+    assert!(stdout.contains("verdict: WA, score 30/100"), "{stdout}");
+    assert!(!stderr.contains("pass-fail"), "{stderr}");
+    let document = json(
+        &project,
+        &[
+            "judge", "luogu", "small.sh", "--cases", "other", "--format", "json",
+        ],
+    );
+    // Luogu points over the folder's four cases that are not samples: 25 each.
+    assert_eq!(document["score"].as_f64(), Some(50.0), "{document}");
+
+    // A folder of cases the groups do not know: pass-fail, saying why.
+    project.write("odd/x.in", "3\n");
+    project.write("odd/x.ans", "9\n");
+    let (code, stdout, stderr) = run(&project, &["judge", "sq", "right.sh", "--cases", "odd"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("verdict: AC"), "{stdout}");
+    assert!(!stdout.contains("score"), "{stdout}");
+    assert!(
+        stderr.contains("problem `sq` is scored, but the cases of --cases do not fit its rules")
+            && stderr.contains("judged pass-fail, with no score"),
+        "{stderr}"
+    );
+    let document = json(
+        &project,
+        &[
+            "judge", "sq", "right.sh", "--cases", "odd", "--format", "json",
+        ],
+    );
+    assert!(document.get("score").is_none(), "{document}");
+}

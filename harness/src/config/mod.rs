@@ -202,7 +202,7 @@ impl InteractorProtocol {
     /// The exit codes the protocol defines, for messages.
     pub fn codes(self) -> &'static str {
         match self {
-            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL, 7 points",
             InteractorProtocol::Kattis => "42 AC, 43 WA",
         }
     }

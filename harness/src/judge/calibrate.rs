@@ -547,6 +547,7 @@ fn check_slow(
         cases: cases.to_vec(),
         interactor: slow.plan.interactor.clone(),
         scoring: slow.plan.scoring.clone(),
+        unscored: None,
     };
     let options = submission::Options {
         jobs: jobs.max(1),

@@ -404,6 +404,23 @@ pub fn judge_case(
             }
         }
     }
+    // A testlib interactor's `quitp` (exit 7): the points are the first token of its message,
+    // read as a checker's are (check/command.rs); what they are worth is the case's rule.
+    let quitp = interactor.protocol == InteractorProtocol::Testlib
+        && matches!(
+            result.interactor.termination,
+            crate::sandbox::run::Termination::Exited(crate::score::TESTLIB_POINTS_EXIT)
+        );
+    if judgement.verdict == Verdict::Accepted && quitp {
+        match crate::score::testlib_points(&result.interactor.stderr_tail) {
+            Ok(credit) => judgement.credit = Some(credit),
+            Err(error) => {
+                judgement = crate::check::Judgement::judge_error(format!(
+                    "the interactor gave points (testlib `quitp`, exit 7) that cannot be used: {error}"
+                ));
+            }
+        }
+    }
     // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
     if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
         let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
@@ -416,7 +433,12 @@ pub fn judge_case(
             input: &case.input,
             answer: &case.answer,
         };
+        let points = judgement.credit;
         judgement = check::check(checker, &files, &written, &answer_bytes);
+        // The checker's own credit wins; an accepted OUTPUT keeps the interactor's points.
+        if judgement.verdict == Verdict::Accepted && judgement.credit.is_none() {
+            judgement.credit = points;
+        }
     }
     let submission = &result.submission;
     CaseOutcome {

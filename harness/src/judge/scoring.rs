@@ -140,6 +140,38 @@ pub fn rules_for(
     problem.scoring.build(&names)
 }
 
+/// The rules `problem` scores the cases of another folder (`--cases`) by: judge.toml's
+/// groups and points applied by case name, when every case of the folder is in a group and
+/// every glob matches one of them; a package's own rules, when the folder holds exactly the
+/// package's cases. `Ok(None)` for a pass-fail problem; otherwise why the folder's cases do
+/// not fit, for a note (they are then judged pass-fail).
+pub fn rules_for_folder(
+    problem: &crate::config::Problem,
+    cases: &[crate::case::discover::Case],
+) -> Result<Option<std::sync::Arc<Scoring>>, String> {
+    let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    if let Some(scoring) = &problem.package_scoring {
+        let theirs: std::collections::BTreeSet<&str> =
+            scoring.cases().iter().map(|c| c.name.as_str()).collect();
+        let ours: std::collections::BTreeSet<&str> = names.iter().map(String::as_str).collect();
+        return match theirs.symmetric_difference(&ours).next() {
+            None => Ok(Some(scoring.clone())),
+            Some(case) => Err(format!(
+                "the package's scoring is over its own cases, and `{case}` is in only one of the two folders"
+            )),
+        };
+    }
+    problem.scoring.build(&names).map_err(|error| {
+        let text = error.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        // The error names judge.toml's place; the note needs only what does not fit.
+        let what = first
+            .split_once("scoring: ")
+            .map_or(first, |(_, what)| what);
+        what.to_string()
+    })
+}
+
 /// Puts `cases` in the order the scoring judges them (group by group, as declared), so that a
 /// group's dependencies are judged before it and a failed one spares its cases. Cases the
 /// rules do not know keep their place after those it does.

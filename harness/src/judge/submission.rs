@@ -63,6 +63,8 @@ pub struct Plan<'a> {
     pub interactor: Option<interactive::Shared>,
     /// A scored problem's rules, over all its cases (not only those planned).
     pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
+    /// Why a scored problem is judged pass-fail on the cases of `--cases`, when it is.
+    pub unscored: Option<String>,
 }
 
 pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, SubmissionError> {
@@ -89,10 +91,15 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let mut cases = select_cases(folder, request.case_pattern)?;
-    // Scored over all the problem's own cases; cases from elsewhere (`--cases`) are not.
-    let scoring = match request.cases {
-        Some(_) => None,
-        None => super::scoring::rules_for(problem, &discover::discover_unanswered_too(folder)?)?,
+    // Scored over all the problem's own cases, or over those of `--cases` by the problem's
+    // rules where the folder's cases fit them.
+    let all = discover::discover_unanswered_too(folder)?;
+    let (scoring, unscored) = match request.cases {
+        None => (super::scoring::rules_for(problem, &all)?, None),
+        Some(_) => match super::scoring::rules_for_folder(problem, &all) {
+            Ok(scoring) => (scoring, None),
+            Err(why) => (None, Some(why)),
+        },
     };
     super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
@@ -103,6 +110,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         cases,
         interactor,
         scoring,
+        unscored,
     })
 }
 

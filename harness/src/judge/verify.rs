@@ -331,6 +331,7 @@ pub fn plan<'a>(
                         cases,
                         interactor,
                         scoring,
+                        unscored: None,
                     },
                     expected_score,
                     partial,

@@ -37,6 +37,7 @@ use crate::config::{Config, InteractorProgram, InteractorProtocol, Problem, Vali
 use crate::verdict::Verdict;
 
 pub mod contest;
+pub mod scoring;
 pub mod statement;
 pub mod timing;
 
@@ -64,6 +65,8 @@ pub enum ExportError {
     Discover(#[from] discover::DiscoverError),
     #[error("cannot write the zip `{}`: {message}", path.display())]
     Zip { path: PathBuf, message: String },
+    #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
+    Scoring { problem: String, why: String },
     #[error("the exported package of `{problem}`, judged for its time limit: {source}")]
     Timing {
         problem: String,
@@ -222,11 +225,17 @@ fn kattis_folder(verdict: Verdict) -> Option<(&'static str, Option<&'static str>
 /// in the comment syntax of its language; `None` for a language whose comments it does not
 /// know.
 fn with_expected_results(name: &str, source: &[u8], list: &str) -> Option<Vec<u8>> {
+    with_comment(name, source, &format!("@EXPECTED_RESULTS@: {list}"))
+}
+
+/// `source` with the one-line comment `text` first (after a `#!` line); `None` for a
+/// language whose comments it does not know.
+fn with_comment(name: &str, source: &[u8], text: &str) -> Option<Vec<u8>> {
     let extension = Path::new(name).extension()?.to_str()?;
     let comment = match extension {
         "c" | "cc" | "cpp" | "cxx" | "c++" | "C" | "h" | "hpp" | "rs" | "java" | "kt" | "go"
-        | "js" | "cs" | "scala" | "swift" => format!("// @EXPECTED_RESULTS@: {list}\n"),
-        "py" | "py2" | "py3" | "rb" | "pl" | "sh" => format!("# @EXPECTED_RESULTS@: {list}\n"),
+        | "js" | "cs" | "scala" | "swift" => format!("// {text}\n"),
+        "py" | "py2" | "py3" | "rb" | "pl" | "sh" => format!("# {text}\n"),
         _ => return None,
     };
     let at = if source.starts_with(b"#!") {
@@ -258,6 +267,8 @@ enum Validator {
 #[derive(Debug, Clone, Default)]
 struct Shape {
     interactive: bool,
+    /// A scoring problem (`type: scoring`).
+    scoring: bool,
     /// An output validator (or interactor) is carried.
     custom: bool,
     flags: Vec<String>,
@@ -269,6 +280,7 @@ struct Shape {
 fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
     let Shape {
         interactive,
+        scoring,
         custom,
         ref flags,
         ac_to_time_limit,
@@ -302,14 +314,19 @@ fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
             &mut yaml,
             format!(
                 "type: {}",
-                if interactive {
-                    "interactive"
-                } else {
-                    "pass-fail"
+                match (interactive, scoring) {
+                    (true, true) => "interactive scoring",
+                    (true, false) => "interactive",
+                    (false, true) => "scoring",
+                    (false, false) => "pass-fail",
                 }
             ),
         ),
         Dialect::Domjudge => {
+            // Legacy's own key, as problemtools and DOMjudge 10 read it.
+            if scoring {
+                line(&mut yaml, "type: scoring".to_string());
+            }
             if custom {
                 line(
                     &mut yaml,
@@ -445,8 +462,22 @@ fn package_files(
     };
     let flags = flags.unwrap_or_default();
 
+    // A scored problem's cases go into the folders of its groups.
+    let cases = discover::discover(&problem.cases)?;
+    let layout = scoring::layout(problem, &cases).map_err(|why| ExportError::Scoring {
+        problem: problem.name.clone(),
+        why,
+    })?;
+    if layout.is_some() && dialect == Dialect::Domjudge {
+        warnings.push(
+            "DOMjudge 8.3 and 9.0 judge a scoring problem pass-fail (DOMjudge 10 reads the scoring keys of testdata.yaml and `@EXPECTED_SCORE@`)"
+                .to_string(),
+        );
+    }
+
     let shape = Shape {
         interactive: interactor.is_some(),
+        scoring: layout.is_some(),
         custom: validator.is_some(),
         flags: flags.clone(),
         ac_to_time_limit: None,
@@ -503,8 +534,7 @@ fn package_files(
         );
     }
 
-    // Cases: samples are the cases named `sample…`.
-    let cases = discover::discover(&problem.cases)?;
+    // Cases: samples are the cases named `sample…`; a scored problem's in its groups.
     for case in &cases {
         let flat = case.name.replace('/', "-");
         let group = if flat.starts_with("sample") {
@@ -512,8 +542,20 @@ fn package_files(
         } else {
             "secret"
         };
-        files.add(format!("data/{group}/{flat}.in"), read(&case.input)?);
-        files.add(format!("data/{group}/{flat}.ans"), read(&case.answer)?);
+        let own = [format!("{group}/{flat}")];
+        let places = match &layout {
+            Some(layout) => layout
+                .places
+                .iter()
+                .find(|(name, _)| *name == case.name)
+                .map_or(&own[..], |(_, places)| &places[..]),
+            None => &own[..],
+        };
+        let (input, answer) = (read(&case.input)?, read(&case.answer)?);
+        for place in places {
+            files.add(format!("data/{place}.in"), input.clone());
+            files.add(format!("data/{place}.ans"), answer.clone());
+        }
     }
     if !cases.iter().any(|c| c.name.starts_with("sample")) {
         notes.push("no case is named `sample…`: every case went to data/secret".to_string());
@@ -601,6 +643,15 @@ fn package_files(
         },
         None => notes.push("no input validator in judge.toml".to_string()),
     }
+    if let Some(layout) = &layout {
+        for (folder, keys) in &layout.testdata {
+            if folder.is_empty() {
+                testdata.push(keys.clone());
+            } else {
+                files.add(format!("data/{folder}/testdata.yaml"), keys.clone());
+            }
+        }
+    }
     if !testdata.is_empty() {
         files.add("data/testdata.yaml", testdata.concat());
     }
@@ -613,10 +664,21 @@ fn package_files(
             source: std::io::Error::other(e.to_string()),
         })? {
             let verdict_name = super::file_name(&verdict_dir);
-            let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
-                continue;
+            let folder = if verdict_name == "partially_accepted" {
+                if layout.is_none() {
+                    notes.push(format!(
+                        "`{verdict_name}` submissions not exported: the problem is pass-fail"
+                    ));
+                    continue;
+                }
+                Some(("partially_accepted", None))
+            } else {
+                let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
+                    continue;
+                };
+                kattis_folder(verdict)
             };
-            let Some((target, expected)) = kattis_folder(verdict) else {
+            let Some((target, expected)) = folder else {
                 notes.push(format!(
                     "`{verdict_name}` submissions not exported: the format has no folder for them"
                 ));
@@ -637,7 +699,35 @@ fn package_files(
                 if files.entries.iter().any(|(p, _, _)| *p == path) {
                     path = format!("submissions/{target}/{verdict_name}-{name}");
                 }
-                let bytes = read(&source)?;
+                let mut bytes = read(&source)?;
+                // An expected score judge.toml states, written where DOMjudge and the
+                // harness read one in a package: the source's `@EXPECTED_SCORE@`.
+                if layout.is_some() {
+                    let key = format!("{verdict_name}/{name}");
+                    let stated = problem.expected_scores.iter().find(|(p, _)| *p == key);
+                    let annotated =
+                        crate::score::expected_score_annotation(&String::from_utf8_lossy(&bytes))
+                            .is_ok_and(|a| a.is_some());
+                    match stated {
+                        Some((_, crate::score::ExpectedScore::Exactly(score))) if !annotated => {
+                            let text = format!(
+                                "@EXPECTED_SCORE@: {}",
+                                crate::score::format_score(*score)
+                            );
+                            match with_comment(&name, &bytes, &text) {
+                                Some(with) => bytes = with,
+                                None => notes.push(format!(
+                                    "`{key}`: its expected score {} not written into it: the harness does not know how to write a comment in its language",
+                                    crate::score::format_score(*score)
+                                )),
+                            }
+                        }
+                        Some((_, range @ crate::score::ExpectedScore::Between(..))) => notes.push(format!(
+                            "`{key}`: its expected score {range} not written into it: `@EXPECTED_SCORE@` says one score, not a range"
+                        )),
+                        _ => {}
+                    }
+                }
                 match expected {
                     None => files.add(path, bytes),
                     Some(list) => match with_expected_results(&name, &bytes, list) {

@@ -60,6 +60,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
                     scoring: problem.package_scoring.clone(),
+                    unscored: None,
                 },
                 expected_score: submission.expected_score,
                 partial,

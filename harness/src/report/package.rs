@@ -145,14 +145,22 @@ pub fn write_exported(
             .filter(|f| f.starts_with(prefix))
             .count()
     };
+    // A scoring package's folders have their testdata.yaml beside the cases.
+    let cases = |prefix: &str| {
+        exported
+            .files
+            .iter()
+            .filter(|f| f.starts_with(prefix) && f.ends_with(".in"))
+            .count()
+    };
     writeln!(
         out,
         "{GOOD}exported{GOOD:#} {problem} to {} ({}): {} files ({} sample and {} secret cases, {} submissions{}{})",
         super::shown_path(path),
         exported.dialect.describe(),
         exported.files.len(),
-        count("data/sample/") / 2,
-        count("data/secret/") / 2,
+        cases("data/sample/"),
+        cases("data/secret/"),
         count("submissions/"),
         if count("output_validator/") + count("output_validators/") > 0 {
             ", an output validator"

@@ -274,6 +274,15 @@ impl Session {
                 return Ok(exit::OK);
             }
         }
+        if let Some(why) = &plan.unscored {
+            let _ = notice::write_warning(
+                &mut anstream::stderr(),
+                format_args!(
+                    "problem `{}` is scored, but the cases of --cases do not fit its rules ({why}): judged pass-fail, with no score",
+                    plan.problem.name
+                ),
+            );
+        }
         build_checkers(&config, [plan.problem], request.no_build)?;
         let jobs = request.jobs.max(1);
         warn_if_oversubscribed(jobs);
@@ -563,5 +572,6 @@ fn package_plan<'a>(
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
         scoring: problem.package_scoring.clone(),
+        unscored: None,
     }))
 }
