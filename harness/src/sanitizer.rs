@@ -125,7 +125,7 @@ impl Toolchain {
     /// What the header says of a sanitized run whose memory limit was `limit`: how it is
     /// built, and which limits are loosened.
     pub fn note(self, limit: u64) -> String {
-        use crate::config::units::format_size_limit;
+        use crate::units::format_size_limit;
         match self {
             Toolchain::Native { .. } => format!(
                 "sanitized: built -O1 -g with {}; memory limit {} (2 × {} + {} for the shadow memory and redzones), no address-space cap, time limit × {TIME_FACTOR}",

@@ -169,7 +169,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
             verdict: Verdict::OutputLimitExceeded,
             reason: format!(
                 "more than {} of output",
-                crate::config::units::format_bytes(limits.output_bytes)
+                crate::units::format_bytes(limits.output_bytes)
             ),
             credit: None,
         });
@@ -190,7 +190,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         || near_memory_limit
         || filled_folder
     {
-        use crate::config::units::format_bytes;
+        use crate::units::format_bytes;
         let why = if filled_folder {
             format!(
                 "the files it wrote filled its folder: {} (a run's folder is memory, bounded \
@@ -233,14 +233,14 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
             };
             format!(
                 "killed after {} of wall time (CPU {}): {why}",
-                crate::config::units::format_duration(run.wall_time),
-                crate::config::units::format_duration(run.cpu_time)
+                crate::units::format_duration(run.wall_time),
+                crate::units::format_duration(run.cpu_time)
             )
         } else {
             format!(
                 "CPU time {} over the limit {}",
-                crate::config::units::format_duration(run.cpu_time),
-                crate::config::units::format_duration(limits.cpu_time)
+                crate::units::format_duration(run.cpu_time),
+                crate::units::format_duration(limits.cpu_time)
             )
         };
         return Some(Judgement {
@@ -293,7 +293,7 @@ pub fn interactor_said(
     message: &str,
     submission_ended: bool,
 ) -> InteractorSaid {
-    use crate::config::units::{format_bytes, format_duration};
+    use crate::units::{format_bytes, format_duration};
     // Validators often log the whole game (`Guess 3 is 125`); the last line is the verdict's
     // reason (`Guess 4: couldn't read an integer`).
     let message = message
@@ -423,8 +423,8 @@ pub fn blame(
         if waited {
             judgement.reason = format!(
                 "killed after {} of wall time (CPU {}) while the interactor waited for its next line: did it flush after each line? (`fflush(stdout)`, `cout << endl`, `print(..., flush=True)`)",
-                crate::config::units::format_duration(submission.wall_time),
-                crate::config::units::format_duration(submission.cpu_time)
+                crate::units::format_duration(submission.wall_time),
+                crate::units::format_duration(submission.cpu_time)
             );
         }
         return judgement;

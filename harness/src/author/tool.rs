@@ -141,23 +141,23 @@ pub fn failure(result: &RunResult) -> Option<String> {
     let how = match (result.limit_hit, result.termination) {
         (Some(run::LimitHit::WallTime), _) => format!(
             "still running after {} (killed)",
-            crate::config::units::format_duration(LIMITS.wall_time)
+            crate::units::format_duration(LIMITS.wall_time)
         ),
         (Some(run::LimitHit::CpuTime), _) => format!(
             "used more than {} of CPU time (killed)",
-            crate::config::units::format_duration(LIMITS.cpu_time)
+            crate::units::format_duration(LIMITS.cpu_time)
         ),
         (Some(run::LimitHit::Memory), _) => format!(
             "used more than {} of memory",
-            crate::config::units::format_bytes(LIMITS.memory_bytes)
+            crate::units::format_bytes(LIMITS.memory_bytes)
         ),
         (Some(run::LimitHit::Output), _) => format!(
             "printed more than {}",
-            crate::config::units::format_bytes(LIMITS.output_bytes)
+            crate::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) if result.stdout_truncated => format!(
             "printed more than {}",
-            crate::config::units::format_bytes(LIMITS.output_bytes)
+            crate::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) => return None,
         (None, ending) => ending.describe(),

@@ -7,9 +7,10 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::check::Checker;
-use crate::config::{standalone, units};
+use crate::config::standalone;
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
+use crate::units;
 
 /// `--interactor-protocol`: how the interactor of `--interactor` is called.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]

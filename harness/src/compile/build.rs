@@ -5,8 +5,8 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::config::units::format_time_limit;
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, Scope};
+use crate::units::format_time_limit;
 
 /// A build compiles a whole workspace: it gets long, and is bounded only so that one that
 /// hangs cannot hang the judge. Its memory is not watched: a parallel `cargo build` of a large

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use crate::compile::languages;
 use crate::compile::program::{self, Outcome, Program, Recipe, Source};
-use crate::config::units::{format_size_limit, format_time_limit};
 use crate::config::{CompileLimits, Config, Language};
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope};
+use crate::units::{format_size_limit, format_time_limit};
 /// A compile message is cut to this many lines: the first errors are the ones to fix, and a
 /// template error in C++ can run to thousands of lines.
 const COMPILE_MESSAGE_LINES: usize = 30;

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use crate::check::Checker;
 use crate::compile::languages;
 use crate::sandbox::run::Limits;
+use crate::units;
 use commands::Files;
 mod commands;
 pub(crate) mod scoring;
 pub(crate) mod standalone;
-pub(crate) mod units;
 pub(crate) mod user;
 
 pub(crate) mod edit;

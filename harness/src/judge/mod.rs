@@ -499,7 +499,7 @@ fn output_file(
             Verdict::OutputLimitExceeded,
             format!(
                 "the output file `{name}` is larger than the output limit ({})",
-                crate::config::units::format_bytes(limits.output_bytes)
+                crate::units::format_bytes(limits.output_bytes)
             ),
         )),
         Err(Why::Io(why)) => Err(Judgement::judge_error(format!(

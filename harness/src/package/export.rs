@@ -882,7 +882,7 @@ fn prepare(
                 warnings.push(format!(
                     "so problem.yaml says `ac_to_time_limit: {multiplier:?}`, the margin judge.toml's limit leaves (with 25% for the noise between one measure and another), which verifyproblem checks the limit against instead; for the format's margin of {:?}, raise `time-limit` to {}",
                     timing::AC_TO_TIME_LIMIT,
-                    crate::config::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
+                    crate::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
                 ));
             }
         }

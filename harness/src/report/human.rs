@@ -11,7 +11,6 @@ use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM};
 use crate::case::excerpt::InputExcerpt;
 use crate::case::partition::Partition;
-use crate::config::units::{format_bytes, format_duration};
 use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
@@ -21,6 +20,7 @@ use crate::report::reporter::Reporter;
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
+use crate::units::{format_bytes, format_duration};
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

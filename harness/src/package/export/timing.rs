@@ -8,11 +8,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::compile::submit::SubmitError;
-use crate::config::units::format_duration;
 use crate::judge::submission::{self, Options};
 use crate::judge::verify::Expected;
 use crate::judge::Stop;
 use crate::package::{self, PackageError, TimeLimit};
+use crate::units::format_duration;
 use crate::verdict::Verdict;
 
 /// problemtools' defaults for `limits.time_multipliers` (the export writes neither).
