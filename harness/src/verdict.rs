@@ -3,9 +3,39 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::config::InteractorProtocol;
+use serde::Deserialize;
+
 use crate::sandbox::run::{Limits, RunResult, Termination};
 use crate::sandbox::transcript::Speaker;
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
+}
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -22,11 +22,11 @@ pub enum InteractorProtocolArg {
     Kattis,
 }
 
-impl From<InteractorProtocolArg> for crate::config::InteractorProtocol {
+impl From<InteractorProtocolArg> for crate::verdict::InteractorProtocol {
     fn from(protocol: InteractorProtocolArg) -> Self {
         match protocol {
-            InteractorProtocolArg::Testlib => crate::config::InteractorProtocol::Testlib,
-            InteractorProtocolArg::Kattis => crate::config::InteractorProtocol::Kattis,
+            InteractorProtocolArg::Testlib => crate::verdict::InteractorProtocol::Testlib,
+            InteractorProtocolArg::Kattis => crate::verdict::InteractorProtocol::Kattis,
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::check::Checker;
 use crate::compile::languages;
 use crate::sandbox::run::Limits;
 use crate::units;
+use crate::verdict::InteractorProtocol;
 use commands::Files;
 mod commands;
 pub(crate) mod scoring;
@@ -177,35 +178,6 @@ pub enum InteractorProgram {
     },
     /// A problem package's own interactor, built: it runs in the sandbox.
     Package(crate::check::package::PackageProgram),
-}
-
-/// How an interactor is called and what its exit code means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InteractorProtocol {
-    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
-    Testlib,
-    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
-    /// `FEEDBACK_DIR/judgemessage.txt`.
-    Kattis,
-}
-
-impl InteractorProtocol {
-    /// The name judge.toml uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            InteractorProtocol::Testlib => "testlib",
-            InteractorProtocol::Kattis => "kattis",
-        }
-    }
-
-    /// The exit codes the protocol defines, for messages.
-    pub fn codes(self) -> &'static str {
-        match self {
-            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL",
-            InteractorProtocol::Kattis => "42 AC, 43 WA",
-        }
-    }
 }
 
 /// What an input validator's exit code means.

@@ -11,9 +11,10 @@ use crate::case::discover::Case;
 use crate::check::package::{read_left, PackageProgram, RunFolder};
 use crate::check::{self, CaseFiles, Checker};
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
-use crate::config::{self, Config, InteractorProgram, InteractorProtocol};
+use crate::config::{self, Config, InteractorProgram};
 use crate::sandbox::pair::{self, PairRequest, Party};
 use crate::sandbox::run::{Isolation, Limits, RunError, RunRequest, Scope, Stdin};
+use crate::verdict::InteractorProtocol;
 use crate::verdict::{self, Verdict};
 
 use super::{CaseOutcome, Interaction, JudgeSettings, Program};

@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 
 use crate::case::discover;
 use crate::check::Checker;
-use crate::config::{Config, InteractorProgram, InteractorProtocol, Problem, ValidatorProtocol};
+use crate::config::{Config, InteractorProgram, Problem, ValidatorProtocol};
+use crate::verdict::InteractorProtocol;
 use crate::verdict::Verdict;
 
 pub mod contest;

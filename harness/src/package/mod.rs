@@ -298,7 +298,7 @@ pub fn load(
                 program: crate::config::InteractorProgram::Package(
                     built.package_program(&source.name),
                 ),
-                protocol: crate::config::InteractorProtocol::Kattis,
+                protocol: crate::verdict::InteractorProtocol::Kattis,
                 checker: None,
             });
             // Never consulted: the interactor's exit code is the judgement.
@@ -336,7 +336,7 @@ pub fn load(
             program: crate::config::InteractorProgram::Package(
                 built.package_program(&program.name),
             ),
-            protocol: crate::config::InteractorProtocol::Testlib,
+            protocol: crate::verdict::InteractorProtocol::Testlib,
             checker: Some(checker.clone()),
         });
     }

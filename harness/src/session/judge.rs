@@ -60,7 +60,7 @@ pub struct JudgeRequest {
     /// The problem's interactor, from the command line: a source file or a command.
     pub interactor: Option<String>,
     /// Its protocol; testlib when not given.
-    pub interactor_protocol: Option<config::InteractorProtocol>,
+    pub interactor_protocol: Option<crate::verdict::InteractorProtocol>,
 }
 
 impl JudgeRequest {
@@ -197,7 +197,7 @@ impl Session {
                     interactor,
                     request
                         .interactor_protocol
-                        .unwrap_or(config::InteractorProtocol::Testlib),
+                        .unwrap_or(crate::verdict::InteractorProtocol::Testlib),
                     &languages,
                 )?);
                 problem.interactive = true;
@@ -439,7 +439,7 @@ fn run_input(
 /// program (a path, or a name on PATH) with its arguments.
 fn interactor_of(
     spec: &str,
-    protocol: config::InteractorProtocol,
+    protocol: crate::verdict::InteractorProtocol,
     languages: &[config::Language],
 ) -> Result<config::Interactor> {
     let path = Path::new(spec);
