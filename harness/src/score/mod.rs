@@ -5,7 +5,6 @@
 //! (`test_group`), Polygon (`polygon`). No I/O: the readers hand in what they parsed.
 
 mod aggregate;
-mod credit;
 mod error;
 mod expected;
 mod kattis;
@@ -17,11 +16,11 @@ mod polygon;
 mod spec;
 mod test_group;
 
-pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
-pub use credit::{
+pub use crate::verdict::credit::{
     kattis_feedback, legacy_score_txt, testlib_points, Credit, CreditError, CreditSource,
     TESTLIB_POINTS_EXIT,
 };
+pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
 pub use error::{Place, ScoringError, ScoringErrorKind};
 pub use expected::{
     check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,

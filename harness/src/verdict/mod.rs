@@ -1,5 +1,7 @@
 //! Verdicts, and the pure function that turns a run's measurements into one.
 
+pub mod credit;
+
 use std::fmt;
 use std::time::Duration;
 
@@ -135,7 +137,7 @@ pub struct Judgement {
     pub reason: String,
     /// The checker's partial credit for an accepted case (testlib's `quitp`, a Kattis
     /// validator's `score.txt`), read by the case's scoring rule.
-    pub credit: Option<crate::score::Credit>,
+    pub credit: Option<credit::Credit>,
 }
 
 impl Judgement {
