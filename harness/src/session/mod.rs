@@ -7,6 +7,7 @@
 
 mod calibrate;
 mod failed;
+mod failures;
 mod gen;
 mod judge;
 mod limits;
