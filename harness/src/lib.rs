@@ -12,7 +12,8 @@
 //! reading this table):
 //!
 //! 1. base: `text`, `atomic`, `file_kind`, `units` — plain helpers that know nothing of judging.
-//! 2. sandbox: `sandbox` — the only place that starts a process: one child under limits.
+//! 2. sandbox: `sandbox`, `tool` — the only place that starts a process: one child under
+//!    limits; the author's trusted programs under generous ones.
 //! 3. verdict: `verdict` — a run's measurements and a checker's judgement become a verdict.
 //! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
 //! 5. compile: `compile`, `sanitizer` — the languages table, source to a runnable program, the build cache.
@@ -49,5 +50,6 @@ mod sanitizer;
 pub mod score;
 mod session;
 mod text;
+mod tool;
 pub(crate) mod units;
 pub mod verdict;

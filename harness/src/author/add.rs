@@ -10,10 +10,10 @@ use std::path::{Component, Path, PathBuf};
 use tempfile::NamedTempFile;
 
 use crate::author::gen::{self, with_suffix, GenError};
-use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::check::{self, CaseFiles};
 use crate::config::{Config, Problem};
+use crate::tool::{self, Role, ToolError};
 use crate::verdict::Verdict;
 
 /// `harness add` without a name picks the first free `added-N`.

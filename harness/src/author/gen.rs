@@ -12,10 +12,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::author::add;
-use crate::author::tool::{self, Role};
 use crate::author::validate::{self, Validator, Validity};
 use crate::config::{Config, Problem};
 use crate::event::{Event, Finished};
+use crate::tool::{self, Role};
 
 /// Name prefixes of hand-added cases (the statement's samples, `harness add`'s own names): a
 /// generator that produced one would overwrite a case it does not own.

@@ -6,10 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::author::tool;
 use crate::check::Checker;
 use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
 use crate::config::{Config, Problem};
+use crate::tool;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProgramError {

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use crate::author::answers::Answers;
 use crate::author::shrink::{self, Failure};
 use crate::author::shrink_tokens;
-use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
 use crate::check::Checker;
@@ -21,6 +20,7 @@ use crate::config::{Config, Problem};
 use crate::event::Event;
 use crate::judge::{self, CaseOutcome, JudgeSettings};
 use crate::sandbox::run::Limits;
+use crate::tool::{self, Role, ToolError};
 use crate::verdict::Verdict;
 
 #[derive(Debug, thiserror::Error)]

@@ -60,7 +60,7 @@ pub fn build(command: &[String], root: &Path) -> Result<(), BuildError> {
     let shown = command.join(" ");
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     // A path with a slash is taken from judge.toml's folder, as the build runs there.
-    let program_path = crate::config::resolve_program(program, root);
+    let program_path = crate::tool::resolve_program(program, root);
     let request = RunRequest::new(&program_path, LIMITS)
         .args(&args)
         .workdir(Some(root))

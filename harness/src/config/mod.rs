@@ -1040,16 +1040,6 @@ fn resolve_interactor(
     }))
 }
 
-/// A program named with a slash, or naming a file in judge.toml's folder, is that file; any
-/// other bare name is looked up on PATH when it runs, as a shell would (see `commands`).
-pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
-    if program.contains('/') || (!program.is_empty() && root.join(program).is_file()) {
-        root.join(program)
-    } else {
-        PathBuf::from(program)
-    }
-}
-
 fn check_command(command: &[String]) -> Result<(), String> {
     match command.first() {
         Some(program) if !program.trim().is_empty() => Ok(()),

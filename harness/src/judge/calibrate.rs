@@ -347,7 +347,7 @@ pub fn prepare<'a>(
     }
     let reference = problem.reference.as_deref().and_then(|command| {
         let (program, args) = command.split_first()?;
-        let program = crate::config::resolve_program(program, &config.root);
+        let program = crate::tool::resolve_program(program, &config.root);
         program.is_file().then(|| Program {
             executable: program,
             args: args.iter().map(std::ffi::OsString::from).collect(),

@@ -12,7 +12,6 @@ use super::{stream, Output, Session};
 use crate::author::add::{self, Added, NewCase};
 use crate::author::program::{self, Part, ResolvedProgram};
 use crate::author::stress::{self, Setup, Shrinker, StressOptions};
-use crate::author::tool as author_tool;
 use crate::author::validate::{default_jobs, Validator};
 use crate::compile::submit::{self, Compiled};
 use crate::config::{Config, Problem};
@@ -20,6 +19,7 @@ use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit}
 use crate::exit;
 use crate::report::human::HumanOptions;
 use crate::report::notice;
+use crate::tool as author_tool;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;

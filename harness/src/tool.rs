@@ -6,7 +6,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::config;
 use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Stdin, Termination};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
@@ -82,7 +81,7 @@ impl Command {
         let filled: Vec<String> = template.iter().map(fill).collect();
         let program = filled
             .first()
-            .map(|program| config::resolve_program(program, root))
+            .map(|program| resolve_program(program, root))
             .unwrap_or_default();
         Command {
             role,
@@ -132,6 +131,16 @@ impl Command {
                 how,
             }),
         }
+    }
+}
+
+/// A program named with a slash, or naming a file in judge.toml's folder, is that file; any
+/// other bare name is looked up on PATH when it runs, as a shell would (see `config::commands`).
+pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
+    if program.contains('/') || (!program.is_empty() && root.join(program).is_file()) {
+        root.join(program)
+    } else {
+        PathBuf::from(program)
     }
 }
 
