@@ -20,7 +20,7 @@ use crate::author::add::Added;
 use crate::author::gen::GenReport;
 use crate::author::stress::StressReport;
 use crate::case::partition::Partition;
-use crate::config::Language;
+use crate::compile::Language;
 use crate::judge::calibrate::ProblemCalibration;
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Expected, Skipped, Verified};

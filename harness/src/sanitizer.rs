@@ -28,7 +28,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::config::Language;
+use crate::compile::Language;
 
 /// Extra memory a sanitized C or C++ program is allowed, over twice the limit.
 const EXTRA_MEMORY: u64 = 256 << 20;
@@ -569,7 +569,7 @@ mod tests {
             compile: Some(compile.iter().map(|s| (*s).to_string()).collect()),
             run: vec!["{exe}".into()],
             time_multiplier: 1.0,
-            compile_limits: crate::config::CompileLimits::default(),
+            compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
         }
     }

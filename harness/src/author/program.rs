@@ -44,7 +44,7 @@ pub fn resolve(
 ) -> Result<ResolvedProgram, ProgramError> {
     let path = Path::new(spec);
     if path.is_file() {
-        if let Ok(language) = submit::detect_language(config, path, None) {
+        if let Ok(language) = crate::config::detect_language(config, path, None) {
             submit::check_tools(language)?;
             return match submit::compile(language, path, memory_bytes)? {
                 Compiled::Ready(prepared) => {
@@ -177,7 +177,7 @@ fn compiled_command(
     if !path.is_file() {
         return Ok(template.to_vec());
     }
-    let Ok(language) = submit::detect_language(config, &path, None) else {
+    let Ok(language) = crate::config::detect_language(config, &path, None) else {
         return Ok(template.to_vec());
     };
     submit::check_tools(language)?;

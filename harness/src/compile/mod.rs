@@ -9,4 +9,5 @@ pub(crate) mod languages;
 pub mod program;
 pub(crate) mod submit;
 
+pub use languages::{CompileLimits, Language};
 pub use program::Program;

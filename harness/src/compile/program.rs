@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::cache::{self, KeyBuilder, Store};
 use super::submit::{self, SubmitError};
-use crate::config::{CompileLimits, Language};
+use crate::compile::{CompileLimits, Language};
 use crate::sandbox::run;
 use crate::sanitizer::Sanitized;
 

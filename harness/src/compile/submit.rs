@@ -7,8 +7,8 @@ use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use crate::compile::languages;
+use crate::compile::languages::{CompileLimits, Language};
 use crate::compile::program::{self, Outcome, Program, Recipe, Source};
-use crate::config::{CompileLimits, Config, Language};
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope};
 use crate::units::{format_size_limit, format_time_limit};
 /// A compile message is cut to this many lines: the first errors are the ones to fix, and a
@@ -89,73 +89,6 @@ pub struct Prepared {
 pub enum Compiled {
     Ready(Prepared),
     CompileError { language: Language, message: String },
-}
-
-/// The language of `source`: `--lang` if given, else by the file's extension.
-pub fn detect_language<'a>(
-    config: &'a Config,
-    source: &Path,
-    lang: Option<&str>,
-) -> Result<&'a Language, SubmitError> {
-    let known = || {
-        config
-            .languages
-            .iter()
-            .map(|l| match l.extensions.is_empty() {
-                // Picked by --lang only (pypy: `.py` is python's).
-                true => l.id.clone(),
-                false => format!("{} (.{})", l.id, l.extensions.join(", .")),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    if let Some(name) = lang {
-        return config
-            .languages
-            .iter()
-            .find(|l| l.id == name)
-            .ok_or_else(|| SubmitError::UnknownLanguage {
-                name: name.to_string(),
-                known: known(),
-                where_: if config.path.is_file() {
-                    " in judge.toml"
-                } else {
-                    ""
-                },
-                by_extension: config
-                    .languages
-                    .iter()
-                    .find(|l| {
-                        l.extensions
-                            .iter()
-                            .any(|e| e.eq_ignore_ascii_case(name.trim_start_matches('.')))
-                    })
-                    .map(|l| format!(": `{name}` is an extension of {id}, --lang {id}", id = l.id))
-                    .unwrap_or_default(),
-            });
-    }
-    // The exact spelling first (`.C` is C++, `.c` is C), then any case (`A.CPP`).
-    let extension = source
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default();
-    let exact = config
-        .languages
-        .iter()
-        .find(|l| l.extensions.iter().any(|e| e == extension));
-    exact
-        .or_else(|| {
-            config.languages.iter().find(|l| {
-                l.extensions
-                    .iter()
-                    .any(|e| e.eq_ignore_ascii_case(extension))
-            })
-        })
-        .filter(|_| !extension.is_empty())
-        .ok_or_else(|| SubmitError::UnknownExtension {
-            path: source.to_path_buf(),
-            known: known(),
-        })
 }
 
 /// Checks that the programs a language's commands start are installed, so that a missing

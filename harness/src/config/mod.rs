@@ -8,17 +8,20 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::check::Checker;
-use crate::compile::languages;
+use crate::compile::languages::{self, CompileLimits, Language};
 use crate::sandbox::run::Limits;
 use crate::units;
 use crate::verdict::InteractorProtocol;
 use commands::Files;
 mod commands;
+mod detect;
 pub(crate) mod scoring;
 pub(crate) mod standalone;
 pub(crate) mod user;
 
 pub(crate) mod edit;
+
+pub use detect::detect_language;
 
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
@@ -276,47 +279,6 @@ pub struct Stress {
     pub generator: Vec<String>,
     /// Writes smaller candidate inputs for `{input}` into the folder `{dir}`.
     pub shrink: Option<Vec<String>>,
-}
-
-/// A language a submission can be written in.
-#[derive(Debug, Clone)]
-pub struct Language {
-    /// The table's key (`cpp`), what `--lang` takes.
-    pub id: String,
-    /// The name shown in reports (`C++17`).
-    pub name: String,
-    /// File extensions without the dot that select this language.
-    pub extensions: Vec<String>,
-    /// With `{source}` and `{exe}`; none for interpreted languages.
-    pub compile: Option<Vec<String>>,
-    /// With `{source}` and `{exe}`.
-    pub run: Vec<String>,
-    /// The problem's time limit is multiplied by this (slow interpreters).
-    pub time_multiplier: f64,
-    /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
-    pub compile_limits: CompileLimits,
-    /// What of the sandbox its programs go without (`sandbox = "no-syscall-filter"`).
-    pub sandbox: crate::sandbox::LanguageSandbox,
-}
-
-/// What one compile may take: far more than the programs it builds (a slow compile is not the
-/// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
-/// template explosion) is a CE instead of a hung judge or a swapping machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CompileLimits {
-    /// Wall-clock time of the whole compile.
-    pub time: Duration,
-    /// Resident memory of the compiler and every process it starts, together.
-    pub memory_bytes: u64,
-}
-
-impl Default for CompileLimits {
-    fn default() -> Self {
-        CompileLimits {
-            time: Duration::from_secs(120),
-            memory_bytes: 2 << 30,
-        }
-    }
 }
 
 // ---- the file as written ------------------------------------------------------------------

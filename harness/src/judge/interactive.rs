@@ -96,7 +96,8 @@ pub fn prepare(
             None,
         ),
         InteractorProgram::Source(source) => {
-            let language = submit::detect_language(config, source, None).map_err(submit_error)?;
+            let language =
+                crate::config::detect_language(config, source, None).map_err(submit_error)?;
             match submit::compile(language, source, INTERACTOR_MEMORY).map_err(submit_error)? {
                 Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
                 Compiled::CompileError { message, .. } => {

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::select::CasePattern;
 use crate::compile::submit::{self, Compiled, SubmitError};
-use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::compile::Language;
+use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
@@ -85,7 +86,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         }
         .into());
     }
-    let language = submit::detect_language(config, request.source, request.language)?;
+    let language = crate::config::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let mut cases = select_cases(folder, request.case_pattern)?;

@@ -6,8 +6,9 @@ use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
 use crate::compile::submit::{self, Compiled, SubmitError};
+use crate::compile::Language;
 use crate::compile::Program;
-use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::config::{Config, Problem, UnknownProblem};
 use crate::event::{Event, Finished};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::{self, JudgeSettings};
@@ -122,7 +123,7 @@ pub(crate) fn solution_language<'a>(
     config: &'a Config,
     path: &std::path::Path,
 ) -> Option<&'a Language> {
-    submit::detect_language(config, path, None).ok()
+    crate::config::detect_language(config, path, None).ok()
 }
 
 /// A problem's solution as a program: a source file in a known language is compiled through

@@ -293,7 +293,7 @@ pub fn plan<'a>(
                 if source.is_dir() {
                     return Err(VerifyError::NestedFolder { path: source });
                 }
-                let language = submit::detect_language(config, &source, None)?;
+                let language = crate::config::detect_language(config, &source, None)?;
                 submit::check_tools(language)?;
                 let (cases, scoring) = match cases_of.get(&problem.name) {
                     Some(known) => known.clone(),

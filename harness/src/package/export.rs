@@ -104,7 +104,7 @@ pub struct Options<'a> {
 
 /// What measuring needs: the package table of languages, cases at once, and progress.
 pub struct Measure<'a> {
-    pub languages: Vec<crate::config::Language>,
+    pub languages: Vec<crate::compile::Language>,
     pub jobs: usize,
     /// Called with `Some(total)` before the runs (for each problem), then `None` per case.
     pub progress: &'a mut dyn FnMut(&str, Option<usize>),

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256, Sha512};
 
 use super::{PackageError, SourceProgram};
 use crate::check::package::{read_left, RunFolder};
-use crate::config::Language;
+use crate::compile::Language;
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 
 /// Where the recipe is, from the package's folder.

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use crate::case::discover::Case;
 use crate::check::Checker;
-use crate::config::{Config, Language, Problem};
+use crate::compile::Language;
+use crate::config::{Config, Problem};
 
 pub use limits::TimeLimit;
 pub use submissions::{PackageSubmission, Skipped};

@@ -452,7 +452,7 @@ fn write_totals(
 pub struct SubmissionHeader<'a> {
     pub problem: &'a str,
     pub source: &'a std::path::Path,
-    pub language: &'a crate::config::Language,
+    pub language: &'a crate::compile::Language,
     /// With the language's time multiplier applied.
     pub limits: crate::sandbox::run::Limits,
     pub cases: usize,
@@ -1141,7 +1141,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::config::Language;
+    use crate::compile::Language;
     use crate::judge::submission::CompileOutcome;
     use crate::judge::verify::Verified;
     use crate::judge::Mismatch;
@@ -1175,7 +1175,7 @@ mod tests {
             compile: None,
             run: vec!["python3".to_string(), "{source}".to_string()],
             time_multiplier: 2.0,
-            compile_limits: crate::config::CompileLimits::default(),
+            compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
         }
     }

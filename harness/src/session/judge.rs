@@ -389,7 +389,7 @@ fn run_input(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = submit::detect_language(config, source, request.lang.as_deref())?;
+    let language = crate::config::detect_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
     // The answer beside the input is the one to compare with, as a case's would be.
     let answer = answer_beside(input);
@@ -440,7 +440,7 @@ fn run_input(
 fn interactor_of(
     spec: &str,
     protocol: crate::verdict::InteractorProtocol,
-    languages: &[config::Language],
+    languages: &[crate::compile::Language],
 ) -> Result<config::Interactor> {
     let path = Path::new(spec);
     let is_source = path.is_file()
@@ -543,7 +543,7 @@ fn package_plan<'a>(
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
     let language = match request.lang.as_deref() {
-        Some(_) => submit::detect_language(config, source, request.lang.as_deref())?,
+        Some(_) => crate::config::detect_language(config, source, request.lang.as_deref())?,
         None => crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
     };

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::config::{self, Language};
+use crate::compile::Language;
+use crate::config;
 use crate::package::{self, limits::LimitOrigin, Loaded};
 use crate::report::progress::Progress;
 

@@ -8,7 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::compile::submit::{self, Compiled};
-use crate::config::{Config, Language, Problem};
+use crate::compile::Language;
+use crate::config::{Config, Problem};
 use crate::sandbox::run::Limits;
 use crate::sanitizer::{self, SanitizeError, Toolchain};
 
@@ -43,7 +44,7 @@ pub fn apply(
         crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?
     } else {
-        submit::detect_language(config, source, lang)?
+        crate::config::detect_language(config, source, lang)?
     };
     let id = language.id.clone();
     let (sanitized, toolchain) = build(language)?;

@@ -80,7 +80,8 @@ impl Session {
     pub fn stress(&self, request: &StressRequest, output: &Output) -> Result<i32> {
         let (config, problem, submission) = self.stress_config(request)?;
         let problem = config.require_problem(&problem)?;
-        let language = submit::detect_language(&config, &submission, request.lang.as_deref())?;
+        let language =
+            crate::config::detect_language(&config, &submission, request.lang.as_deref())?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
         let sanitized = if request.sanitize {
@@ -219,7 +220,7 @@ impl Session {
 /// loosened as the sanitizers need.
 fn rerun_sanitized(
     setup: &Setup,
-    language: &crate::config::Language,
+    language: &crate::compile::Language,
     toolchain: crate::sanitizer::Toolchain,
     submission: &std::path::Path,
     limits: crate::sandbox::run::Limits,
@@ -260,7 +261,7 @@ fn stress_plan(
     request: &StressRequest,
     config: &Config,
     problem: &Problem,
-    (submission, language): (&std::path::Path, &crate::config::Language),
+    (submission, language): (&std::path::Path, &crate::compile::Language),
     setup: &Setup,
     options: &StressOptions,
 ) -> Plan {

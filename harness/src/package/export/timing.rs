@@ -117,7 +117,7 @@ impl TimeCheck {
 /// fixed limit to check.
 pub fn check(
     dir: &Path,
-    languages: Vec<crate::config::Language>,
+    languages: Vec<crate::compile::Language>,
     jobs: usize,
     on_case: &mut dyn FnMut(),
 ) -> Result<Option<TimeCheck>, TimingError> {
@@ -168,7 +168,7 @@ pub fn check(
 }
 
 /// The cases [`check`] will run, for a progress bar.
-pub fn planned_runs(dir: &Path, languages: &[crate::config::Language]) -> usize {
+pub fn planned_runs(dir: &Path, languages: &[crate::compile::Language]) -> usize {
     let Ok(opened) = package::open(dir) else {
         return 0;
     };
