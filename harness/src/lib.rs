@@ -16,7 +16,8 @@
 //!    limits; the author's trusted programs under generous ones.
 //! 3. verdict: `verdict` — a run's measurements and a checker's judgement become a verdict.
 //! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
-//! 5. compile: `compile`, `sanitizer` — the languages table, source to a runnable program, the build cache.
+//! 5. compile: `compile` — the languages table, source to a runnable program (sanitizers
+//!    included), the build cache.
 //! 6. check: `check` — checkers and validators: an output and an answer become a judgement.
 //! 7. case: `case` — a problem's cases on disk: discover, select, partition.
 //! 8. config: `config` — judge.toml and the user's settings.
@@ -46,7 +47,6 @@ mod package;
 mod receive;
 mod report;
 pub mod sandbox;
-mod sanitizer;
 pub mod score;
 mod session;
 mod text;

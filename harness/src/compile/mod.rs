@@ -7,6 +7,7 @@ pub mod build;
 pub mod cache;
 pub(crate) mod languages;
 pub mod program;
+pub(crate) mod sanitizer;
 pub(crate) mod submit;
 
 pub use languages::{CompileLimits, Language};

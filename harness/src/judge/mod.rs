@@ -19,10 +19,10 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::compile::sanitizer::Sanitized;
 use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
-use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
 use std::ffi::OsString;
 

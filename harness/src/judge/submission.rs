@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::select::CasePattern;
+use crate::compile::sanitizer::{Sanitized, Toolchain};
 use crate::compile::submit::{self, Compiled, SubmitError};
 use crate::compile::Language;
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
-use crate::sanitizer::{Sanitized, Toolchain};
 use crate::verdict::Verdict;
 
 use super::interactive;
@@ -204,7 +204,7 @@ pub fn judge(
 }
 
 /// [`judge`], the plan's language being a sanitized build (`--sanitize`,
-/// [`crate::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
+/// [`crate::compile::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
 /// reason is then read from the sanitizer's report.
 pub fn judge_as(
     plan: &Plan<'_>,

@@ -377,7 +377,7 @@ fn run_input(
     source: &Path,
     request: &JudgeRequest,
     input: &Path,
-    sanitized: Option<crate::sanitizer::Toolchain>,
+    sanitized: Option<crate::compile::sanitizer::Toolchain>,
 ) -> Result<i32> {
     let problem = config.require_problem(problem)?;
     if !input.is_file() {
@@ -403,7 +403,7 @@ fn run_input(
     let prepared = match submit::compile(language, source, problem.memory_limit)? {
         Compiled::Ready(mut prepared) => {
             prepared.program.sanitized = sanitized.map(|toolchain| {
-                std::sync::Arc::new(crate::sanitizer::Sanitized {
+                std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
                     toolchain,
                     shown: source.to_path_buf(),
                     copy: prepared.source_copy.clone(),

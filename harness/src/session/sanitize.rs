@@ -7,11 +7,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::compile::sanitizer::{self, SanitizeError, Toolchain};
 use crate::compile::submit::{self, Compiled};
 use crate::compile::Language;
 use crate::config::{Config, Problem};
 use crate::sandbox::run::Limits;
-use crate::sanitizer::{self, SanitizeError, Toolchain};
 
 /// A program every C and C++ compiler accepts.
 const PROBE: &[u8] = b"int main(void) { return 0; }\n";

@@ -221,7 +221,7 @@ impl Session {
 fn rerun_sanitized(
     setup: &Setup,
     language: &crate::compile::Language,
-    toolchain: crate::sanitizer::Toolchain,
+    toolchain: crate::compile::sanitizer::Toolchain,
     submission: &std::path::Path,
     limits: crate::sandbox::run::Limits,
     failing: &stress::Failing,
@@ -233,7 +233,7 @@ fn rerun_sanitized(
             return Ok(stress::Rerun::NotBuilt(first));
         }
     };
-    prepared.program.sanitized = Some(std::sync::Arc::new(crate::sanitizer::Sanitized {
+    prepared.program.sanitized = Some(std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
         toolchain,
         shown: submission.to_path_buf(),
         copy: prepared.source_copy.clone(),
