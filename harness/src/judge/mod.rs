@@ -73,6 +73,30 @@ pub struct CaseOutcome {
     pub max_score: Option<f64>,
 }
 
+impl CaseOutcome {
+    /// A case with this verdict and reason and nothing measured, shown or scored: what a
+    /// judge error reports, and what the reporters' tests start from.
+    pub fn new(case: impl Into<String>, verdict: Verdict, reason: impl Into<String>) -> Self {
+        CaseOutcome {
+            case: case.into(),
+            verdict,
+            reason: reason.into(),
+            cpu_time: Duration::ZERO,
+            wall_time: Duration::ZERO,
+            peak_memory_bytes: 0,
+            time_sensitive: false,
+            stderr_tail: String::new(),
+            mismatch: None,
+            interaction: None,
+            unanswered: None,
+            input: None,
+            credit: None,
+            score: None,
+            max_score: None,
+        }
+    }
+}
+
 /// What the report shows of an interactive case.
 #[derive(Debug, Clone, Default)]
 pub struct Interaction {
@@ -509,23 +533,7 @@ fn output_file(
 }
 
 fn judge_error(case: &Case, reason: String) -> CaseOutcome {
-    CaseOutcome {
-        case: case.name.clone(),
-        verdict: Verdict::JudgeError,
-        reason,
-        cpu_time: Duration::ZERO,
-        wall_time: Duration::ZERO,
-        peak_memory_bytes: 0,
-        time_sensitive: false,
-        stderr_tail: String::new(),
-        mismatch: None,
-        interaction: None,
-        unanswered: None,
-        input: None,
-        credit: None,
-        score: None,
-        max_score: None,
-    }
+    CaseOutcome::new(case.name.clone(), Verdict::JudgeError, reason)
 }
 
 /// The verdict a submission gets, as online judges report it: AC when every case is AC,

@@ -1149,21 +1149,10 @@ mod tests {
 
     fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
         CaseOutcome {
-            case: case.to_string(),
-            verdict,
-            reason: reason.to_string(),
             cpu_time: Duration::from_millis(ms),
             wall_time: Duration::from_millis(ms + 1),
             peak_memory_bytes: 3 << 20,
-            time_sensitive: false,
-            stderr_tail: String::new(),
-            mismatch: None,
-            interaction: None,
-            unanswered: None,
-            input: None,
-            credit: None,
-            score: None,
-            max_score: None,
+            ..CaseOutcome::new(case, verdict, reason)
         }
     }
 

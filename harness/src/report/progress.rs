@@ -287,23 +287,7 @@ mod tests {
     use crate::verdict::Verdict;
 
     fn outcome(verdict: Verdict) -> CaseOutcome {
-        CaseOutcome {
-            case: "1".to_string(),
-            verdict,
-            reason: String::new(),
-            cpu_time: Duration::ZERO,
-            wall_time: Duration::ZERO,
-            peak_memory_bytes: 0,
-            time_sensitive: false,
-            stderr_tail: String::new(),
-            mismatch: None,
-            interaction: None,
-            unanswered: None,
-            input: None,
-            credit: None,
-            score: None,
-            max_score: None,
-        }
+        CaseOutcome::new("1", verdict, "")
     }
 
     #[test]

@@ -114,29 +114,11 @@ impl FailedCases {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use crate::verdict::Verdict;
 
     fn outcome(case: &str, verdict: Verdict) -> CaseOutcome {
-        CaseOutcome {
-            case: case.to_string(),
-            verdict,
-            reason: String::new(),
-            cpu_time: Duration::ZERO,
-            wall_time: Duration::ZERO,
-            peak_memory_bytes: 0,
-            time_sensitive: false,
-            stderr_tail: String::new(),
-            mismatch: None,
-            interaction: None,
-            unanswered: None,
-            input: None,
-            credit: None,
-            score: None,
-            max_score: None,
-        }
+        CaseOutcome::new(case, verdict, "")
     }
 
     #[test]

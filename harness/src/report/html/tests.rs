@@ -18,21 +18,10 @@ const EVIL: &str = "<script>alert('x')</script>";
 
 fn outcome(case: &str, verdict: Verdict, reason: &str, cpu_ms: u64) -> CaseOutcome {
     CaseOutcome {
-        case: case.to_string(),
-        verdict,
-        reason: reason.to_string(),
         cpu_time: Duration::from_millis(cpu_ms),
         wall_time: Duration::from_millis(cpu_ms + 1),
         peak_memory_bytes: 2 << 20,
-        time_sensitive: false,
-        stderr_tail: String::new(),
-        mismatch: None,
-        interaction: None,
-        unanswered: None,
-        input: None,
-        credit: None,
-        score: None,
-        max_score: None,
+        ..CaseOutcome::new(case, verdict, reason)
     }
 }
 
