@@ -5,12 +5,13 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
 use crate::author::gen::{self, with_suffix, GenError};
 use crate::author::validate::{ValidateError, Validator, Validity};
+use crate::case::discover::check_name;
 use crate::check::{self, CaseFiles};
 use crate::config::{Config, Problem};
 use crate::tool::{self, Role, ToolError};
@@ -192,31 +193,6 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
         replaced: existed,
         warning,
     })
-}
-
-/// A case name is a relative path below the case folder, without `.in`: `big`, `secret/07`.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("it is empty".to_string());
-    }
-    if name.ends_with(".in") || name.ends_with(".ans") {
-        return Err("leave out `.in` / `.ans`".to_string());
-    }
-    if name.contains('\0') || name.contains('\\') {
-        return Err("it holds a NUL or a backslash".to_string());
-    }
-    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
-        return Err("it must be a relative path like `big` or `secret/07`".to_string());
-    }
-    for component in Path::new(name).components() {
-        match component {
-            Component::Normal(part) if !part.to_string_lossy().starts_with('.') => {}
-            _ => {
-                return Err("no part of it may be `..` or start with `.`".to_string());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The first `added-N` that is neither a case nor a generator's name.

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::author::add;
 use crate::author::validate::{self, Validator, Validity};
 use crate::config::{Config, Problem};
 use crate::event::{Event, Finished};
@@ -179,7 +178,7 @@ pub fn plan(problem: &Problem) -> Result<Vec<PlannedCase>, GenError> {
                 message,
             };
             let name = case_name(&generator.name, seed).map_err(bad)?;
-            add::check_name(&name).map_err(|e| bad(e.clone()))?;
+            crate::case::discover::check_name(&name).map_err(|e| bad(e.clone()))?;
             if HAND_ADDED_PREFIXES.iter().any(|p| name.starts_with(p)) {
                 return Err(GenError::HandAddedName {
                     problem: problem.name.clone(),
