@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::kattis::{grade, OnReject, VerdictMode};
+use super::grading::{grade, OnReject, VerdictMode};
 use super::model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 use super::number::{at_most, format_score};
 use crate::verdict::credit::CreditError;

@@ -7,6 +7,7 @@
 mod aggregate;
 mod error;
 mod expected;
+mod grading;
 mod kattis;
 mod model;
 mod number;
@@ -25,10 +26,8 @@ pub use error::{Place, ScoringError, ScoringErrorKind};
 pub use expected::{
     check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,
 };
-pub use kattis::{
-    kattis_legacy, KattisFolder, KattisGrading, KattisItem, OnReject, ScoreMode, TestdataYaml,
-    VerdictMode,
-};
+pub use grading::{KattisGrading, OnReject, ScoreMode, VerdictMode};
+pub use kattis::{kattis_legacy, KattisFolder, KattisItem, TestdataYaml};
 pub use model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 pub use number::{format_score, same_score, DECIMALS};
 pub use polygon::{polygon, PointsPolicy, PolygonGroup, PolygonTest};

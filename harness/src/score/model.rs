@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::error::{ScoringError, ScoringErrorKind};
-use super::kattis::{KattisGrading, OnReject};
+use super::grading::{KattisGrading, OnReject};
 use super::number::{at_most, format_score};
 use crate::verdict::credit::{Credit, CreditError};
 use crate::verdict::Verdict;
