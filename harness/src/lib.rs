@@ -46,6 +46,7 @@ pub mod judge;
 mod package;
 mod receive;
 mod report;
+mod results;
 pub mod sandbox;
 pub mod score;
 mod session;
