@@ -22,9 +22,9 @@ use crate::author::stress::StressReport;
 use crate::case::partition::Partition;
 use crate::compile::Language;
 use crate::judge::calibrate::ProblemCalibration;
-use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Expected, Skipped, Verified};
-use crate::judge::CaseOutcome;
+use crate::results::case::CaseOutcome;
+use crate::results::submission::SubmissionReport;
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 

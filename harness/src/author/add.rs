@@ -15,7 +15,8 @@ use crate::case::discover::check_name;
 use crate::check::{self, CaseFiles};
 use crate::config::{Config, Problem};
 use crate::tool::{self, Role, ToolError};
-use crate::verdict::Verdict;
+
+pub use crate::results::author::{Added, AnswerSource, Warning};
 
 /// `harness add` without a name picks the first free `added-N`.
 pub const AUTO_NAME_PREFIX: &str = "added-";
@@ -57,38 +58,6 @@ pub struct NewCase<'a> {
     pub force: bool,
     /// Skip the validator.
     pub no_validate: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerSource {
-    Reference,
-    Given,
-    /// An interactive problem without a reference: the interactor judges the dialogue, and
-    /// the answer file is empty, as in Kattis packages.
-    Empty,
-}
-
-/// Something worth telling, that did not stop the case from being added.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Warning {
-    /// The given answer and the reference's disagree, by the problem's checker.
-    Disagrees { verdict: Verdict, reason: String },
-    /// The reference could not answer, so the given answer was not compared.
-    ReferenceFailed { reason: String },
-}
-
-/// What was written.
-#[derive(Debug, Clone)]
-pub struct Added {
-    pub name: String,
-    pub input: PathBuf,
-    pub answer: PathBuf,
-    pub input_bytes: usize,
-    pub answer_bytes: usize,
-    pub answer_source: AnswerSource,
-    /// An existing case was replaced (`force`).
-    pub replaced: bool,
-    pub warning: Option<Warning>,
 }
 
 /// Adds one case to `problem`'s case folder.
