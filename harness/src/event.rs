@@ -16,13 +16,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::author::add::Added;
-use crate::author::gen::GenReport;
-use crate::author::stress::StressReport;
 use crate::case::partition::Partition;
 use crate::compile::Language;
-use crate::judge::calibrate::ProblemCalibration;
 use crate::judge::verify::{Expected, Skipped, Verified};
+use crate::results::author::{Added, GenReport, StressReport};
+use crate::results::calibrate::ProblemCalibration;
 use crate::results::case::CaseOutcome;
 use crate::results::submission::SubmissionReport;
 use crate::sandbox::run::Limits;

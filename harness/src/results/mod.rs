@@ -2,5 +2,6 @@
 //! judge makes them, events carry them, reporters render them; nothing here runs anything.
 
 pub mod author;
+pub mod calibrate;
 pub mod case;
 pub mod submission;
