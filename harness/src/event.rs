@@ -18,11 +18,12 @@ use std::time::{Duration, SystemTime};
 
 use crate::case::partition::Partition;
 use crate::compile::Language;
-use crate::judge::verify::{Expected, Skipped, Verified};
+use crate::package::expected::{Expected, Skipped};
 use crate::results::author::{Added, GenReport, StressReport};
 use crate::results::calibrate::ProblemCalibration;
 use crate::results::case::CaseOutcome;
 use crate::results::submission::SubmissionReport;
+use crate::results::verify::Verified;
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 

@@ -7,6 +7,7 @@
 pub mod build;
 pub mod contest;
 pub mod expectations;
+pub mod expected;
 pub mod export;
 pub mod generate;
 pub mod include;

@@ -8,8 +8,9 @@ use super::limits::{LimitOrigin, TimeLimit};
 use super::{languages, Loaded};
 use crate::compile::submit::SubmitError;
 use crate::judge::submission::{self, Options, Plan};
-use crate::judge::verify::{Expected, Skipped, Stored};
+use crate::judge::verify::Stored;
 use crate::judge::Stop;
+use crate::package::expected::{Expected, Skipped};
 
 /// The package's submissions ready to judge, named `<package>/<folder>/<file>`, and those
 /// that cannot be judged here.
@@ -41,7 +42,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                 // Scored, a partial submission is checked by its score, whatever its verdict
                 // (unless a comment or submissions.yaml says which).
                 expected: if partial && problem.package_scoring.is_some() {
-                    crate::judge::verify::partially_accepted()
+                    crate::package::expected::partially_accepted()
                 } else {
                     submission.expected.clone()
                 },

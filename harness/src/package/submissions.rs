@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::expectations::TimeLimitUse;
 use super::{file_name, sorted_entries, PackageError};
-use crate::judge::verify::Expected;
+use crate::package::expected::Expected;
 use crate::verdict::Verdict;
 
 /// One stored submission of a package, before its language is known.
@@ -28,7 +28,7 @@ pub struct PackageSubmission {
     pub lower_bound_cases: Vec<super::expectations::Glob>,
 }
 
-pub use crate::judge::verify::Skipped;
+pub use crate::package::expected::Skipped;
 
 const FAILURES: [Verdict; 5] = [
     Verdict::WrongAnswer,
@@ -191,7 +191,7 @@ pub fn kattis(
                 };
             }
             let expected_score =
-                crate::judge::verify::stated_score(&[], "", &source).map_err(|e| {
+                crate::package::expected::stated_score(&[], "", &source).map_err(|e| {
                     PackageError::Invalid {
                         path: source.clone(),
                         message: e.to_string(),

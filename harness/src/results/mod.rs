@@ -5,3 +5,4 @@ pub mod author;
 pub mod calibrate;
 pub mod case;
 pub mod submission;
+pub mod verify;

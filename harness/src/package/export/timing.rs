@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::compile::submit::SubmitError;
 use crate::judge::submission::{self, Options};
-use crate::judge::verify::Expected;
 use crate::judge::Stop;
+use crate::package::expected::Expected;
 use crate::package::{self, PackageError, TimeLimit};
 use crate::units::format_duration;
 use crate::verdict::Verdict;
