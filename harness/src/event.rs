@@ -10,8 +10,9 @@
 //! and detail; per unit the limits and the result — so that a new reporter is written against
 //! this module alone.
 //!
-//! The results it carries are still defined where they are made (`judge`, `author`); they are
-//! plain data, and could move below both.
+//! The results it carries are plain data defined below it (`results`, and `package::expected`
+//! for what a stored submission must get), so the judge and the author's commands, which
+//! emit events, sit above it.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};

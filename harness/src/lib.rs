@@ -21,7 +21,8 @@
 //! 6. check: `check` — checkers and validators: an output and an answer become a judgement.
 //! 7. case: `case` — a problem's cases on disk: discover, select, partition.
 //! 8. config: `config` — judge.toml and the user's settings.
-//! 9. package: `package` — problem packages (Kattis, Polygon, DOMjudge) read into a problem.
+//! 9. package: `package` — problem packages (Kattis, Polygon, DOMjudge) read into a problem,
+//!    and what their stored submissions must get.
 //! 10. results: `results` — the plain data of outcomes and reports that events carry.
 //! 11. event: `event` — the one event stream every command that judges speaks.
 //! 12. judge: `judge` — a case, a suite, a submission, verify and calibrate.

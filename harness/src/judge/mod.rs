@@ -7,6 +7,7 @@ pub(crate) mod custom;
 pub(crate) mod interactive;
 pub(crate) mod multipass;
 pub(crate) mod scoring;
+pub(crate) mod stored;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;

@@ -15,7 +15,6 @@ pub mod kattis;
 pub mod languages;
 pub mod limits;
 pub mod polygon;
-pub mod stored;
 pub mod submissions;
 pub mod validate;
 pub(crate) mod yaml;

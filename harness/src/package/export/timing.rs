@@ -127,7 +127,7 @@ pub fn check(
     };
     let high = Duration::from_secs_f64(limit.as_secs_f64() * TIME_LIMIT_TO_TLE);
     let loaded = package::load(opened, languages, Some(high))?;
-    let (stored, skipped) = package::stored::plan(&loaded);
+    let (stored, skipped) = crate::judge::stored::plan(&loaded);
     let accepted = |expected: &Expected| *expected == Expected::One(Verdict::Accepted);
     let mut check = TimeCheck {
         limit,
