@@ -10,8 +10,8 @@ use crate::compile::Language;
 use crate::compile::Program;
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::event::{Event, Finished};
-use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::{self, JudgeSettings};
+use crate::results::submission::{CompileOutcome, SubmissionReport};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
