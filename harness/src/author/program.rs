@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::check::Checker;
-use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
+use crate::compile::submission::{Compiled, Prepared};
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, Problem};
 use crate::tool;
 
@@ -46,7 +47,7 @@ pub fn resolve(
     if path.is_file() {
         if let Ok(language) = crate::config::detect_language(config, path, None) {
             submit::check_tools(language)?;
-            return match submit::compile(language, path, memory_bytes)? {
+            return match crate::compile::submission::compile(language, path, memory_bytes)? {
                 Compiled::Ready(prepared) => {
                     let mut command = vec![prepared.program.executable.display().to_string()];
                     command.extend(
@@ -181,7 +182,7 @@ fn compiled_command(
         return Ok(template.to_vec());
     };
     submit::check_tools(language)?;
-    match submit::compile(language, &path, memory_bytes)? {
+    match crate::compile::submission::compile(language, &path, memory_bytes)? {
         Compiled::Ready(built) => Ok(std::iter::once(
             built.program.executable.display().to_string(),
         )

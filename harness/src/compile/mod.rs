@@ -8,6 +8,7 @@ pub mod cache;
 pub(crate) mod languages;
 pub mod program;
 pub(crate) mod sanitizer;
+pub(crate) mod submission;
 pub(crate) mod submit;
 
 pub use languages::{CompileLimits, Language};

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::case::discover::{self, Case, DiscoverError};
-use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
+use crate::compile::submission::{Compiled, Prepared};
+use crate::compile::submit::SubmitError;
 use crate::compile::Program;
 use crate::config::{Config, Problem};
 use crate::event::{Event, Finished};
@@ -114,7 +115,7 @@ fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming
     let label = label_of(stored);
     let path = stored.plan.source.clone();
     Ok(
-        match submit::compile(
+        match crate::compile::submission::compile(
             stored.plan.language,
             &path,
             stored.plan.problem.memory_limit,

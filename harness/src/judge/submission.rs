@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::select::CasePattern;
 use crate::compile::sanitizer::{Sanitized, Toolchain};
-use crate::compile::submit::{self, Compiled, SubmitError};
+use crate::compile::submission::Compiled;
+use crate::compile::submit::{self, SubmitError};
 use crate::compile::Language;
 use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
@@ -180,15 +181,19 @@ pub fn judge_as(
                 })?,
             None => Vec::new(),
         };
-    let prepared =
-        match submit::compile_with(plan.language, &plan.source, problem.memory_limit, &beside)? {
-            Compiled::CompileError { message, .. } => {
-                report.compile.message = message;
-                report.elapsed = started.elapsed();
-                return Ok(report);
-            }
-            Compiled::Ready(prepared) => prepared,
-        };
+    let prepared = match crate::compile::submission::compile_with(
+        plan.language,
+        &plan.source,
+        problem.memory_limit,
+        &beside,
+    )? {
+        Compiled::CompileError { message, .. } => {
+            report.compile.message = message;
+            report.elapsed = started.elapsed();
+            return Ok(report);
+        }
+        Compiled::Ready(prepared) => prepared,
+    };
     let mut prepared = prepared;
     if let Some(toolchain) = sanitized {
         prepared.program.sanitized = Some(Arc::new(Sanitized {

@@ -5,7 +5,8 @@ use std::time::Instant;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
-use crate::compile::submit::{self, Compiled, SubmitError};
+use crate::compile::submission::Compiled;
+use crate::compile::submit::{self, SubmitError};
 use crate::compile::Language;
 use crate::compile::Program;
 use crate::config::{Config, Problem, UnknownProblem};
@@ -142,7 +143,9 @@ pub(crate) fn solution_program<'a>(
         source,
     };
     submit::check_tools(language).map_err(submit_error)?;
-    match submit::compile(language, path, problem.memory_limit).map_err(submit_error)? {
+    match crate::compile::submission::compile(language, path, problem.memory_limit)
+        .map_err(submit_error)?
+    {
         Compiled::Ready(prepared) => Ok((prepared.program, Some(language))),
         Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
             problem: problem.name.clone(),

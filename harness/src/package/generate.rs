@@ -971,7 +971,7 @@ pub struct Context<'a> {
 /// The programs built so far, by their path from the package's folder.
 struct Built {
     generators: BTreeMap<String, super::build::Built>,
-    solutions: BTreeMap<String, crate::compile::submit::Prepared>,
+    solutions: BTreeMap<String, crate::compile::submission::Prepared>,
     default_solution: Option<Option<String>>,
 }
 
@@ -1393,13 +1393,17 @@ fn run_solution(
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
         super::languages::available(language)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
-        match crate::compile::submit::compile(language, &relative, GENERATOR_LIMITS.memory_bytes)
-            .map_err(|e| e.to_string())?
+        match crate::compile::submission::compile(
+            language,
+            &relative,
+            GENERATOR_LIMITS.memory_bytes,
+        )
+        .map_err(|e| e.to_string())?
         {
-            crate::compile::submit::Compiled::Ready(prepared) => {
+            crate::compile::submission::Compiled::Ready(prepared) => {
                 built.solutions.insert(solution.to_string(), prepared);
             }
-            crate::compile::submit::Compiled::CompileError { message, .. } => {
+            crate::compile::submission::Compiled::CompileError { message, .. } => {
                 return Err(format!(
                     "the solution `{solution}` does not compile:\n{message}"
                 ))

@@ -12,7 +12,8 @@ use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
 use super::{packages, sanitize, stream, Output, Session};
 use crate::author::program::Part;
 use crate::case::partition::Partition;
-use crate::compile::submit::{self, Compiled};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
 use crate::config::{self, standalone, Config};
 use crate::event::{Command, Event, Finished, Plan};
 use crate::exit;
@@ -400,27 +401,28 @@ fn run_input(
     )?;
     let limits = problem.limits(language.time_multiplier);
     let mut stdout = anstream::stdout().lock();
-    let prepared = match submit::compile(language, source, problem.memory_limit)? {
-        Compiled::Ready(mut prepared) => {
-            prepared.program.sanitized = sanitized.map(|toolchain| {
-                std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
-                    toolchain,
-                    shown: source.to_path_buf(),
-                    copy: prepared.source_copy.clone(),
-                })
-            });
-            prepared
-        }
-        Compiled::CompileError { message, .. } => {
-            crate::report::stress::write_compile_error(
-                &mut stdout,
-                source,
-                &language.name,
-                &message,
-            )?;
-            return Ok(exit::FAILED);
-        }
-    };
+    let prepared =
+        match crate::compile::submission::compile(language, source, problem.memory_limit)? {
+            Compiled::Ready(mut prepared) => {
+                prepared.program.sanitized = sanitized.map(|toolchain| {
+                    std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
+                        toolchain,
+                        shown: source.to_path_buf(),
+                        copy: prepared.source_copy.clone(),
+                    })
+                });
+                prepared
+            }
+            Compiled::CompileError { message, .. } => {
+                crate::report::stress::write_compile_error(
+                    &mut stdout,
+                    source,
+                    &language.name,
+                    &message,
+                )?;
+                return Ok(exit::FAILED);
+            }
+        };
     let expected = match (&answer, &problem.reference) {
         (Some(answer), _) => custom::Expected::Answer(answer),
         (None, Some(command)) => custom::Expected::Reference {

@@ -8,7 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::compile::sanitizer::{self, SanitizeError, Toolchain};
-use crate::compile::submit::{self, Compiled};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
 use crate::compile::Language;
 use crate::config::{Config, Problem};
 use crate::sandbox::run::Limits;
@@ -91,7 +92,7 @@ fn probe(language: &Language, toolchain: Toolchain) -> Result<()> {
     let source = dir.path().join("probe").with_extension(extension);
     std::fs::write(&source, PROBE)
         .with_context(|| format!("cannot write `{}`", source.display()))?;
-    match submit::compile(language, &source, 0)? {
+    match crate::compile::submission::compile(language, &source, 0)? {
         Compiled::Ready(_) => Ok(()),
         Compiled::CompileError { message, .. } => {
             let compiler = language

@@ -13,7 +13,8 @@ use crate::author::add::{self, Added, NewCase};
 use crate::author::program::{self, Part, ResolvedProgram};
 use crate::author::stress::{self, Setup, Shrinker, StressOptions};
 use crate::author::validate::{default_jobs, Validator};
-use crate::compile::submit::{self, Compiled};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
 use crate::config::{Config, Problem};
 use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit};
 use crate::exit;
@@ -114,16 +115,18 @@ impl Session {
             result,
         };
 
-        let prepared = match submit::compile(language, &submission, problem.memory_limit)? {
-            Compiled::Ready(prepared) => prepared,
-            Compiled::CompileError { language, message } => {
-                let stressed = Stressed {
-                    language: language.name.clone(),
-                    ..stressed(StressResult::CompileError(message))
-                };
-                return report_compile_error(&plan, output, &stressed);
-            }
-        };
+        let prepared =
+            match crate::compile::submission::compile(language, &submission, problem.memory_limit)?
+            {
+                Compiled::Ready(prepared) => prepared,
+                Compiled::CompileError { language, message } => {
+                    let stressed = Stressed {
+                        language: language.name.clone(),
+                        ..stressed(StressResult::CompileError(message))
+                    };
+                    return report_compile_error(&plan, output, &stressed);
+                }
+            };
         options.first_seed = request.seed.unwrap_or_else(|| {
             let seed = random_seed();
             // Said at once, so that even an interrupted run can be repeated.
@@ -226,13 +229,14 @@ fn rerun_sanitized(
     limits: crate::sandbox::run::Limits,
     failing: &stress::Failing,
 ) -> Result<stress::Rerun> {
-    let mut prepared = match submit::compile(language, submission, limits.memory_bytes)? {
-        Compiled::Ready(prepared) => prepared,
-        Compiled::CompileError { message, .. } => {
-            let first = message.lines().next().unwrap_or_default().to_string();
-            return Ok(stress::Rerun::NotBuilt(first));
-        }
-    };
+    let mut prepared =
+        match crate::compile::submission::compile(language, submission, limits.memory_bytes)? {
+            Compiled::Ready(prepared) => prepared,
+            Compiled::CompileError { message, .. } => {
+                let first = message.lines().next().unwrap_or_default().to_string();
+                return Ok(stress::Rerun::NotBuilt(first));
+            }
+        };
     prepared.program.sanitized = Some(std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
         toolchain,
         shown: submission.to_path_buf(),
