@@ -135,11 +135,8 @@ pub struct Unit {
     )]
     pub expected: Option<Expected>,
     /// A scored problem's rules (its groups, their points and the total), known before any
-    /// case runs; `None` for a pass-fail problem.
-    #[expect(
-        dead_code,
-        reason = "known before it is judged, for a report that lays out the plan first (issue 24's HTML report); the others read the score from the result"
-    )]
+    /// case runs; `None` for a pass-fail problem. The HTML report lays out its matrix's
+    /// column bands by it.
     pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
 }
 

@@ -57,8 +57,14 @@ fn project(flags: &str) -> Project {
         .file("testlib.h", "#define ANSWER 1\n")
 }
 
+/// The compiles logged: every call but the sanitized builds' questions of where a runtime is
+/// (`-print-file-name=libasan.so`).
 fn compiles(project: &Project) -> usize {
-    std::fs::read_to_string(project.join("compiles.log")).map_or(0, |log| log.lines().count())
+    std::fs::read_to_string(project.join("compiles.log")).map_or(0, |log| {
+        log.lines()
+            .filter(|line| !line.starts_with("-print-file-name="))
+            .count()
+    })
 }
 
 fn judge(project: &Project, expected: i32) {
@@ -221,4 +227,79 @@ fn a_sanitized_build_and_a_plain_one_share_no_binary() {
     // was compiled in a scratch folder since renamed.
     assert!(text.contains("heap-buffer-overflow at a.c:5"), "{text}");
     assert_eq!(compiles(&project), 3, "{log}");
+}
+
+/// A gcc whose AddressSanitizer runtime is the file `rt/libasan.so` of the project, so a test
+/// can remove it: it resolves `-print-file-name=libasan.so` to that file while it is there
+/// (the bare name when not, as gcc does), refuses to link a sanitized build without it, and
+/// otherwise builds with the real gcc, the sanitizer flags left out (so that this test needs
+/// no sanitizers on the machine).
+fn gcc_with_a_runtime(root: &Path) -> String {
+    format!(
+        r#"#!/bin/sh
+rt='{rt}'
+for arg; do
+  case "$arg" in
+    -print-file-name=*) lib="${{arg#-print-file-name=}}"
+      if [ -e "$rt/$lib" ]; then echo "$rt/$lib"; else echo "$lib"; fi
+      exit 0;;
+  esac
+done
+echo "$*" >> '{log}'
+first=1
+for arg; do
+  if [ $first = 1 ]; then set --; first=0; fi
+  case "$arg" in
+    -fsanitize=*|-fno-sanitize*)
+      if [ ! -e "$rt/libasan.so" ]; then echo "/usr/bin/ld: cannot find -lasan" >&2; exit 1; fi;;
+    *) set -- "$@" "$arg";;
+  esac
+done
+exec gcc "$@"
+"#,
+        rt = root.join("rt").display(),
+        log = root.join("compiles.log").display()
+    )
+}
+
+#[test]
+fn a_sanitizer_runtime_removed_after_a_build_is_named_not_judged_from_the_cache() {
+    let project = Project::new().case("answer", "01", "x\n", "1\n");
+    project.write(
+        "judge.toml",
+        &toml(project.path(), r#""-O2", "-DANSWER=1""#),
+    );
+    let script = gcc_with_a_runtime(project.path());
+    let project = project
+        .executable("cc", &script)
+        .file("rt/libasan.so", "the runtime, version 1")
+        .file("a.c", ANSWER_C);
+    let sanitized = || {
+        project
+            .harness()
+            .args(["judge", "answer", "a.c", "--sanitize"])
+            .assert()
+    };
+    let first = sanitized();
+    let said = String::from_utf8_lossy(&first.get_output().stdout).into_owned();
+    first.code(OK);
+    assert!(said.contains("sanitized"), "{said}");
+    // The probe and the submission.
+    assert_eq!(compiles(&project), 2);
+    sanitized().code(OK);
+    assert_eq!(compiles(&project), 2, "both from the cache");
+    // An upgraded runtime: built again.
+    project.write("rt/libasan.so", "the runtime, version 2, longer");
+    sanitized().code(OK);
+    assert_eq!(compiles(&project), 4, "built against the new runtime");
+    // Removed: the probe is built again and refused, naming the sanitizers, before anything
+    // is judged (from the cache, the program would no longer start: an RE).
+    std::fs::remove_file(project.join("rt/libasan.so")).unwrap();
+    let gone = sanitized();
+    let said = String::from_utf8_lossy(&gone.get_output().stderr).into_owned();
+    gone.code(2);
+    assert!(
+        said.contains("cannot build with AddressSanitizer") && said.contains("cannot find -lasan"),
+        "{said}"
+    );
 }

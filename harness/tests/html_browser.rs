@@ -357,3 +357,134 @@ fn the_report_fetches_nothing() {
     }
     assert!(checked > 0, "the summary links to each problem's section");
 }
+
+/// The verify report of the shipped `two-n-queens` (scored by subtasks: `small` 30, `middle`
+/// 30, `large` 40, the samples nothing) with four of its stored submissions: one that passes
+/// all, one too slow for `large`, one right for `small` only, one wrong everywhere.
+fn scored_page(dir: &Path) -> PathBuf {
+    let shipped = repo().join("solutions/submissions/two-n-queens");
+    for stored in [
+        "accepted/pairs.cpp",
+        "partially_accepted/all_pairs.cpp",
+        "partially_accepted/small_only.py",
+        "wrong_answer/black_ignores_board.cpp",
+    ] {
+        let target = dir.join("submissions/two-n-queens").join(stored);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(shipped.join(stored), &target).unwrap();
+    }
+    let page = dir.join("scored.html");
+    harness_in(dir)
+        .args(["verify", "two-n-queens", "-j", "2", "--config"])
+        .arg(repo().join("judge.toml"))
+        .arg("--submissions")
+        .arg(dir.join("submissions"))
+        .arg("--html")
+        .arg(&page)
+        .assert()
+        .code(0);
+    page
+}
+
+#[test]
+fn a_scored_problems_matrix_shows_a_band_per_subtask_and_each_submissions_points() {
+    let Some(browser) = chromium("the scored verify report in chromium") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let page = scored_page(dir.path());
+    let xml = dom(&browser, &page);
+    let document = parse(&xml);
+    let cases = std::fs::read_dir(repo().join("cases/two-n-queens"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "in")
+        })
+        .count();
+    let bands: Vec<(&str, usize, String)> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("th") && has_class(n, "group"))
+        .map(|n| {
+            (
+                n.attribute("data-group").unwrap(),
+                n.attribute("colspan").unwrap().parse().unwrap(),
+                n.text().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let names: Vec<(&str, &str)> = bands
+        .iter()
+        .map(|(name, _, text)| (*name, text.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("samples", "samples"),
+            ("small", "small · 30"),
+            ("middle", "middle · 30"),
+            ("large", "large · 40"),
+        ]
+    );
+    assert_eq!(bands[0].1, 2, "the two samples");
+    assert_eq!(
+        bands.iter().map(|b| b.1).sum::<usize>(),
+        cases,
+        "every case column under one band"
+    );
+    let standings = |submission: &str| -> Vec<(String, String)> {
+        let row = document
+            .descendants()
+            .find(|n| n.attribute("data-points-of") == Some(submission))
+            .unwrap_or_else(|| panic!("a points row for {submission}"));
+        row.children()
+            .filter(|n| has_class(n, "pts"))
+            .map(|n| {
+                (
+                    n.attribute("data-standing").unwrap().to_string(),
+                    n.attribute("data-points").unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let got = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(s, p)| ((*s).to_string(), (*p).to_string()))
+            .collect()
+    };
+    assert_eq!(
+        standings("accepted/pairs.cpp"),
+        got(&[("pass", ""), ("pass", "30"), ("pass", "30"), ("pass", "40")])
+    );
+    assert_eq!(
+        standings("partially_accepted/all_pairs.cpp"),
+        got(&[("pass", ""), ("pass", "30"), ("pass", "30"), ("fail", "0")])
+    );
+    assert_eq!(
+        standings("partially_accepted/small_only.py"),
+        got(&[("pass", ""), ("pass", "30"), ("fail", "0"), ("fail", "0")])
+    );
+    // And a picture of it, to look at.
+    let png = output_folder().join("verify-two-n-queens.png");
+    let _ = std::fs::remove_file(&png);
+    run_chromium(
+        &browser,
+        &page,
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1280,900",
+        ],
+    );
+    let bytes = std::fs::read(&png).expect("the screenshot");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    assert!(
+        bytes.len() > 20_000,
+        "more than a blank page: {} bytes",
+        bytes.len()
+    );
+    eprintln!("screenshot: {}", png.display());
+}

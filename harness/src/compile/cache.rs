@@ -273,8 +273,14 @@ fn sanitize(label: &str) -> String {
 /// modification time (an upgrade changes them; running `--version` on every build would cost
 /// more than the lookup saves). Empty when it is not found: the build then says so.
 pub fn tool_identity(program: &str) -> String {
-    let found = crate::sandbox::run::find_program(Path::new(program)).ok();
-    let Some(real) = found.and_then(|path| fs::canonicalize(path).ok()) else {
+    crate::sandbox::run::find_program(Path::new(program))
+        .map_or_else(|_| String::new(), |path| file_identity(&path))
+}
+
+/// The identity of the file `path` leads to: its real path (links followed), size and
+/// modification time; empty when there is none.
+pub fn file_identity(path: &Path) -> String {
+    let Ok(real) = fs::canonicalize(path) else {
         return String::new();
     };
     let Ok(meta) = fs::metadata(&real) else {

@@ -233,8 +233,8 @@ pub fn build(
 }
 
 /// Everything that decides the build: the sources (names and bytes) and headers, the
-/// constants, the recipe (a language's whole table entry, flags included) and the identity of
-/// the tools its compile command starts.
+/// constants, the recipe (a language's whole table entry, flags included), the identity of
+/// the tools its compile command starts and of the sanitizers' runtimes it links.
 fn key(
     source: Source<'_>,
     recipe: Recipe<'_>,
@@ -253,6 +253,10 @@ fn key(
                 .chain(super::languages::inner_tools(language).iter().copied());
             for tool in tools {
                 key.part(cache::tool_identity(tool).as_bytes());
+            }
+            // A sanitized build runs only with the runtimes it was linked against.
+            if let Some(command) = &language.compile {
+                key.part(super::runtimes::identity(command).as_bytes());
             }
             language.id.as_str()
         }

@@ -3,6 +3,7 @@
 //! dark mode. It is one more [`Reporter`]: it keeps what the events say and writes the page
 //! when the run finishes; it never runs or reads anything.
 
+mod bands;
 pub mod chart;
 pub mod file;
 pub mod page;

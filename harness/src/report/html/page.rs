@@ -158,6 +158,27 @@ tr.is-mismatch th, tr.is-mismatch td.head { background: var(--del); }
 .matrix td.c.none { background: var(--none); }
 .matrix td.c.near { outline: 3px solid var(--near); outline-offset: -3px; color: var(--bg); font-weight: 700; }
 .matrix th.band, .matrix td.band { border-left: 2px solid var(--fg); }
+.matrix tr.bands th.group { color: var(--fg); font-size: 11px; font-weight: 600; text-align: left;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 1px; padding: 0 0.3rem;
+  border-bottom: 2px solid var(--fg); }
+.matrix tr.points th.sub { font-size: 10px; }
+.matrix td.pts { height: 15px; padding: 0 0.3rem; font-size: 10px; font-weight: 700; text-align: left;
+  white-space: nowrap; overflow: hidden; max-width: 1px; border-bottom: 1px solid var(--line); }
+.matrix td.pts.pass { background: var(--ins); color: var(--AC); }
+.matrix td.pts.partial { background: var(--band); color: var(--fg); }
+.matrix td.pts.fail { background: var(--WA); color: #fff; }
+.matrix td.pts.skip { background: var(--none); color: var(--muted); font-weight: normal; }
+.matrix td.pts.unknown { color: var(--muted); font-weight: normal; }
+.matrix td.chips { white-space: nowrap; padding: 0 0.4rem 2px 0; }
+.chip { display: inline-block; padding: 0 4px; margin: 1px 3px 0 0; border-radius: 3px; font-size: 10px;
+  font-weight: 700; border: 1px solid var(--line); }
+.chip.pass { background: var(--ins); color: var(--AC); }
+.chip.partial { background: var(--band); color: var(--fg); }
+.chip.fail { background: var(--WA); color: #fff; border-color: var(--WA); }
+.chip.skip, .chip.unknown { background: var(--none); color: var(--muted); font-weight: normal; }
+.legend .sw.pts-pass { background: var(--ins); outline: 1px solid var(--AC); outline-offset: -1px; }
+.legend .sw.pts-partial { background: var(--band); }
+.legend .sw.pts-fail { background: var(--WA); }
 .legend { margin: 0.4rem 0; color: var(--muted); font-size: 12px; }
 .legend .badge { min-width: 0; }
 .legend .sw { display: inline-block; width: 10px; height: 10px; vertical-align: -1px; background: var(--c); }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use super::bands;
 use super::chart::{self, Bar, Spread, Strip};
 use super::file::MARKER;
 use super::page::{esc, limit, ms, utc, verdict_class, STYLE};
@@ -405,7 +406,7 @@ fn judged_section(
             expected: None,
             report,
         };
-        matrix(html, &planned.cases, &[row]);
+        matrix(html, &planned.cases, &[row], planned.scoring.as_deref());
         let strip = strip_of(&planned.label, report, &planned.cases);
         html.push_str(&chart::time_strips(
             &format!("CPU time of {} per case against the limit", planned.label),
@@ -472,11 +473,26 @@ struct Row<'a> {
     report: &'a SubmissionReport,
 }
 
-/// The verdict cell of each case for each row, and the legend.
-fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
+/// The verdict cell of each case for each row, and the legend; on a scored problem the
+/// columns grouped under a band per group, and under each row the points it got in each.
+fn matrix(
+    html: &mut String,
+    cases: &[String],
+    rows: &[Row<'_>],
+    scoring: Option<&crate::score::Scoring>,
+) {
     let named = cases.len() <= NAMED_COLUMNS;
     let verify = rows.iter().any(|r| r.expected.is_some());
-    html.push_str("<div class=\"scroll\"><table class=\"matrix\"><thead><tr><th class=\"sub\">");
+    let bands = scoring.map_or_else(Vec::new, |s| bands::bands(s, cases));
+    // A band's first column (but the matrix's first) draws a line down the whole table.
+    let band_starts: std::collections::HashSet<usize> =
+        bands.iter().map(|b| b.start).filter(|&s| s > 0).collect();
+    let lead = if verify { 4 } else { 1 };
+    html.push_str("<div class=\"scroll\"><table class=\"matrix\"><thead>");
+    if !bands.is_empty() {
+        bands::heading_row(html, &bands, lead, cases);
+    }
+    html.push_str("<tr><th class=\"sub\">");
     html.push_str(if verify { "submission" } else { "program" });
     html.push_str("</th>");
     if verify {
@@ -492,7 +508,12 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
         };
         let _ = write!(
             html,
-            "<th class=\"case\" title=\"{}\">{text}</th>",
+            "<th class=\"case{}\" title=\"{}\">{text}</th>",
+            if band_starts.contains(&index) {
+                " band"
+            } else {
+                ""
+            },
             esc(case)
         );
     }
@@ -535,7 +556,12 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
             );
         }
         let limit = row.report.limits.cpu_time;
-        for case in cases {
+        for (index, case) in cases.iter().enumerate() {
+            let band = if band_starts.contains(&index) {
+                " band"
+            } else {
+                ""
+            };
             match by_case.get(case.as_str()) {
                 Some(outcome) => {
                     let mut tip = format!(
@@ -549,6 +575,16 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
                     }
                     if !outcome.verdict.is_accepted() && !outcome.reason.is_empty() {
                         let _ = write!(tip, " — {}", outcome.reason);
+                    }
+                    if let (Some(got), Some(max)) = (outcome.score, outcome.max_score) {
+                        if max > 0.0 {
+                            let _ = write!(
+                                tip,
+                                " — {} of {} points",
+                                crate::score::format_score(got),
+                                crate::score::format_score(max)
+                            );
+                        }
                     }
                     if let Some(verified) = row.expected {
                         let _ = write!(tip, " (expected {})", verified.expected.as_str());
@@ -564,7 +600,7 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
                     };
                     let _ = write!(
                         html,
-                        "<td class=\"c {}{}\" data-case=\"{}\" data-verdict=\"{}\" title=\"{}\">{letter}</td>",
+                        "<td class=\"c {}{}{band}\" data-case=\"{}\" data-verdict=\"{}\" title=\"{}\">{letter}</td>",
                         verdict_class(outcome.verdict),
                         if outcome.time_sensitive { " near" } else { "" },
                         esc(case),
@@ -580,7 +616,7 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
                     };
                     let _ = write!(
                         html,
-                        "<td class=\"c none\" data-case=\"{}\" title=\"{}: {why}\"></td>",
+                        "<td class=\"c none{band}\" data-case=\"{}\" title=\"{}: {why}\"></td>",
                         esc(case),
                         esc(case)
                     );
@@ -588,13 +624,16 @@ fn matrix(html: &mut String, cases: &[String], rows: &[Row<'_>]) {
             }
         }
         html.push_str("</tr>");
+        if !bands.is_empty() {
+            bands::points_row(html, row.label, &bands, lead, cases, row.report);
+        }
     }
     html.push_str("</tbody></table></div>");
-    legend(html);
+    legend(html, !bands.is_empty());
 }
 
-/// What the colours mean.
-fn legend(html: &mut String) {
+/// What the colours mean; with `bands`, those of the points rows too.
+fn legend(html: &mut String, bands: bool) {
     html.push_str("<p class=\"legend\">");
     for verdict in Verdict::ALL {
         let _ = write!(
@@ -607,6 +646,16 @@ fn legend(html: &mut String) {
     html.push_str(
         "<span class=\"sw none\"></span> not run &#160; <span class=\"sw near\"></span> near the limit (±10%)</p>",
     );
+    if bands {
+        // A paragraph of its own: the browser writes a `<br/>` back as `<br>`, which the
+        // tests' XML reader refuses.
+        html.push_str(
+            "<p class=\"legend\">points per group: <span class=\"sw pts-pass\"></span> all passed &#160; \
+             <span class=\"sw pts-partial\"></span> some points &#160; \
+             <span class=\"sw pts-fail\"></span> failed &#160; \
+             <span class=\"sw none\"></span> not judged (a group before it failed)</p>",
+        );
+    }
 }
 
 /// A program's bars, in the order of `cases`.
@@ -786,7 +835,8 @@ fn verify_section(
             report: &verified.report,
         })
         .collect();
-    matrix(html, &cases, &matrix_rows);
+    let scoring = units.iter().find_map(|&u| plan.units[u].scoring.as_deref());
+    matrix(html, &cases, &matrix_rows, scoring);
     let strips: Vec<Strip<'_>> = rows
         .iter()
         .zip(&labels)

@@ -599,3 +599,333 @@ fn a_scored_submission_shows_its_score_beside_its_verdict() {
     );
     assert!(!html.contains("score"), "a pass-fail page names no score");
 }
+
+/// Subtasks as two-n-queens has them: a sample worth nothing, `small` (30) and `large` (70),
+/// each scored by its minimum.
+fn subtasks() -> crate::score::Scoring {
+    use crate::score::{CaseRule, CaseValue, Group, Item, Rule, Scoring};
+    let case = |name: &str, worth: f64| Item::Case(CaseRule::new(name, CaseValue::Bounded(worth)));
+    Scoring::new(Group::new(
+        "",
+        Rule::Sum,
+        Some(100.0),
+        vec![
+            Item::Case(CaseRule::new("sample", CaseValue::Nothing)),
+            Item::Group(Group::new(
+                "small",
+                Rule::Min,
+                Some(30.0),
+                vec![case("s1", 30.0), case("s2", 30.0)],
+            )),
+            Item::Group(Group::new(
+                "large",
+                Rule::Min,
+                Some(70.0),
+                vec![case("l1", 70.0), case("l2", 70.0)],
+            )),
+        ],
+    ))
+    .unwrap()
+}
+
+/// A stored submission of a scored problem, its cases and score as the judge makes them.
+fn scored(
+    name: &str,
+    expected: Verdict,
+    scoring: &crate::score::Scoring,
+    verdicts: &[(&str, Verdict)],
+    planned: usize,
+) -> Verified {
+    let outcomes: Vec<CaseOutcome> = verdicts
+        .iter()
+        .map(|&(case, verdict)| {
+            let mut outcome = outcome(case, verdict, "", 5);
+            crate::judge::scoring::score_case(&mut outcome, Some(scoring));
+            outcome
+        })
+        .collect();
+    let mut stored = verified(name, expected, outcomes, planned);
+    stored.report.score = Some(crate::judge::scoring::score_submission(
+        scoring,
+        &stored.report.outcomes,
+    ));
+    stored
+}
+
+/// The matrix's band headings (name, colspan, text) and, per submission, its points row
+/// (group, standing, points).
+type Bands = Vec<(String, String, String)>;
+type Points = Vec<(String, Vec<(String, String, Option<String>)>)>;
+
+fn bands_of(document: &roxmltree::Document<'_>) -> (Bands, Points) {
+    let heads = document
+        .descendants()
+        .filter(|n| n.has_tag_name("th") && has_class(n, "group"))
+        .map(|n| {
+            (
+                n.attribute("data-group").unwrap().to_string(),
+                n.attribute("colspan").unwrap().to_string(),
+                text_of(&n),
+            )
+        })
+        .collect();
+    let points = document
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && has_class(n, "points"))
+        .map(|row| {
+            (
+                row.attribute("data-points-of").unwrap().to_string(),
+                row.children()
+                    .filter(|n| has_class(n, "pts"))
+                    .map(|n| {
+                        (
+                            n.attribute("data-group").unwrap().to_string(),
+                            n.attribute("data-standing").unwrap().to_string(),
+                            n.attribute("data-points").map(str::to_string),
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    (heads, points)
+}
+
+#[test]
+fn a_scored_problems_columns_are_banded_by_group_with_each_rows_points() {
+    let scoring = subtasks();
+    let cases = ["sample", "s1", "s2", "l1", "l2"];
+    let all = |verdict: Verdict| -> Vec<(&str, Verdict)> {
+        cases.iter().map(|&c| (c, verdict)).collect()
+    };
+    let accepted = scored(
+        "accepted/fast.cpp",
+        Verdict::Accepted,
+        &scoring,
+        &all(Verdict::Accepted),
+        5,
+    );
+    // Too slow on the first large case: `large` stops there (its minimum is 0).
+    let slow = scored(
+        "partially_accepted/slow.cpp",
+        Verdict::TimeLimitExceeded,
+        &scoring,
+        &[
+            ("sample", Verdict::Accepted),
+            ("s1", Verdict::Accepted),
+            ("s2", Verdict::Accepted),
+            ("l1", Verdict::TimeLimitExceeded),
+        ],
+        5,
+    );
+    assert_eq!(slow.report.score.as_ref().unwrap().score(), Some(30.0));
+    let shared = std::sync::Arc::new(scoring);
+    let units = ["p/accepted/fast.cpp", "p/partially_accepted/slow.cpp"]
+        .iter()
+        .map(|label| Unit {
+            scoring: Some(shared.clone()),
+            ..unit("p", label, &cases)
+        })
+        .collect();
+    let html = page_of(
+        Command::Verify,
+        units,
+        &[Finished::Verified(&accepted), Finished::Verified(&slow)],
+    );
+    let document = parse(&html);
+    let (heads, points) = bands_of(&document);
+    let head =
+        |name: &str, span: &str, text: &str| (name.to_string(), span.to_string(), text.to_string());
+    assert_eq!(
+        heads,
+        [
+            head("samples", "1", "samples"),
+            head("small", "2", "small · 30"),
+            head("large", "2", "large · 70"),
+        ]
+    );
+    let got = |group: &str, standing: &str, points: Option<&str>| {
+        (
+            group.to_string(),
+            standing.to_string(),
+            points.map(str::to_string),
+        )
+    };
+    assert_eq!(
+        points,
+        [
+            (
+                "accepted/fast.cpp".to_string(),
+                vec![
+                    got("samples", "pass", None),
+                    got("small", "pass", Some("30")),
+                    got("large", "pass", Some("70")),
+                ]
+            ),
+            (
+                "partially_accepted/slow.cpp".to_string(),
+                vec![
+                    got("samples", "pass", None),
+                    got("small", "pass", Some("30")),
+                    got("large", "fail", Some("0")),
+                ]
+            ),
+        ]
+    );
+    // Each points row comes right under its submission's row.
+    let rows: Vec<_> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.parent().is_some_and(|p| p.has_tag_name("tbody")))
+        .filter(|n| has_class(n, "sub") || has_class(n, "points"))
+        .map(|n| {
+            n.attribute("data-submission")
+                .or(n.attribute("data-points-of"))
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "accepted/fast.cpp",
+            "accepted/fast.cpp",
+            "partially_accepted/slow.cpp",
+            "partially_accepted/slow.cpp"
+        ]
+    );
+    // A line down the matrix where each band but the first begins.
+    let slow_row = document
+        .descendants()
+        .find(|n| n.attribute("data-submission") == Some("partially_accepted/slow.cpp"))
+        .unwrap();
+    let lined: Vec<&str> = slow_row
+        .children()
+        .filter(|n| has_class(n, "c") && has_class(n, "band"))
+        .map(|n| n.attribute("data-case").unwrap())
+        .collect();
+    assert_eq!(lined, ["s1", "l1"]);
+    // Beside the verdicts, every group's points at once, coloured by how it went.
+    let chips: Vec<(String, String)> = document
+        .descendants()
+        .find(|n| n.attribute("data-points-of") == Some("partially_accepted/slow.cpp"))
+        .unwrap()
+        .descendants()
+        .filter(|n| has_class(n, "chip"))
+        .map(|n| {
+            let class = n.attribute("class").unwrap().replace("chip ", "");
+            (text_of(&n), class)
+        })
+        .collect();
+    let chip = |text: &str, class: &str| (text.to_string(), class.to_string());
+    assert_eq!(
+        chips,
+        [
+            chip("samples", "pass"),
+            chip("small 30", "pass"),
+            chip("large 0", "fail")
+        ]
+    );
+    // The header cells, the points cells and the case columns line up: as many columns each.
+    let width = |row: roxmltree::Node<'_, '_>| -> usize {
+        row.children()
+            .filter(roxmltree::Node::is_element)
+            .map(|n| n.attribute("colspan").map_or(1, |s| s.parse().unwrap()))
+            .sum()
+    };
+    let widths: Vec<usize> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.ancestors().any(|a| has_class(&a, "matrix")))
+        .map(width)
+        .collect();
+    assert!(widths.iter().all(|&w| w == 4 + cases.len()), "{widths:?}");
+    let not_run = slow_row
+        .children()
+        .find(|n| n.attribute("data-case") == Some("l2"))
+        .unwrap();
+    assert!(has_class(&not_run, "none"));
+}
+
+#[test]
+fn points_per_case_make_one_band_and_a_pass_fail_problem_none() {
+    use crate::score::{CaseRule, CaseValue, Group, Item, Rule, Scoring};
+    let scoring = Scoring::new(Group::new(
+        "",
+        Rule::Sum,
+        Some(100.0),
+        vec![
+            Item::Case(CaseRule::new("sample", CaseValue::Nothing)),
+            Item::Case(CaseRule::new("01", CaseValue::Bounded(50.0))),
+            Item::Case(CaseRule::new("02", CaseValue::Bounded(50.0))),
+        ],
+    ))
+    .unwrap();
+    let cases = ["sample", "01", "02"];
+    let half = scored(
+        "partially_accepted/half.py",
+        Verdict::WrongAnswer,
+        &scoring,
+        &[
+            ("sample", Verdict::WrongAnswer),
+            ("01", Verdict::Accepted),
+            ("02", Verdict::WrongAnswer),
+        ],
+        3,
+    );
+    let html = page_of(
+        Command::Verify,
+        vec![Unit {
+            scoring: Some(std::sync::Arc::new(scoring)),
+            ..unit("p", "p/partially_accepted/half.py", &cases)
+        }],
+        &[Finished::Verified(&half)],
+    );
+    let document = parse(&html);
+    let (heads, points) = bands_of(&document);
+    let names: Vec<(&str, &str, &str)> = heads
+        .iter()
+        .map(|(n, s, t)| (n.as_str(), s.as_str(), t.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("samples", "1", "samples"),
+            ("points per case", "2", "points per case · 100")
+        ]
+    );
+    let standings: Vec<(&str, &str, Option<&str>)> = points[0]
+        .1
+        .iter()
+        .map(|(g, s, p)| (g.as_str(), s.as_str(), p.as_deref()))
+        .collect();
+    assert_eq!(
+        standings,
+        [
+            ("samples", "fail", None),
+            ("points per case", "partial", Some("50"))
+        ]
+    );
+    let cell = document
+        .descendants()
+        .find(|n| has_class(n, "c") && n.attribute("data-case") == Some("01"))
+        .unwrap();
+    assert!(
+        cell.attribute("title").unwrap().contains("50 of 50 points"),
+        "{:?}",
+        cell.attribute("title")
+    );
+
+    // Without scoring, no bands and no points rows.
+    let plain = verified(
+        "accepted/fast.cpp",
+        Verdict::Accepted,
+        vec![outcome("01", Verdict::Accepted, "", 5)],
+        1,
+    );
+    let html = page_of(
+        Command::Verify,
+        vec![unit("p", "p/accepted/fast.cpp", &["01"])],
+        &[Finished::Verified(&plain)],
+    );
+    let (heads, points) = bands_of(&parse(&html));
+    assert!(heads.is_empty() && points.is_empty(), "{html}");
+}
