@@ -10,21 +10,21 @@
 //! and detail; per unit the limits and the result — so that a new reporter is written against
 //! this module alone.
 //!
-//! The results it carries are still defined where they are made (`judge`, `author`); they are
-//! plain data, and could move below both.
+//! The results it carries are plain data defined below it (`results`, and `package::expected`
+//! for what a stored submission must get), so the judge and the author's commands, which
+//! emit events, sit above it.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::author::add::Added;
-use crate::author::gen::GenReport;
-use crate::author::stress::StressReport;
 use crate::case::partition::Partition;
-use crate::config::Language;
-use crate::judge::calibrate::ProblemCalibration;
-use crate::judge::submission::SubmissionReport;
-use crate::judge::verify::{Expected, Skipped, Verified};
-use crate::judge::CaseOutcome;
+use crate::compile::Language;
+use crate::package::expected::{Expected, Skipped};
+use crate::results::author::{Added, GenReport, StressReport};
+use crate::results::calibrate::ProblemCalibration;
+use crate::results::case::CaseOutcome;
+use crate::results::submission::SubmissionReport;
+use crate::results::verify::Verified;
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 

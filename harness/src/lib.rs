@@ -4,6 +4,32 @@
 //! author (the author's programs: validate, add, gen, stress with shrink). `session` is the
 //! way from a command line through all of these, once for every command; `cli` only parses
 //! the command line and calls it.
+//!
+//! # Layers
+//!
+//! Bottom to top. A module uses modules of its own layer and of the layers below it, never
+//! one above, and no module depends on itself through others (`tests/layers.rs` checks both,
+//! reading this table):
+//!
+//! 1. base: `text`, `atomic`, `file_kind`, `units` — plain helpers that know nothing of judging.
+//! 2. sandbox: `sandbox`, `tool` — the only place that starts a process: one child under
+//!    limits; the author's trusted programs under generous ones.
+//! 3. verdict: `verdict` — a run's measurements and a checker's judgement become a verdict.
+//! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
+//! 5. compile: `compile` — the languages table, source to a runnable program (sanitizers
+//!    included), the build cache.
+//! 6. check: `check` — checkers and validators: an output and an answer become a judgement.
+//! 7. case: `case` — a problem's cases on disk: discover, select, partition.
+//! 8. config: `config` — judge.toml and the user's settings.
+//! 9. package: `package` — problem packages (Kattis, Polygon, DOMjudge) read into a problem,
+//!    and what their stored submissions must get.
+//! 10. results: `results` — the plain data of outcomes and reports that events carry.
+//! 11. event: `event` — the one event stream every command that judges speaks.
+//! 12. judge: `judge` — a case, a suite, a submission, verify and calibrate.
+//! 13. author: `author` — the author's programs: validate, add, gen, stress with shrink.
+//! 14. report: `report`, `receive` — renders events to a terminal, JSON, JUnit, HTML; receives problems from the browser.
+//! 15. session: `session`, `exit` — one way from a command line through all of these; the exit codes.
+//! 16. cli: `cli` — parses the command line and calls the session.
 
 #![warn(missing_docs)]
 
@@ -21,9 +47,11 @@ pub mod judge;
 mod package;
 mod receive;
 mod report;
+mod results;
 pub mod sandbox;
-mod sanitizer;
 pub mod score;
 mod session;
 mod text;
+mod tool;
+pub(crate) mod units;
 pub mod verdict;

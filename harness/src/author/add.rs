@@ -5,16 +5,18 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
 use crate::author::gen::{self, with_suffix, GenError};
-use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
+use crate::case::discover::check_name;
 use crate::check::{self, CaseFiles};
 use crate::config::{Config, Problem};
-use crate::verdict::Verdict;
+use crate::tool::{self, Role, ToolError};
+
+pub use crate::results::author::{Added, AnswerSource, Warning};
 
 /// `harness add` without a name picks the first free `added-N`.
 pub const AUTO_NAME_PREFIX: &str = "added-";
@@ -56,38 +58,6 @@ pub struct NewCase<'a> {
     pub force: bool,
     /// Skip the validator.
     pub no_validate: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerSource {
-    Reference,
-    Given,
-    /// An interactive problem without a reference: the interactor judges the dialogue, and
-    /// the answer file is empty, as in Kattis packages.
-    Empty,
-}
-
-/// Something worth telling, that did not stop the case from being added.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Warning {
-    /// The given answer and the reference's disagree, by the problem's checker.
-    Disagrees { verdict: Verdict, reason: String },
-    /// The reference could not answer, so the given answer was not compared.
-    ReferenceFailed { reason: String },
-}
-
-/// What was written.
-#[derive(Debug, Clone)]
-pub struct Added {
-    pub name: String,
-    pub input: PathBuf,
-    pub answer: PathBuf,
-    pub input_bytes: usize,
-    pub answer_bytes: usize,
-    pub answer_source: AnswerSource,
-    /// An existing case was replaced (`force`).
-    pub replaced: bool,
-    pub warning: Option<Warning>,
 }
 
 /// Adds one case to `problem`'s case folder.
@@ -192,31 +162,6 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
         replaced: existed,
         warning,
     })
-}
-
-/// A case name is a relative path below the case folder, without `.in`: `big`, `secret/07`.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("it is empty".to_string());
-    }
-    if name.ends_with(".in") || name.ends_with(".ans") {
-        return Err("leave out `.in` / `.ans`".to_string());
-    }
-    if name.contains('\0') || name.contains('\\') {
-        return Err("it holds a NUL or a backslash".to_string());
-    }
-    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
-        return Err("it must be a relative path like `big` or `secret/07`".to_string());
-    }
-    for component in Path::new(name).components() {
-        match component {
-            Component::Normal(part) if !part.to_string_lossy().starts_with('.') => {}
-            _ => {
-                return Err("no part of it may be `..` or start with `.`".to_string());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The first `added-N` that is neither a case nor a generator's name.

@@ -9,13 +9,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::author::add;
-use crate::author::tool::{self, Role};
 use crate::author::validate::{self, Validator, Validity};
 use crate::config::{Config, Problem};
 use crate::event::{Event, Finished};
+use crate::tool::{self, Role};
+
+pub use crate::results::author::{CaseStatus, GenReport, Mode, Status};
 
 /// Name prefixes of hand-added cases (the statement's samples, `harness add`'s own names): a
 /// generator that produced one would overwrite a case it does not own.
@@ -93,49 +94,6 @@ pub struct PlannedCase {
     pub generator: usize,
 }
 
-/// Write the cases into the case folder, or only compare them with what is there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Write,
-    Check,
-}
-
-/// How a generated case compares with the committed one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Unchanged,
-    /// No such case was committed.
-    Missing,
-    Differs {
-        input: bool,
-        answer: bool,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub struct CaseStatus {
-    pub case: String,
-    pub status: Status,
-}
-
-/// What `gen` did (or, with `Mode::Check`, found) for one problem.
-#[derive(Debug, Clone)]
-pub struct GenReport {
-    pub problem: String,
-    pub cases_folder: PathBuf,
-    pub mode: Mode,
-    pub total: usize,
-    /// The cases that were new or different, in generation order (written, with `Write`).
-    pub changed: Vec<CaseStatus>,
-    pub elapsed: Duration,
-}
-
-impl GenReport {
-    pub fn unchanged(&self) -> usize {
-        self.total - self.changed.len()
-    }
-}
-
 /// `{seed}` becomes the seed, `{seed:03}` the seed padded with zeros to 3 digits.
 pub fn case_name(pattern: &str, seed: u64) -> Result<String, String> {
     let mut name = String::new();
@@ -179,7 +137,7 @@ pub fn plan(problem: &Problem) -> Result<Vec<PlannedCase>, GenError> {
                 message,
             };
             let name = case_name(&generator.name, seed).map_err(bad)?;
-            add::check_name(&name).map_err(|e| bad(e.clone()))?;
+            crate::case::discover::check_name(&name).map_err(|e| bad(e.clone()))?;
             if HAND_ADDED_PREFIXES.iter().any(|p| name.starts_with(p)) {
                 return Err(GenError::HandAddedName {
                     problem: problem.name.clone(),

@@ -8,5 +8,4 @@ pub mod program;
 pub mod shrink;
 pub mod shrink_tokens;
 pub mod stress;
-pub mod tool;
 pub mod validate;

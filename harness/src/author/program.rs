@@ -6,10 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::author::tool;
 use crate::check::Checker;
-use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
+use crate::compile::submission::{Compiled, Prepared};
+use crate::compile::submit::{self, SubmitError};
 use crate::config::{Config, Problem};
+use crate::tool;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProgramError {
@@ -44,9 +45,9 @@ pub fn resolve(
 ) -> Result<ResolvedProgram, ProgramError> {
     let path = Path::new(spec);
     if path.is_file() {
-        if let Ok(language) = submit::detect_language(config, path, None) {
+        if let Ok(language) = crate::config::detect_language(config, path, None) {
             submit::check_tools(language)?;
-            return match submit::compile(language, path, memory_bytes)? {
+            return match crate::compile::submission::compile(language, path, memory_bytes)? {
                 Compiled::Ready(prepared) => {
                     let mut command = vec![prepared.program.executable.display().to_string()];
                     command.extend(
@@ -177,11 +178,11 @@ fn compiled_command(
     if !path.is_file() {
         return Ok(template.to_vec());
     }
-    let Ok(language) = submit::detect_language(config, &path, None) else {
+    let Ok(language) = crate::config::detect_language(config, &path, None) else {
         return Ok(template.to_vec());
     };
     submit::check_tools(language)?;
-    match submit::compile(language, &path, memory_bytes)? {
+    match crate::compile::submission::compile(language, &path, memory_bytes)? {
         Compiled::Ready(built) => Ok(std::iter::once(
             built.program.executable.display().to_string(),
         )

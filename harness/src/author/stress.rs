@@ -12,16 +12,28 @@ use std::time::{Duration, Instant};
 use crate::author::answers::Answers;
 use crate::author::shrink::{self, Failure};
 use crate::author::shrink_tokens;
-use crate::author::tool::{self, Role, ToolError};
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
 use crate::check::Checker;
 use crate::compile::Program;
 use crate::config::{Config, Problem};
 use crate::event::Event;
-use crate::judge::{self, CaseOutcome, JudgeSettings};
+use crate::judge::{self, JudgeSettings};
 use crate::sandbox::run::Limits;
+use crate::tool::{self, Role, ToolError};
 use crate::verdict::Verdict;
+
+pub use crate::results::author::{Failing, Found, Rerun, ShrinkStatus, StressReport};
+
+impl Failure for Failing {
+    fn input(&self) -> &[u8] {
+        &self.input
+    }
+
+    fn verdict(&self) -> Verdict {
+        self.outcome.verdict
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StressError {
@@ -66,93 +78,6 @@ pub struct StressOptions {
     pub reuse_answers: bool,
     /// Inputs judged at once, each worker on its own seeds (at least 1).
     pub jobs: usize,
-}
-
-/// One input the submission failed on.
-#[derive(Debug, Clone)]
-pub struct Failing {
-    pub input: Vec<u8>,
-    /// The reference's answer.
-    pub expected: Vec<u8>,
-    /// The verdict, its reason and (for WA) what the submission printed.
-    pub outcome: CaseOutcome,
-}
-
-impl Failing {
-    /// What the submission printed, when the judge kept it (wrong answers).
-    pub fn output(&self) -> Option<&[u8]> {
-        self.outcome.mismatch.as_ref().map(|m| m.output.as_slice())
-    }
-}
-
-impl Failure for Failing {
-    fn input(&self) -> &[u8] {
-        &self.input
-    }
-
-    fn verdict(&self) -> Verdict {
-        self.outcome.verdict
-    }
-}
-
-/// Whether, and how, the failing input was shrunk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ShrinkStatus {
-    /// The shrinker ran until no smaller candidate failed.
-    Shrunk,
-    /// Stopped after [`shrink::MAX_ROUNDS`] rounds.
-    GaveUp,
-    /// Asked not to.
-    Disabled,
-    /// The verdict was a judge error (the checker failed): nothing to shrink.
-    JudgeError,
-}
-
-/// The failure found, before and after shrinking.
-#[derive(Debug, Clone)]
-pub struct Found {
-    pub seed: u64,
-    /// 1-based: the how-many-th input failed.
-    pub iteration: u64,
-    pub original: Failing,
-    /// The smallest failing input (the original when nothing was shrunk).
-    pub minimal: Failing,
-    /// The failures kept while shrinking, the last being `minimal`.
-    pub steps: Vec<Failing>,
-    /// Shrink candidates run.
-    pub tried: usize,
-    pub shrink: ShrinkStatus,
-    /// Shrunk by the built-in token shrinker, which knows nothing of the statement.
-    pub builtin_shrinker: bool,
-    /// The minimal input run again with a sanitized build (`--sanitize`).
-    pub sanitized: Option<Rerun>,
-}
-
-/// What a sanitized build did on the failing input.
-#[derive(Debug, Clone)]
-pub enum Rerun {
-    /// It failed: a sanitizer's report is its reason.
-    Failed(Box<CaseOutcome>),
-    /// It passed: the sanitizers saw nothing on this input.
-    Passed,
-    /// The sanitized build did not compile: the compiler's first words.
-    NotBuilt(String),
-}
-
-/// What a stress run did.
-#[derive(Debug, Clone)]
-pub struct StressReport {
-    pub problem: String,
-    pub first_seed: u64,
-    /// Inputs judged before stopping (the failing one included; with several workers, a
-    /// few past it may have been judged too).
-    pub iterations: u64,
-    /// Workers that judged inputs at once.
-    pub jobs: usize,
-    /// Inputs seen before in this run, answered with the reference's earlier answer.
-    pub answers_reused: u64,
-    pub elapsed: Duration,
-    pub found: Option<Found>,
 }
 
 /// Where a stress run's inputs, answers and smaller inputs come from, and how a submission is

@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::UNIX_EPOCH;
 
-use crate::author::tool::{self, Role, ToolError};
 use crate::case::discover::Case;
-use crate::config::{self, Config, Problem, ValidatorProtocol};
+use crate::config::{Config, Problem, ValidatorProtocol};
 use crate::sandbox::run::Termination;
+use crate::tool::{self, Role, ToolError};
 
 /// Where the memory of accepted inputs lives, below judge.toml's folder.
 const CACHE_DIR: &str = "target/harness/valid";
@@ -346,12 +346,13 @@ impl Cache {
 /// The file a command's program names: a path from judge.toml's folder, or a bare name found
 /// on PATH as the run will find it.
 fn program_file(program: &str, root: &Path) -> Option<PathBuf> {
-    crate::sandbox::run::find_program(&config::resolve_program(program, root)).ok()
+    crate::sandbox::run::find_program(&crate::tool::resolve_program(program, root)).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config;
 
     fn validator_in(root: &Path, script: &str) -> Validator {
         fs::write(root.join("check.sh"), script).unwrap();

@@ -3,7 +3,7 @@
 //! the rest in natural order.
 
 use std::cmp::Ordering;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use walkdir::WalkDir;
 
@@ -227,6 +227,31 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
         .position(|&c| c != b'0')
         .unwrap_or(digits.len());
     &digits[start..]
+}
+
+/// A case name is a relative path below the case folder, without `.in`: `big`, `secret/07`.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("it is empty".to_string());
+    }
+    if name.ends_with(".in") || name.ends_with(".ans") {
+        return Err("leave out `.in` / `.ans`".to_string());
+    }
+    if name.contains('\0') || name.contains('\\') {
+        return Err("it holds a NUL or a backslash".to_string());
+    }
+    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
+        return Err("it must be a relative path like `big` or `secret/07`".to_string());
+    }
+    for component in Path::new(name).components() {
+        match component {
+            Component::Normal(part) if !part.to_string_lossy().starts_with('.') => {}
+            _ => {
+                return Err("no part of it may be `..` or start with `.`".to_string());
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,9 +7,10 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::check::Checker;
-use crate::config::{standalone, units};
+use crate::config::standalone;
 use crate::report::human::Detail;
 use crate::session::{self, LimitOverrides};
+use crate::units;
 
 /// `--interactor-protocol`: how the interactor of `--interactor` is called.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
@@ -21,11 +22,11 @@ pub enum InteractorProtocolArg {
     Kattis,
 }
 
-impl From<InteractorProtocolArg> for crate::config::InteractorProtocol {
+impl From<InteractorProtocolArg> for crate::verdict::InteractorProtocol {
     fn from(protocol: InteractorProtocolArg) -> Self {
         match protocol {
-            InteractorProtocolArg::Testlib => crate::config::InteractorProtocol::Testlib,
-            InteractorProtocolArg::Kattis => crate::config::InteractorProtocol::Kattis,
+            InteractorProtocolArg::Testlib => crate::verdict::InteractorProtocol::Testlib,
+            InteractorProtocolArg::Kattis => crate::verdict::InteractorProtocol::Kattis,
         }
     }
 }

@@ -8,12 +8,13 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use crate::config::{self, units};
+use crate::config;
 use crate::exit;
 use crate::receive::batch::Progress;
 use crate::receive::server::{self, Event, Options, Stopped, DEFAULT_PORT};
 use crate::receive::Template;
 use crate::report::workspace as render;
+use crate::units;
 
 use super::GlobalArgs;
 use crate::report::shown_path;

@@ -8,8 +8,8 @@ use clap::Args;
 
 use crate::config;
 use crate::config::edit::{self, IfExists, NewProblem};
-use crate::config::units;
 use crate::exit;
+use crate::units;
 
 use super::GlobalArgs;
 use crate::report::{shown_path, workspace};

@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::args::{Format, LimitArgs};
 use super::GlobalArgs;
-use crate::config::units;
 use crate::session::{Output, StressRequest};
+use crate::units;
 
 #[derive(Args, Debug, Clone)]
 #[command(

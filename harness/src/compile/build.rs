@@ -5,8 +5,8 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::config::units::format_time_limit;
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, Scope};
+use crate::units::format_time_limit;
 
 /// A build compiles a whole workspace: it gets long, and is bounded only so that one that
 /// hangs cannot hang the judge. Its memory is not watched: a parallel `cargo build` of a large
@@ -60,7 +60,7 @@ pub fn build(command: &[String], root: &Path) -> Result<(), BuildError> {
     let shown = command.join(" ");
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     // A path with a slash is taken from judge.toml's folder, as the build runs there.
-    let program_path = crate::config::resolve_program(program, root);
+    let program_path = crate::tool::resolve_program(program, root);
     let request = RunRequest::new(&program_path, LIMITS)
         .args(&args)
         .workdir(Some(root))

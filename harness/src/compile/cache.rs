@@ -77,7 +77,7 @@ impl Store {
     pub fn from_env() -> Result<Store, CacheError> {
         let max_bytes = match std::env::var("HARNESS_CACHE_SIZE") {
             Ok(text) if !text.trim().is_empty() => {
-                crate::config::units::parse_size(&text).map_err(CacheError::Size)?
+                crate::units::parse_size(&text).map_err(CacheError::Size)?
             }
             _ => DEFAULT_MAX_BYTES,
         };

@@ -2,7 +2,48 @@
 //! Kotlin, Go, JavaScript), how a user config and judge.toml override them, and which package
 //! installs a missing toolchain.
 
-use crate::config::{CompileLimits, Language};
+use std::time::Duration;
+
+/// A language a submission can be written in.
+#[derive(Debug, Clone)]
+pub struct Language {
+    /// The table's key (`cpp`), what `--lang` takes.
+    pub id: String,
+    /// The name shown in reports (`C++17`).
+    pub name: String,
+    /// File extensions without the dot that select this language.
+    pub extensions: Vec<String>,
+    /// With `{source}` and `{exe}`; none for interpreted languages.
+    pub compile: Option<Vec<String>>,
+    /// With `{source}` and `{exe}`.
+    pub run: Vec<String>,
+    /// The problem's time limit is multiplied by this (slow interpreters).
+    pub time_multiplier: f64,
+    /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
+    pub compile_limits: CompileLimits,
+    /// What of the sandbox its programs go without (`sandbox = "no-syscall-filter"`).
+    pub sandbox: crate::sandbox::LanguageSandbox,
+}
+
+/// What one compile may take: far more than the programs it builds (a slow compile is not the
+/// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
+/// template explosion) is a CE instead of a hung judge or a swapping machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// Wall-clock time of the whole compile.
+    pub time: Duration,
+    /// Resident memory of the compiler and every process it starts, together.
+    pub memory_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> Self {
+        CompileLimits {
+            time: Duration::from_secs(120),
+            memory_bytes: 2 << 30,
+        }
+    }
+}
 
 /// Python's compile step byte-compiles the source, so that a syntax error is CE instead of an
 /// RE on every case, and links `{exe}` to the real interpreter (`sys.executable`): the

@@ -9,6 +9,9 @@ pub mod cache;
 pub(crate) mod languages;
 pub mod program;
 pub(crate) mod runtimes;
+pub(crate) mod sanitizer;
+pub(crate) mod submission;
 pub(crate) mod submit;
 
+pub use languages::{CompileLimits, Language};
 pub use program::Program;

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use super::cache::{self, KeyBuilder, Store};
 use super::submit::{self, SubmitError};
-use crate::config::{CompileLimits, Language};
+use crate::compile::sanitizer::Sanitized;
+use crate::compile::{CompileLimits, Language};
 use crate::sandbox::run;
-use crate::sanitizer::Sanitized;
 
 /// The file `{exe}` names in a build folder.
 const EXE_NAME: &str = "main.bin";

@@ -7,10 +7,9 @@ use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use crate::compile::languages;
-use crate::compile::program::{self, Outcome, Program, Recipe, Source};
-use crate::config::units::{format_size_limit, format_time_limit};
-use crate::config::{CompileLimits, Config, Language};
+use crate::compile::languages::{CompileLimits, Language};
 use crate::sandbox::run::{self, LimitHit, Limits, Output, RunError, RunRequest, RunResult, Scope};
+use crate::units::{format_size_limit, format_time_limit};
 /// A compile message is cut to this many lines: the first errors are the ones to fix, and a
 /// template error in C++ can run to thousands of lines.
 const COMPILE_MESSAGE_LINES: usize = 30;
@@ -72,92 +71,6 @@ pub enum SubmitError {
     Interrupted(PathBuf),
 }
 
-/// A submission ready to judge: the program, its build in the cache.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    pub program: Program,
-    /// Time limits are multiplied by this (interpreters).
-    pub time_multiplier: f64,
-    /// The compiler's messages, warnings included (empty for interpreters).
-    pub compile_message: String,
-    /// The private copy of the source the compiler saw (a sanitizer's frames name it).
-    pub source_copy: PathBuf,
-}
-
-/// What compiling gave.
-#[derive(Debug)]
-pub enum Compiled {
-    Ready(Prepared),
-    CompileError { language: Language, message: String },
-}
-
-/// The language of `source`: `--lang` if given, else by the file's extension.
-pub fn detect_language<'a>(
-    config: &'a Config,
-    source: &Path,
-    lang: Option<&str>,
-) -> Result<&'a Language, SubmitError> {
-    let known = || {
-        config
-            .languages
-            .iter()
-            .map(|l| match l.extensions.is_empty() {
-                // Picked by --lang only (pypy: `.py` is python's).
-                true => l.id.clone(),
-                false => format!("{} (.{})", l.id, l.extensions.join(", .")),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    if let Some(name) = lang {
-        return config
-            .languages
-            .iter()
-            .find(|l| l.id == name)
-            .ok_or_else(|| SubmitError::UnknownLanguage {
-                name: name.to_string(),
-                known: known(),
-                where_: if config.path.is_file() {
-                    " in judge.toml"
-                } else {
-                    ""
-                },
-                by_extension: config
-                    .languages
-                    .iter()
-                    .find(|l| {
-                        l.extensions
-                            .iter()
-                            .any(|e| e.eq_ignore_ascii_case(name.trim_start_matches('.')))
-                    })
-                    .map(|l| format!(": `{name}` is an extension of {id}, --lang {id}", id = l.id))
-                    .unwrap_or_default(),
-            });
-    }
-    // The exact spelling first (`.C` is C++, `.c` is C), then any case (`A.CPP`).
-    let extension = source
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default();
-    let exact = config
-        .languages
-        .iter()
-        .find(|l| l.extensions.iter().any(|e| e == extension));
-    exact
-        .or_else(|| {
-            config.languages.iter().find(|l| {
-                l.extensions
-                    .iter()
-                    .any(|e| e.eq_ignore_ascii_case(extension))
-            })
-        })
-        .filter(|_| !extension.is_empty())
-        .ok_or_else(|| SubmitError::UnknownExtension {
-            path: source.to_path_buf(),
-            known: known(),
-        })
-}
-
 /// Checks that the programs a language's commands start are installed, so that a missing
 /// compiler is one clear error before anything is judged. Programs that are placeholders
 /// (`{exe}`) are built by the compile and cannot be checked yet.
@@ -215,60 +128,6 @@ pub fn read_source(source: &Path) -> Result<Vec<u8>, SubmitError> {
         });
     }
     Ok(text)
-}
-
-/// Builds the source as `language` (see [`program::build`]: a second run takes the build from
-/// the cache). A testlib checker or interactor includes "testlib.h" from its own folder, as
-/// Polygon keeps it: the header goes beside the copy and into the key. `memory_bytes`, the
-/// limit the program will run under, fills `{memory-mib}` (a JVM's or V8's heap size).
-pub fn compile(
-    language: &Language,
-    source: &Path,
-    memory_bytes: u64,
-) -> Result<Compiled, SubmitError> {
-    compile_with(language, source, memory_bytes, &[])
-}
-
-/// [`compile`] with `beside` (file names and bytes) in the build folder first: a package's
-/// `include/` files, which a submission includes or imports (and part of the build's key).
-pub fn compile_with(
-    language: &Language,
-    source: &Path,
-    memory_bytes: u64,
-    beside: &[(String, Vec<u8>)],
-) -> Result<Compiled, SubmitError> {
-    let files = [source.to_path_buf()];
-    let headers: Vec<PathBuf> = source
-        .parent()
-        .map(|dir| dir.join("testlib.h"))
-        .filter(|header| header.is_file())
-        .into_iter()
-        .collect();
-    let outcome = program::build(
-        Source {
-            path: source,
-            files: &files,
-            main: Some(source),
-            headers: &headers,
-            beside,
-            constants: &[],
-        },
-        Recipe::Language(language),
-        language.compile_limits,
-        memory_bytes,
-    )?;
-    Ok(match outcome {
-        Outcome::Ready(built) => Compiled::Ready(Prepared {
-            program: built.program,
-            time_multiplier: language.time_multiplier,
-            compile_message: built.message,
-            source_copy: built.source_copy,
-        }),
-        Outcome::CompileError(message) => Compiled::CompileError {
-            language: language.clone(),
-            message,
-        },
-    })
 }
 
 /// What one compile did: how it ended, and what it said.
@@ -419,6 +278,7 @@ fn cut_line(line: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::submission::{compile, Compiled};
     use std::time::Duration;
 
     fn language(id: &str, compile: Option<&[&str]>, run: &[&str]) -> Language {

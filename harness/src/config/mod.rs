@@ -8,16 +8,20 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::check::Checker;
-use crate::compile::languages;
+use crate::compile::languages::{self, CompileLimits, Language};
 use crate::sandbox::run::Limits;
+use crate::units;
+use crate::verdict::InteractorProtocol;
 use commands::Files;
 mod commands;
+mod detect;
 pub(crate) mod scoring;
 pub(crate) mod standalone;
-pub(crate) mod units;
 pub(crate) mod user;
 
 pub(crate) mod edit;
+
+pub use detect::detect_language;
 
 /// The configuration file's name, looked for from the current folder upwards.
 pub const FILE_NAME: &str = "judge.toml";
@@ -179,35 +183,6 @@ pub enum InteractorProgram {
     Package(crate::check::package::PackageProgram),
 }
 
-/// How an interactor is called and what its exit code means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InteractorProtocol {
-    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
-    Testlib,
-    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
-    /// `FEEDBACK_DIR/judgemessage.txt`.
-    Kattis,
-}
-
-impl InteractorProtocol {
-    /// The name judge.toml uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            InteractorProtocol::Testlib => "testlib",
-            InteractorProtocol::Kattis => "kattis",
-        }
-    }
-
-    /// The exit codes the protocol defines, for messages.
-    pub fn codes(self) -> &'static str {
-        match self {
-            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL, 7 points",
-            InteractorProtocol::Kattis => "42 AC, 43 WA",
-        }
-    }
-}
-
 /// What an input validator's exit code means.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -304,47 +279,6 @@ pub struct Stress {
     pub generator: Vec<String>,
     /// Writes smaller candidate inputs for `{input}` into the folder `{dir}`.
     pub shrink: Option<Vec<String>>,
-}
-
-/// A language a submission can be written in.
-#[derive(Debug, Clone)]
-pub struct Language {
-    /// The table's key (`cpp`), what `--lang` takes.
-    pub id: String,
-    /// The name shown in reports (`C++17`).
-    pub name: String,
-    /// File extensions without the dot that select this language.
-    pub extensions: Vec<String>,
-    /// With `{source}` and `{exe}`; none for interpreted languages.
-    pub compile: Option<Vec<String>>,
-    /// With `{source}` and `{exe}`.
-    pub run: Vec<String>,
-    /// The problem's time limit is multiplied by this (slow interpreters).
-    pub time_multiplier: f64,
-    /// What one compile may take (`compile-time-limit`, `compile-memory-limit`).
-    pub compile_limits: CompileLimits,
-    /// What of the sandbox its programs go without (`sandbox = "no-syscall-filter"`).
-    pub sandbox: crate::sandbox::LanguageSandbox,
-}
-
-/// What one compile may take: far more than the programs it builds (a slow compile is not the
-/// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
-/// template explosion) is a CE instead of a hung judge or a swapping machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CompileLimits {
-    /// Wall-clock time of the whole compile.
-    pub time: Duration,
-    /// Resident memory of the compiler and every process it starts, together.
-    pub memory_bytes: u64,
-}
-
-impl Default for CompileLimits {
-    fn default() -> Self {
-        CompileLimits {
-            time: Duration::from_secs(120),
-            memory_bytes: 2 << 30,
-        }
-    }
 }
 
 // ---- the file as written ------------------------------------------------------------------
@@ -1066,16 +1000,6 @@ fn resolve_interactor(
         protocol,
         checker,
     }))
-}
-
-/// A program named with a slash, or naming a file in judge.toml's folder, is that file; any
-/// other bare name is looked up on PATH when it runs, as a shell would (see `commands`).
-pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
-    if program.contains('/') || (!program.is_empty() && root.join(program).is_file()) {
-        root.join(program)
-    } else {
-        PathBuf::from(program)
-    }
 }
 
 fn check_command(command: &[String]) -> Result<(), String> {

@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::author::tool::{self, Role, ToolError};
 use crate::check::{self, CaseFiles, Checker};
 use crate::compile::Program;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
+use crate::tool::{self, Role, ToolError};
 use crate::verdict::{self, Judgement, Verdict};
 
 #[derive(Debug, thiserror::Error)]

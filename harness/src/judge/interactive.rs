@@ -10,10 +10,12 @@ use std::time::Duration;
 use crate::case::discover::Case;
 use crate::check::package::{read_left, PackageProgram, RunFolder};
 use crate::check::{self, CaseFiles, Checker};
-use crate::compile::submit::{self, Compiled, Prepared, SubmitError};
-use crate::config::{self, Config, InteractorProgram, InteractorProtocol};
+use crate::compile::submission::{Compiled, Prepared};
+use crate::compile::submit::SubmitError;
+use crate::config::{self, Config, InteractorProgram};
 use crate::sandbox::pair::{self, PairRequest, Party};
 use crate::sandbox::run::{Isolation, Limits, RunError, RunRequest, Scope, Stdin};
+use crate::verdict::InteractorProtocol;
 use crate::verdict::{self, Verdict};
 
 use super::{CaseOutcome, Interaction, JudgeSettings, Program};
@@ -95,8 +97,11 @@ pub fn prepare(
             None,
         ),
         InteractorProgram::Source(source) => {
-            let language = submit::detect_language(config, source, None).map_err(submit_error)?;
-            match submit::compile(language, source, INTERACTOR_MEMORY).map_err(submit_error)? {
+            let language =
+                crate::config::detect_language(config, source, None).map_err(submit_error)?;
+            match crate::compile::submission::compile(language, source, INTERACTOR_MEMORY)
+                .map_err(submit_error)?
+            {
                 Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
                 Compiled::CompileError { message, .. } => {
                     return Err(InteractorError::CompileError {

@@ -7,6 +7,7 @@ pub(crate) mod custom;
 pub(crate) mod interactive;
 pub(crate) mod multipass;
 pub(crate) mod scoring;
+pub(crate) mod stored;
 pub(crate) mod submission;
 pub(crate) mod suite;
 pub(crate) mod verify;
@@ -14,16 +15,19 @@ pub(crate) mod verify;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
+use crate::compile::sanitizer::Sanitized;
 use crate::compile::Program;
 use crate::config::FileIo;
 use crate::sandbox::run::{self, Isolation, Limits, RunError, RunRequest, Stdin};
-use crate::sanitizer::Sanitized;
 use crate::verdict::{self, Verdict};
+
+pub use crate::results::case::{
+    max_cpu_time, max_memory, overall_verdict, CaseOutcome, Interaction, Mismatch,
+};
 use std::ffi::OsString;
 
 /// The reason of a case that ran within its limits but has no answer file.
@@ -32,94 +36,6 @@ pub const NO_ANSWER: &str = "no answer to compare with";
 /// How much of a wrong output (and its answer) is kept for the diff: enough for any readable
 /// diff, while a suite of many wrong answers stays small in memory.
 const MISMATCH_KEEP_BYTES: usize = 4 << 20;
-
-/// The outcome of one case.
-#[derive(Debug, Clone)]
-pub struct CaseOutcome {
-    /// The case's name.
-    pub case: String,
-    /// What the judge answers for it.
-    pub verdict: Verdict,
-    /// One line: why the verdict (for AC, what the checker compared, such as `92 blocks`).
-    pub reason: String,
-    /// User + system time.
-    pub cpu_time: Duration,
-    /// From start to end.
-    pub wall_time: Duration,
-    /// Peak resident size, in bytes, as `/usr/bin/time` shows it (the run's
-    /// [`run::RunResult::resident_peak_bytes`]); MLE is decided on the run's own measure.
-    pub peak_memory_bytes: u64,
-    /// CPU time within 10% of the limit, either side: another machine could flip the verdict.
-    pub time_sensitive: bool,
-    /// The end of what the program wrote on stderr.
-    pub stderr_tail: String,
-    /// For wrong answers: what the program printed and what was expected, for the diff.
-    pub mismatch: Option<Mismatch>,
-    /// For interactive problems: the transcript and the interactor's message and numbers.
-    pub interaction: Option<Interaction>,
-    /// A case with no answer file (a downloaded folder often has inputs alone): what the
-    /// program printed, shown since nothing could judge it.
-    pub unanswered: Option<Vec<u8>>,
-    /// For a case not accepted: where its input is and how it begins.
-    pub input: Option<InputExcerpt>,
-    /// The checker's partial credit, as it gave it: testlib's `quitp` points, a Kattis
-    /// validator's `score.txt` or `score_multiplier.txt`.
-    pub credit: Option<crate::score::Credit>,
-    /// In a scored problem, what the case scored; `None` in a pass-fail problem, or for a case
-    /// with no score of its own (in a group scored all or nothing, whose points are the
-    /// group's).
-    pub score: Option<f64>,
-    /// In a scored problem, what the case is worth at most, when it has a bound of its own.
-    pub max_score: Option<f64>,
-}
-
-impl CaseOutcome {
-    /// A case with this verdict and reason and nothing measured, shown or scored: what a
-    /// judge error reports, and what the reporters' tests start from.
-    pub fn new(case: impl Into<String>, verdict: Verdict, reason: impl Into<String>) -> Self {
-        CaseOutcome {
-            case: case.into(),
-            verdict,
-            reason: reason.into(),
-            cpu_time: Duration::ZERO,
-            wall_time: Duration::ZERO,
-            peak_memory_bytes: 0,
-            time_sensitive: false,
-            stderr_tail: String::new(),
-            mismatch: None,
-            interaction: None,
-            unanswered: None,
-            input: None,
-            credit: None,
-            score: None,
-            max_score: None,
-        }
-    }
-}
-
-/// What the report shows of an interactive case.
-#[derive(Debug, Clone, Default)]
-pub struct Interaction {
-    /// What was said, bounded.
-    pub transcript: crate::sandbox::transcript::Transcript,
-    /// The interactor's own reason (judgemessage.txt, or testlib's stderr), one line.
-    pub message: String,
-    /// The interactor's numbers, shown apart: they are never the submission's.
-    pub interactor_cpu_time: Duration,
-    /// The interactor's peak memory, in bytes.
-    pub interactor_peak_memory_bytes: u64,
-}
-
-/// A wrong output and its answer, each cut to a few MiB, for the diff.
-#[derive(Debug, Clone)]
-pub struct Mismatch {
-    /// What the program printed.
-    pub output: Vec<u8>,
-    /// What the answer file holds.
-    pub answer: Vec<u8>,
-    /// A looser built-in checker that would accept it, and why (a near miss).
-    pub hint: Option<String>,
-}
 
 /// How each case is judged.
 #[derive(Debug, Clone)]
@@ -523,7 +439,7 @@ fn output_file(
             Verdict::OutputLimitExceeded,
             format!(
                 "the output file `{name}` is larger than the output limit ({})",
-                crate::config::units::format_bytes(limits.output_bytes)
+                crate::units::format_bytes(limits.output_bytes)
             ),
         )),
         Err(Why::Io(why)) => Err(Judgement::judge_error(format!(
@@ -536,37 +452,10 @@ fn judge_error(case: &Case, reason: String) -> CaseOutcome {
     CaseOutcome::new(case.name.clone(), Verdict::JudgeError, reason)
 }
 
-/// The verdict a submission gets, as online judges report it: AC when every case is AC,
-/// otherwise the verdict of the first failing case in case order.
-pub fn overall_verdict(outcomes: &[CaseOutcome]) -> Verdict {
-    outcomes
-        .iter()
-        .map(|o| o.verdict)
-        .find(|v| !v.is_accepted())
-        .unwrap_or(Verdict::Accepted)
-}
-
-/// The slowest case's CPU time (zero when nothing ran).
-pub fn max_cpu_time(outcomes: &[CaseOutcome]) -> Duration {
-    outcomes
-        .iter()
-        .map(|o| o.cpu_time)
-        .max()
-        .unwrap_or_default()
-}
-
-/// The largest peak memory of any case, in bytes.
-pub fn max_memory(outcomes: &[CaseOutcome]) -> u64 {
-    outcomes
-        .iter()
-        .map(|o| o.peak_memory_bytes)
-        .max()
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// Twenty cases judged with `cat`: the output is the input, so a case fails exactly when
     /// its answer differs from its input.

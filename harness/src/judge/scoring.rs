@@ -3,57 +3,10 @@
 //! group that stopped at its first failure needs no more), and the score sheet of the whole
 //! submission once its cases are judged. The rules themselves are `crate::score`'s, pure.
 
-use crate::score::{GroupScore, Outcomes, ScoreSheet, Scoring};
+use crate::score::{Outcomes, Scoring};
 use crate::verdict::Verdict;
 
-/// A submission's score in a scored problem.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SubmissionScore {
-    /// Every case the score needs was judged: the sheet, per group and in total.
-    Sheet(ScoreSheet),
-    /// Not every case it needs was judged (a `--case` selection, `--fail-fast`, a slice of
-    /// `--partition`, Ctrl-C), so there is no score: why, and what the problem is worth.
-    Incomplete {
-        /// The most a submission can score.
-        max_score: Option<f64>,
-        /// Why there is no score.
-        reason: String,
-    },
-}
-
-impl SubmissionScore {
-    /// The submission's score, when there is one.
-    pub fn score(&self) -> Option<f64> {
-        match self {
-            SubmissionScore::Sheet(sheet) => sheet.score,
-            SubmissionScore::Incomplete { .. } => None,
-        }
-    }
-
-    /// The most it can score (`None` when unbounded).
-    pub fn max_score(&self) -> Option<f64> {
-        match self {
-            SubmissionScore::Sheet(sheet) => sheet.max_score,
-            SubmissionScore::Incomplete { max_score, .. } => *max_score,
-        }
-    }
-
-    /// Every group's result, parents before their children (none without a score).
-    pub fn groups(&self) -> &[GroupScore] {
-        match self {
-            SubmissionScore::Sheet(sheet) => &sheet.groups,
-            SubmissionScore::Incomplete { .. } => &[],
-        }
-    }
-
-    /// The sheet, when there is one.
-    pub fn sheet(&self) -> Option<&ScoreSheet> {
-        match self {
-            SubmissionScore::Sheet(sheet) => Some(sheet),
-            SubmissionScore::Incomplete { .. } => None,
-        }
-    }
-}
+pub use crate::results::submission::SubmissionScore;
 
 /// The outcomes of judged cases, as the score model reads them.
 pub fn outcomes(cases: &[super::CaseOutcome]) -> Outcomes {

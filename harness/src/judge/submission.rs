@@ -8,13 +8,16 @@ use std::time::{Duration, Instant};
 
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::select::CasePattern;
-use crate::compile::submit::{self, Compiled, SubmitError};
-use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::compile::sanitizer::{Sanitized, Toolchain};
+use crate::compile::submission::Compiled;
+use crate::compile::submit::{self, SubmitError};
+use crate::compile::Language;
+use crate::config::{Config, Problem, UnknownProblem};
 use crate::judge::suite::SuiteError;
 use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
-use crate::sandbox::run::Limits;
-use crate::sanitizer::{Sanitized, Toolchain};
 use crate::verdict::Verdict;
+
+pub use crate::results::submission::{CompileOutcome, SubmissionReport};
 
 use super::interactive;
 
@@ -87,7 +90,7 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         }
         .into());
     }
-    let language = submit::detect_language(config, request.source, request.language)?;
+    let language = crate::config::detect_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let mut cases = select_cases(folder, request.case_pattern)?;
@@ -138,68 +141,6 @@ pub struct Options {
     pub stop: Stop,
 }
 
-/// Whether and how the submission compiled.
-#[derive(Debug, Clone)]
-pub struct CompileOutcome {
-    pub ok: bool,
-    /// The compiler's message, cut to a readable length: the errors for CE, the warnings
-    /// otherwise (empty for interpreters).
-    pub message: String,
-}
-
-/// What judging one program on a problem's cases gave: a submission, or a problem's solution
-/// (`harness run`).
-#[derive(Debug, Clone)]
-pub struct SubmissionReport {
-    pub problem: String,
-    /// The problem's human name.
-    pub title: String,
-    /// The source file as given, or the solution's executable.
-    pub source: PathBuf,
-    /// `None` for an executable, which is run as it is.
-    pub language: Option<Language>,
-    /// The problem's limits, with the language's time multiplier applied.
-    pub limits: Limits,
-    pub compile: CompileOutcome,
-    /// In case order; empty after a compile error, and only up to the first failure when
-    /// judging stopped there.
-    pub outcomes: Vec<CaseOutcome>,
-    /// Cases there were to judge.
-    pub planned_cases: usize,
-    /// AC when every case is AC; else the first failing case's verdict; CE if it did not
-    /// compile.
-    pub verdict: Verdict,
-    pub elapsed: Duration,
-    /// Cases run at once (1 = one after another): above 1, wall times are inflated.
-    pub jobs: usize,
-    /// In a scored problem, the score per group and in total; `None` for a pass-fail one.
-    pub score: Option<super::scoring::SubmissionScore>,
-}
-
-impl SubmissionReport {
-    /// The case that decided a verdict other than AC.
-    pub fn first_failure(&self) -> Option<&CaseOutcome> {
-        self.outcomes.iter().find(|o| !o.verdict.is_accepted())
-    }
-
-    pub fn max_cpu_time(&self) -> Duration {
-        crate::judge::max_cpu_time(&self.outcomes)
-    }
-
-    /// How many of the judged cases got `verdict`.
-    pub fn count(&self, verdict: Verdict) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| o.verdict == verdict)
-            .count()
-    }
-
-    /// Judging stopped at the first failure before the last case.
-    pub fn stopped_early(&self) -> bool {
-        self.compile.ok && self.outcomes.len() < self.planned_cases
-    }
-}
-
 /// Compiles the submission once and judges it on the planned cases, handing each case to
 /// `on_case` as it finishes.
 pub fn judge(
@@ -211,7 +152,7 @@ pub fn judge(
 }
 
 /// [`judge`], the plan's language being a sanitized build (`--sanitize`,
-/// [`crate::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
+/// [`crate::compile::sanitizer::language`]) when `sanitized` says with which toolchain: a crash's
 /// reason is then read from the sanitizer's report.
 pub fn judge_as(
     plan: &Plan<'_>,
@@ -248,15 +189,19 @@ pub fn judge_as(
                 })?,
             None => Vec::new(),
         };
-    let prepared =
-        match submit::compile_with(plan.language, &plan.source, problem.memory_limit, &beside)? {
-            Compiled::CompileError { message, .. } => {
-                report.compile.message = message;
-                report.elapsed = started.elapsed();
-                return Ok(report);
-            }
-            Compiled::Ready(prepared) => prepared,
-        };
+    let prepared = match crate::compile::submission::compile_with(
+        plan.language,
+        &plan.source,
+        problem.memory_limit,
+        &beside,
+    )? {
+        Compiled::CompileError { message, .. } => {
+            report.compile.message = message;
+            report.elapsed = started.elapsed();
+            return Ok(report);
+        }
+        Compiled::Ready(prepared) => prepared,
+    };
     let mut prepared = prepared;
     if let Some(toolchain) = sanitized {
         prepared.program.sanitized = Some(Arc::new(Sanitized {

@@ -5,12 +5,14 @@ use std::time::Instant;
 use crate::case::discover::{self, Case, DiscoverError};
 use crate::case::partition::Partition;
 use crate::case::select::{CasePattern, SelectError};
-use crate::compile::submit::{self, Compiled, SubmitError};
+use crate::compile::submission::Compiled;
+use crate::compile::submit::{self, SubmitError};
+use crate::compile::Language;
 use crate::compile::Program;
-use crate::config::{Config, Language, Problem, UnknownProblem};
+use crate::config::{Config, Problem, UnknownProblem};
 use crate::event::{Event, Finished};
-use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::{self, JudgeSettings};
+use crate::results::submission::{CompileOutcome, SubmissionReport};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
@@ -122,7 +124,7 @@ pub(crate) fn solution_language<'a>(
     config: &'a Config,
     path: &std::path::Path,
 ) -> Option<&'a Language> {
-    submit::detect_language(config, path, None).ok()
+    crate::config::detect_language(config, path, None).ok()
 }
 
 /// A problem's solution as a program: a source file in a known language is compiled through
@@ -141,7 +143,9 @@ pub(crate) fn solution_program<'a>(
         source,
     };
     submit::check_tools(language).map_err(submit_error)?;
-    match submit::compile(language, path, problem.memory_limit).map_err(submit_error)? {
+    match crate::compile::submission::compile(language, path, problem.memory_limit)
+        .map_err(submit_error)?
+    {
         Compiled::Ready(prepared) => Ok((prepared.program, Some(language))),
         Compiled::CompileError { message, .. } => Err(SuiteError::CompileError {
             problem: problem.name.clone(),

@@ -14,40 +14,13 @@ use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
 use crate::verdict::Verdict;
 
+pub use crate::package::expected::{
+    partially_accepted, stated_score, Expected, Skipped, EXPECTED, PARTIALLY_ACCEPTED,
+};
+pub use crate::results::verify::Verified;
+
 /// Where stored submissions live, from judge.toml's folder.
 pub const DEFAULT_FOLDER: &str = "solutions/submissions";
-
-/// The folder of stored submissions of a scored problem that score partially: more than 0,
-/// less than the maximum (the verdict is any failure).
-pub const PARTIALLY_ACCEPTED: &str = "partially_accepted";
-
-/// What a `partially_accepted` submission of a scored problem must get: any verdict but a
-/// compile or judge error (its grader may accept it, as problemtools' does oddecho's
-/// `sol.py`), and a score strictly between 0 and the maximum, which is the real check.
-pub fn partially_accepted() -> Expected {
-    Expected::AnyOf {
-        verdicts: vec![
-            Verdict::Accepted,
-            Verdict::WrongAnswer,
-            Verdict::TimeLimitExceeded,
-            Verdict::MemoryLimitExceeded,
-            Verdict::RuntimeError,
-            Verdict::OutputLimitExceeded,
-        ],
-        label: "partial".to_string(),
-    }
-}
-
-/// The verdicts a stored submission may be expected to get (a judge error never is).
-pub const EXPECTED: [Verdict; 7] = [
-    Verdict::Accepted,
-    Verdict::WrongAnswer,
-    Verdict::TimeLimitExceeded,
-    Verdict::MemoryLimitExceeded,
-    Verdict::RuntimeError,
-    Verdict::OutputLimitExceeded,
-    Verdict::CompileError,
-];
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
@@ -79,11 +52,8 @@ pub enum VerifyError {
     Submission(#[from] SubmissionError),
     #[error(transparent)]
     Submit(#[from] SubmitError),
-    #[error("`{}`: {source}", path.display())]
-    ExpectedScore {
-        path: PathBuf,
-        source: crate::score::ExpectedError,
-    },
+    #[error(transparent)]
+    ExpectedScore(#[from] crate::package::expected::StatedScoreError),
 }
 
 /// `accepted`, `wrong_answer`, … in backticks, for error messages.
@@ -93,104 +63,6 @@ fn valid_names() -> String {
         .map(|v| format!("`{}`", v.dir_name()))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// What a stored submission must get.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expected {
-    /// The verdict its folder names.
-    One(Verdict),
-    /// Any of these: a package format's folder that takes several (Kattis'
-    /// `run_time_error` takes MLE and OLE, which the format does not have; `rejected` takes
-    /// any failure), or DOMjudge's `@EXPECTED_RESULTS@` list. `label` is what the report shows.
-    AnyOf {
-        verdicts: Vec<Verdict>,
-        label: String,
-    },
-    /// A folder the format does not define (`slow_accepted`): judged and shown, never a
-    /// mismatch.
-    Unchecked { folder: String },
-    /// 2025-09 `submissions.yaml` rules: verdict sets over the cases (or some of them), a
-    /// judge message; met or not by the whole run, not by its verdict alone.
-    Rules {
-        rules: std::sync::Arc<crate::package::expectations::Expectations>,
-        label: String,
-    },
-}
-
-impl Expected {
-    pub fn allows(&self, verdict: Verdict) -> bool {
-        match self {
-            Expected::One(expected) => *expected == verdict,
-            Expected::AnyOf { verdicts, .. } => verdicts.contains(&verdict),
-            Expected::Unchecked { .. } => true,
-            Expected::Rules { rules, .. } => rules.may_end_with().contains(&verdict),
-        }
-    }
-
-    /// Whether the judged submission meets what is expected of it, and why not.
-    pub fn met_by(&self, report: &SubmissionReport) -> Result<(), String> {
-        match self {
-            Expected::Rules { rules, .. } => {
-                let judged: Vec<crate::package::expectations::JudgedCase<'_>> = report
-                    .outcomes
-                    .iter()
-                    .map(|o| crate::package::expectations::JudgedCase {
-                        name: &o.case,
-                        verdict: o.verdict,
-                        message: &o.reason,
-                    })
-                    .collect();
-                rules.check(report.compile.ok, &judged)
-            }
-            other if other.allows(report.verdict) => Ok(()),
-            other => Err(format!("expected {}", other.as_str())),
-        }
-    }
-
-    /// The short form shown in the report's "expected" column.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Expected::One(verdict) => verdict.as_str(),
-            Expected::AnyOf { label, .. } | Expected::Rules { label, .. } => label,
-            Expected::Unchecked { .. } => "any",
-        }
-    }
-
-    pub fn is_checked(&self) -> bool {
-        !matches!(self, Expected::Unchecked { .. })
-    }
-
-    /// Where it sorts: accepted first, then the ways to fail, then the unchecked.
-    fn rank(&self) -> usize {
-        match self {
-            Expected::One(verdict) => EXPECTED.iter().position(|v| v == verdict).unwrap_or(0),
-            Expected::AnyOf { verdicts, .. } => verdicts
-                .iter()
-                .filter_map(|v| EXPECTED.iter().position(|e| e == v))
-                .min()
-                .unwrap_or(EXPECTED.len()),
-            Expected::Unchecked { .. } => EXPECTED.len() + 1,
-            Expected::Rules { rules, .. } => rules
-                .may_end_with()
-                .iter()
-                .filter_map(|v| EXPECTED.iter().position(|e| e == v))
-                .min()
-                .unwrap_or(EXPECTED.len()),
-        }
-    }
-}
-
-impl From<Verdict> for Expected {
-    fn from(verdict: Verdict) -> Self {
-        Expected::One(verdict)
-    }
-}
-
-impl PartialEq<Verdict> for Expected {
-    fn eq(&self, other: &Verdict) -> bool {
-        *self == Expected::One(*other)
-    }
 }
 
 /// One stored submission, planned.
@@ -204,39 +76,6 @@ pub struct Stored<'a> {
     pub expected_score: Option<crate::score::ExpectedScore>,
     /// Stored as partially accepted: it must score more than 0 and less than the maximum.
     pub partial: bool,
-}
-
-/// The score a stored submission states: judge.toml's `expected-scores` (keyed by its path
-/// below the problem's folder), else its `@EXPECTED_SCORE@: ` comment, as DOMjudge reads it.
-pub fn stated_score(
-    table: &[(String, crate::score::ExpectedScore)],
-    key: &str,
-    source: &Path,
-) -> Result<Option<crate::score::ExpectedScore>, VerifyError> {
-    if let Some((_, score)) = table.iter().find(|(file, _)| file == key) {
-        return Ok(Some(*score));
-    }
-    let Ok(text) = std::fs::read(source) else {
-        // Unreadable sources are named when they are compiled.
-        return Ok(None);
-    };
-    match crate::score::expected_score_annotation(&String::from_utf8_lossy(&text)) {
-        Ok(Some(crate::score::Annotation::Score(score))) => {
-            Ok(Some(crate::score::ExpectedScore::Exactly(score)))
-        }
-        Ok(_) => Ok(None),
-        Err(source_error) => Err(VerifyError::ExpectedScore {
-            path: source.to_path_buf(),
-            source: source_error,
-        }),
-    }
-}
-
-/// A stored submission that was not judged, and why (a language this machine lacks).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skipped {
-    pub name: String,
-    pub reason: String,
 }
 
 /// Finds the stored submissions below `folder` (of the given problems, or of all), checks the
@@ -293,7 +132,7 @@ pub fn plan<'a>(
                 if source.is_dir() {
                     return Err(VerifyError::NestedFolder { path: source });
                 }
-                let language = submit::detect_language(config, &source, None)?;
+                let language = crate::config::detect_language(config, &source, None)?;
                 submit::check_tools(language)?;
                 let (cases, scoring) = match cases_of.get(&problem.name) {
                     Some(known) => known.clone(),
@@ -394,40 +233,6 @@ impl Stored<'_> {
             .and_then(|rest| rest.strip_prefix('/'))
             .unwrap_or(&self.name);
         partition.contains(problem, file)
-    }
-}
-
-/// One stored submission, judged.
-#[derive(Debug, Clone)]
-pub struct Verified {
-    pub name: String,
-    pub expected: Expected,
-    pub report: SubmissionReport,
-    /// The score it must get, when one is stated (`@EXPECTED_SCORE@`, judge.toml's
-    /// `expected-scores`, submissions.yaml's `score`).
-    pub expected_score: Option<crate::score::ExpectedScore>,
-    /// Whether its score is the one expected (and, for a `partially_accepted` one, strictly
-    /// between 0 and the maximum).
-    pub score_check: crate::score::ScoreCheck,
-}
-
-impl Verified {
-    /// It got the verdict it is stored under (an unchecked one always has), and the score
-    /// expected of it.
-    pub fn ok(&self) -> bool {
-        self.expected.met_by(&self.report).is_ok()
-            && self.score_check == crate::score::ScoreCheck::Ok
-    }
-
-    /// What the row means for the exit code: AC when it got its expected verdict, a judge
-    /// error when the judge failed, otherwise the verdict it got (WA if it passed unexpectedly).
-    pub fn as_outcome(&self) -> Verdict {
-        match self.report.verdict {
-            Verdict::JudgeError => Verdict::JudgeError,
-            _ if self.ok() => Verdict::Accepted,
-            Verdict::Accepted => Verdict::WrongAnswer,
-            other => other,
-        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::{languages, PackageError, SourceProgram};
 use crate::check::package::{PackageProgram, RunFolder};
 use crate::compile;
 use crate::compile::program::{Outcome, Program, Recipe, Source};
-use crate::config::Language;
+use crate::compile::Language;
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Termination};
 
 /// A package's `build` script is the package's code, not a trusted compiler: it runs
@@ -162,7 +162,7 @@ pub fn build(
                 }
                 Ok(())
             }),
-            crate::config::CompileLimits::default(),
+            crate::compile::CompileLimits::default(),
             VALIDATOR_MEMORY_MIB << 20,
         ),
     }

@@ -418,7 +418,7 @@ impl Expectations {
 
     /// The verdicts the whole submission may end with (its first failing case's, or AC).
     pub fn may_end_with(&self) -> Vec<Verdict> {
-        crate::judge::verify::EXPECTED
+        crate::package::expected::EXPECTED
             .iter()
             .copied()
             .filter(|v| {

@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 
 use crate::case::discover;
 use crate::check::Checker;
-use crate::config::{Config, InteractorProgram, InteractorProtocol, Problem, ValidatorProtocol};
+use crate::config::{Config, InteractorProgram, Problem, ValidatorProtocol};
+use crate::verdict::InteractorProtocol;
 use crate::verdict::Verdict;
 
 pub mod contest;
@@ -106,7 +107,7 @@ pub struct Options<'a> {
 
 /// What measuring needs: the package table of languages, cases at once, and progress.
 pub struct Measure<'a> {
-    pub languages: Vec<crate::config::Language>,
+    pub languages: Vec<crate::compile::Language>,
     pub jobs: usize,
     /// Called with `Some(total)` before the runs (for each problem), then `None` per case.
     pub progress: &'a mut dyn FnMut(&str, Option<usize>),
@@ -972,7 +973,7 @@ fn prepare(
                 warnings.push(format!(
                     "so problem.yaml says `ac_to_time_limit: {multiplier:?}`, the margin judge.toml's limit leaves (with 25% for the noise between one measure and another), which verifyproblem checks the limit against instead; for the format's margin of {:?}, raise `time-limit` to {}",
                     timing::AC_TO_TIME_LIMIT,
-                    crate::config::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
+                    crate::units::format_duration(check.rule_limit().unwrap_or(check.limit)),
                 ));
             }
         }

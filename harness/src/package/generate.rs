@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256, Sha512};
 
 use super::{PackageError, SourceProgram};
 use crate::check::package::{read_left, RunFolder};
-use crate::config::Language;
+use crate::compile::Language;
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 
 /// Where the recipe is, from the package's folder.
@@ -971,7 +971,7 @@ pub struct Context<'a> {
 /// The programs built so far, by their path from the package's folder.
 struct Built {
     generators: BTreeMap<String, super::build::Built>,
-    solutions: BTreeMap<String, crate::compile::submit::Prepared>,
+    solutions: BTreeMap<String, crate::compile::submission::Prepared>,
     default_solution: Option<Option<String>>,
 }
 
@@ -1393,13 +1393,17 @@ fn run_solution(
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
         super::languages::available(language)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
-        match crate::compile::submit::compile(language, &relative, GENERATOR_LIMITS.memory_bytes)
-            .map_err(|e| e.to_string())?
+        match crate::compile::submission::compile(
+            language,
+            &relative,
+            GENERATOR_LIMITS.memory_bytes,
+        )
+        .map_err(|e| e.to_string())?
         {
-            crate::compile::submit::Compiled::Ready(prepared) => {
+            crate::compile::submission::Compiled::Ready(prepared) => {
                 built.solutions.insert(solution.to_string(), prepared);
             }
-            crate::compile::submit::Compiled::CompileError { message, .. } => {
+            crate::compile::submission::Compiled::CompileError { message, .. } => {
                 return Err(format!(
                     "the solution `{solution}` does not compile:\n{message}"
                 ))

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Language;
+use crate::compile::Language;
 
 /// The format's code for one of the harness's languages (its `id` where they agree).
 pub fn format_code(language: &Language) -> &str {

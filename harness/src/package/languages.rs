@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::config::Language;
+use crate::compile::Language;
 
 fn language(
     id: &str,
@@ -22,7 +22,7 @@ fn language(
         compile: compile.map(strings),
         run: strings(run),
         time_multiplier: 1.0,
-        compile_limits: crate::config::CompileLimits::default(),
+        compile_limits: crate::compile::CompileLimits::default(),
         sandbox: Default::default(),
     }
 }

@@ -112,7 +112,7 @@ impl fmt::Display for LimitOrigin {
             } => write!(
                 f,
                 "computed as problemtools does: slowest accepted {} ({slowest_name}) × {multiplier}, rounded up to {resolution}s",
-                crate::config::units::format_duration(*slowest)
+                crate::units::format_duration(*slowest)
             ),
         }
     }

@@ -7,6 +7,7 @@
 pub mod build;
 pub mod contest;
 pub mod expectations;
+pub mod expected;
 pub mod export;
 pub mod generate;
 pub mod include;
@@ -14,7 +15,6 @@ pub mod kattis;
 pub mod languages;
 pub mod limits;
 pub mod polygon;
-pub mod stored;
 pub mod submissions;
 pub mod validate;
 pub(crate) mod yaml;
@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use crate::case::discover::Case;
 use crate::check::Checker;
-use crate::config::{Config, Language, Problem};
+use crate::compile::Language;
+use crate::config::{Config, Problem};
 
 pub use limits::TimeLimit;
 pub use submissions::{PackageSubmission, Skipped};
@@ -299,7 +300,7 @@ pub fn load(
                 program: crate::config::InteractorProgram::Package(
                     built.package_program(&source.name),
                 ),
-                protocol: crate::config::InteractorProtocol::Kattis,
+                protocol: crate::verdict::InteractorProtocol::Kattis,
                 checker: None,
             });
             // Never consulted: the interactor's exit code is the judgement.
@@ -337,7 +338,7 @@ pub fn load(
             program: crate::config::InteractorProgram::Package(
                 built.package_program(&program.name),
             ),
-            protocol: crate::config::InteractorProtocol::Testlib,
+            protocol: crate::verdict::InteractorProtocol::Testlib,
             checker: Some(checker.clone()),
         });
     }

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::case::discover::Case;
 use crate::check::Checker;
-use crate::judge::verify::Expected;
+use crate::package::expected::Expected;
 use crate::verdict::Verdict;
 
 /// The largest `<time-limit>`: an hour.

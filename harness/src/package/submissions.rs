@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::expectations::TimeLimitUse;
 use super::{file_name, sorted_entries, PackageError};
-use crate::judge::verify::Expected;
+use crate::package::expected::Expected;
 use crate::verdict::Verdict;
 
 /// One stored submission of a package, before its language is known.
@@ -28,7 +28,7 @@ pub struct PackageSubmission {
     pub lower_bound_cases: Vec<super::expectations::Glob>,
 }
 
-pub use crate::judge::verify::Skipped;
+pub use crate::package::expected::Skipped;
 
 const FAILURES: [Verdict; 5] = [
     Verdict::WrongAnswer,
@@ -180,7 +180,7 @@ pub fn kattis(
                 path: source.clone(),
                 message,
             };
-            let mut expected_score = crate::judge::verify::stated_score(&[], "", &source)
+            let mut expected_score = crate::package::expected::stated_score(&[], "", &source)
                 .map_err(|e| invalid(e.to_string()))?;
             let mut lower_bound_cases = Vec::new();
             if let Some(rules) =

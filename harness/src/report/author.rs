@@ -10,7 +10,7 @@ use super::style::{BAD, DIM, GOOD, WARN};
 use crate::author::add::{AddError, Added, AnswerSource, Warning};
 use crate::author::gen::{GenReport, Mode, Status};
 use crate::author::validate::InvalidCase;
-use crate::config::units::format_duration;
+use crate::units::format_duration;
 
 /// The files `add` wrote.
 pub fn write_added(out: &mut dyn Write, added: &Added) -> io::Result<()> {

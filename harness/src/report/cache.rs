@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use crate::compile::cache::{Store, Usage};
-use crate::config::units::{format_bytes, format_size_limit};
+use crate::units::{format_bytes, format_size_limit};
 
 /// Writes what the cache holds, or what `--clear` removed.
 pub fn write_cache(

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::style::{BOLD, DIM, GOOD, WARN};
 use crate::config::edit::duration_value;
-use crate::config::units::format_duration;
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
+use crate::units::format_duration;
 
 #[cfg(test)]
 pub fn write_human(

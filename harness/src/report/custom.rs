@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use super::excerpt::write_excerpt;
 use super::style::{verdict_style, BOLD};
-use crate::config::units::{format_bytes, format_duration};
 use crate::judge::custom::CustomRun;
 use crate::text::{cut, tail_lines};
+use crate::units::{format_bytes, format_duration};
 
 /// Lines of an output shown; the rest is counted.
 const SHOWN_LINES: usize = 50;

@@ -11,7 +11,6 @@ use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM};
 use crate::case::excerpt::InputExcerpt;
 use crate::case::partition::Partition;
-use crate::config::units::{format_bytes, format_duration};
 use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
@@ -21,6 +20,7 @@ use crate::report::reporter::Reporter;
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
+use crate::units::{format_bytes, format_duration};
 use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -452,7 +452,7 @@ fn write_totals(
 pub struct SubmissionHeader<'a> {
     pub problem: &'a str,
     pub source: &'a std::path::Path,
-    pub language: &'a crate::config::Language,
+    pub language: &'a crate::compile::Language,
     /// With the language's time multiplier applied.
     pub limits: crate::sandbox::run::Limits,
     pub cases: usize,
@@ -1141,7 +1141,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::config::Language;
+    use crate::compile::Language;
     use crate::judge::submission::CompileOutcome;
     use crate::judge::verify::Verified;
     use crate::judge::Mismatch;
@@ -1164,7 +1164,7 @@ mod tests {
             compile: None,
             run: vec!["python3".to_string(), "{source}".to_string()],
             time_multiplier: 2.0,
-            compile_limits: crate::config::CompileLimits::default(),
+            compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
         }
     }

@@ -752,7 +752,7 @@ mod tests {
     }
 
     fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {
-        use crate::config::Language;
+        use crate::compile::Language;
         use crate::judge::submission::CompileOutcome;
         SubmissionReport {
             problem: "sum".to_string(),
@@ -765,7 +765,7 @@ mod tests {
                 compile: None,
                 run: vec!["{exe}".to_string()],
                 time_multiplier: 1.0,
-                compile_limits: crate::config::CompileLimits::default(),
+                compile_limits: crate::compile::CompileLimits::default(),
                 sandbox: Default::default(),
             }),
             limits: limits(),

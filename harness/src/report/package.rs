@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::style::{BAD, DIM, GOOD, WARN};
-use crate::config::units::{format_bytes, format_duration};
 use crate::package::limits::LimitOrigin;
 use crate::package::validate::{CaseValidity, Judgement, Validators};
 use crate::package::Loaded;
+use crate::units::{format_bytes, format_duration};
 
 /// `different: A Different Problem (Kattis/ICPC package (legacy)), time limit 1 s (computed
 /// as problemtools does: …), memory 2.0 GiB`: read before every report on a package.

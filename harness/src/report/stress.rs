@@ -11,8 +11,8 @@ use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
 use crate::author::stress::{Failing, Rerun, ShrinkStatus, StressReport};
-use crate::config::units::format_duration;
 use crate::text::{cut, tail_lines};
+use crate::units::format_duration;
 use crate::verdict::Verdict;
 
 /// Lines of an input or output shown; the rest is counted.

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use super::credit::CreditError;
-use super::kattis::{grade, OnReject, VerdictMode};
+use super::grading::{grade, OnReject, VerdictMode};
 use super::model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 use super::number::{at_most, format_score};
+use crate::verdict::credit::CreditError;
 use crate::verdict::Verdict;
 
 /// A submission's scores: the total and every group's.
@@ -592,9 +592,9 @@ impl Check<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::credit::{Credit, CreditSource};
     use crate::score::kattis::{kattis_legacy, KattisFolder, KattisItem, TestdataYaml};
     use crate::score::number::format_score;
+    use crate::verdict::credit::{Credit, CreditSource};
     use Verdict::{
         Accepted as AC, JudgeError as JE, RuntimeError as RTE, TimeLimitExceeded as TLE,
         WrongAnswer as WA,

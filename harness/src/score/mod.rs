@@ -5,9 +5,9 @@
 //! (`test_group`), Polygon (`polygon`). No I/O: the readers hand in what they parsed.
 
 mod aggregate;
-mod credit;
 mod error;
 mod expected;
+mod grading;
 mod kattis;
 mod model;
 mod number;
@@ -17,19 +17,17 @@ mod polygon;
 mod spec;
 mod test_group;
 
-pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
-pub use credit::{
+pub use crate::verdict::credit::{
     kattis_feedback, legacy_score_txt, testlib_points, Credit, CreditError, CreditSource,
     TESTLIB_POINTS_EXIT,
 };
+pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
 pub use error::{Place, ScoringError, ScoringErrorKind};
 pub use expected::{
     check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,
 };
-pub use kattis::{
-    kattis_legacy, KattisFolder, KattisGrading, KattisItem, OnReject, ScoreMode, TestdataYaml,
-    VerdictMode,
-};
+pub use grading::{KattisGrading, OnReject, ScoreMode, VerdictMode};
+pub use kattis::{kattis_legacy, KattisFolder, KattisItem, TestdataYaml};
 pub use model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 pub use number::{format_score, same_score, DECIMALS};
 pub use polygon::{polygon, PointsPolicy, PolygonGroup, PolygonTest};

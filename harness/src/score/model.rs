@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use super::credit::{Credit, CreditError};
 use super::error::{ScoringError, ScoringErrorKind};
-use super::kattis::{KattisGrading, OnReject};
+use super::grading::{KattisGrading, OnReject};
 use super::number::{at_most, format_score};
+use crate::verdict::credit::{Credit, CreditError};
 use crate::verdict::Verdict;
 
 /// What the judge learnt about one case: its verdict, and the checker's partial credit if it
@@ -574,7 +574,7 @@ fn find_cycle(groups: &[&Group]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::credit::CreditSource;
+    use crate::verdict::credit::CreditSource;
 
     fn credit(source: CreditSource, value: f64) -> Credit {
         Credit { source, value }

@@ -190,8 +190,8 @@ pub fn polygon(groups: &[PolygonGroup], tests: &[PolygonTest]) -> Result<Scoring
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::credit::{Credit, CreditSource};
     use crate::score::model::{CaseOutcome, Outcomes};
+    use crate::verdict::credit::{Credit, CreditSource};
     use crate::verdict::Verdict::{self, Accepted as AC, WrongAnswer as WA};
 
     fn group(

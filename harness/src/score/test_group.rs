@@ -382,8 +382,8 @@ fn cases(group: &str, names: &[String], config: &Config) -> Vec<Item> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::credit::{Credit, CreditSource};
     use crate::score::model::{CaseOutcome, Outcomes};
+    use crate::verdict::credit::{Credit, CreditSource};
     use crate::verdict::Verdict::{self, Accepted as AC, WrongAnswer as WA};
 
     fn yaml(text: &str) -> TestGroupYaml {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::failures::{self, FailedCases, FailuresError};
+use super::failures::{self, FailedCases, FailuresError};
 use crate::report::notice;
 
 /// One store of failed cases.

@@ -12,7 +12,8 @@ use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
 use super::{packages, sanitize, stream, Output, Session};
 use crate::author::program::Part;
 use crate::case::partition::Partition;
-use crate::compile::submit::{self, Compiled};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
 use crate::config::{self, standalone, Config};
 use crate::event::{Command, Event, Finished, Plan};
 use crate::exit;
@@ -60,7 +61,7 @@ pub struct JudgeRequest {
     /// The problem's interactor, from the command line: a source file or a command.
     pub interactor: Option<String>,
     /// Its protocol; testlib when not given.
-    pub interactor_protocol: Option<config::InteractorProtocol>,
+    pub interactor_protocol: Option<crate::verdict::InteractorProtocol>,
 }
 
 impl JudgeRequest {
@@ -197,7 +198,7 @@ impl Session {
                     interactor,
                     request
                         .interactor_protocol
-                        .unwrap_or(config::InteractorProtocol::Testlib),
+                        .unwrap_or(crate::verdict::InteractorProtocol::Testlib),
                     &languages,
                 )?);
                 problem.interactive = true;
@@ -386,7 +387,7 @@ fn run_input(
     source: &Path,
     request: &JudgeRequest,
     input: &Path,
-    sanitized: Option<crate::sanitizer::Toolchain>,
+    sanitized: Option<crate::compile::sanitizer::Toolchain>,
 ) -> Result<i32> {
     let problem = config.require_problem(problem)?;
     if !input.is_file() {
@@ -398,7 +399,7 @@ fn run_input(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = submit::detect_language(config, source, request.lang.as_deref())?;
+    let language = crate::config::detect_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
     // The answer beside the input is the one to compare with, as a case's would be.
     let answer = answer_beside(input);
@@ -409,27 +410,28 @@ fn run_input(
     )?;
     let limits = problem.limits(language.time_multiplier);
     let mut stdout = anstream::stdout().lock();
-    let prepared = match submit::compile(language, source, problem.memory_limit)? {
-        Compiled::Ready(mut prepared) => {
-            prepared.program.sanitized = sanitized.map(|toolchain| {
-                std::sync::Arc::new(crate::sanitizer::Sanitized {
-                    toolchain,
-                    shown: source.to_path_buf(),
-                    copy: prepared.source_copy.clone(),
-                })
-            });
-            prepared
-        }
-        Compiled::CompileError { message, .. } => {
-            crate::report::stress::write_compile_error(
-                &mut stdout,
-                source,
-                &language.name,
-                &message,
-            )?;
-            return Ok(exit::FAILED);
-        }
-    };
+    let prepared =
+        match crate::compile::submission::compile(language, source, problem.memory_limit)? {
+            Compiled::Ready(mut prepared) => {
+                prepared.program.sanitized = sanitized.map(|toolchain| {
+                    std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
+                        toolchain,
+                        shown: source.to_path_buf(),
+                        copy: prepared.source_copy.clone(),
+                    })
+                });
+                prepared
+            }
+            Compiled::CompileError { message, .. } => {
+                crate::report::stress::write_compile_error(
+                    &mut stdout,
+                    source,
+                    &language.name,
+                    &message,
+                )?;
+                return Ok(exit::FAILED);
+            }
+        };
     let expected = match (&answer, &problem.reference) {
         (Some(answer), _) => custom::Expected::Answer(answer),
         (None, Some(command)) => custom::Expected::Reference {
@@ -448,8 +450,8 @@ fn run_input(
 /// program (a path, or a name on PATH) with its arguments.
 fn interactor_of(
     spec: &str,
-    protocol: config::InteractorProtocol,
-    languages: &[config::Language],
+    protocol: crate::verdict::InteractorProtocol,
+    languages: &[crate::compile::Language],
 ) -> Result<config::Interactor> {
     let path = Path::new(spec);
     let is_source = path.is_file()
@@ -552,7 +554,7 @@ fn package_plan<'a>(
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
     let language = match request.lang.as_deref() {
-        Some(_) => submit::detect_language(config, source, request.lang.as_deref())?,
+        Some(_) => crate::config::detect_language(config, source, request.lang.as_deref())?,
         None => crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
     };

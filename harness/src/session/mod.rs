@@ -7,6 +7,7 @@
 
 mod calibrate;
 mod failed;
+mod failures;
 mod gen;
 mod judge;
 mod limits;
@@ -36,7 +37,8 @@ pub use stress::StressRequest;
 pub use validate::ValidateRequest;
 pub use verify::VerifyRequest;
 
-use crate::config::{self, Config, Language, FILE_NAME};
+use crate::compile::Language;
+use crate::config::{self, Config, FILE_NAME};
 use crate::event::{Event, Plan, Summary, Unit};
 use crate::judge::verify::Skipped;
 use crate::report::human::HumanOptions;

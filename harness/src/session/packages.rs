@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::config::{self, Language};
+use crate::compile::Language;
+use crate::config;
 use crate::package::{self, limits::LimitOrigin, Loaded};
 use crate::report::progress::Progress;
 
@@ -96,11 +97,11 @@ fn load_with_limit(
     let (loaded, origin) = match (fixed, source) {
         (Some(_), Some(source)) => (loaded, LimitOrigin::Given(source)),
         _ => {
-            let runs = package::stored::accepted_runs(&loaded);
+            let runs = crate::judge::stored::accepted_runs(&loaded);
             let mut progress = Progress::stderr(runs);
             progress.set_label(&format!("{name}: accepted submissions, for the time limit"));
             let computed =
-                package::stored::compute_time_limit(&loaded, jobs, &mut || progress.tick())?;
+                crate::judge::stored::compute_time_limit(&loaded, jobs, &mut || progress.tick())?;
             progress.finish();
             let (limit, origin) = computed.expect("a package without a fixed limit computes one");
             let package = loaded.package.clone();

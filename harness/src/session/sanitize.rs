@@ -7,10 +7,12 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::compile::submit::{self, Compiled};
-use crate::config::{Config, Language, Problem};
+use crate::compile::sanitizer::{self, SanitizeError, Toolchain};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
+use crate::compile::Language;
+use crate::config::{Config, Problem};
 use crate::sandbox::run::Limits;
-use crate::sanitizer::{self, SanitizeError, Toolchain};
 
 /// A program every C and C++ compiler accepts.
 const PROBE: &[u8] = b"int main(void) { return 0; }\n";
@@ -43,7 +45,7 @@ pub fn apply(
         crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?
     } else {
-        submit::detect_language(config, source, lang)?
+        crate::config::detect_language(config, source, lang)?
     };
     let id = language.id.clone();
     let (sanitized, toolchain) = build(language)?;
@@ -90,7 +92,7 @@ fn probe(language: &Language, toolchain: Toolchain) -> Result<()> {
     let source = dir.path().join("probe").with_extension(extension);
     std::fs::write(&source, PROBE)
         .with_context(|| format!("cannot write `{}`", source.display()))?;
-    match submit::compile(language, &source, 0)? {
+    match crate::compile::submission::compile(language, &source, 0)? {
         Compiled::Ready(_) => Ok(()),
         Compiled::CompileError { message, .. } => {
             let compiler = language

@@ -12,14 +12,15 @@ use super::{stream, Output, Session};
 use crate::author::add::{self, Added, NewCase};
 use crate::author::program::{self, Part, ResolvedProgram};
 use crate::author::stress::{self, Setup, Shrinker, StressOptions};
-use crate::author::tool as author_tool;
 use crate::author::validate::{default_jobs, Validator};
-use crate::compile::submit::{self, Compiled};
+use crate::compile::submission::Compiled;
+use crate::compile::submit;
 use crate::config::{Config, Problem};
 use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit};
 use crate::exit;
 use crate::report::human::HumanOptions;
 use crate::report::notice;
+use crate::tool as author_tool;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
@@ -80,7 +81,8 @@ impl Session {
     pub fn stress(&self, request: &StressRequest, output: &Output) -> Result<i32> {
         let (config, problem, submission) = self.stress_config(request)?;
         let problem = config.require_problem(&problem)?;
-        let language = submit::detect_language(&config, &submission, request.lang.as_deref())?;
+        let language =
+            crate::config::detect_language(&config, &submission, request.lang.as_deref())?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
         let sanitized = if request.sanitize {
@@ -113,16 +115,18 @@ impl Session {
             result,
         };
 
-        let prepared = match submit::compile(language, &submission, problem.memory_limit)? {
-            Compiled::Ready(prepared) => prepared,
-            Compiled::CompileError { language, message } => {
-                let stressed = Stressed {
-                    language: language.name.clone(),
-                    ..stressed(StressResult::CompileError(message))
-                };
-                return report_compile_error(&plan, output, &stressed);
-            }
-        };
+        let prepared =
+            match crate::compile::submission::compile(language, &submission, problem.memory_limit)?
+            {
+                Compiled::Ready(prepared) => prepared,
+                Compiled::CompileError { language, message } => {
+                    let stressed = Stressed {
+                        language: language.name.clone(),
+                        ..stressed(StressResult::CompileError(message))
+                    };
+                    return report_compile_error(&plan, output, &stressed);
+                }
+            };
         options.first_seed = request.seed.unwrap_or_else(|| {
             let seed = random_seed();
             // Said at once, so that even an interrupted run can be repeated.
@@ -219,20 +223,21 @@ impl Session {
 /// loosened as the sanitizers need.
 fn rerun_sanitized(
     setup: &Setup,
-    language: &crate::config::Language,
-    toolchain: crate::sanitizer::Toolchain,
+    language: &crate::compile::Language,
+    toolchain: crate::compile::sanitizer::Toolchain,
     submission: &std::path::Path,
     limits: crate::sandbox::run::Limits,
     failing: &stress::Failing,
 ) -> Result<stress::Rerun> {
-    let mut prepared = match submit::compile(language, submission, limits.memory_bytes)? {
-        Compiled::Ready(prepared) => prepared,
-        Compiled::CompileError { message, .. } => {
-            let first = message.lines().next().unwrap_or_default().to_string();
-            return Ok(stress::Rerun::NotBuilt(first));
-        }
-    };
-    prepared.program.sanitized = Some(std::sync::Arc::new(crate::sanitizer::Sanitized {
+    let mut prepared =
+        match crate::compile::submission::compile(language, submission, limits.memory_bytes)? {
+            Compiled::Ready(prepared) => prepared,
+            Compiled::CompileError { message, .. } => {
+                let first = message.lines().next().unwrap_or_default().to_string();
+                return Ok(stress::Rerun::NotBuilt(first));
+            }
+        };
+    prepared.program.sanitized = Some(std::sync::Arc::new(crate::compile::sanitizer::Sanitized {
         toolchain,
         shown: submission.to_path_buf(),
         copy: prepared.source_copy.clone(),
@@ -260,7 +265,7 @@ fn stress_plan(
     request: &StressRequest,
     config: &Config,
     problem: &Problem,
-    (submission, language): (&std::path::Path, &crate::config::Language),
+    (submission, language): (&std::path::Path, &crate::compile::Language),
     setup: &Setup,
     options: &StressOptions,
 ) -> Plan {

@@ -91,7 +91,7 @@ impl Session {
         let mut stored = Vec::new();
         let mut skipped = Vec::new();
         for package in &loaded {
-            let (mut planned, mut not_judged) = crate::package::stored::plan(package);
+            let (mut planned, mut not_judged) = crate::judge::stored::plan(package);
             stored.append(&mut planned);
             skipped.append(&mut not_judged);
         }

@@ -8,11 +8,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::compile::submit::SubmitError;
-use crate::config::units::format_duration;
 use crate::judge::submission::{self, Options};
-use crate::judge::verify::Expected;
 use crate::judge::Stop;
+use crate::package::expected::Expected;
 use crate::package::{self, PackageError, TimeLimit};
+use crate::units::format_duration;
 use crate::verdict::Verdict;
 
 /// problemtools' defaults for `limits.time_multipliers` (the export writes neither).
@@ -117,7 +117,7 @@ impl TimeCheck {
 /// fixed limit to check.
 pub fn check(
     dir: &Path,
-    languages: Vec<crate::config::Language>,
+    languages: Vec<crate::compile::Language>,
     jobs: usize,
     on_case: &mut dyn FnMut(),
 ) -> Result<Option<TimeCheck>, TimingError> {
@@ -127,7 +127,7 @@ pub fn check(
     };
     let high = Duration::from_secs_f64(limit.as_secs_f64() * TIME_LIMIT_TO_TLE);
     let loaded = package::load(opened, languages, Some(high))?;
-    let (stored, skipped) = package::stored::plan(&loaded);
+    let (stored, skipped) = crate::judge::stored::plan(&loaded);
     let accepted = |expected: &Expected| *expected == Expected::One(Verdict::Accepted);
     let mut check = TimeCheck {
         limit,
@@ -168,7 +168,7 @@ pub fn check(
 }
 
 /// The cases [`check`] will run, for a progress bar.
-pub fn planned_runs(dir: &Path, languages: &[crate::config::Language]) -> usize {
+pub fn planned_runs(dir: &Path, languages: &[crate::compile::Language]) -> usize {
     let Ok(opened) = package::open(dir) else {
         return 0;
     };

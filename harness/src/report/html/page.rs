@@ -59,7 +59,7 @@ pub fn verdict_class(verdict: Verdict) -> &'static str {
 
 /// `12 ms`, rounded as the terminal report shows CPU times (`12.5 s` from ten seconds on).
 pub fn ms(duration: Duration) -> String {
-    crate::config::units::format_duration(duration)
+    crate::units::format_duration(duration)
 }
 
 /// `1.5 s` or `300 ms`: a limit, as a setter writes it.

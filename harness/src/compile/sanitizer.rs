@@ -28,7 +28,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::config::Language;
+use crate::compile::Language;
 
 /// Extra memory a sanitized C or C++ program is allowed, over twice the limit.
 const EXTRA_MEMORY: u64 = 256 << 20;
@@ -125,7 +125,7 @@ impl Toolchain {
     /// What the header says of a sanitized run whose memory limit was `limit`: how it is
     /// built, and which limits are loosened.
     pub fn note(self, limit: u64) -> String {
-        use crate::config::units::format_size_limit;
+        use crate::units::format_size_limit;
         match self {
             Toolchain::Native { .. } => format!(
                 "sanitized: built -O1 -g with {}; memory limit {} (2 × {} + {} for the shadow memory and redzones), no address-space cap, time limit × {TIME_FACTOR}",
@@ -569,7 +569,7 @@ mod tests {
             compile: Some(compile.iter().map(|s| (*s).to_string()).collect()),
             run: vec!["{exe}".into()],
             time_multiplier: 1.0,
-            compile_limits: crate::config::CompileLimits::default(),
+            compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
         }
     }

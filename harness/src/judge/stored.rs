@@ -4,12 +4,13 @@
 
 use std::time::Duration;
 
-use super::limits::{LimitOrigin, TimeLimit};
-use super::{languages, Loaded};
+use super::submission::{self, Options, Plan};
+use super::verify::Stored;
+use super::Stop;
 use crate::compile::submit::SubmitError;
-use crate::judge::submission::{self, Options, Plan};
-use crate::judge::verify::{Expected, Skipped, Stored};
-use crate::judge::Stop;
+use crate::package::expected::{Expected, Skipped};
+use crate::package::limits::{LimitOrigin, TimeLimit};
+use crate::package::{languages, Loaded};
 
 /// The package's submissions ready to judge, named `<package>/<folder>/<file>`, and those
 /// that cannot be judged here.
@@ -51,7 +52,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                             None => format!("partial, {label}"),
                         },
                     },
-                    _ => crate::judge::verify::partially_accepted(),
+                    _ => crate::package::expected::partially_accepted(),
                 },
                 plan: Plan {
                     problem,
@@ -134,7 +135,7 @@ pub fn compute_time_limit(
             },
         ),
         None => (
-            super::limits::UNKNOWN_TIME_LIMIT,
+            crate::package::limits::UNKNOWN_TIME_LIMIT,
             LimitOrigin::Given(
                 "no accepted submission passing to compute it from: problemtools' placeholder",
             ),
@@ -143,7 +144,10 @@ pub fn compute_time_limit(
 }
 
 /// The cases of `entry` that bound the time limit (empty: all of them).
-fn lower_bound_cases(loaded: &Loaded, entry: &Stored<'_>) -> Vec<super::expectations::Glob> {
+fn lower_bound_cases(
+    loaded: &Loaded,
+    entry: &Stored<'_>,
+) -> Vec<crate::package::expectations::Glob> {
     let prefix = format!("{}/", loaded.package.name);
     let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
     loaded
@@ -166,7 +170,7 @@ fn bounds_from_below(loaded: &Loaded, entry: &Stored<'_>) -> bool {
         .submissions
         .iter()
         .find(|s| s.name == name)
-        .is_some_and(|s| s.for_time_limit == super::expectations::TimeLimitUse::Lower)
+        .is_some_and(|s| s.for_time_limit == crate::package::expectations::TimeLimitUse::Lower)
 }
 
 /// The cases count `compute_time_limit` will run, for a progress bar.

@@ -1,11 +1,43 @@
 //! Verdicts, and the pure function that turns a run's measurements into one.
 
+pub mod credit;
+
 use std::fmt;
 use std::time::Duration;
 
-use crate::config::InteractorProtocol;
+use serde::Deserialize;
+
 use crate::sandbox::run::{Limits, RunResult, Termination};
 use crate::sandbox::transcript::Speaker;
+
+/// How an interactor is called and what its exit code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InteractorProtocol {
+    /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    Testlib,
+    /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
+    /// `FEEDBACK_DIR/judgemessage.txt`.
+    Kattis,
+}
+
+impl InteractorProtocol {
+    /// The name judge.toml uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Kattis => "kattis",
+        }
+    }
+
+    /// The exit codes the protocol defines, for messages.
+    pub fn codes(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "0 OK, 1 WA, 2 PE, 3 FAIL, 7 points",
+            InteractorProtocol::Kattis => "42 AC, 43 WA",
+        }
+    }
+}
 
 /// What an online judge would answer for one case (or, for the overall verdict, a submission).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -105,7 +137,7 @@ pub struct Judgement {
     pub reason: String,
     /// The checker's partial credit for an accepted case (testlib's `quitp`, a Kattis
     /// validator's `score.txt`), read by the case's scoring rule.
-    pub credit: Option<crate::score::Credit>,
+    pub credit: Option<credit::Credit>,
 }
 
 impl Judgement {
@@ -169,7 +201,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
             verdict: Verdict::OutputLimitExceeded,
             reason: format!(
                 "more than {} of output",
-                crate::config::units::format_bytes(limits.output_bytes)
+                crate::units::format_bytes(limits.output_bytes)
             ),
             credit: None,
         });
@@ -190,7 +222,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
         || near_memory_limit
         || filled_folder
     {
-        use crate::config::units::format_bytes;
+        use crate::units::format_bytes;
         let why = if filled_folder {
             format!(
                 "the files it wrote filled its folder: {} (a run's folder is memory, bounded \
@@ -233,14 +265,14 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
             };
             format!(
                 "killed after {} of wall time (CPU {}): {why}",
-                crate::config::units::format_duration(run.wall_time),
-                crate::config::units::format_duration(run.cpu_time)
+                crate::units::format_duration(run.wall_time),
+                crate::units::format_duration(run.cpu_time)
             )
         } else {
             format!(
                 "CPU time {} over the limit {}",
-                crate::config::units::format_duration(run.cpu_time),
-                crate::config::units::format_duration(limits.cpu_time)
+                crate::units::format_duration(run.cpu_time),
+                crate::units::format_duration(limits.cpu_time)
             )
         };
         return Some(Judgement {
@@ -293,7 +325,7 @@ pub fn interactor_said(
     message: &str,
     submission_ended: bool,
 ) -> InteractorSaid {
-    use crate::config::units::{format_bytes, format_duration};
+    use crate::units::{format_bytes, format_duration};
     // Validators often log the whole game (`Guess 3 is 125`); the last line is the verdict's
     // reason (`Guess 4: couldn't read an integer`).
     let message = message
@@ -353,7 +385,7 @@ pub fn interactor_said(
     match (protocol, code) {
         // testlib's `quitp` (exit 7): accepted, with points the judge reads from its message,
         // as a checker's.
-        (InteractorProtocol::Testlib, 0 | crate::score::TESTLIB_POINTS_EXIT)
+        (InteractorProtocol::Testlib, 0 | credit::TESTLIB_POINTS_EXIT)
         | (InteractorProtocol::Kattis, 42) => InteractorSaid::Accepted(message.clone()),
         (InteractorProtocol::Testlib, 1) | (InteractorProtocol::Kattis, 43) => {
             InteractorSaid::WrongAnswer(with_message("the interactor said wrong answer".into()))
@@ -424,8 +456,8 @@ pub fn blame(
         if waited {
             judgement.reason = format!(
                 "killed after {} of wall time (CPU {}) while the interactor waited for its next line: did it flush after each line? (`fflush(stdout)`, `cout << endl`, `print(..., flush=True)`)",
-                crate::config::units::format_duration(submission.wall_time),
-                crate::config::units::format_duration(submission.cpu_time)
+                crate::units::format_duration(submission.wall_time),
+                crate::units::format_duration(submission.cpu_time)
             );
         }
         return judgement;

@@ -6,7 +6,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::config;
 use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Stdin, Termination};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
@@ -82,7 +81,7 @@ impl Command {
         let filled: Vec<String> = template.iter().map(fill).collect();
         let program = filled
             .first()
-            .map(|program| config::resolve_program(program, root))
+            .map(|program| resolve_program(program, root))
             .unwrap_or_default();
         Command {
             role,
@@ -135,29 +134,39 @@ impl Command {
     }
 }
 
+/// A program named with a slash, or naming a file in judge.toml's folder, is that file; any
+/// other bare name is looked up on PATH when it runs, as a shell would (see `config::commands`).
+pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
+    if program.contains('/') || (!program.is_empty() && root.join(program).is_file()) {
+        root.join(program)
+    } else {
+        PathBuf::from(program)
+    }
+}
+
 /// Why a run did not end cleanly (a limit, a signal, a non-zero exit, with the last line of
 /// stderr), or `None` when it did.
 pub fn failure(result: &RunResult) -> Option<String> {
     let how = match (result.limit_hit, result.termination) {
         (Some(run::LimitHit::WallTime), _) => format!(
             "still running after {} (killed)",
-            crate::config::units::format_duration(LIMITS.wall_time)
+            crate::units::format_duration(LIMITS.wall_time)
         ),
         (Some(run::LimitHit::CpuTime), _) => format!(
             "used more than {} of CPU time (killed)",
-            crate::config::units::format_duration(LIMITS.cpu_time)
+            crate::units::format_duration(LIMITS.cpu_time)
         ),
         (Some(run::LimitHit::Memory), _) => format!(
             "used more than {} of memory",
-            crate::config::units::format_bytes(LIMITS.memory_bytes)
+            crate::units::format_bytes(LIMITS.memory_bytes)
         ),
         (Some(run::LimitHit::Output), _) => format!(
             "printed more than {}",
-            crate::config::units::format_bytes(LIMITS.output_bytes)
+            crate::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) if result.stdout_truncated => format!(
             "printed more than {}",
-            crate::config::units::format_bytes(LIMITS.output_bytes)
+            crate::units::format_bytes(LIMITS.output_bytes)
         ),
         (None, Termination::Exited(0)) => return None,
         (None, ending) => ending.describe(),

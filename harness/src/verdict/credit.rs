@@ -1,7 +1,7 @@
 //! Partial credit a checker hands back, read from what it writes: testlib's `quitp` points
 //! (exit 7) and a Kattis output validator's `score.txt` or `score_multiplier.txt`. Pure
 //! functions over bytes; what a credit is worth in its group is decided by
-//! [`CaseRule::score`](super::CaseRule::score).
+//! [`CaseRule::score`](crate::score::CaseRule::score).
 
 use std::fmt;
 
