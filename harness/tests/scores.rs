@@ -874,6 +874,15 @@ fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
         "sq/data",
         "`secret/group1` needs a `max_score`",
     );
+    // A bad value is pointed at in its own file, by the line of its key.
+    refused(
+        &[(
+            "data/secret/group2/test_group.yaml",
+            "# three cases\nscore_aggregation: sum\nmax_score: lots\n",
+        )],
+        "sq/data/secret/group2/test_group.yaml:3:1:",
+        "`max_score: lots` (in group `secret/group2`): a non-negative integer or `unbounded`",
+    );
     // problemtools runs a custom grader of `graders/`; this harness does not.
     refused(
         &[("graders/grader.py", "print('AC 100')\n")],

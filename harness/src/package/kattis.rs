@@ -48,6 +48,35 @@ fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
     }
 }
 
+/// Scoring rules that cannot be used: at the line of the key in the group's
+/// `test_group.yaml` when the error is about one key's value there, else at `data/`.
+fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageError {
+    let message = format!("its scoring cannot be used: {error}");
+    if let crate::score::ScoringErrorKind::BadValue {
+        key,
+        group: Some(group),
+        ..
+    } = &error.kind
+    {
+        let file = data.join(group).join("test_group.yaml");
+        let line = std::fs::read_to_string(&file).ok().and_then(|text| {
+            text.lines().position(|l| {
+                l.strip_prefix(key.as_str())
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+            })
+        });
+        if let Some(line) = line {
+            return PackageError::Syntax {
+                path: file,
+                line: line + 1,
+                column: 1,
+                message,
+            };
+        }
+    }
+    invalid(data, message)
+}
+
 /// A YAML number (integer or float) as f64.
 fn number(value: &Value) -> Option<f64> {
     value
@@ -381,9 +410,9 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         } else {
             crate::score::kattis_legacy(&legacy_tree(&root, &data, &data, &cases, &constants)?)
         };
-        Some(std::sync::Arc::new(rules.map_err(|error| {
-            invalid(&data, format!("its scoring cannot be used: {error}"))
-        })?))
+        Some(std::sync::Arc::new(
+            rules.map_err(|error| scoring_error(&data, &error))?,
+        ))
     } else {
         None
     };
