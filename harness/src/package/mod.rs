@@ -246,7 +246,7 @@ pub struct Loaded {
     pub package: Package,
     pub config: Config,
     /// The interactor of an interactive package, ready to run beside each submission.
-    pub interactor: Option<crate::judge::interactive::Shared>,
+    pub interactor: Option<crate::check::interactor::Shared>,
 }
 
 impl Loaded {
@@ -296,13 +296,11 @@ pub fn load(
         }
         Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = build::build(source, &languages, None)?;
-            interactor = Some(crate::config::Interactor {
-                program: crate::config::InteractorProgram::Package(
-                    built.package_program(&source.name),
-                ),
-                protocol: crate::verdict::InteractorProtocol::Kattis,
-                checker: None,
-            });
+            interactor = Some(package_interactor(
+                built.package_program(&source.name),
+                crate::verdict::InteractorProtocol::Kattis,
+                None,
+            ));
             // Never consulted: the interactor's exit code is the judgement.
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
                 passes: package.passes,
@@ -334,13 +332,11 @@ pub fn load(
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = build::build(program, &languages, Some(include))?;
-        interactor = Some(crate::config::Interactor {
-            program: crate::config::InteractorProgram::Package(
-                built.package_program(&program.name),
-            ),
-            protocol: crate::verdict::InteractorProtocol::Testlib,
-            checker: Some(checker.clone()),
-        });
+        interactor = Some(package_interactor(
+            built.package_program(&program.name),
+            crate::verdict::InteractorProtocol::Testlib,
+            Some(checker.clone()),
+        ));
     }
     let known = time_limit.or(package.time_limit.fixed());
     let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
@@ -350,6 +346,7 @@ pub fn load(
         Some(limit) => crate::sandbox::run::wall_limit(limit),
         None => limits::UNKNOWN_WALL_LIMIT,
     };
+    let (interactor, ready) = interactor.unzip();
     let problem = Problem {
         name: package.name.clone(),
         title: package.title.clone(),
@@ -391,18 +388,27 @@ pub fn load(
         languages,
         sandbox: crate::sandbox::Mode::default(),
     };
-    let interactor =
-        crate::judge::interactive::prepare(&config, &config.problems[0]).map_err(|error| {
-            PackageError::Build {
-                path: package.root.clone(),
-                message: error.to_string(),
-            }
-        })?;
     Ok(Loaded {
         package,
         config,
-        interactor,
+        interactor: ready,
     })
+}
+
+/// A package's interactor, built: as the problem names it, and ready to run.
+fn package_interactor(
+    program: crate::check::package::PackageProgram,
+    protocol: crate::verdict::InteractorProtocol,
+    checker: Option<Checker>,
+) -> (crate::config::Interactor, crate::check::interactor::Shared) {
+    let ready =
+        crate::check::interactor::ReadyInteractor::of_package(&program, protocol, checker.clone());
+    let interactor = crate::config::Interactor {
+        program: crate::config::InteractorProgram::Package(program),
+        protocol,
+        checker,
+    };
+    (interactor, std::sync::Arc::new(ready))
 }
 
 fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
