@@ -26,7 +26,8 @@
 //! 10. results: `results` — the plain data of outcomes and reports that events carry.
 //! 11. event: `event` — the one event stream every command that judges speaks.
 //! 12. judge: `judge` — a case, a suite, a submission, verify and calibrate.
-//! 13. author: `author` — the author's programs: validate, add, gen, stress with shrink.
+//! 13. author: `author`, `export` — the author's programs: validate, add, gen, stress with
+//!     shrink; a problem of judge.toml written as a package (its time limit measured by judging).
 //! 14. report: `report`, `receive` — renders events to a terminal, JSON, JUnit, HTML; receives problems from the browser.
 //! 15. session: `session`, `exit` — one way from a command line through all of these; the exit codes.
 //! 16. cli: `cli` — parses the command line and calls the session.
@@ -42,6 +43,7 @@ pub mod compile;
 pub mod config;
 mod event;
 mod exit;
+mod export;
 mod file_kind;
 pub mod judge;
 mod package;

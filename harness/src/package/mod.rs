@@ -8,7 +8,6 @@ pub mod build;
 pub mod contest;
 pub mod expectations;
 pub mod expected;
-pub mod export;
 pub mod generate;
 pub mod include;
 pub mod kattis;
