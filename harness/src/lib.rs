@@ -18,7 +18,8 @@
 //! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
 //! 5. compile: `compile` — the languages table, source to a runnable program (sanitizers
 //!    included), the build cache.
-//! 6. check: `check` — checkers and validators: an output and an answer become a judgement.
+//! 6. check: `check` — checkers and validators: an output and an answer become a judgement;
+//!    the interactor, the judge's own program a submission talks with.
 //! 7. case: `case` — a problem's cases on disk: discover, select, partition.
 //! 8. config: `config` — judge.toml and the user's settings.
 //! 9. package: `package` — problem packages (Kattis, Polygon, DOMjudge) read into a problem,
