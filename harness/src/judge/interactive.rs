@@ -24,7 +24,10 @@ pub use crate::check::interactor::{ReadyInteractor, Shared};
 /// Bytes of a testlib interactor's OUTPUT file read for its checker.
 const OUTPUT_BYTES: usize = 64 << 20;
 
-use super::{CaseOutcome, Interaction, JudgeSettings, Program};
+use crate::compile::Program;
+use crate::results::case::{CaseOutcome, Interaction};
+
+use super::plain::JudgeSettings;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InteractorError {
@@ -102,7 +105,7 @@ pub fn judge_case(
     settings: &JudgeSettings<'_>,
     interactor: &ReadyInteractor,
 ) -> CaseOutcome {
-    let failed = |reason: String| super::judge_error(case, reason);
+    let failed = |reason: String| super::plain::judge_error(case, reason);
     let files = CaseFiles {
         input: &case.input,
         answer: &case.answer,
@@ -120,7 +123,7 @@ pub fn judge_case(
         scratch,
     } = call;
     let limits = settings.limits;
-    let submission_args = super::case_args(program, case);
+    let submission_args = super::plain::case_args(program, case);
     let env = program.env();
     let request = PairRequest {
         submission: Party {
