@@ -14,10 +14,11 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::WorkerCgroup;
+use super::outcome::{Capture, LimitHit, OutputFileError};
+use super::request::{Limits, RunRequest, Scope, Stdin};
 use super::watch::{self, Probe, Sample, Sampling, Schedstat, Watch};
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::sandbox::run::{self, Capture, LimitHit, Limits, OutputFileError, RunRequest, Stdin};
 use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
@@ -382,7 +383,7 @@ fn plan<'a>(
         pair.extend_from_slice(value.as_bytes());
         env.push(pair);
     }
-    let rlimits = unix::rlimit_plan(limits, run::Scope::Process, request.address_space_cap)
+    let rlimits = unix::rlimit_plan(limits, Scope::Process, request.address_space_cap)
         .into_iter()
         .flatten()
         .map(|(resource, value)| match resource {

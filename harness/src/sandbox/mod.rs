@@ -21,8 +21,10 @@ pub(crate) mod beneath;
 pub(crate) mod collect;
 pub(crate) mod interrupt;
 mod mode;
+pub(crate) mod outcome;
 #[cfg(unix)]
 pub(crate) mod pair;
+pub(crate) mod request;
 pub mod run;
 pub(crate) mod transcript;
 #[cfg(unix)]

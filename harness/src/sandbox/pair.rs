@@ -24,7 +24,8 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::run::{Capture, Isolation, LimitHit, Limits, RunError, RunResult, Scope, Termination};
+use super::outcome::{Capture, LimitHit, RunError, RunResult, Termination};
+use super::request::{Isolation, Limits, RunRequest, Scope};
 use super::transcript::{Recorder, Speaker, Transcript};
 use super::unix::{self, Group, GroupProbe};
 use super::watch::{Plan, Probe, Sample, Schedstat, Watch};
@@ -289,7 +290,7 @@ impl Side {
         let (stdin_read, stdin_write) = pipe()?;
         let (stdout_read, stdout_write) = pipe()?;
         let (stderr_read, stderr_write) = pipe()?;
-        let request = super::run::RunRequest::new(party.program, party.limits)
+        let request = RunRequest::new(party.program, party.limits)
             .args(party.args)
             .env(party.env)
             .address_space_cap(party.address_space_cap)

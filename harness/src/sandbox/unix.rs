@@ -31,7 +31,8 @@ use nix::sys::resource::{getrlimit, rlim_t, setrlimit, Resource};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-use crate::sandbox::run::{Capture, LimitHit, Limits, Scope, Termination};
+use super::outcome::{Capture, LimitHit, Termination};
+use super::request::{Limits, Scope};
 use crate::sandbox::watch::{self, Plan, Probe, Sample, Sampling, Schedstat, Watch};
 
 /// Room above the memory limit for the address space. `RLIMIT_AS` only stops a runaway
@@ -79,7 +80,7 @@ pub(crate) struct Supervised {
     /// The most its files in the sandbox's folder were seen to take (0 outside the sandbox).
     pub scratch_bytes: u64,
     /// The request's output file as the sandbox passed it back; `None` outside it.
-    pub output_file: Option<Result<Vec<u8>, crate::sandbox::run::OutputFileError>>,
+    pub output_file: Option<Result<Vec<u8>, super::outcome::OutputFileError>>,
 }
 
 /// Everything needed to start one child.
@@ -716,13 +717,6 @@ pub(super) fn max_rss_bytes(usage: &libc::rusage) -> u64 {
     } else {
         reported.saturating_mul(1024)
     }
-}
-
-/// `SIGSEGV` for 11 and so on, by this platform's numbering.
-pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
-    nix::sys::signal::Signal::try_from(signal)
-        .ok()
-        .map(nix::sys::signal::Signal::as_str)
 }
 
 /// Where runs get their scratch folders: a memory-backed tmpfs when there is one with room,
