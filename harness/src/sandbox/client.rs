@@ -14,12 +14,14 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::WorkerCgroup;
+use super::outcome::Supervised;
 use super::outcome::{Capture, LimitHit, OutputFileError};
+use super::process::{self, Streams};
 use super::request::{Limits, RunRequest, Scope, Stdin};
+use super::scratch;
 use super::watch::{self, Probe, Sample, Sampling, Schedstat, Watch};
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
 use super::{tree, view, zygote};
-use crate::sandbox::unix::{self, Streams, Supervised};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
 const NOBODY: u32 = 65534;
@@ -161,7 +163,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
             .collect(),
         program_uid: if uid == 0 { NOBODY } else { 0 },
         program_gid: if uid == 0 { NOBODY } else { 0 },
-        scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
+        scratch_root: scratch::scratch_root().as_os_str().as_bytes().to_vec(),
         user_keyrings_per_namespace: user_keyrings_per_namespace(),
         exit_listener: kernel_at_least(&kernel_release(), (5, 5)),
     };
@@ -383,7 +385,7 @@ fn plan<'a>(
         pair.extend_from_slice(value.as_bytes());
         env.push(pair);
     }
-    let rlimits = unix::rlimit_plan(limits, Scope::Process, request.address_space_cap)
+    let rlimits = process::rlimit_plan(limits, Scope::Process, request.address_space_cap)
         .into_iter()
         .flatten()
         .map(|(resource, value)| match resource {
@@ -589,7 +591,7 @@ impl Launched {
             cpu_limit: limits.cpu_time,
             // What one process may use under its own RLIMIT_CPU: the tree, however it is
             // counted, is stopped past it.
-            cpu_stop: unix::cpu_backstop(limits.cpu_time),
+            cpu_stop: process::cpu_backstop(limits.cpu_time),
             sampling: (!cgroup).then_some(Sampling {
                 limit: limits.memory_bytes,
                 first: watch::FIRST_SAMPLE,
@@ -608,7 +610,7 @@ impl Probe for Launched {
     }
 
     fn sample(&mut self) -> Option<Sample> {
-        let mut sample = tree::sample(self.zygote.init, unix::page_size());
+        let mut sample = tree::sample(self.zygote.init, process::page_size());
         // Its folder is memory too: the files it wrote count with its processes'.
         sample.files = self.scratch_bytes();
         Some(sample)
@@ -660,11 +662,11 @@ fn launch(
             // The program runs as `nobody`: let it write in its folder.
             std::os::unix::fs::chown(workdir, Some(NOBODY), Some(NOBODY)).map_err(lost)?;
         }
-        let relative = workdir.strip_prefix(unix::scratch_root()).map_err(|_| {
+        let relative = workdir.strip_prefix(scratch::scratch_root()).map_err(|_| {
             lost(io::Error::other(format!(
                 "the working folder `{}` is not under the scratch root `{}`",
                 workdir.display(),
-                unix::scratch_root().display()
+                scratch::scratch_root().display()
             )))
         })?;
         plan.launch.workdir = Some(relative.as_os_str().as_bytes().to_vec());
@@ -864,7 +866,7 @@ fn supervise(
         limit_hit.get_or_insert(LimitHit::Memory);
     }
     let termination = match finished.outcome {
-        Outcome::Status(status) => unix::termination(status),
+        Outcome::Status(status) => process::termination(status),
         Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
     };
     let (peak_memory_bytes, resident_peak_bytes) = memory_figures(&finished, watch.peak());

@@ -276,7 +276,7 @@ fn run_one(
 /// Sizes the worker's folder (a tmpfs) for a run: room for what the program may write, and
 /// for the files placed in it. Remounted only when that changes.
 fn size_worker_folder(room: Option<u64>, placed: &[File], current: &mut String) -> io::Result<()> {
-    let page = super::unix::page_size();
+    let page = super::process::page_size();
     let size = match room {
         Some(room) => {
             let mut bytes = room;

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::process::{ChildIo, Start, Started};
 use super::spawn::{self, Identity, Parent, Plan, Target};
-use super::unix::{ChildIo, Start, Started};
 use super::wire;
 
 /// The hidden first argument that makes `harness` a launcher (see `sandbox::enter_helper_if_asked`).
@@ -388,7 +388,7 @@ fn request(start: &Start<'_>) -> io::Result<Request> {
             })
             .collect(),
         workdir: workdir.into_os_string().into_vec(),
-        rlimits: super::unix::rlimit_plan(start.limits, start.scope, start.address_space_cap)
+        rlimits: super::process::rlimit_plan(start.limits, start.scope, start.address_space_cap)
             .into_iter()
             .flatten()
             .map(|(resource, value)| (resource as i64, value))
@@ -426,7 +426,7 @@ fn executable(program: &Path, env: &[(OsString, OsString)]) -> io::Result<PathBu
         .map(|(_, value)| value.clone())
         .unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
     // ENOENT, as exec reports it, so that the message is the one a fork gave.
-    super::run::find_on_path(program, &path)
+    super::process::find_on_path(program, &path)
         .ok_or_else(|| io::Error::from_raw_os_error(libc::ENOENT))
 }
 

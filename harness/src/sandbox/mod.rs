@@ -24,8 +24,12 @@ mod mode;
 pub(crate) mod outcome;
 #[cfg(unix)]
 pub(crate) mod pair;
+#[cfg(unix)]
+mod process;
 pub(crate) mod request;
 pub mod run;
+#[cfg(unix)]
+mod scratch;
 pub(crate) mod transcript;
 #[cfg(unix)]
 mod unix;

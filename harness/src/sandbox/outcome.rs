@@ -280,3 +280,19 @@ mod tests {
         assert!(tail.ends_with(b"xend"));
     }
 }
+
+/// What the runner measured about the main process.
+#[derive(Debug)]
+pub(crate) struct Supervised {
+    pub termination: Termination,
+    pub limit_hit: Option<LimitHit>,
+    pub cpu_time: Duration,
+    pub wall_time: Duration,
+    pub peak_memory_bytes: u64,
+    /// The largest `ru_maxrss`, or `peak_memory_bytes` when larger.
+    pub resident_peak_bytes: u64,
+    /// The most its files in the sandbox's folder were seen to take (0 outside the sandbox).
+    pub scratch_bytes: u64,
+    /// The request's output file as the sandbox passed it back; `None` outside it.
+    pub output_file: Option<Result<Vec<u8>, OutputFileError>>,
+}

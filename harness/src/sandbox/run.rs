@@ -11,24 +11,28 @@
 //! holding stdout) can keep the judge waiting.
 
 #[cfg(unix)]
-use crate::sandbox::unix::ChildIo;
-use std::borrow::Cow;
+use super::outcome;
+#[cfg(unix)]
+use super::process::{self, program_path, ChildIo};
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[cfg(unix)]
-use crate::sandbox::unix;
+use super::{scratch, unix};
 
 pub(crate) use super::outcome::Capture;
 pub use super::outcome::{
     signal_name, LimitHit, OutputFileError, RunError, RunResult, Termination,
 };
+#[cfg(unix)]
+pub use super::process::find_program;
 pub use super::request::{wall_limit, Isolation, Limits, Output, RunRequest, Scope, Stdin};
-
-/// Scratch folders are named so; a leftover one is easy to tell apart in the temp dir.
-const SCRATCH_PREFIX: &str = "harness-run-";
+#[cfg(unix)]
+pub(crate) use super::scratch::scratch_dir;
+#[cfg(unix)]
+pub use super::scratch::scratch_folder;
 
 /// Runs `request.program` once under `request.limits` and reports what it did: in the
 /// sandbox when the request asks for [`Isolation::Sandbox`] and this machine and judge.toml
@@ -54,7 +58,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
             }
         } else if let Some(folder) = request
             .workdir
-            .filter(|folder| !folder.starts_with(unix::scratch_root()))
+            .filter(|folder| !folder.starts_with(scratch::scratch_root()))
             .filter(|_| crate::sandbox::required())
         {
             // Its folder fell back outside the scratch root (full, or gone): never run it
@@ -62,7 +66,7 @@ pub fn run(request: &RunRequest<'_>) -> Result<RunResult, RunError> {
             return Err(RunError::SandboxRequired(format!(
                 "the run's folder `{}` is outside the sandbox's scratch root `{}`",
                 folder.display(),
-                unix::scratch_root().display()
+                scratch::scratch_root().display()
             )));
         }
     }
@@ -92,7 +96,7 @@ fn sandbox_can_connect(request: &RunRequest<'_>) -> bool {
         // program's /tmp (callers that keep their folder make it with `scratch_dir`).
         && request
             .workdir
-            .is_none_or(|folder| folder.starts_with(unix::scratch_root()))
+            .is_none_or(|folder| folder.starts_with(scratch::scratch_root()))
 }
 
 /// Which supervisor runs the program.
@@ -179,22 +183,10 @@ fn in_workdir(
             let scratch = scratch_dir()?;
             let result = body(scratch.path());
             // The group is dead by now, so nothing can write into the folder any more.
-            unix::remove_scratch(scratch);
+            scratch::remove_scratch(scratch);
             result
         }
     }
-}
-
-/// A fresh folder for files that live as long as a command (stress's inputs and answers): on
-/// a roomy tmpfs when there is one, as runs' own folders are, else in the temp dir.
-pub fn scratch_folder(prefix: &str) -> std::io::Result<tempfile::TempDir> {
-    #[cfg(unix)]
-    let prefix = unix::owned_prefix(prefix);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix);
-    builder
-        .tempdir_in(unix::scratch_root())
-        .or_else(|_| builder.tempdir())
 }
 
 fn stdin_for(stdin: Stdin<'_>) -> Result<ChildIo, RunError> {
@@ -240,7 +232,7 @@ fn run_in(
     let stdout = output_for(request.stdout)?;
     let stderr = output_for(request.stderr)?;
     let program = program_path(request.program);
-    let start = unix::Start {
+    let start = process::Start {
         program: &program,
         args: request.args,
         env: request.env,
@@ -286,7 +278,7 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<Run
 
 /// What a supervisor measured and what the capture kept, as the run's result.
 #[cfg(unix)]
-fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
+fn finished(measured: &outcome::Supervised, capture: Capture) -> RunResult {
     let (stdout, stdout_truncated, stderr_tail) = capture.finish();
     RunResult {
         termination: measured.termination,
@@ -301,63 +293,6 @@ fn finished(measured: &unix::Supervised, capture: Capture) -> RunResult {
         output_file: measured.output_file.clone(),
         scratch_bytes: measured.scratch_bytes,
     }
-}
-
-/// A fresh scratch folder for one run, on the fast root when there is one.
-#[cfg(unix)]
-/// A fresh folder under the sandbox's scratch root (a caller's `workdir` that a sandboxed run
-/// can use: the folder of a file-I/O problem, read after the run), or in the temp dir when
-/// that root cannot take it.
-pub(crate) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
-    let prefix = unix::owned_prefix(SCRATCH_PREFIX);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix);
-    // The fast root may fill up or go away while the judge runs: fall back to the temp dir
-    // rather than fail the run.
-    builder
-        .tempdir_in(unix::scratch_root())
-        .or_else(|_| builder.tempdir())
-        .map_err(RunError::Workdir)
-}
-
-/// The program path to exec. The child changes folder before exec, so a relative path with a
-/// folder in it would be looked up from the run's folder: anchor it to ours instead.
-pub(super) fn program_path(program: &Path) -> Cow<'_, Path> {
-    if program.is_relative() && program.components().nth(1).is_some() {
-        if let Ok(here) = std::env::current_dir() {
-            return Cow::Owned(here.join(program));
-        }
-    }
-    Cow::Borrowed(program)
-}
-
-/// The executable file a run of `program` starts: a path with a folder in it as it is, a bare
-/// name looked up on `PATH` as exec does. For naming a missing tool before anything runs.
-pub fn find_program(program: &Path) -> std::io::Result<PathBuf> {
-    use std::io::{Error, ErrorKind};
-    if program.components().count() > 1 {
-        return if program.is_file() {
-            Ok(program.to_path_buf())
-        } else {
-            Err(Error::new(ErrorKind::NotFound, "no such file"))
-        };
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    find_on_path(program, &path).ok_or_else(|| Error::new(ErrorKind::NotFound, "not found on PATH"))
-}
-
-/// The first executable file named `program` in the folders of `path` (a `PATH` value), as
-/// exec looks a bare name up.
-pub(crate) fn find_on_path(program: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
-    std::env::split_paths(path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]
