@@ -7,9 +7,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -21,7 +20,7 @@ use super::request::{Limits, RunRequest, Scope, Stdin};
 use super::scratch;
 use super::watch::{self, Probe, Sample, Sampling, Schedstat, Watch};
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
-use super::{tree, view, zygote};
+use super::{helper, tree, view, zygote};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
 const NOBODY: u32 = 65534;
@@ -74,18 +73,6 @@ static POOL: Mutex<Vec<Zygote>> = Mutex::new(Vec::new());
 /// Zygotes started so far: numbers their cgroups.
 static STARTED: Mutex<usize> = Mutex::new(0);
 
-/// The harness binary to re-execute as a zygote; unset in unit tests and benchmarks that do
-/// not ask for the sandbox.
-static HELPER: OnceLock<PathBuf> = OnceLock::new();
-
-pub(crate) fn set_helper(path: PathBuf) {
-    let _ = HELPER.set(path);
-}
-
-pub(crate) fn helper() -> Option<&'static Path> {
-    HELPER.get().map(PathBuf::as_path)
-}
-
 /// Stops every idle zygote and removes their cgroups.
 pub(crate) fn shutdown() {
     if let Ok(mut pool) = POOL.lock() {
@@ -93,37 +80,9 @@ pub(crate) fn shutdown() {
     }
 }
 
-/// Starts the harness binary as a helper (`role`: its hidden first argument) in a process group
-/// of its own, with no standard streams, talking over the socket whose other end is returned.
-pub(super) fn start_helper(role: &str) -> io::Result<(std::process::Child, OwnedFd)> {
-    let helper = helper().ok_or_else(|| io::Error::other("no harness binary to start"))?;
-    let (ours, theirs) = wire::socket_pair()?;
-    let theirs_fd = theirs.as_raw_fd();
-    let mut command = Command::new(helper);
-    command
-        .arg(role)
-        .arg(theirs_fd.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0);
-    // SAFETY: fcntl is async-signal-safe; it lets this one descriptor survive the exec.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::fcntl(theirs_fd, libc::F_SETFD, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let child = command.spawn()?;
-    drop(theirs);
-    Ok((child, ours))
-}
-
 /// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
 fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
-    let (child, ours) = start_helper(zygote::ZYGOTE_ARG)?;
+    let (child, ours) = helper::start(zygote::ZYGOTE_ARG)?;
     let number = {
         let mut started = STARTED
             .lock()

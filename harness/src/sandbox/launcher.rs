@@ -243,7 +243,7 @@ pub(crate) fn shutdown() {
 /// Starts `start` through a launcher; hands `start` back when there is none to use, for the
 /// caller to fork instead.
 pub(super) fn start(start: Start<'_>) -> Result<io::Result<Started>, Start<'_>> {
-    if UNAVAILABLE.load(Ordering::Relaxed) || super::client::helper().is_none() {
+    if UNAVAILABLE.load(Ordering::Relaxed) || super::helper::helper().is_none() {
         return Err(start);
     }
     let Some(launcher) = take() else {
@@ -445,7 +445,7 @@ fn give_back(launcher: Launcher) {
 }
 
 fn start_launcher() -> io::Result<Launcher> {
-    let (child, socket) = super::client::start_helper(LAUNCHER_ARG)?;
+    let (child, socket) = super::helper::start(LAUNCHER_ARG)?;
     Ok(Launcher { child, socket })
 }
 

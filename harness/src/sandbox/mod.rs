@@ -43,6 +43,8 @@ mod client;
 #[cfg(target_os = "linux")]
 mod filter;
 #[cfg(target_os = "linux")]
+mod helper;
+#[cfg(target_os = "linux")]
 mod init;
 #[cfg(target_os = "linux")]
 mod launcher;
