@@ -45,10 +45,10 @@ mod filter;
 mod helper;
 pub(crate) mod interrupt;
 mod mode;
-pub(crate) mod outcome;
+mod outcome;
 #[cfg(unix)]
 mod process;
-pub(crate) mod request;
+mod request;
 #[cfg(unix)]
 mod scratch;
 #[cfg(target_os = "linux")]
