@@ -486,4 +486,98 @@ seeds = 7
         .unwrap_err();
         assert!(error.to_string().contains("below time-limit"), "{error}");
     }
+
+    /// Every step of reading a problem table (and `[defaults]`) keeps its message and its
+    /// line and column: one bad judge.toml per step, the error exactly as it was before
+    /// parse was split into steps.
+    const STEP_ERRORS: &[(&str, &str)] = &[
+        (
+            "[problems.\"-x\"]\n",
+            "/project/judge.toml:1:1: `-x` is not a valid name: it starts with `-`, so every command would take it for an option (hint: start it with a letter or digit)",
+        ),
+        (
+            "[problems.a]\ntime-limit = \"2s\"\nwall-limit = \"1s\"\n",
+            "`/project/judge.toml`: problem `a`: wall-limit (1000 ms) is below time-limit (2000 ms)",
+        ),
+        (
+            "[defaults]\nchecker = { type = \"float\", absolute = -1.0 }\n",
+            "/project/judge.toml:2:11: [defaults] checker: float tolerance -1 must be a non-negative number",
+        ),
+        (
+            "[problems.a]\nchecker = { type = \"float\", relative = -1.0 }\n",
+            "/project/judge.toml:2:11: problem `a`, checker: float tolerance -1 must be a non-negative number",
+        ),
+        (
+            "[problems.a]\nchecker = { type = \"command\", command = [\"python3\", \"check.py\"] }\n",
+            "/project/judge.toml:2:53: problem `a`, checker: no file `check.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\ninteractor-protocol = \"kattis\"\n",
+            "/project/judge.toml:2:23: problem `a`: `interactor-protocol` is set but `interactor` is not",
+        ),
+        (
+            "[problems.a]\ninteractor = [\"python3\", \"inter.py\"]\n",
+            "/project/judge.toml:2:26: problem `a`: interactor: no file `inter.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\ngenerators = [{ name = \"g\", command = [], seeds = 1 }]\n",
+            "`/project/judge.toml`: problem `a`, generator `g`: the command is empty",
+        ),
+        (
+            "[problems.a]\ngenerators = [{ name = \"g\", command = [\"python3\", \"gen.py\"], seeds = 1 }]\n",
+            "/project/judge.toml:2:51: problem `a`, generator `g`: no file `gen.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\ngenerators = [{ name = \"g\", command = [\"echo\"], seeds = \"1..=3\" }]\n",
+            "`/project/judge.toml`: problem `a`: generator name `g` needs `{seed}` to tell its 3 cases apart",
+        ),
+        (
+            "[problems.a]\nreference = \"brute.py\"\n",
+            "/project/judge.toml:2:13: problem `a`, reference: no file `brute.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\nreference = []\n",
+            "`/project/judge.toml`: problem `a`, reference: the command is empty",
+        ),
+        (
+            "[problems.a]\nreference = [\"python3\", \"brute.py\"]\n",
+            "/project/judge.toml:2:25: problem `a`, reference: no file `brute.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\nvalidator = []\n",
+            "`/project/judge.toml`: problem `a`, validator: the command is empty",
+        ),
+        (
+            "[problems.a]\nvalidator = [\"python3\", \"val.py\"]\n",
+            "/project/judge.toml:2:25: problem `a`, validator: no file `val.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a]\nvalidator-protocol = \"kattis\"\n",
+            "`/project/judge.toml`: problem `a`: `validator-protocol` is set but `validator` is not",
+        ),
+        (
+            "[problems.a]\ninput-file = \"in/put.txt\"\n",
+            "`/project/judge.toml`: problem `a`, input-file: `in/put.txt` is not a plain file name (hint: write it as the statement does, like `input.txt`)",
+        ),
+        (
+            "[problems.a]\noutput-file = \"..\"\n",
+            "`/project/judge.toml`: problem `a`, output-file: `..` is not a plain file name (hint: write it as the statement does, like `input.txt`)",
+        ),
+        (
+            "[problems.a.stress]\ngenerator = [\"python3\", \"g.py\"]\n",
+            "/project/judge.toml:2:25: problem `a`, stress generator: no file `g.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+        (
+            "[problems.a.stress]\ngenerator = [\"echo\"]\nshrink = [\"python3\", \"s.py\"]\n",
+            "/project/judge.toml:3:22: problem `a`, stress shrink: no file `s.py` in `/project` (a command's files are named from judge.toml's folder)",
+        ),
+    ];
+
+    #[test]
+    fn each_step_of_a_problem_table_keeps_its_message_and_place() {
+        for (text, expected) in STEP_ERRORS {
+            let error = parse_str(text).expect_err(text).to_string();
+            assert_eq!(&error, expected, "judge.toml:\n{text}");
+        }
+    }
 }
