@@ -40,7 +40,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         sources: &sources,
     };
     let default_checker = default_checker(defaults.checker.as_ref(), &files, &errors)?;
-    let file = File {
+    let file = JudgeToml {
         text,
         shared_text: Arc::from(text),
         path,
@@ -106,7 +106,7 @@ fn default_checker(
 
 /// What every problem table is read against: the text (for errors), judge.toml's folder and
 /// files, and `[defaults]`.
-struct File<'a> {
+struct JudgeToml<'a> {
     text: &'a str,
     /// The text again, shared with the scoring rules, which keep it for their own errors.
     shared_text: Arc<str>,
@@ -126,7 +126,7 @@ struct ProblemLimits {
     output: u64,
 }
 
-impl File<'_> {
+impl JudgeToml<'_> {
     /// One `[problems.NAME]` table, checked, with its paths made absolute.
     fn problem(&self, name: String, problem: RawProblem) -> Result<Problem, ConfigError> {
         check_name(&name).map_err(|message| {
@@ -197,7 +197,7 @@ impl File<'_> {
 
 /// One problem's table while it is read: its errors name the problem.
 struct Table<'a> {
-    file: &'a File<'a>,
+    file: &'a JudgeToml<'a>,
     name: &'a str,
 }
 
