@@ -61,12 +61,17 @@ pub struct Party<'a> {
 }
 
 /// What to run.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PairRequest<'a> {
     pub submission: Party<'a>,
     pub interactor: Party<'a>,
     /// The wall-clock bound of the pair, from the start.
     pub wall_time: Duration,
+    /// Whether the interactor's end (how it ended, and who ended first) decides the run
+    /// whatever the submission does next: the judge's rule, not the sandbox's. When it says
+    /// so, a submission still running is stopped then, its numbers those of that moment,
+    /// rather than left to spin to its limits for a verdict already given.
+    pub decided_by_interactor: &'a dyn Fn(Termination, Speaker) -> bool,
 }
 
 /// Everything measured about an interactive run.
@@ -567,6 +572,8 @@ fn run_in(
     // When a reaped side's pipes are given up on: a process that left the group (setsid)
     // could hold them open for ever.
     let mut drain_until: [Option<Instant>; 2] = [None, None];
+    // The submission stopped because the interactor's end decided the run.
+    let mut stopped = false;
 
     loop {
         let now = Instant::now();
@@ -626,6 +633,15 @@ fn run_in(
         // Deliver at once what can be delivered, without waiting for the next poll.
         write_pending(&mut submission);
         write_pending(&mut interactor);
+        if !stopped && submission.running() {
+            if let (Some(ended), Some(first)) = (&interactor.reaped, first) {
+                if (request.decided_by_interactor)(ended.termination, first) {
+                    // Not a limit it broke: the run is over, so no limit is recorded.
+                    submission.process.kill();
+                    stopped = true;
+                }
+            }
+        }
     }
 
     Ok(PairResult {
