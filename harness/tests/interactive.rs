@@ -179,6 +179,16 @@ cases = "cases/guess"
 wall-limit = "60s"
 interactor = ["interactors/guess-kattis"]
 interactor-protocol = "kattis"
+
+# Limits far above what any case here needs: a submission left to spin to them would take
+# half a minute.
+[problems.roomy]
+solution = "/bin/cat"
+cases = "cases/guess"
+time-limit = "30s"
+wall-limit = "60s"
+interactor = ["interactors/guess-kattis"]
+interactor-protocol = "kattis"
 "#;
 
 /// Exits 42 (Kattis's AC) whatever it reads.
@@ -303,6 +313,17 @@ int main(void) {
 }
 "#;
 
+/// A word instead of a guess, then spins without reading the reply: the interactor has said
+/// wrong answer and ended by then.
+const GARBAGE_THEN_SPINS_C: &str = r#"#include <stdio.h>
+int main(void) {
+    printf("is it fifty?\n");
+    fflush(stdout);
+    volatile unsigned long long x = 0;
+    for (;;) x++;
+}
+"#;
+
 /// Sends FAIL to the testlib interactor, which then exits 3.
 const ASKS_FAIL_C: &str = r#"#include <stdio.h>
 int main(void) {
@@ -333,6 +354,7 @@ fn project() -> Project {
         .file("crashes.c", CRASHES_C)
         .file("no_flush.c", NO_FLUSH_C)
         .file("garbage.c", GARBAGE_C)
+        .file("garbage_then_spins.c", GARBAGE_THEN_SPINS_C)
         .file("asks_fail.c", ASKS_FAIL_C)
 }
 
@@ -418,6 +440,23 @@ fn the_interactors_wrong_answer_comes_first_when_it_ended_first() {
     assert!(
         reason(&case).contains("no correct guess in 10 guesses"),
         "{case}"
+    );
+}
+
+#[test]
+fn a_submission_still_running_when_the_interactors_wrong_answer_ended_the_run_is_stopped() {
+    // The verdict was WA the moment the interactor said so and ended first; the submission
+    // is stopped then, not left to spin to its 30 s limit (problemtools' guess example has
+    // such a submission, which made `verify` take minutes).
+    let project = project();
+    let (code, case) = judge(&project, "roomy", "garbage_then_spins.c");
+    assert_eq!(code, FAILED, "{case}");
+    assert_eq!(case["verdict"], "WA", "{case}");
+    assert!(reason(&case).contains("is not a number"), "{case}");
+    let ms = case["time_ms"].as_u64().unwrap();
+    assert!(
+        ms < 15_000,
+        "stopped at once, not at its 30 s limit: {case}"
     );
 }
 

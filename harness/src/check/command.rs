@@ -5,12 +5,13 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::{CaseFiles, Judgement};
+use super::case_files::CaseFiles;
 use crate::sandbox::collect::run_collecting;
 use crate::sandbox::interrupt;
 use crate::sandbox::run::{LimitHit, Limits, RunError, Termination};
 use crate::text::{first_line, last_line, one_line};
 use crate::units::format_size_limit;
+use crate::verdict::Judgement;
 
 /// Wall-clock time an external checker gets before it is killed and the case is a judge error.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);

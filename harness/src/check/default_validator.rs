@@ -12,7 +12,7 @@
 //!   within the absolute OR the relative tolerance (relative to the judge's value). Other
 //!   tokens compare as text.
 
-use super::Judgement;
+use crate::verdict::Judgement;
 
 /// The flags of the default validator (`validator_flags` / `output_validator_args`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -1,7 +1,7 @@
 //! The `exact` checker: byte for byte.
 
-use super::Judgement;
 use crate::text::{plural, quote};
+use crate::verdict::Judgement;
 
 pub(super) fn exact(output: &[u8], answer: &[u8]) -> Judgement {
     if output == answer {

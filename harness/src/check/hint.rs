@@ -2,8 +2,8 @@
 //! letter case differs, numbers within the usual tolerance, only whitespace under `exact`)
 //! names the option that would accept it. Pure: the same comparisons the checkers make.
 
+use super::checker::Checker;
 use super::tokens::{self, Tolerance};
-use super::Checker;
 use crate::verdict::Verdict;
 
 /// The `float` checker's default tolerance, absolute and relative.

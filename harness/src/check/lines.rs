@@ -1,7 +1,8 @@
 //! The `lines` checker: line by line, trailing whitespace ignored.
 
-use super::{is_space, tokens::Tokenizer, Judgement};
+use super::tokens::{is_space, Tokenizer};
 use crate::text::{plural, quote};
+use crate::verdict::Judgement;
 
 /// Characters of a line kept in a reason.
 const LINE_CHARS: usize = 80;

@@ -12,10 +12,11 @@ use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::case_files::CaseFiles;
 use super::default_validator::{self, Flags};
-use super::{CaseFiles, Judgement};
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 use crate::text::one_line;
+use crate::verdict::Judgement;
 
 /// Kattis' exit code for an accepted output.
 pub const EXIT_ACCEPTED: i32 = 42;

@@ -1,7 +1,12 @@
 //! The `tokens` and `float` checkers: whitespace-separated tokens, numbers within a tolerance.
 
-use super::{is_space, Judgement};
 use crate::text::{plural, quote, show};
+use crate::verdict::Judgement;
+
+/// Whitespace as testlib skips it between tokens (and vertical tab, which nobody means as text).
+pub(super) fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
 
 /// Characters of a token kept in a reason; numbers longer than this are rarely read digit by digit.
 const TOKEN_CHARS: usize = 40;

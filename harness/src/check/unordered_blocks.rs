@@ -3,8 +3,9 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use super::{lines::trim_end, Judgement};
+use super::lines::trim_end;
 use crate::text::plural;
+use crate::verdict::Judgement;
 
 /// A run of non-blank lines. `raw` spans the block's lines in the file (without the last
 /// newline); equality and the hash look at the lines with trailing whitespace trimmed, so the

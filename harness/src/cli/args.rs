@@ -1,5 +1,6 @@
 //! The option groups several commands share, each defined once and flattened into them: the
-//! limits laid over a problem's, and how results are shown.
+//! options every command takes (`--config`, `--color`), the limits laid over a problem's, and
+//! how results are shown.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,7 +10,7 @@ use clap::{Args, ValueEnum};
 use crate::check::Checker;
 use crate::config::standalone;
 use crate::report::human::Detail;
-use crate::session::{self, LimitOverrides};
+use crate::session::{self, LimitOverrides, Session};
 use crate::units;
 
 /// `--interactor-protocol`: how the interactor of `--interactor` is called.
@@ -143,4 +144,29 @@ pub struct HtmlArgs {
     /// With --html: write over FILE even when it is not a report harness wrote.
     #[arg(long, requires = "html")]
     pub force: bool,
+}
+
+/// Options every command takes.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct GlobalArgs {
+    /// judge.toml to use (default: found by walking up from the current folder).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// When to color the output (auto: on a terminal, unless NO_COLOR is set).
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+impl GlobalArgs {
+    /// The library's session: where judge.toml is.
+    pub(super) fn session(&self) -> Session {
+        Session::new(self.config.clone())
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }

@@ -18,15 +18,15 @@ mod stress;
 mod validate;
 mod verify;
 
-use std::path::PathBuf;
+pub(crate) use args::{ColorWhen, GlobalArgs};
+
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use crate::exit;
 use crate::report::notice;
-use crate::session::Session;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,31 +45,6 @@ pub(crate) struct Cli {
     run: run::RunArgs,
     #[command(flatten)]
     global: GlobalArgs,
-}
-
-/// Options every command takes.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct GlobalArgs {
-    /// judge.toml to use (default: found by walking up from the current folder).
-    #[arg(long, global = true, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// When to color the output (auto: on a terminal, unless NO_COLOR is set).
-    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
-    pub color: ColorWhen,
-}
-
-impl GlobalArgs {
-    /// The library's session: where judge.toml is.
-    fn session(&self) -> Session {
-        Session::new(self.config.clone())
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ColorWhen {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Subcommand, Debug)]

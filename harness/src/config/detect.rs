@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::Config;
+use super::settings::Config;
 use crate::compile::submit::SubmitError;
 use crate::compile::Language;
 

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use toml_edit::{value, DocumentMut, Item, Table};
 
-use super::ConfigError;
+use super::error::ConfigError;
+use super::parse::parse;
 use crate::atomic::{self, WriteError};
 
 /// The opening of a judge.toml the harness creates: enough to find one's way without the
@@ -74,7 +75,7 @@ pub fn problem_with_url(path: &Path, url: &str) -> Result<Option<String>, EditEr
     let Some(text) = read_if_exists(path)? else {
         return Ok(None);
     };
-    let config = super::parse(&text, path)?;
+    let config = parse(&text, path)?;
     Ok(config
         .problems
         .into_iter()
@@ -96,7 +97,7 @@ pub fn problem_ids(path: &Path) -> Result<Vec<String>, EditError> {
     let Some(text) = read_if_exists(path)? else {
         return Ok(Vec::new());
     };
-    let config = super::parse(&text, path)?;
+    let config = parse(&text, path)?;
     Ok(config.problems.into_iter().map(|p| p.name).collect())
 }
 
@@ -120,7 +121,7 @@ pub fn add_problem(
         Some(text) => {
             // A file the harness cannot read would stay broken after the edit: say so now,
             // with its line and column.
-            super::parse(text, path)?;
+            parse(text, path)?;
             let (edited, replaced) = insert(text, path, problem, if_exists)?;
             (
                 edited,
@@ -131,7 +132,7 @@ pub fn add_problem(
             )
         }
     };
-    super::parse(&text, path)?;
+    parse(&text, path)?;
     atomic::write(path, text.as_bytes())?;
     Ok(added)
 }
@@ -143,7 +144,7 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
     let Some(text) = read_if_exists(path)? else {
         return Ok(());
     };
-    super::parse(&text, path)?;
+    parse(&text, path)?;
     let mut document: DocumentMut =
         text.parse()
             .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
@@ -178,7 +179,7 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
         }
     }
     let edited = document.to_string();
-    super::parse(&edited, path)?;
+    parse(&edited, path)?;
     atomic::write(path, edited.as_bytes())?;
     Ok(())
 }

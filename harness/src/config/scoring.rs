@@ -11,7 +11,7 @@ use crate::score::{
     Scoring, ScoringError,
 };
 
-use super::{ConfigError, Errors, Key};
+use super::error::{ConfigError, Errors, Key};
 
 /// How a problem of judge.toml is scored.
 #[derive(Debug, Clone, PartialEq)]

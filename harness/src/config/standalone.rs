@@ -4,7 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{user::UserConfig, Config, Problem};
+use super::commands::Files;
+use super::names::FILE_NAME;
+use super::raw::RawChecker;
+use super::resolve::resolve_checker;
+use super::settings::{Config, FileIo, Problem, ValidatorProtocol};
+use super::user::UserConfig;
 use crate::check::Checker;
 use crate::compile::languages;
 
@@ -55,7 +60,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
             .or_else(|| user.checker.clone())
             .unwrap_or_default(),
         validator: None,
-        validator_protocol: crate::config::ValidatorProtocol::default(),
+        validator_protocol: ValidatorProtocol::default(),
         generators: Vec::new(),
         stress: None,
         scoring: Default::default(),
@@ -64,13 +69,13 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         interactor: None,
         interactive: false,
         multi_test: false,
-        files: super::FileIo::default(),
+        files: FileIo::default(),
         name,
         package: None,
     };
     Config {
         root: root.to_path_buf(),
-        path: root.join(super::FILE_NAME),
+        path: root.join(FILE_NAME),
         build: None,
         problems: vec![problem],
         languages: languages::merged(&[&user.languages]),
@@ -83,12 +88,12 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
 pub fn parse_checker(text: &str) -> Result<Checker, String> {
     let named = toml::from_str::<NamedChecker>(&format!("checker = {}", toml_string(text)));
     if let Ok(named) = named {
-        let files = super::Files {
+        let files = Files {
             root: Path::new("."),
             built: false,
             sources: &[],
         };
-        return super::resolve_checker(&named.checker, &files).map_err(|(_, message)| message);
+        return resolve_checker(&named.checker, &files).map_err(|(_, message)| message);
     }
     let mut words = text.split_whitespace().map(str::to_string);
     let program = words
@@ -115,7 +120,7 @@ pub fn parse_checker(text: &str) -> Result<Checker, String> {
 
 #[derive(serde::Deserialize)]
 struct NamedChecker {
-    checker: super::RawChecker,
+    checker: RawChecker,
 }
 
 fn toml_string(text: &str) -> String {

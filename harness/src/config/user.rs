@@ -7,11 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{
-    languages_of, resolve_checker, syntax_error, ConfigError, DurationValue, Language, RawChecker,
-    RawLanguage, SizeValue,
-};
+use super::commands::Files;
+use super::error::{syntax_error, ConfigError, Errors, Key};
+use super::languages::languages_of;
+use super::raw::{RawChecker, RawLanguage};
+use super::resolve::{checker_keys, resolve_checker};
+use super::values::{DurationValue, SizeValue};
 use crate::check::Checker;
+use crate::compile::languages::Language;
 
 /// What the user's config says; empty when there is no file.
 #[derive(Debug, Clone, Default)]
@@ -76,15 +79,15 @@ pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
         .flat_map(|language| language.extensions.iter().cloned())
         .collect();
     // A checker command's files are named from this file's folder.
-    let files = super::Files {
+    let files = Files {
         root,
         built: false,
         sources: &sources,
     };
     let checker = match &raw.defaults.checker {
         Some(checker) => Some(resolve_checker(checker, &files).map_err(|(word, message)| {
-            super::Errors::new(text, path).at(
-                &super::checker_keys(&[super::Key::Name("defaults")], word),
+            Errors::new(text, path).at(
+                &checker_keys(&[Key::Name("defaults")], word),
                 format!("[defaults] checker: {message}"),
             )
         })?),

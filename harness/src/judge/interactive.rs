@@ -149,6 +149,9 @@ pub fn judge_case(
             address_space_cap: true,
         },
         wall_time: limits.wall_time,
+        decided_by_interactor: &|end, first| {
+            verdict::decided_by_interactor(interactor.protocol, end, first)
+        },
     };
     let result = match pair::run_pair(&request) {
         Ok(result) => result,

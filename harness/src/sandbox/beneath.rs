@@ -14,7 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
-use super::run::OutputFileError;
+use super::outcome::OutputFileError;
 
 /// Opens the folder `path` (which the judge made) for reading names beneath it. Taken before
 /// the program runs: whatever it renames or replaces meanwhile, the descriptor stays on the

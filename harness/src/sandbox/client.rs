@@ -7,18 +7,20 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cgroup::WorkerCgroup;
+use super::outcome::Supervised;
+use super::outcome::{Capture, LimitHit, OutputFileError};
+use super::process::{self, Streams};
+use super::request::{Limits, RunRequest, Scope, Stdin};
+use super::scratch;
 use super::watch::{self, Probe, Sample, Sampling, Schedstat, Watch};
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
-use super::{tree, view, zygote};
-use crate::sandbox::run::{self, Capture, LimitHit, Limits, OutputFileError, RunRequest, Stdin};
-use crate::sandbox::unix::{self, Streams, Supervised};
+use super::{helper, tree, view, zygote};
 
 /// The id a program runs as when the judge is root and can map one: `nobody`.
 const NOBODY: u32 = 65534;
@@ -71,18 +73,6 @@ static POOL: Mutex<Vec<Zygote>> = Mutex::new(Vec::new());
 /// Zygotes started so far: numbers their cgroups.
 static STARTED: Mutex<usize> = Mutex::new(0);
 
-/// The harness binary to re-execute as a zygote; unset in unit tests and benchmarks that do
-/// not ask for the sandbox.
-static HELPER: OnceLock<PathBuf> = OnceLock::new();
-
-pub(crate) fn set_helper(path: PathBuf) {
-    let _ = HELPER.set(path);
-}
-
-pub(crate) fn helper() -> Option<&'static Path> {
-    HELPER.get().map(PathBuf::as_path)
-}
-
 /// Stops every idle zygote and removes their cgroups.
 pub(crate) fn shutdown() {
     if let Ok(mut pool) = POOL.lock() {
@@ -90,37 +80,9 @@ pub(crate) fn shutdown() {
     }
 }
 
-/// Starts the harness binary as a helper (`role`: its hidden first argument) in a process group
-/// of its own, with no standard streams, talking over the socket whose other end is returned.
-pub(super) fn start_helper(role: &str) -> io::Result<(std::process::Child, OwnedFd)> {
-    let helper = helper().ok_or_else(|| io::Error::other("no harness binary to start"))?;
-    let (ours, theirs) = wire::socket_pair()?;
-    let theirs_fd = theirs.as_raw_fd();
-    let mut command = Command::new(helper);
-    command
-        .arg(role)
-        .arg(theirs_fd.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0);
-    // SAFETY: fcntl is async-signal-safe; it lets this one descriptor survive the exec.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::fcntl(theirs_fd, libc::F_SETFD, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let child = command.spawn()?;
-    drop(theirs);
-    Ok((child, ours))
-}
-
 /// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
 fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
-    let (child, ours) = start_helper(zygote::ZYGOTE_ARG)?;
+    let (child, ours) = helper::start(zygote::ZYGOTE_ARG)?;
     let number = {
         let mut started = STARTED
             .lock()
@@ -160,7 +122,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
             .collect(),
         program_uid: if uid == 0 { NOBODY } else { 0 },
         program_gid: if uid == 0 { NOBODY } else { 0 },
-        scratch_root: unix::scratch_root().as_os_str().as_bytes().to_vec(),
+        scratch_root: scratch::scratch_root().as_os_str().as_bytes().to_vec(),
         user_keyrings_per_namespace: user_keyrings_per_namespace(),
         exit_listener: kernel_at_least(&kernel_release(), (5, 5)),
     };
@@ -382,7 +344,7 @@ fn plan<'a>(
         pair.extend_from_slice(value.as_bytes());
         env.push(pair);
     }
-    let rlimits = unix::rlimit_plan(limits, run::Scope::Process, request.address_space_cap)
+    let rlimits = process::rlimit_plan(limits, Scope::Process, request.address_space_cap)
         .into_iter()
         .flatten()
         .map(|(resource, value)| match resource {
@@ -588,7 +550,7 @@ impl Launched {
             cpu_limit: limits.cpu_time,
             // What one process may use under its own RLIMIT_CPU: the tree, however it is
             // counted, is stopped past it.
-            cpu_stop: unix::cpu_backstop(limits.cpu_time),
+            cpu_stop: process::cpu_backstop(limits.cpu_time),
             sampling: (!cgroup).then_some(Sampling {
                 limit: limits.memory_bytes,
                 first: watch::FIRST_SAMPLE,
@@ -607,7 +569,7 @@ impl Probe for Launched {
     }
 
     fn sample(&mut self) -> Option<Sample> {
-        let mut sample = tree::sample(self.zygote.init, unix::page_size());
+        let mut sample = tree::sample(self.zygote.init, process::page_size());
         // Its folder is memory too: the files it wrote count with its processes'.
         sample.files = self.scratch_bytes();
         Some(sample)
@@ -659,11 +621,11 @@ fn launch(
             // The program runs as `nobody`: let it write in its folder.
             std::os::unix::fs::chown(workdir, Some(NOBODY), Some(NOBODY)).map_err(lost)?;
         }
-        let relative = workdir.strip_prefix(unix::scratch_root()).map_err(|_| {
+        let relative = workdir.strip_prefix(scratch::scratch_root()).map_err(|_| {
             lost(io::Error::other(format!(
                 "the working folder `{}` is not under the scratch root `{}`",
                 workdir.display(),
-                unix::scratch_root().display()
+                scratch::scratch_root().display()
             )))
         })?;
         plan.launch.workdir = Some(relative.as_os_str().as_bytes().to_vec());
@@ -863,7 +825,7 @@ fn supervise(
         limit_hit.get_or_insert(LimitHit::Memory);
     }
     let termination = match finished.outcome {
-        Outcome::Status(status) => unix::termination(status),
+        Outcome::Status(status) => process::termination(status),
         Outcome::ExecFailed(errno) => return Ok(Err(io::Error::from_raw_os_error(errno))),
     };
     let (peak_memory_bytes, resident_peak_bytes) = memory_figures(&finished, watch.peak());

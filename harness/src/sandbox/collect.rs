@@ -8,7 +8,9 @@ use std::io::{Read, Seek};
 use std::os::fd::AsFd;
 use std::path::Path;
 
-use crate::sandbox::run::{self, Limits, Output, RunError, RunRequest, RunResult, Scope};
+use super::outcome::{RunError, RunResult};
+use super::request::{Limits, Output, RunRequest, Scope};
+use super::run;
 
 /// What the helper did, and the start of what it wrote.
 #[derive(Debug)]

@@ -26,8 +26,18 @@ use std::path::Path;
 
 use super::view::HIDDEN_AT;
 use super::wire::{self, Exec, Finished, Launch, Outcome, Reply, ZygoteConfig};
-use super::zygote::Cgroup;
 use super::{spawn, sys};
+
+/// The cgroup files the init touches per run, opened before it leaves the host's view.
+pub(super) struct Cgroup {
+    pub memory_tasks: File,
+    pub memory_limit: File,
+    pub memory_peak: File,
+    pub memory_usage: File,
+    pub memory_oom: File,
+    /// The `tasks` files of the other groups the program joins.
+    pub joined_tasks: Vec<File>,
+}
 
 /// Entry point in the zygote's child. Sets up, closes `ready` (or writes why it could not),
 /// then serves runs until the judge goes away. Never returns.
@@ -276,7 +286,7 @@ fn run_one(
 /// Sizes the worker's folder (a tmpfs) for a run: room for what the program may write, and
 /// for the files placed in it. Remounted only when that changes.
 fn size_worker_folder(room: Option<u64>, placed: &[File], current: &mut String) -> io::Result<()> {
-    let page = super::unix::page_size();
+    let page = super::process::page_size();
     let size = match room {
         Some(room) => {
             let mut bytes = room;

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::process::{ChildIo, Start, Started};
 use super::spawn::{self, Identity, Parent, Plan, Target};
-use super::unix::{ChildIo, Start, Started};
 use super::wire;
 
 /// The hidden first argument that makes `harness` a launcher (see `sandbox::enter_helper_if_asked`).
@@ -243,7 +243,7 @@ pub(crate) fn shutdown() {
 /// Starts `start` through a launcher; hands `start` back when there is none to use, for the
 /// caller to fork instead.
 pub(super) fn start(start: Start<'_>) -> Result<io::Result<Started>, Start<'_>> {
-    if UNAVAILABLE.load(Ordering::Relaxed) || super::client::helper().is_none() {
+    if UNAVAILABLE.load(Ordering::Relaxed) || super::helper::helper().is_none() {
         return Err(start);
     }
     let Some(launcher) = take() else {
@@ -388,7 +388,7 @@ fn request(start: &Start<'_>) -> io::Result<Request> {
             })
             .collect(),
         workdir: workdir.into_os_string().into_vec(),
-        rlimits: super::unix::rlimit_plan(start.limits, start.scope, start.address_space_cap)
+        rlimits: super::process::rlimit_plan(start.limits, start.scope, start.address_space_cap)
             .into_iter()
             .flatten()
             .map(|(resource, value)| (resource as i64, value))
@@ -426,7 +426,7 @@ fn executable(program: &Path, env: &[(OsString, OsString)]) -> io::Result<PathBu
         .map(|(_, value)| value.clone())
         .unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
     // ENOENT, as exec reports it, so that the message is the one a fork gave.
-    super::run::find_on_path(program, &path)
+    super::process::find_on_path(program, &path)
         .ok_or_else(|| io::Error::from_raw_os_error(libc::ENOENT))
 }
 
@@ -445,7 +445,7 @@ fn give_back(launcher: Launcher) {
 }
 
 fn start_launcher() -> io::Result<Launcher> {
-    let (child, socket) = super::client::start_helper(LAUNCHER_ARG)?;
+    let (child, socket) = super::helper::start(LAUNCHER_ARG)?;
     Ok(Launcher { child, socket })
 }
 

@@ -1,6 +1,7 @@
 //! Running programs under limits: `run` is the one way a program is started, measured and
 //! killed; `pair` runs an interactive submission beside its interactor, recording the
-//! `transcript`; `unix` holds the platform code; `interrupt` kills whatever runs on Ctrl-C.
+//! `transcript`; `unix` runs a plain process (`process` holds what it shares with the
+//! sandbox's side); `interrupt` kills whatever runs on Ctrl-C.
 //!
 //! Programs under test (solutions, submissions, stress runs, interactive and file-I/O ones)
 //! run in a sandbox on Linux: user, PID, mount, network, IPC and UTS namespaces made without
@@ -15,45 +16,76 @@
 //! the sandbox is off) is started by a `launcher`, another small helper, as the judge's own
 //! child: a fork of the judge cost more than the rest of a short run. Both helpers start
 //! programs with `spawn`.
+//!
+//! The submodules form layers; each uses only its own layer and those below it, and none
+//! depends on itself through others (`harness/tests/layers.rs` checks it), bottom to top:
+//!
+//! - data and system calls: `request` (what to run, under which limits) and `outcome` (what a
+//!   run comes back with), `mode`, `interrupt`, `transcript`, `sys`, `spawn`, `cgroup`,
+//!   `beneath`, `view`, `filter`, `wire` (the helpers' protocol), `helper` (the harness
+//!   binary started as one), `process` (a child's rlimits, group, pipes and wait status) and
+//!   `scratch` (the folders runs work in);
+//! - the watch: `watch` (when to wake next, which limit is over) and `tree` (the sandboxed
+//!   tree's samples);
+//! - the ways to run one program: plain, `launcher` then `unix`; sandboxed, `init`, then
+//!   `zygote`, then `client` (the judge's side);
+//! - `policy`: whether a run is sandboxed, from judge.toml and what this machine can do;
+//! - `pair`: an interactive submission beside its interactor;
+//! - the entry points: `run` (one program, dispatched to `unix` or `client`; it re-exports
+//!   the data the rest of the crate uses), `collect`, and this module's re-exports.
 
+// Data and system calls.
 #[cfg(unix)]
 pub(crate) mod beneath;
-pub(crate) mod collect;
-pub(crate) mod interrupt;
-mod mode;
-#[cfg(unix)]
-pub(crate) mod pair;
-pub mod run;
-pub(crate) mod transcript;
-#[cfg(unix)]
-mod unix;
-#[cfg(unix)]
-mod watch;
-
 #[cfg(target_os = "linux")]
 mod cgroup;
 #[cfg(target_os = "linux")]
-mod client;
-#[cfg(target_os = "linux")]
 mod filter;
 #[cfg(target_os = "linux")]
-mod init;
-#[cfg(target_os = "linux")]
-mod launcher;
-#[cfg(target_os = "linux")]
-mod policy;
+mod helper;
+pub(crate) mod interrupt;
+mod mode;
+mod outcome;
+#[cfg(unix)]
+mod process;
+mod request;
+#[cfg(unix)]
+mod scratch;
 #[cfg(target_os = "linux")]
 mod spawn;
 #[cfg(target_os = "linux")]
 mod sys;
-#[cfg(target_os = "linux")]
-mod tree;
+pub(crate) mod transcript;
 #[cfg(target_os = "linux")]
 mod view;
 #[cfg(target_os = "linux")]
 mod wire;
+
+// The watch.
+#[cfg(target_os = "linux")]
+mod tree;
+#[cfg(unix)]
+mod watch;
+
+// The ways to run: plain, sandboxed.
+#[cfg(target_os = "linux")]
+mod client;
+#[cfg(target_os = "linux")]
+mod init;
+#[cfg(target_os = "linux")]
+mod launcher;
+#[cfg(unix)]
+mod unix;
 #[cfg(target_os = "linux")]
 mod zygote;
+
+// Whether to sandbox; the interactive pair; the entry points.
+pub(crate) mod collect;
+#[cfg(unix)]
+pub(crate) mod pair;
+#[cfg(target_os = "linux")]
+mod policy;
+pub mod run;
 
 #[cfg(target_os = "linux")]
 pub(crate) use client::{run as run_sandboxed, Failure};

@@ -24,9 +24,12 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::run::{Capture, Isolation, LimitHit, Limits, RunError, RunResult, Scope, Termination};
+use super::outcome::{Capture, LimitHit, RunError, RunResult, Termination};
+use super::process::{self, Group};
+use super::request::{Isolation, Limits, RunRequest, Scope};
+use super::scratch;
 use super::transcript::{Recorder, Speaker, Transcript};
-use super::unix::{self, Group, GroupProbe};
+use super::unix::{self, GroupProbe};
 use super::watch::{Plan, Probe, Sample, Schedstat, Watch};
 
 /// How long the interactor may take to give its verdict once the submission has ended.
@@ -58,12 +61,17 @@ pub struct Party<'a> {
 }
 
 /// What to run.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PairRequest<'a> {
     pub submission: Party<'a>,
     pub interactor: Party<'a>,
     /// The wall-clock bound of the pair, from the start.
     pub wall_time: Duration,
+    /// Whether the interactor's end (how it ended, and who ended first) decides the run
+    /// whatever the submission does next: the judge's rule, not the sandbox's. When it says
+    /// so, a submission still running is stopped then, its numbers those of that moment,
+    /// rather than left to spin to its limits for a verdict already given.
+    pub decided_by_interactor: &'a dyn Fn(Termination, Speaker) -> bool,
 }
 
 /// Everything measured about an interactive run.
@@ -236,15 +244,15 @@ impl Side {
         // side inherits it.
         let (stdin_read, stdin_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
             .map_err(|e| RunError::Wait(e.into()))?;
-        let program = super::run::program_path(party.program);
-        let child = unix::start(unix::Start {
+        let program = process::program_path(party.program);
+        let child = unix::start(process::Start {
             program: &program,
             args: party.args,
             env: party.env,
             workdir,
-            stdin: unix::ChildIo::Fd(stdin_read),
-            stdout: unix::ChildIo::Pipe,
-            stderr: unix::ChildIo::Pipe,
+            stdin: process::ChildIo::Fd(stdin_read),
+            stdout: process::ChildIo::Pipe,
+            stderr: process::ChildIo::Pipe,
             limits: &party.limits,
             scope: party.scope,
             address_space_cap: party.address_space_cap,
@@ -265,7 +273,7 @@ impl Side {
             speaker,
             Process::Plain {
                 group,
-                pidfd: unix::pidfd_open(pid),
+                pidfd: process::pidfd_open(pid),
                 probe: GroupProbe::new(pid, party.scope),
             },
             Watch::new(bounded_by(plan, pair_bound), started),
@@ -289,7 +297,7 @@ impl Side {
         let (stdin_read, stdin_write) = pipe()?;
         let (stdout_read, stdout_write) = pipe()?;
         let (stderr_read, stderr_write) = pipe()?;
-        let request = super::run::RunRequest::new(party.program, party.limits)
+        let request = RunRequest::new(party.program, party.limits)
             .args(party.args)
             .env(party.env)
             .address_space_cap(party.address_space_cap)
@@ -347,7 +355,7 @@ impl Side {
             .into_iter()
             .flatten()
         {
-            unix::set_nonblocking(pipe).map_err(RunError::Wait)?;
+            process::set_nonblocking(pipe).map_err(RunError::Wait)?;
         }
         Ok(side)
     }
@@ -382,11 +390,11 @@ impl Side {
             Process::Plain { group, .. } => {
                 group.kill();
                 let (status, usage) = group.reap().map_err(RunError::Wait)?;
-                let peak = unix::max_rss_bytes(&usage).max(self.watch.peak());
+                let peak = process::max_rss_bytes(&usage).max(self.watch.peak());
                 Ended {
                     at: Instant::now(),
-                    termination: unix::termination(status),
-                    cpu_time: unix::timeval(usage.ru_utime) + unix::timeval(usage.ru_stime),
+                    termination: process::termination(status),
+                    cpu_time: process::timeval(usage.ru_utime) + process::timeval(usage.ru_stime),
                     peak_memory_bytes: peak,
                     resident_peak_bytes: peak,
                 }
@@ -400,7 +408,7 @@ impl Side {
                     self.watch.stopped(LimitHit::Memory);
                 }
                 let termination = match finished.outcome {
-                    super::wire::Outcome::Status(status) => unix::termination(status),
+                    super::wire::Outcome::Status(status) => process::termination(status),
                     super::wire::Outcome::ExecFailed(errno) => {
                         return Err(RunError::Spawn {
                             program: self.program.clone(),
@@ -433,7 +441,7 @@ impl Side {
         }
         match (&self.process, self.process.exit_fd()) {
             (_, Some(_)) => Ok(exit_ready),
-            (Process::Plain { group, .. }, None) => unix::has_exited(group.pid),
+            (Process::Plain { group, .. }, None) => process::has_exited(group.pid),
             #[cfg(target_os = "linux")]
             (Process::Sandboxed { .. }, None) => Ok(false),
         }
@@ -467,7 +475,7 @@ fn sandboxed(party: &Party<'_>) -> Result<bool, RunError> {
     // One that brings no folder uses the worker's; another must be one the sandbox can show.
     let shown = party
         .workdir
-        .is_none_or(|folder| folder.starts_with(unix::scratch_root()));
+        .is_none_or(|folder| folder.starts_with(scratch::scratch_root()));
     if party.isolation != Isolation::Sandbox || !shown {
         return Ok(false);
     }
@@ -505,7 +513,7 @@ pub(crate) fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError
         .into_iter()
         .flatten()
     {
-        unix::remove_scratch(dir);
+        scratch::remove_scratch(dir);
     }
     result
 }
@@ -560,10 +568,12 @@ fn run_in(
     let relay_before = relay_delay(Duration::ZERO);
     let mut recorder = Recorder::new();
     let mut first: Option<Speaker> = None;
-    let mut buf: Vec<u8> = Vec::with_capacity(unix::READ_CHUNK);
+    let mut buf: Vec<u8> = Vec::with_capacity(process::READ_CHUNK);
     // When a reaped side's pipes are given up on: a process that left the group (setsid)
     // could hold them open for ever.
     let mut drain_until: [Option<Instant>; 2] = [None, None];
+    // The submission stopped because the interactor's end decided the run.
+    let mut stopped = false;
 
     loop {
         let now = Instant::now();
@@ -597,7 +607,9 @@ fn run_in(
             .iter()
             .any(|s| s.running() && s.process.exit_fd().is_none());
         if polling_exits {
-            wake = Some(wake.map_or(now + unix::EXIT_TICK, |w| w.min(now + unix::EXIT_TICK)));
+            wake = Some(wake.map_or(now + process::EXIT_TICK, |w| {
+                w.min(now + process::EXIT_TICK)
+            }));
         }
         let ready = poll(&submission, &interactor, wake)?;
 
@@ -615,12 +627,21 @@ fn run_in(
             if side.has_exited(r[PIDFD]).map_err(RunError::Wait)? {
                 first.get_or_insert(side.speaker);
                 side.reap()?;
-                drain_until[index] = Some(Instant::now() + unix::DRAIN_GRACE);
+                drain_until[index] = Some(Instant::now() + process::DRAIN_GRACE);
             }
         }
         // Deliver at once what can be delivered, without waiting for the next poll.
         write_pending(&mut submission);
         write_pending(&mut interactor);
+        if !stopped && submission.running() {
+            if let (Some(ended), Some(first)) = (&interactor.reaped, first) {
+                if (request.decided_by_interactor)(ended.termination, first) {
+                    // Not a limit it broke: the run is over, so no limit is recorded.
+                    submission.process.kill();
+                    stopped = true;
+                }
+            }
+        }
     }
 
     Ok(PairResult {
@@ -674,7 +695,7 @@ fn relay(
     first: &mut Option<Speaker>,
 ) -> Result<(), RunError> {
     if let (true, Some(file)) = (ready[STDOUT], &side.stdout) {
-        match unix::read_chunk(file, buf).map_err(RunError::Wait)? {
+        match process::read_chunk(file, buf).map_err(RunError::Wait)? {
             Some(0) => {
                 side.stdout = None;
                 first.get_or_insert(side.speaker);
@@ -698,7 +719,7 @@ fn relay(
         }
     }
     if let (true, Some(file)) = (ready[STDERR], &side.stderr) {
-        match unix::read_chunk(file, buf).map_err(RunError::Wait)? {
+        match process::read_chunk(file, buf).map_err(RunError::Wait)? {
             Some(0) => side.stderr = None,
             Some(_) => side.capture.push_stderr(buf),
             None => {}

@@ -12,7 +12,7 @@ static FELL_BACK: AtomicBool = AtomicBool::new(false);
 /// Lets runs use the sandbox: `harness` is the binary to re-execute as the per-worker helper.
 /// Without this (unit tests, benchmarks), every run uses the plain runner.
 pub fn enable(harness: PathBuf) {
-    super::client::set_helper(harness);
+    super::helper::set_helper(harness);
 }
 
 /// Sets the mode judge.toml asks for.
@@ -37,7 +37,7 @@ pub(crate) enum Decision {
 }
 
 pub(crate) fn decide() -> Decision {
-    if super::client::helper().is_none() || mode() == Mode::Off {
+    if super::helper::helper().is_none() || mode() == Mode::Off {
         return Decision::Plain;
     }
     match super::client::probe() {
@@ -53,7 +53,7 @@ pub(crate) fn decide() -> Decision {
 /// Why a program that asks for the sandbox would run without it here, or `None` when it is
 /// sandboxed (or refused, when judge.toml requires the sandbox and it cannot be made).
 pub(crate) fn plain_because() -> Option<String> {
-    if super::client::helper().is_none() {
+    if super::helper::helper().is_none() {
         return Some("the sandbox helper is not enabled in this process".to_owned());
     }
     if mode() == Mode::Off {
@@ -67,7 +67,7 @@ pub(crate) fn plain_because() -> Option<String> {
 
 /// Whether judge.toml requires the sandbox (and this process may use it).
 pub(crate) fn required() -> bool {
-    super::client::helper().is_some() && mode() == Mode::Required
+    super::helper::helper().is_some() && mode() == Mode::Required
 }
 
 /// judge.toml requires the sandbox and this machine cannot make it.
@@ -84,7 +84,7 @@ pub(crate) struct Unavailable {
 /// Checks, once and before anything runs, that a required sandbox can be made: a machine
 /// without it fails the command here, not each case with a judge error.
 pub(crate) fn check_required(config: &std::path::Path) -> Result<(), Unavailable> {
-    if mode() != Mode::Required || super::client::helper().is_none() {
+    if mode() != Mode::Required || super::helper::helper().is_none() {
         return Ok(());
     }
     super::client::probe().map_err(|why| Unavailable {
@@ -123,7 +123,7 @@ pub struct Support {
 }
 
 pub fn support() -> Support {
-    let namespaces = if super::client::helper().is_none() {
+    let namespaces = if super::helper::helper().is_none() {
         Err("the sandbox helper is not enabled in this process".to_owned())
     } else {
         super::client::probe()

@@ -22,7 +22,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::run::LimitHit;
+use super::outcome::LimitHit;
 
 /// How often to look again after a kill, in case the SIGKILL'd program is slow to go.
 pub(crate) const KILLED_TICK: Duration = Duration::from_millis(50);

@@ -103,7 +103,7 @@ pub(crate) struct Finished {
     pub scratch_bytes: u64,
     /// The launch's output file: `Ok` when it rides along as a descriptor (a regular file),
     /// or why it was not opened.
-    pub output_file: Option<Result<(), super::run::OutputFileError>>,
+    pub output_file: Option<Result<(), super::outcome::OutputFileError>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -16,9 +16,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use super::init::{self, Cgroup};
 use super::sys::{self, Cloned};
+use super::view;
 use super::wire::{self, Reply, ZygoteConfig};
-use super::{init, view};
 
 /// The hidden first argument that makes `harness` a zygote (see `main.rs`).
 pub const ZYGOTE_ARG: &str = "__harness-sandbox-zygote";
@@ -26,17 +27,6 @@ pub const ZYGOTE_ARG: &str = "__harness-sandbox-zygote";
 /// Where the new root is assembled before `pivot_root`: a tmpfs over it hides the host's.
 const BUILD_AT: &str = "/tmp";
 const HOSTNAME: &str = "sandbox";
-
-/// The cgroup files the init touches per run, opened before it leaves the host's view.
-pub(super) struct Cgroup {
-    pub memory_tasks: File,
-    pub memory_limit: File,
-    pub memory_peak: File,
-    pub memory_usage: File,
-    pub memory_oom: File,
-    /// The `tasks` files of the other groups the program joins.
-    pub joined_tasks: Vec<File>,
-}
 
 /// Entry point of `harness __harness-sandbox-zygote FD`. Never returns.
 pub fn main(socket_arg: Option<&std::ffi::OsStr>) -> ! {

@@ -335,13 +335,6 @@ pub fn interactor_said(
         .find(|line| !line.is_empty())
         .map(|line| crate::text::one_line(line, 200))
         .unwrap_or_default();
-    let with_message = |what: String| {
-        if message.is_empty() {
-            what
-        } else {
-            format!("{what}: {message}")
-        }
-    };
     match run.limit_hit {
         Some(LimitHit::Memory) => {
             return InteractorSaid::Failed(format!(
@@ -373,7 +366,20 @@ pub fn interactor_said(
             format_duration(limits.cpu_time)
         ));
     }
-    let code = match run.termination {
+    said_by_end(protocol, run.termination, &message)
+}
+
+/// What the interactor's end says by itself (its exit code read by its protocol, or the
+/// signal that killed it), once its limits are out of the question. `message` is its reason.
+fn said_by_end(protocol: InteractorProtocol, end: Termination, message: &str) -> InteractorSaid {
+    let with_message = |what: String| {
+        if message.is_empty() {
+            what
+        } else {
+            format!("{what}: {message}")
+        }
+    };
+    let code = match end {
         Termination::Signaled(signal) => {
             return InteractorSaid::Failed(with_message(format!(
                 "the interactor was killed by {}",
@@ -386,7 +392,7 @@ pub fn interactor_said(
         // testlib's `quitp` (exit 7): accepted, with points the judge reads from its message,
         // as a checker's.
         (InteractorProtocol::Testlib, 0 | credit::TESTLIB_POINTS_EXIT)
-        | (InteractorProtocol::Kattis, 42) => InteractorSaid::Accepted(message.clone()),
+        | (InteractorProtocol::Kattis, 42) => InteractorSaid::Accepted(message.to_string()),
         (InteractorProtocol::Testlib, 1) | (InteractorProtocol::Kattis, 43) => {
             InteractorSaid::WrongAnswer(with_message("the interactor said wrong answer".into()))
         }
@@ -409,6 +415,22 @@ pub fn interactor_said(
                 protocol.codes()
             )))
         }
+    }
+}
+
+/// Whether the interactor's end decides the run's verdict whatever the submission does after
+/// it, by [`blame`]'s rules: it failed (a judge error), or it said wrong answer and ended
+/// first. The pair then stops a submission still running (one that spins after its last
+/// answer would otherwise run to its limit for a verdict already given).
+pub fn decided_by_interactor(
+    protocol: InteractorProtocol,
+    end: Termination,
+    first: Speaker,
+) -> bool {
+    match said_by_end(protocol, end, "") {
+        InteractorSaid::Failed(_) => true,
+        InteractorSaid::WrongAnswer(_) => first == Speaker::Interactor,
+        InteractorSaid::Accepted(_) | InteractorSaid::Silenced => false,
     }
 }
 
@@ -738,6 +760,46 @@ mod tests {
             wall_time: Duration::from_secs(3),
             memory_bytes: 2048 * MIB,
             output_bytes: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn the_interactors_end_decides_the_run_when_blame_would_not_look_further() {
+        use InteractorProtocol::{Kattis, Testlib};
+        use Speaker::{Interactor, Submission};
+        let exit = Termination::Exited;
+        let table = [
+            // Wrong answer decides only when the interactor ended first.
+            (Kattis, exit(43), Interactor, true),
+            (Kattis, exit(43), Submission, false),
+            (Testlib, exit(1), Interactor, true),
+            (Testlib, exit(2), Interactor, true),
+            (Testlib, exit(2), Submission, false),
+            // Accepted never does: the submission may still break its limits.
+            (Kattis, exit(42), Interactor, false),
+            (Testlib, exit(0), Interactor, false),
+            (
+                Testlib,
+                exit(credit::TESTLIB_POINTS_EXIT),
+                Interactor,
+                false,
+            ),
+            // A failed interactor is a judge error whoever ended first.
+            (Testlib, exit(3), Submission, true),
+            (Kattis, exit(1), Submission, true),
+            (
+                Kattis,
+                Termination::Signaled(libc::SIGSEGV),
+                Interactor,
+                true,
+            ),
+        ];
+        for (protocol, end, first, decided) in table {
+            assert_eq!(
+                decided_by_interactor(protocol, end, first),
+                decided,
+                "{protocol:?} {end:?} {first:?}"
+            );
         }
     }
 

@@ -6,6 +6,7 @@
 mod bands;
 pub mod chart;
 pub mod file;
+mod kept;
 pub mod page;
 mod render;
 
@@ -13,24 +14,13 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
+use kept::Kept;
+
 use crate::event::{Event, Finished, Plan, Summary};
-use crate::judge::calibrate::ProblemCalibration;
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::reporter::Reporter;
-
-/// What a unit gave, kept until the page is written.
-#[derive(Debug, Clone)]
-enum Kept {
-    Judged(SubmissionReport),
-    Verified(Verified),
-    Calibrated {
-        calibration: ProblemCalibration,
-        /// Per program (by its label), per case, the CPU time of each repeat.
-        times: BTreeMap<String, BTreeMap<String, Vec<Duration>>>,
-    },
-}
 
 /// Everything the page shows, gathered from the events.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::event::{Command, Plan, Unit};
-use crate::judge::calibrate::{ProgramTiming, Role};
+use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role};
 use crate::judge::submission::CompileOutcome;
 use crate::judge::verify::Expected;
 use crate::judge::{CaseOutcome, Mismatch};
