@@ -18,7 +18,8 @@
 //! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
 //! 5. compile: `compile` — the languages table, source to a runnable program (sanitizers
 //!    included), the build cache.
-//! 6. check: `check` — checkers and validators: an output and an answer become a judgement.
+//! 6. check: `check` — checkers and validators: an output and an answer become a judgement;
+//!    the interactor, the judge's own program a submission talks with.
 //! 7. case: `case` — a problem's cases on disk: discover, select, partition.
 //! 8. config: `config` — judge.toml and the user's settings.
 //! 9. package: `package` — problem packages (Kattis, Polygon, DOMjudge) read into a problem,
@@ -26,7 +27,8 @@
 //! 10. results: `results` — the plain data of outcomes and reports that events carry.
 //! 11. event: `event` — the one event stream every command that judges speaks.
 //! 12. judge: `judge` — a case, a suite, a submission, verify and calibrate.
-//! 13. author: `author` — the author's programs: validate, add, gen, stress with shrink.
+//! 13. author: `author`, `export` — the author's programs: validate, add, gen, stress with
+//!     shrink; a problem of judge.toml written as a package (its time limit measured by judging).
 //! 14. report: `report`, `receive` — renders events to a terminal, JSON, JUnit, HTML; receives problems from the browser.
 //! 15. session: `session`, `exit` — one way from a command line through all of these; the exit codes.
 //! 16. cli: `cli` — parses the command line and calls the session.
@@ -42,6 +44,7 @@ pub mod compile;
 pub mod config;
 mod event;
 mod exit;
+mod export;
 mod file_kind;
 pub mod judge;
 mod package;

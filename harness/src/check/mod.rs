@@ -12,6 +12,8 @@ mod command;
 pub mod default_validator;
 mod exact;
 pub mod hint;
+#[cfg(unix)]
+pub mod interactor;
 mod lines;
 pub mod package;
 mod tokens;

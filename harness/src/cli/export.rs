@@ -8,8 +8,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use crate::exit;
+use crate::export::{self, contest, Dialect, Measure, Options};
 use crate::judge::verify;
-use crate::package::export::{self, contest, Dialect, Measure, Options};
 use crate::report::progress::Progress;
 
 use super::GlobalArgs;

@@ -1,32 +1,33 @@
 //! One case of an interactive problem: the submission and the interactor run as a pair (see
 //! `sandbox::pair`), the interactor's exit is read by its protocol, and `verdict::blame`
 //! decides who is at fault. The interactor is prepared once per judging (compiled from
-//! source through the languages table, when judge.toml names a source file).
+//! source through the languages table, when judge.toml names a source file); what it is and
+//! how it is called on a case is `check::interactor`.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
 use crate::case::discover::Case;
-use crate::check::package::{read_left, PackageProgram, RunFolder};
-use crate::check::{self, CaseFiles, Checker};
-use crate::compile::submission::{Compiled, Prepared};
+use crate::check::interactor::{call_message, interactor_limits, Call, INTERACTOR_MEMORY};
+use crate::check::package::read_left;
+use crate::check::{self, CaseFiles};
+use crate::compile::submission::Compiled;
 use crate::compile::submit::SubmitError;
 use crate::config::{self, Config, InteractorProgram};
 use crate::sandbox::pair::{self, PairRequest, Party};
-use crate::sandbox::run::{Isolation, Limits, RunError, RunRequest, Scope, Stdin};
+use crate::sandbox::run::{Isolation, RunError, Scope};
 use crate::verdict::InteractorProtocol;
 use crate::verdict::{self, Verdict};
 
-use super::{CaseOutcome, Interaction, JudgeSettings, Program};
+pub use crate::check::interactor::{ReadyInteractor, Shared};
 
-/// Memory the interactor may use: generous, since it is the judge's own program, but bounded
-/// so a broken one cannot take the machine.
-const INTERACTOR_MEMORY: u64 = 2 << 30;
-/// Bytes of the interactor's message kept (judgemessage.txt or stderr).
-const MESSAGE_BYTES: usize = 4096;
 /// Bytes of a testlib interactor's OUTPUT file read for its checker.
 const OUTPUT_BYTES: usize = 64 << 20;
+
+use crate::compile::Program;
+use crate::results::case::{CaseOutcome, Interaction};
+
+use super::plain::JudgeSettings;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InteractorError {
@@ -44,22 +45,6 @@ pub enum InteractorError {
     },
 }
 
-/// A prepared interactor, shared by the plans that judge against it.
-pub type Shared = std::sync::Arc<ReadyInteractor>;
-
-/// An interactor ready to run.
-#[derive(Debug)]
-pub struct ReadyInteractor {
-    pub program: Program,
-    pub protocol: InteractorProtocol,
-    /// testlib: the checker of the OUTPUT file, if the problem names one.
-    pub checker: Option<Checker>,
-    /// A problem package's interactor: code from outside the project, run in the sandbox.
-    pub package: Option<PackageProgram>,
-    /// Keeps the build folder of a compiled interactor until judging ends.
-    _build: Option<Prepared>,
-}
-
 /// Prepares the problem's interactor, compiling it when judge.toml names a source file.
 /// `None` for a problem that is not interactive.
 pub fn prepare(
@@ -73,27 +58,19 @@ pub fn prepare(
         problem: problem.name.clone(),
         error,
     };
-    let package = match &interactor.program {
-        InteractorProgram::Package(program) => Some(program.clone()),
-        _ => None,
-    };
-    let (program, build) = match &interactor.program {
-        InteractorProgram::Package(program) => (
-            Program {
-                executable: program.program.clone(),
-                args: program.args.clone(),
-                syscall_filter: true,
-                sanitized: None,
-            },
-            None,
-        ),
-        InteractorProgram::Command { program, args } => (
+    let ready = match &interactor.program {
+        InteractorProgram::Package(program) => {
+            ReadyInteractor::of_package(program, interactor.protocol, interactor.checker.clone())
+        }
+        InteractorProgram::Command { program, args } => ReadyInteractor::of_program(
             Program {
                 executable: program.clone(),
                 args: args.iter().map(OsString::from).collect(),
                 syscall_filter: true,
                 sanitized: None,
             },
+            interactor.protocol,
+            interactor.checker.clone(),
             None,
         ),
         InteractorProgram::Source(source) => {
@@ -102,7 +79,12 @@ pub fn prepare(
             match crate::compile::submission::compile(language, source, INTERACTOR_MEMORY)
                 .map_err(submit_error)?
             {
-                Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
+                Compiled::Ready(prepared) => ReadyInteractor::of_program(
+                    prepared.program.clone(),
+                    interactor.protocol,
+                    interactor.checker.clone(),
+                    Some(prepared),
+                ),
                 Compiled::CompileError { message, .. } => {
                     return Err(InteractorError::CompileError {
                         problem: problem.name.clone(),
@@ -113,195 +95,7 @@ pub fn prepare(
             }
         }
     };
-    Ok(Some(std::sync::Arc::new(ReadyInteractor {
-        program,
-        protocol: interactor.protocol,
-        checker: interactor.checker.clone(),
-        package,
-        _build: build,
-    })))
-}
-
-/// The interactor's limits for a pair bounded by `wall_time`: CPU up to the whole bound,
-/// [`INTERACTOR_MEMORY`], no output limit (its words are the submission's input).
-pub fn interactor_limits(wall_time: Duration) -> Limits {
-    Limits {
-        cpu_time: wall_time,
-        wall_time,
-        memory_bytes: INTERACTOR_MEMORY,
-        output_bytes: u64::MAX,
-    }
-}
-
-/// The interactor's folder for one case: a package's interactor runs in the sandbox, so its
-/// folder is under the sandbox's scratch root; the project's own runs as a plain process.
-enum Scratch {
-    Plain(tempfile::TempDir),
-    Package(RunFolder),
-}
-
-impl Scratch {
-    fn path(&self) -> &Path {
-        match self {
-            Scratch::Plain(dir) => dir.path(),
-            Scratch::Package(folder) => folder.path(),
-        }
-    }
-}
-
-/// How the interactor is called on one case: the program and its arguments by protocol, where
-/// it runs and writes.
-struct Call {
-    program: PathBuf,
-    args: Vec<OsString>,
-    /// testlib's OUTPUT file.
-    output: PathBuf,
-    /// Kattis's feedback folder.
-    feedback: PathBuf,
-    isolation: Isolation,
-    scratch: Scratch,
-}
-
-impl Call {
-    /// The call for `case`, in a fresh folder.
-    fn new(interactor: &ReadyInteractor, case: &Case) -> Result<Call, String> {
-        let made = |error: std::io::Error| format!("cannot make the interactor's folder: {error}");
-        let (scratch, program, mut args, isolation) = match &interactor.package {
-            Some(package) => {
-                let folder = RunFolder::new().map_err(made)?;
-                let (program, args) = package.laid_out(folder.path()).map_err(made)?;
-                (Scratch::Package(folder), program, args, Isolation::Sandbox)
-            }
-            None => (
-                Scratch::Plain(
-                    tempfile::Builder::new()
-                        .prefix("harness-interactor-")
-                        .tempdir()
-                        .map_err(made)?,
-                ),
-                interactor.program.executable.clone(),
-                interactor.program.args.clone(),
-                Isolation::Process,
-            ),
-        };
-        // The interactor runs in its own folder: the case's paths must not be relative.
-        let absolute =
-            |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let (input, answer) = (absolute(&case.input), absolute(&case.answer));
-        let output = scratch.path().join("output");
-        let feedback = scratch.path().join("feedback");
-        match interactor.protocol {
-            InteractorProtocol::Testlib => {
-                args.extend([input.into(), output.clone().into(), answer.into()]);
-            }
-            InteractorProtocol::Kattis => {
-                match &scratch {
-                    Scratch::Package(folder) => folder.writable("feedback").map(drop),
-                    Scratch::Plain(_) => std::fs::create_dir(&feedback),
-                }
-                .map_err(|error| format!("cannot make the feedback folder: {error}"))?;
-                // The trailing slash is part of the protocol: validators append file names.
-                let mut dir: OsString = feedback.clone().into();
-                dir.push("/");
-                args.extend([input.into(), answer.into(), dir]);
-            }
-        }
-        Ok(Call {
-            program,
-            args,
-            output,
-            feedback,
-            isolation,
-            scratch,
-        })
-    }
-
-    /// The interactor's message: Kattis's judgemessage.txt, or testlib's stderr.
-    fn message(&self, protocol: InteractorProtocol, stderr: &[u8]) -> String {
-        call_message(protocol, &self.feedback, stderr)
-    }
-}
-
-/// Why a sample's `.interaction` file and the interactor disagree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SampleMismatch {
-    /// The sample's `.interaction` file.
-    pub file: PathBuf,
-    /// One line: where and how they differ.
-    pub reason: String,
-}
-
-/// Replays a sample's `.interaction` file (the Kattis convention: `>` lines from the
-/// submission, `<` lines to it) against the interactor: fed the `>` lines, it must answer
-/// exactly the `<` lines and accept. `Ok(None)` when it does.
-pub fn replay_sample(
-    interactor: &ReadyInteractor,
-    case: &Case,
-    interaction: &Path,
-    wall_time: Duration,
-) -> Result<Option<SampleMismatch>, String> {
-    let mismatch = |reason: String| {
-        Ok(Some(SampleMismatch {
-            file: interaction.to_path_buf(),
-            reason,
-        }))
-    };
-    let text = std::fs::read_to_string(interaction)
-        .map_err(|error| format!("cannot read `{}`: {error}", interaction.display()))?;
-    let (mut said, mut expected) = (String::new(), Vec::new());
-    for (number, line) in text.lines().enumerate() {
-        match line.split_at_checked(1) {
-            Some((">", rest)) => {
-                said.push_str(rest);
-                said.push('\n');
-            }
-            Some(("<", rest)) => expected.push(rest),
-            _ => {
-                return mismatch(format!(
-                    "line {}: starts with neither `>` nor `<`",
-                    number + 1
-                ))
-            }
-        }
-    }
-    let call = Call::new(interactor, case)?;
-    let limits = interactor_limits(wall_time);
-    let request = RunRequest::new(&call.program, limits)
-        .args(&call.args)
-        .stdin(Stdin::Bytes(said.as_bytes()))
-        .scope(Scope::Group)
-        .workdir(Some(call.scratch.path()))
-        .isolation(call.isolation);
-    let run = crate::sandbox::run::run(&request).map_err(|error| error.to_string())?;
-    let replies = String::from_utf8_lossy(&run.stdout);
-    let replies: Vec<&str> = replies.lines().collect();
-    let message = call.message(interactor.protocol, &run.stderr_tail);
-    let position = replies
-        .iter()
-        .zip(&expected)
-        .position(|(got, want)| got != want);
-    if let Some(index) = position {
-        return mismatch(format!(
-            "reply {}: the interactor says `{}`, the sample says `{}`",
-            index + 1,
-            crate::text::one_line(replies[index], 60),
-            crate::text::one_line(expected[index], 60)
-        ));
-    }
-    if replies.len() != expected.len() {
-        return mismatch(format!(
-            "the interactor gives {} replies, the sample {}",
-            replies.len(),
-            expected.len()
-        ));
-    }
-    match verdict::interactor_said(interactor.protocol, &run, &limits, &message, true) {
-        verdict::InteractorSaid::Accepted(_) => Ok(None),
-        verdict::InteractorSaid::WrongAnswer(why) | verdict::InteractorSaid::Failed(why) => {
-            mismatch(format!("the dialogue is not accepted: {why}"))
-        }
-        verdict::InteractorSaid::Silenced => mismatch("the interactor did not finish".into()),
-    }
+    Ok(Some(std::sync::Arc::new(ready)))
 }
 
 /// Runs and judges one interactive case.
@@ -311,8 +105,12 @@ pub fn judge_case(
     settings: &JudgeSettings<'_>,
     interactor: &ReadyInteractor,
 ) -> CaseOutcome {
-    let failed = |reason: String| super::judge_error(case, reason);
-    let call = match Call::new(interactor, case) {
+    let failed = |reason: String| super::plain::judge_error(case, reason);
+    let files = CaseFiles {
+        input: &case.input,
+        answer: &case.answer,
+    };
+    let call = match Call::new(interactor, &files) {
         Ok(call) => call,
         Err(reason) => return failed(reason),
     };
@@ -325,7 +123,7 @@ pub fn judge_case(
         scratch,
     } = call;
     let limits = settings.limits;
-    let submission_args = super::case_args(program, case);
+    let submission_args = super::plain::case_args(program, case);
     let env = program.env();
     let request = PairRequest {
         submission: Party {
@@ -473,28 +271,4 @@ pub fn judge_case(
             interactor_peak_memory_bytes: result.interactor.resident_peak_bytes,
         }),
     }
-}
-
-fn call_message(protocol: InteractorProtocol, feedback: &Path, stderr: &[u8]) -> String {
-    match protocol {
-        InteractorProtocol::Kattis => read_bounded(&feedback.join("judgemessage.txt")),
-        InteractorProtocol::Testlib => last_lines(stderr),
-    }
-}
-
-/// The start of a message file; missing is empty (a validator need not write one). Read as
-/// the interactor left it, never through a link it made.
-fn read_bounded(path: &Path) -> String {
-    let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
-    else {
-        return String::new();
-    };
-    let text = read_left(folder, name, MESSAGE_BYTES).unwrap_or_default();
-    String::from_utf8_lossy(&text).trim().to_string()
-}
-
-/// testlib prints its verdict line last on stderr (`wrong answer …`, `ok …`).
-fn last_lines(stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    crate::text::tail_lines(text.trim_end(), 1).join(" ")
 }

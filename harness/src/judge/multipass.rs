@@ -14,7 +14,10 @@ use crate::check::package::{custom_in, read_left, PackageProgram, RunFolder};
 use crate::check::{CaseFiles, Judgement};
 use crate::verdict::Verdict;
 
-use super::{CaseOutcome, JudgeSettings, Program};
+use crate::compile::Program;
+use crate::results::case::CaseOutcome;
+
+use super::plain::JudgeSettings;
 
 /// The most bytes of a `nextpass.in` read: as much as a case's input may be.
 const NEXTPASS_BYTES: usize = 1 << 30;
@@ -35,7 +38,7 @@ pub fn judge_case(
     let (folder, feedback) = match prepared {
         Ok(prepared) => prepared,
         Err(error) => {
-            return super::judge_error(
+            return super::plain::judge_error(
                 case,
                 format!("cannot make the feedback folder for the passes: {error}"),
             )
@@ -44,9 +47,9 @@ pub fn judge_case(
     let mut pass_case = case.clone();
     let mut worst = Stats::default();
     for pass in 1..=passes {
-        let run = super::run_case(program, &pass_case, settings);
+        let run = super::plain::run_case(program, &pass_case, settings);
         let mut next: Option<Vec<u8>> = None;
-        let mut outcome = super::check_run_with(
+        let mut outcome = super::plain::check_run_with(
             run,
             &pass_case,
             settings,
@@ -81,7 +84,7 @@ pub fn judge_case(
             return worst.into(outcome);
         };
         if pass == passes {
-            let mut failed = super::judge_error(
+            let mut failed = super::plain::judge_error(
                 case,
                 format!(
                     "pass {pass}: output validator `{}` asked for another pass (nextpass.in), more than `limits.validation_passes` ({passes}) allows",
@@ -94,7 +97,7 @@ pub fn judge_case(
         // The next pass's input, in the run folder (the validator is given its path too).
         let path = folder.path().join(format!("pass-{}.in", pass + 1));
         if let Err(error) = std::fs::write(&path, &next_input) {
-            return super::judge_error(case, format!("cannot keep nextpass.in: {error}"));
+            return super::plain::judge_error(case, format!("cannot keep nextpass.in: {error}"));
         }
         pass_case.input = path;
     }

@@ -9,7 +9,7 @@ use crate::verdict::Verdict;
 pub use crate::results::submission::SubmissionScore;
 
 /// The outcomes of judged cases, as the score model reads them.
-pub fn outcomes(cases: &[super::CaseOutcome]) -> Outcomes {
+pub fn outcomes(cases: &[crate::results::case::CaseOutcome]) -> Outcomes {
     cases
         .iter()
         .map(|o| {
@@ -28,7 +28,7 @@ pub fn outcomes(cases: &[super::CaseOutcome]) -> Outcomes {
 /// credit. A credit the case cannot take (more than it is worth, a score for a case of a
 /// pass-fail group, a problem that is not scored at all) is the checker's fault: the case
 /// becomes a judge error that says why.
-pub fn score_case(outcome: &mut super::CaseOutcome, scoring: Option<&Scoring>) {
+pub fn score_case(outcome: &mut crate::results::case::CaseOutcome, scoring: Option<&Scoring>) {
     let rule = scoring.and_then(|s| s.case(&outcome.case));
     let Some(rule) = rule else {
         // A case the rules do not know (judged from another folder) has no score.
@@ -69,7 +69,10 @@ fn reason_after(reason: &str) -> String {
 }
 
 /// The score of a submission judged on `cases`, by `scoring`: the sheet, or why there is none.
-pub fn score_submission(scoring: &Scoring, cases: &[super::CaseOutcome]) -> SubmissionScore {
+pub fn score_submission(
+    scoring: &Scoring,
+    cases: &[crate::results::case::CaseOutcome],
+) -> SubmissionScore {
     match scoring.aggregate(&outcomes(cases)) {
         Ok(sheet) => SubmissionScore::Sheet(sheet),
         Err(missing) => SubmissionScore::Incomplete {

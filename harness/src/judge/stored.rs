@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use super::cases::Stop;
 use super::submission::{self, Options, Plan};
 use super::verify::Stored;
-use super::Stop;
 use crate::compile::submit::SubmitError;
 use crate::package::expected::{Expected, Skipped};
 use crate::package::limits::{LimitOrigin, TimeLimit};

@@ -19,6 +19,18 @@ use super::PackageError;
 use crate::score::{ExpectedScore, GroupScore};
 use crate::verdict::Verdict;
 
+/// The verdicts a stored submission may be expected to get (a judge error never is): the
+/// verdicts `submissions.yaml`'s rules and a folder's name are read into.
+pub const EXPECTED: [Verdict; 7] = [
+    Verdict::Accepted,
+    Verdict::WrongAnswer,
+    Verdict::TimeLimitExceeded,
+    Verdict::MemoryLimitExceeded,
+    Verdict::RuntimeError,
+    Verdict::OutputLimitExceeded,
+    Verdict::CompileError,
+];
+
 /// The four verdicts of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Code {
@@ -418,7 +430,7 @@ impl Expectations {
 
     /// The verdicts the whole submission may end with (its first failing case's, or AC).
     pub fn may_end_with(&self) -> Vec<Verdict> {
-        crate::package::expected::EXPECTED
+        EXPECTED
             .iter()
             .copied()
             .filter(|v| {

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::expectations::Expectations;
+pub use super::expectations::EXPECTED;
 use crate::verdict::Verdict;
 
 /// A stored submission's `@EXPECTED_SCORE@` comment that cannot be read.
@@ -35,17 +36,6 @@ pub fn partially_accepted() -> Expected {
         label: "partial".to_string(),
     }
 }
-
-/// The verdicts a stored submission may be expected to get (a judge error never is).
-pub const EXPECTED: [Verdict; 7] = [
-    Verdict::Accepted,
-    Verdict::WrongAnswer,
-    Verdict::TimeLimitExceeded,
-    Verdict::MemoryLimitExceeded,
-    Verdict::RuntimeError,
-    Verdict::OutputLimitExceeded,
-    Verdict::CompileError,
-];
 
 /// What a stored submission must get.
 #[derive(Debug, Clone, PartialEq, Eq)]

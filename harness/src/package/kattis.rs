@@ -114,37 +114,113 @@ fn flags(value: Option<&Value>) -> Option<Vec<String>> {
     })
 }
 
+/// Reads the Kattis/ICPC package in `root`, as `format` reads.
 pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let root = root.canonicalize().map_err(|source| PackageError::Read {
         path: root.to_path_buf(),
         source,
     })?;
     let yaml_path = root.join("problem.yaml");
-    super::check_inside(&root, &yaml_path)?;
+    let yaml = read_problem_yaml(&root, &yaml_path)?;
+    let name = file_name(&root);
+    let title = title_of(&yaml, &name);
+    let kind = kind_of(&yaml, &yaml_path)?;
+    let constants = read_constants(yaml.get("constants"));
+    let validation = output_validation(&root, &yaml_path, format, &kind, &constants)?;
+    let limits = limits_of(
+        &root,
+        &yaml,
+        &yaml_path,
+        format,
+        kind.multi_pass,
+        &validation,
+    )?;
+    let DataRead {
+        data,
+        cases,
+        groups,
+        checks,
+    } = test_data_of(&root, &yaml, &constants)?;
+    let input_validators = input_validators_of(&root, &constants)?;
+
+    let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let (submissions, skipped) =
+        submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
+    let scoring_rules = if kind.scoring && data.is_dir() {
+        Some(std::sync::Arc::new(scoring_of(
+            &root, &yaml, &data, &cases, &groups, &constants,
+        )?))
+    } else {
+        None
+    };
+    Ok(Package {
+        passes: limits.passes,
+        root,
+        format,
+        name,
+        title,
+        scoring: kind.scoring,
+        scoring_rules,
+        interaction: if kind.interactive {
+            super::Interaction::Validator
+        } else {
+            super::Interaction::None
+        },
+        cases,
+        groups,
+        checks,
+        validation,
+        input_validators,
+        time_limit: limits.time_limit,
+        memory_limit: limits.memory_limit,
+        output_limit: limits.output_limit,
+        submissions,
+        skipped,
+        testlib_validators: false,
+        include: None,
+        files: crate::config::FileIo::default(),
+    })
+}
+
+/// problem.yaml as a mapping; a package without one reads as an empty one.
+fn read_problem_yaml(root: &Path, yaml_path: &Path) -> Result<Value, PackageError> {
+    super::check_inside(root, yaml_path)?;
     let yaml = if yaml_path.is_file() {
-        read_yaml(&yaml_path)?
+        read_yaml(yaml_path)?
     } else {
         Value::Mapping(Default::default())
     };
     if !yaml.is_mapping() {
-        return Err(invalid(
-            &yaml_path,
-            "problem.yaml must be a mapping of keys",
-        ));
+        return Err(invalid(yaml_path, "problem.yaml must be a mapping of keys"));
     }
-    let name = file_name(&root);
-    let title = match yaml.get("name") {
+    Ok(yaml)
+}
+
+/// The English `name`, else the first, else the folder's name.
+fn title_of(yaml: &Value, name: &str) -> String {
+    match yaml.get("name") {
         Some(Value::String(title)) => title.clone(),
         Some(Value::Mapping(names)) => names
             .get("en")
             .or_else(|| names.values().next())
             .and_then(Value::as_str)
-            .unwrap_or(&name)
+            .unwrap_or(name)
             .to_string(),
-        _ => name.clone(),
-    };
+        _ => name.to_string(),
+    }
+}
 
-    // What kind of problem: refused clearly when it needs what is not built.
+/// What kind of problem a package is, from problem.yaml's `type` and (legacy) `validation`.
+struct Kind {
+    /// `validation` as written (`default` when it is not).
+    validation: String,
+    interactive: bool,
+    multi_pass: bool,
+    scoring: bool,
+}
+
+/// What kind of problem: refused clearly when it needs what is not built.
+fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
     let types: Vec<String> = match yaml.get("type") {
         Some(Value::String(t)) => t.split_whitespace().map(str::to_string).collect(),
         Some(Value::Sequence(items)) => items
@@ -166,74 +242,109 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let multi_pass = types.iter().any(|t| t == "multi-pass") || validation.contains("multi-pass");
     if types.iter().any(|t| t == "submit-answer") || validation.contains("submit-answer") {
         return Err(PackageError::Unsupported {
-            path: yaml_path,
+            path: yaml_path.to_path_buf(),
             message: "`submit-answer` problems are not judged by this harness".to_string(),
         });
     }
     if multi_pass && interactive {
         return Err(PackageError::Unsupported {
-            path: yaml_path,
+            path: yaml_path.to_path_buf(),
             message: "interactive multi-pass problems are not judged by this harness yet (multi-pass ones that are not interactive are)".to_string(),
         });
     }
     let scoring = types.iter().any(|t| t == "scoring") || validation.contains("score");
+    Ok(Kind {
+        validation,
+        interactive,
+        multi_pass,
+        scoring,
+    })
+}
 
-    let constants = read_constants(yaml.get("constants"));
-
-    // Output validation.
+/// How outputs are validated: the package's output validator (an interactive problem's
+/// interactor), or the default validator.
+fn output_validation(
+    root: &Path,
+    yaml_path: &Path,
+    format: Format,
+    kind: &Kind,
+    constants: &[(String, String)],
+) -> Result<Validation, PackageError> {
     let custom_dir = ["output_validator", "output_validators"]
         .iter()
         .map(|d| root.join(d))
         .find(|d| d.is_dir() && sorted_entries(d).is_ok_and(|e| !e.is_empty()));
-    let custom = validation.contains("custom") || format == Format::Kattis2025 || interactive;
-    let validation = match custom_dir {
+    let custom =
+        kind.validation.contains("custom") || format == Format::Kattis2025 || kind.interactive;
+    match custom_dir {
         Some(dir) if custom => {
             // Legacy: one subfolder (or file) per validator, and the first is used. 2025-09:
             // the folder itself is the program (a lone subfolder in it is taken as it).
             let mut program = dir.clone();
             if file_name(&dir) == "output_validators" {
-                program = sorted_entries(&dir)?.into_iter().next().expect("a non-empty folder");
+                program = sorted_entries(&dir)?
+                    .into_iter()
+                    .next()
+                    .expect("a non-empty folder");
             }
             loop {
-                let entries = if program.is_dir() { sorted_entries(&program)? } else { Vec::new() };
+                let entries = if program.is_dir() {
+                    sorted_entries(&program)?
+                } else {
+                    Vec::new()
+                };
                 match entries.as_slice() {
                     [only] if only.is_dir() => program = only.clone(),
                     _ => break,
                 }
             }
-            super::check_program(&root, &program)?;
+            super::check_program(root, &program)?;
             let name = program
-                .strip_prefix(&root)
+                .strip_prefix(root)
                 .unwrap_or(&program)
                 .display()
                 .to_string();
-            Validation::Custom(SourceProgram {
- path: program,
- name,
- constants: constants.clone(),
- })
+            Ok(Validation::Custom(SourceProgram {
+                path: program,
+                name,
+                constants: constants.to_vec(),
+            }))
         }
-        None if interactive => {
-            return Err(invalid(
-                &yaml_path,
-                "an interactive problem, but no interactor in `output_validators/` (hint: the output validator is the interactor: add its source there)",
-            ))
-        }
-        None if validation.contains("custom") => {
-            return Err(invalid(
-                &yaml_path,
-                "`validation: custom` but no output validator in `output_validators/` (hint: add the validator's source there)",
-            ))
-        }
-        _ => Validation::Default,
-    };
+        None if kind.interactive => Err(invalid(
+            yaml_path,
+            "an interactive problem, but no interactor in `output_validators/` (hint: the output validator is the interactor: add its source there)",
+        )),
+        None if kind.validation.contains("custom") => Err(invalid(
+            yaml_path,
+            "`validation: custom` but no output validator in `output_validators/` (hint: add the validator's source there)",
+        )),
+        _ => Ok(Validation::Default),
+    }
+}
 
-    // Limits: each one checked, so that a zero, a negative or an absurd value is an error
-    // naming its key, never a panic or every case MLE.
+/// A package's limits, read from problem.yaml (and a legacy `.timelimit`).
+struct Limits {
+    memory_limit: u64,
+    output_limit: u64,
+    /// A multi-pass problem's most passes.
+    passes: Option<u32>,
+    time_limit: TimeLimit,
+}
+
+/// Limits: each one checked, so that a zero, a negative or an absurd value is an error
+/// naming its key, never a panic or every case MLE.
+fn limits_of(
+    root: &Path,
+    yaml: &Value,
+    yaml_path: &Path,
+    format: Format,
+    multi_pass: bool,
+    validation: &Validation,
+) -> Result<Limits, PackageError> {
     let limits = match yaml.get("limits") {
         None | Some(Value::Null) => None,
         Some(map @ Value::Mapping(_)) => Some(map),
-        Some(_) => return Err(invalid(&yaml_path, "`limits` must be a mapping of keys")),
+        Some(_) => return Err(invalid(yaml_path, "`limits` must be a mapping of keys")),
     };
     let limit = |keys: &[&str]| -> Result<Option<f64>, PackageError> {
         let mut value = limits;
@@ -244,7 +355,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
             None | Some(Value::Null) => Ok(None),
             Some(given) => number(given).map(Some).ok_or_else(|| {
                 invalid(
-                    &yaml_path,
+                    yaml_path,
                     format!(
                         "`limits.{}`: `{}` is not a number",
                         keys.join("."),
@@ -261,7 +372,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         bound
             .check(value)
             .map(Some)
-            .map_err(|why| invalid(&yaml_path, format!("`limits.{}`: {why}", keys.join("."))))
+            .map_err(|why| invalid(yaml_path, format!("`limits.{}`: {why}", keys.join("."))))
     };
     let mib = |keys: &[&str], default: u64| -> Result<u64, PackageError> {
         Ok(checked(keys, Bound::MIB)?.map_or(default * MIB, |m| (m * MIB as f64) as u64))
@@ -277,44 +388,75 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         });
     let resolution = checked(&["time_resolution"], Bound::SECONDS)?.unwrap_or(1.0);
     let passes = if multi_pass {
-        let passes = match limits.and_then(|l| l.get("validation_passes")) {
-            None | Some(Value::Null) => 2,
-            Some(value) => value
-                .as_u64()
-                .filter(|n| (2..=1000).contains(n))
-                .ok_or_else(|| {
-                    invalid(
-                        &yaml_path,
-                        "`limits.validation_passes` must be an integer from 2 to 1000",
-                    )
-                })? as u32,
-        };
-        if validation == Validation::Default {
-            return Err(invalid(
-                &yaml_path,
-                "a multi-pass problem, but no output validator in `output_validator/` (hint: the output validator writes each next pass's input, `nextpass.in`)",
-            ));
-        }
-        Some(passes)
+        Some(passes_of(limits, yaml_path, validation)?)
     } else {
         None
     };
-    let time_limit = given_time_limit(&root, checked(&["time_limit"], Bound::SECONDS)?)?.unwrap_or(
+    let time_limit = given_time_limit(root, checked(&["time_limit"], Bound::SECONDS)?)?.unwrap_or(
         TimeLimit::Computed {
             multiplier,
             resolution,
         },
     );
+    Ok(Limits {
+        memory_limit,
+        output_limit,
+        passes,
+        time_limit,
+    })
+}
 
-    // Test data.
+/// A multi-pass problem's most passes (`limits.validation_passes`, 2 by default); it needs
+/// an output validator, which writes each next pass's input.
+fn passes_of(
+    limits: Option<&Value>,
+    yaml_path: &Path,
+    validation: &Validation,
+) -> Result<u32, PackageError> {
+    let passes = match limits.and_then(|l| l.get("validation_passes")) {
+        None | Some(Value::Null) => 2,
+        Some(value) => value
+            .as_u64()
+            .filter(|n| (2..=1000).contains(n))
+            .ok_or_else(|| {
+                invalid(
+                    yaml_path,
+                    "`limits.validation_passes` must be an integer from 2 to 1000",
+                )
+            })? as u32,
+    };
+    if *validation == Validation::Default {
+        return Err(invalid(
+            yaml_path,
+            "a multi-pass problem, but no output validator in `output_validator/` (hint: the output validator writes each next pass's input, `nextpass.in`)",
+        ));
+    }
+    Ok(passes)
+}
+
+/// `data/` read: its cases, the flags of each folder, the validation data.
+struct DataRead {
+    data: std::path::PathBuf,
+    cases: Vec<Case>,
+    groups: Vec<Group>,
+    checks: Vec<DataCheck>,
+}
+
+/// Walks `data/`: `sample` and `secret` give the cases, `invalid_input`, `invalid_output`
+/// and `valid_output` the validation data; refused without a case.
+fn test_data_of(
+    root: &Path,
+    yaml: &Value,
+    constants: &[(String, String)],
+) -> Result<DataRead, PackageError> {
     let base_output_flags = flags(yaml.get("validator_flags")).unwrap_or_default();
     let data = root.join("data");
-    super::check_inside(&root, &data)?;
+    super::check_inside(root, &data)?;
     let mut walk = Walk {
-        root: &root,
+        root,
         data: &data,
         base_output: &base_output_flags,
-        constants: &constants,
+        constants,
         kind: None,
         ancestors: Vec::new(),
         entries: 0,
@@ -323,7 +465,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         checks: Vec::new(),
     };
     if data.is_dir() {
-        let top = read_group(&root, &data, &GroupFlags::default(), &constants)?;
+        let top = read_group(root, &data, &GroupFlags::default(), constants)?;
         walk.groups.push(walk.group_entry(&data, &top));
         walk.ancestors
             .push(data.canonicalize().map_err(|source| PackageError::Read {
@@ -350,10 +492,10 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         checks,
         ..
     } = walk;
-    refuse_ungenerated(&root, &data, &cases)?;
+    refuse_ungenerated(root, &data, &cases)?;
     if !data.is_dir() {
         return Err(invalid(
-            &root,
+            root,
             "no `data/` folder: a package keeps its cases in `data/sample` and `data/secret`",
         ));
     }
@@ -363,86 +505,71 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
             "no cases: a case is `NAME.in` with `NAME.ans` in `data/sample` or `data/secret`",
         ));
     }
-
-    let input_validators = match ["input_validators", "input_validator"]
-        .iter()
-        .map(|d| root.join(d))
-        .find(|d| d.is_dir())
-    {
-        Some(dir) => sorted_entries(&dir)?
-            .into_iter()
-            .map(|path| super::check_program(&root, &path).map(|()| path))
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .map(|path| SourceProgram {
-                constants: constants.clone(),
-                name: path
-                    .strip_prefix(&root)
-                    .unwrap_or(&path)
-                    .display()
-                    .to_string(),
-                path,
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-
-    let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
-    let (submissions, skipped) =
-        submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
-    // A scoring problem is scored as its format says: with 2025-09's `test_group.yaml` (or,
-    // in a package that declares 2025-09, with none: `secret` then sums its cases to 100) by
-    // the spec's result aggregation; with `testdata.yaml` files, or none in an older version,
-    // as problemtools' default grader scores them, folder by folder (its own example oddecho
-    // is such a 2023-07-draft package, and problemtools reads no 2025-09 keys).
-    let scoring_rules = if scoring && data.is_dir() {
-        refuse_custom_grader(&root)?;
-        let test_groups = groups.iter().any(|g| g.scoring.is_some());
-        let testdata_yaml = groups
-            .iter()
-            .any(|g| g.folder.is_dir() && g.folder.join("testdata.yaml").is_file());
-        let declares_2025 = yaml
-            .get("problem_format_version")
-            .and_then(Value::as_str)
-            .is_some_and(|v| v.starts_with("2025-"));
-        let rules = if test_groups || (declares_2025 && !testdata_yaml) {
-            crate::score::kattis_2025(&test_data(&data, &cases, &groups)?)
-        } else {
-            crate::score::kattis_legacy(&legacy_tree(&root, &data, &data, &cases, &constants)?)
-        };
-        Some(std::sync::Arc::new(
-            rules.map_err(|error| scoring_error(&data, &error))?,
-        ))
-    } else {
-        None
-    };
-    Ok(Package {
-        passes,
-        root,
-        format,
-        name,
-        title,
-        scoring,
-        scoring_rules,
-        interaction: if interactive {
-            super::Interaction::Validator
-        } else {
-            super::Interaction::None
-        },
+    Ok(DataRead {
+        data,
         cases,
         groups,
         checks,
-        validation,
-        input_validators,
-        time_limit,
-        memory_limit,
-        output_limit,
-        submissions,
-        skipped,
-        testlib_validators: false,
-        include: None,
-        files: crate::config::FileIo::default(),
     })
+}
+
+/// The programs in `input_validators/` (2025-09: `input_validator/`).
+fn input_validators_of(
+    root: &Path,
+    constants: &[(String, String)],
+) -> Result<Vec<SourceProgram>, PackageError> {
+    let Some(dir) = ["input_validators", "input_validator"]
+        .iter()
+        .map(|d| root.join(d))
+        .find(|d| d.is_dir())
+    else {
+        return Ok(Vec::new());
+    };
+    Ok(sorted_entries(&dir)?
+        .into_iter()
+        .map(|path| super::check_program(root, &path).map(|()| path))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(|path| SourceProgram {
+            constants: constants.to_vec(),
+            name: path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string(),
+            path,
+        })
+        .collect())
+}
+
+/// A scoring problem is scored as its format says: with 2025-09's `test_group.yaml` (or,
+/// in a package that declares 2025-09, with none: `secret` then sums its cases to 100) by
+/// the spec's result aggregation; with `testdata.yaml` files, or none in an older version,
+/// as problemtools' default grader scores them, folder by folder (its own example oddecho
+/// is such a 2023-07-draft package, and problemtools reads no 2025-09 keys).
+fn scoring_of(
+    root: &Path,
+    yaml: &Value,
+    data: &Path,
+    cases: &[Case],
+    groups: &[Group],
+    constants: &[(String, String)],
+) -> Result<crate::score::Scoring, PackageError> {
+    refuse_custom_grader(root)?;
+    let test_groups = groups.iter().any(|g| g.scoring.is_some());
+    let testdata_yaml = groups
+        .iter()
+        .any(|g| g.folder.is_dir() && g.folder.join("testdata.yaml").is_file());
+    let declares_2025 = yaml
+        .get("problem_format_version")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v.starts_with("2025-"));
+    let rules = if test_groups || (declares_2025 && !testdata_yaml) {
+        crate::score::kattis_2025(&test_data(data, cases, groups)?)
+    } else {
+        crate::score::kattis_legacy(&legacy_tree(root, data, data, cases, constants)?)
+    };
+    rules.map_err(|error| scoring_error(data, &error))
 }
 
 /// problem.yaml's `constants` as the pairs a `{{name}}` or `{{name.variant}}` sequence is

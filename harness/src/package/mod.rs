@@ -8,26 +8,24 @@ pub mod build;
 pub mod contest;
 pub mod expectations;
 pub mod expected;
-pub mod export;
 pub mod generate;
 pub mod include;
 pub mod kattis;
 pub mod languages;
 pub mod limits;
+mod load;
 pub mod polygon;
 pub mod submissions;
 pub mod validate;
 pub(crate) mod yaml;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::case::discover::Case;
 use crate::check::Checker;
-use crate::compile::Language;
-use crate::config::{Config, Problem};
 
 pub use limits::TimeLimit;
+pub use load::{detect, languages, load, open, Loaded};
 pub use submissions::{PackageSubmission, Skipped};
 
 #[derive(Debug, thiserror::Error)]
@@ -218,201 +216,6 @@ pub struct DataCheck {
     pub output: Option<PathBuf>,
 }
 
-/// Where packages keep their files and what a folder must hold to be one.
-pub fn detect(dir: &Path) -> Option<Format> {
-    if dir.join("problem.yaml").is_file() {
-        Some(kattis::version(dir))
-    } else if dir.join("problem.xml").is_file() {
-        Some(Format::Polygon)
-    } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
-        Some(Format::KattisLegacy)
-    } else {
-        None
-    }
-}
-
-/// Reads the package in `dir`, whichever its format.
-pub fn open(dir: &Path) -> Result<Package, PackageError> {
-    match detect(dir) {
-        Some(Format::Polygon) => polygon::open(dir),
-        Some(format) => kattis::open(dir, format),
-        None => Err(PackageError::NotAPackage(dir.to_path_buf())),
-    }
-}
-
-/// A package built to judge: the problem (with its checker compiled) in a config of its own.
-#[derive(Debug)]
-pub struct Loaded {
-    pub package: Package,
-    pub config: Config,
-    /// The interactor of an interactive package, ready to run beside each submission.
-    pub interactor: Option<crate::judge::interactive::Shared>,
-}
-
-impl Loaded {
-    pub fn problem(&self) -> &Problem {
-        &self.config.problems[0]
-    }
-}
-
-/// The languages to judge a package's submissions with: the format's tools' own table (a
-/// `.py` runs with PyPy where it is installed, Java and Kotlin as problemtools starts them),
-/// then judge.toml's languages (or the judge's built-in ones) for the extensions that table
-/// does not know, and by their id for `--lang`. No time multiplier applies: the format has one
-/// time limit for every language, and problemtools, BAPCtools and Kattis judge it so.
-pub fn languages(extra: Option<&Config>) -> Vec<Language> {
-    let python = languages::PackagePython::here();
-    let mut table = languages::builtin(&python);
-    let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
-    for mut language in others {
-        if table.iter().any(|l| l.id == language.id) {
-            continue;
-        }
-        language.time_multiplier = 1.0;
-        language
-            .extensions
-            .retain(|e| !table.iter().any(|l| l.extensions.contains(e)));
-        table.push(language);
-    }
-    table
-}
-
-/// Builds what judging needs (the output validator or checker) and turns the package into a
-/// one-problem config. `time_limit` overrides the package's own (a computed one, say); without
-/// either, the problem gets the placeholder limit problemtools uses until it knows better.
-pub fn load(
-    package: Package,
-    languages: Vec<Language>,
-    time_limit: Option<Duration>,
-) -> Result<Loaded, PackageError> {
-    let mut interactor = None;
-    let checker = match &package.validation {
-        Validation::Default => {
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Default,
-                groups: output_groups(&package),
-            }))
-        }
-        Validation::Custom(source) if package.interaction == Interaction::Validator => {
-            let built = build::build(source, &languages, None)?;
-            interactor = Some(crate::config::Interactor {
-                program: crate::config::InteractorProgram::Package(
-                    built.package_program(&source.name),
-                ),
-                protocol: crate::verdict::InteractorProtocol::Kattis,
-                checker: None,
-            });
-            // Never consulted: the interactor's exit code is the judgement.
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Default,
-                groups: output_groups(&package),
-            }))
-        }
-        Validation::Custom(source) => {
-            let built = build::build(source, &languages, None)?;
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Custom(
-                    built.package_program(&source.name),
-                ),
-                groups: output_groups(&package),
-            }))
-        }
-        Validation::Testlib { program, include } => {
-            let built = build::build(program, &languages, Some(include))?;
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Testlib(
-                    built.package_program(&program.name),
-                ),
-                groups: Vec::new(),
-            }))
-        }
-        Validation::Builtin(checker) => checker.clone(),
-    };
-    if let Interaction::Testlib { program, include } = &package.interaction {
-        let built = build::build(program, &languages, Some(include))?;
-        interactor = Some(crate::config::Interactor {
-            program: crate::config::InteractorProgram::Package(
-                built.package_program(&program.name),
-            ),
-            protocol: crate::verdict::InteractorProtocol::Testlib,
-            checker: Some(checker.clone()),
-        });
-    }
-    let known = time_limit.or(package.time_limit.fixed());
-    let time_limit = known.unwrap_or(limits::UNKNOWN_TIME_LIMIT);
-    // While the limit is being computed, a program that waits must not hold the judge for
-    // twice the 5-minute placeholder.
-    let wall_limit = match known {
-        Some(limit) => crate::sandbox::run::wall_limit(limit),
-        None => limits::UNKNOWN_WALL_LIMIT,
-    };
-    let problem = Problem {
-        name: package.name.clone(),
-        title: package.title.clone(),
-        // A package has no single solution; `harness run` judges its first accepted
-        // submission instead (see `cli::run`).
-        solution: None,
-        url: None,
-        interactive: interactor.is_some(),
-        interactor,
-        multi_test: false,
-        files: package.files.clone(),
-        reference: None,
-        cases: package.root.join("data"),
-        time_limit,
-        wall_limit,
-        memory_limit: package.memory_limit,
-        output_limit: package.output_limit,
-        checker,
-        validator: None,
-        validator_protocol: crate::config::ValidatorProtocol::default(),
-        generators: Vec::new(),
-        stress: None,
-        scoring: Default::default(),
-        package_scoring: package.scoring_rules.clone(),
-        expected_scores: Vec::new(),
-        package: Some(crate::config::PackageRef {
-            path: package.root.clone(),
-            time_limit: known,
-        }),
-    };
-    let config = Config {
-        root: package.root.clone(),
-        path: package.root.join(match package.format {
-            Format::Polygon => "problem.xml",
-            _ => "problem.yaml",
-        }),
-        build: None,
-        problems: vec![problem],
-        languages,
-        sandbox: crate::sandbox::Mode::default(),
-    };
-    let interactor =
-        crate::judge::interactive::prepare(&config, &config.problems[0]).map_err(|error| {
-            PackageError::Build {
-                path: package.root.clone(),
-                message: error.to_string(),
-            }
-        })?;
-    Ok(Loaded {
-        package,
-        config,
-        interactor,
-    })
-}
-
-fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
-    package
-        .groups
-        .iter()
-        .map(|g| (g.folder.clone(), g.output_flags.clone()))
-        .collect()
-}
-
 /// Refuses a file or folder of the package that is a symbolic link leading out of it (`2.ans ->
 /// /etc/passwd`) or in a loop; `root` is the package's canonical folder. A path that is not
 /// there passes: whoever needs it says it is missing.
@@ -493,25 +296,4 @@ pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, PackageError> {
     }
     entries.sort_by_key(|p| file_name(p));
     Ok(entries)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_extension_the_formats_use_names_a_language() {
-        let table = languages(None);
-        for (file, id) in [
-            ("a.py", "python3"),
-            ("a.py3", "python3"),
-            ("a.sh", "bash"),
-            ("a.bash", "bash"),
-            ("a.cc", "cpp"),
-            ("A.java", "java"),
-        ] {
-            let found = languages::language_of(&table, Path::new(file)).map(|l| l.id.as_str());
-            assert_eq!(found, Ok(id), "{file}");
-        }
-    }
 }

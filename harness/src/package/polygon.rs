@@ -190,322 +190,51 @@ fn scoring(
         .map_err(|error| format!("its scoring cannot be used: {error}"))
 }
 
+/// A node of problem.xml, as roxmltree gives it.
+type Node<'a, 'input> = roxmltree::Node<'a, 'input>;
+
+/// Reads the Polygon package in `root`: problem.xml and the parts of the package it names.
 pub fn open(root: &Path) -> Result<Package, PackageError> {
     let root = root.canonicalize().map_err(|source| PackageError::Read {
         path: root.to_path_buf(),
         source,
     })?;
     let xml_path = root.join("problem.xml");
-    super::check_inside(&root, &xml_path)?;
-    // problem.xml lists the tests, not their data: a few KiB to a few hundred.
-    if std::fs::metadata(&xml_path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
-        return Err(invalid(
-            &xml_path,
-            format!(
-                "larger than {} MiB, more than a problem.xml holds: not read",
-                super::yaml::MAX_BYTES >> 20
-            ),
-        ));
-    }
-    let text = std::fs::read_to_string(&xml_path).map_err(|source| PackageError::Read {
-        path: xml_path.clone(),
-        source,
-    })?;
-    let document = roxmltree::Document::parse(&text).map_err(|error| {
-        let position = error.pos();
-        PackageError::Syntax {
-            path: xml_path.clone(),
-            line: position.row as usize,
-            column: position.col as usize,
-            message: error.to_string(),
-        }
-    })?;
+    let text = read_xml(&root, &xml_path)?;
+    let document = parse_xml(&xml_path, &text)?;
     let problem = document.root_element();
     let name = problem
         .attribute("short-name")
         .map(str::to_string)
         .unwrap_or_else(|| file_name(&root));
-    let title = child(problem, "names")
-        .and_then(|names| {
-            let all: Vec<_> = names
-                .children()
-                .filter(|n| n.has_tag_name("name"))
-                .collect();
-            all.iter()
-                .find(|n| n.attribute("language") == Some("english"))
-                .or(all.first())
-                .and_then(|n| n.attribute("value"))
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| name.clone());
+    let title = title_of(problem).unwrap_or_else(|| name.clone());
 
     let assets = child(problem, "assets");
 
     let judging =
         child(problem, "judging").ok_or_else(|| invalid(&xml_path, "no <judging> element"))?;
-    // File input/output, as old Codeforces rounds use: the judge puts the input under that
-    // name and reads the answer from the other.
-    // Names of files in the program's folder: plain names, as judge.toml's are.
-    let file = |attribute: &str| -> Result<Option<String>, PackageError> {
-        let Some(name) = judging.attribute(attribute).filter(|f| !f.is_empty()) else {
-            return Ok(None);
-        };
-        crate::config::check_file_name(name)
-            .map_err(|why| invalid(&xml_path, format!("<judging {attribute}>: {why}")))?;
-        Ok(Some(name.to_string()))
-    };
-    let files = crate::config::FileIo {
-        input: file("input-file")?,
-        output: file("output-file")?,
-    };
+    let files = file_io(judging, &xml_path)?;
     let testset = judging
         .children()
         .find(|t| t.has_tag_name("testset") && t.attribute("name") == Some("tests"))
         .or_else(|| judging.children().find(|t| t.has_tag_name("testset")))
         .ok_or_else(|| invalid(&xml_path, "no <testset> in <judging>"))?;
-    let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
-    let time_ms: u64 = value("time-limit")
-        .ok_or_else(|| invalid(&xml_path, "the testset has no <time-limit> in milliseconds"))?
-        .parse()
-        .ok()
-        .filter(|ms| (1..=MAX_TIME_MS).contains(ms))
-        .ok_or_else(|| {
-            invalid(
-                &xml_path,
-                format!(
-                    "<time-limit> `{}` is not a time limit: it must be a whole number of milliseconds from 1 to {MAX_TIME_MS}",
-                    value("time-limit").unwrap_or_default()
-                ),
-            )
-        })?;
-    let memory: u64 = value("memory-limit")
-        .ok_or_else(|| invalid(&xml_path, "the testset has no <memory-limit> in bytes"))?
-        .parse()
-        .ok()
-        .filter(|bytes| (1..=MAX_MEMORY_BYTES).contains(bytes))
-        .ok_or_else(|| {
-            invalid(
-                &xml_path,
-                format!(
-                    "<memory-limit> `{}` is not a memory limit: it must be a whole number of bytes from 1 to {MAX_MEMORY_BYTES} (1 TiB)",
-                    value("memory-limit").unwrap_or_default()
-                ),
-            )
-        })?;
-    let pattern = |name: &str, default: &str| -> Result<String, PackageError> {
-        let written = value(name).unwrap_or(default);
-        super::relative_inside(&root, written)
-            .map_err(|why| invalid(&xml_path, format!("<{name}>: {why}")))?;
-        Ok(written.to_string())
-    };
-    let input_pattern = pattern("input-path-pattern", "tests/%02d")?;
-    let answer_pattern = pattern("answer-path-pattern", "tests/%02d.a")?;
-    let tests: Vec<roxmltree::Node<'_, '_>> = child(testset, "tests")
-        .map(|t| t.children().filter(|n| n.has_tag_name("test")).collect())
-        .unwrap_or_default();
-
-    let mut cases = Vec::new();
-    let mut missing_generated = 0;
-    let mut missing_answers = 0;
-    for (index, test) in tests.iter().enumerate() {
-        let number = index + 1;
-        let input = root.join(pattern_path(&input_pattern, number));
-        let answer = root.join(pattern_path(&answer_pattern, number));
-        super::check_inside(&root, &input)?;
-        super::check_inside(&root, &answer)?;
-        if !input.is_file() {
-            if test.attribute("method") == Some("generated") {
-                missing_generated += 1;
-                continue;
-            }
-            return Err(invalid(&input, "a manual test's input is missing"));
-        }
-        if !answer.is_file() {
-            missing_answers += 1;
-            continue;
-        }
-        let shown = input
-            .strip_prefix(&root)
-            .unwrap_or(&input)
-            .to_string_lossy()
-            .into_owned();
-        cases.push(Case {
-            name: shown,
-            input,
-            answer,
-            args: Vec::new(),
-        });
-    }
-    if missing_generated > 0 || missing_answers > 0 {
-        let doall = if root.join("doall.sh").is_file() {
-            " with `doall.sh`"
-        } else {
-            ""
-        };
-        return Err(PackageError::Unsupported {
-            path: root,
-            message: format!(
-                "a \"standard\" Polygon package: {missing_generated} generated tests and {missing_answers} answers are not in it; they are made{doall} by running the package's generators and main solution (hint: download the \"full\" package from Polygon, which has `tests/NN` and `tests/NN.a`, or run `doall.sh` first)"
-            ),
-        });
-    }
-    if cases.is_empty() {
-        return Err(invalid(&xml_path, "the testset has no tests"));
-    }
+    let (time_ms, memory) = limits_of(testset, &xml_path)?;
+    let (tests, cases) = cases_of(testset, &root, &xml_path)?;
     let scoring_rules = scoring(testset, &tests, &cases)
         .map_err(|message| invalid(&xml_path, message))?
         .map(std::sync::Arc::new);
 
-    // The checker.
-    let include = root.join("files");
-    // A `<source path>`: inside the package, or an error.
-    let source_of = |node: roxmltree::Node<'_, '_>| -> Result<Option<PathBuf>, PackageError> {
-        let Some(written) = child(node, "source").and_then(|s| s.attribute("path")) else {
-            return Ok(None);
-        };
-        let path = super::relative_inside(&root, written)
-            .map_err(|why| invalid(&xml_path, format!("<source path>: {why}")))?;
-        super::check_inside(&root, &path)?;
-        Ok(Some(path))
+    let paths = Paths {
+        include: root.join("files"),
+        root: &root,
+        xml: &xml_path,
     };
-    // The folder holding the `testlib.h` a program is built with.
-    let header_folder = |source: &Path| -> Result<Option<PathBuf>, PackageError> {
-        for folder in [
-            include.clone(),
-            source.parent().map(Path::to_path_buf).unwrap_or_default(),
-            root.clone(),
-        ] {
-            let header = folder.join("testlib.h");
-            super::check_inside(&root, &header)?;
-            if header.is_file() {
-                return Ok(Some(folder));
-            }
-        }
-        Ok(None)
-    };
-    let validation = match assets.and_then(|a| child(a, "checker")) {
-        None => Validation::Builtin(Checker::Tokens),
-        Some(checker) => {
-            let mapped = checker.attribute("name").and_then(std_checker);
-            match (mapped, source_of(checker)?) {
-                (Some(builtin), _) => Validation::Builtin(builtin),
-                (None, Some(source)) if source.is_file() => {
-                    let header_folder = header_folder(&source)?
-                        .ok_or_else(|| invalid(&source, "the checker needs `testlib.h`, which the package does not have in `files/`"))?;
-                    Validation::Testlib {
-                        program: SourceProgram {
-                            constants: Vec::new(),
-                            name: source
-                                .strip_prefix(&root)
-                                .unwrap_or(&source)
-                                .display()
-                                .to_string(),
-                            path: source,
-                        },
-                        include: header_folder,
-                    }
-                }
-                (None, source) => {
-                    return Err(invalid(
-                        &xml_path,
-                        format!(
-                            "the checker `{}` is not a standard one and its source `{}` is missing",
-                            checker.attribute("name").unwrap_or("?"),
-                            source.map(|s| s.display().to_string()).unwrap_or_default()
-                        ),
-                    ))
-                }
-            }
-        }
-    };
-
-    // The interactor: testlib, built like the checker, whose OUTPUT the checker then judges.
-    let interaction = match assets.and_then(|a| child(a, "interactor")) {
-        None => super::Interaction::None,
-        Some(node) => match source_of(node)? {
-            Some(source) if source.is_file() => {
-                let include = header_folder(&source)?
-                    .ok_or_else(|| invalid(&source, "the interactor needs `testlib.h`, which the package does not have in `files/`"))?;
-                super::Interaction::Testlib {
-                    program: SourceProgram {
-                        constants: Vec::new(),
-                        name: source
-                            .strip_prefix(&root)
-                            .unwrap_or(&source)
-                            .display()
-                            .to_string(),
-                        path: source,
-                    },
-                    include,
-                }
-            }
-            source => {
-                return Err(invalid(
-                    &xml_path,
-                    format!(
-                        "the interactor's source `{}` is missing",
-                        source.map(|s| s.display().to_string()).unwrap_or_default()
-                    ),
-                ))
-            }
-        },
-    };
-
-    let mut validator_sources = Vec::new();
-    if let Some(validators) = assets.and_then(|a| child(a, "validators")) {
-        for validator in validators
-            .children()
-            .filter(|v| v.has_tag_name("validator"))
-        {
-            validator_sources.extend(source_of(validator)?);
-        }
-    }
-    let input_validators = Some(validator_sources)
-        .map(|sources| {
-            sources
-                .into_iter()
-                .filter(|p| p.is_file())
-                .map(|path| SourceProgram {
-                    constants: Vec::new(),
-                    name: path
-                        .strip_prefix(&root)
-                        .unwrap_or(&path)
-                        .display()
-                        .to_string(),
-                    path,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-
-    let mut submissions = Vec::new();
-    if let Some(solutions) = assets.and_then(|a| child(a, "solutions")) {
-        for solution in solutions.children().filter(|s| s.has_tag_name("solution")) {
-            let Some(path) = source_of(solution)? else {
-                continue;
-            };
-            let tag = solution.attribute("tag").unwrap_or("");
-            let shown = path
-                .strip_prefix(&root)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
-            let expected = expected_of_tag(tag);
-            submissions.push(PackageSubmission {
-                name: format!("{shown} ({tag})"),
-                path,
-                // Polygon's tags say nothing of scores.
-                expected_score: None,
-                for_time_limit: if expected == Expected::One(Verdict::Accepted) {
-                    super::expectations::TimeLimitUse::Lower
-                } else {
-                    super::expectations::TimeLimitUse::Neither
-                },
-                expected,
-                lower_bound_cases: Vec::new(),
-            });
-        }
-    }
+    let validation = checker_of(assets, &paths)?;
+    let interaction = interactor_of(assets, &paths)?;
+    let input_validators = validators_of(assets, &paths)?;
+    let submissions = solutions_of(assets, &paths)?;
+    let include = paths.include;
 
     Ok(Package {
         passes: None,
@@ -533,6 +262,351 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
     })
+}
+
+/// problem.xml's text, refused when it is a link out of the package or far too large.
+fn read_xml(root: &Path, xml_path: &Path) -> Result<String, PackageError> {
+    super::check_inside(root, xml_path)?;
+    // problem.xml lists the tests, not their data: a few KiB to a few hundred.
+    if std::fs::metadata(xml_path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
+        return Err(invalid(
+            xml_path,
+            format!(
+                "larger than {} MiB, more than a problem.xml holds: not read",
+                super::yaml::MAX_BYTES >> 20
+            ),
+        ));
+    }
+    std::fs::read_to_string(xml_path).map_err(|source| PackageError::Read {
+        path: xml_path.to_path_buf(),
+        source,
+    })
+}
+
+/// problem.xml parsed, or where it is malformed.
+fn parse_xml<'input>(
+    xml_path: &Path,
+    text: &'input str,
+) -> Result<roxmltree::Document<'input>, PackageError> {
+    roxmltree::Document::parse(text).map_err(|error| {
+        let position = error.pos();
+        PackageError::Syntax {
+            path: xml_path.to_path_buf(),
+            line: position.row as usize,
+            column: position.col as usize,
+            message: error.to_string(),
+        }
+    })
+}
+
+/// The English `<name>`, else the first.
+fn title_of(problem: Node<'_, '_>) -> Option<String> {
+    child(problem, "names").and_then(|names| {
+        let all: Vec<_> = names
+            .children()
+            .filter(|n| n.has_tag_name("name"))
+            .collect();
+        all.iter()
+            .find(|n| n.attribute("language") == Some("english"))
+            .or(all.first())
+            .and_then(|n| n.attribute("value"))
+            .map(str::to_string)
+    })
+}
+
+/// File input/output, as old Codeforces rounds use: the judge puts the input under that
+/// name and reads the answer from the other.
+fn file_io(judging: Node<'_, '_>, xml_path: &Path) -> Result<crate::config::FileIo, PackageError> {
+    // Names of files in the program's folder: plain names, as judge.toml's are.
+    let file = |attribute: &str| -> Result<Option<String>, PackageError> {
+        let Some(name) = judging.attribute(attribute).filter(|f| !f.is_empty()) else {
+            return Ok(None);
+        };
+        crate::config::check_file_name(name)
+            .map_err(|why| invalid(xml_path, format!("<judging {attribute}>: {why}")))?;
+        Ok(Some(name.to_string()))
+    };
+    Ok(crate::config::FileIo {
+        input: file("input-file")?,
+        output: file("output-file")?,
+    })
+}
+
+/// The testset's `<time-limit>` (milliseconds) and `<memory-limit>` (bytes).
+fn limits_of(testset: Node<'_, '_>, xml_path: &Path) -> Result<(u64, u64), PackageError> {
+    let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
+    let time_ms: u64 = value("time-limit")
+        .ok_or_else(|| invalid(xml_path, "the testset has no <time-limit> in milliseconds"))?
+        .parse()
+        .ok()
+        .filter(|ms| (1..=MAX_TIME_MS).contains(ms))
+        .ok_or_else(|| {
+            invalid(
+                xml_path,
+                format!(
+                    "<time-limit> `{}` is not a time limit: it must be a whole number of milliseconds from 1 to {MAX_TIME_MS}",
+                    value("time-limit").unwrap_or_default()
+                ),
+            )
+        })?;
+    let memory: u64 = value("memory-limit")
+        .ok_or_else(|| invalid(xml_path, "the testset has no <memory-limit> in bytes"))?
+        .parse()
+        .ok()
+        .filter(|bytes| (1..=MAX_MEMORY_BYTES).contains(bytes))
+        .ok_or_else(|| {
+            invalid(
+                xml_path,
+                format!(
+                    "<memory-limit> `{}` is not a memory limit: it must be a whole number of bytes from 1 to {MAX_MEMORY_BYTES} (1 TiB)",
+                    value("memory-limit").unwrap_or_default()
+                ),
+            )
+        })?;
+    Ok((time_ms, memory))
+}
+
+/// The testset's `<test>` elements and their cases on disk (`tests/NN`, `tests/NN.a` by the
+/// path patterns); a "standard" package, whose generated tests are not in it, is refused.
+fn cases_of<'a, 'input>(
+    testset: Node<'a, 'input>,
+    root: &Path,
+    xml_path: &Path,
+) -> Result<(Vec<Node<'a, 'input>>, Vec<Case>), PackageError> {
+    let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
+    let pattern = |name: &str, default: &str| -> Result<String, PackageError> {
+        let written = value(name).unwrap_or(default);
+        super::relative_inside(root, written)
+            .map_err(|why| invalid(xml_path, format!("<{name}>: {why}")))?;
+        Ok(written.to_string())
+    };
+    let input_pattern = pattern("input-path-pattern", "tests/%02d")?;
+    let answer_pattern = pattern("answer-path-pattern", "tests/%02d.a")?;
+    let tests: Vec<Node<'a, 'input>> = child(testset, "tests")
+        .map(|t| t.children().filter(|n| n.has_tag_name("test")).collect())
+        .unwrap_or_default();
+
+    let mut cases = Vec::new();
+    let mut missing_generated = 0;
+    let mut missing_answers = 0;
+    for (index, test) in tests.iter().enumerate() {
+        let number = index + 1;
+        let input = root.join(pattern_path(&input_pattern, number));
+        let answer = root.join(pattern_path(&answer_pattern, number));
+        super::check_inside(root, &input)?;
+        super::check_inside(root, &answer)?;
+        if !input.is_file() {
+            if test.attribute("method") == Some("generated") {
+                missing_generated += 1;
+                continue;
+            }
+            return Err(invalid(&input, "a manual test's input is missing"));
+        }
+        if !answer.is_file() {
+            missing_answers += 1;
+            continue;
+        }
+        let shown = input
+            .strip_prefix(root)
+            .unwrap_or(&input)
+            .to_string_lossy()
+            .into_owned();
+        cases.push(Case {
+            name: shown,
+            input,
+            answer,
+            args: Vec::new(),
+        });
+    }
+    if missing_generated > 0 || missing_answers > 0 {
+        let doall = if root.join("doall.sh").is_file() {
+            " with `doall.sh`"
+        } else {
+            ""
+        };
+        return Err(PackageError::Unsupported {
+            path: root.to_path_buf(),
+            message: format!(
+                "a \"standard\" Polygon package: {missing_generated} generated tests and {missing_answers} answers are not in it; they are made{doall} by running the package's generators and main solution (hint: download the \"full\" package from Polygon, which has `tests/NN` and `tests/NN.a`, or run `doall.sh` first)"
+            ),
+        });
+    }
+    if cases.is_empty() {
+        return Err(invalid(xml_path, "the testset has no tests"));
+    }
+    Ok((tests, cases))
+}
+
+/// Where the package's programs are: its folder, problem.xml (for messages), `files/`.
+struct Paths<'a> {
+    root: &'a Path,
+    xml: &'a Path,
+    /// `files/`, where a package keeps `testlib.h`.
+    include: PathBuf,
+}
+
+impl Paths<'_> {
+    /// A `<source path>`: inside the package, or an error.
+    fn source_of(&self, node: Node<'_, '_>) -> Result<Option<PathBuf>, PackageError> {
+        let Some(written) = child(node, "source").and_then(|s| s.attribute("path")) else {
+            return Ok(None);
+        };
+        let path = super::relative_inside(self.root, written)
+            .map_err(|why| invalid(self.xml, format!("<source path>: {why}")))?;
+        super::check_inside(self.root, &path)?;
+        Ok(Some(path))
+    }
+
+    /// The folder holding the `testlib.h` a program is built with.
+    fn header_folder(&self, source: &Path) -> Result<Option<PathBuf>, PackageError> {
+        for folder in [
+            self.include.clone(),
+            source.parent().map(Path::to_path_buf).unwrap_or_default(),
+            self.root.to_path_buf(),
+        ] {
+            let header = folder.join("testlib.h");
+            super::check_inside(self.root, &header)?;
+            if header.is_file() {
+                return Ok(Some(folder));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A program of the package, named by its path in the package.
+    fn program(&self, path: PathBuf) -> SourceProgram {
+        SourceProgram {
+            constants: Vec::new(),
+            name: path
+                .strip_prefix(self.root)
+                .unwrap_or(&path)
+                .display()
+                .to_string(),
+            path,
+        }
+    }
+}
+
+/// The checker: a `std::` one as the judge's own, any other built from its source with the
+/// package's `testlib.h`; none is `std::wcmp`'s tokens.
+fn checker_of(assets: Option<Node<'_, '_>>, paths: &Paths<'_>) -> Result<Validation, PackageError> {
+    let Some(checker) = assets.and_then(|a| child(a, "checker")) else {
+        return Ok(Validation::Builtin(Checker::Tokens));
+    };
+    let mapped = checker.attribute("name").and_then(std_checker);
+    match (mapped, paths.source_of(checker)?) {
+        (Some(builtin), _) => Ok(Validation::Builtin(builtin)),
+        (None, Some(source)) if source.is_file() => {
+            let header_folder = paths.header_folder(&source)?.ok_or_else(|| {
+                invalid(
+                    &source,
+                    "the checker needs `testlib.h`, which the package does not have in `files/`",
+                )
+            })?;
+            Ok(Validation::Testlib {
+                program: paths.program(source),
+                include: header_folder,
+            })
+        }
+        (None, source) => Err(invalid(
+            paths.xml,
+            format!(
+                "the checker `{}` is not a standard one and its source `{}` is missing",
+                checker.attribute("name").unwrap_or("?"),
+                source.map(|s| s.display().to_string()).unwrap_or_default()
+            ),
+        )),
+    }
+}
+
+/// The interactor: testlib, built like the checker, whose OUTPUT the checker then judges.
+fn interactor_of(
+    assets: Option<Node<'_, '_>>,
+    paths: &Paths<'_>,
+) -> Result<super::Interaction, PackageError> {
+    let Some(node) = assets.and_then(|a| child(a, "interactor")) else {
+        return Ok(super::Interaction::None);
+    };
+    match paths.source_of(node)? {
+        Some(source) if source.is_file() => {
+            let include = paths.header_folder(&source)?.ok_or_else(|| {
+                invalid(
+                    &source,
+                    "the interactor needs `testlib.h`, which the package does not have in `files/`",
+                )
+            })?;
+            Ok(super::Interaction::Testlib {
+                program: paths.program(source),
+                include,
+            })
+        }
+        source => Err(invalid(
+            paths.xml,
+            format!(
+                "the interactor's source `{}` is missing",
+                source.map(|s| s.display().to_string()).unwrap_or_default()
+            ),
+        )),
+    }
+}
+
+/// The input validators whose source is in the package.
+fn validators_of(
+    assets: Option<Node<'_, '_>>,
+    paths: &Paths<'_>,
+) -> Result<Vec<SourceProgram>, PackageError> {
+    let mut validator_sources = Vec::new();
+    if let Some(validators) = assets.and_then(|a| child(a, "validators")) {
+        for validator in validators
+            .children()
+            .filter(|v| v.has_tag_name("validator"))
+        {
+            validator_sources.extend(paths.source_of(validator)?);
+        }
+    }
+    Ok(validator_sources
+        .into_iter()
+        .filter(|p| p.is_file())
+        .map(|path| paths.program(path))
+        .collect())
+}
+
+/// The solutions, each expected to get what its tag says; the accepted ones bound the time
+/// limit from below.
+fn solutions_of(
+    assets: Option<Node<'_, '_>>,
+    paths: &Paths<'_>,
+) -> Result<Vec<PackageSubmission>, PackageError> {
+    let mut submissions = Vec::new();
+    let Some(solutions) = assets.and_then(|a| child(a, "solutions")) else {
+        return Ok(submissions);
+    };
+    for solution in solutions.children().filter(|s| s.has_tag_name("solution")) {
+        let Some(path) = paths.source_of(solution)? else {
+            continue;
+        };
+        let tag = solution.attribute("tag").unwrap_or("");
+        let shown = path
+            .strip_prefix(paths.root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let expected = expected_of_tag(tag);
+        submissions.push(PackageSubmission {
+            name: format!("{shown} ({tag})"),
+            path,
+            // Polygon's tags say nothing of scores.
+            expected_score: None,
+            for_time_limit: if expected == Expected::One(Verdict::Accepted) {
+                super::expectations::TimeLimitUse::Lower
+            } else {
+                super::expectations::TimeLimitUse::Neither
+            },
+            expected,
+            lower_bound_cases: Vec::new(),
+        });
+    }
+    Ok(submissions)
 }
 
 #[cfg(test)]

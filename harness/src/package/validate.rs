@@ -344,9 +344,12 @@ fn check_interaction(loaded: &Loaded, check: &super::DataCheck) -> CheckOutcome 
             "an `.interaction` of a problem that is neither interactive nor multi-pass is only shown, not checked".to_string(),
         ),
         (_, _) => match &loaded.interactor {
-            Some(interactor) => match crate::judge::interactive::replay_sample(
+            Some(interactor) => match crate::check::interactor::replay_sample(
                 interactor,
-                &check.case,
+                &crate::check::CaseFiles {
+                    input: &check.case.input,
+                    answer: &check.case.answer,
+                },
                 path,
                 loaded.problem().wall_limit,
             ) {

@@ -179,7 +179,7 @@ pub fn write_validated(
 pub fn write_interactions(
     out: &mut dyn Write,
     problem: &str,
-    mismatches: &[crate::judge::interactive::SampleMismatch],
+    mismatches: &[crate::check::interactor::SampleMismatch],
     replayed: usize,
 ) -> io::Result<()> {
     for mismatch in mismatches {

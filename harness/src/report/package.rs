@@ -136,7 +136,7 @@ pub fn write_exported(
     out: &mut dyn Write,
     problem: &str,
     path: &std::path::Path,
-    exported: &crate::package::export::Exported,
+    exported: &crate::export::Exported,
 ) -> io::Result<()> {
     let count = |prefix: &str| {
         exported
@@ -301,7 +301,7 @@ pub fn write_contest_summary(
 pub fn write_contest_exported(
     out: &mut dyn Write,
     path: &std::path::Path,
-    exported: &crate::package::export::contest::ContestExported,
+    exported: &crate::export::contest::ContestExported,
 ) -> io::Result<()> {
     writeln!(
         out,
@@ -309,7 +309,7 @@ pub fn write_contest_exported(
         exported.id,
         super::shown_path(path),
         exported.problems.len(),
-        crate::package::export::contest::START_PLACEHOLDER,
+        crate::export::contest::START_PLACEHOLDER,
     )?;
     for problem in &exported.problems {
         write!(out, "{}: ", problem.label)?;

@@ -79,9 +79,13 @@ impl Session {
                     continue;
                 }
                 replayed += 1;
-                let replay = crate::judge::interactive::replay_sample(
+                let files = crate::check::CaseFiles {
+                    input: &case.input,
+                    answer: &case.answer,
+                };
+                let replay = crate::check::interactor::replay_sample(
                     &interactor,
-                    case,
+                    &files,
                     &interaction,
                     problem.wall_limit,
                 );

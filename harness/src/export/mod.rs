@@ -135,8 +135,8 @@ impl Files {
 }
 
 /// The checkers with no default-validator flags, as Kattis output validators in Python 3.
-const LINES_VALIDATOR: &str = include_str!("export/lines_validator.py");
-const UNORDERED_BLOCKS_VALIDATOR: &str = include_str!("export/unordered_blocks_validator.py");
+const LINES_VALIDATOR: &str = include_str!("lines_validator.py");
+const UNORDERED_BLOCKS_VALIDATOR: &str = include_str!("unordered_blocks_validator.py");
 
 /// A checker as default-validator flags, when the default validator can say it.
 pub fn default_validator_flags(checker: &Checker) -> Option<Vec<String>> {
@@ -522,7 +522,7 @@ fn package_files(
             true,
         )),
         Some(Validator::Interactor(source)) => files.entries.push((
-            format!("{validator_folder}/{}", super::file_name(source)),
+            format!("{validator_folder}/{}", crate::package::file_name(source)),
             read(source)?,
             false,
         )),
@@ -610,7 +610,7 @@ fn package_files(
     match &problem.validator {
         Some(command) => match carried_validator(config, problem, command) {
             Ok(Carried::Kattis { source, args }) => {
-                let name = super::file_name(&source);
+                let name = crate::package::file_name(&source);
                 let stem = source
                     .file_stem()
                     .map_or_else(|| "validate".into(), |s| s.to_string_lossy().into_owned());
@@ -630,7 +630,7 @@ fn package_files(
                 // One file, the project's validator inside its wrapper: problemtools builds
                 // a folder of several Python files less reliably than one.
                 let text = String::from_utf8_lossy(&read(&source)?).into_owned();
-                let name = super::file_name(&source);
+                let name = crate::package::file_name(&source);
                 files.entries.push((
                     "input_validators/validate/validate.py".to_string(),
                     validator_wrapper(&name, &text, &args).into_bytes(),
@@ -660,11 +660,13 @@ fn package_files(
     // Stored submissions.
     let folder = submissions.join(&problem.name);
     if folder.is_dir() {
-        for verdict_dir in super::sorted_entries(&folder).map_err(|e| ExportError::Read {
-            path: folder.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })? {
-            let verdict_name = super::file_name(&verdict_dir);
+        for verdict_dir in
+            crate::package::sorted_entries(&folder).map_err(|e| ExportError::Read {
+                path: folder.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?
+        {
+            let verdict_name = crate::package::file_name(&verdict_dir);
             let folder = if verdict_name == "partially_accepted" {
                 if layout.is_none() {
                     notes.push(format!(
@@ -690,12 +692,13 @@ fn package_files(
                     "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
                 ));
             }
-            let entries = super::sorted_entries(&verdict_dir).map_err(|e| ExportError::Read {
-                path: verdict_dir.clone(),
-                source: std::io::Error::other(e.to_string()),
-            })?;
+            let entries =
+                crate::package::sorted_entries(&verdict_dir).map_err(|e| ExportError::Read {
+                    path: verdict_dir.clone(),
+                    source: std::io::Error::other(e.to_string()),
+                })?;
             for source in entries.into_iter().filter(|p| p.is_file()) {
-                let name = super::file_name(&source);
+                let name = crate::package::file_name(&source);
                 let mut path = format!("submissions/{target}/{name}");
                 if files.entries.iter().any(|(p, _, _)| *p == path) {
                     path = format!("submissions/{target}/{verdict_name}-{name}");

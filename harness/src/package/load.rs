@@ -1,0 +1,234 @@
+//! A package read whichever its format, and loaded to judge: its checker (or output
+//! validator) and interactor built, the package turned into a one-problem config.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::check::Checker;
+use crate::compile::Language;
+use crate::config::{Config, Problem};
+
+use super::{Format, Interaction, Package, PackageError, Validation};
+
+/// Where packages keep their files and what a folder must hold to be one.
+pub fn detect(dir: &Path) -> Option<Format> {
+    if dir.join("problem.yaml").is_file() {
+        Some(super::kattis::version(dir))
+    } else if dir.join("problem.xml").is_file() {
+        Some(Format::Polygon)
+    } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
+        Some(Format::KattisLegacy)
+    } else {
+        None
+    }
+}
+
+/// Reads the package in `dir`, whichever its format.
+pub fn open(dir: &Path) -> Result<Package, PackageError> {
+    match detect(dir) {
+        Some(Format::Polygon) => super::polygon::open(dir),
+        Some(format) => super::kattis::open(dir, format),
+        None => Err(PackageError::NotAPackage(dir.to_path_buf())),
+    }
+}
+
+/// A package built to judge: the problem (with its checker compiled) in a config of its own.
+#[derive(Debug)]
+pub struct Loaded {
+    pub package: Package,
+    pub config: Config,
+    /// The interactor of an interactive package, ready to run beside each submission.
+    pub interactor: Option<crate::check::interactor::Shared>,
+}
+
+impl Loaded {
+    pub fn problem(&self) -> &Problem {
+        &self.config.problems[0]
+    }
+}
+
+/// The languages to judge a package's submissions with: the format's tools' own table (a
+/// `.py` runs with PyPy where it is installed, Java and Kotlin as problemtools starts them),
+/// then judge.toml's languages (or the judge's built-in ones) for the extensions that table
+/// does not know, and by their id for `--lang`. No time multiplier applies: the format has one
+/// time limit for every language, and problemtools, BAPCtools and Kattis judge it so.
+pub fn languages(extra: Option<&Config>) -> Vec<Language> {
+    let python = super::languages::PackagePython::here();
+    let mut table = super::languages::builtin(&python);
+    let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
+    for mut language in others {
+        if table.iter().any(|l| l.id == language.id) {
+            continue;
+        }
+        language.time_multiplier = 1.0;
+        language
+            .extensions
+            .retain(|e| !table.iter().any(|l| l.extensions.contains(e)));
+        table.push(language);
+    }
+    table
+}
+
+/// Builds what judging needs (the output validator or checker) and turns the package into a
+/// one-problem config. `time_limit` overrides the package's own (a computed one, say); without
+/// either, the problem gets the placeholder limit problemtools uses until it knows better.
+pub fn load(
+    package: Package,
+    languages: Vec<Language>,
+    time_limit: Option<Duration>,
+) -> Result<Loaded, PackageError> {
+    let mut interactor = None;
+    let checker = match &package.validation {
+        Validation::Default => {
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) if package.interaction == Interaction::Validator => {
+            let built = super::build::build(source, &languages, None)?;
+            interactor = Some(package_interactor(
+                built.package_program(&source.name),
+                crate::verdict::InteractorProtocol::Kattis,
+                None,
+            ));
+            // Never consulted: the interactor's exit code is the judgement.
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
+                validator: crate::check::package::OutputValidator::Default,
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Custom(source) => {
+            let built = super::build::build(source, &languages, None)?;
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
+                validator: crate::check::package::OutputValidator::Custom(
+                    built.package_program(&source.name),
+                ),
+                groups: output_groups(&package),
+            }))
+        }
+        Validation::Testlib { program, include } => {
+            let built = super::build::build(program, &languages, Some(include))?;
+            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+                passes: package.passes,
+                validator: crate::check::package::OutputValidator::Testlib(
+                    built.package_program(&program.name),
+                ),
+                groups: Vec::new(),
+            }))
+        }
+        Validation::Builtin(checker) => checker.clone(),
+    };
+    if let Interaction::Testlib { program, include } = &package.interaction {
+        let built = super::build::build(program, &languages, Some(include))?;
+        interactor = Some(package_interactor(
+            built.package_program(&program.name),
+            crate::verdict::InteractorProtocol::Testlib,
+            Some(checker.clone()),
+        ));
+    }
+    let known = time_limit.or(package.time_limit.fixed());
+    let time_limit = known.unwrap_or(super::limits::UNKNOWN_TIME_LIMIT);
+    // While the limit is being computed, a program that waits must not hold the judge for
+    // twice the 5-minute placeholder.
+    let wall_limit = match known {
+        Some(limit) => crate::sandbox::run::wall_limit(limit),
+        None => super::limits::UNKNOWN_WALL_LIMIT,
+    };
+    let (interactor, ready) = interactor.unzip();
+    let problem = Problem {
+        name: package.name.clone(),
+        title: package.title.clone(),
+        // A package has no single solution; `harness run` judges its first accepted
+        // submission instead (see `cli::run`).
+        solution: None,
+        url: None,
+        interactive: interactor.is_some(),
+        interactor,
+        multi_test: false,
+        files: package.files.clone(),
+        reference: None,
+        cases: package.root.join("data"),
+        time_limit,
+        wall_limit,
+        memory_limit: package.memory_limit,
+        output_limit: package.output_limit,
+        checker,
+        validator: None,
+        validator_protocol: crate::config::ValidatorProtocol::default(),
+        generators: Vec::new(),
+        stress: None,
+        scoring: Default::default(),
+        package_scoring: package.scoring_rules.clone(),
+        expected_scores: Vec::new(),
+        package: Some(crate::config::PackageRef {
+            path: package.root.clone(),
+            time_limit: known,
+        }),
+    };
+    let config = Config {
+        root: package.root.clone(),
+        path: package.root.join(match package.format {
+            Format::Polygon => "problem.xml",
+            _ => "problem.yaml",
+        }),
+        build: None,
+        problems: vec![problem],
+        languages,
+        sandbox: crate::sandbox::Mode::default(),
+    };
+    Ok(Loaded {
+        package,
+        config,
+        interactor: ready,
+    })
+}
+
+/// A package's interactor, built: as the problem names it, and ready to run.
+fn package_interactor(
+    program: crate::check::package::PackageProgram,
+    protocol: crate::verdict::InteractorProtocol,
+    checker: Option<Checker>,
+) -> (crate::config::Interactor, crate::check::interactor::Shared) {
+    let ready =
+        crate::check::interactor::ReadyInteractor::of_package(&program, protocol, checker.clone());
+    let interactor = crate::config::Interactor {
+        program: crate::config::InteractorProgram::Package(program),
+        protocol,
+        checker,
+    };
+    (interactor, std::sync::Arc::new(ready))
+}
+
+fn output_groups(package: &Package) -> Vec<(PathBuf, Vec<String>)> {
+    package
+        .groups
+        .iter()
+        .map(|g| (g.folder.clone(), g.output_flags.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_extension_the_formats_use_names_a_language() {
+        let table = languages(None);
+        for (file, id) in [
+            ("a.py", "python3"),
+            ("a.py3", "python3"),
+            ("a.sh", "bash"),
+            ("a.bash", "bash"),
+            ("a.cc", "cpp"),
+            ("A.java", "java"),
+        ] {
+            let found = super::super::languages::language_of(&table, Path::new(file))
+                .map(|l| l.id.as_str());
+            assert_eq!(found, Ok(id), "{file}");
+        }
+    }
+}
