@@ -542,6 +542,7 @@ fn use_for_time_limit_false_leaves_a_submission_out_of_the_time_limit() {
     };
     let line = header(&project);
     assert!(line.contains("(tl/accepted/slow.c)"), "{line}");
+    assert!(line.contains("slowest accepted"), "{line}");
     // The spec: to leave a submission out, every glob that matches it must say so; the
     // default `accepted` rule still counts it here.
     project.write(
@@ -556,4 +557,15 @@ fn use_for_time_limit_false_leaves_a_submission_out_of_the_time_limit() {
     );
     let line = header(&project);
     assert!(line.contains("(tl/accepted/fast.c)"), "{line}");
+    // A wrong answer may not time out either (its default rule permits AC, WA, RTE): the
+    // slowest of those bounds the limit, and is named for what it is, not as an accepted one.
+    project.write("tl/submissions/submissions.yaml", "{}\n");
+    project.write(
+        "tl/submissions/wrong_answer/slow_wa.c",
+        &spin.replace("printf(\"%d\\n\", n)", "printf(\"%d\\n\", n + 1)"),
+    );
+    std::fs::remove_file(project.join("tl/submissions/accepted/slow.c")).unwrap();
+    let line = header(&project);
+    assert!(line.contains("(tl/wrong_answer/slow_wa.c)"), "{line}");
+    assert!(line.contains("slowest not permitted to time out"), "{line}");
 }

@@ -91,12 +91,13 @@ pub fn compute_time_limit(
         jobs: jobs.max(1),
         stop: Stop::AfterFirstFailure,
     };
-    let mut slowest: Option<(Duration, String)> = None;
+    let mut slowest: Option<(Duration, String, bool)> = None;
     for entry in stored.iter().filter(|s| bounds_from_below(loaded, s)) {
         let report = submission::judge(&entry.plan, &options, &mut |_| on_case())?;
         // An accepted one counts when it is accepted; one expected to fail otherwise (2025-09
         // `wrong_answer`, `run_time_error`) when it did not time out.
-        let counts = if entry.expected == Expected::One(crate::verdict::Verdict::Accepted) {
+        let accepted = entry.expected == Expected::One(crate::verdict::Verdict::Accepted);
+        let counts = if accepted {
             report.verdict.is_accepted()
         } else {
             report.compile.ok
@@ -120,16 +121,17 @@ pub fn compute_time_limit(
             .unwrap_or_default();
         // An interpreter's time counts as the language's multiplier says.
         let time = slowest_case.div_f64(entry.plan.language.time_multiplier);
-        if slowest.as_ref().is_none_or(|(t, _)| time > *t) {
-            slowest = Some((time, entry.name.clone()));
+        if slowest.as_ref().is_none_or(|(t, _, _)| time > *t) {
+            slowest = Some((time, entry.name.clone(), accepted));
         }
     }
     Ok(Some(match slowest {
-        Some((time, name)) => (
+        Some((time, name, accepted)) => (
             TimeLimit::compute(multiplier, resolution, time),
             LimitOrigin::Computed {
                 slowest: time,
                 slowest_name: name,
+                slowest_accepted: accepted,
                 multiplier,
                 resolution,
             },

@@ -95,6 +95,9 @@ pub enum LimitOrigin {
     Computed {
         slowest: Duration,
         slowest_name: String,
+        /// Whether the slowest is an accepted submission; in 2025-09 one expected to fail
+        /// otherwise (`wrong_answer`, `run_time_error`), which may not time out, bounds it too.
+        slowest_accepted: bool,
         multiplier: f64,
         resolution: f64,
     },
@@ -107,11 +110,17 @@ impl fmt::Display for LimitOrigin {
             LimitOrigin::Computed {
                 slowest,
                 slowest_name,
+                slowest_accepted,
                 multiplier,
                 resolution,
             } => write!(
                 f,
-                "computed as problemtools does: slowest accepted {} ({slowest_name}) × {multiplier}, rounded up to {resolution}s",
+                "computed as problemtools does: slowest {} {} ({slowest_name}) × {multiplier}, rounded up to {resolution}s",
+                if *slowest_accepted {
+                    "accepted"
+                } else {
+                    "not permitted to time out"
+                },
                 crate::units::format_duration(*slowest)
             ),
         }
