@@ -145,18 +145,23 @@ pub fn compute_time_limit(
     }))
 }
 
+/// What the package says of the stored submission `entry` (its name is the package's, then
+/// the path under submissions/).
+fn declared<'l>(
+    loaded: &'l Loaded,
+    entry: &Stored<'_>,
+) -> Option<&'l crate::package::PackageSubmission> {
+    let prefix = format!("{}/", loaded.package.name);
+    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
+    loaded.package.submissions.iter().find(|s| s.name == name)
+}
+
 /// The cases of `entry` that bound the time limit (empty: all of them).
 fn lower_bound_cases(
     loaded: &Loaded,
     entry: &Stored<'_>,
 ) -> Vec<crate::package::expectations::Glob> {
-    let prefix = format!("{}/", loaded.package.name);
-    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
-    loaded
-        .package
-        .submissions
-        .iter()
-        .find(|s| s.name == name)
+    declared(loaded, entry)
         .map(|s| s.lower_bound_cases.clone())
         .unwrap_or_default()
 }
@@ -165,13 +170,7 @@ fn lower_bound_cases(
 /// (problemtools), and in 2025-09 every one not permitted to time out, as submissions.yaml's
 /// `use_for_time_limit` leaves it.
 fn bounds_from_below(loaded: &Loaded, entry: &Stored<'_>) -> bool {
-    let prefix = format!("{}/", loaded.package.name);
-    let name = entry.name.strip_prefix(&prefix).unwrap_or(&entry.name);
-    loaded
-        .package
-        .submissions
-        .iter()
-        .find(|s| s.name == name)
+    declared(loaded, entry)
         .is_some_and(|s| s.for_time_limit == crate::package::expectations::TimeLimitUse::Lower)
 }
 
