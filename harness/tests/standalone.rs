@@ -482,3 +482,68 @@ fn a_java_class_that_is_not_public_runs_by_the_file_name() {
         .harness(&["judge", "TestHello.java", "--cases", "hello"])
         .code(OK);
 }
+
+/// A project whose judge.toml names a package: `harness judge a.c --cases test/` is about the
+/// folder of cases, so the package is never read, built or judged. Its accepted submission
+/// does not compile and it states no time limit, so reading it would compile and judge its
+/// submissions to compute one (and here fail): the old load did that before every command.
+#[test]
+fn a_judge_of_a_folder_of_cases_never_reads_the_projects_packages() {
+    let project = common::project::Project::new()
+        .file(
+            "judge.toml",
+            "[problems.slow]\npackage = \"pkgs/slow\"\n",
+        )
+        .file("pkgs/slow/problem.yaml", "name: Slow To Load\n")
+        .file("pkgs/slow/data/secret/1.in", "1\n")
+        .file("pkgs/slow/data/secret/1.ans", "1\n")
+        .file("pkgs/slow/submissions/accepted/broken.c", "int main( {\n")
+        .file("test/1.in", "8\n")
+        .file("test/1.ans", "8\n")
+        .file(
+            "a.c",
+            "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
+        );
+    let assert = project
+        .harness()
+        .args(["judge", "a.c", "--cases", "test"])
+        .assert()
+        .code(OK);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        !stderr.contains("slow") && !stderr.contains("Slow To Load"),
+        "the package was read: {stderr}"
+    );
+    assert!(stdout(&assert).contains("AC"), "{}", stdout(&assert));
+}
+
+/// The same project, judged on its own problem and asked `doctor`: neither is about the
+/// package, so neither reads it.
+#[test]
+fn a_command_about_another_problem_never_reads_the_projects_packages() {
+    let project = common::project::Project::new()
+        .file(
+            "judge.toml",
+            "[problems.slow]\npackage = \"pkgs/slow\"\n\n[problems.echo]\ntime-limit = \"2s\"\n",
+        )
+        .file("pkgs/slow/problem.yaml", "name: Slow To Load\n")
+        .file("pkgs/slow/data/secret/1.in", "1\n")
+        .file("pkgs/slow/data/secret/1.ans", "1\n")
+        .file("pkgs/slow/submissions/accepted/broken.c", "int main( {\n")
+        .case("echo", "1", "8\n", "8\n")
+        .file(
+            "a.c",
+            "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
+        );
+    for args in [&["judge", "echo", "a.c"][..], &["doctor"][..]] {
+        let assert = project.harness().args(args).assert();
+        let output = assert.get_output();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            !stderr.contains("Slow To Load") && !stderr.contains("slow:"),
+            "`harness {}` read the package: {stderr}",
+            args.join(" ")
+        );
+        assert_eq!(output.status.code(), Some(OK), "{args:?}: {stderr}");
+    }
+}

@@ -203,7 +203,7 @@ impl Session {
             let name = made_up.problems[0].name.clone();
             return Ok((made_up, name, submission));
         };
-        let mut config = self.load_config_to_judge()?;
+        let mut config = self.load_config_to_judge(&[&request.problem])?;
         let name = request.problem.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
             request.limits.apply(problem);
