@@ -68,8 +68,44 @@ pub fn detect_language<'a>(
             })
         })
         .filter(|_| !extension.is_empty())
+        .or_else(|| {
+            // No extension says: a program already built, or a script that names its
+            // interpreter, is run as it is.
+            is_prebuilt(source)
+                .then(|| {
+                    config
+                        .languages
+                        .iter()
+                        .find(|l| l.id == crate::compile::languages::EXECUTABLE)
+                })
+                .flatten()
+        })
         .ok_or_else(|| SubmitError::UnknownExtension {
             path: source.to_path_buf(),
             known: known(),
         })
+}
+
+/// Whether `path` is a file the user can run as it is: executable, and an ELF binary or a
+/// script with a `#!` line (a text file that happens to be executable is not).
+fn is_prebuilt(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::io::Read;
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return false;
+        };
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+            return false;
+        }
+        let mut start = [0u8; 4];
+        let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut start));
+        matches!(read, Ok(n) if n >= 2 && (start.starts_with(b"#!") || (n == 4 && &start == b"\x7fELF")))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
