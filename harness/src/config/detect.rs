@@ -68,22 +68,33 @@ pub fn detect_language<'a>(
             })
         })
         .filter(|_| !extension.is_empty())
-        .or_else(|| {
-            // No extension says: a program already built, or a script that names its
-            // interpreter, is run as it is.
-            is_prebuilt(source)
-                .then(|| {
-                    config
-                        .languages
-                        .iter()
-                        .find(|l| l.id == crate::compile::languages::EXECUTABLE)
-                })
-                .flatten()
-        })
         .ok_or_else(|| SubmitError::UnknownExtension {
             path: source.to_path_buf(),
             known: known(),
         })
+}
+
+/// The language of a submission to judge: as [`detect_language`], and, where no extension
+/// says, a program the user already built or a script that names its interpreter is judged as
+/// it is (`harness judge ./a.out`). The author's programs and a problem's solution keep
+/// running in place instead (a script beside the files it reads keeps them).
+pub fn detect_submission_language<'a>(
+    config: &'a Config,
+    source: &Path,
+    lang: Option<&str>,
+) -> Result<&'a Language, SubmitError> {
+    detect_language(config, source, lang).or_else(|error| {
+        let prebuilt = lang.is_none() && is_prebuilt(source);
+        prebuilt
+            .then(|| {
+                config
+                    .languages
+                    .iter()
+                    .find(|l| l.id == crate::compile::languages::EXECUTABLE)
+            })
+            .flatten()
+            .ok_or(error)
+    })
 }
 
 /// Whether `path` is a file the user can run as it is: executable, and an ELF binary or a

@@ -400,7 +400,8 @@ fn run_input(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = crate::config::detect_language(config, source, request.lang.as_deref())?;
+    let language =
+        crate::config::detect_submission_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
     // The answer beside the input is the one to compare with, as a case's would be.
     let answer = answer_beside(input);

@@ -81,8 +81,11 @@ impl Session {
     pub fn stress(&self, request: &StressRequest, output: &Output) -> Result<i32> {
         let (config, problem, submission) = self.stress_config(request)?;
         let problem = config.require_problem(&problem)?;
-        let language =
-            crate::config::detect_language(&config, &submission, request.lang.as_deref())?;
+        let language = crate::config::detect_submission_language(
+            &config,
+            &submission,
+            request.lang.as_deref(),
+        )?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
         let sanitized = if request.sanitize {
