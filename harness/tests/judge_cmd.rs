@@ -129,8 +129,9 @@ fn a_right_python_submission_is_accepted() {
 fn the_first_failing_case_in_case_order_decides_the_verdict() {
     let project = Project::new();
     project.write("first_failure.c", FIRST_FAILURE_C);
+    // Every case (`--all`): the verdict is still the first failing one's, not the last's.
     project
-        .judge(&["sum", "first_failure.c"])
+        .judge(&["sum", "first_failure.c", "--all"])
         .code(FAILED)
         .stdout(predicate::str::contains(
             "verdict: RE (first failing case: 03) — 2 AC, 1 WA, 1 RE;",
@@ -143,7 +144,7 @@ fn the_first_failing_case_in_case_order_decides_the_verdict() {
 fn json_carries_every_field() {
     let project = Project::new();
     project.write("first_failure.c", FIRST_FAILURE_C);
-    let json = project.judge_json(&["sum", "first_failure.c"], FAILED);
+    let json = project.judge_json(&["sum", "first_failure.c", "--all"], FAILED);
     assert_eq!(json["problem"], "sum");
     assert_eq!(json["submission"], "first_failure.c");
     assert_eq!(json["language"], "c");
@@ -401,4 +402,26 @@ fn a_compiler_that_allocates_without_end_is_ce_at_its_memory_limit() {
             "verdict: CE (compile error; no case was run)",
         ))
         .stderr(no_panic());
+}
+
+/// A pass-fail verdict is the first failing case's: the default stops there, says how many
+/// cases were left and how to judge them all; `--all` (and `--format json --all`) judges every
+/// case.
+#[test]
+fn a_settled_verdict_stops_judging_and_says_what_was_left() {
+    let project = Project::new();
+    project.write("first_failure.c", FIRST_FAILURE_C);
+    project
+        .judge(&["sum", "first_failure.c"])
+        .code(FAILED)
+        .stdout(predicate::str::contains(
+            "verdict: RE (first failing case: 03; the verdict is settled there: 3 of 4 cases judged, --all judges the other 1) — 2 AC, 1 RE;",
+        ))
+        .stdout(predicate::str::contains("expected 1001, found 1002").not());
+    let json = project.judge_json(&["sum", "first_failure.c"], FAILED);
+    assert_eq!(json["cases_planned"], 4);
+    assert_eq!(json["cases"].as_array().unwrap().len(), 3, "{json}");
+    assert_eq!(json["verdict"], "RE");
+    let json = project.judge_json(&["sum", "first_failure.c", "--all"], FAILED);
+    assert_eq!(json["cases"].as_array().unwrap().len(), 4, "{json}");
 }

@@ -76,7 +76,7 @@ fn sanitize_catches_an_out_of_bounds_write_that_plain_judging_accepts() {
     if !sanitizers_or_skip(&project, "sanitize_catches_an_out_of_bounds_write") {
         return;
     }
-    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize", "--all"]).code(FAILED);
     let text = stdout(&assert);
     assert!(text.contains("a.cpp (C++17, sanitized)"), "{text}");
     assert!(
@@ -127,7 +127,7 @@ fn sanitize_names_a_signed_overflow_and_its_line() {
     if !sanitizers_or_skip(&project, "sanitize_names_a_signed_overflow") {
         return;
     }
-    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize", "--all"]).code(FAILED);
     let text = stdout(&assert);
     assert!(
         text.contains("signed-integer-overflow at a.cpp:7 (signed integer overflow:"),
@@ -289,7 +289,7 @@ fn a_near_miss_names_the_checker_that_would_accept_it() {
         "{text}"
     );
 
-    let assert = harness(&project, &["judge", "a.py", "--format", "json"]).code(FAILED);
+    let assert = harness(&project, &["judge", "a.py", "--format", "json", "--all"]).code(FAILED);
     let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     let cases = json["cases"].as_array().unwrap();
     assert_eq!(

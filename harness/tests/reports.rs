@@ -561,6 +561,7 @@ fn judge_json_and_junit_agree() {
             "2",
             "--junit",
             junit.to_str().unwrap(),
+            "--all",
         ],
     );
     assert_eq!(code, FAILED);
@@ -593,6 +594,7 @@ fn judge_json_and_junit_agree() {
                 source.to_str().unwrap(),
                 "--partition",
                 slice,
+                "--all",
             ],
         );
         assert_eq!(json["partition"], slice);

@@ -482,3 +482,120 @@ fn a_java_class_that_is_not_public_runs_by_the_file_name() {
         .harness(&["judge", "TestHello.java", "--cases", "hello"])
         .code(OK);
 }
+
+/// A project whose judge.toml names a package: `harness judge a.c --cases test/` is about the
+/// folder of cases, so the package is never read, built or judged. Its accepted submission
+/// does not compile and it states no time limit, so reading it would compile and judge its
+/// submissions to compute one (and here fail): the old load did that before every command.
+#[test]
+fn a_judge_of_a_folder_of_cases_never_reads_the_projects_packages() {
+    let project = common::project::Project::new()
+        .file(
+            "judge.toml",
+            "[problems.slow]\npackage = \"pkgs/slow\"\n",
+        )
+        .file("pkgs/slow/problem.yaml", "name: Slow To Load\n")
+        .file("pkgs/slow/data/secret/1.in", "1\n")
+        .file("pkgs/slow/data/secret/1.ans", "1\n")
+        .file("pkgs/slow/submissions/accepted/broken.c", "int main( {\n")
+        .file("test/1.in", "8\n")
+        .file("test/1.ans", "8\n")
+        .file(
+            "a.c",
+            "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
+        );
+    let assert = project
+        .harness()
+        .args(["judge", "a.c", "--cases", "test"])
+        .assert()
+        .code(OK);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        !stderr.contains("slow") && !stderr.contains("Slow To Load"),
+        "the package was read: {stderr}"
+    );
+    assert!(stdout(&assert).contains("AC"), "{}", stdout(&assert));
+}
+
+/// The same project, judged on its own problem and asked `doctor`: neither is about the
+/// package, so neither reads it.
+#[test]
+fn a_command_about_another_problem_never_reads_the_projects_packages() {
+    let project = common::project::Project::new()
+        .file(
+            "judge.toml",
+            "[problems.slow]\npackage = \"pkgs/slow\"\n\n[problems.echo]\ntime-limit = \"2s\"\n",
+        )
+        .file("pkgs/slow/problem.yaml", "name: Slow To Load\n")
+        .file("pkgs/slow/data/secret/1.in", "1\n")
+        .file("pkgs/slow/data/secret/1.ans", "1\n")
+        .file("pkgs/slow/submissions/accepted/broken.c", "int main( {\n")
+        .case("echo", "1", "8\n", "8\n")
+        .file(
+            "a.c",
+            "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
+        );
+    for args in [&["judge", "echo", "a.c"][..], &["doctor"][..]] {
+        let assert = project.harness().args(args).assert();
+        let output = assert.get_output();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            !stderr.contains("Slow To Load") && !stderr.contains("slow:"),
+            "`harness {}` read the package: {stderr}",
+            args.join(" ")
+        );
+        assert_eq!(output.status.code(), Some(OK), "{args:?}: {stderr}");
+    }
+}
+
+/// `harness judge ./a.out`: a program the user built (or a script with a `#!` line) is judged
+/// as it is, under the same limits and checkers as a source: AC, WA, and TLE for one that
+/// spins; a file that is neither says which languages there are.
+#[test]
+fn a_prebuilt_executable_or_script_is_judged_as_it_is() {
+    let project = common::project::Project::new()
+        .file("test/1.in", "8\n")
+        .file("test/1.ans", "8\n")
+        .file(
+            "echo.c",
+            "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
+        )
+        .file("spin.c", "int main(void) { for (volatile int i = 0;; i++) {} }\n")
+        .executable("echo.sh", "#!/bin/sh\nread x\necho \"$x\"\n")
+        .executable("wrong", "#!/bin/sh\necho 7\n")
+        .file("notes", "not a program\n");
+    for (source, binary) in [("echo.c", "a.out"), ("spin.c", "spin")] {
+        let built = std::process::Command::new("cc")
+            .args(["-O2", "-o", binary, source])
+            .current_dir(project.path())
+            .status()
+            .expect("cc runs");
+        assert!(built.success());
+    }
+    let judge = |args: &[&str]| {
+        let assert = project.harness().arg("judge").args(args).assert();
+        let output = assert.get_output().clone();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, text) = judge(&["./a.out"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(
+        text.contains("(prebuilt executable)") && text.contains("verdict: AC"),
+        "{text}"
+    );
+    let (code, text) = judge(&["echo.sh"]);
+    assert_eq!(code, Some(OK), "{text}");
+    let (code, text) = judge(&["./wrong"]);
+    assert_eq!(code, Some(FAILED), "{text}");
+    assert!(text.contains("verdict: WA"), "{text}");
+    let (code, text) = judge(&["./spin", "--time-limit", "200ms"]);
+    assert_eq!(code, Some(FAILED), "{text}");
+    assert!(text.contains("verdict: TLE"), "{text}");
+    let (code, text) = judge(&["notes"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("exe"), "the languages are listed: {text}");
+}

@@ -41,7 +41,7 @@ pub struct AddArgs {
 }
 
 pub fn add(global: &GlobalArgs, args: &AddArgs) -> Result<i32> {
-    let config = global.session().load_config()?;
+    let config = global.session().load_config(&[&args.problem])?;
     config.require_problem(&args.problem)?;
     let input = read_input(&args.input)?;
     let answer = args

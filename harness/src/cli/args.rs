@@ -105,7 +105,8 @@ pub struct OutputArgs {
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
     /// Every case (not only the failing ones), with the tail of its stderr and the compiler's
-    /// warnings; `-a`/`--all` is the same.
+    /// warnings; `-a`/`--all` is the same. `judge` then runs every case, also those past the
+    /// first failure, which settles a pass-fail verdict.
     #[arg(
         short,
         long,

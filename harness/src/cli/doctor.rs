@@ -14,7 +14,7 @@ pub fn doctor(global: &GlobalArgs) -> Result<i32> {
     // judge.toml is optional here: doctor also answers outside a project.
     let mode = global
         .session()
-        .load_config()
+        .read_config()
         .ok()
         .map(|config| config.sandbox.as_str());
     let tools = TOOLS

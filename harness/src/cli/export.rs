@@ -56,7 +56,8 @@ pub struct ExportArgs {
 }
 
 pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
-    let config = global.session().load_config()?;
+    let names: Vec<&str> = args.problems.iter().map(String::as_str).collect();
+    let config = global.session().load_config(&names)?;
     let submissions = args
         .submissions
         .clone()

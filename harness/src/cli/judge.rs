@@ -42,7 +42,8 @@ pub struct JudgeArgs {
     /// Cases to run at once. One by default: the times are what you read.
     #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::args::parse_jobs)]
     pub jobs: usize,
-    /// Stop at the first failing case (in case order), as most online judges do.
+    /// Stop at the first failing case (in case order), as most online judges do. A pass-fail
+    /// problem stops there anyway (its verdict is settled); this stops a scored one too.
     #[arg(long)]
     pub fail_fast: bool,
     /// Skip judge.toml's build command (only run when the problem's checker is a program).

@@ -108,6 +108,10 @@ fn jvm_run() -> Vec<String> {
     run
 }
 
+/// The id of the built-in language of programs that are already built (`harness judge
+/// ./a.out`).
+pub const EXECUTABLE: &str = "exe";
+
 /// The built-in table, in the order `--lang` errors list it.
 pub fn builtin() -> Vec<Language> {
     let language =
@@ -218,6 +222,15 @@ pub fn builtin() -> Vec<Language> {
             "Go",
             &["go"],
             Some(strings(&["go", "build", "-o", "{exe}", "{source}"])),
+        ),
+        // A program the user built (`a.out`) or a script with a `#!` line: no extension
+        // claims it, so it is picked by its exec bit and first bytes, or with `--lang exe`.
+        // `install` makes the build's copy executable, wherever the copy's bits came from.
+        language(
+            EXECUTABLE,
+            "prebuilt executable",
+            &[],
+            Some(strings(&["install", "-m", "755", "{source}", "{exe}"])),
         ),
         Language {
             // V8 sizes its heap from the machine, not from rlimits: cap it at the limit.

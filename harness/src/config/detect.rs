@@ -73,3 +73,50 @@ pub fn detect_language<'a>(
             known: known(),
         })
 }
+
+/// The language of a submission to judge: as [`detect_language`], and, where no extension
+/// says, a program the user already built or a script that names its interpreter is judged as
+/// it is (`harness judge ./a.out`). The author's programs and a problem's solution keep
+/// running in place instead (a script beside the files it reads keeps them).
+pub fn detect_submission_language<'a>(
+    config: &'a Config,
+    source: &Path,
+    lang: Option<&str>,
+) -> Result<&'a Language, SubmitError> {
+    detect_language(config, source, lang).or_else(|error| {
+        let prebuilt = lang.is_none() && is_prebuilt(source);
+        prebuilt
+            .then(|| {
+                config
+                    .languages
+                    .iter()
+                    .find(|l| l.id == crate::compile::languages::EXECUTABLE)
+            })
+            .flatten()
+            .ok_or(error)
+    })
+}
+
+/// Whether `path` is a file the user can run as it is: executable, and an ELF binary or a
+/// script with a `#!` line (a text file that happens to be executable is not).
+fn is_prebuilt(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::io::Read;
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return false;
+        };
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+            return false;
+        }
+        let mut start = [0u8; 4];
+        let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut start));
+        matches!(read, Ok(n) if n >= 2 && (start.starts_with(b"#!") || (n == 4 && &start == b"\x7fELF")))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}

@@ -21,7 +21,7 @@ pub(crate) mod standalone;
 pub(crate) mod user;
 mod values;
 
-pub use detect::detect_language;
+pub use detect::{detect_language, detect_submission_language};
 pub use error::ConfigError;
 pub use load::{find, load};
 pub(crate) use names::check_file_name;

@@ -24,9 +24,11 @@ pub enum Stop {
     /// Stop at the first case, in case order, that is not AC: all an expected-verdict check
     /// needs, and it spares running hundreds of cases into a time limit.
     AfterFirstFailure,
-    /// In a scored problem, skip the cases the score no longer needs: those of a group that
-    /// stopped at its first failure (all-or-nothing subtasks, Kattis' `on_reject: break`) or
-    /// whose dependency failed. Without scoring rules, the same as [`Stop::Never`].
+    /// Judge only what can still change the result. In a scored problem, skip the cases the
+    /// score no longer needs: those of a group that stopped at its first failure
+    /// (all-or-nothing subtasks, Kattis' `on_reject: break`) or whose dependency failed.
+    /// Without scoring rules the verdict is the first failing case's, in case order, so it is
+    /// settled there: the same as [`Stop::AfterFirstFailure`].
     Unneeded,
 }
 
@@ -52,6 +54,10 @@ pub fn judge_cases_with(
     stop: Stop,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Vec<CaseOutcome> {
+    let stop = match stop {
+        Stop::Unneeded if settings.scoring.is_none() => Stop::AfterFirstFailure,
+        stop => stop,
+    };
     let jobs = settings.jobs.clamp(1, cases.len().max(1));
     let mut outcomes: Vec<Option<CaseOutcome>> = vec![None; cases.len()];
     // The lowest failing index seen so far; cases are handed out in increasing order, so

@@ -90,7 +90,8 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
         }
         .into());
     }
-    let language = crate::config::detect_language(config, request.source, request.language)?;
+    let language =
+        crate::config::detect_submission_language(config, request.source, request.language)?;
     submit::check_tools(language)?;
     let folder = request.cases.unwrap_or(&problem.cases);
     let mut cases = select_cases(folder, request.case_pattern)?;

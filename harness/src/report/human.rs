@@ -546,11 +546,14 @@ fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> i
     } else if let Some(failure) = report.first_failure() {
         write!(out, " (first failing case: {}", failure.case)?;
         if report.stopped_early() {
+            // Pass-fail: the first failing case in case order is the verdict, so the cases
+            // after it cannot change it.
             write!(
                 out,
-                "; stopped there, {} of {} cases judged",
+                "; the verdict is settled there: {} of {} cases judged, --all judges the other {}",
                 report.outcomes.len(),
-                report.planned_cases
+                report.planned_cases,
+                report.planned_cases - report.outcomes.len()
             )?;
         }
         write!(out, ")")?;

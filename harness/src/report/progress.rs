@@ -53,11 +53,20 @@ impl Progress {
         let bar =
             ProgressBar::with_draw_target(total.map(|t| t as u64), ProgressDrawTarget::hidden());
         let template = match total {
-            Some(_) => format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit}{{msg}}"),
+            Some(_) => format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit}{{left}}{{msg}}"),
             None => format!("{{elapsed:>4}} {{pos}} {unit}{{msg}}"),
         };
         let style = ProgressStyle::with_template(&template)
             .expect("a valid progress template")
+            .with_key(
+                "left",
+                |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                    let total = state.len().unwrap_or(0);
+                    if let Some(left) = time_left(state.pos(), total, state.elapsed()) {
+                        let _ = write!(out, ", ~{left} left");
+                    }
+                },
+            )
             .progress_chars("=> ");
         bar.set_style(style);
         let mut progress = Progress {
@@ -165,6 +174,24 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.stop_and_clear();
     }
+}
+
+/// What is left of a run, from its pace so far: `1 min 05 s`; `None` until a few runs have
+/// finished (or a second has passed), and once nothing is left, when a guess would only
+/// flicker.
+fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<String> {
+    if done < 3 || done >= total || elapsed < Duration::from_secs(1) {
+        return None;
+    }
+    let left = elapsed
+        .mul_f64((total - done) as f64 / done as f64)
+        .as_secs();
+    Some(match left {
+        0 => "1 s".to_owned(),
+        1..60 => format!("{left} s"),
+        60..3600 => format!("{} min {:02} s", left / 60, left % 60),
+        _ => format!("{} h {:02} min", left / 3600, left % 3600 / 60),
+    })
 }
 
 /// The progress bar as a [`Reporter`]: cases done of those planned, failures so far, and what
@@ -410,6 +437,29 @@ mod tests {
             verdict: Verdict::WrongAnswer,
         }];
         assert_eq!(after(command, &[0], &shrunk).2, "shrinking: step 3, 1 2 WA");
+    }
+
+    #[test]
+    fn the_time_left_follows_the_pace_so_far() {
+        let secs = Duration::from_secs;
+        let table = [
+            (0, 651, secs(5), None),
+            (2, 651, secs(5), None),
+            (10, 651, Duration::from_millis(500), None),
+            (651, 651, secs(60), None),
+            (10, 20, secs(5), Some("5 s")),
+            (100, 651, secs(10), Some("55 s")),
+            (10, 651, secs(10), Some("10 min 41 s")),
+            (3, 10_000, secs(60), Some("55 h 32 min")),
+            (999, 1000, secs(2), Some("1 s")),
+        ];
+        for (done, total, elapsed, left) in table {
+            assert_eq!(
+                time_left(done, total, elapsed).as_deref(),
+                left,
+                "{done}/{total} in {elapsed:?}"
+            );
+        }
     }
 
     #[test]

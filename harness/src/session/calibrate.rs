@@ -33,7 +33,7 @@ impl Session {
     pub fn calibrate(&self, request: &CalibrateRequest, output: &Output) -> Result<i32> {
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
         let config = compile_sources(
-            self.load_config_to_judge()?,
+            self.load_config_to_judge(&names)?,
             &names,
             &[Part::Reference, Part::Checker],
         )?;

@@ -38,7 +38,8 @@ impl Session {
         {
             return self.gen_package(request, dir);
         }
-        let config = self.load_config()?;
+        // judge.toml's generators: no package is read for them.
+        let config = self.load_config_without_packages()?;
         let problems: Vec<&Problem> = match &request.problem {
             Some(name) => vec![config.require_problem(name)?],
             None => config

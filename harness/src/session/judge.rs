@@ -139,7 +139,7 @@ impl Session {
                 crate::report::html::file::HtmlFile::new(path, output.force)?;
             }
             return super::watch::watch(&request.source(), || {
-                self.judge_once(request, output, input.as_deref())
+                self.fresh().judge_once(request, output, input.as_deref())
             });
         }
         self.judge_once(request, output, input.as_deref())
@@ -161,7 +161,7 @@ impl Session {
             }
             Some(source) => (
                 compile_sources(
-                    self.load_config_to_judge()?,
+                    self.load_config_to_judge(&[&request.problem])?,
                     &[&request.problem],
                     &[Part::Reference, Part::Checker],
                 )?,
@@ -225,7 +225,8 @@ impl Session {
         let user = config::user::load()?;
         let mut made_up = standalone::config(root, &user, &limits.standalone(cases));
         if self.has_config() {
-            made_up.languages = self.load_config()?.languages;
+            // Only its languages: no problem of it, and so no package, is read.
+            made_up.languages = self.read_config()?.languages.clone();
         }
         Ok(made_up)
     }
@@ -399,7 +400,8 @@ fn run_input(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = crate::config::detect_language(config, source, request.lang.as_deref())?;
+    let language =
+        crate::config::detect_submission_language(config, source, request.lang.as_deref())?;
     submit::check_tools(language)?;
     // The answer beside the input is the one to compare with, as a case's would be.
     let answer = answer_beside(input);

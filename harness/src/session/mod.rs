@@ -22,6 +22,7 @@ mod verify;
 mod watch;
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -43,16 +44,29 @@ use crate::event::{Event, Plan, Summary, Unit};
 use crate::judge::verify::Skipped;
 use crate::report::human::HumanOptions;
 
-/// Where judge.toml is: named by `--config`, or found by walking up from the current folder.
+/// Where judge.toml is (named by `--config`, or found by walking up from the current folder),
+/// and the file itself, read once for the whole command: every step of a command asks the
+/// session, never the disk again. Its packages are read only for the problems a command names
+/// (`harness judge a.cpp --cases test/` never opens one).
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     config: Option<PathBuf>,
+    /// judge.toml as the file says, its packages not yet read.
+    read: OnceLock<Config>,
 }
 
 impl Session {
     /// `config`: the judge.toml `--config` names, if it does.
     pub fn new(config: Option<PathBuf>) -> Session {
-        Session { config }
+        Session {
+            config,
+            read: OnceLock::new(),
+        }
+    }
+
+    /// A session that reads judge.toml anew: a watch's next run sees the file as it is then.
+    fn fresh(&self) -> Session {
+        Session::new(self.config.clone())
     }
 
     /// The path of judge.toml: `--config`, or the one found walking up from here.
@@ -72,21 +86,46 @@ impl Session {
             || std::env::current_dir().is_ok_and(|here| config::find(&here).is_ok())
     }
 
-    /// judge.toml, with the problems it reads from packages resolved, and its `sandbox` in
-    /// force.
-    pub fn load_config(&self) -> Result<Config> {
-        let mut config = config::load(&self.config_path()?)?;
+    /// judge.toml as the file says (the problems that name a package not yet read from it),
+    /// read the first time a step asks.
+    pub fn read_config(&self) -> Result<&Config> {
+        if let Some(config) = self.read.get() {
+            return Ok(config);
+        }
+        let config = config::load(&self.config_path()?)?;
+        Ok(self.read.get_or_init(|| config))
+    }
+
+    /// judge.toml when there is one that reads; `None` outside a project, or when it does not
+    /// parse (a command that only borrows its languages goes on with the defaults).
+    fn found_config(&self) -> Option<&Config> {
+        self.has_config().then(|| self.read_config().ok()).flatten()
+    }
+
+    /// judge.toml, its `sandbox` in force, with the problems of `names` that name a package
+    /// read from it (every such problem when `names` is empty).
+    pub fn load_config(&self, names: &[&str]) -> Result<Config> {
+        let mut config = self.read_config()?.clone();
         // Before the packages are read: building one may run its code.
         #[cfg(target_os = "linux")]
         crate::sandbox::set_mode(config.sandbox);
-        packages::resolve_packages(&mut config)?;
+        packages::resolve_packages(&mut config, names)?;
         Ok(config)
     }
 
-    /// judge.toml for a command that runs programs under test: a required sandbox this
-    /// machine cannot make stops it here, once, before anything is built or run.
-    pub fn load_config_to_judge(&self) -> Result<Config> {
-        let config = self.load_config()?;
+    /// judge.toml, its `sandbox` in force, with no package read: for a command about its own
+    /// problems' tables only (`gen` of its generators).
+    pub fn load_config_without_packages(&self) -> Result<Config> {
+        let config = self.read_config()?.clone();
+        #[cfg(target_os = "linux")]
+        crate::sandbox::set_mode(config.sandbox);
+        Ok(config)
+    }
+
+    /// [`Self::load_config`] for a command that runs programs under test: a required sandbox
+    /// this machine cannot make stops it here, once, before anything is built or run.
+    pub fn load_config_to_judge(&self, names: &[&str]) -> Result<Config> {
+        let config = self.load_config(names)?;
         #[cfg(target_os = "linux")]
         crate::sandbox::check_required(&config.path)?;
         Ok(config)
@@ -95,24 +134,17 @@ impl Session {
     /// The package table (see [`crate::package::languages`]), with judge.toml's languages,
     /// when one is found, for what it does not know.
     fn languages(&self) -> Vec<Language> {
-        let config = self
-            .config_path()
-            .ok()
-            .and_then(|path| config::load(&path).ok());
-        crate::package::languages(config.as_ref())
+        crate::package::languages(self.found_config())
     }
 
     /// The package folders of the named problems, when every one of them is read from a
     /// package (`package = "path"` in judge.toml): their own submissions and validators are
     /// then used.
     fn named_packages(&self, names: &[String]) -> Result<Option<Vec<PathBuf>>> {
-        if names.is_empty() {
+        if names.is_empty() || !self.has_config() {
             return Ok(None);
         }
-        let Ok(path) = self.config_path() else {
-            return Ok(None);
-        };
-        let config = config::load(&path)?;
+        let config = self.read_config()?;
         let mut dirs = Vec::new();
         // Its packages are judged under its `sandbox` mode.
         #[cfg(target_os = "linux")]

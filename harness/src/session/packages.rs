@@ -182,13 +182,21 @@ pub(crate) fn warn_unsandboxed(package: &package::Package, input_validators: boo
 }
 
 /// Replaces each problem of judge.toml that names a `package` by the package's problem (its
-/// cases, limits and checker), keeping the table's id and `solution`.
-pub(super) fn resolve_packages(config: &mut config::Config) -> Result<()> {
-    if config.problems.iter().all(|p| p.package.is_none()) {
+/// cases, limits and checker), keeping the table's id and `solution`: those of `names`, or
+/// every one when `names` is empty. A package is read (and its time limit computed, which
+/// judges its submissions) only when the command is about its problem.
+pub(super) fn resolve_packages(config: &mut config::Config, names: &[&str]) -> Result<()> {
+    let wanted = |problem: &config::Problem| {
+        problem.package.is_some() && (names.is_empty() || names.contains(&problem.name.as_str()))
+    };
+    if !config.problems.iter().any(wanted) {
         return Ok(());
     }
     let languages = package::languages(Some(config));
     for problem in &mut config.problems {
+        if !wanted(problem) {
+            continue;
+        }
         let Some(reference) = problem.package.clone() else {
             continue;
         };

@@ -40,7 +40,7 @@ impl Session {
         // Sources compile on their own, before judge.toml's build, which they do not need.
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
         let mut config = compile_sources(
-            self.load_config_to_judge()?,
+            self.load_config_to_judge(&names)?,
             &names,
             &[Part::Validator, Part::Checker],
         )?;

@@ -81,8 +81,11 @@ impl Session {
     pub fn stress(&self, request: &StressRequest, output: &Output) -> Result<i32> {
         let (config, problem, submission) = self.stress_config(request)?;
         let problem = config.require_problem(&problem)?;
-        let language =
-            crate::config::detect_language(&config, &submission, request.lang.as_deref())?;
+        let language = crate::config::detect_submission_language(
+            &config,
+            &submission,
+            request.lang.as_deref(),
+        )?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
         let sanitized = if request.sanitize {
@@ -203,7 +206,7 @@ impl Session {
             let name = made_up.problems[0].name.clone();
             return Ok((made_up, name, submission));
         };
-        let mut config = self.load_config_to_judge()?;
+        let mut config = self.load_config_to_judge(&[&request.problem])?;
         let name = request.problem.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == name) {
             request.limits.apply(problem);

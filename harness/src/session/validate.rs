@@ -35,7 +35,8 @@ impl Session {
         if let Some(dirs) = self.named_packages(request.problem.as_slice())? {
             return self.validate_packages(&dirs);
         }
-        let config = self.load_config()?;
+        let names: Vec<&str> = request.problem.iter().map(String::as_str).collect();
+        let config = self.load_config(&names)?;
         let problems: Vec<&Problem> = match &request.problem {
             Some(name) => vec![config.require_problem(name)?],
             None => config.problems.iter().collect(),

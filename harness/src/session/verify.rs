@@ -53,7 +53,7 @@ impl Session {
             return self.verify_packages(request, output, &dirs);
         }
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
-        let config = compile_sources(self.load_config_to_judge()?, &names, &[Part::Checker])?;
+        let config = compile_sources(self.load_config_to_judge(&names)?, &names, &[Part::Checker])?;
         let folder = request
             .submissions
             .clone()
