@@ -16,7 +16,11 @@ pub(crate) fn not_regular(path: &Path) -> Option<&'static str> {
 }
 
 fn describe(metadata: &Metadata) -> Option<&'static str> {
-    let kind: FileType = metadata.file_type();
+    of_type(metadata.file_type())
+}
+
+/// The same for a file type already known (an `lstat`'s, which may be a symbolic link).
+pub(crate) fn of_type(kind: FileType) -> Option<&'static str> {
     if kind.is_file() {
         None
     } else if kind.is_dir() {
@@ -36,6 +40,8 @@ fn special(kind: FileType) -> &'static str {
         "a block device"
     } else if kind.is_socket() {
         "a socket"
+    } else if kind.is_symlink() {
+        "a symbolic link"
     } else {
         "not a regular file"
     }

@@ -1,6 +1,7 @@
 //! `--html FILE` on a temporary project: the real binary writes one page, escapes what the
 //! run gives it, rewrites its own earlier report, and never writes over a file of the user's
-//! without `--force`.
+//! without `--force`; neither it nor `--junit FILE` ever writes over or through a link, a FIFO
+//! or a device, `--force` or not.
 #![cfg(unix)]
 
 mod common;
@@ -211,4 +212,145 @@ fn calibrate_draws_the_case_times_and_the_suggested_limit() {
     );
     assert!(html.contains("class=\"suggested\""), "{html}");
     assert!(html.contains("suggested limit 100 ms (now 2 s)"), "{html}");
+}
+
+/// Whether `path` is (still) a FIFO, not followed if it is a link.
+fn is_fifo(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+fn is_link(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// `harness run -p sum` with `args`, refused before anything runs: its stderr.
+fn refused(project: &Project, args: &[&str]) -> String {
+    let assert = project
+        .harness()
+        .args(["run", "-p", "sum"])
+        .args(args)
+        // An old harness opened a FIFO to write the JUnit file, which blocks without a reader.
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(ERROR);
+    assert!(
+        assert.get_output().stdout.is_empty(),
+        "nothing ran before the check"
+    );
+    String::from_utf8_lossy(&assert.get_output().stderr).to_string()
+}
+
+#[test]
+fn html_naming_a_fifo_or_a_link_to_one_is_refused_and_the_fifo_stays() {
+    let project = project();
+    let fifo = project.join("live.html");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::os::unix::fs::symlink(&fifo, project.join("link.html")).unwrap();
+
+    let stderr = refused(&project, &["--html", "live.html", "--force"]);
+    assert!(
+        stderr.contains("`live.html` is a FIFO (named pipe), not a file: not writing the HTML report there (hint: leave out --html"),
+        "{stderr}"
+    );
+    let stderr = refused(&project, &["--html", "link.html"]);
+    assert!(
+        stderr.contains("`link.html` is a symbolic link to a FIFO (named pipe), not a file: not writing the HTML report there (hint: leave out --html"),
+        "{stderr}"
+    );
+    assert!(is_fifo(&fifo), "the FIFO is still a FIFO");
+    assert!(
+        is_link(&project.join("link.html")),
+        "the link is still a link"
+    );
+}
+
+#[test]
+fn html_naming_a_link_to_a_file_outside_never_replaces_the_link_nor_writes_through_it() {
+    let project = project();
+    let outside = tempfile::tempdir().unwrap();
+    for (name, text) in [("notes.html", "<p>mine</p>\n"), ("empty.html", "")] {
+        let victim = outside.path().join(name);
+        std::fs::write(&victim, text).unwrap();
+        let link = project.join(name);
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let stderr = refused(&project, &["--html", name, "--force"]);
+        assert!(
+            stderr.contains(&format!("`{name}` is a symbolic link: not writing the HTML report through it or over it (hint: name the file it leads to")),
+            "{stderr}"
+        );
+        assert!(is_link(&link), "the link is still a link");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), text);
+    }
+}
+
+#[test]
+fn html_naming_a_character_device_is_refused_with_force_too_and_the_device_stays() {
+    use std::os::unix::fs::FileTypeExt;
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        common::skipped("html_naming_a_character_device: mknod needs root (CI runs as root)");
+        return;
+    }
+    let project = project();
+    // The null device's numbers, made in the project's own folder: the real /dev/null is
+    // never named.
+    let device = project.join("null");
+    let made = nix::sys::stat::mknod(
+        &device,
+        nix::sys::stat::SFlag::S_IFCHR,
+        nix::sys::stat::Mode::from_bits_truncate(0o666),
+        nix::sys::stat::makedev(1, 3),
+    );
+    if let Err(error) = made {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "mknod as root failed under CI: {error}"
+        );
+        common::skipped(&format!(
+            "html_naming_a_character_device: mknod failed: {error}"
+        ));
+        return;
+    }
+    for args in [&["--html", "null"][..], &["--html", "null", "--force"][..]] {
+        let stderr = refused(&project, args);
+        assert!(
+            stderr.contains("`null` is a character device, not a file: not writing the HTML report there (hint: leave out --html"),
+            "{stderr}"
+        );
+        let kind = std::fs::symlink_metadata(&device).unwrap().file_type();
+        assert!(kind.is_char_device(), "the device is still a device");
+    }
+}
+
+#[test]
+fn junit_never_truncates_a_file_of_the_user_nor_opens_a_fifo_and_replaces_an_earlier_report() {
+    let project = project().file("notes.txt", "my notes\n");
+    let fifo = project.join("junit.xml");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+
+    let stderr = refused(&project, &["--junit", "notes.txt"]);
+    assert!(
+        stderr.contains("`notes.txt` exists and is not a report harness wrote: not overwriting it (hint: pass --force"),
+        "{stderr}"
+    );
+    assert_eq!(project.read("notes.txt"), "my notes\n");
+    let stderr = refused(&project, &["--junit", "junit.xml", "--force"]);
+    assert!(
+        stderr.contains("`junit.xml` is a FIFO (named pipe), not a file: not writing the JUnit report there (hint: leave out --junit"),
+        "{stderr}"
+    );
+    assert!(is_fifo(&fifo), "the FIFO is still a FIFO");
+
+    // A report of ours is replaced by the next run, as before.
+    for _ in 0..2 {
+        project
+            .harness()
+            .args(["run", "-p", "sum", "--junit", "reports/run.xml"])
+            .assert()
+            .code(FAILED);
+    }
+    assert!(project.read("reports/run.xml").starts_with(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"harness run\""
+    ));
 }

@@ -123,6 +123,16 @@ impl Listener {
     }
 }
 
+/// A test that failed midway leaves no server behind, writing into its removed folder.
+impl Drop for Listener {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 /// One HTTP/1.1 request, with the headers the extension's fetch() sets; the status and body.
 fn post(port: u16, body: &[u8]) -> (u16, String) {
     let head = format!(
@@ -1094,4 +1104,40 @@ fn an_id_from_a_url_never_starts_with_a_dash() {
     std::fs::write(dir.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
     let (code, stdout, stderr) = harness(dir.path(), &["judge", "help", "sol.cpp"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
+#[test]
+fn a_flood_of_samples_is_refused_at_once_writing_nothing_and_the_next_problem_is_received() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(dir.path(), &[]);
+    // 6 MB: under the body's bound, and 400,000 files had it been taken (an old harness
+    // wrote them on the serving thread for 17 minutes; DEADLINE cuts this test short).
+    let mut flood = codeforces_1900a();
+    flood["tests"] = json!(vec![json!({"input": "1\n", "output": "1\n"}); 200_000]);
+    let (status, body) = listener.post_json(&flood);
+    assert_eq!(status, 413, "{body}");
+    assert!(
+        body.contains("problem `A. Cover in Water` (https://codeforces.com/contest/1900/problem/A) has 200000 samples, more than the 1000 a problem may have"),
+        "{body}"
+    );
+    assert!(body.contains("nothing was written"), "{body}");
+    // One sample of 5 MiB: more than a problem's samples may hold.
+    let mut large = codeforces_1900a();
+    large["tests"] = json!([{"input": "7".repeat(5 << 20), "output": "1\n"}]);
+    let (status, body) = listener.post_json(&large);
+    assert_eq!(status, 413, "{body}");
+    assert!(
+        body.contains("5.0 MiB of samples, more than the 4 MiB"),
+        "{body}"
+    );
+    assert!(!dir.path().join("judge.toml").exists());
+    assert!(!dir.path().join("cases").exists());
+
+    let (status, body) = listener.post_json(&codeforces_1900a());
+    assert_eq!(status, 200, "{body}");
+    let (exit, stdout, stderr) = listener.interrupt();
+    assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
+    assert!(stderr.contains("refused (413)"), "{stderr}");
+    assert!(dir.path().join("cases/cf1900a/sample-1.in").is_file());
+    assert!(!dir.path().join("cases/cf1900a/sample-2.in").exists());
 }

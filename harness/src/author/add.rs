@@ -39,6 +39,8 @@ pub enum AddError {
     Validate(#[from] ValidateError),
     #[error(transparent)]
     Gen(#[from] GenError),
+    #[error("`{}` is {kind}, not a file: not replacing it with the case, --force or not (hint: remove it, or pick another name)", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
     #[error("`{}`: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -89,6 +91,18 @@ pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Adde
     };
     if existed && !new.force {
         return Err(exists());
+    }
+    // `--force` replaces a case, never a link, a device or a FIFO where one would be.
+    for path in [&input_path, &answer_path] {
+        if let Some(kind) = fs::symlink_metadata(path)
+            .ok()
+            .and_then(|found| crate::file_kind::of_type(found.file_type()))
+        {
+            return Err(AddError::NotAFile {
+                path: path.clone(),
+                kind,
+            });
+        }
     }
     let folder = input_path
         .parent()

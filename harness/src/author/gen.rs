@@ -447,6 +447,19 @@ fn install(made: &Path, committed: &Path) -> Result<(), GenError> {
     for suffix in ["in", "ans"] {
         let from = with_suffix(made, suffix);
         let to = with_suffix(committed, suffix);
+        // A case is replaced, never a link, a device or a FIFO that stands where one would be.
+        if let Some(kind) = fs::symlink_metadata(&to)
+            .ok()
+            .and_then(|found| crate::file_kind::of_type(found.file_type()))
+        {
+            return Err(GenError::Io {
+                path: to,
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("it is {kind}, not a file: not replacing it with the generated case"),
+                ),
+            });
+        }
         fs::rename(&from, &to).map_err(|source| GenError::Io { path: to, source })?;
     }
     Ok(())

@@ -96,7 +96,8 @@ pub struct OutputArgs {
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Also write the results as JUnit XML to FILE, for CI systems.
+    /// Also write the results as JUnit XML to FILE, for CI systems (rewritten on each run; a
+    /// file that is not an earlier report is never written over without --force).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     #[command(flatten)]
@@ -142,8 +143,9 @@ pub struct HtmlArgs {
     /// a file that is not an earlier report is never written over without --force).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// With --html: write over FILE even when it is not a report harness wrote.
-    #[arg(long, requires = "html")]
+    /// With --html or --junit: write over FILE even when it is not a report harness wrote (a
+    /// link, a device or a FIFO never).
+    #[arg(long)]
     pub force: bool,
 }
 

@@ -133,7 +133,7 @@ pub fn add_problem(
         }
     };
     parse(&text, path)?;
-    atomic::write(path, text.as_bytes())?;
+    atomic::write(&edited_file(path), text.as_bytes())?;
     Ok(added)
 }
 
@@ -180,8 +180,20 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
     }
     let edited = document.to_string();
     parse(&edited, path)?;
-    atomic::write(path, edited.as_bytes())?;
+    atomic::write(&edited_file(path), edited.as_bytes())?;
     Ok(())
+}
+
+/// The file an edit replaces: judge.toml itself, or, when `path` is a symbolic link (a
+/// judge.toml kept elsewhere), the file it leads to, which the harness has just read through
+/// it; the link stays. A link to anything but a regular file is refused by the write.
+fn edited_file(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
 }
 
 fn read_if_exists(path: &Path) -> Result<Option<String>, EditError> {
@@ -351,6 +363,36 @@ run = ["{exe}"]
         std::fs::write(&path, text).unwrap();
         add_problem(&path, problem, if_exists)?;
         Ok(std::fs::read_to_string(&path).unwrap())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_judge_toml_that_is_a_link_is_edited_where_it_leads_and_the_link_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("dotfiles/judge.toml");
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, COMMENTED).unwrap();
+        let link = dir.path().join(FILE_NAME);
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        add_problem(&link, &problem("second"), IfExists::Refuse).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("[problems.second]"));
+        // A link that leads nowhere is not replaced by a new judge.toml.
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("missing.toml"), &link).unwrap();
+        let error = add_problem(&link, &problem("third"), IfExists::Refuse)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("symbolic link"), "{error}");
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
     }
 
     #[test]

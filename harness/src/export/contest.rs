@@ -4,7 +4,7 @@
 //! DOMjudge's `import-contest` zips itself (misc-tools/import-contest.in, 8.3.2 lines
 //! 205-233: a folder per problems.yaml `id` with problem.yaml in it, zipped as `.timelimit *`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{short_name, yaml_string, ExportError, Exported, Options};
 use crate::config::{Config, Problem};
@@ -56,7 +56,7 @@ pub fn export_contest(
     out: &Path,
     options: &mut Options<'_>,
 ) -> Result<ContestExported, ExportError> {
-    if out.exists() {
+    if !crate::atomic::is_free(out) {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
     let write = |path: &Path| {
@@ -117,8 +117,7 @@ pub fn export_contest(
         problems_yaml_text(&exported.problems, problems),
     )
     .map_err(write(&problems_yaml))?;
-    let kept: PathBuf = staging.keep();
-    std::fs::rename(&kept, out).map_err(write(out))?;
+    super::place_folder(staging, out)?;
     Ok(exported)
 }
 

@@ -31,6 +31,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::atomic;
 use crate::case::discover;
 use crate::check::Checker;
 use crate::config::{Config, InteractorProgram, Problem, ValidatorProtocol};
@@ -933,7 +934,8 @@ pub fn export(
     out: &Path,
     options: &mut Options<'_>,
 ) -> Result<Exported, ExportError> {
-    if out.exists() {
+    // Nothing at all may be there, not even a link: an export never writes over or through.
+    if !atomic::is_free(out) {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
     let zip = out.extension().is_some_and(|e| e == "zip");
@@ -947,7 +949,7 @@ pub fn export(
     if zip {
         write_zip(out, &files)?;
     } else {
-        write_folder(out, &files)?;
+        write_new_folder(out, &files)?;
     }
     Ok(exported)
 }
@@ -1063,6 +1065,47 @@ fn write_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
     Ok(())
 }
 
+/// The package as the folder `out`, which must not exist: written into a folder beside it and
+/// renamed into place, so that a failure leaves nothing and a folder made there meanwhile is
+/// not written into.
+fn write_new_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let write_error = |source| ExportError::Write {
+        path: parent.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(parent).map_err(write_error)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".harness-export-")
+        .tempdir_in(parent)
+        .map_err(write_error)?;
+    write_folder(staging.path(), files)?;
+    place_folder(staging, out)
+}
+
+/// Renames the folder `staging` made to `out`, which must not exist.
+pub(crate) fn place_folder(staging: tempfile::TempDir, out: &Path) -> Result<(), ExportError> {
+    match atomic::rename_folder_new(staging.path(), out) {
+        Ok(()) => {
+            // Renamed away: there is nothing left for it to remove.
+            let _ = staging.keep();
+            Ok(())
+        }
+        Err(error) if error.source.kind() == std::io::ErrorKind::AlreadyExists => {
+            Err(ExportError::Exists(out.to_path_buf()))
+        }
+        Err(error) => Err(ExportError::Write {
+            path: error.path,
+            source: error.source,
+        }),
+    }
+}
+
+/// The package as the zip `out`, which must not exist: made in memory (its files are there
+/// already) and written in one step that replaces nothing.
 fn write_zip(out: &Path, files: &Files) -> Result<(), ExportError> {
     let zip_error = |message: String| ExportError::Zip {
         path: out.to_path_buf(),
@@ -1074,11 +1117,7 @@ fn write_zip(out: &Path, files: &Files) -> Result<(), ExportError> {
             source,
         })?;
     }
-    let file = std::fs::File::create_new(out).map_err(|source| ExportError::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    let mut zip = zip::ZipWriter::new(file);
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (relative, bytes, executable) in &files.entries {
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
@@ -1087,8 +1126,18 @@ fn write_zip(out: &Path, files: &Files) -> Result<(), ExportError> {
             .map_err(|e| zip_error(e.to_string()))?;
         zip.write_all(bytes).map_err(|e| zip_error(e.to_string()))?;
     }
-    zip.finish().map_err(|e| zip_error(e.to_string()))?;
-    Ok(())
+    let bytes = zip
+        .finish()
+        .map_err(|e| zip_error(e.to_string()))?
+        .into_inner();
+    match atomic::write_new(out, &bytes) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ExportError::Exists(out.to_path_buf())),
+        Err(error) => Err(ExportError::Write {
+            path: error.path,
+            source: error.source,
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod naming;
 pub mod payload;
 pub mod server;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,6 +26,10 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(
+        "harness listen is stopping (Ctrl-C): its samples were not all written, and none is kept"
+    )]
+    Interrupted,
 }
 
 /// A source file every received problem starts from, as `<id>.<extension>` beside judge.toml.
@@ -188,18 +193,33 @@ fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<
         .prefix(".receiving-")
         .tempdir_in(cases_root)
         .map_err(folder_error(cases_root))?;
-    write_sample_files(staging.path(), payload)?;
-    std::fs::rename(staging.path(), target).map_err(folder_error(target))?;
+    write_sample_files(
+        staging.path(),
+        payload,
+        &crate::sandbox::interrupt::is_interrupted,
+    )?;
+    atomic::rename_folder_new(staging.path(), target)?;
     Ok(())
 }
 
-/// `sample-N.in` and `.ans` of every test of the payload, in `dir`.
-fn write_sample_files(dir: &Path, payload: &Payload) -> Result<(), StoreError> {
+/// `sample-N.in` and `.ans` of every test of the payload, in `dir`, a fresh folder of ours
+/// renamed into place whole afterwards (so no file needs a rename of its own). Stops when
+/// `stop` says so (Ctrl-C): a signal never waits for the rest.
+fn write_sample_files(
+    dir: &Path,
+    payload: &Payload,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), StoreError> {
     for (index, test) in payload.tests.iter().enumerate() {
+        if stop() {
+            return Err(StoreError::Interrupted);
+        }
         let stem = format!("sample-{}", index + 1);
         for (extension, text) in [("in", &test.input), ("ans", &test.output)] {
             let path = dir.join(format!("{stem}.{extension}"));
-            atomic::write(&path, normalize(text).as_bytes())?;
+            let written = std::fs::File::create_new(&path)
+                .and_then(|mut file| file.write_all(normalize(text).as_bytes()));
+            written.map_err(|source| WriteError { path, source })?;
         }
     }
     Ok(())
@@ -216,7 +236,11 @@ fn replace_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Resul
         .prefix(".receiving-")
         .tempdir_in(cases_root)
         .map_err(folder_error(cases_root))?;
-    write_sample_files(staging.path(), payload)?;
+    write_sample_files(
+        staging.path(),
+        payload,
+        &crate::sandbox::interrupt::is_interrupted,
+    )?;
     std::fs::create_dir_all(target).map_err(folder_error(target))?;
     let old_samples = std::fs::read_dir(target)
         .map_err(folder_error(target))?
@@ -328,6 +352,23 @@ fn infer_checker(payload: &Payload) -> Option<InferredChecker> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writing_samples_stops_at_a_signal_between_two_samples() {
+        let dir = tempfile::tempdir().unwrap();
+        let test = serde_json::json!({"input": "1\n", "output": "2\n"});
+        let body = serde_json::json!({"name": "x", "tests": vec![test; 10]}).to_string();
+        let payload = Payload::parse(body.as_bytes()).unwrap();
+        let asked = std::cell::Cell::new(0);
+        // The signal comes while the third sample is being written.
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let error = write_sample_files(dir.path(), &payload, &stop).unwrap_err();
+        assert!(matches!(error, StoreError::Interrupted), "{error}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 6);
+    }
 
     #[test]
     fn samples_are_normalized() {

@@ -6,6 +6,14 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+/// Samples one problem may have: a problem page shows a handful (fewer than 50 on every judge
+/// Competitive Companion knows). A request with more is no problem page's, and writing each
+/// sample as two files would hold the server for as long as it took.
+pub const MAX_SAMPLES: usize = 1000;
+
+/// What one problem's samples may hold, inputs and answers together: a page's are kilobytes.
+pub const MAX_SAMPLE_BYTES: u64 = 4 << 20;
+
 /// The extension's defaults when a page states no limit.
 const DEFAULT_TIME_LIMIT_MS: f64 = 1000.0;
 const DEFAULT_MEMORY_LIMIT_MB: f64 = 1024.0;
@@ -118,6 +126,20 @@ pub enum PayloadError {
     },
     #[error("not a Competitive Companion problem: {0}")]
     Invalid(String),
+    #[error("{problem} has {count} samples, more than the {MAX_SAMPLES} a problem may have: not a problem page's")]
+    TooManySamples { problem: String, count: usize },
+    #[error("{problem} has {:.1} MiB of samples, more than the {} MiB a problem's may hold: not a problem page's", *bytes as f64 / (1u64 << 20) as f64, MAX_SAMPLE_BYTES >> 20)]
+    SamplesTooLarge { problem: String, bytes: u64 },
+}
+
+impl PayloadError {
+    /// The HTTP status a request refused for this is answered with.
+    pub fn status(&self) -> u16 {
+        match self {
+            PayloadError::TooManySamples { .. } | PayloadError::SamplesTooLarge { .. } => 413,
+            PayloadError::Empty | PayloadError::Json { .. } | PayloadError::Invalid(_) => 400,
+        }
+    }
 }
 
 impl Payload {
@@ -143,7 +165,37 @@ impl Payload {
         if payload.batch.as_ref().is_some_and(|b| b.size == 0) {
             return Err(PayloadError::Invalid("`batch.size` is 0".to_string()));
         }
+        if payload.tests.len() > MAX_SAMPLES {
+            return Err(PayloadError::TooManySamples {
+                problem: payload.described(),
+                count: payload.tests.len(),
+            });
+        }
+        let bytes = payload.sample_bytes();
+        if bytes > MAX_SAMPLE_BYTES {
+            return Err(PayloadError::SamplesTooLarge {
+                problem: payload.described(),
+                bytes,
+            });
+        }
         Ok(payload)
+    }
+
+    /// The problem as a refusal names it: `` problem `A. Cover in Water` (https://…) ``.
+    pub fn described(&self) -> String {
+        let name = crate::text::one_line(self.name.trim(), 80);
+        match self.url.trim() {
+            "" => format!("problem `{name}`"),
+            url => format!("problem `{name}` ({})", crate::text::one_line(url, 120)),
+        }
+    }
+
+    /// What its samples hold, inputs and answers together: about what storing it writes.
+    pub fn sample_bytes(&self) -> u64 {
+        self.tests
+            .iter()
+            .map(|test| (test.input.len() + test.output.len()) as u64)
+            .sum()
     }
 
     /// The time limit, when the page gave a usable one.
@@ -200,6 +252,36 @@ mod tests {
         assert_eq!(payload.output_file(), Some("paint.out"));
         let regex = br#"{"name":"A","input":{"type":"regex","pattern":"A-(small|large).*[.]in"}}"#;
         assert_eq!(Payload::parse(regex).unwrap().input_file(), None);
+    }
+
+    #[test]
+    fn samples_are_bounded_in_number_and_bytes_and_the_refusal_names_the_problem() {
+        let body = |count: usize, text: &str| {
+            let test = serde_json::json!({"input": text, "output": "1\n"});
+            serde_json::json!({
+                "name": "A. Flood",
+                "url": "https://codeforces.com/contest/1/problem/A",
+                "tests": vec![test; count],
+            })
+            .to_string()
+        };
+        assert!(Payload::parse(body(MAX_SAMPLES, "1\n").as_bytes()).is_ok());
+        let error = Payload::parse(body(200_000, "1\n").as_bytes()).unwrap_err();
+        assert_eq!(error.status(), 413);
+        assert_eq!(
+            error.to_string(),
+            "problem `A. Flood` (https://codeforces.com/contest/1/problem/A) has 200000 samples, more than the 1000 a problem may have: not a problem page's"
+        );
+        let big = "9".repeat(5 << 20);
+        let error = Payload::parse(body(1, &big).as_bytes()).unwrap_err();
+        assert_eq!(error.status(), 413);
+        assert!(
+            error
+                .to_string()
+                .contains("has 5.0 MiB of samples, more than the 4 MiB"),
+            "{error}"
+        );
+        assert_eq!(Payload::parse(b"").unwrap_err().status(), 400);
     }
 
     #[test]

@@ -46,6 +46,11 @@ pub const DEFAULT_PORT: u16 = 4244;
 /// this large is not one.
 pub const MAX_BODY_BYTES: u64 = 16 << 20;
 
+/// What one `harness listen` writes in all: the samples of every problem, each rewrite of
+/// judge.toml, the solution files. A whole contest is a few MiB; past this a client is
+/// filling the disk, and is refused (507) until the server is started again.
+pub const MAX_SESSION_BYTES: u64 = 1 << 30;
+
 /// Threads that read requests. The extension sends at most 6 requests at once (to all its
 /// ports together), one problem each.
 pub const WORKERS: usize = 8;
@@ -204,6 +209,7 @@ pub fn serve(
         .map_err(ListenError::Threads)?;
 
     let mut batches = Batches::new(options.batch_quiet);
+    let mut stored = Stored::default();
     loop {
         if crate::sandbox::interrupt::is_interrupted() {
             for batch in batches.drain() {
@@ -227,18 +233,38 @@ pub fn serve(
             Some(Incoming::Problem(problem)) => {
                 let (stream, payload) = *problem;
                 let template = options.template.as_ref();
+                // Storing writes its samples, judge.toml again and a solution file.
+                let cost = |config_bytes: u64| {
+                    payload.sample_bytes()
+                        + config_bytes
+                        + template.map_or(0, |t| t.text.len() as u64)
+                };
+                if let Err(reason) = stored.admit(&payload, cost(file_size(config))) {
+                    on_event(Event::Refused {
+                        status: 507,
+                        reason: &reason,
+                    });
+                    answer(&stream, 507, &reason);
+                    continue;
+                }
                 let received = match super::store(config, &payload, template) {
                     Ok(received) => received,
                     Err(error) => {
+                        // Ctrl-C while its samples were written: the next turn stops.
+                        let status = match error {
+                            StoreError::Interrupted => 503,
+                            _ => 500,
+                        };
                         let reason = store_failed(&payload, &error);
                         on_event(Event::Refused {
-                            status: 500,
+                            status,
                             reason: &reason,
                         });
-                        answer(&stream, 500, &reason);
+                        answer(&stream, status, &reason);
                         continue;
                     }
                 };
+                stored.add(cost(file_size(config)));
                 answer(&stream, 200, &format!("received as `{}`", received.id));
                 drop(stream);
                 let progress = batches.add(received.clone(), Instant::now());
@@ -269,6 +295,37 @@ pub fn serve(
             }
         }
     }
+}
+
+/// What this server has written, against [`MAX_SESSION_BYTES`].
+#[derive(Debug, Default)]
+struct Stored {
+    bytes: u64,
+}
+
+impl Stored {
+    /// Whether `payload`, whose storing writes `bytes`, may be stored too; why not, naming it
+    /// and the bound.
+    fn admit(&self, payload: &Payload, bytes: u64) -> Result<(), String> {
+        if self.bytes.saturating_add(bytes) <= MAX_SESSION_BYTES {
+            return Ok(());
+        }
+        Err(format!(
+            "not storing {}: this `harness listen` has written {:.1} MiB, and {} MiB is all one writes (hint: start it again); nothing was written",
+            payload.described(),
+            self.bytes as f64 / (1u64 << 20) as f64,
+            MAX_SESSION_BYTES >> 20
+        ))
+    }
+
+    fn add(&mut self, bytes: u64) {
+        self.bytes = self.bytes.saturating_add(bytes);
+    }
+}
+
+/// The size of the file at `path`; 0 when there is none.
+fn file_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// The accept thread: hands each connection to a worker, or answers 503 when all are busy
@@ -496,7 +553,7 @@ fn read_problem(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Payl
     body.truncate(length);
     Payload::parse(&body)
         .map(Some)
-        .map_err(|error| Reply::refuse(400, format!("{error}; nothing was written")))
+        .map_err(|error| Reply::refuse(error.status(), format!("{error}; nothing was written")))
 }
 
 /// The headers that decide whether a request is taken.
@@ -789,6 +846,7 @@ fn reason_phrase(status: u16) -> &'static str {
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         503 => "Service Unavailable",
+        507 => "Insufficient Storage",
         _ => "",
     }
 }
@@ -857,6 +915,26 @@ mod tests {
         assert!(!is_json("text/plain;charset=UTF-8"));
         assert!(!is_json("application/x-www-form-urlencoded"));
         assert!(!is_json("multipart/form-data; boundary=x"));
+    }
+
+    #[test]
+    fn a_session_writes_at_most_its_bound_and_says_so_naming_the_problem() {
+        let problem = Payload::parse(
+            br#"{"name": "B. Big", "url": "https://codeforces.com/contest/1/problem/B"}"#,
+        )
+        .unwrap();
+        let mut stored = Stored::default();
+        let each = 4 << 20;
+        for _ in 0..MAX_SESSION_BYTES / each {
+            stored.admit(&problem, each).unwrap();
+            stored.add(each);
+        }
+        let reason = stored.admit(&problem, 1).unwrap_err();
+        assert_eq!(
+            reason,
+            "not storing problem `B. Big` (https://codeforces.com/contest/1/problem/B): this `harness listen` has written 1024.0 MiB, and 1024 MiB is all one writes (hint: start it again); nothing was written"
+        );
+        stored.admit(&problem, 0).unwrap();
     }
 
     #[test]

@@ -18,6 +18,18 @@ use crate::sandbox::run::Limits;
 use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
+/// How every JUnit file the harness writes begins (its `<testsuites name>` is the command,
+/// `harness run`): a file that begins so is an earlier report, replaced without being told.
+pub const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"harness ";
+
+/// The JUnit report, as its errors name it.
+pub const JUNIT: crate::atomic::Report = crate::atomic::Report {
+    what: "the JUnit report",
+    option: "--junit",
+    example: "junit.xml",
+    marker: HEAD,
+};
+
 /// Lines of diff kept in a failure's text: CI pages show it inline.
 const DIFF_LINES: usize = 40;
 /// Lines of stderr kept per case.
@@ -748,7 +760,10 @@ mod tests {
                     .collect(),
             }],
         };
-        insta::assert_snapshot!(render(&report));
+        let rendered = render(&report);
+        // An earlier report is known by its head: the next run replaces it.
+        assert!(rendered.starts_with(HEAD), "{rendered}");
+        insta::assert_snapshot!(rendered);
     }
 
     fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {

@@ -3,8 +3,9 @@
 //! hyperfine's `Exporter`s are fed. A new output is one more `Reporter`.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::atomic::{NamedFile, Report, TargetError};
 use crate::event::Event;
 
 /// Renders the events of a run. It never runs anything; what it writes goes to a writer it
@@ -94,59 +95,37 @@ impl<W: Write> Write for Suspended<W> {
     }
 }
 
-/// A file made (with its folder) on the first write, so that a run that fails before its
-/// report leaves no empty file behind; CI configs name paths like `target/junit/run.xml`
-/// before anything made `target/junit`.
+/// A report file the user named (`--junit`, `--html`): checked when named, before anything
+/// runs, and written whole at each flush, with its folder, by the harness's one way of writing
+/// a named file; so a run that fails before its report leaves no file behind, and CI configs
+/// may name paths like `target/junit/run.xml` before anything made `target/junit`.
 pub struct ReportFile {
-    path: PathBuf,
-    what: &'static str,
-    file: Option<std::fs::File>,
+    file: NamedFile,
+    buffer: Vec<u8>,
 }
 
 impl ReportFile {
-    /// `what` names the report in an error: `the JUnit report`.
-    pub fn new(path: &Path, what: &'static str) -> Self {
-        ReportFile {
-            path: path.to_path_buf(),
-            what,
-            file: None,
-        }
-    }
-
-    fn error(&self, error: &io::Error) -> io::Error {
-        io::Error::new(
-            error.kind(),
-            format!(
-                "cannot write {} `{}`: {error}",
-                self.what,
-                self.path.display()
-            ),
-        )
-    }
-
-    fn open(&mut self) -> io::Result<&mut std::fs::File> {
-        if self.file.is_none() {
-            if let Some(folder) = self.path.parent().filter(|f| !f.as_os_str().is_empty()) {
-                std::fs::create_dir_all(folder).map_err(|e| self.error(&e))?;
-            }
-            let file = std::fs::File::create(&self.path).map_err(|e| self.error(&e))?;
-            self.file = Some(file);
-        }
-        Ok(self.file.as_mut().expect("opened above"))
+    pub fn new(path: &Path, report: Report, force: bool) -> Result<Self, TargetError> {
+        Ok(ReportFile {
+            file: NamedFile::new(path, report, force)?,
+            buffer: Vec::new(),
+        })
     }
 }
 
 impl Write for ReportFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let written = self.open()?.write(buf);
-        written.map_err(|e| self.error(&e))
+        self.buffer.extend_from_slice(buf);
+        Ok(buf.len())
     }
 
+    /// Writes what was written since the last flush as the whole file.
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.file {
-            Some(file) => file.flush(),
-            None => Ok(()),
+        if self.buffer.is_empty() {
+            return Ok(());
         }
+        let bytes = std::mem::take(&mut self.buffer);
+        self.file.write(&bytes).map_err(io::Error::other)
     }
 }
 
@@ -211,10 +190,12 @@ mod tests {
     fn a_report_file_is_made_on_the_first_write_only() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("deep/folder/run.xml");
-        let mut file = ReportFile::new(&path, "the JUnit report");
+        let mut file = ReportFile::new(&path, crate::report::junit::JUNIT, false).unwrap();
         file.flush().unwrap();
         assert!(!path.exists());
         file.write_all(b"<x/>").unwrap();
+        assert!(!path.exists(), "nothing is written before the flush");
+        file.flush().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"<x/>");
     }
 }

@@ -59,7 +59,8 @@ impl FailedCases {
     }
 
     /// Writes through a temporary file and a rename, so that an interrupted run never leaves
-    /// half a file for the next `--failed` to choke on.
+    /// half a file for the next `--failed` to choke on; only over a regular file (never over
+    /// or through a link, a device or a FIFO put there).
     pub fn save(&self, path: &Path) -> Result<(), FailuresError> {
         let write_error = |source| FailuresError::Write {
             path: path.to_path_buf(),
@@ -71,9 +72,7 @@ impl FailedCases {
             .map_err(std::io::Error::other)
             .map_err(write_error)?;
         text.push('\n');
-        let partial = path.with_extension(format!("json.{}.partial", std::process::id()));
-        std::fs::write(&partial, text).map_err(write_error)?;
-        std::fs::rename(&partial, path).map_err(write_error)
+        crate::atomic::write(path, text.as_bytes()).map_err(|error| write_error(error.source))
     }
 
     /// Takes in one problem's results: failures are remembered, cases that pass now are

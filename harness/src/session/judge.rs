@@ -134,10 +134,8 @@ impl Session {
             .map(|f| f.path().to_path_buf())
             .or(request.input.clone());
         if request.watch {
-            // A file the report may not replace stops the watch now, not at every save.
-            if let Some(path) = &output.html {
-                crate::report::html::file::HtmlFile::new(path, output.force)?;
-            }
+            // A file a report may not replace stops the watch now, not at every save.
+            output.files()?;
             return super::watch::watch(&request.source(), || {
                 self.fresh().judge_once(request, output, input.as_deref())
             });

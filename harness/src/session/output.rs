@@ -4,12 +4,13 @@
 
 use std::path::PathBuf;
 
+use crate::atomic::TargetError;
 use crate::event::Plan;
-use crate::report::html::file::HtmlFile;
+use crate::report::html;
 use crate::report::html::HtmlReporter;
 use crate::report::human::{Detail, HumanOptions, HumanReporter};
 use crate::report::json::JsonReporter;
-use crate::report::junit::JunitReporter;
+use crate::report::junit::{self, JunitReporter};
 use crate::report::progress::ProgressReporter;
 use crate::report::reporter::{Fanout, ReportFile, Suspended};
 
@@ -33,7 +34,7 @@ pub struct Output {
     pub detail: Detail,
     /// Also write the HTML report to this file.
     pub html: Option<PathBuf>,
-    /// Write the HTML report over a file that is not an earlier one.
+    /// Write the HTML or JUnit report over a regular file that is not an earlier one.
     pub force: bool,
 }
 
@@ -50,14 +51,24 @@ impl Output {
         self.format == Format::Human
     }
 
-    /// The reporters of `plan`: the progress bar first (so that it is cleared before a
-    /// report written at the end), the report on stdout, the JUnit file, the HTML page. An
-    /// HTML file that may not be written over stops the command here, before anything runs.
-    pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> anyhow::Result<Fanout> {
-        let html = match &self.html {
-            Some(path) => Some(HtmlFile::new(path, self.force)?),
+    /// The report files named, checked: a file that may not be written over (the user's own,
+    /// a link, a device, a FIFO) stops the command before anything runs.
+    pub(super) fn files(&self) -> Result<(Option<ReportFile>, Option<ReportFile>), TargetError> {
+        let junit = match &self.junit {
+            Some(path) => Some(ReportFile::new(path, junit::JUNIT, self.force)?),
             None => None,
         };
+        let html = match &self.html {
+            Some(path) => Some(html::file::open(path, self.force)?),
+            None => None,
+        };
+        Ok((junit, html))
+    }
+
+    /// The reporters of `plan`: the progress bar first (so that it is cleared before a
+    /// report written at the end), the report on stdout, the JUnit file, the HTML page.
+    pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> anyhow::Result<Fanout> {
+        let (junit, html) = self.files()?;
         let mut fanout = Fanout::new();
         let progress = ProgressReporter::stderr(plan);
         let bar = progress.bar();
@@ -69,11 +80,8 @@ impl Output {
             )),
             Format::Json => fanout.push(JsonReporter::new(anstream::stdout())),
         }
-        if let Some(path) = &self.junit {
-            fanout.push(JunitReporter::new(ReportFile::new(
-                path,
-                "the JUnit report",
-            )));
+        if let Some(file) = junit {
+            fanout.push(JunitReporter::new(file));
         }
         if let Some(file) = html {
             fanout.push(HtmlReporter::new(file));
