@@ -204,8 +204,9 @@ pub fn kattis_feedback(
         (None, Some(bytes)) => {
             let value = read(CreditSource::ScoreMultiplierTxt, bytes)?;
             if value > 1.0 {
+                // As written: printed, 1.0000001 would read as 1.
                 return Err(CreditError::MultiplierOutOfRange {
-                    value: crate::units::format_number(value),
+                    value: as_written(String::from_utf8_lossy(bytes).trim()),
                 });
             }
             Ok(Some(Credit {
@@ -446,9 +447,9 @@ mod tests {
             ),
             (
                 None,
-                Some("1e308"),
+                Some("1.0000001\n"),
                 Err(CreditError::MultiplierOutOfRange {
-                    value: "1e308".into(),
+                    value: "1.0000001".into(),
                 }),
             ),
         ];
