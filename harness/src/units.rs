@@ -1,5 +1,5 @@
 //! Durations ("1s", "500ms") and sizes ("256MiB") as people write them in judge.toml, and as
-//! the reports print them.
+//! the reports print them; numbers a program or a package gives (scores, points) as printed.
 
 use std::time::Duration;
 
@@ -90,6 +90,42 @@ fn split_number(text: &str) -> (&str, &str) {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
     text.split_at(end)
+}
+
+/// Decimals a number is printed with by [`format_number`].
+pub const DECIMALS: usize = 6;
+
+/// From this magnitude on, [`format_number`] writes an exponent: plain digits of a number as
+/// large as a checker may say (`1e308`) would fill a screen, and below it six decimals still
+/// fit in 20 characters.
+const PLAIN_BELOW: f64 = 1e12;
+
+/// A number as every report prints a score or points: rounded to [`DECIMALS`] decimals,
+/// trailing zeros dropped (`70`, `87.5`, `0.000123`, `33.333333`), never `-0`; from 10¹² on,
+/// with an exponent and seven significant digits (`1e308`, `-1.234568e15`), so that no
+/// number takes more than 20 characters. Rounding is the exact decimal value of the float
+/// rounded half to even, as C's `printf("%f")` and Python's `%f` do. `inf` and `NaN` as
+/// Rust writes them.
+pub fn format_number(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    if value.abs() >= PLAIN_BELOW {
+        let scientific = format!("{value:.DECIMALS$e}");
+        return match scientific.split_once('e') {
+            Some((mantissa, exponent)) => {
+                let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+                format!("{mantissa}e{exponent}")
+            }
+            None => scientific,
+        };
+    }
+    let fixed = format!("{value:.DECIMALS$}");
+    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+    match trimmed {
+        "-0" => "0".to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// `12 ms`, `1.25 s`: milliseconds below ten seconds read best for contest limits.
@@ -209,6 +245,51 @@ mod tests {
         assert_eq!(parse_size("100B"), Ok(100));
         assert!(parse_size("64").unwrap_err().contains("no unit"));
         assert!(parse_size("64XB").is_err());
+    }
+
+    #[test]
+    fn numbers_are_short_and_ordinary_ones_as_before() {
+        let table: &[(f64, &str)] = &[
+            (70.0, "70"),
+            (100.0, "100"),
+            (87.5, "87.5"),
+            (0.000123, "0.000123"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (-1e-9, "0"),
+            (1e-7, "0"),
+            (1e-300, "0"),
+            (100.0 / 3.0, "33.333333"),
+            (0.1 + 0.2, "0.3"),
+            (-2.5, "-2.5"),
+            (1234567.0, "1234567"),
+            (0.0078125, "0.007812"),
+            (999_999_999_999.0, "999999999999"),
+            // The longest plain form: 20 characters.
+            (-999_999_999_999.999_9, "-999999999999.999878"),
+            (1e12, "1e12"),
+            (1e308, "1e308"),
+            (-1e308, "-1e308"),
+            (f64::MAX, "1.797693e308"),
+            (1.5e20, "1.5e20"),
+            (123_456_789_012_345.0, "1.234568e14"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "NaN"),
+        ];
+        for &(value, shown) in table {
+            assert_eq!(format_number(value), shown, "{value:?}");
+        }
+        for value in [f64::MAX, -f64::MAX, 1e15 + 0.3, -123.456789e200, 5e-324] {
+            let shown = format_number(value);
+            assert!(shown.len() <= 20, "{value:?}: {shown}");
+            let back: f64 = shown.parse().unwrap();
+            // Within the printed precision: six decimals, or seven significant digits.
+            assert!(
+                (back - value).abs() <= value.abs() * 1e-6 + 1e-6,
+                "{value:?}: {shown}"
+            );
+        }
     }
 
     #[test]

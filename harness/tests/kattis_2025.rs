@@ -569,3 +569,34 @@ fn use_for_time_limit_false_leaves_a_submission_out_of_the_time_limit() {
     assert!(line.contains("(tl/wrong_answer/slow_wa.c)"), "{line}");
     assert!(line.contains("slowest not permitted to time out"), "{line}");
 }
+
+/// submissions.yaml's bound on the patterns its globs stand for is one for the whole file:
+/// 3,000 keys that each stand for 4,096 submissions (within the bound of one key) would be
+/// 12 million glob matchers, gigabytes. The package is refused, naming the file and the
+/// bound, before anything is judged.
+#[test]
+fn submissions_yaml_is_bounded_as_a_whole_not_per_key() {
+    let project = Project::new();
+    rules_package(&project);
+    let octal = "{0,1,2,3,4,5,6,7}".repeat(4);
+    let keys: String = (0..3000)
+        .map(|i| format!("\"mixed/k{i}_{octal}.py\":\n  permitted: [AC, WA]\n"))
+        .collect();
+    project.write("rules/submissions/submissions.yaml", &keys);
+    let assert = project
+        .harness()
+        .env("HARNESS_CACHE_DIR", project.join(".cache"))
+        .args(["verify", "rules"])
+        // Not a measure of speed: only that a judge which expands every key (hours, and
+        // gigabytes) fails here instead of holding the suite.
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("submissions/submissions.yaml")
+            && stderr.contains("its globs stand for more than 4096 patterns in all")
+            && stderr.contains("reached at `mixed/k1_{0,1,2,3,4,5,6,7}"),
+        "{stderr}"
+    );
+}

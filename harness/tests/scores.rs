@@ -1153,3 +1153,134 @@ fn cases_of_another_folder_are_scored_by_the_groups_they_fit() {
     );
     assert!(document.get("score").is_none(), "{document}");
 }
+
+/// A scoring package whose output validator writes the submission's output, as it is, into
+/// `score.txt`: each submission says its own score. `secret` holds two cases; `secret_yaml`
+/// is its `test_group.yaml` (2025-09), or `None` for a legacy package (problem.yaml with no
+/// version, `validation: custom score`).
+fn echo_score_package(project: &Project, secret_yaml: Option<&str>) {
+    let (problem_yaml, validator) = match secret_yaml {
+        Some(yaml) => {
+            project.write("echo/data/secret/test_group.yaml", yaml);
+            (
+                "problem_format_version: 2025-09\ntype: scoring\nname: Echo\nlimits:\n  time_limit: 2\n",
+                "echo/output_validator/validate.py",
+            )
+        }
+        None => (
+            "name: Echo\ntype: scoring\nvalidation: custom score\nlimits:\n  time_limit: 2\n",
+            "echo/output_validators/echo/validate.py",
+        ),
+    };
+    project.write("echo/problem.yaml", problem_yaml);
+    project.write(
+        validator,
+        "import sys\nopen(sys.argv[3] + 'score.txt', 'w').write(sys.stdin.read())\nsys.exit(42)\n",
+    );
+    for (case, input) in [
+        ("sample/1", "0\n"),
+        ("secret/1", "1\n"),
+        ("secret/2", "2\n"),
+    ] {
+        project.write(&format!("echo/data/{case}.in"), input);
+        project.write(&format!("echo/data/{case}.ans"), "\n");
+    }
+}
+
+/// `harness judge echo` on a submission that prints `score`: the exit code and the report.
+fn judge_echo(project: &Project, score: &str) -> (i32, String) {
+    let file = format!("says-{}.py", score.len());
+    project.write(&file, &format!("print({score:?})\n"));
+    let (code, stdout, stderr) = run(project, &["judge", "echo", &file]);
+    (code, format!("{stdout}{stderr}"))
+}
+
+#[test]
+fn a_negative_score_txt_is_a_judge_error_in_a_2025_09_package() {
+    const JUDGE_ERROR: i32 = 3;
+    let project = Project::new();
+    echo_score_package(&project, Some("max_score: 100\nscore_aggregation: sum\n"));
+    let (code, said) = judge_echo(&project, "25");
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("score 50/100"), "{said}");
+    // 2025-09: "`score.txt` ... must contain a single non-negative floating-point number".
+    let (code, said) = judge_echo(&project, "-15");
+    assert_eq!(code, JUDGE_ERROR, "{said}");
+    assert!(
+        said.contains("output validator `output_validator` accepted, but its score cannot be used: `score.txt` is negative: -15"),
+        "{said}"
+    );
+    assert!(!said.contains("score -"), "{said}");
+    // A legacy package keeps problemtools' rule: any finite number, bounded by `range`.
+    let legacy = Project::new();
+    echo_score_package(&legacy, None);
+    legacy.write(
+        "echo/data/testdata.yaml",
+        "range: -100 100\non_reject: continue\n",
+    );
+    let (code, said) = judge_echo(&legacy, "-15");
+    assert_eq!(code, 0, "{said}");
+    // The sample counts too, as problemtools' default grader sums it.
+    assert!(said.contains("verdict: AC, score -45/100"), "{said}");
+}
+
+#[test]
+fn case_scores_that_add_up_past_any_number_are_a_judge_error_not_infinity() {
+    const JUDGE_ERROR: i32 = 3;
+    let project = Project::new();
+    echo_score_package(
+        &project,
+        Some("max_score: unbounded\nscore_aggregation: sum\n"),
+    );
+    // Each case 1e308, a finite score; their sum is not.
+    let (code, said) = judge_echo(&project, "1e308");
+    assert_eq!(code, JUDGE_ERROR, "{said}");
+    assert!(
+        said.contains(
+            "group `secret` has no score: its parts' scores add up to more than a number holds"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("inf"), "{said}");
+    let file = "says-5.py";
+    let (_, stdout, _) = run(&project, &["judge", "echo", file, "--format", "json"]);
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(document["verdict"], "JE", "{document}");
+    assert!(document["score"].is_number(), "{document}");
+    for case in document["cases"].as_array().unwrap() {
+        if let Some(score) = case.get("score") {
+            assert!(score.is_number(), "{document}");
+        }
+    }
+    // A score.txt that is not a finite number is the validator's fault, never a score.
+    for score in ["inf", "nan", "1e400", "-inf"] {
+        let (code, said) = judge_echo(&project, score);
+        assert_eq!(code, JUDGE_ERROR, "{score}: {said}");
+        assert!(
+            said.contains("`score.txt` is not a finite number"),
+            "{score}: {said}"
+        );
+    }
+}
+
+/// testlib's `quitp(1e308)`: the points are far more than the case is worth, and the message
+/// that says so is a line, not 309 digits.
+#[test]
+fn huge_points_are_printed_short() {
+    let project = partial_project("scoring = \"points\"");
+    project.write("huge.sh", "read n\necho 'half 1e308'\n");
+    let document = json(&project, &["judge", "p", "huge.sh", "--format", "json"]);
+    let reason = document["cases"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("gives 1e308, more than the case is worth (25)"),
+        "{reason}"
+    );
+    assert!(reason.len() < 150, "{} characters: {reason}", reason.len());
+    // A pass-fail problem says the points it refuses, as short.
+    let project = partial_project("");
+    project.write("huge.sh", "read n\necho 'half 1e308'\n");
+    let (code, stdout, _) = run(&project, &["judge", "p", "huge.sh"]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(stdout.contains("points 1e308)"), "{stdout}");
+    assert!(stdout.lines().all(|l| l.len() < 300), "{stdout}");
+}

@@ -48,6 +48,9 @@ pub struct PackageProgram {
     pub folder: PathBuf,
     /// Shown in reasons: `output_validators/checker`.
     pub name: String,
+    /// How what it leaves in its feedback folder (`score.txt`) is read: by its package's
+    /// format.
+    pub feedback: crate::score::FeedbackRules,
 }
 
 impl PackageProgram {
@@ -258,19 +261,16 @@ fn absolute(path: &Path) -> OsString {
 }
 
 /// The partial credit a Kattis validator left in its feedback folder for an accepted case:
-/// `score.txt` (any number, as problemtools reads a legacy one; a group's `range` bounds it)
-/// or 2025-09's `score_multiplier.txt` (a fraction of the case's maximum); both is an error.
+/// `score.txt` (not negative in 2025-09; any number, as problemtools reads a legacy one, whose
+/// group's `range` bounds it) or 2025-09's `score_multiplier.txt` (a fraction of the case's
+/// maximum); both is an error.
 pub(crate) fn feedback_credit(
     feedback: &Path,
+    rules: crate::score::FeedbackRules,
 ) -> Result<Option<crate::score::Credit>, crate::score::CreditError> {
     let score = read_left(feedback, "score.txt", MESSAGE_BYTES);
     let multiplier = read_left(feedback, "score_multiplier.txt", MESSAGE_BYTES);
-    match (score, multiplier) {
-        (Some(score), None) => crate::score::legacy_score_txt(&score).map(Some),
-        (score, multiplier) => {
-            crate::score::kattis_feedback(score.as_deref(), multiplier.as_deref())
-        }
-    }
+    crate::score::kattis_feedback(rules, score.as_deref(), multiplier.as_deref())
 }
 
 /// Runs a Kattis output validator on one output.
@@ -348,7 +348,7 @@ pub fn custom_in(
         (None, Termination::Exited(EXIT_ACCEPTED)) => {
             let accepted =
                 Judgement::accepted(message.unwrap_or_else(|| format!("`{name}` accepted")));
-            match feedback_credit(feedback) {
+            match feedback_credit(feedback, validator.feedback) {
                 Ok(credit) => Judgement { credit, ..accepted },
                 Err(error) => Judgement::judge_error(format!(
                     "output validator `{name}` accepted, but its score cannot be used: {error}"
@@ -456,6 +456,7 @@ mod tests {
                 args: Vec::new(),
                 folder: dir.path().to_path_buf(),
                 name: "output_validators/v".to_string(),
+                feedback: crate::score::FeedbackRules::default(),
             }),
             groups: vec![(
                 dir.path().to_path_buf(),

@@ -201,7 +201,12 @@ pub fn judge_case(
     let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
     // A Kattis interactor of a scoring problem leaves the case's score in its feedback folder.
     if judgement.verdict == Verdict::Accepted && interactor.protocol == InteractorProtocol::Kattis {
-        match crate::check::package::feedback_credit(&feedback) {
+        // A package's interactor by its format's rules; judge.toml's by the current format's.
+        let rules = interactor
+            .package
+            .as_ref()
+            .map_or_else(crate::score::FeedbackRules::default, |p| p.feedback);
+        match crate::check::package::feedback_credit(&feedback, rules) {
             Ok(credit) => judgement.credit = credit,
             Err(error) => {
                 judgement = crate::check::Judgement::judge_error(format!(

@@ -41,6 +41,7 @@ impl Built {
             args: self.program.args.clone(),
             folder: self.folder.clone(),
             name: name.to_string(),
+            feedback: crate::score::FeedbackRules::default(),
         }
     }
 }

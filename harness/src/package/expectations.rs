@@ -86,8 +86,9 @@ pub enum TimeLimitUse {
 #[derive(Debug, Clone)]
 pub struct Glob {
     pub text: String,
-    /// One matcher per expansion of its braces (`{,0}{2,4}` is four globs).
-    matchers: Vec<globset::GlobMatcher>,
+    /// One matcher per expansion of its braces (`{,0}{2,4}` is four globs), shared by the
+    /// rules of every submission the glob's entry names.
+    matchers: std::sync::Arc<[globset::GlobMatcher]>,
 }
 
 impl PartialEq for Glob {
@@ -98,22 +99,40 @@ impl PartialEq for Glob {
 
 impl Eq for Glob {}
 
-/// Brace expansions a glob may have: far more than any submissions.yaml writes.
-const MAX_EXPANSIONS: usize = 4096;
+/// Patterns a glob, and all the globs of one submissions.yaml together, may stand for (each
+/// brace expansion is one, each key at least one): far more than any submissions.yaml
+/// writes, and few enough that their matchers take megabytes, not gigabytes.
+pub const MAX_EXPANSIONS: usize = 4096;
 
 impl Glob {
+    /// A glob alone, with the whole bound to itself.
+    #[cfg(test)]
     pub fn new(text: &str) -> Result<Glob, String> {
+        Glob::within(text, &mut MAX_EXPANSIONS.clone()).map_err(|error| match error {
+            GlobError::Bad(message) => message,
+            GlobError::TooMany => {
+                format!("`{text}` stands for more than {MAX_EXPANSIONS} patterns")
+            }
+        })
+    }
+
+    /// A glob whose patterns come out of `budget`, what is left of a bound that several
+    /// globs share; none is made when they would not fit.
+    fn within(text: &str, budget: &mut usize) -> Result<Glob, GlobError> {
         let build = |pattern: &str| GlobBuilder::new(pattern).literal_separator(true).build();
-        let mut matchers = Vec::new();
-        for pattern in expand_braces(text.trim_end_matches('/'))? {
+        let patterns =
+            expand_braces(text.trim_end_matches('/'), *budget).ok_or(GlobError::TooMany)?;
+        *budget -= patterns.len();
+        let mut matchers = Vec::with_capacity(patterns.len());
+        for pattern in patterns {
             let glob = build(&pattern)
                 .or_else(|_| build(&globset::escape(&pattern)))
-                .map_err(|e| format!("`{text}` is not a glob: {e}"))?;
+                .map_err(|e| GlobError::Bad(format!("`{text}` is not a glob: {e}")))?;
             matchers.push(glob.compile_matcher());
         }
         Ok(Glob {
             text: text.to_string(),
-            matchers,
+            matchers: matchers.into(),
         })
     }
 
@@ -132,10 +151,18 @@ impl Glob {
     }
 }
 
+/// Why a glob was not made.
+enum GlobError {
+    /// Not a glob.
+    Bad(String),
+    /// More patterns than are left of the bound.
+    TooMany,
+}
+
 /// Every pattern a glob's `{a,b}` groups stand for (their cartesian product), each
 /// alternative with its spaces taken out and an empty one allowed, as BAPCtools reads them
-/// (`secret/*{ 4 }{ 2 }` is `secret/*42`).
-fn expand_braces(text: &str) -> Result<Vec<String>, String> {
+/// (`secret/*{ 4 }{ 2 }` is `secret/*42`); `None` when they are more than `limit`.
+fn expand_braces(text: &str, limit: usize) -> Option<Vec<String>> {
     let mut patterns = vec![String::new()];
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -144,10 +171,8 @@ fn expand_braces(text: &str) -> Result<Vec<String>, String> {
         };
         let before = &rest[..open];
         let alternatives: Vec<&str> = rest[open + 1..close].split(',').map(str::trim).collect();
-        if patterns.len() * alternatives.len() > MAX_EXPANSIONS {
-            return Err(format!(
-                "`{text}` stands for more than {MAX_EXPANSIONS} patterns"
-            ));
+        if patterns.len().saturating_mul(alternatives.len()) > limit {
+            return None;
         }
         patterns = patterns
             .iter()
@@ -155,7 +180,7 @@ fn expand_braces(text: &str) -> Result<Vec<String>, String> {
             .collect();
         rest = &rest[close + 1..];
     }
-    Ok(patterns.into_iter().map(|p| p + rest).collect())
+    (patterns.len() <= limit).then(|| patterns.into_iter().map(|p| p + rest).collect())
 }
 
 /// One rule: what a submission's verdicts on some cases must be.
@@ -227,7 +252,8 @@ pub fn default_rule(folder: &str) -> Option<Rule> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expectations {
     pub rules: Vec<Rule>,
-    pub cases: Vec<String>,
+    /// Shared by every submission's expectations: one list however many submissions.
+    pub cases: std::sync::Arc<[String]>,
 }
 
 // Scores are compared as written; no NaN comes from a YAML number.
@@ -248,6 +274,7 @@ impl Expectations {
         if !compiled {
             return Err("it did not compile".to_string());
         }
+        let judged_names: std::collections::HashSet<&str> = judged.iter().map(|c| c.name).collect();
         for rule in &self.rules {
             let applying: Vec<&JudgedCase<'_>> =
                 judged.iter().filter(|c| rule.applies(c.name)).collect();
@@ -267,7 +294,7 @@ impl Expectations {
             let unjudged = self
                 .cases
                 .iter()
-                .any(|name| rule.applies(name) && !judged.iter().any(|c| c.name == name));
+                .any(|name| !judged_names.contains(name.as_str()) && rule.applies(name));
             let required = unjudged
                 || applying
                     .iter()
@@ -541,6 +568,18 @@ pub fn read(root: &Path) -> Result<Vec<Entry>, PackageError> {
     let Some(map) = yaml.as_mapping() else {
         return Err(invalid("must be a map of submission globs".to_string()));
     };
+    // One bound for the whole file: each key's glob and each of its case globs takes its
+    // patterns out of it, so 3,000 keys cannot each stand for thousands.
+    let mut budget = MAX_EXPANSIONS;
+    let mut glob = |text: &str| {
+        Glob::within(text, &mut budget).map_err(|error| match error {
+            GlobError::Bad(message) => invalid(message),
+            GlobError::TooMany => invalid(format!(
+                "its globs stand for more than {MAX_EXPANSIONS} patterns in all (each key one, each `{{a,b}}` one per choice), reached at `{}`: not read (hint: one glob with `*` names many submissions)",
+                crate::text::cut(text, 80)
+            )),
+        })
+    };
     let mut entries = Vec::new();
     for (key, value) in map {
         let Some(pattern) = key.as_str() else {
@@ -548,7 +587,7 @@ pub fn read(root: &Path) -> Result<Vec<Entry>, PackageError> {
                 "its keys are submission globs (strings)".to_string(),
             ));
         };
-        let glob = Glob::new(pattern).map_err(&invalid)?;
+        let glob_of_key = glob(pattern)?;
         let Some(body) = value.as_mapping() else {
             return Err(invalid(format!(
                 "`{pattern}` must map to its keys (`permitted`, …)"
@@ -562,7 +601,7 @@ pub fn read(root: &Path) -> Result<Vec<Entry>, PackageError> {
             if ENTRY_KEYS.contains(&case_pattern) {
                 continue;
             }
-            let cases = Glob::new(case_pattern).map_err(&invalid)?;
+            let cases = glob(case_pattern)?;
             rules.push(
                 rule_keys(
                     case_value,
@@ -572,7 +611,10 @@ pub fn read(root: &Path) -> Result<Vec<Entry>, PackageError> {
                 .map_err(&invalid)?,
             );
         }
-        entries.push(Entry { glob, rules });
+        entries.push(Entry {
+            glob: glob_of_key,
+            rules,
+        });
     }
     Ok(entries)
 }
@@ -637,7 +679,7 @@ pub fn for_submission(
     entries: &[Entry],
     folder: &str,
     name: &str,
-    cases: &[String],
+    cases: &std::sync::Arc<[String]>,
 ) -> Option<Expectations> {
     let matching: Vec<&Entry> = entries.iter().filter(|e| e.glob.matches(name)).collect();
     if matching.is_empty() {
@@ -687,7 +729,7 @@ pub fn for_submission(
     }
     Some(Expectations {
         rules,
-        cases: cases.to_vec(),
+        cases: cases.clone(),
     })
 }
 
@@ -715,7 +757,8 @@ mod tests {
                 "secret/hard/2",
             ]
             .map(String::from)
-            .to_vec(),
+            .to_vec()
+            .into(),
         }
     }
 
@@ -816,5 +859,69 @@ mod tests {
         let brute = expectations(vec![default_rule("brute_force").unwrap()]);
         assert_eq!(brute.time_limit_use(), TimeLimitUse::Neither);
         assert_eq!(wa.may_end_with(), [Verdict::Accepted, Verdict::WrongAnswer]);
+    }
+
+    #[test]
+    fn braces_expand_within_a_bound() {
+        assert_eq!(
+            expand_braces("a{1,2}{x,y}", 4),
+            Some(
+                vec!["a1x", "a1y", "a2x", "a2y"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            )
+        );
+        assert_eq!(expand_braces("a{1,2}{x,y}", 3), None);
+        // Without braces a glob is one pattern, and still counts.
+        assert_eq!(
+            expand_braces("accepted/*", 1),
+            Some(vec!["accepted/*".to_string()])
+        );
+        assert_eq!(expand_braces("accepted/*", 0), None);
+        // Ten groups of ten: refused before the product is made.
+        assert_eq!(
+            expand_braces(&"{0,1,2,3,4,5,6,7,8,9}".repeat(10), 4096),
+            None
+        );
+        assert!(Glob::new(&"{a,b}".repeat(13))
+            .unwrap_err()
+            .contains("stands for more than 4096 patterns"));
+    }
+
+    /// The bound is the file's: keys that each stand for a few hundred patterns are refused
+    /// together, and case globs count too.
+    #[test]
+    fn one_bound_for_all_of_submissions_yaml() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("submissions")).unwrap();
+        let write =
+            |text: &str| std::fs::write(root.join("submissions/submissions.yaml"), text).unwrap();
+        let key = |i: usize| {
+            format!(
+                "\"k{i}/{{{}}}\":\n  permitted: [AC]\n",
+                vec!["x"; 100].join(",")
+            )
+        };
+        write(&(0..40).map(key).collect::<String>());
+        assert_eq!(read(root).unwrap().len(), 40);
+        write(&(0..41).map(key).collect::<String>());
+        let error = read(root).unwrap_err().to_string();
+        assert!(
+            error.contains("submissions.yaml")
+                && error.contains("more than 4096 patterns in all")
+                && error.contains("`k40/{"),
+            "{error}"
+        );
+        let cases = format!(
+            "  \"secret/{{{}}}\":\n    permitted: [AC]\n",
+            vec!["x"; 100].join(",")
+        );
+        let with_cases: String = (0..41)
+            .map(|i| format!("\"k{i}\":\n  permitted: [AC]\n{cases}"))
+            .collect();
+        write(&with_cases);
+        assert!(read(root).unwrap_err().to_string().contains("in all"));
     }
 }

@@ -78,6 +78,18 @@ pub fn load(
     time_limit: Option<Duration>,
 ) -> Result<Loaded, PackageError> {
     let mut interactor = None;
+    // A validator's `score.txt` is read as its package's version of the format says.
+    let feedback = match package.format {
+        super::Format::KattisLegacy => crate::score::FeedbackRules::Legacy,
+        super::Format::Kattis2025 | super::Format::Polygon => {
+            crate::score::FeedbackRules::Kattis2025
+        }
+    };
+    let program_of = |built: &super::build::Built, name: &str| {
+        let mut program = built.package_program(name);
+        program.feedback = feedback;
+        program
+    };
     let checker = match &package.validation {
         Validation::Default => {
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
@@ -89,7 +101,7 @@ pub fn load(
         Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = super::build::build(source, &languages, None)?;
             interactor = Some(package_interactor(
-                built.package_program(&source.name),
+                program_of(&built, &source.name),
                 crate::verdict::InteractorProtocol::Kattis,
                 None,
             ));
@@ -104,9 +116,10 @@ pub fn load(
             let built = super::build::build(source, &languages, None)?;
             Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
                 passes: package.passes,
-                validator: crate::check::package::OutputValidator::Custom(
-                    built.package_program(&source.name),
-                ),
+                validator: crate::check::package::OutputValidator::Custom(program_of(
+                    &built,
+                    &source.name,
+                )),
                 groups: output_groups(&package),
             }))
         }

@@ -133,6 +133,7 @@ pub fn kattis(
         return Ok((submissions, skipped));
     }
     let entries = super::expectations::read(root)?;
+    let cases: std::sync::Arc<[String]> = cases.into();
     for verdict_dir in sorted_entries(&folder)? {
         if !verdict_dir.is_dir() {
             continue;
@@ -184,7 +185,7 @@ pub fn kattis(
                 .map_err(|e| invalid(e.to_string()))?;
             let mut lower_bound_cases = Vec::new();
             if let Some(rules) =
-                super::expectations::for_submission(&entries, &verdict_name, &name, cases)
+                super::expectations::for_submission(&entries, &verdict_name, &name, &cases)
             {
                 // submissions.yaml's `score` and an `@EXPECTED_SCORE@` comment must both hold.
                 if let Some(stated) = rules.stated_score().map_err(&invalid)? {

@@ -23,7 +23,12 @@ pub fn points(score: Option<f64>, max: Option<f64>) -> String {
 pub fn score_text(score: &SubmissionScore) -> String {
     match score {
         SubmissionScore::Sheet(sheet) => {
-            format!("score {}", points(sheet.score, sheet.max_score))
+            let score = format!("score {}", points(sheet.score, sheet.max_score));
+            // No group's line shows the total's own fault: it is said here, beside the JE.
+            match sheet.total_fault() {
+                Some(fault) => format!("{score} ({fault})"),
+                None => score,
+            }
         }
         SubmissionScore::Incomplete { max_score, .. } => format!(
             "score {} (not every case it needs was judged)",

@@ -112,6 +112,17 @@ struct Eval {
     passed: bool,
 }
 
+impl ScoreSheet {
+    /// The total's own fault (over its maximum, out of its range, not a finite number), which
+    /// no group's line shows: recorded last, after every group's.
+    pub fn total_fault(&self) -> Option<&str> {
+        let in_groups = self.groups.iter().filter(|g| g.fault.is_some()).count();
+        (self.faults.len() > in_groups)
+            .then(|| self.faults.last().map(String::as_str))
+            .flatten()
+    }
+}
+
 impl Scoring {
     /// The scores of a submission with these outcomes. Every case the rules need must have
     /// one: a case after a group's first failure, or in a group whose dependency failed, is not
@@ -291,6 +302,11 @@ impl Evaluation<'_> {
             self.faults.push(fault.clone());
             eval.passed = false;
         }
+        // A sum of finite scores may overflow (two cases of 1e308): no score, and never one
+        // that a report or a parent group could not use. It scores what a judge error does.
+        if eval.score.is_some_and(|s| !s.is_finite()) {
+            eval.score = Some(0.0);
+        }
         if !top {
             let entry = &mut self.groups[slot];
             entry.score = eval.score;
@@ -303,7 +319,8 @@ impl Evaluation<'_> {
         Ok(Some(eval))
     }
 
-    /// A score over the group's maximum, or out of its Kattis range: the package's fault.
+    /// A score over the group's maximum, or out of its Kattis range, or not a finite number:
+    /// the package's or its checker's fault.
     fn fault(&self, group: &Group, score: Option<f64>) -> Option<String> {
         let score = score?;
         let name = if group.name.is_empty() {
@@ -311,6 +328,12 @@ impl Evaluation<'_> {
         } else {
             format!("group `{}`", group.name)
         };
+        if !score.is_finite() {
+            return Some(format!(
+                "{name} has no score: its parts' scores add up to more than a number holds ({}), which no checker should give",
+                format_score(f64::MAX)
+            ));
+        }
         if let Rule::Kattis(grading) = &group.rule {
             let (lo, hi) = grading.range;
             if !(at_most(lo, score) && at_most(score, hi)) {
@@ -971,6 +994,79 @@ mod tests {
         let scoring = Scoring::new(root).unwrap();
         let sheet = scoring.aggregate(&outcomes(&scoring, &[])).unwrap();
         assert_eq!((sheet.verdict, sheet.faults.len()), (AC, 0));
+    }
+
+    #[test]
+    fn scores_that_overflow_are_a_fault_and_no_infinity() {
+        let huge = |name: &'static str| (name, points(AC, 1e308));
+        let unbounded = |name: &str| Item::Case(CaseRule::new(name, CaseValue::Unbounded));
+        // The total itself overflows: a judge error, and a score that is a number.
+        let root = Group::new("", Rule::Sum, None, vec![unbounded("1"), unbounded("2")]);
+        let scoring = Scoring::new(root).unwrap();
+        let sheet = scoring
+            .aggregate(&outcomes(&scoring, &[huge("1"), huge("2")]))
+            .unwrap();
+        assert_eq!((sheet.verdict, sheet.score), (JE, Some(0.0)));
+        let fault = sheet.total_fault().unwrap();
+        assert!(fault.starts_with("the total has no score"), "{fault}");
+        // A group overflows: it scores 0 with its fault, and its parent sums what is left.
+        let root = Group::new(
+            "",
+            Rule::Sum,
+            None,
+            vec![
+                unbounded("0"),
+                Item::Group(Group::new(
+                    "g",
+                    Rule::Sum,
+                    None,
+                    vec![unbounded("1"), unbounded("2")],
+                )),
+            ],
+        );
+        let scoring = Scoring::new(root).unwrap();
+        let sheet = scoring
+            .aggregate(&outcomes(
+                &scoring,
+                &[("0", points(AC, 5.0)), huge("1"), huge("2")],
+            ))
+            .unwrap();
+        assert_eq!((sheet.verdict, sheet.score), (JE, Some(5.0)));
+        assert_eq!(sheet.groups[0].score, Some(0.0));
+        assert!(sheet.groups[0]
+            .fault
+            .as_deref()
+            .unwrap()
+            .starts_with("group `g` has no score"));
+        assert_eq!(sheet.total_fault(), None);
+        // problemtools' grader sums a legacy group the same way.
+        let legacy = |name: &str| {
+            Item::Case(CaseRule::new(
+                name,
+                CaseValue::Kattis {
+                    accept: 1.0,
+                    reject: 0.0,
+                },
+            ))
+        };
+        let grading = crate::score::KattisGrading::from_flags(
+            "sum",
+            OnReject::Continue,
+            (0.0, f64::INFINITY),
+        )
+        .unwrap();
+        let root = Group::new(
+            "",
+            Rule::Kattis(grading),
+            None,
+            vec![legacy("1"), legacy("2")],
+        );
+        let scoring = Scoring::new(root).unwrap();
+        let sheet = scoring
+            .aggregate(&outcomes(&scoring, &[huge("1"), huge("2")]))
+            .unwrap();
+        assert_eq!((sheet.verdict, sheet.score), (JE, Some(0.0)));
+        assert!(sheet.score.is_some_and(f64::is_finite));
     }
 
     #[test]

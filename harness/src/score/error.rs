@@ -154,6 +154,12 @@ pub enum ScoringErrorKind {
         /// globset's reason.
         message: String,
     },
+    /// A maximum no number holds: points that add up past the largest float.
+    #[error("{what} would be worth more than any score can be (its points add up past {}; hint: give smaller points)", crate::units::format_number(f64::MAX))]
+    NotFinite {
+        /// `the total`, group `g`, case `c`.
+        what: String,
+    },
     /// Two groups of one name.
     #[error("two groups are named `{name}`")]
     DuplicateGroup {

@@ -18,7 +18,7 @@ mod spec;
 mod test_group;
 
 pub use crate::verdict::credit::{
-    kattis_feedback, legacy_score_txt, testlib_points, Credit, CreditError, CreditSource,
+    kattis_feedback, testlib_points, Credit, CreditError, CreditSource, FeedbackRules,
     TESTLIB_POINTS_EXIT,
 };
 pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};

@@ -345,12 +345,32 @@ impl Scoring {
     ) -> Result<(), ScoringError> {
         let start = *position;
         *position += 1;
+        if group.max_score.is_some_and(|m| !m.is_finite()) {
+            let what = match group.name.as_str() {
+                "" => "the total".to_string(),
+                name => format!("group `{name}`"),
+            };
+            return Err(ScoringErrorKind::NotFinite { what }.into());
+        }
         for (index, item) in group.items.iter().enumerate() {
             let mut inner = path.clone();
             inner.push(index);
             match item {
                 Item::Case(case) => {
                     *position += 1;
+                    let finite = match case.value {
+                        CaseValue::Bounded(max) => max.is_finite(),
+                        CaseValue::Kattis { accept, reject } => {
+                            accept.is_finite() && reject.is_finite()
+                        }
+                        CaseValue::VerdictOnly | CaseValue::Nothing | CaseValue::Unbounded => true,
+                    };
+                    if !finite {
+                        return Err(ScoringErrorKind::NotFinite {
+                            what: format!("case `{}`", case.name),
+                        }
+                        .into());
+                    }
                     if self.cases.insert(case.name.clone(), inner).is_some() {
                         return Err(ScoringErrorKind::DuplicateCase {
                             case: case.name.clone(),
@@ -818,6 +838,31 @@ mod tests {
                 contains: true,
             })
         );
+    }
+
+    #[test]
+    fn maxima_are_finite() {
+        let error = |root: Group| Scoring::new(root).map(|_| ()).map_err(|e| e.kind);
+        let huge = Item::Case(CaseRule::new("1", CaseValue::Bounded(f64::INFINITY)));
+        assert_eq!(
+            error(Group::new("", Rule::Sum, None, vec![huge])),
+            Err(ScoringErrorKind::NotFinite {
+                what: "case `1`".into()
+            })
+        );
+        // Two cases of 1e308 each: a total past the largest float.
+        let sum = 1e308 + 1e308;
+        assert_eq!(
+            error(Group::new("", Rule::Sum, Some(sum), vec![case("1")])),
+            Err(ScoringErrorKind::NotFinite {
+                what: "the total".into()
+            })
+        );
+        let message = ScoringErrorKind::NotFinite {
+            what: "the total".into(),
+        }
+        .to_string();
+        assert!(message.contains("past 1.797693e308"), "{message}");
     }
 
     #[test]

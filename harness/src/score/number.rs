@@ -1,23 +1,15 @@
 //! Scores as numbers people read: printed to six decimals without float noise (`70`,
-//! `33.333333`), and compared as printed.
+//! `33.333333`), huge ones short (`1e308`), and compared as printed.
 
 /// Decimals a score is printed with. Six, as problemtools' default grader prints a group's
 /// score (`%f`), so a score shown here is the one verifyproblem computes with.
-pub const DECIMALS: usize = 6;
+pub const DECIMALS: usize = crate::units::DECIMALS;
 
 /// A score as shown: rounded to [`DECIMALS`] decimals, trailing zeros dropped (`70`, `0.5`,
-/// `33.333333`), never `-0`. Rounding is the exact decimal value of the float rounded half to
-/// even, as C's `printf("%f")` and Python's `%f` do.
+/// `33.333333`), never `-0`; from 10¹² on with an exponent (`1e308`): the one way every
+/// number of the judge's is printed, [`crate::units::format_number`].
 pub fn format_score(score: f64) -> String {
-    if !score.is_finite() {
-        return score.to_string();
-    }
-    let fixed = format!("{score:.DECIMALS$}");
-    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
-    match trimmed {
-        "-0" => "0".to_string(),
-        other => other.to_string(),
-    }
+    crate::units::format_number(score)
 }
 
 /// Whether two scores print the same: how an expected score is compared with the one got, so
@@ -67,6 +59,8 @@ mod tests {
             (0.0078125, "0.007812"),
             (0.0234375, "0.023438"),
             (f64::INFINITY, "inf"),
+            // A checker's `quitp(1e308)`: short, not 309 digits.
+            (1e308, "1e308"),
         ];
         for &(score, shown) in table {
             assert_eq!(format_score(score), shown, "{score:?}");

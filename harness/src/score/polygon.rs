@@ -59,7 +59,7 @@ pub fn polygon(groups: &[PolygonGroup], tests: &[PolygonTest]) -> Result<Scoring
         if let Some(points) = test.points {
             if !(points.is_finite() && points >= 0.0) {
                 return Err(ScoringErrorKind::BadPoints {
-                    points: points.to_string(),
+                    points: crate::units::format_number(points),
                 }
                 .into());
             }
@@ -92,7 +92,7 @@ pub fn polygon(groups: &[PolygonGroup], tests: &[PolygonTest]) -> Result<Scoring
         if let Some(points) = group.points {
             if !(points.is_finite() && points >= 0.0) {
                 return Err(ScoringErrorKind::BadPoints {
-                    points: points.to_string(),
+                    points: crate::units::format_number(points),
                 }
                 .into());
             }

@@ -96,7 +96,7 @@ fn check_points(points: f64, place: Place) -> Result<(), ScoringError> {
         Ok(())
     } else {
         Err(ScoringError::new(ScoringErrorKind::BadPoints {
-            points: points.to_string(),
+            points: crate::units::format_number(points),
         })
         .at(place))
     }

@@ -159,10 +159,25 @@ pub fn testlib_points(message: &[u8]) -> Result<Credit, CreditError> {
     number(source, token).map(|value| Credit { source, value })
 }
 
+/// Which format's rules read what a Kattis validator left in its feedback folder: a
+/// package's own version decides, as the score it gives is one of that format's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FeedbackRules {
+    /// The legacy format: `score.txt` is any finite number, as problemtools reads it (a
+    /// group's `range` bounds it); `score_multiplier.txt` is not part of it.
+    Legacy,
+    /// 2025-09 (and 2023-07-draft), and judge.toml's Kattis interactors: `score.txt` and
+    /// `score_multiplier.txt` hold "a single non-negative floating-point number"; anything
+    /// else is "invalid contents", a judge error.
+    #[default]
+    Kattis2025,
+}
+
 /// The credit a Kattis output validator left in its feedback folder, from the contents of
-/// `score.txt` and `score_multiplier.txt` (`None` for a file that is not there). A legacy
-/// package's reader passes `None` for the multiplier, which that format does not have.
+/// `score.txt` and `score_multiplier.txt` (`None` for a file that is not there), read by the
+/// rules of the validator's format.
 pub fn kattis_feedback(
+    rules: FeedbackRules,
     score_txt: Option<&[u8]>,
     score_multiplier_txt: Option<&[u8]>,
 ) -> Result<Option<Credit>, CreditError> {
@@ -170,7 +185,10 @@ pub fn kattis_feedback(
         let text = String::from_utf8_lossy(bytes);
         let mut tokens = text.split_whitespace();
         match (tokens.next(), tokens.next()) {
-            (Some(token), None) => number(source, token),
+            (Some(token), None) => match (rules, source) {
+                (FeedbackRules::Legacy, CreditSource::ScoreTxt) => any_number(source, token),
+                _ => number(source, token),
+            },
             _ => Err(CreditError::Unparsable {
                 from: source,
                 text: quoted(bytes),
@@ -186,8 +204,9 @@ pub fn kattis_feedback(
         (None, Some(bytes)) => {
             let value = read(CreditSource::ScoreMultiplierTxt, bytes)?;
             if value > 1.0 {
+                // As written: printed, 1.0000001 would read as 1.
                 return Err(CreditError::MultiplierOutOfRange {
-                    value: value.to_string(),
+                    value: as_written(String::from_utf8_lossy(bytes).trim()),
                 });
             }
             Ok(Some(Credit {
@@ -199,20 +218,21 @@ pub fn kattis_feedback(
     }
 }
 
-/// A finite number, not negative, written as a decimal or with an exponent. A legacy score that
-/// is negative is read by [`legacy_score_txt`].
+/// A finite number, not negative, written as a decimal or with an exponent (a legacy
+/// `score.txt` may be negative: [`any_number`]).
 fn number(source: CreditSource, token: &str) -> Result<f64, CreditError> {
     let value = any_number(source, token)?;
     if value < 0.0 {
         return Err(CreditError::Negative {
             from: source,
-            value: token.to_string(),
+            value: as_written(token),
         });
     }
     // `-0` is zero.
     Ok(value.max(0.0))
 }
 
+/// A finite number: `inf`, `nan` and one too large for a float (`1e400`) are not.
 fn any_number(source: CreditSource, token: &str) -> Result<f64, CreditError> {
     let value: f64 = token.parse().map_err(|_| CreditError::Unparsable {
         from: source,
@@ -221,25 +241,15 @@ fn any_number(source: CreditSource, token: &str) -> Result<f64, CreditError> {
     if !value.is_finite() {
         return Err(CreditError::NotFinite {
             from: source,
-            value: token.to_string(),
+            value: as_written(token),
         });
     }
     Ok(value)
 }
 
-/// A legacy Kattis `score.txt`, which problemtools reads as any float: negative scores are
-/// allowed there (a group's `range` bounds them), `inf` and `nan` are not here.
-pub fn legacy_score_txt(score_txt: &[u8]) -> Result<Credit, CreditError> {
-    let source = CreditSource::ScoreTxt;
-    let text = String::from_utf8_lossy(score_txt);
-    let mut tokens = text.split_whitespace();
-    match (tokens.next(), tokens.next()) {
-        (Some(token), None) => any_number(source, token).map(|value| Credit { source, value }),
-        _ => Err(CreditError::Unparsable {
-            from: source,
-            text: quoted(score_txt),
-        }),
-    }
+/// A number's token as the checker wrote it, cut: a `score.txt` may hold 64 KiB of digits.
+fn as_written(token: &str) -> String {
+    crate::text::show(token.as_bytes(), SHOWN)
 }
 
 fn quoted(bytes: &[u8]) -> String {
@@ -410,9 +420,42 @@ mod tests {
                     value: "-0.5".into(),
                 }),
             ),
+            (
+                Some("-15\n"),
+                None,
+                Err(CreditError::Negative {
+                    from: CreditSource::ScoreTxt,
+                    value: "-15".into(),
+                }),
+            ),
+            // Too large for a float: not a finite score.
+            (
+                Some("1e400"),
+                None,
+                Err(CreditError::NotFinite {
+                    from: CreditSource::ScoreTxt,
+                    value: "1e400".into(),
+                }),
+            ),
+            (
+                Some("inf"),
+                None,
+                Err(CreditError::NotFinite {
+                    from: CreditSource::ScoreTxt,
+                    value: "inf".into(),
+                }),
+            ),
+            (
+                None,
+                Some("1.0000001\n"),
+                Err(CreditError::MultiplierOutOfRange {
+                    value: "1.0000001".into(),
+                }),
+            ),
         ];
         for (score_txt, multiplier_txt, expected) in table {
             let got = kattis_feedback(
+                FeedbackRules::Kattis2025,
                 score_txt.map(str::as_bytes),
                 multiplier_txt.map(str::as_bytes),
             );
@@ -422,15 +465,35 @@ mod tests {
 
     #[test]
     fn legacy_scores_may_be_negative() {
-        assert_eq!(legacy_score_txt(b"-2.5\n").map(|c| c.value), Ok(-2.5));
+        let legacy = |score: &str| {
+            kattis_feedback(FeedbackRules::Legacy, Some(score.as_bytes()), None)
+                .map(|c| c.map(|c| c.value))
+        };
+        assert_eq!(legacy("-2.5\n"), Ok(Some(-2.5)));
+        assert!(matches!(legacy("inf"), Err(CreditError::NotFinite { .. })));
         assert!(matches!(
-            legacy_score_txt(b"inf"),
+            legacy("-1e400"),
             Err(CreditError::NotFinite { .. })
         ));
-        assert!(matches!(
-            legacy_score_txt(b"1 2"),
-            Err(CreditError::Unparsable { .. })
-        ));
+        assert!(matches!(legacy("1 2"), Err(CreditError::Unparsable { .. })));
+        // The multiplier is read as 2025-09 reads it; the legacy scoring then refuses it.
+        assert_eq!(
+            kattis_feedback(FeedbackRules::Legacy, None, Some(b"0.5")).map(|c| c.map(|c| c.value)),
+            Ok(Some(0.5))
+        );
+    }
+
+    #[test]
+    fn a_long_number_is_cut_in_the_error() {
+        let digits = "9".repeat(60_000);
+        let error = kattis_feedback(FeedbackRules::Kattis2025, Some(digits.as_bytes()), None)
+            .unwrap_err()
+            .to_string();
+        assert!(error.len() < 200, "{} characters", error.len());
+        let error = testlib_points(format!("points -{digits}").as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(error.len() < 200, "{} characters", error.len());
     }
 
     #[test]
