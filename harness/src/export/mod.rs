@@ -159,7 +159,14 @@ pub fn default_validator_flags(checker: &Checker) -> Option<Vec<String>> {
             float_relative: Some(*relative),
             ..Flags::default()
         },
-        _ => return None,
+        // Kattis' default itself: tokens, case and spacing ignored.
+        Checker::TokensIgnoreCase => Flags::default(),
+        // Every other checker is a program of its own: no flags say it. Named one by one so
+        // that a new checker kind is decided here, not exported as the default validator.
+        Checker::Lines
+        | Checker::UnorderedBlocks
+        | Checker::Command { .. }
+        | Checker::Package(_) => return None,
     };
     Some(flags.to_args())
 }
@@ -459,8 +466,23 @@ fn package_files(
                 program: PathBuf::from("(a package's own validator)"),
             })
         }
-        // Flags say it (or nothing needs saying).
-        _ => None,
+        // Flags say it: the default validator. Named one by one so that a new checker kind
+        // is decided here, not exported silently as the default validator.
+        (
+            Checker::Tokens
+            | Checker::TokensIgnoreCase
+            | Checker::Exact
+            | Checker::Float { .. }
+            | Checker::Lines
+            | Checker::UnorderedBlocks
+            | Checker::Command { .. }
+            | Checker::Package(_),
+            Some(_),
+        )
+        | (
+            Checker::Tokens | Checker::TokensIgnoreCase | Checker::Exact | Checker::Float { .. },
+            None,
+        ) => None,
     };
     let flags = flags.unwrap_or_default();
 
@@ -1164,6 +1186,11 @@ mod tests {
         .unwrap();
         assert_eq!(float[0], "case_sensitive");
         assert!(float.contains(&"float_absolute_tolerance".to_string()));
+        assert_eq!(
+            default_validator_flags(&Checker::TokensIgnoreCase),
+            Some(Vec::new()),
+            "Kattis' default validator is case-insensitive as it is"
+        );
         assert_eq!(default_validator_flags(&Checker::UnorderedBlocks), None);
         assert_eq!(default_validator_flags(&Checker::Lines), None);
     }
