@@ -794,7 +794,7 @@ fn the_users_session_keyring_is_out_of_reach_without_root_too() {
 }
 
 /// The calls the seccomp filter refuses, one case each of the `refused-call` fixture.
-const REFUSED_CALLS: [&str; 23] = [
+const REFUSED_CALLS: [&str; 35] = [
     "io_uring_setup",
     "io_uring_enter",
     "io_uring_register",
@@ -818,6 +818,21 @@ const REFUSED_CALLS: [&str; 23] = [
     "fsmount",
     "fspick",
     "move_mount",
+    // Sockets of a family no namespace isolates.
+    "socket",
+    "socketpair",
+    "netlink",
+    // Kernel memory no cgroup counts without root; System V IPC and message queues also
+    // outlive the run.
+    "setsockopt",
+    "fcntl",
+    "vmsplice",
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "semget",
+    "msgget",
+    "mq_open",
 ];
 
 /// A project with one case per refused call; `language` is a `[languages.c]` table to judge
@@ -967,4 +982,17 @@ fn files_written_in_the_folder_are_bounded_without_root_too() {
     let report: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
     assert_folder_filled(&report["problems"][0]["cases"][0]);
+}
+
+#[test]
+fn a_vsock_port_cannot_be_taken() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = project("vsock", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    // AC: `socket(AF_VSOCK, …)` failed with EPERM, the filter's answer. Before, it bound a
+    // port of the machine's (WA, "bound vsock port …"), past the network namespace.
+    assert_eq!(verdict(&case), "AC", "{case}");
 }
