@@ -233,7 +233,7 @@ pub(crate) fn probe() -> Result<(), String> {
 /// program's id in the namespace when the judge is not root. Without root there is no pids
 /// cgroup, and the plain limit counts every process of the user (4096, since a desktop session
 /// has hundreds): a fork bomb grew to thousands of processes and took 53 s to judge.
-pub(crate) const NAMESPACE_TASKS: u64 = super::cgroup::TASK_LIMIT as u64 + 2;
+const NAMESPACE_TASKS: u64 = super::cgroup::TASK_LIMIT as u64 + 2;
 
 /// Descriptors one process of a sandboxed program may have open (RLIMIT_NOFILE): each may hold
 /// kernel memory outside its address space (a pipe's pages, a socket's buffers), which no

@@ -160,14 +160,12 @@ fn kernel_memory_bounds() -> String {
         "no memory cgroup, so the kernel's memory outside the tree's address space is bounded, \
          not measured: each socket counts as {} (its buffers at most, as the filter keeps \
          them), {} descriptors per process, pipes of at most {} ({} of pipes per process, \
-         for each of at most {} processes: not counted); no memfd, System V IPC or \
-         `vmsplice` (the seccomp filter; a language with `sandbox = \"no-syscall-filter\"` \
-         has them)",
+         not counted); no memfd, System V IPC or `vmsplice` (the seccomp filter; a language \
+         with `sandbox = \"no-syscall-filter\"` has them)",
         format_bytes(super::client::socket_charge()),
         super::client::PROGRAM_FILES,
         format_bytes(super::filter::PIPE_SIZE),
         format_bytes(super::client::PROGRAM_FILES / 2 * super::filter::PIPE_SIZE),
-        super::client::NAMESPACE_TASKS,
     )
 }
 
