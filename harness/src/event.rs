@@ -76,6 +76,9 @@ pub struct Plan {
     pub failed_only: bool,
     /// Built with sanitizers (`--sanitize`): what the header says of it.
     pub sanitized: Option<String>,
+    /// Sandboxed without a memory cgroup (no root): what the memory figures leave out of the
+    /// kernel's, which the header says.
+    pub memory_note: Option<String>,
     /// When it started (the HTML report shows it).
     pub started: SystemTime,
     /// The machine's cores.
@@ -102,6 +105,7 @@ impl Plan {
             partition: None,
             failed_only: false,
             sanitized: None,
+            memory_note: None,
             started: SystemTime::now(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             sandbox,

@@ -353,7 +353,7 @@ fn project_for_nobody(fixture: &str) -> Option<tempfile::TempDir> {
     if !readable
         || !doctor
             .as_ref()
-            .is_some_and(|text| text.contains("namespaces: yes") && !text.contains("cgroup"))
+            .is_some_and(|text| text.contains("namespaces: yes") && !text.contains("cgroup v1"))
     {
         common::skipped(&format!(
             "{fixture} without root: no sandbox without root here ({doctor:?})"
@@ -794,7 +794,7 @@ fn the_users_session_keyring_is_out_of_reach_without_root_too() {
 }
 
 /// The calls the seccomp filter refuses, one case each of the `refused-call` fixture.
-const REFUSED_CALLS: [&str; 23] = [
+const REFUSED_CALLS: [&str; 35] = [
     "io_uring_setup",
     "io_uring_enter",
     "io_uring_register",
@@ -818,6 +818,21 @@ const REFUSED_CALLS: [&str; 23] = [
     "fsmount",
     "fspick",
     "move_mount",
+    // Sockets of a family no namespace isolates.
+    "socket",
+    "socketpair",
+    "netlink",
+    // Kernel memory no cgroup counts without root; System V IPC and message queues also
+    // outlive the run.
+    "setsockopt",
+    "fcntl",
+    "vmsplice",
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "semget",
+    "msgget",
+    "mq_open",
 ];
 
 /// A project with one case per refused call; `language` is a `[languages.c]` table to judge
@@ -967,4 +982,72 @@ fn files_written_in_the_folder_are_bounded_without_root_too() {
     let report: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
     assert_folder_filled(&report["problems"][0]["cases"][0]);
+}
+
+#[test]
+fn a_vsock_port_cannot_be_taken() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = project("vsock", "1 2\n", "");
+    let (case, _) = judge(dir.path());
+    // AC: `socket(AF_VSOCK, …)` failed with EPERM, the filter's answer. Before, it bound a
+    // port of the machine's (WA, "bound vsock port …"), past the network namespace.
+    assert_eq!(verdict(&case), "AC", "{case}");
+}
+
+/// Bytes the `socket-buffers` fixture is held to: the memory limit of its project.
+const SOCKET_BUFFERS_LIMIT: u64 = 64 << 20;
+
+/// A project of the `socket-buffers` fixture under a 64 MiB limit, filling socket pairs in
+/// `processes` processes at once, that `nobody` may judge; `None` (having said why) where
+/// that cannot be done here.
+fn socket_buffers_project(processes: u32) -> Option<tempfile::TempDir> {
+    let dir = project_for_nobody("socket-buffers")?;
+    let toml = dir.path().join("judge.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("\"256MiB\"", "\"64MiB\"")).unwrap();
+    let input = format!("1 2 {SOCKET_BUFFERS_LIMIT} {processes}\n");
+    std::fs::write(dir.path().join("cases/p/a.in"), input).unwrap();
+    Some(dir)
+}
+
+/// The case of a `socket-buffers` project judged by `nobody`: MLE, or AC when it could not
+/// queue as much as the limit (the fixture prints the sum only then).
+fn assert_socket_buffers_bounded(dir: &Path) -> Value {
+    let output = as_nobody(dir, &["run", "--format", "json"]).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    let case = report["problems"][0]["cases"][0].clone();
+    assert!(
+        ["MLE", "AC"].contains(&verdict(&case)),
+        "it queued more than the limit in socket buffers, uncounted: {case}"
+    );
+    case
+}
+
+#[test]
+fn socket_buffers_are_bounded_without_root() {
+    // Without root no cgroup charges socket buffers: 8,000 filled pairs were AC at 1.4 MiB
+    // under a 64 MiB limit while the kernel held 1.2-1.8 GB for them (the fixture stops at
+    // 1 GiB). Now 64 descriptors a process make 31 pairs at most.
+    let Some(dir) = socket_buffers_project(1) else {
+        return;
+    };
+    assert_socket_buffers_bounded(dir.path());
+}
+
+#[test]
+fn socket_buffers_of_many_processes_are_memory_without_root() {
+    // Descriptors are a process's: 64 processes of 31 pairs each would hold 900 MB. Every
+    // socket in the sandbox's network namespace counts in the run's memory instead, whoever
+    // holds it (a process, a message in flight, none once closed with data still queued).
+    let Some(dir) = socket_buffers_project(64) else {
+        return;
+    };
+    let case = assert_socket_buffers_bounded(dir.path());
+    assert_eq!(verdict(&case), "MLE", "{case}");
+    let reason = case["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("sockets it held"), "{case}");
 }

@@ -674,6 +674,8 @@ fn human_text() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r" *\b\d+(\.\d+)? (ms|s)\b", " [t]");
     settings.add_filter(r" *\b\d+(\.\d+)? (B|KiB|MiB|GiB)\b", " [mem]");
+    // Said only where the sandbox has no memory cgroup (without root).
+    settings.add_filter(r"(?m)^ *memory without a cgroup: .*\n", "");
     settings
 }
 

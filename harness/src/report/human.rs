@@ -921,19 +921,24 @@ impl<W: Write> HumanReporter<W> {
                 .flat_map(|u| u.cases.iter().map(String::as_str))
         };
         Ok(match &plan.command {
-            Command::Run => Layout::Run {
-                cases: CaseList::new(self.options, names()),
-                totals: RunTotals::default(),
-                jobs: plan.jobs,
-                partition: plan.partition,
-                nothing_to_rerun: plan.failed_only && plan.units.is_empty(),
-            },
+            Command::Run => {
+                if let Some(note) = &plan.memory_note {
+                    writeln!(out, "{DIM}{note}{DIM:#}")?;
+                }
+                Layout::Run {
+                    cases: CaseList::new(self.options, names()),
+                    totals: RunTotals::default(),
+                    jobs: plan.jobs,
+                    partition: plan.partition,
+                    nothing_to_rerun: plan.failed_only && plan.units.is_empty(),
+                }
+            }
             Command::Judge => {
                 // What is judged and how, before a compile and cases that may take a while.
                 if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
                     write_submission_header(out, &header)?;
                 }
-                if let Some(note) = &plan.sanitized {
+                for note in [&plan.sanitized, &plan.memory_note].into_iter().flatten() {
                     writeln!(out, "  {DIM}{note}{DIM:#}")?;
                 }
                 Layout::Judge {

@@ -42,6 +42,9 @@ struct Zygote {
     /// emptied by the init for each run; read here for the room its files take.
     scratch: Option<OwnedFd>,
     prefixes: Vec<PathBuf>,
+    /// Where no cgroup charges the runs' kernel memory: the worker's network namespace's
+    /// `sockstat`, read for the sockets a run holds.
+    sockstat: Option<File>,
     /// Kept for the zygote's lifetime: Ctrl-C kills its group: the zygote, its init, and so every run.
     _registered: crate::sandbox::interrupt::Registered,
     _cgroup: Option<WorkerCgroup>,
@@ -101,6 +104,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         init: 0,
         scratch: None,
         prefixes,
+        sockstat: None,
         _registered: crate::sandbox::interrupt::register(pid),
         _cgroup: None,
     };
@@ -136,6 +140,9 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         Some((Reply::Serving { init }, mut fds)) if fds.len() == 1 => {
             zygote.init = init;
             zygote.scratch = fds.pop();
+            if zygote._cgroup.is_none() {
+                zygote.sockstat = File::open(format!("/proc/{init}/net/sockstat")).ok();
+            }
         }
         Some((Reply::Failed(why), _)) => return Err(io::Error::other(why)),
         Some((other, _)) => return Err(io::Error::other(format!("unexpected {other:?}"))),
@@ -227,6 +234,51 @@ pub(crate) fn probe() -> Result<(), String> {
 /// cgroup, and the plain limit counts every process of the user (4096, since a desktop session
 /// has hundreds): a fork bomb grew to thousands of processes and took 53 s to judge.
 const NAMESPACE_TASKS: u64 = super::cgroup::TASK_LIMIT as u64 + 2;
+
+/// Descriptors one process of a sandboxed program may have open (RLIMIT_NOFILE): each may hold
+/// kernel memory outside its address space (a pipe's pages, a socket's buffers), which no
+/// cgroup counts without root. Node.js needs 20 to start; the JVM, CPython, PyPy, Go and C++
+/// fewer than 10.
+pub(crate) const PROGRAM_FILES: u64 = 64;
+
+/// What each socket in the worker's network namespace counts for in a run's memory where no
+/// cgroup charges the kernel's: the most one holds at the default buffer sizes the filter
+/// keeps it to. What a socket sends is charged to it until read, up to its send buffer and
+/// one more message as large (a datagram may be nearly the whole buffer); a netlink socket's
+/// queue is charged to it, up to its receive buffer and one more; and its own structures.
+/// Counted while it exists, sent away or closed with data still queued too: a socket is
+/// freed only when what it sent has been read or dropped.
+pub(crate) fn socket_charge() -> u64 {
+    static CHARGE: OnceLock<u64> = OnceLock::new();
+    *CHARGE.get_or_init(|| {
+        let read = |name: &str| {
+            std::fs::read_to_string(format!("/proc/sys/net/core/{name}"))
+                .ok()
+                .and_then(|text| text.trim().parse::<u64>().ok())
+        };
+        let buffer = [read("wmem_default"), read("rmem_default")]
+            .into_iter()
+            .flatten()
+            .fold(DEFAULT_SOCKET_BUFFER, u64::max);
+        2 * buffer + SOCKET_ITSELF
+    })
+}
+
+/// Linux's default socket buffer (`net.core.wmem_default`, `rmem_default`), in bytes.
+const DEFAULT_SOCKET_BUFFER: u64 = 212_992;
+/// A socket's own structures, rounded up: the sock, its inode and file.
+const SOCKET_ITSELF: u64 = 4 << 10;
+
+/// The sockets of a network namespace, from its `/proc/net/sockstat` (`sockets: used N`).
+fn sockets_used(sockstat: &str) -> Option<u64> {
+    sockstat
+        .lines()
+        .next()?
+        .strip_prefix("sockets: used ")?
+        .trim()
+        .parse()
+        .ok()
+}
 
 /// Whether RLIMIT_NPROC counts the tasks of the caller's user id in its own user namespace
 /// (Linux 5.14 and later: ucounts), not every process of the user on the machine.
@@ -353,6 +405,10 @@ fn plan<'a>(
             }
             _ => (resource as i64, value),
         })
+        .chain([(
+            nix::sys::resource::Resource::RLIMIT_NOFILE as i64,
+            program_files(),
+        )])
         .collect();
     Ok(Plan {
         launch: Launch {
@@ -372,6 +428,17 @@ fn plan<'a>(
         args: request.args,
         extra,
         prefixes,
+    })
+}
+
+/// [`PROGRAM_FILES`], or the judge's own hard limit when that is lower (an unprivileged
+/// process cannot go above it).
+fn program_files() -> u64 {
+    static FILES: OnceLock<u64> = OnceLock::new();
+    *FILES.get_or_init(|| {
+        let hard = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
+            .map_or(u64::MAX, |(_, hard)| hard);
+        PROGRAM_FILES.min(hard)
     })
 }
 
@@ -530,6 +597,20 @@ pub(crate) struct Launched {
 }
 
 impl Launched {
+    /// What the sockets of the worker's network namespace count for now, where no cgroup
+    /// charges them (0 where one does): every one there is the run's, since nothing else
+    /// makes sockets in it.
+    fn socket_bytes(&self) -> u64 {
+        let Some(sockstat) = &self.zygote.sockstat else {
+            return 0;
+        };
+        let mut buf = [0u8; 64];
+        let used = super::sys::read_small(sockstat, &mut buf)
+            .ok()
+            .and_then(|n| sockets_used(&String::from_utf8_lossy(&buf[..n])));
+        used.unwrap_or(0).saturating_mul(socket_charge())
+    }
+
     /// Bytes of files the program has in its folder now, above those placed there.
     fn scratch_bytes(&self) -> u64 {
         self.zygote.scratch.as_ref().map_or(0, |folder| {
@@ -572,6 +653,8 @@ impl Probe for Launched {
         let mut sample = tree::sample(self.zygote.init, process::page_size());
         // Its folder is memory too: the files it wrote count with its processes'.
         sample.files = self.scratch_bytes();
+        // And, where no cgroup charges them, what its sockets may hold, any process's.
+        sample.sockets = self.socket_bytes();
         Some(sample)
     }
 
@@ -842,6 +925,7 @@ fn supervise(
         termination,
         limit_hit,
         scratch_bytes: watch.files_peak().max(finished.scratch_bytes),
+        socket_bytes: watch.sockets_peak(),
         output_file,
         // The counter's (or the samples') last reading is the floor: a tree stopped for it is
         // over the limit.
@@ -877,6 +961,26 @@ pub(super) fn memory_figures(finished: &Finished, sampled_peak: u64) -> (u64, u6
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sockstat_gives_the_sockets_in_use() {
+        let table = [
+            (
+                "sockets: used 17\nTCP: inuse 1 orphan 0 tw 0 alloc 1 mem 0\n",
+                Some(17),
+            ),
+            ("sockets: used 0\n", Some(0)),
+            ("sockets: used 8000", Some(8000)),
+            ("TCP: inuse 1\nsockets: used 3\n", None),
+            ("sockets: used x\n", None),
+            ("", None),
+        ];
+        for (text, expected) in table {
+            assert_eq!(super::sockets_used(text), expected, "{text:?}");
+        }
+        // Two full default buffers and a little: a socket's most at 212,992-byte buffers.
+        assert!(super::socket_charge() >= 2 * super::DEFAULT_SOCKET_BUFFER);
+    }
+
     #[test]
     fn paths_in_the_run_folder_are_named_as_inside() {
         use std::ffi::OsStr;

@@ -100,7 +100,7 @@ pub use policy::enable;
 pub use policy::shutdown;
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{
-    check_required, fallback_warning, plain_because, required, set_mode, support,
+    check_required, fallback_warning, memory_note, plain_because, required, set_mode, support,
 };
 #[cfg(target_os = "linux")]
 pub(crate) use policy::{decide, Decision};

@@ -71,6 +71,10 @@ pub struct RunResult {
     /// Sandboxed, the most the files it wrote in its folder were seen to take, in bytes: the
     /// folder is memory, bounded by the memory limit and counted in it.
     pub scratch_bytes: u64,
+    /// Sandboxed without a memory cgroup, the most its sockets were counted for, in bytes:
+    /// the kernel memory their buffers may hold, counted in its memory since no cgroup
+    /// charges it (0 where one does).
+    pub socket_bytes: u64,
 }
 
 /// Why the output file a program was to write in its folder is not taken. Everything but `Io`
@@ -293,6 +297,8 @@ pub(crate) struct Supervised {
     pub resident_peak_bytes: u64,
     /// The most its files in the sandbox's folder were seen to take (0 outside the sandbox).
     pub scratch_bytes: u64,
+    /// The most its sockets were counted for, where no cgroup charges them (0 elsewhere).
+    pub socket_bytes: u64,
     /// The request's output file as the sandbox passed it back; `None` outside it.
     pub output_file: Option<Result<Vec<u8>, OutputFileError>>,
 }

@@ -464,6 +464,7 @@ impl Side {
             stderr_tail,
             output_file: None,
             scratch_bytes: 0,
+            socket_bytes: 0,
         }
     }
 }

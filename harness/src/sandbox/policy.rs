@@ -143,8 +143,45 @@ pub fn support() -> Support {
         }
         text
     } else {
-        "samples of the whole tree's resident memory every 5 ms, and the largest wait4 peak"
-            .to_owned()
+        format!(
+            "samples of the whole tree's resident memory every 5 ms, and the largest wait4 \
+             peak; {}",
+            kernel_memory_bounds()
+        )
     };
     Support { namespaces, memory }
+}
+
+/// What bounds a sandboxed run's kernel memory where no cgroup measures it (without root):
+/// `harness doctor`'s account.
+fn kernel_memory_bounds() -> String {
+    use crate::units::format_bytes;
+    format!(
+        "no memory cgroup, so the kernel's memory outside the tree's address space is bounded, \
+         not measured: each socket counts as {} (its buffers at most, as the filter keeps \
+         them), {} descriptors per process, pipes of at most {} ({} of pipes per process, \
+         not counted); no memfd, System V IPC or `vmsplice` (the seccomp filter; a language \
+         with `sandbox = \"no-syscall-filter\"` has them)",
+        format_bytes(super::client::socket_charge()),
+        super::client::PROGRAM_FILES,
+        format_bytes(super::filter::PIPE_SIZE),
+        format_bytes(super::client::PROGRAM_FILES / 2 * super::filter::PIPE_SIZE),
+    )
+}
+
+/// The line a run's header shows where its programs are sandboxed without a memory cgroup
+/// (without root): what their memory figure counts of the kernel's, and what not. `None` where
+/// a cgroup charges it all, or where programs are not sandboxed (the fallback warning says
+/// more then).
+pub(crate) fn memory_note() -> Option<String> {
+    if super::helper::helper().is_none() || mode() == Mode::Off || super::cgroup::available() {
+        return None;
+    }
+    super::client::probe().ok()?;
+    Some(format!(
+        "memory without a cgroup: each socket counts as {}; pipes (at most {} a process) and \
+         the kernel's other memory are not counted (`harness doctor` says more)",
+        crate::units::format_bytes(super::client::socket_charge()),
+        crate::units::format_bytes(super::client::PROGRAM_FILES / 2 * super::filter::PIPE_SIZE),
+    ))
 }

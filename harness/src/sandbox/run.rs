@@ -292,6 +292,7 @@ fn finished(measured: &outcome::Supervised, capture: Capture) -> RunResult {
         stderr_tail,
         output_file: measured.output_file.clone(),
         scratch_bytes: measured.scratch_bytes,
+        socket_bytes: measured.socket_bytes,
     }
 }
 

@@ -91,8 +91,8 @@ pub(crate) fn sample(init: libc::pid_t, page_size: u64) -> Sample {
     });
     Sample {
         resident: resident(&processes, page_size),
-        files: 0,
         cpu_time,
+        ..Sample::default()
     }
 }
 

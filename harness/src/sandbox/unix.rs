@@ -215,6 +215,7 @@ pub(crate) fn supervise(
         peak_memory_bytes: peak,
         resident_peak_bytes: peak,
         scratch_bytes: 0,
+        socket_bytes: 0,
         output_file: None,
     })
 }

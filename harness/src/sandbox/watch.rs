@@ -83,6 +83,9 @@ pub(crate) struct Sample {
     pub resident: u64,
     /// Bytes of the files it wrote in its folder (a tmpfs: memory too).
     pub files: u64,
+    /// Bytes its sockets are counted for, where no cgroup charges the kernel's memory: the
+    /// most their buffers may hold (see `client::socket_charge`).
+    pub sockets: u64,
     /// CPU time of its live processes, where no counter measures the tree.
     pub cpu_time: Option<Duration>,
 }
@@ -106,10 +109,12 @@ pub(crate) struct Watch {
     next_sample: Option<Instant>,
     next_count: Option<Instant>,
     hit: Option<LimitHit>,
-    /// The highest memory sample: processes and files together, in bytes.
+    /// The highest memory sample: processes, files and sockets together, in bytes.
     peak: u64,
     /// The most its files were seen to take, in bytes.
     files_peak: u64,
+    /// The most its sockets were counted for, in bytes.
+    sockets_peak: u64,
     /// The most CPU time the counter or the samples showed.
     cpu_seen: Duration,
 }
@@ -125,6 +130,7 @@ impl Watch {
             hit: None,
             peak: 0,
             files_peak: 0,
+            sockets_peak: 0,
             cpu_seen: Duration::ZERO,
         };
         if plan.counter.is_some() {
@@ -203,6 +209,11 @@ impl Watch {
         self.files_peak
     }
 
+    /// The most its sockets were counted for, in bytes.
+    pub(crate) fn sockets_peak(&self) -> u64 {
+        self.sockets_peak
+    }
+
     /// The most CPU time the counter or the samples showed: a floor for the run's own.
     pub(crate) fn cpu_seen(&self) -> Duration {
         self.cpu_seen
@@ -234,9 +245,13 @@ impl Watch {
             self.next_sample = None;
             return (false, false);
         };
-        let memory = sample.resident.saturating_add(sample.files);
+        let memory = sample
+            .resident
+            .saturating_add(sample.files)
+            .saturating_add(sample.sockets);
         self.peak = self.peak.max(memory);
         self.files_peak = self.files_peak.max(sample.files);
+        self.sockets_peak = self.sockets_peak.max(sample.sockets);
         let cpu_over = sample.cpu_time.is_some_and(|cpu| {
             self.cpu_seen = self.cpu_seen.max(cpu);
             cpu > self.plan.cpu_stop
@@ -493,15 +508,16 @@ mod tests {
             ..sandboxed()
         };
         let mut watch = Watch::new(plan, start);
-        let files = |resident_mib: u64, files_mib: u64| {
+        let sample = |resident_mib: u64, files_mib: u64, sockets_mib: u64| {
             Some(Sample {
                 resident: resident_mib * MIB,
                 files: files_mib * MIB,
+                sockets: sockets_mib * MIB,
                 cpu_time: None,
             })
         };
         let mut probe = Script {
-            samples: vec![Some(resident(10)), files(30, 20), files(40, 25)],
+            samples: vec![Some(resident(10)), sample(30, 20, 0), sample(30, 25, 10)],
             ..Script::default()
         };
         assert_eq!(watch.look(start + 2 * MS, &mut probe), None);
@@ -510,12 +526,13 @@ mod tests {
         assert_eq!(watch.look(start + 9 * MS, &mut probe), None);
         assert_eq!(watch.wake(start + 9 * MS), Some(start + 14 * MS));
         assert_eq!((watch.peak(), watch.files_peak()), (50 * MIB, 20 * MIB));
-        // Its processes and its files together over 64 MiB.
+        // Its processes, its files and its sockets together over 64 MiB.
         assert_eq!(
             watch.look(start + 14 * MS, &mut probe),
             Some(LimitHit::Memory)
         );
         assert_eq!((watch.peak(), watch.files_peak()), (65 * MIB, 25 * MIB));
+        assert_eq!(watch.sockets_peak(), 10 * MIB);
     }
 
     #[test]
@@ -545,8 +562,8 @@ mod tests {
         let with_cpu = |ms: u32| {
             Some(Sample {
                 resident: MIB,
-                files: 0,
                 cpu_time: Some(ms * MS),
+                ..Sample::default()
             })
         };
         let mut watch = Watch::new(plan, start);
@@ -618,13 +635,13 @@ mod tests {
         let at = start + 3000 * MS;
         let over_memory = Some(Sample {
             resident: 100 * MIB,
-            files: 0,
             cpu_time: Some(3000 * MS),
+            ..Sample::default()
         });
         let over_cpu = Some(Sample {
             resident: MIB,
-            files: 0,
             cpu_time: Some(3000 * MS),
+            ..Sample::default()
         });
         let table = [
             (over_memory, Some(3000), LimitHit::Memory),

@@ -304,6 +304,7 @@ impl Session {
         run.partition = request.partition;
         run.failed_only = request.failed;
         run.sanitized = sanitizing.map(|s| s.note);
+        run.memory_note = super::memory_note();
         let report = stream(
             &run,
             output,

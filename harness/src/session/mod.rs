@@ -187,6 +187,15 @@ fn unit_of(plan: &crate::judge::submission::Plan<'_>, label: &str) -> Unit {
     }
 }
 
+/// What the header says of the kernel's memory where programs are sandboxed without a memory
+/// cgroup.
+fn memory_note() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    return crate::sandbox::memory_note();
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
 /// Feeds the reporters `output` asks for with one run: `plan` first, then what `judge` emits,
 /// then the summary (with the units `skipped`). An error of the judge comes back as it is (the
 /// progress bar cleared); a report that could not be written is an error once the run is done.

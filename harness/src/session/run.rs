@@ -82,6 +82,7 @@ impl Session {
         let mut plan = Plan::new(Command::Run, units(&config, &planned), jobs, config.sandbox);
         plan.partition = request.partition;
         plan.failed_only = request.failed;
+        plan.memory_note = super::memory_note();
         let options = HumanOptions {
             detail: output.detail,
             ..HumanOptions::default()

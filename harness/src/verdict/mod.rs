@@ -240,6 +240,14 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 format_bytes(limits.memory_bytes),
                 format_bytes(run.scratch_bytes)
             )
+        } else if run.socket_bytes > 0 {
+            format!(
+                "peak memory {} over the limit {}, with {} counted for the buffers of the \
+                 sockets it held (no cgroup here to measure them)",
+                format_bytes(run.peak_memory_bytes),
+                format_bytes(limits.memory_bytes),
+                format_bytes(run.socket_bytes)
+            )
         } else {
             format!(
                 "peak memory {} over the limit {}",
@@ -540,6 +548,7 @@ mod tests {
             stderr_tail: Vec::new(),
             output_file: None,
             scratch_bytes: 0,
+            socket_bytes: 0,
         }
     }
 
@@ -595,6 +604,15 @@ mod tests {
                 "a few files in its folder",
                 RunResult {
                     scratch_bytes: 3 * MIB,
+                    ..clean()
+                },
+                Accepted,
+            ),
+            (
+                "sockets counted with its memory, under the limit",
+                RunResult {
+                    peak_memory_bytes: 40 * MIB,
+                    socket_bytes: 38 * MIB,
                     ..clean()
                 },
                 Accepted,
@@ -677,6 +695,26 @@ mod tests {
             let got = verdict_of(&run).unwrap_or(Accepted);
             assert_eq!(got, expected, "{what}");
         }
+    }
+
+    #[test]
+    fn sockets_over_the_limit_are_named_in_the_reason() {
+        let run = RunResult {
+            limit_hit: Some(LimitHit::Memory),
+            termination: Termination::Signaled(libc::SIGKILL),
+            peak_memory_bytes: 65 * MIB,
+            socket_bytes: 63 * MIB,
+            ..clean()
+        };
+        let judgement = classify(&run, &limits()).unwrap();
+        assert_eq!(judgement.verdict, Verdict::MemoryLimitExceeded);
+        assert!(
+            judgement
+                .reason
+                .contains("with 63.0 MiB counted for the buffers of the sockets it held"),
+            "{}",
+            judgement.reason
+        );
     }
 
     #[test]
