@@ -223,9 +223,11 @@ pub enum Event<'a> {
         seed: u64,
         failed: Option<Verdict>,
     },
-    /// `stress`: the failing input was shrunk one more step.
+    /// `stress`: shrinking goes on (told before each candidate runs): the smallest failing
+    /// input so far, the failures kept on the way to it and the candidates run.
     Shrunk {
-        step: usize,
+        steps: usize,
+        tried: usize,
         input: &'a [u8],
         verdict: Verdict,
     },

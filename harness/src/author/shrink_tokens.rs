@@ -1,12 +1,30 @@
 //! The built-in shrinker, for problems without a shrink command: it sees an input as lines of
 //! whitespace-separated tokens and offers smaller ones, largest cut first: drop blocks of
-//! lines, drop tokens, bring numbers toward 0 and 1.
+//! lines, drop blocks of tokens; then it names each number, for [`shrink`](super::shrink) to
+//! bring down (by bisection; small ones to every smaller value), equal numbers together first,
+//! then each alone.
 //!
 //! It knows nothing of the statement. The one structure it keeps is a first line holding only
 //! a count: of the lines below it (`n`, then n lines) or of the items on the next line (`n`,
 //! then n numbers), which it rewrites when it drops lines or items, so that the validator
 //! still accepts; other counts (a `n m` header) it cannot know, so candidates that break them
 //! are left to the validator (or to the reference, if it rejects them).
+
+use super::shrink::{Candidates, Failure, Ladder};
+
+/// The built-in shrinker, as [`shrink`](super::shrink::shrink) asks for one.
+#[derive(Debug, Default)]
+pub struct Tokens;
+
+impl<F: Failure, E> Candidates<F, E> for Tokens {
+    fn round(&mut self, current: &F) -> Result<Vec<Vec<u8>>, E> {
+        Ok(candidates(current.input()))
+    }
+
+    fn ladder(&mut self, current: &F, index: usize) -> Option<Ladder> {
+        ladder(current.input(), index)
+    }
+}
 
 /// An input as lines of tokens.
 type Lines = Vec<Vec<String>>;
@@ -28,26 +46,29 @@ impl Counted {
     }
 }
 
-/// Candidates smaller than `input`, most promising (smallest) first; none for an input that
-/// cannot shrink. Every candidate is strictly smaller by [`measure`], so shrinking ends.
+/// Candidates smaller than `input` by lines or tokens, most promising (smallest) first; none
+/// for an input that cannot lose any. Every candidate is strictly smaller by [`measure`], so
+/// shrinking ends. Numbers are brought down by [`ladder`]s, not here.
 pub fn candidates(input: &[u8]) -> Vec<Vec<u8>> {
-    let text = String::from_utf8_lossy(input);
-    let lines: Lines = text
-        .lines()
-        .map(|line| line.split_whitespace().map(str::to_string).collect())
-        .collect();
+    let lines = parse(input);
     let counted = counting(&lines);
     let start = measure(&lines);
     let mut out: Vec<Lines> = Vec::new();
     drop_lines(&lines, counted, &mut out);
     drop_tokens(&lines, counted, &mut out);
-    shrink_numbers(&lines, counted, &mut out);
 
     let mut seen = std::collections::HashSet::new();
     out.into_iter()
         .filter(|candidate| measure(candidate) < start)
         .map(|candidate| render(&candidate))
         .filter(|bytes| bytes.as_slice() != input && seen.insert(bytes.clone()))
+        .collect()
+}
+
+fn parse(input: &[u8]) -> Lines {
+    String::from_utf8_lossy(input)
+        .lines()
+        .map(|line| line.split_whitespace().map(str::to_string).collect())
         .collect()
 }
 
@@ -102,6 +123,10 @@ fn render(lines: &Lines) -> Vec<u8> {
 
 /// Blocks of lines removed, the largest blocks first (halving, as delta debugging does); one
 /// line at least stays. A counting first line stays, rewritten to the new count.
+///
+/// The blocks of one size split the lines evenly (1000 lines: two blocks of 500, then four
+/// of 250), never into a large block and a small rest: a rest of one tried early would win
+/// round after round and shrink the input by one line at a time.
 fn drop_lines(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
     // The items' line stays too: dropping its tokens shrinks it, with the count.
     let first = match counted {
@@ -124,7 +149,16 @@ fn drop_lines(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
             }
             start += size;
         }
-        size /= 2;
+        size = halved(size);
+    }
+}
+
+/// The next block size: half, rounded up, so that the blocks split evenly; 0 after 1.
+fn halved(size: usize) -> usize {
+    if size == 1 {
+        0
+    } else {
+        size.div_ceil(2)
     }
 }
 
@@ -135,7 +169,8 @@ fn drop_tokens(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
         if (counted.any() && index == 0) || line.len() < 2 {
             continue;
         }
-        let mut size = line.len() - 1;
+        // Halves first: the line is never emptied, which dropping the line does.
+        let mut size = line.len().div_ceil(2);
         while size >= 1 {
             let mut start = 0;
             while start < line.len() {
@@ -150,52 +185,64 @@ fn drop_tokens(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
                 }
                 start += size;
             }
-            size /= 2;
+            size = halved(size);
         }
     }
 }
 
-/// Values smaller than a small number that are all tried: a bug that needs n ≥ 5 is found at
-/// n = 5, not stuck at 7 because 6 happens to pass.
-const EVERY_VALUE_BELOW: u128 = 32;
-
-/// Each integer brought toward 0 and 1: every smaller value for small numbers (smallest
-/// first), else 0, 1, 2, an eighth, a quarter, half, one step. A counting first line is left
-/// alone: its value is the structure.
-fn shrink_numbers(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
+/// The `index`-th number of `input` to bring down, `None` past the last: first each value
+/// that occurs more than once, all its places together (a bug of equal values, a duplicate
+/// pair, stays one), then each number alone, in reading order. A counting first line is left
+/// alone: its value is the structure. Zeros have nowhere to go.
+pub fn ladder(input: &[u8], index: usize) -> Option<Ladder> {
+    let lines = parse(input);
+    let counted = counting(&lines);
+    let mut numbers: Vec<((usize, usize), i128)> = Vec::new();
     for (row, line) in lines.iter().enumerate() {
         if counted.any() && row == 0 {
             continue;
         }
         for (column, token) in line.iter().enumerate() {
-            let Ok(value) = token.parse::<i128>() else {
-                continue;
-            };
-            let sign = value.signum();
-            let magnitude = value.unsigned_abs();
-            let smaller: Vec<i128> = if magnitude <= EVERY_VALUE_BELOW {
-                (0..magnitude as i128).map(|m| m * sign).collect()
-            } else {
-                let step = value - sign;
-                vec![0, 1, 2, value / 8, value / 4, value / 2, step]
-            };
-            for candidate_value in smaller {
-                if candidate_value.unsigned_abs() < magnitude
-                    || candidate_value == 1 && magnitude > 1
-                {
-                    let mut candidate = lines.clone();
-                    candidate[row][column] = candidate_value.to_string();
-                    out.push(candidate);
-                }
-            }
-            // 1 is tried for negative numbers too: "toward 0 and 1".
-            if value < -1 {
-                let mut candidate = lines.clone();
-                candidate[row][column] = "1".to_string();
-                out.push(candidate);
+            match token.parse::<i128>() {
+                Ok(value) if value != 0 => numbers.push(((row, column), value)),
+                _ => {}
             }
         }
     }
+    // In order of first appearance; the map only finds a value's group.
+    let mut repeated: Vec<(i128, Vec<(usize, usize)>)> = Vec::new();
+    let mut group_of = std::collections::HashMap::new();
+    for (place, value) in &numbers {
+        let group = *group_of.entry(*value).or_insert_with(|| {
+            repeated.push((*value, Vec::new()));
+            repeated.len() - 1
+        });
+        repeated[group].1.push(*place);
+    }
+    repeated.retain(|(_, places)| places.len() > 1);
+    let (value, places) = match repeated.get(index) {
+        Some((value, places)) => (*value, places.clone()),
+        None => {
+            let (place, value) = *numbers.get(index - repeated.len())?;
+            (value, vec![place])
+        }
+    };
+    let negative = value < 0;
+    Some(Ladder {
+        top: value.unsigned_abs(),
+        at: Box::new(move |magnitude| {
+            let shown = if negative && magnitude > 0 {
+                format!("-{magnitude}")
+            } else {
+                magnitude.to_string()
+            };
+            let mut candidate = lines.clone();
+            for &(row, column) in &places {
+                candidate[row][column].clone_from(&shown);
+            }
+            render(&candidate)
+        }),
+    })
 }
 
 /// What one shrink step changed, for the log: `removed \`10 20\` (line 2), count 3 → 1`,
@@ -288,38 +335,33 @@ mod tests {
         assert!(texts("").is_empty());
         assert!(texts("0\n").is_empty());
         assert!(texts("abc\n").is_empty());
+        // Numbers are the ladders' to bring down.
+        assert!(texts("1000\n").is_empty());
     }
 
     #[test]
-    fn numbers_go_toward_zero_and_one() {
-        assert_eq!(
-            texts("8\n"),
-            ["0\n", "1\n", "2\n", "3\n", "4\n", "5\n", "6\n", "7\n"]
-        );
-        assert_eq!(texts("-3\n"), ["0\n", "-1\n", "-2\n", "1\n"]);
-        assert_eq!(texts("2\n"), ["0\n", "1\n"]);
-        assert_eq!(
-            texts("1000\n"),
-            ["0\n", "1\n", "2\n", "125\n", "250\n", "500\n", "999\n"]
-        );
-    }
-
-    #[test]
-    fn lines_then_tokens_then_numbers() {
+    fn lines_then_tokens() {
         let all = texts("1 2\n3\n");
-        // Both lines, then each line, then a token, then numbers.
-        assert_eq!(&all[..2], ["3\n", "1 2\n"]);
-        assert!(all.contains(&"2\n3\n".to_string()));
-        assert!(all.contains(&"1 1\n3\n".to_string()));
+        // Both lines, then each line, then a token.
+        assert_eq!(all, ["3\n", "1 2\n", "2\n3\n", "1\n3\n"]);
+    }
+
+    #[test]
+    fn blocks_split_evenly() {
+        // 1000 tokens: halves first, never 999 and a rest of 1.
+        let line: Vec<String> = (1..=1000).map(|n| n.to_string()).collect();
+        let all = texts(&format!("{}\n", line.join(" ")));
+        let sizes: Vec<usize> = all[..6]
+            .iter()
+            .map(|c| c.split_whitespace().count())
+            .collect();
+        assert_eq!(sizes, [500, 500, 750, 750, 750, 750]);
     }
 
     #[test]
     fn a_counting_first_line_follows_the_lines_dropped() {
         let all = texts("3\n10\n20\n30\n");
-        assert_eq!(
-            &all[..4],
-            ["0\n", "2\n20\n30\n", "2\n10\n30\n", "2\n10\n20\n"]
-        );
+        assert_eq!(&all[..4], ["0\n", "1\n30\n", "2\n10\n20\n", "2\n20\n30\n"]);
         // The count is never shrunk on its own, nor dropped: it always says the lines below.
         for candidate in &all {
             let count: usize = candidate.lines().next().unwrap().parse().unwrap();
@@ -342,14 +384,136 @@ mod tests {
                 "the items' line stays: {candidate:?}"
             );
         }
-        assert!(all.contains(&"1\n40\n".to_string()), "{all:?}");
+        assert!(all.contains(&"2\n30 40\n".to_string()), "{all:?}");
         assert!(all.contains(&"3\n10 20 30\n".to_string()), "{all:?}");
-        assert!(all.contains(&"4\n0 20 30 40\n".to_string()), "{all:?}");
         // Lines after the items are free to go; a count that matches nothing is a number.
         let after = texts("3\n5 6 7\nextra\n");
         assert!(after.contains(&"3\n5 6 7\n".to_string()), "{after:?}");
         assert!(after.contains(&"2\n6 7\nextra\n".to_string()), "{after:?}");
         assert!(texts("3\n5 6\n").contains(&"3\n6\n".to_string()));
+    }
+
+    fn ladder_text(input: &str, index: usize, value: u128) -> Option<(u128, String)> {
+        let ladder = ladder(input.as_bytes(), index)?;
+        Some((ladder.top, String::from_utf8((ladder.at)(value)).unwrap()))
+    }
+
+    #[test]
+    fn ladders_move_equal_numbers_together_then_each_alone() {
+        let input = "3 7 3\n0 -5\n";
+        let rows = [
+            (0, Some((3, "1 7 1\n0 -5\n"))),
+            (1, Some((3, "1 7 3\n0 -5\n"))),
+            (2, Some((7, "3 1 3\n0 -5\n"))),
+            (3, Some((3, "3 7 1\n0 -5\n"))),
+            // The sign is kept; the zero has no ladder.
+            (4, Some((5, "3 7 3\n0 -1\n"))),
+            (5, None),
+        ];
+        for (index, expected) in rows {
+            let got = ladder_text(input, index, 1);
+            let got = got.as_ref().map(|(top, text)| (*top, text.as_str()));
+            assert_eq!(got, expected, "ladder {index}");
+        }
+        assert_eq!(ladder_text("-5\n", 0, 0).unwrap().1, "0\n");
+        // A counting first line is the structure, not a number to bring down.
+        assert_eq!(
+            ladder_text("2\n5\n6\n", 0, 4).unwrap(),
+            (5, "2\n4\n6\n".into())
+        );
+    }
+
+    /// A failure of the token shrinker's tests: the input, always the same verdict.
+    #[derive(Debug, Clone)]
+    struct Fails(Vec<u8>);
+
+    impl Failure for Fails {
+        fn input(&self) -> &[u8] {
+            &self.0
+        }
+        fn verdict(&self) -> crate::verdict::Verdict {
+            crate::verdict::Verdict::WrongAnswer
+        }
+    }
+
+    /// Shrinks `start` with the built-in shrinker under `fails`, which sees the numbers of
+    /// each line; returns the minimal input and the runs it took.
+    fn shrunk(start: &str, fails: impl Fn(&[Vec<i128>]) -> bool) -> (String, usize) {
+        let numbers = |input: &[u8]| -> Option<Vec<Vec<i128>>> {
+            String::from_utf8_lossy(input)
+                .lines()
+                .map(|line| line.split_whitespace().map(|t| t.parse().ok()).collect())
+                .collect()
+        };
+        assert!(fails(&numbers(start.as_bytes()).unwrap()), "{start}");
+        let shrunk = super::super::shrink::shrink(
+            Fails(start.as_bytes().to_vec()),
+            &mut Tokens,
+            |input| {
+                Ok::<_, ()>(
+                    numbers(input)
+                        .filter(|lines| fails(lines))
+                        .map(|_| Fails(input.to_vec())),
+                )
+            },
+            |_| None,
+        )
+        .unwrap();
+        assert_eq!(shrunk.stopped, None);
+        (String::from_utf8(shrunk.minimal.0).unwrap(), shrunk.tried)
+    }
+
+    #[test]
+    fn an_overflow_shrinks_to_a_minimal_pair_in_few_runs() {
+        // `a b c`, each at least 1 (what the validator would say), wrong when a * b does not
+        // fit in 32 bits.
+        let overflows = |lines: &[Vec<i128>]| match lines {
+            [line] if line.len() == 3 && line.iter().all(|v| *v >= 1) => {
+                line[0] * line[1] > i128::from(i32::MAX)
+            }
+            _ => false,
+        };
+        let (minimal, runs) = shrunk("148994384 805819538 5687\n", overflows);
+        let numbers: Vec<i128> = minimal
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert!(overflows(std::slice::from_ref(&numbers)), "{minimal}");
+        assert_eq!(numbers[2], 1, "{minimal}");
+        for index in 0..3 {
+            let mut lower = numbers.clone();
+            lower[index] -= 1;
+            assert!(!overflows(&[lower]), "{minimal} is not minimal at {index}");
+        }
+        assert!(runs < 300, "{runs} runs");
+    }
+
+    #[test]
+    fn a_list_with_a_triple_shrinks_to_the_triple() {
+        // `n`, then n numbers from 1 to 100: wrong (a buggy count of equal pairs) when a
+        // value occurs three times or more.
+        let triple = |lines: &[Vec<i128>]| match lines {
+            [count, items] if count.len() == 1 && count[0] == items.len() as i128 => {
+                items.iter().all(|v| (1..=100).contains(v))
+                    && items
+                        .iter()
+                        .any(|v| items.iter().filter(|w| *w == v).count() >= 3)
+            }
+            _ => false,
+        };
+        let mut state = 12345_u64;
+        let items: Vec<String> = (0..1000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 33) % 100 + 1).to_string()
+            })
+            .collect();
+        let start = format!("1000\n{}\n", items.join(" "));
+        let (minimal, runs) = shrunk(&start, triple);
+        assert_eq!(minimal, "3\n1 1 1\n");
+        assert!(runs < 1000, "{runs} runs");
     }
 
     #[test]

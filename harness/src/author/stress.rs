@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::author::answers::Answers;
-use crate::author::shrink::{self, Failure};
+use crate::author::shrink::{self, Failure, Stopped, Tally};
 use crate::author::shrink_tokens;
 use crate::author::validate::{ValidateError, Validator, Validity};
 use crate::case::discover::{self, Case};
@@ -23,7 +23,7 @@ use crate::sandbox::run::Limits;
 use crate::tool::{self, Role, ToolError};
 use crate::verdict::Verdict;
 
-pub use crate::results::author::{Failing, Found, Rerun, ShrinkStatus, StressReport};
+pub use crate::results::author::{Failing, Found, Kept, Rerun, ShrinkStatus, StressReport};
 
 impl Failure for Failing {
     fn input(&self) -> &[u8] {
@@ -74,6 +74,11 @@ pub struct StressOptions {
     pub time: Option<Duration>,
     /// Shrink a failing input.
     pub shrink: bool,
+    /// Shrinking stops after this long (checked between candidates), keeping the smallest
+    /// failing input so far.
+    pub shrink_time: Duration,
+    /// Shrinking stops after this many candidates run.
+    pub shrink_candidates: usize,
     /// Answer an input seen before with the reference's earlier answer ([`Answers`]).
     pub reuse_answers: bool,
     /// Inputs judged at once, each worker on its own seeds (at least 1).
@@ -218,6 +223,10 @@ pub fn stress(
                             .map(|failing| failing.map(|f| (f, input)))
                             .map_err(|error| with_seed(error, seed))
                     });
+                    if crate::sandbox::interrupt::is_interrupted() {
+                        // Its programs were killed: what it gave is no verdict.
+                        break;
+                    }
                     judged.fetch_add(1, Ordering::SeqCst);
                     let message = match result {
                         Ok(None) => Message::Judged { seed },
@@ -369,6 +378,8 @@ fn scratch_dir() -> Result<tempfile::TempDir, StressError> {
     })
 }
 
+/// Shrinks `original` within the budget of `options`; Ctrl-C stops it too. Either way the
+/// smallest failure so far is what it returns, with a status that says why it stopped.
 fn shrink_failure(
     trial: &Trial<'_>,
     seed: u64,
@@ -378,65 +389,98 @@ fn shrink_failure(
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Found, StressError> {
     let builtin_shrinker = matches!(trial.setup.shrinker, Shrinker::Tokens);
-    let found = |status, minimal: Failing, steps, tried| Found {
+    let found = |status, minimal: Failing, steps, (tried, remembered)| Found {
         seed,
         iteration,
         original: original.clone(),
         minimal,
         steps,
         tried,
+        remembered,
         shrink: status,
         builtin_shrinker,
         sanitized: None,
+        kept: None,
     };
     let status = match original.outcome.verdict {
         Verdict::JudgeError => Some(ShrinkStatus::JudgeError),
         _ if !options.shrink => Some(ShrinkStatus::Disabled),
+        _ if interrupted() => Some(ShrinkStatus::Interrupted),
         _ => None,
     };
     if let Some(status) = status {
-        return Ok(found(status, original.clone(), Vec::new(), 0));
+        return Ok(found(status, original.clone(), Vec::new(), (0, 0)));
     }
-    let mut round = 0;
-    let shrunk = shrink::shrink(
-        original.clone(),
-        |current: &Failing| {
-            // Each round after the first starts from the failure the last one kept.
-            if round > 0 {
-                on_event(Event::Shrunk {
-                    step: round,
-                    input: &current.input,
-                    verdict: current.outcome.verdict,
-                });
-            }
-            round += 1;
-            match &trial.setup.shrinker {
-                Shrinker::Command(command) => candidates(
+    let started = Instant::now();
+    let target = original.outcome.verdict;
+    let mut tokens = shrink_tokens::Tokens;
+    let mut command;
+    let source: &mut dyn shrink::Candidates<Failing, StressError> = match &trial.setup.shrinker {
+        Shrinker::Tokens => &mut tokens,
+        Shrinker::Command(words) => {
+            let mut round = 0;
+            command = move |current: &Failing| {
+                round += 1;
+                candidates(
                     &trial.setup.root,
-                    command,
+                    words,
                     trial.scratch,
                     round,
                     &current.input,
-                ),
-                Shrinker::Tokens => Ok(shrink_tokens::candidates(&current.input)),
-            }
-        },
+                )
+            };
+            &mut command
+        }
+    };
+    let shrunk = shrink::shrink(
+        original.clone(),
+        source,
         |candidate| {
+            // Whatever a candidate gave after Ctrl-C (its programs killed, an error of a
+            // validator cut off) is no verdict; the watch stops before the next one.
+            let result = trial.candidate(candidate);
+            if interrupted() {
+                return Ok(None);
+            }
             // The built-in shrinker does not know the input's format: a candidate that fails
             // otherwise (an RE where the bug was a WA) most likely broke the format, not the
             // program, and is not kept.
-            let target = original.outcome.verdict;
-            trial
-                .candidate(candidate)
+            result
                 .map(|failing| failing.filter(|f| !builtin_shrinker || f.outcome.verdict == target))
         },
+        |tally: &Tally<'_, Failing>| {
+            on_event(Event::Shrunk {
+                steps: tally.steps,
+                tried: tally.tried,
+                input: &tally.current.input,
+                verdict: tally.current.outcome.verdict,
+            });
+            if interrupted() {
+                Some(Stopped::Interrupted)
+            } else if tally.tried >= options.shrink_candidates {
+                Some(Stopped::Candidates)
+            } else if started.elapsed() >= options.shrink_time {
+                Some(Stopped::Time)
+            } else {
+                None
+            }
+        },
     )?;
-    let status = if shrunk.gave_up {
-        ShrinkStatus::GaveUp
-    } else {
-        ShrinkStatus::Shrunk
+    let status = match shrunk.stopped {
+        // Ctrl-C during the last candidate ends the rounds as if it had passed.
+        _ if interrupted() => ShrinkStatus::Interrupted,
+        None => ShrinkStatus::Shrunk,
+        Some(Stopped::Rounds) => ShrinkStatus::GaveUp,
+        Some(Stopped::Time) => ShrinkStatus::OutOfTime(options.shrink_time),
+        Some(Stopped::Candidates) => ShrinkStatus::OutOfCandidates(options.shrink_candidates),
+        Some(Stopped::Interrupted) => ShrinkStatus::Interrupted,
     };
-    Ok(found(status, shrunk.minimal, shrunk.steps, shrunk.tried))
+    let counts = (shrunk.tried, shrunk.remembered);
+    Ok(found(status, shrunk.minimal, shrunk.steps, counts))
+}
+
+fn interrupted() -> bool {
+    crate::sandbox::interrupt::is_interrupted()
 }
 
 /// Runs the shrink command on `input` and reads its candidates, in name order.

@@ -56,6 +56,13 @@ pub struct StressArgs {
     /// Report the failing input as found, without shrinking it.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Stop shrinking after this long (default: 60s), reporting the smallest failing input so
+    /// far; it and the first are kept in files.
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
+    pub shrink_time: Option<Duration>,
+    /// Stop shrinking after this many candidates run (default: 5000), as --shrink-time does.
+    #[arg(long, value_name = "N")]
+    pub shrink_candidates: Option<usize>,
     /// Run the brute force on every input, repeats included (by default an input seen
     /// before in the run gets the brute force's first answer; the submission runs on every
     /// input either way).
@@ -91,6 +98,8 @@ pub fn stress(global: &GlobalArgs, args: &StressArgs) -> Result<i32> {
         jobs: args.jobs,
         limits: (&args.limits).into(),
         no_shrink: args.no_shrink,
+        shrink_time: args.shrink_time,
+        shrink_candidates: args.shrink_candidates,
         no_memo: args.no_memo,
         save: args.save.clone(),
         no_build: args.no_build,

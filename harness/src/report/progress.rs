@@ -269,12 +269,15 @@ impl Reporter for ProgressReporter {
                 }
             }
             Event::Shrunk {
-                step,
+                steps,
+                tried,
                 input,
                 verdict,
             } => progress.set_label(&format!(
-                "shrinking: step {step}, {} {verdict}",
-                super::stress::one_line(input)
+                "shrinking {verdict}: {} · {}, {}",
+                super::stress::size(input),
+                crate::text::plural(steps, "step"),
+                crate::text::plural(tried, "candidate"),
             )),
             Event::UnitFinished { unit, result } => {
                 let planned = self.runs.get(unit).copied().unwrap_or(0);
@@ -432,11 +435,15 @@ mod tests {
             (2, 1, "WA on seed 42, shrinking".to_string())
         );
         let shrunk = [Event::Shrunk {
-            step: 3,
-            input: b"1 2\n",
+            steps: 3,
+            tried: 41,
+            input: b"2\n1 2\n",
             verdict: Verdict::WrongAnswer,
         }];
-        assert_eq!(after(command, &[0], &shrunk).2, "shrinking: step 3, 1 2 WA");
+        assert_eq!(
+            after(command, &[0], &shrunk).2,
+            "shrinking WA: 2 lines, 3 tokens, 6 B · 3 steps, 41 candidates"
+        );
     }
 
     #[test]

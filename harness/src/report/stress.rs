@@ -11,8 +11,8 @@ use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
 use crate::author::stress::{Failing, Rerun, ShrinkStatus, StressReport};
-use crate::text::{cut, tail_lines};
-use crate::units::format_duration;
+use crate::text::{cut, plural, tail_lines};
+use crate::units::{format_bytes, format_duration, format_time_limit};
 use crate::verdict::Verdict;
 
 /// Lines of an input or output shown; the rest is counted.
@@ -108,61 +108,62 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         submission.display()
     )?;
     match found.shrink {
-        ShrinkStatus::Shrunk | ShrinkStatus::GaveUp => {
-            let gave_up = if found.shrink == ShrinkStatus::GaveUp {
-                ", then gave up"
-            } else {
-                ""
-            };
-            writeln!(
-                out,
-                "shrunk in {} {} ({} candidates tried{gave_up}):",
-                found.steps.len(),
-                if found.steps.len() == 1 {
-                    "step"
-                } else {
-                    "steps"
-                },
-                found.tried
-            )?;
-            writeln!(
-                out,
-                "  {:<3}  {}",
-                original.outcome.verdict,
-                one_line(&original.input)
-            )?;
-            // Each step by what it took away from the one before.
-            let mut before = original;
-            for step in &found.steps {
-                writeln!(
-                    out,
-                    "  {:<3}  {}",
-                    step.outcome.verdict,
-                    crate::author::shrink_tokens::describe_step(&before.input, &step.input)
-                )?;
-                before = step;
-            }
-            if found.builtin_shrinker {
-                // What a shrinker that only sees tokens cannot know.
-                writeln!(
-                    out,
-                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers toward 0 and 1, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below, or the items on the next line, in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
-                )?;
-            }
-        }
         ShrinkStatus::Disabled => writeln!(out, "{DIM}not shrunk (--no-shrink){DIM:#}")?,
         ShrinkStatus::JudgeError => writeln!(
             out,
             "{DIM}not shrunk: the checker failed (a judge error){DIM:#}"
         )?,
+        status => {
+            let steps = plural(found.steps.len(), "step");
+            let tried = plural(found.tried, "candidate");
+            let headline = match status {
+                ShrinkStatus::GaveUp => format!("shrunk in {steps} ({tried} tried, then gave up)"),
+                ShrinkStatus::OutOfTime(budget) => format!(
+                    "{BAD}shrinking stopped{BAD:#} at its time budget ({}, --shrink-time) after {steps} ({tried} tried)",
+                    format_time_limit(budget)
+                ),
+                ShrinkStatus::OutOfCandidates(budget) => format!(
+                    "{BAD}shrinking stopped{BAD:#} at its budget of {} (--shrink-candidates) after {steps}",
+                    plural(budget, "candidate")
+                ),
+                ShrinkStatus::Interrupted => format!(
+                    "{BAD}shrinking interrupted{BAD:#} (Ctrl-C) after {steps} ({tried} tried)"
+                ),
+                _ => format!("shrunk in {steps} ({tried} tried)"),
+            };
+            writeln!(out, "{headline}:")?;
+            write_steps(out, found)?;
+            if found.builtin_shrinker {
+                // What a shrinker that only sees tokens cannot know.
+                writeln!(
+                    out,
+                    "{DIM}shrunk by the built-in shrinker: it drops lines and tokens and brings numbers down by bisection, keeping a candidate only if it fails the same way; it keeps a lone first number that counts the lines below, or the items on the next line, in step, but other counts and bounds of the statement (an `n m` header, a list's length) it cannot know, so the input above may break them: a validator (--validator, or the problem's) rejects such candidates, or write a shrink command{DIM:#}"
+                )?;
+            }
+        }
     }
     let minimal = &found.minimal;
-    let title = if found.steps.is_empty() {
-        "failing input"
+    let cut_short = found.shrink.cut_short() && !found.steps.is_empty();
+    if cut_short {
+        writeln!(
+            out,
+            "{BOLD}first failing input{BOLD:#} (seed {}, {}):",
+            found.seed,
+            size(&original.input)
+        )?;
+        excerpt(out, &original.input)?;
+    }
+    if cut_short {
+        writeln!(
+            out,
+            "{BOLD}smallest failing input so far{BOLD:#} ({}):",
+            size(&minimal.input)
+        )?;
+    } else if found.steps.is_empty() {
+        writeln!(out, "{BOLD}failing input:{BOLD:#}")?;
     } else {
-        "minimal failing input"
-    };
-    writeln!(out, "{BOLD}{title}:{BOLD:#}")?;
+        writeln!(out, "{BOLD}minimal failing input:{BOLD:#}")?;
+    }
     excerpt(out, &minimal.input)?;
     match &minimal.outcome.interaction {
         // Interactive: the interactor judged the dialogue; there is no expected output.
@@ -222,6 +223,14 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         )?,
         None => {}
     }
+    if let Some(kept) = &found.kept {
+        writeln!(
+            out,
+            "kept: {} (the first failing input), {} (the smallest)",
+            shown_path(&kept.first),
+            shown_path(&kept.smallest)
+        )?;
+    }
     if let Some(added) = saved {
         writeln!(
             out,
@@ -231,6 +240,55 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         )?;
     }
     writeln!(out, "reproduce: {command} --seed {} -n 1", found.seed)
+}
+
+/// Steps of the log shown from either end when there are more: the log stays a summary.
+const SHOWN_STEPS: usize = 4;
+
+/// The shrink's log: the input found, then each step by what it took away from the one
+/// before; beyond `2 * SHOWN_STEPS + 1` steps, the first and last few, the rest counted.
+fn write_steps(out: &mut dyn Write, found: &crate::author::stress::Found) -> io::Result<()> {
+    let original = &found.original;
+    writeln!(
+        out,
+        "  {:<3}  {}",
+        original.outcome.verdict,
+        one_line(&original.input)
+    )?;
+    let steps = &found.steps;
+    let hidden = if steps.len() > 2 * SHOWN_STEPS + 1 {
+        SHOWN_STEPS..steps.len() - SHOWN_STEPS
+    } else {
+        0..0
+    };
+    let mut before = original;
+    for (index, step) in steps.iter().enumerate() {
+        if index == hidden.start && !hidden.is_empty() {
+            writeln!(out, "  {DIM}… {} more steps …{DIM:#}", hidden.len())?;
+        }
+        if !hidden.contains(&index) {
+            writeln!(
+                out,
+                "  {:<3}  {}",
+                step.outcome.verdict,
+                crate::author::shrink_tokens::describe_step(&before.input, &step.input)
+            )?;
+        }
+        before = step;
+    }
+    Ok(())
+}
+
+/// An input's size, for a shrink's progress and a report of one cut short: `1 line, 3
+/// tokens, 24 B`.
+pub fn size(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    format!(
+        "{}, {}, {}",
+        plural(text.lines().count(), "line"),
+        plural(text.split_whitespace().count(), "token"),
+        format_bytes(bytes.len() as u64)
+    )
 }
 
 /// An input on one line: `4 1 1`, or `3 … (+5 lines)`.
@@ -276,8 +334,15 @@ pub struct StressJson {
     shrinker: Option<&'static str>,
     shrink_steps: Vec<StepJson>,
     candidates_tried: usize,
+    /// Shrink candidates met again (the same bytes), answered from memory rather than run.
+    candidates_remembered: usize,
     elapsed_ms: u64,
     saved: Option<String>,
+    /// Where the first and the smallest failing inputs were written: only when shrinking
+    /// was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
+    /// `interrupted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kept: Option<KeptJson>,
     /// The failing input run again sanitized (`--sanitize` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     sanitized: Option<SanitizedJson>,
@@ -289,6 +354,12 @@ struct SanitizedJson {
     /// Its verdict; `AC` when it passed, `CE` when it did not compile.
     verdict: &'static str,
     reason: String,
+}
+
+#[derive(Debug, Serialize)]
+struct KeptJson {
+    first: String,
+    smallest: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -330,12 +401,7 @@ impl StressJson {
             stderr: minimal.map(|m| m.outcome.stderr_tail.clone()),
             original_input: found.map(|f| text(&f.original.input)),
             original_verdict: found.map(|f| f.original.outcome.verdict.as_str()),
-            shrink: found.map(|f| match f.shrink {
-                ShrinkStatus::Shrunk => "shrunk",
-                ShrinkStatus::GaveUp => "gave-up",
-                ShrinkStatus::Disabled => "disabled",
-                ShrinkStatus::JudgeError => "judge-error",
-            }),
+            shrink: found.map(|f| f.shrink.as_str()),
             shrinker: found.map(|f| {
                 if f.builtin_shrinker {
                     "built-in"
@@ -355,8 +421,13 @@ impl StressJson {
                 })
                 .unwrap_or_default(),
             candidates_tried: found.map_or(0, |f| f.tried),
+            candidates_remembered: found.map_or(0, |f| f.remembered),
             elapsed_ms: report.elapsed.as_millis() as u64,
             saved: saved.map(|a| a.name.clone()),
+            kept: found.and_then(|f| f.kept.as_ref()).map(|kept| KeptJson {
+                first: kept.first.display().to_string(),
+                smallest: kept.smallest.display().to_string(),
+            }),
             sanitized: found
                 .and_then(|f| f.sanitized.as_ref())
                 .map(|rerun| match rerun {
@@ -374,5 +445,68 @@ impl StressJson {
                     },
                 }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::author::stress::Found;
+    use crate::results::case::CaseOutcome;
+
+    fn failing(input: &str) -> Failing {
+        Failing {
+            input: input.as_bytes().to_vec(),
+            expected: Vec::new(),
+            outcome: CaseOutcome::new("input", Verdict::WrongAnswer, ""),
+        }
+    }
+
+    fn found(steps: usize) -> Found {
+        let steps: Vec<Failing> = (0..steps)
+            .map(|n| failing(&format!("{}\n", 999 - n)))
+            .collect();
+        Found {
+            seed: 1,
+            iteration: 1,
+            original: failing("1000\n"),
+            minimal: steps.last().cloned().unwrap_or_else(|| failing("1000\n")),
+            steps,
+            tried: 40,
+            remembered: 0,
+            shrink: ShrinkStatus::Shrunk,
+            builtin_shrinker: false,
+            sanitized: None,
+            kept: None,
+        }
+    }
+
+    fn log(found: &Found) -> Vec<String> {
+        let mut out = Vec::new();
+        write_steps(&mut out, found).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_step_log_is_a_summary() {
+        // Up to nine steps, every one.
+        assert_eq!(log(&found(9)).len(), 10);
+        let long = log(&found(30));
+        assert_eq!(long.len(), 10, "{long:#?}");
+        assert_eq!(long[0], "  WA  1000");
+        assert_eq!(long[1], "  WA  `1000` → `999` (line 1)");
+        // (Styled: the writer strips the style where colours are off.)
+        assert!(long[5].contains("… 22 more steps …"), "{long:#?}");
+        assert_eq!(long[9], "  WA  `971` → `970` (line 1)");
+    }
+
+    #[test]
+    fn sizes_count_lines_tokens_and_bytes() {
+        assert_eq!(size(b"1 2\n3\n"), "2 lines, 3 tokens, 6 B");
+        assert_eq!(size(b"7\n"), "1 line, 1 token, 2 B");
     }
 }

@@ -107,10 +107,52 @@ pub enum ShrinkStatus {
     Shrunk,
     /// Stopped after [`shrink::MAX_ROUNDS`] rounds.
     GaveUp,
+    /// Stopped at the time budget (`--shrink-time`), which it had.
+    OutOfTime(Duration),
+    /// Stopped at the budget of candidates (`--shrink-candidates`), which it had.
+    OutOfCandidates(usize),
+    /// Stopped by Ctrl-C.
+    Interrupted,
     /// Asked not to.
     Disabled,
     /// The verdict was a judge error (the checker failed): nothing to shrink.
     JudgeError,
+}
+
+impl ShrinkStatus {
+    /// Shrinking stopped before no smaller candidate failed: the input it ended with may not
+    /// be minimal, and it is kept in a file ([`Found::kept`]).
+    pub fn cut_short(self) -> bool {
+        matches!(
+            self,
+            ShrinkStatus::GaveUp
+                | ShrinkStatus::OutOfTime(_)
+                | ShrinkStatus::OutOfCandidates(_)
+                | ShrinkStatus::Interrupted
+        )
+    }
+
+    /// Its name in `--format json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShrinkStatus::Shrunk => "shrunk",
+            ShrinkStatus::GaveUp => "gave-up",
+            ShrinkStatus::OutOfTime(_) => "time-budget",
+            ShrinkStatus::OutOfCandidates(_) => "candidate-budget",
+            ShrinkStatus::Interrupted => "interrupted",
+            ShrinkStatus::Disabled => "disabled",
+            ShrinkStatus::JudgeError => "judge-error",
+        }
+    }
+}
+
+/// The files a shrink cut short leaves, so that its find outlives the terminal.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    /// The failing input as the generator made it.
+    pub first: PathBuf,
+    /// The smallest failing input the shrinker had reached.
+    pub smallest: PathBuf,
 }
 
 /// The failure found, before and after shrinking.
@@ -126,11 +168,16 @@ pub struct Found {
     pub steps: Vec<Failing>,
     /// Shrink candidates run.
     pub tried: usize,
+    /// Shrink candidates met again, answered from memory rather than run.
+    pub remembered: usize,
     pub shrink: ShrinkStatus,
     /// Shrunk by the built-in token shrinker, which knows nothing of the statement.
     pub builtin_shrinker: bool,
     /// The minimal input run again with a sanitized build (`--sanitize`).
     pub sanitized: Option<Rerun>,
+    /// Where the first and the smallest failing inputs were written, when shrinking was cut
+    /// short.
+    pub kept: Option<Kept>,
 }
 
 /// What a sanitized build did on the failing input.

@@ -24,6 +24,14 @@ use crate::tool as author_tool;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
 const DEFAULT_ITERATIONS: u64 = 1000;
+/// How long a shrink may take unless --shrink-time says otherwise: a minute is long enough
+/// for thousands of runs of a small input (bisection needs about 30 per number), and short
+/// enough that a slow program's shrink ends while one waits for it.
+const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(60);
+/// Candidates a shrink may run unless --shrink-candidates says otherwise: far more than a
+/// list of a thousand numbers needs, and a bound on a shrink of fast programs that the time
+/// budget would let run thousands more.
+const DEFAULT_SHRINK_CANDIDATES: usize = 5000;
 
 /// What `harness stress` is asked to try.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +53,9 @@ pub struct StressRequest {
     pub jobs: Option<usize>,
     pub limits: LimitOverrides,
     pub no_shrink: bool,
+    /// The shrink's budget: how long, and how many candidates (defaults: a minute, 5000).
+    pub shrink_time: Option<Duration>,
+    pub shrink_candidates: Option<usize>,
     pub no_memo: bool,
     /// Store the failing input as a case (`Some("")`: the first free name).
     pub save: Option<String>,
@@ -137,7 +148,8 @@ impl Session {
             seed
         });
         let mut save_error = None;
-        let verdict = stream(
+        let mut keep_error = None;
+        let (verdict, shrink_interrupted) = stream(
             &plan,
             output,
             HumanOptions::default(),
@@ -148,8 +160,18 @@ impl Session {
                     label: &problem.name,
                 });
                 let mut report = stress::stress(&setup, &prepared.program, &options, on_event)?;
-                if let (Some(found), Some((language, toolchain))) = (&mut report.found, &sanitized)
-                {
+                if let Some(found) = &mut report.found {
+                    if found.shrink.cut_short() {
+                        match keep_inputs(found) {
+                            Ok(kept) => found.kept = Some(kept),
+                            Err(error) => keep_error = Some(error),
+                        }
+                    }
+                }
+                // After Ctrl-C nothing more runs: no sanitized build, no reference for --save.
+                let stopped = crate::sandbox::interrupt::is_interrupted();
+                let sanitize = sanitized.as_ref().filter(|_| !stopped);
+                if let (Some(found), Some((language, toolchain))) = (&mut report.found, sanitize) {
                     let limits = super::sanitize::limits(problem, language, *toolchain);
                     found.sanitized = Some(rerun_sanitized(
                         &setup,
@@ -161,23 +183,37 @@ impl Session {
                     )?);
                 }
                 let saved = match (&report.found, &request.save) {
-                    (Some(found), Some(name)) => save(&config, problem, name, &found.minimal.input)
-                        .map_err(|error| save_error = Some(error))
-                        .ok(),
+                    (Some(found), Some(name)) if !stopped => {
+                        save(&config, problem, name, &found.minimal.input)
+                            .map_err(|error| save_error = Some(error))
+                            .ok()
+                    }
                     _ => None,
                 };
                 let verdict = report.found.as_ref().map(|f| f.minimal.outcome.verdict);
+                let shrink_interrupted = report
+                    .found
+                    .as_ref()
+                    .is_some_and(|f| f.shrink == stress::ShrinkStatus::Interrupted);
                 let report = Box::new(report);
                 let stressed = stressed(StressResult::Ran { report, saved });
                 on_event(Event::UnitFinished {
                     unit: 0,
                     result: Finished::Stressed(&stressed),
                 });
-                Ok(verdict)
+                Ok((verdict, shrink_interrupted))
             },
         )?;
+        if let Some(error) = keep_error {
+            return Err(anyhow!(error).context("the failing inputs were not kept in files"));
+        }
         if let Some(error) = save_error {
             return Err(anyhow!(error).context("the failing input was not saved"));
+        }
+        if shrink_interrupted {
+            // The report said what was interrupted, and what it kept; any other Ctrl-C is
+            // said and turned into the exit code by the command line.
+            return Ok(exit::INTERRUPTED);
         }
         Ok(exit::for_verdicts(verdict))
     }
@@ -222,6 +258,42 @@ impl Session {
     }
 }
 
+/// The names a shrink cut short keeps its find under, in the current folder: the first
+/// failing input and the smallest.
+const KEPT_FIRST: &str = "stress-failing";
+const KEPT_SMALLEST: &str = "stress-smallest";
+
+/// Writes the first and the smallest failing inputs of a shrink cut short into the current
+/// folder, each under the first free name (`stress-failing.in`, `stress-failing-2.in`, …):
+/// a file already there, the user's or an earlier run's, is never replaced.
+fn keep_inputs(found: &stress::Found) -> Result<stress::Kept> {
+    let here =
+        std::env::current_dir().map_err(|e| anyhow!("cannot read the current folder: {e}"))?;
+    Ok(stress::Kept {
+        first: write_fresh(&here, KEPT_FIRST, &found.original.input)?,
+        smallest: write_fresh(&here, KEPT_SMALLEST, &found.minimal.input)?,
+    })
+}
+
+/// Writes `bytes` to `<stem>.in` in `folder`, or the first free `<stem>-N.in`.
+fn write_fresh(folder: &std::path::Path, stem: &str, bytes: &[u8]) -> Result<PathBuf> {
+    const TRIES: usize = 1000;
+    for n in 1..=TRIES {
+        let name = match n {
+            1 => format!("{stem}.in"),
+            n => format!("{stem}-{n}.in"),
+        };
+        let path = folder.join(name);
+        if crate::atomic::write_new(&path, bytes)? {
+            return Ok(path);
+        }
+    }
+    anyhow::bail!(
+        "`{}` holds {stem}.in to {stem}-{TRIES}.in already (hint: remove the old ones)",
+        folder.display()
+    )
+}
+
 /// The failing input judged once more by a sanitized build of the submission, its limits
 /// loosened as the sanitizers need.
 fn rerun_sanitized(
@@ -258,6 +330,10 @@ fn stress_options(request: &StressRequest) -> StressOptions {
         },
         time: request.time,
         shrink: !request.no_shrink,
+        shrink_time: request.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME),
+        shrink_candidates: request
+            .shrink_candidates
+            .unwrap_or(DEFAULT_SHRINK_CANDIDATES),
         reuse_answers: !request.no_memo,
         jobs: request.jobs.unwrap_or_else(default_jobs).max(1),
     }
