@@ -115,6 +115,121 @@ fn sanitize_catches_an_out_of_bounds_write_that_plain_judging_accepts() {
     assert!(text.contains("heap-buffer-overflow at a.cpp:6"), "{text}");
 }
 
+/// The lines of stderr a report shows of its failing cases, without their margin.
+fn stderr_shown(report: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in report.lines() {
+        if line.trim() == "stderr (end)" {
+            inside = true;
+        } else if let Some(said) = line.trim_start().strip_prefix("│ ").filter(|_| inside) {
+            lines.push(said.to_string());
+        } else if !line.trim_start().starts_with('│') {
+            inside = false;
+        }
+    }
+    lines
+}
+
+#[test]
+fn sanitize_keeps_the_reports_first_line_and_the_users_frame_in_stderr() {
+    let project = folder()
+        .file("a.cpp", OUT_OF_BOUNDS_CPP)
+        .file("test/four.in", "4\n")
+        .file("test/four.out", "0\n");
+    if !sanitizers_or_skip(&project, "sanitize_keeps_the_reports_first_line") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    let shown = stderr_shown(&text);
+    assert!(
+        shown[0].contains("ERROR: AddressSanitizer: heap-buffer-overflow on address"),
+        "{text}"
+    );
+    assert!(shown[1].starts_with("WRITE of size 4"), "{text}");
+    assert!(shown[2].ends_with(" in main a.cpp:6"), "the access: {text}");
+    assert!(
+        shown.iter().any(|l| l.ends_with(" in main a.cpp:5")),
+        "the allocation: {text}"
+    );
+    assert!(
+        !text.contains("__libc_start") && !text.contains("ABORTING"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_failed_assert_shows_its_words_and_the_users_file_and_line() {
+    let project = folder()
+        .file(
+            "a.cpp",
+            "#include <cassert>\n#include <cstdio>\nint main() {\n    int x;\n    if (scanf(\"%d\", &x) != 1) return 0;\n    assert(x > 0);\n    printf(\"%d\\n\", x);\n}\n",
+        )
+        .file("test/zero.in", "0\n")
+        .file("test/zero.out", "0\n");
+    // Built as it is judged: the assertion names the user's file, not the build's copy.
+    let assert = harness(&project, &["judge", "a.cpp"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("SIGABRT: main.bin: a.cpp:6: int main(): Assertion `x > 0' failed."),
+        "{text}"
+    );
+    assert!(!text.contains(".building-"), "{text}");
+    if !sanitizers_or_skip(&project, "a_failed_assert_shows_its_words") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("RE   zero") && text.contains("assertion `x > 0` failed at a.cpp:6"),
+        "{text}"
+    );
+    let shown = stderr_shown(&text);
+    assert!(
+        shown
+            .iter()
+            .any(|l| l == "main.bin: a.cpp:6: int main(): Assertion `x > 0' failed."),
+        "{text}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.contains("ERROR: AddressSanitizer: ABRT")),
+        "{text}"
+    );
+    assert!(
+        shown.iter().any(|l| l.ends_with(" in main a.cpp:6")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_python_traceback_names_the_users_file() {
+    let project = folder()
+        .file(
+            "crash.py",
+            "def solve(n):\n    return 10 // (n - 4)\n\n\nprint(solve(int(input())))\n",
+        )
+        .file("test/four.in", "4\n")
+        .file("test/four.out", "0\n");
+    for args in [
+        &["judge", "crash.py"][..],
+        &["judge", "crash.py", "--input", "test/four.in"][..],
+    ] {
+        let assert = harness(&project, args).code(FAILED);
+        let text = stdout(&assert);
+        assert!(
+            text.contains("  File \"crash.py\", line 2, in solve\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("/tmp/crash.py") && !text.contains("/build/"),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn sanitize_names_a_signed_overflow_and_its_line() {
     let project = folder()

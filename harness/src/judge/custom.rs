@@ -91,7 +91,11 @@ pub fn run_on_input(
         .stdin(Stdin::File(input))
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
-    let result = run::run(&request)?;
+    let mut result = run::run(&request)?;
+    // A traceback or an `assert` names the user's file, in the reason as in the excerpt.
+    if let std::borrow::Cow::Owned(said) = program.shown.show_bytes(&result.stderr_tail) {
+        result.stderr_tail = said;
+    }
     let judgement = verdict::decide(&result, &limits, || match &expected {
         None => Judgement::accepted("no reference to compare with"),
         Some(answer) => {
