@@ -459,9 +459,93 @@ fn input_takes_the_answer_beside_it() {
         "{text}"
     );
 
-    // Without one, the run alone decides, as before.
+    // Without one, the run alone decides: it ran, and nothing checked it.
     let assert = harness(&project, &["judge", "a.py", "--input", "test/lone.in"]).code(OK);
-    assert!(stdout(&assert).contains("no reference to compare with"));
+    assert!(stdout(&assert).contains("not checked: no answer beside the input"));
+}
+
+#[test]
+fn an_input_with_nothing_to_compare_with_ran_and_is_not_ac() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("in.txt", "7\n");
+    // No answer beside it, no reference: it ran within the limits, and that is all.
+    let assert = harness(&project, &["judge", "a.py", "--input", "in.txt"]).code(OK);
+    let text = stdout(&assert);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("ran  ")
+            && last.contains(
+                "not checked: no answer beside the input (`in.ans` or `in.out`) and no reference"
+            ),
+        "{text}"
+    );
+    assert!(!text.contains("AC "), "{text}");
+    // A run that fails its limits is still that failure.
+    let project = project.file("a.py", "raise SystemExit(3)\n");
+    let assert = harness(&project, &["judge", "a.py", "--input", "in.txt"]).code(FAILED);
+    assert!(stdout(&assert).contains("RE  "), "{}", stdout(&assert));
+}
+
+#[test]
+fn a_folder_where_one_case_has_no_answer_counts_it_apart() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("test/1.in", "4\n")
+        .file("test/1.out", "4\n")
+        .file("test/2.in", "5\n");
+    let assert = harness(&project, &["judge", "a.py"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("ran  2") && text.contains("no answer to compare with"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdict: AC — 1 AC, 1 ran, not checked;"),
+        "{text}"
+    );
+
+    let assert = harness(&project, &["judge", "a.py", "--format", "json"]).code(OK);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(json["verdict"], "AC", "{json}");
+    assert_eq!(
+        json["counts"],
+        serde_json::json!({"AC": 1, "ran": 1}),
+        "{json}"
+    );
+    assert_eq!(json["cases"][0]["verdict"], "AC", "{json}");
+    assert_eq!(json["cases"][1]["verdict"], "ran", "{json}");
+}
+
+#[test]
+fn a_folder_where_no_case_has_an_answer_is_never_ac() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("test/1.in", "4\n")
+        .file("test/2.in", "5\n");
+    let assert = harness(&project, &["judge", "a.py", "--junit", "cases.xml"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.contains(
+            "verdict: ran, not checked (no answer to compare with) — 2 ran, not checked;"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("  AC ") && !text.contains("verdict: AC"),
+        "{text}"
+    );
+    let junit = std::fs::read_to_string(project.join("cases.xml")).unwrap();
+    assert!(
+        junit.contains("skipped=\"2\"")
+            && junit.contains("<skipped message=\"ran, not checked: no answer to compare with\"/>"),
+        "CI does not count them as passed: {junit}"
+    );
+
+    let assert = harness(&project, &["judge", "a.py", "--format", "json"]).code(OK);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(json["verdict"], "ran", "{json}");
+    assert_eq!(json["counts"], serde_json::json!({"ran": 2}), "{json}");
 }
 
 #[test]
@@ -505,7 +589,7 @@ fn a_case_without_an_answer_is_run_and_shown_while_the_others_are_judged() {
     let assert = harness(&project, &["judge", "a.py"]).code(FAILED);
     let text = stdout(&assert);
     assert!(
-        text.contains("AC   random-1") && text.contains("no answer to compare with"),
+        text.contains("ran  random-1") && text.contains("no answer to compare with"),
         "{text}"
     );
     assert!(

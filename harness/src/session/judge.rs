@@ -473,18 +473,33 @@ fn run_input(
                 return Ok(exit::FAILED);
             }
         };
+    let why_unchecked = match request.input.as_deref() {
+        Some(given) if given != Path::new("-") => format!(
+            "not checked: no answer beside the input (`{}` or `{}`) and no reference",
+            file_name(&given.with_extension("ans")),
+            file_name(&given.with_extension("out"))
+        ),
+        _ => "not checked: no reference to compare with".to_string(),
+    };
     let expected = match (&answer, &problem.reference) {
         (Some(answer), _) => custom::Expected::Answer(answer),
         (None, Some(command)) => custom::Expected::Reference {
             command,
             root: &config.root,
         },
-        (None, None) => custom::Expected::Nothing,
+        (None, None) => custom::Expected::Nothing {
+            why: &why_unchecked,
+        },
     };
     let run = custom::run_on_input(&prepared.program, input, limits, &problem.checker, expected)?;
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
 }
 
 /// `--interactor`: a source file of a known language (compiled like a submission), else a
