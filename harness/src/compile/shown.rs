@@ -107,9 +107,8 @@ fn is_path_byte(byte: u8) -> bool {
 /// of a sentence (`.` then a space); not `a.py.bak` nor `a.py/x`.
 fn ends_a_path(rest: &[u8]) -> bool {
     match rest {
-        [] => true,
+        [] | [b'.'] => true,
         [b'.', after, ..] => !is_path_byte(*after),
-        [b'.'] => true,
         [byte, ..] => !is_path_byte(*byte),
     }
 }

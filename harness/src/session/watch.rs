@@ -109,7 +109,7 @@ pub fn watch(file: &Path, mut run: impl FnMut(&mut Watched) -> Result<i32>) -> R
         if next != Watched::of(file) {
             watched = next;
         }
-        points = rewatch(&mut watcher, points, watched.points())?;
+        points = rewatch(&mut watcher, &points, watched.points())?;
         let here = std::env::current_dir().unwrap_or_default();
         let folders: Vec<&Path> = watched
             .folders
@@ -151,10 +151,10 @@ pub fn watch(file: &Path, mut run: impl FnMut(&mut Watched) -> Result<i32>) -> R
 /// folder must be watched; a folder of cases that is not there (yet) is left out.
 fn rewatch(
     watcher: &mut impl Watcher,
-    old: BTreeMap<PathBuf, bool>,
+    old: &BTreeMap<PathBuf, bool>,
     new: BTreeMap<PathBuf, bool>,
 ) -> Result<BTreeMap<PathBuf, bool>> {
-    for (path, recursive) in &old {
+    for (path, recursive) in old {
         if new.get(path) != Some(recursive) {
             let _ = watcher.unwatch(path);
         }
