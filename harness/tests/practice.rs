@@ -115,6 +115,121 @@ fn sanitize_catches_an_out_of_bounds_write_that_plain_judging_accepts() {
     assert!(text.contains("heap-buffer-overflow at a.cpp:6"), "{text}");
 }
 
+/// The lines of stderr a report shows of its failing cases, without their margin.
+fn stderr_shown(report: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in report.lines() {
+        if line.trim() == "stderr (end)" {
+            inside = true;
+        } else if let Some(said) = line.trim_start().strip_prefix("│ ").filter(|_| inside) {
+            lines.push(said.to_string());
+        } else if !line.trim_start().starts_with('│') {
+            inside = false;
+        }
+    }
+    lines
+}
+
+#[test]
+fn sanitize_keeps_the_reports_first_line_and_the_users_frame_in_stderr() {
+    let project = folder()
+        .file("a.cpp", OUT_OF_BOUNDS_CPP)
+        .file("test/four.in", "4\n")
+        .file("test/four.out", "0\n");
+    if !sanitizers_or_skip(&project, "sanitize_keeps_the_reports_first_line") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    let shown = stderr_shown(&text);
+    assert!(
+        shown[0].contains("ERROR: AddressSanitizer: heap-buffer-overflow on address"),
+        "{text}"
+    );
+    assert!(shown[1].starts_with("WRITE of size 4"), "{text}");
+    assert!(shown[2].ends_with(" in main a.cpp:6"), "the access: {text}");
+    assert!(
+        shown.iter().any(|l| l.ends_with(" in main a.cpp:5")),
+        "the allocation: {text}"
+    );
+    assert!(
+        !text.contains("__libc_start") && !text.contains("ABORTING"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_failed_assert_shows_its_words_and_the_users_file_and_line() {
+    let project = folder()
+        .file(
+            "a.cpp",
+            "#include <cassert>\n#include <cstdio>\nint main() {\n    int x;\n    if (scanf(\"%d\", &x) != 1) return 0;\n    assert(x > 0);\n    printf(\"%d\\n\", x);\n}\n",
+        )
+        .file("test/zero.in", "0\n")
+        .file("test/zero.out", "0\n");
+    // Built as it is judged: the assertion names the user's file, not the build's copy.
+    let assert = harness(&project, &["judge", "a.cpp"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("SIGABRT: main.bin: a.cpp:6: int main(): Assertion `x > 0' failed."),
+        "{text}"
+    );
+    assert!(!text.contains(".building-"), "{text}");
+    if !sanitizers_or_skip(&project, "a_failed_assert_shows_its_words") {
+        return;
+    }
+    let assert = harness(&project, &["judge", "a.cpp", "--sanitize"]).code(FAILED);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("RE   zero") && text.contains("assertion `x > 0` failed at a.cpp:6"),
+        "{text}"
+    );
+    let shown = stderr_shown(&text);
+    assert!(
+        shown
+            .iter()
+            .any(|l| l == "main.bin: a.cpp:6: int main(): Assertion `x > 0' failed."),
+        "{text}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.contains("ERROR: AddressSanitizer: ABRT")),
+        "{text}"
+    );
+    assert!(
+        shown.iter().any(|l| l.ends_with(" in main a.cpp:6")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_python_traceback_names_the_users_file() {
+    let project = folder()
+        .file(
+            "crash.py",
+            "def solve(n):\n    return 10 // (n - 4)\n\n\nprint(solve(int(input())))\n",
+        )
+        .file("test/four.in", "4\n")
+        .file("test/four.out", "0\n");
+    for args in [
+        &["judge", "crash.py"][..],
+        &["judge", "crash.py", "--input", "test/four.in"][..],
+    ] {
+        let assert = harness(&project, args).code(FAILED);
+        let text = stdout(&assert);
+        assert!(
+            text.contains("  File \"crash.py\", line 2, in solve\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("/tmp/crash.py") && !text.contains("/build/"),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn sanitize_names_a_signed_overflow_and_its_line() {
     let project = folder()
@@ -344,9 +459,93 @@ fn input_takes_the_answer_beside_it() {
         "{text}"
     );
 
-    // Without one, the run alone decides, as before.
+    // Without one, the run alone decides: it ran, and nothing checked it.
     let assert = harness(&project, &["judge", "a.py", "--input", "test/lone.in"]).code(OK);
-    assert!(stdout(&assert).contains("no reference to compare with"));
+    assert!(stdout(&assert).contains("not checked: no answer beside the input"));
+}
+
+#[test]
+fn an_input_with_nothing_to_compare_with_ran_and_is_not_ac() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("in.txt", "7\n");
+    // No answer beside it, no reference: it ran within the limits, and that is all.
+    let assert = harness(&project, &["judge", "a.py", "--input", "in.txt"]).code(OK);
+    let text = stdout(&assert);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("ran  ")
+            && last.contains(
+                "not checked: no answer beside the input (`in.ans` or `in.out`) and no reference"
+            ),
+        "{text}"
+    );
+    assert!(!text.contains("AC "), "{text}");
+    // A run that fails its limits is still that failure.
+    let project = project.file("a.py", "raise SystemExit(3)\n");
+    let assert = harness(&project, &["judge", "a.py", "--input", "in.txt"]).code(FAILED);
+    assert!(stdout(&assert).contains("RE  "), "{}", stdout(&assert));
+}
+
+#[test]
+fn a_folder_where_one_case_has_no_answer_counts_it_apart() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("test/1.in", "4\n")
+        .file("test/1.out", "4\n")
+        .file("test/2.in", "5\n");
+    let assert = harness(&project, &["judge", "a.py"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.contains("ran  2") && text.contains("no answer to compare with"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdict: AC — 1 AC, 1 ran, not checked;"),
+        "{text}"
+    );
+
+    let assert = harness(&project, &["judge", "a.py", "--format", "json"]).code(OK);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(json["verdict"], "AC", "{json}");
+    assert_eq!(
+        json["counts"],
+        serde_json::json!({"AC": 1, "ran": 1}),
+        "{json}"
+    );
+    assert_eq!(json["cases"][0]["verdict"], "AC", "{json}");
+    assert_eq!(json["cases"][1]["verdict"], "ran", "{json}");
+}
+
+#[test]
+fn a_folder_where_no_case_has_an_answer_is_never_ac() {
+    let project = folder()
+        .file("a.py", "print(input())\n")
+        .file("test/1.in", "4\n")
+        .file("test/2.in", "5\n");
+    let assert = harness(&project, &["judge", "a.py", "--junit", "cases.xml"]).code(OK);
+    let text = stdout(&assert);
+    assert!(
+        text.contains(
+            "verdict: ran, not checked (no answer to compare with) — 2 ran, not checked;"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("  AC ") && !text.contains("verdict: AC"),
+        "{text}"
+    );
+    let junit = std::fs::read_to_string(project.join("cases.xml")).unwrap();
+    assert!(
+        junit.contains("skipped=\"2\"")
+            && junit.contains("<skipped message=\"ran, not checked: no answer to compare with\"/>"),
+        "CI does not count them as passed: {junit}"
+    );
+
+    let assert = harness(&project, &["judge", "a.py", "--format", "json"]).code(OK);
+    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(json["verdict"], "ran", "{json}");
+    assert_eq!(json["counts"], serde_json::json!({"ran": 2}), "{json}");
 }
 
 #[test]
@@ -390,7 +589,7 @@ fn a_case_without_an_answer_is_run_and_shown_while_the_others_are_judged() {
     let assert = harness(&project, &["judge", "a.py"]).code(FAILED);
     let text = stdout(&assert);
     assert!(
-        text.contains("AC   random-1") && text.contains("no answer to compare with"),
+        text.contains("ran  random-1") && text.contains("no answer to compare with"),
         "{text}"
     );
     assert!(

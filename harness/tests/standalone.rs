@@ -333,7 +333,9 @@ fn input_runs_the_submission_on_a_typed_input() {
         .assert()
         .code(OK)
         .stdout(predicate::str::contains("output:\n  YES\n"))
-        .stdout(predicate::str::contains("no reference to compare with"));
+        .stdout(predicate::str::contains(
+            "not checked: no reference to compare with",
+        ));
     folder.write("mine.in", "7\n");
     folder
         .harness(&["judge", "a.cpp", "--input", "mine.in"])
@@ -423,6 +425,132 @@ fn watch_judges_again_when_the_source_changes() {
         stdout.find("verdict: WA").unwrap() < stdout.find("verdict: AC").unwrap(),
         "{stdout}"
     );
+}
+
+/// A `harness judge … --watch` started in `folder`, its stderr read on a thread of its own so
+/// that every wait is bounded (a watch that never reruns must fail the test, not hang it).
+struct Watch {
+    child: std::process::Child,
+    stderr: std::sync::mpsc::Receiver<String>,
+    seen: String,
+}
+
+impl Watch {
+    fn start(folder: &Folder, args: &[&str]) -> Watch {
+        use std::io::Read;
+        use std::process::Stdio;
+
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+            .current_dir(folder.path())
+            .env("XDG_CONFIG_HOME", folder.path().join("config"))
+            .env("XDG_CACHE_HOME", folder.home.path().join("cache"))
+            .env("NO_COLOR", "1")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 256];
+            while let Ok(read @ 1..) = stderr.read(&mut buffer) {
+                let _ = sender.send(String::from_utf8_lossy(&buffer[..read]).into_owned());
+            }
+        });
+        Watch {
+            child,
+            stderr: receiver,
+            seen: String::new(),
+        }
+    }
+
+    /// Waits until the watch has said `times` times in all that it is watching.
+    fn watching(&mut self, times: usize) {
+        // Generous: the machine may be busy; the watch says so on stderr after each run.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+        while self.seen.matches("(Ctrl-C stops)").count() < times {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.stderr.recv_timeout(left) {
+                Ok(text) => self.seen.push_str(&text),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no rerun: {}", self.seen);
+                }
+            }
+        }
+    }
+
+    /// Ctrl-C, then its stdout (killed if it does not stop in good time).
+    fn stop(mut self) -> String {
+        use std::io::Read;
+
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGINT,
+        )
+        .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while self.child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the watch did not stop on Ctrl-C: {}", self.seen);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let mut stdout = String::new();
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        stdout
+    }
+}
+
+#[test]
+fn watch_judges_again_when_a_case_is_added() {
+    let folder = Folder::new();
+    // Right on the samples; wrong on 2 (two odd parts).
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
+    );
+    let mut watch = Watch::start(&folder, &["judge", "a.py", "--watch"]);
+    watch.watching(1);
+    assert!(watch.seen.contains("the cases in `test`"), "{}", watch.seen);
+    folder.write("test/two.out", "NO\n");
+    folder.write("test/two.in", "2\n");
+    watch.watching(2);
+    let stdout = watch.stop();
+    let ac = stdout.find("verdict: AC").expect(&stdout);
+    let wa = stdout.find("verdict: WA").expect(&stdout);
+    assert!(ac < wa, "{stdout}");
+    assert!(stdout[ac..].contains("two"), "{stdout}");
+}
+
+#[test]
+fn watch_judges_again_when_a_case_changes_but_not_for_its_own_report() {
+    let folder = Folder::new();
+    folder.write(
+        "a.py",
+        "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
+    );
+    // The page is rewritten on every run, inside the folder of cases: no rerun for that.
+    let mut watch = Watch::start(
+        &folder,
+        &["judge", "a.py", "--watch", "--html", "test/live.html"],
+    );
+    watch.watching(1);
+    folder.write("test/sample-2.out", "YES\n");
+    watch.watching(2);
+    // Long enough for a rerun the page's write would cause to have started and said so.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let stdout = watch.stop();
+    assert_eq!(stdout.matches("verdict: ").count(), 2, "{stdout}");
+    assert!(stdout.contains("verdict: AC"), "{stdout}");
+    assert!(stdout.contains("verdict: WA"), "{stdout}");
 }
 
 #[test]

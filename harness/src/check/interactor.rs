@@ -53,6 +53,7 @@ impl ReadyInteractor {
                 args: program.args.clone(),
                 syscall_filter: true,
                 sanitized: None,
+                shown: Default::default(),
             },
             protocol,
             checker,

@@ -59,8 +59,8 @@ pub struct JudgeArgs {
     /// time and memory, and with the problem's reference its answer and the checker's verdict.
     #[arg(long, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
-    /// Judge again whenever the source file changes (Ctrl-C stops), clearing the screen
-    /// between runs.
+    /// Judge again whenever the source file or a case changes (a case added, edited or
+    /// removed; Ctrl-C stops), clearing the screen between runs.
     #[arg(long)]
     pub watch: bool,
     /// Judge only the K-th of N stable slices of the cases (for a CI matrix).

@@ -1,7 +1,8 @@
 //! Turning sources into programs: one build ([`program::build`]) for everything compiled,
 //! kept in one cache across runs ([`cache`]); the languages table, and a contestant's
 //! submission picked by it ([`submit`]); the sanitizers' runtimes a build links, for its key
-//! ([`runtimes`]); and judge.toml's `build` command for the problems'
+//! ([`runtimes`]); the user's file names put back into what a program says ([`shown`]);
+//! and judge.toml's `build` command for the problems'
 //! own solutions ([`build`]).
 
 pub mod build;
@@ -10,6 +11,7 @@ pub(crate) mod languages;
 pub mod program;
 pub(crate) mod runtimes;
 pub(crate) mod sanitizer;
+pub(crate) mod shown;
 pub(crate) mod submission;
 pub(crate) mod submit;
 

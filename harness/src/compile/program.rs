@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::cache::{self, KeyBuilder, Store};
 use super::submit::{self, SubmitError};
 use crate::compile::sanitizer::Sanitized;
+use crate::compile::shown::ShownNames;
 use crate::compile::{CompileLimits, Language};
 use crate::sandbox::run;
 
@@ -37,6 +38,9 @@ pub struct Program {
     /// Built with sanitizers (`--sanitize`): run with their options and no address-space cap,
     /// and a crash's reason read from their report.
     pub sanitized: Option<Arc<Sanitized>>,
+    /// The copies of its source, shown by the user's names in what it says on stderr (a
+    /// traceback, an `assert`).
+    pub shown: Arc<ShownNames>,
 }
 
 impl Program {
@@ -47,6 +51,7 @@ impl Program {
             args: Vec::new(),
             syscall_filter: true,
             sanitized: None,
+            shown: Arc::default(),
         }
     }
 
@@ -380,10 +385,8 @@ fn compile(
             return Err(SubmitError::Interrupted(shown.to_path_buf()));
         }
         // The compiler saw the private copies; the user knows the files by their own names.
-        let mut output = compiled.output.clone();
-        for (name, file) in names.iter().zip(source.files) {
-            output = output.replace(&*dir.join(name).to_string_lossy(), &file.to_string_lossy());
-        }
+        let output =
+            ShownNames::of_build(dir, None, names, source.files, None).show(&compiled.output);
         message = submit::cut_message(output.trim_end());
         if !compiled.result.succeeded() {
             if let Some(why) = compiled.reason(limits) {
@@ -429,7 +432,15 @@ fn ready(
         |_| main_copy(source, names, dir),
         |bytes| PathBuf::from(OsString::from_vec(bytes)),
     );
-    let program = match recipe {
+    let main = main_copy(source, names, dir);
+    let shown = Arc::new(ShownNames::of_build(
+        dir,
+        source_copy.parent(),
+        names,
+        source.files,
+        Some((&main, source.main.unwrap_or(source.path))),
+    ));
+    let mut program = match recipe {
         Recipe::Scripts(_) => Program::new(dir.join("run")),
         Recipe::Language(language) => {
             let memory = (memory_bytes >> 20).max(1).to_string();
@@ -438,7 +449,6 @@ fn ready(
                 .iter()
                 .map(|part| part.replace("{memory-mib}", &memory))
                 .collect();
-            let main = main_copy(source, names, dir);
             let (executable, args) = submit::expand(&template, &main, &dir.join(EXE_NAME));
             let executable = if executable.starts_with(dir) {
                 executable
@@ -455,9 +465,11 @@ fn ready(
                 args,
                 syscall_filter: language.sandbox.syscall_filter(),
                 sanitized: None,
+                shown: Arc::default(),
             }
         }
     };
+    program.shown = shown;
     Ok(Outcome::Ready(Built {
         program,
         folder: dir.to_path_buf(),

@@ -250,22 +250,48 @@ impl Sanitized {
         Some(report.render(&self.shown))
     }
 
-    /// `stderr` without AddressSanitizer's dump of the shadow bytes around the address (a
-    /// screen of hex that only says what the report's first lines say), so that the end of
-    /// stderr a report shows is the stack; the private copy named as the user names it.
+    /// `stderr` with a sanitizer's report cut to what says where it went wrong, so that the
+    /// few lines of stderr's end a report shows are those: the program's own lines (an
+    /// `assert`'s message among them), the report's first line and its details, and of each
+    /// stack only the first frame in the user's source (else its first frame). Left out: the
+    /// other frames (the runtime's, the C library's, `_start`), the dump of shadow bytes (a
+    /// screen of hex), and lines that repeat the first (`SUMMARY:`) or say nothing
+    /// (`==2==ABORTING`, rules, blank lines).
     pub fn tidy(&self, stderr: &str) -> String {
-        let stderr = stderr.replace(&*self.copy.to_string_lossy(), &self.shown.to_string_lossy());
-        let mut kept = String::with_capacity(stderr.len());
+        let lines: Vec<&str> = stderr.split_inclusive('\n').collect();
+        let Some(start) = lines.iter().position(|line| starts_report(line)) else {
+            return stderr.to_string();
+        };
+        let mut kept: String = lines[..start].concat();
+        let mut index = start;
         let mut in_dump = false;
-        for line in stderr.split_inclusive('\n') {
+        while index < lines.len() {
+            let line = lines[index];
             if line.starts_with("Shadow bytes around the buggy address:") {
                 in_dump = true;
             } else if in_dump && line.starts_with("==") {
                 in_dump = false;
             }
-            if !in_dump {
-                kept.push_str(line);
+            if in_dump || says_nothing(line) {
+                index += 1;
+                continue;
             }
+            if !is_frame(line) {
+                kept.push_str(line);
+                index += 1;
+                continue;
+            }
+            let stack = lines[index..].iter().take_while(|l| is_frame(l)).count();
+            let frames = &lines[index..index + stack];
+            let shown = frames
+                .iter()
+                .find(|l| frame(l.trim_end()).is_some_and(|(file, _)| self.is_ours(file)))
+                .unwrap_or(&frames[0]);
+            kept.push_str(shown);
+            if !shown.ends_with('\n') {
+                kept.push('\n');
+            }
+            index += stack;
         }
         kept
     }
@@ -274,7 +300,8 @@ impl Sanitized {
     /// folder's name and its own, should the path have been spelt otherwise).
     fn is_ours(&self, file: &str) -> bool {
         let file = Path::new(file);
-        if file == self.copy {
+        // The run's stderr names the user's file by the time it is read (`ShownNames`).
+        if file == self.copy || file == self.shown {
             return true;
         }
         let tail = |path: &Path| -> Option<(OsString, OsString)> {
@@ -313,6 +340,38 @@ impl Report {
         }
         crate::text::one_line(&text, 240)
     }
+}
+
+/// Where a sanitizer's report starts: its rule, its first line.
+fn starts_report(line: &str) -> bool {
+    line.starts_with("AddressSanitizer:DEADLYSIGNAL")
+        || is_rule(line)
+        || line.contains("ERROR: AddressSanitizer: ")
+        || line.contains(": runtime error: ")
+}
+
+/// `=================================================================`.
+fn is_rule(line: &str) -> bool {
+    let line = line.trim_end();
+    line.len() > 10 && line.bytes().all(|b| b == b'=')
+}
+
+/// A line of a report that says nothing another line it keeps does not.
+fn says_nothing(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.is_empty()
+        || is_rule(line)
+        || trimmed == "AddressSanitizer:DEADLYSIGNAL"
+        || trimmed == "AddressSanitizer can not provide additional info."
+        || trimmed.starts_with("SUMMARY: ")
+        || (trimmed.starts_with("==") && trimmed.ends_with("==ABORTING"))
+}
+
+/// `    #3 0x55 in main a.cpp:6`, with a file or not.
+fn is_frame(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix('#')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// A stack frame's file and line: `#0 0x55c2 in main /tmp/x/a.cpp:17` or `…/a.cpp:17:5`.
@@ -724,14 +783,68 @@ SUMMARY: AddressSanitizer: ABRT nptl/pthread_kill.c:44 in __pthread_kill_impleme
     }
 
     #[test]
-    fn the_shadow_dump_is_left_out_of_stderr() {
+    fn a_report_keeps_its_first_line_and_the_users_frames() {
         let native = sanitized(Toolchain::Native { cxx: true });
-        let tidy = native.tidy(HEAP_OVERFLOW);
-        assert!(tidy.contains("SUMMARY: AddressSanitizer: heap-buffer-overflow a.cpp:17 in main"));
-        assert!(tidy.contains("in main a.cpp:16\n"), "{tidy}");
-        assert!(!tidy.contains("Shadow bytes"), "{tidy}");
-        assert!(tidy.ends_with("==2==ABORTING\n"), "{tidy}");
+        let said = format!("reading 5 numbers\n{HEAP_OVERFLOW}");
+        assert_eq!(
+            native.tidy(&said),
+            "\
+reading 5 numbers
+==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60200000002c at pc 0x55c255ac3422 bp 0x7ffd4f152eb0 sp 0x7ffd4f152ea8
+WRITE of size 4 at 0x60200000002c thread T0
+    #0 0x55c255ac3421 in main /tmp/harness-build-x1/a.cpp:17
+0x60200000002c is located 12 bytes to the right of 16-byte region [0x602000000010,0x602000000020)
+allocated by thread T0 here:
+    #1 0x55c255ac3282 in main /tmp/harness-build-x1/a.cpp:16
+"
+        );
+        // Named as the user names the file, as the run's stderr is by then.
+        let shown = said.replace("/tmp/harness-build-x1/a.cpp", "a.cpp");
+        assert!(native
+            .tidy(&shown)
+            .contains("    #1 0x55c255ac3282 in main a.cpp:16\n"));
         assert_eq!(native.tidy("plain\nlines\n"), "plain\nlines\n");
+        assert_eq!(native.tidy(""), "");
+    }
+
+    #[test]
+    fn a_failed_assert_keeps_its_words_and_the_users_frame() {
+        let native = sanitized(Toolchain::Native { cxx: true });
+        let said = "\
+main.bin: a.cpp:6: int main(): Assertion `x > 0' failed.
+AddressSanitizer:DEADLYSIGNAL
+=================================================================
+==2==ERROR: AddressSanitizer: ABRT on unknown address 0x000000000002 (pc 0x7f bp 0x7f sp 0x7f T0)
+    #0 0x7f in __pthread_kill_implementation nptl/pthread_kill.c:44
+    #1 0x7f in __GI_raise ../sysdeps/posix/raise.c:26
+    #2 0x7f in __GI_abort stdlib/abort.c:79
+    #3 0x7f in __assert_fail_base assert/assert.c:94
+    #4 0x7f in __GI___assert_fail assert/assert.c:103
+    #5 0x55 in main a.cpp:6
+    #6 0x7f in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58
+    #7 0x55 in _start (/c/build/main.bin+0x1100)
+
+AddressSanitizer can not provide additional info.
+SUMMARY: AddressSanitizer: ABRT nptl/pthread_kill.c:44 in __pthread_kill_implementation
+==2==ABORTING
+";
+        assert_eq!(
+            native.tidy(said),
+            "\
+main.bin: a.cpp:6: int main(): Assertion `x > 0' failed.
+==2==ERROR: AddressSanitizer: ABRT on unknown address 0x000000000002 (pc 0x7f bp 0x7f sp 0x7f T0)
+    #5 0x55 in main a.cpp:6
+"
+        );
+        assert_eq!(
+            native.reason(said).as_deref(),
+            Some("assertion `x > 0` failed at a.cpp:6")
+        );
+        // No frame of the user's: the first frame says where.
+        let elsewhere = said.replace("main a.cpp:6", "main b.cpp:6");
+        assert!(native
+            .tidy(&elsewhere)
+            .ends_with("(pc 0x7f bp 0x7f sp 0x7f T0)\n    #0 0x7f in __pthread_kill_implementation nptl/pthread_kill.c:44\n"));
     }
 
     #[test]

@@ -216,6 +216,7 @@ pub fn prepare<'a>(
             args: args.iter().map(std::ffi::OsString::from).collect(),
             syscall_filter: true,
             sanitized: None,
+            shown: Default::default(),
         })
     });
     if let Some(reference) = reference {

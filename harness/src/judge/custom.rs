@@ -28,7 +28,8 @@ pub enum CustomError {
 #[derive(Debug, Clone)]
 pub struct CustomRun {
     /// A verdict the run alone decides (TLE, RE, …), or the checker's against the reference's
-    /// answer; AC with "no reference" when there is nothing to compare with.
+    /// answer; AC when there is nothing to compare with, which reports show as `ran`
+    /// ([`CustomRun::checked`]).
     pub verdict: Verdict,
     pub reason: String,
     /// All the submission printed (up to the output limit).
@@ -42,11 +43,19 @@ pub struct CustomRun {
     pub answer_file: Option<std::path::PathBuf>,
 }
 
+impl CustomRun {
+    /// Whether its output was compared with an answer; a run with none is `ran`, never AC.
+    pub fn checked(&self) -> bool {
+        self.expected.is_some()
+    }
+}
+
 /// What the output on a custom input is compared with.
 #[derive(Debug, Clone, Copy)]
 pub enum Expected<'a> {
-    /// Nothing: the run alone decides.
-    Nothing,
+    /// Nothing: the run alone decides, and `why` (where an answer would have been) is the
+    /// reason of a run within the limits.
+    Nothing { why: &'a str },
     /// The answer file beside the input (`random-1.out` beside `random-1.in`).
     Answer(&'a Path),
     /// The problem's reference, a command run from `root`, answers it.
@@ -77,11 +86,15 @@ pub fn run_on_input(
                 source,
             })?)
         }
-        Expected::Nothing => None,
+        Expected::Nothing { .. } => None,
     };
     let answer_file = match reference {
         Expected::Answer(path) => Some(path.to_path_buf()),
         _ => None,
+    };
+    let why_unchecked = match reference {
+        Expected::Nothing { why } => why,
+        _ => "",
     };
     let env = program.env();
     let request = RunRequest::new(&program.executable, limits)
@@ -91,9 +104,13 @@ pub fn run_on_input(
         .stdin(Stdin::File(input))
         .syscall_filter(program.syscall_filter)
         .isolation(Isolation::Sandbox);
-    let result = run::run(&request)?;
+    let mut result = run::run(&request)?;
+    // A traceback or an `assert` names the user's file, in the reason as in the excerpt.
+    if let std::borrow::Cow::Owned(said) = program.shown.show_bytes(&result.stderr_tail) {
+        result.stderr_tail = said;
+    }
     let judgement = verdict::decide(&result, &limits, || match &expected {
-        None => Judgement::accepted("no reference to compare with"),
+        None => Judgement::accepted(why_unchecked),
         Some(answer) => {
             // An external checker reads the answer from a file.
             let dir = match tempfile::tempdir() {
@@ -166,11 +183,18 @@ mod tests {
         let input = dir.path().join("in");
         std::fs::write(&input, "yes\n").unwrap();
         let cat = Program::new("cat");
-        let alone =
-            run_on_input(&cat, &input, limits(), &Checker::Tokens, Expected::Nothing).unwrap();
+        let alone = run_on_input(
+            &cat,
+            &input,
+            limits(),
+            &Checker::Tokens,
+            Expected::Nothing { why: "not checked" },
+        )
+        .unwrap();
         assert_eq!(alone.output, b"yes\n");
         assert_eq!(alone.verdict, Verdict::Accepted);
-        assert!(alone.expected.is_none());
+        assert!(alone.expected.is_none() && !alone.checked());
+        assert_eq!(alone.reason, "not checked");
 
         let shout = ["sh".to_string(), "-c".to_string(), "tr a-z A-Z".to_string()];
         let root = dir.path();

@@ -68,6 +68,7 @@ pub fn prepare(
                 args: args.iter().map(OsString::from).collect(),
                 syscall_filter: true,
                 sanitized: None,
+                shown: Default::default(),
             },
             interactor.protocol,
             interactor.checker.clone(),
@@ -261,7 +262,8 @@ pub fn judge_case(
         wall_time: submission.wall_time,
         peak_memory_bytes: submission.resident_peak_bytes,
         time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
-        stderr_tail: String::from_utf8_lossy(&submission.stderr_tail).into_owned(),
+        stderr_tail: String::from_utf8_lossy(&program.shown.show_bytes(&submission.stderr_tail))
+            .into_owned(),
         mismatch: None,
         unanswered: None,
         // Added by the caller for a failing case.

@@ -2,6 +2,7 @@
 //! checked against the answer. The settings every kind of case is judged with, and the
 //! pieces an interactive or multi-pass case reuses (the run, the check, a judge error).
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::sync::Arc;
 
@@ -9,6 +10,7 @@ use crate::case::discover::Case;
 use crate::case::excerpt::InputExcerpt;
 use crate::check::{self, CaseFiles, Checker, Judgement};
 use crate::compile::sanitizer::Sanitized;
+use crate::compile::shown::ShownNames;
 use crate::compile::Program;
 use crate::config::FileIo;
 use crate::results::case::{CaseOutcome, Mismatch};
@@ -71,6 +73,8 @@ pub(crate) struct CaseRun {
     result: Result<run::RunResult, RunError>,
     /// How to read a sanitizer's report, when the program was built with one.
     sanitized: Option<Arc<Sanitized>>,
+    /// The user's names for the copies of its source that its stderr names.
+    shown: Arc<ShownNames>,
 }
 
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
@@ -106,6 +110,7 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
     CaseRun {
         result: run::run(&request),
         sanitized: program.sanitized.clone(),
+        shown: program.shown.clone(),
     }
 }
 
@@ -130,11 +135,19 @@ pub(crate) fn check_run_with(
 ) -> CaseOutcome {
     let limits = settings.limits;
     let files = settings.files;
-    let CaseRun { result, sanitized } = run;
-    let result = match result {
+    let CaseRun {
+        result,
+        sanitized,
+        shown,
+    } = run;
+    let mut result = match result {
         Ok(result) => result,
         Err(error) => return judge_error(case, error.to_string()),
     };
+    // A traceback or an `assert` names the user's file, in the reason as in the excerpt.
+    if let Cow::Owned(said) = shown.show_bytes(&result.stderr_tail) {
+        result.stderr_tail = said;
+    }
     if crate::sandbox::interrupt::is_interrupted() {
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());

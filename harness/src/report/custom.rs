@@ -4,8 +4,9 @@
 use std::io::{self, Write};
 
 use super::excerpt::write_excerpt;
-use super::style::{verdict_style, BOLD};
+use super::style::{verdict_style, BOLD, UNCHECKED};
 use crate::judge::custom::CustomRun;
+use crate::results::case::RAN;
 use crate::text::{cut, tail_lines};
 use crate::units::{format_bytes, format_duration};
 
@@ -35,11 +36,14 @@ pub fn write_custom(out: &mut dyn Write, run: &CustomRun) -> io::Result<()> {
             writeln!(out, "  {}", cut(line, SHOWN_CHARS))?;
         }
     }
-    let style = verdict_style(run.verdict);
+    let (style, code) = if run.checked() || !run.verdict.is_accepted() {
+        (verdict_style(run.verdict), run.verdict.as_str())
+    } else {
+        (UNCHECKED, RAN)
+    };
     writeln!(
         out,
-        "{style}{}{style:#}  {}, {}  {}",
-        run.verdict,
+        "{style}{code}{style:#}  {}, {}  {}",
         format_duration(run.cpu_time),
         format_bytes(run.peak_memory_bytes),
         run.reason
@@ -85,5 +89,39 @@ mod tests {
             text.contains("expected (test/random-1.out):\n  YES\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_run_with_nothing_to_compare_with_ran_and_is_not_ac() {
+        let run = CustomRun {
+            verdict: Verdict::Accepted,
+            reason: "not checked: no answer beside the input".to_string(),
+            output: b"7\n".to_vec(),
+            stderr_tail: String::new(),
+            cpu_time: Duration::from_millis(3),
+            peak_memory_bytes: 3 << 20,
+            expected: None,
+            answer_file: None,
+        };
+        let mut out = Vec::new();
+        write_custom(&mut out, &run).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let text = anstream::adapter::strip_str(&text).to_string();
+        assert_eq!(
+            text,
+            "output:\n  7\nran  3 ms, 3.0 MiB  not checked: no answer beside the input\n"
+        );
+        // A run that failed its limits is that failure, answer or not.
+        let crashed = CustomRun {
+            verdict: Verdict::RuntimeError,
+            reason: "exit 1".to_string(),
+            ..run
+        };
+        let mut out = Vec::new();
+        write_custom(&mut out, &crashed).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(anstream::adapter::strip_str(&text)
+            .to_string()
+            .ends_with("RE  3 ms, 3.0 MiB  exit 1\n"));
     }
 }

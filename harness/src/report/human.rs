@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::shown_path;
-use super::style::{verdict_style, BOLD, DIM};
+use super::style::{verdict_style, BOLD, DIM, UNCHECKED};
 use crate::case::excerpt::InputExcerpt;
 use crate::case::partition::Partition;
 use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
@@ -17,6 +17,7 @@ use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{CaseOutcome, Interaction};
 use crate::report::diff::{self, DiffOptions};
 use crate::report::reporter::Reporter;
+use crate::results::case::{RAN, RAN_NOT_CHECKED};
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
@@ -281,11 +282,15 @@ fn write_case_line(
     width: usize,
     options: &HumanOptions,
 ) -> io::Result<()> {
-    let style = verdict_style(outcome.verdict);
+    let style = if outcome.checked() {
+        verdict_style(outcome.verdict)
+    } else {
+        UNCHECKED
+    };
     write!(
         out,
         "  {style}{:<3}{style:#}  {:<width$}  {:>7}  {:>9}",
-        outcome.verdict.as_str(),
+        outcome.code(),
         outcome.case,
         format_duration(outcome.cpu_time),
         format_bytes(outcome.peak_memory_bytes),
@@ -311,9 +316,12 @@ fn write_case_line(
 /// `king-queens: 652/652 AC, max 3 ms, 2.1 MiB`, with the other verdicts counted.
 fn write_problem_summary(out: &mut dyn Write, problem: &SubmissionReport) -> io::Result<()> {
     let total = problem.outcomes.len();
-    let accepted = problem.count(Verdict::Accepted);
+    let unchecked = problem.unchecked();
+    let accepted = problem.count(Verdict::Accepted) - unchecked;
     let style = if accepted == total {
         verdict_style(Verdict::Accepted)
+    } else if accepted + unchecked == total {
+        UNCHECKED
     } else {
         verdict_style(Verdict::WrongAnswer)
     };
@@ -322,6 +330,12 @@ fn write_problem_summary(out: &mut dyn Write, problem: &SubmissionReport) -> io:
         "{BOLD}{}{BOLD:#}: {style}{accepted}/{total} AC{style:#}",
         problem.problem
     )?;
+    if unchecked > 0 {
+        write!(
+            out,
+            ", {UNCHECKED}{unchecked} {RAN_NOT_CHECKED}{UNCHECKED:#}"
+        )?;
+    }
     for verdict in Verdict::ALL.into_iter().filter(|v| !v.is_accepted()) {
         let count = problem.count(verdict);
         if count > 0 {
@@ -350,16 +364,24 @@ fn write_near_limit(out: &mut dyn Write, separator: &str, near: usize) -> io::Re
     )
 }
 
-/// `640 AC, 11 WA`: how many cases got each verdict, verdicts with none left out.
+/// `640 AC, 11 WA`: how many cases got each verdict, verdicts with none left out; then the
+/// cases nothing checked (`1 ran, not checked`).
 fn counts(outcomes: &[CaseOutcome]) -> String {
-    Verdict::ALL
+    let mut counts: Vec<String> = Verdict::ALL
         .into_iter()
         .filter_map(|verdict| {
-            let count = outcomes.iter().filter(|o| o.verdict == verdict).count();
+            let count = outcomes
+                .iter()
+                .filter(|o| o.verdict == verdict && o.checked())
+                .count();
             (count > 0).then(|| format!("{count} {verdict}"))
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    let unchecked = crate::results::case::unchecked(outcomes);
+    if unchecked > 0 {
+        counts.push(format!("{unchecked} {RAN_NOT_CHECKED}"));
+    }
+    counts.join(", ")
 }
 
 /// `max 12 ms, 3.1 MiB`: the largest CPU time and peak memory of any case.
@@ -382,6 +404,8 @@ fn maxima(outcomes: &[CaseOutcome]) -> String {
 struct RunTotals {
     cases: usize,
     failed: usize,
+    /// Ran within the limits with no answer to check them against: neither AC nor failed.
+    unchecked: usize,
     near: usize,
 }
 
@@ -393,6 +417,7 @@ impl RunTotals {
             .iter()
             .filter(|o| !o.verdict.is_accepted())
             .count();
+        self.unchecked += report.unchecked();
         self.near += report.outcomes.iter().filter(|o| o.time_sensitive).count();
     }
 }
@@ -408,6 +433,7 @@ fn write_totals(
     let RunTotals {
         cases: total,
         failed,
+        unchecked,
         near,
     } = totals;
     let mut how = Vec::new();
@@ -425,11 +451,18 @@ fn write_totals(
     let elapsed = format_duration(elapsed);
     if total == 0 {
         writeln!(out, "no case to judge{how}")?;
-    } else if failed == 0 {
+    } else if failed == 0 && unchecked == 0 {
         let style = verdict_style(Verdict::Accepted);
         write!(
             out,
             "{style}all {total} cases AC{style:#} in {elapsed}{how}"
+        )?;
+    } else if failed == 0 {
+        // Nothing failed, but the cases with no answer say nothing of the output.
+        write!(
+            out,
+            "{} AC, {UNCHECKED}{unchecked} {RAN_NOT_CHECKED}{UNCHECKED:#} (no answer to compare with), in {elapsed}{how}",
+            total - unchecked
         )?;
     } else {
         let style = verdict_style(Verdict::WrongAnswer);
@@ -437,6 +470,9 @@ fn write_totals(
             out,
             "{style}FAILED{style:#}: {failed} of {total} cases not AC, in {elapsed}{how}"
         )?;
+        if unchecked > 0 {
+            write!(out, "; {unchecked} {RAN_NOT_CHECKED}")?;
+        }
     }
     if total > 0 {
         write_near_limit(out, "; ", near)?;
@@ -518,12 +554,20 @@ fn write_submission_end(
 
 /// `verdict: WA (first failing case: all-123) — 640 AC, 11 WA; max 12 ms, 3.1 MiB`
 fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
-    let style = verdict_style(report.verdict);
-    write!(
-        out,
-        "{BOLD}verdict{BOLD:#}: {style}{}{style:#}",
-        report.verdict
-    )?;
+    if report.verdict_code() == RAN {
+        // Every case ran within its limits and none had an answer: nothing says it is right.
+        write!(
+            out,
+            "{BOLD}verdict{BOLD:#}: {UNCHECKED}{RAN_NOT_CHECKED}{UNCHECKED:#} (no answer to compare with)"
+        )?;
+    } else {
+        let style = verdict_style(report.verdict);
+        write!(
+            out,
+            "{BOLD}verdict{BOLD:#}: {style}{}{style:#}",
+            report.verdict
+        )?;
+    }
     if !report.compile.ok {
         return writeln!(out, " (compile error; no case was run)");
     }

@@ -14,6 +14,7 @@ use crate::judge::{self, CaseOutcome};
 use crate::report::calibrate::{CalibrateJson, ProblemCalibrationJson};
 use crate::report::reporter::Reporter;
 use crate::report::stress::{StressJson, StressSummary};
+use crate::results::case::RAN;
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
@@ -119,7 +120,7 @@ impl From<&CaseOutcome> for CaseJson {
     fn from(outcome: &CaseOutcome) -> Self {
         CaseJson {
             name: outcome.case.clone(),
-            verdict: outcome.verdict.as_str(),
+            verdict: outcome.code(),
             time_ms: outcome.cpu_time.as_millis() as u64,
             wall_ms: outcome.wall_time.as_millis() as u64,
             memory_kib: outcome.peak_memory_bytes / 1024,
@@ -155,12 +156,12 @@ impl From<&Limits> for LimitsJson {
     }
 }
 
-/// How many cases got each verdict, keyed by code (`"AC": 12`); verdicts with no case are left
-/// out.
+/// How many cases got each verdict, keyed by code (`"AC": 12`, `"ran": 1` for those nothing
+/// checked); verdicts with no case are left out.
 pub fn verdict_counts(outcomes: &[CaseOutcome]) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for outcome in outcomes {
-        *counts.entry(outcome.verdict.as_str()).or_insert(0) += 1;
+        *counts.entry(outcome.code()).or_insert(0) += 1;
     }
     counts
 }
@@ -175,7 +176,8 @@ pub struct ProblemJson {
     pub problem: String,
     pub title: String,
     pub program: String,
-    /// AC when every case is AC, else the first failing case's verdict.
+    /// AC when every case is AC, else the first failing case's verdict; `ran` when no case
+    /// had an answer to compare with.
     pub verdict: &'static str,
     pub limits: LimitsJson,
     pub counts: BTreeMap<&'static str, usize>,
@@ -194,7 +196,10 @@ impl From<&SubmissionReport> for ProblemJson {
             problem: problem.problem.clone(),
             title: problem.title.clone(),
             program: problem.source.display().to_string(),
-            verdict: judge::overall_verdict(&problem.outcomes).as_str(),
+            verdict: crate::results::case::verdict_code(
+                judge::overall_verdict(&problem.outcomes),
+                &problem.outcomes,
+            ),
             limits: LimitsJson::from(&problem.limits),
             counts: verdict_counts(&problem.outcomes),
             time_sensitive_count: time_sensitive_count(&problem.outcomes),
@@ -230,11 +235,19 @@ impl SuiteJson {
         partition: Option<Partition>,
         elapsed: std::time::Duration,
     ) -> Self {
+        // The first failure; else AC, unless no problem had a case checked.
+        let accepted = Verdict::Accepted.as_str();
         let verdict = problems
             .iter()
             .map(|p| p.verdict)
-            .find(|v| *v != Verdict::Accepted.as_str())
-            .unwrap_or(Verdict::Accepted.as_str());
+            .find(|v| *v != accepted && *v != RAN)
+            .unwrap_or(
+                if !problems.is_empty() && problems.iter().all(|p| p.verdict == RAN) {
+                    RAN
+                } else {
+                    accepted
+                },
+            );
         let mut counts = BTreeMap::new();
         for problem in &problems {
             for (verdict, count) in &problem.counts {
@@ -273,7 +286,8 @@ pub struct SubmissionJson {
     pub language: String,
     /// Its human name (`C++17`).
     pub language_name: String,
-    /// AC, WA, TLE, MLE, RE, OLE or CE (JE if the judge itself failed).
+    /// AC, WA, TLE, MLE, RE, OLE or CE (JE if the judge itself failed); `ran` when every
+    /// case ran within its limits but none had an answer to compare with.
     pub verdict: &'static str,
     /// The case that decided a verdict other than AC; null for AC and CE.
     pub first_failure: Option<String>,
@@ -320,7 +334,7 @@ impl From<&SubmissionReport> for SubmissionJson {
                 .as_ref()
                 .map(|l| l.name.clone())
                 .unwrap_or_default(),
-            verdict: report.verdict.as_str(),
+            verdict: report.verdict_code(),
             first_failure: report.first_failure().map(|o| o.case.clone()),
             compile: CompileJson {
                 ok: report.compile.ok,

@@ -63,6 +63,9 @@ pub struct JunitCase {
     pub time: Duration,
     /// `None` when it passed.
     pub failure: Option<Failure>,
+    /// `<skipped>`'s message: a case that ran but that nothing could check (no answer), which
+    /// CI must not count as passed.
+    pub skipped: Option<String>,
     pub system_out: Option<String>,
     pub system_err: String,
 }
@@ -104,11 +107,19 @@ impl JunitCase {
                 outcome.cpu_time.as_millis()
             )
         });
+        let skipped = (!outcome.checked()).then(|| {
+            format!(
+                "{}: {}",
+                crate::results::case::RAN_NOT_CHECKED,
+                outcome.reason
+            )
+        });
         JunitCase {
             classname: classname.to_string(),
             name: outcome.case.clone(),
             time: outcome.cpu_time,
             failure,
+            skipped,
             system_out,
             system_err: tail_lines(&outcome.stderr_tail, STDERR_LINES).join("\n"),
         }
@@ -160,7 +171,7 @@ fn submission_suite(
                 .map(|l| l.id.clone())
                 .unwrap_or_default(),
         ),
-        ("verdict".to_string(), report.verdict.as_str().to_string()),
+        ("verdict".to_string(), report.verdict_code().to_string()),
     ];
     properties.extend(limit_properties(&report.limits));
     properties.extend(run_properties(jobs, partition));
@@ -197,6 +208,7 @@ fn verified_case(result: &Verified) -> JunitCase {
             name: name.clone(),
             time: Duration::ZERO,
             failure: None,
+            skipped: None,
             system_out: None,
             system_err: String::new(),
         }
@@ -209,6 +221,7 @@ fn verified_case(result: &Verified) -> JunitCase {
             name: name.clone(),
             time: got.max_cpu_time(),
             failure: None,
+            skipped: None,
             system_out: None,
             system_err: decided
                 .map(|o| tail_lines(&o.stderr_tail, STDERR_LINES).join("\n"))
@@ -355,6 +368,7 @@ fn compile_error_case(classname: &str, name: &str, report: &SubmissionReport) ->
             message: first.to_string(),
             text: format!("{}\n", report.compile.message.trim_end()),
         }),
+        skipped: None,
         system_out: None,
         system_err: String::new(),
     }
@@ -427,6 +441,7 @@ pub struct Counts {
     pub tests: usize,
     pub failures: usize,
     pub errors: usize,
+    pub skipped: usize,
     pub time: Duration,
 }
 
@@ -440,6 +455,8 @@ impl Counts {
                 counts.errors += 1;
             } else if case.failure.is_some() {
                 counts.failures += 1;
+            } else if case.skipped.is_some() {
+                counts.skipped += 1;
             }
         }
         counts
@@ -450,6 +467,7 @@ impl Counts {
             tests: self.tests + other.tests,
             failures: self.failures + other.failures,
             errors: self.errors + other.errors,
+            skipped: self.skipped + other.skipped,
             time: self.time + other.time,
         }
     }
@@ -479,10 +497,11 @@ pub fn write(out: &mut dyn Write, report: &JunitReport) -> io::Result<()> {
 
 fn counts_attributes(counts: Counts) -> String {
     format!(
-        "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\"",
+        "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\"",
         counts.tests,
         counts.failures,
         counts.errors,
+        counts.skipped,
         seconds(counts.time)
     )
 }
@@ -531,7 +550,11 @@ fn write_case(xml: &mut String, case: &JunitCase) {
         attribute(&case.name),
         seconds(case.time)
     );
-    if case.failure.is_none() && case.system_out.is_none() && case.system_err.is_empty() {
+    if case.failure.is_none()
+        && case.skipped.is_none()
+        && case.system_out.is_none()
+        && case.system_err.is_empty()
+    {
         xml.push_str("/>\n");
         return;
     }
@@ -545,6 +568,9 @@ fn write_case(xml: &mut String, case: &JunitCase) {
             attribute(&failure.message),
             text(&failure.text)
         );
+    }
+    if let Some(skipped) = &case.skipped {
+        let _ = writeln!(xml, "      <skipped message=\"{}\"/>", attribute(skipped));
     }
     if let Some(system_out) = &case.system_out {
         let _ = writeln!(xml, "      <system-out>{}</system-out>", text(system_out));
@@ -702,6 +728,10 @@ mod tests {
             outcome("2", Verdict::WrongAnswer, "no", 20),
             outcome("3", Verdict::JudgeError, "checker crashed", 0),
             outcome("4", Verdict::TimeLimitExceeded, "slow", 1500),
+            CaseOutcome {
+                unanswered: Some(b"5\n".to_vec()),
+                ..outcome("5", Verdict::Accepted, "no answer to compare with", 0)
+            },
         ];
         let cases: Vec<JunitCase> = outcomes
             .iter()
@@ -711,11 +741,16 @@ mod tests {
         assert_eq!(
             counts,
             Counts {
-                tests: 4,
+                tests: 5,
                 failures: 2,
                 errors: 1,
+                skipped: 1,
                 time: Duration::from_millis(1530),
             }
+        );
+        assert_eq!(
+            cases[4].skipped.as_deref(),
+            Some("ran, not checked: no answer to compare with")
         );
     }
 

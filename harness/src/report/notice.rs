@@ -73,11 +73,27 @@ pub fn write_clear_screen(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `--watch` between runs: what is watched and how to stop.
-pub fn write_watching(out: &mut dyn Write, file: &std::path::Path) -> io::Result<()> {
+pub fn write_watching(
+    out: &mut dyn Write,
+    file: &std::path::Path,
+    cases: &[&std::path::Path],
+) -> io::Result<()> {
+    if cases.is_empty() {
+        return writeln!(
+            out,
+            "watching `{}`: judged again when it changes (Ctrl-C stops)",
+            file.display()
+        );
+    }
+    let cases: Vec<String> = cases
+        .iter()
+        .map(|folder| format!("`{}`", folder.display()))
+        .collect();
     writeln!(
         out,
-        "watching `{}`: judged again when it changes (Ctrl-C stops)",
-        file.display()
+        "watching `{}` and the cases in {}: judged again when they change (Ctrl-C stops)",
+        file.display(),
+        cases.join(", ")
     )
 }
 

@@ -20,6 +20,11 @@ pub const BOLD: Style = Style::new().bold();
 /// Secondary text: notes, counts of what was cut.
 pub const DIM: Style = Style::new().dimmed();
 
+/// A run nothing checked (`ran`): neither a pass nor a failure.
+pub const UNCHECKED: Style = Style::new()
+    .fg_color(Some(Color::Ansi(AnsiColor::Cyan)))
+    .bold();
+
 /// AC green, WA red, a judge error magenta, every other failure yellow.
 pub fn verdict_style(verdict: Verdict) -> Style {
     let color = match verdict {

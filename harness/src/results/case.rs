@@ -70,6 +70,48 @@ impl CaseOutcome {
     }
 }
 
+/// What reports call a case that ran within its limits with nothing to check its output
+/// against (no answer, no reference): never `AC`, which would say the output is right. Its
+/// [`Verdict`] stays `Accepted` (nothing failed, and nothing that counts failures counts
+/// it); [`CaseOutcome::checked`] tells it apart.
+pub const RAN: &str = "ran";
+
+/// [`RAN`] in a sentence, as summaries count it (`1 ran, not checked`).
+pub const RAN_NOT_CHECKED: &str = "ran, not checked";
+
+impl CaseOutcome {
+    /// Whether its output was checked: not for a case with no answer that ran within its
+    /// limits (one that failed them got its verdict without an answer).
+    pub fn checked(&self) -> bool {
+        self.unanswered.is_none()
+    }
+
+    /// Its verdict's code as reports show it: `AC`, `WA`, …; [`RAN`] when not checked.
+    pub fn code(&self) -> &'static str {
+        if self.checked() {
+            self.verdict.as_str()
+        } else {
+            RAN
+        }
+    }
+}
+
+/// The code of a submission's verdict as reports show it: [`RAN`] when it is AC but no case
+/// was checked (every one had no answer), else the verdict's.
+pub fn verdict_code(verdict: Verdict, outcomes: &[CaseOutcome]) -> &'static str {
+    let ran_only = !outcomes.is_empty() && outcomes.iter().all(|o| !o.checked());
+    if verdict.is_accepted() && ran_only {
+        RAN
+    } else {
+        verdict.as_str()
+    }
+}
+
+/// Cases of `outcomes` whose output was not checked.
+pub fn unchecked(outcomes: &[CaseOutcome]) -> usize {
+    outcomes.iter().filter(|o| !o.checked()).count()
+}
+
 /// What the report shows of an interactive case.
 #[derive(Debug, Clone, Default)]
 pub struct Interaction {
@@ -120,4 +162,42 @@ pub fn max_memory(outcomes: &[CaseOutcome]) -> u64 {
         .map(|o| o.peak_memory_bytes)
         .max()
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(verdict: Verdict, answered: bool) -> CaseOutcome {
+        let mut outcome = CaseOutcome::new("c", verdict, "");
+        if !answered {
+            outcome.unanswered = Some(b"5\n".to_vec());
+        }
+        outcome
+    }
+
+    #[test]
+    fn a_run_nothing_checked_is_never_ac() {
+        let ac = || outcome(Verdict::Accepted, true);
+        let ran = || outcome(Verdict::Accepted, false);
+        let wa = || outcome(Verdict::WrongAnswer, true);
+        assert_eq!(ran().code(), "ran");
+        assert_eq!(ac().code(), "AC");
+        assert_eq!(wa().code(), "WA");
+        for (outcomes, code, not_checked) in [
+            (vec![ran()], "ran", 1),
+            (vec![ran(), ran()], "ran", 2),
+            // Some case was checked: its verdict, the others counted apart.
+            (vec![ac(), ran()], "AC", 1),
+            (vec![ran(), wa()], "WA", 1),
+            (vec![ac()], "AC", 0),
+            (vec![], "AC", 0),
+        ] {
+            let verdict = overall_verdict(&outcomes);
+            assert_eq!(verdict_code(verdict, &outcomes), code, "{outcomes:?}");
+            assert_eq!(unchecked(&outcomes), not_checked);
+        }
+        // A compile error is one whatever the cases.
+        assert_eq!(verdict_code(Verdict::CompileError, &[ran()]), "CE");
+    }
 }

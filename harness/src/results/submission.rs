@@ -66,6 +66,16 @@ impl SubmissionReport {
             .count()
     }
 
+    /// The verdict's code as reports show it: `ran` when it passed but no case was checked.
+    pub fn verdict_code(&self) -> &'static str {
+        super::case::verdict_code(self.verdict, &self.outcomes)
+    }
+
+    /// Cases that ran within their limits with nothing to check their output against.
+    pub fn unchecked(&self) -> usize {
+        super::case::unchecked(&self.outcomes)
+    }
+
     /// Judging stopped at the first failure before the last case.
     pub fn stopped_early(&self) -> bool {
         self.compile.ok && self.outcomes.len() < self.planned_cases

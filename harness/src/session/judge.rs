@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use super::failed::FailedStore;
 use super::limits::LimitOverrides;
 use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
+use super::watch::Watched;
 use super::{packages, sanitize, stream, Output, Session};
 use crate::author::program::Part;
 use crate::case::partition::Partition;
@@ -136,11 +137,12 @@ impl Session {
         if request.watch {
             // A file a report may not replace stops the watch now, not at every save.
             output.files()?;
-            return super::watch::watch(&request.source(), || {
-                self.fresh().judge_once(request, output, input.as_deref())
+            return super::watch::watch(&request.source(), |watched| {
+                self.fresh()
+                    .judge_once(request, output, input.as_deref(), watched)
             });
         }
-        self.judge_once(request, output, input.as_deref())
+        self.judge_once(request, output, input.as_deref(), &mut Watched::default())
     }
 
     /// The configuration to judge with, the problem's id and the source: judge.toml's problem,
@@ -234,8 +236,21 @@ impl Session {
         request: &JudgeRequest,
         output: &Output,
         input: Option<&Path>,
+        watched: &mut Watched,
     ) -> Result<i32> {
         let (mut config, problem, source) = self.resolve(request, output.is_human())?;
+        // What the harness writes as it judges is no change of what it judges.
+        watched.ignored.extend(
+            [
+                Some(config.root.join("target")),
+                Some(crate::compile::cache::cache_root()),
+                output.junit.clone(),
+                output.html.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .map(|path| std::path::absolute(&path).unwrap_or(path)),
+        );
         let sanitizing = if request.sanitize {
             let lang = request.lang.as_deref();
             let package_cases = request.cases.is_none() && input.is_none();
@@ -251,10 +266,18 @@ impl Session {
         };
         let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
+            watched.files.push(std::path::absolute(input)?);
+            // An answer put beside it later is compared with.
+            for extension in ["ans", "out"] {
+                watched
+                    .files
+                    .push(std::path::absolute(input.with_extension(extension))?);
+            }
             return run_input(&config, &problem, &source, request, input, toolchain);
         }
         let standalone = request.standalone();
         let mut plan = plan_submission(&config, &problem, &source, request)?;
+        watched.folders = case_folders(&plan);
         // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
         // cases in the user's cache, keyed by the folder.
         let (store, key) = if standalone {
@@ -362,6 +385,24 @@ fn plan_submission<'a>(
     Ok(plan)
 }
 
+/// The folders the plan's cases come from, for `--watch`: the problem's folder of cases (a
+/// package's `data/`, `--cases`), and those of cases kept elsewhere (a Polygon package's
+/// `tests/`).
+fn case_folders(plan: &submission::Plan) -> Vec<PathBuf> {
+    let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut folders = vec![absolute(&plan.problem.cases)];
+    for case in &plan.cases {
+        let Some(folder) = case.input.parent() else {
+            continue;
+        };
+        let folder = absolute(folder);
+        if !folders.iter().any(|known| folder.starts_with(known)) {
+            folders.push(folder);
+        }
+    }
+    folders
+}
+
 /// What the report shows of the cases: every case when verbose; otherwise the first failing
 /// case decides the verdict, so it gets the diff, and a few more show whether the others fail
 /// alike.
@@ -433,18 +474,33 @@ fn run_input(
                 return Ok(exit::FAILED);
             }
         };
+    let why_unchecked = match request.input.as_deref() {
+        Some(given) if given != Path::new("-") => format!(
+            "not checked: no answer beside the input (`{}` or `{}`) and no reference",
+            file_name(&given.with_extension("ans")),
+            file_name(&given.with_extension("out"))
+        ),
+        _ => "not checked: no reference to compare with".to_string(),
+    };
     let expected = match (&answer, &problem.reference) {
         (Some(answer), _) => custom::Expected::Answer(answer),
         (None, Some(command)) => custom::Expected::Reference {
             command,
             root: &config.root,
         },
-        (None, None) => custom::Expected::Nothing,
+        (None, None) => custom::Expected::Nothing {
+            why: &why_unchecked,
+        },
     };
     let run = custom::run_on_input(&prepared.program, input, limits, &problem.checker, expected)?;
     report_custom::write_custom(&mut stdout, &run)?;
     std::io::Write::flush(&mut stdout)?;
     Ok(exit::for_verdicts(std::iter::once(run.verdict)))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
 }
 
 /// `--interactor`: a source file of a known language (compiled like a submission), else a

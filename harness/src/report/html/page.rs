@@ -140,6 +140,7 @@ table { border-collapse: collapse; }
   font-weight: 600; text-align: center; font-size: 12px; }
 .v-AC { --c: var(--AC); } .v-WA { --c: var(--WA); } .v-TLE { --c: var(--TLE); } .v-MLE { --c: var(--MLE); }
 .v-RE { --c: var(--RE); } .v-OLE { --c: var(--OLE); } .v-CE { --c: var(--CE); } .v-JE { --c: var(--JE); }
+.v-ran { --c: var(--muted); }
 .badge.v-JE { color: var(--bg); }
 .badge { background: var(--c); }
 .ok { color: var(--AC); font-weight: 600; }

@@ -19,6 +19,7 @@ use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
 use crate::report::shown_path;
+use crate::results::case::RAN;
 use crate::text::tail_lines;
 use crate::verdict::Verdict;
 
@@ -205,6 +206,14 @@ fn badge(verdict: Verdict) -> String {
     )
 }
 
+/// The badge of a run nothing checked (no answer to compare with): never AC.
+fn ran_badge() -> String {
+    format!(
+        "<span class=\"badge v-ran\" title=\"{}\">{RAN}</span>",
+        crate::results::case::RAN_NOT_CHECKED
+    )
+}
+
 fn judged_reports<'a>(kept: &[&'a Kept]) -> Vec<&'a SubmissionReport> {
     kept.iter()
         .filter_map(|k| match k {
@@ -249,7 +258,12 @@ fn judged_line(kept: &[&Kept]) -> (String, String) {
             report.planned_cases
         ));
     }
-    (badge(report.verdict), parts.join(" · "))
+    let verdict = if report.verdict_code() == RAN {
+        ran_badge()
+    } else {
+        badge(report.verdict)
+    };
+    (verdict, parts.join(" · "))
 }
 
 /// `score 70/100` for a scored problem's submission, as the terminal says it.
@@ -264,15 +278,26 @@ fn score_part(report: &SubmissionReport) -> Option<String> {
     })
 }
 
-/// `12 AC`, `1 WA`, … in the verdicts' order.
+/// `12 AC`, `1 WA`, … in the verdicts' order, then the cases nothing checked (`1 ran`).
 fn counts(outcomes: &[CaseOutcome]) -> Vec<String> {
-    Verdict::ALL
+    let mut counts: Vec<String> = Verdict::ALL
         .iter()
         .filter_map(|&verdict| {
-            let count = outcomes.iter().filter(|o| o.verdict == verdict).count();
+            let count = outcomes
+                .iter()
+                .filter(|o| o.verdict == verdict && o.checked())
+                .count();
             (count > 0).then(|| format!("{count} {}", verdict.as_str()))
         })
-        .collect()
+        .collect();
+    let unchecked = crate::results::case::unchecked(outcomes);
+    if unchecked > 0 {
+        counts.push(format!(
+            "{unchecked} {}",
+            crate::results::case::RAN_NOT_CHECKED
+        ));
+    }
+    counts
 }
 
 /// `5 submissions: 4 OK, 1 MISMATCH`.
@@ -566,7 +591,7 @@ fn matrix(
                 Some(outcome) => {
                     let mut tip = format!(
                         "{case}: {} — CPU {} of {}",
-                        outcome.verdict.as_str(),
+                        outcome.code(),
                         ms(outcome.cpu_time),
                         self::limit(limit)
                     );
@@ -601,10 +626,14 @@ fn matrix(
                     let _ = write!(
                         html,
                         "<td class=\"c {}{}{band}\" data-case=\"{}\" data-verdict=\"{}\" title=\"{}\">{letter}</td>",
-                        verdict_class(outcome.verdict),
+                        if outcome.checked() {
+                            verdict_class(outcome.verdict)
+                        } else {
+                            "v-ran"
+                        },
                         if outcome.time_sensitive { " near" } else { "" },
                         esc(case),
-                        outcome.verdict.as_str(),
+                        outcome.code(),
                         esc(&tip)
                     );
                 }
