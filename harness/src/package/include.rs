@@ -47,7 +47,16 @@ pub fn files_for(root: &Path, language: &Language) -> Result<Vec<(String, Vec<u8
             std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let bytes = match String::from_utf8(bytes) {
             Ok(text) if !constants.is_empty() => {
-                crate::compile::program::substitute(&text, &constants).into_bytes()
+                let limit = (crate::compile::submit::MAX_SOURCE_BYTES as usize).max(text.len());
+                crate::compile::program::substitute(&text, &constants, limit)
+                    .ok_or_else(|| {
+                        format!(
+                            "`{}`: with its `{{{{constants}}}}` put in it is larger than the {} MiB a source file may be",
+                            path.display(),
+                            crate::compile::submit::MAX_SOURCE_BYTES >> 20
+                        )
+                    })?
+                    .into_bytes()
             }
             Ok(text) => text.into_bytes(),
             Err(binary) => binary.into_bytes(),

@@ -17,14 +17,32 @@ pub const MAX_DEPTH: usize = 100;
 /// Reads YAML, turning a syntax error into one that names the line and column; an empty file
 /// is an empty mapping.
 pub(crate) fn read(path: &Path) -> Result<Value, PackageError> {
-    read_transformed(path, str::to_string)
+    read_transformed(path, |text| Ok(text.to_string()))
 }
 
-/// [`read`], with the text passed through `transform` before it is parsed (2025-09
-/// constants replaced, say).
-pub(crate) fn read_transformed(
+/// [`read`], with the `{{constants}}` of 2025-09 put into the text before it is parsed: the
+/// result is held to the same [`MAX_BYTES`] as the file.
+pub(crate) fn read_with_constants(
     path: &Path,
-    transform: impl FnOnce(&str) -> String,
+    constants: &[(String, String)],
+) -> Result<Value, PackageError> {
+    read_transformed(path, |text| {
+        crate::compile::program::substitute(text, constants, MAX_BYTES as usize).ok_or_else(|| {
+            PackageError::Invalid {
+                path: path.to_path_buf(),
+                message: format!(
+                    "with its `{{{{constants}}}}` put in it is larger than {} MiB, more than a package's YAML holds: not read",
+                    MAX_BYTES >> 20
+                ),
+            }
+        })
+    })
+}
+
+/// [`read`], with the text passed through `transform` before it is parsed.
+fn read_transformed(
+    path: &Path,
+    transform: impl FnOnce(&str) -> Result<String, PackageError>,
 ) -> Result<Value, PackageError> {
     let read_error = |source| PackageError::Read {
         path: path.to_path_buf(),
@@ -48,7 +66,7 @@ pub(crate) fn read_transformed(
         path: path.to_path_buf(),
         message: format!("not UTF-8 text: {error}"),
     })?;
-    let text = transform(&text);
+    let text = transform(&text)?;
     if text.trim().is_empty() {
         return Ok(Value::Mapping(Default::default()));
     }

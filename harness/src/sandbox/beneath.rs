@@ -184,7 +184,9 @@ pub(crate) struct Beneath {
 /// What a name beneath a folder is, not following a link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Entry {
-    File { len: u64 },
+    File {
+        len: u64,
+    },
     Folder,
     Link(PathBuf),
     /// A FIFO, a socket, a device.
@@ -297,20 +299,29 @@ impl Beneath {
     /// Writes `name` (its folder must be there) from `from`, at most `limit` bytes (more is an
     /// error of kind `FileTooLarge`, and nothing is written): into a new file beside it, then
     /// renamed over whatever `name` was, so a reader sees the old file or the new one and a
-    /// link at `name` is replaced, never written through. A file it replaces keeps its
-    /// permissions; a new one is 0644. Returns the bytes written.
-    pub(crate) fn write(&self, name: &str, from: &mut dyn Read, limit: u64) -> io::Result<u64> {
-        let (folder, last) = self.parent(name)?.ok_or_else(|| {
-            io::Error::new(io::ErrorKind::NotFound, "its folder is not there")
-        })?;
+    /// link at `name` is replaced, never written through. The file gets `mode`, or else the
+    /// permissions of the file it replaces, or 0644. Returns the bytes written.
+    pub(crate) fn write(
+        &self,
+        name: &str,
+        from: &mut dyn Read,
+        limit: u64,
+        mode: Option<u32>,
+    ) -> io::Result<u64> {
+        let (folder, last) = self
+            .parent(name)?
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "its folder is not there"))?;
         let at = folder.as_ref().map_or(self.fd.as_fd(), AsFd::as_fd);
-        let mode = match stat_at(at, last)? {
-            Some(stat) if stat.st_mode & libc::S_IFMT == libc::S_IFREG => stat.st_mode & 0o7777,
+        let mode = match (mode, stat_at(at, last)?) {
+            (Some(mode), _) => mode & 0o7777,
+            (None, Some(stat)) if stat.st_mode & libc::S_IFMT == libc::S_IFREG => {
+                stat.st_mode & 0o7777
+            }
             _ => 0o644,
         };
         let (temp, mut file) = create_temp(at)?;
-        let written = io::copy(&mut from.take(limit.saturating_add(1)), &mut file)
-            .and_then(|written| {
+        let written =
+            io::copy(&mut from.take(limit.saturating_add(1)), &mut file).and_then(|written| {
                 if written > limit {
                     return Err(io::Error::new(
                         io::ErrorKind::FileTooLarge,
@@ -331,9 +342,9 @@ impl Beneath {
     /// Makes `name` (its folder must be there) a symbolic link to `target`, replacing what it
     /// was (a file or a link, never a folder).
     pub(crate) fn symlink(&self, name: &str, target: &Path) -> io::Result<()> {
-        let (folder, last) = self.parent(name)?.ok_or_else(|| {
-            io::Error::new(io::ErrorKind::NotFound, "its folder is not there")
-        })?;
+        let (folder, last) = self
+            .parent(name)?
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "its folder is not there"))?;
         let at = folder.as_ref().map_or(self.fd.as_fd(), AsFd::as_fd);
         let c_target = CString::new(target.as_os_str().as_bytes())
             .map_err(|_| invalid("a link target holds a NUL byte"))?;
@@ -341,8 +352,7 @@ impl Beneath {
             let temp = format!(".harness-{}-{attempt}.link", std::process::id());
             let c_temp = c_name(&temp)?;
             // SAFETY: NUL-terminated strings and a valid descriptor.
-            let rc =
-                unsafe { libc::symlinkat(c_target.as_ptr(), at.as_raw_fd(), c_temp.as_ptr()) };
+            let rc = unsafe { libc::symlinkat(c_target.as_ptr(), at.as_raw_fd(), c_temp.as_ptr()) };
             if rc == 0 {
                 return rename_at(at, &temp, at, last).inspect_err(|_| {
                     let _ = unlink_at(at, &temp, 0);
@@ -405,7 +415,7 @@ impl Beneath {
                 let mut file = self
                     .open_file(name)
                     .map_err(|error| io::Error::other(describe(&error)))?;
-                to.write(to_name, &mut file, u64::MAX)?;
+                to.write(to_name, &mut file, u64::MAX, None)?;
             }
             _ => return Err(invalid("not a file or a link")),
         }
@@ -435,7 +445,8 @@ impl AsFd for Beneath {
 /// The parts of a name below a folder; anything but plain parts is refused.
 fn parts(name: &str) -> io::Result<Vec<&str>> {
     let parts: Vec<&str> = name.split('/').collect();
-    let plain = |part: &&str| !part.is_empty() && *part != "." && *part != ".." && !part.contains('\0');
+    let plain =
+        |part: &&str| !part.is_empty() && *part != "." && *part != ".." && !part.contains('\0');
     if parts.iter().all(plain) {
         Ok(parts)
     } else {
@@ -523,7 +534,12 @@ fn unlink_at(at: BorrowedFd<'_>, name: &str, flags: libc::c_int) -> io::Result<(
     Ok(())
 }
 
-fn rename_at(from: BorrowedFd<'_>, name: &str, to: BorrowedFd<'_>, to_name: &str) -> io::Result<()> {
+fn rename_at(
+    from: BorrowedFd<'_>,
+    name: &str,
+    to: BorrowedFd<'_>,
+    to_name: &str,
+) -> io::Result<()> {
     let (c_from, c_to) = (c_name(name)?, c_name(to_name)?);
     // SAFETY: valid descriptors and NUL-terminated names.
     let rc = unsafe {
@@ -731,9 +747,14 @@ mod tests {
         let root = Beneath::open(dir.path()).unwrap();
 
         let data = root.make_folders("data/secret").unwrap();
-        data.write("1.in", &mut &b"1\n"[..], 10).unwrap();
-        assert_eq!(std::fs::read(dir.path().join("data/secret/1.in")).unwrap(), b"1\n");
-        let error = data.write("big.in", &mut &[0u8; 11][..], 10).unwrap_err();
+        data.write("1.in", &mut &b"1\n"[..], 10, None).unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("data/secret/1.in")).unwrap(),
+            b"1\n"
+        );
+        let error = data
+            .write("big.in", &mut &[0u8; 11][..], 10, None)
+            .unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
         assert!(!dir.path().join("data/secret/big.in").exists());
         data.symlink("2.in", Path::new("1.in")).unwrap();
@@ -743,13 +764,16 @@ mod tests {
         );
         // A link at the name is replaced, not written through.
         symlink(victim.join("keep.txt"), dir.path().join("data/secret/3.in")).unwrap();
-        data.write("3.in", &mut &b"3\n"[..], 10).unwrap();
-        assert_eq!(std::fs::read_to_string(victim.join("keep.txt")).unwrap(), "mine");
+        data.write("3.in", &mut &b"3\n"[..], 10, None).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(victim.join("keep.txt")).unwrap(),
+            "mine"
+        );
 
         // A link on the way, a `..`, an absolute or empty part: refused, nothing touched.
         symlink(&victim, dir.path().join("data/out")).unwrap();
         assert!(root.make_folders("data/out/x").is_err());
-        assert!(root.write("data/out/x", &mut &b""[..], 10).is_err());
+        assert!(root.write("data/out/x", &mut &b""[..], 10, None).is_err());
         assert!(root.remove("data/out/keep.txt").is_err());
         assert!(root.remove_all("data/out/keep.txt").is_err());
         for bad in ["../victim", "data/../../victim", "/tmp", "data//x", ""] {
@@ -759,21 +783,26 @@ mod tests {
         // Removing a folder removes a link in it as a link.
         root.remove_all("data").unwrap();
         assert!(!dir.path().join("data").exists());
-        assert_eq!(std::fs::read_to_string(victim.join("keep.txt")).unwrap(), "mine");
+        assert_eq!(
+            std::fs::read_to_string(victim.join("keep.txt")).unwrap(),
+            "mine"
+        );
         root.remove_all("data").unwrap();
 
         // Moving between folders keeps a link a link.
         let a = root.make_folders("a").unwrap();
         let b = root.make_folders("b").unwrap();
-        a.write("f", &mut &b"f"[..], 10).unwrap();
+        a.write("f", &mut &b"f"[..], 10, None).unwrap();
         a.symlink("l", &victim).unwrap();
         a.move_to("f", &b, "f").unwrap();
         a.move_to("l", &b, "l").unwrap();
         assert_eq!(std::fs::read(dir.path().join("b/f")).unwrap(), b"f");
-        assert_eq!(root.entry("b/l").unwrap(), Some(Entry::Link(victim.clone())));
+        assert_eq!(
+            root.entry("b/l").unwrap(),
+            Some(Entry::Link(victim.clone()))
+        );
         assert_eq!(root.entry("a/f").unwrap(), None);
         assert!(root.remove("b/l").unwrap() && !root.remove("b/l").unwrap());
         assert!(victim.join("keep.txt").is_file());
     }
 }
-
