@@ -303,7 +303,13 @@ impl Read for Hashing<'_> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 15)]));
+    }
+    text
 }
 
 /// What generating made: every file below `data/`, by its path there, and the stage that
@@ -326,10 +332,10 @@ pub fn seed(salted_command: &str) -> u32 {
 fn recipe_error(path: &Path, at: &str, message: impl Into<String>) -> GenError {
     GenError::Recipe {
         path: path.to_path_buf(),
-        at: if at.is_empty() {
-            "the top level".to_string()
-        } else {
-            format!("`{at}`")
+        // Keys below the top are joined as `.data.secret`: said without the first dot.
+        at: match at.strip_prefix('.').unwrap_or(at) {
+            "" => "the top level".to_string(),
+            at => format!("`{at}`"),
         },
         message: message.into(),
     }
@@ -1246,6 +1252,8 @@ pub fn generate(
             );
         }
     }
+    // The extensions each case was given, so that a link to it looks up only those.
+    let mut made: std::collections::HashMap<String, Vec<String>> = Default::default();
     for case in &recipe.cases {
         if crate::sandbox::interrupt::is_interrupted() {
             return Err(GenError::Case {
@@ -1254,7 +1262,10 @@ pub fn generate(
             });
         }
         if let Some(first) = &case.same_as {
-            link_case(&mut out.files, &case.path, first);
+            link_case(&mut out.files, &made, &case.path, first);
+            // Its links are files of its own, which an `include:` of it links to in turn.
+            let exts = made.get(first).cloned().unwrap_or_default();
+            made.insert(case.path.clone(), exts);
             on_case(&case.path);
             continue;
         }
@@ -1273,30 +1284,36 @@ pub fn generate(
                 Content::Link(PathBuf::from(format!("{name}.{target}"))),
             );
         }
+        let exts = made.entry(case.path.clone()).or_default();
+        exts.extend(case.links.iter().map(|(ext, _)| ext.clone()));
         for (ext, content) in files {
             out.files
                 .insert(PathBuf::from(format!("{}.{ext}", case.path)), content);
+            exts.push(ext);
         }
         on_case(&case.path);
     }
-    for (made, source) in &recipe.includes {
-        link_case(&mut out.files, made, source);
+    for (include, source) in &recipe.includes {
+        link_case(&mut out.files, &made, include, source);
     }
     out.stage = Some(stage);
     Ok(out)
 }
 
-/// Links each file the case `source` has to the case `made` (both paths below `data/`,
-/// without extension). Each of its possible files is looked up, never every file made so far:
-/// a recipe of 40,000 repeated cases is linked in a moment, not in minutes.
-fn link_case(files: &mut BTreeMap<PathBuf, Content>, made: &str, source: &str) {
-    for ext in EXTENSIONS {
-        if files.contains_key(Path::new(&format!("{source}.{ext}"))) {
-            files.insert(
-                PathBuf::from(format!("{made}.{ext}")),
-                Content::Link(relative_link(made, &format!("{source}.{ext}"))),
-            );
-        }
+/// Links each file the case `source` was given to the case `made` (both paths below
+/// `data/`, without extension). Its extensions are looked up, never every file made so far: a
+/// recipe of 40,000 repeated cases is linked in a moment, not in minutes.
+fn link_case(
+    files: &mut BTreeMap<PathBuf, Content>,
+    exts: &std::collections::HashMap<String, Vec<String>>,
+    made: &str,
+    source: &str,
+) {
+    for ext in exts.get(source).into_iter().flatten() {
+        files.insert(
+            PathBuf::from(format!("{made}.{ext}")),
+            Content::Link(relative_link(made, &format!("{source}.{ext}"))),
+        );
     }
 }
 
@@ -1658,7 +1675,7 @@ fn run_generator(
             return Err(format!(
                 "it wrote `{file_name}` of {}, more than the {} a generated file may be",
                 crate::units::format_bytes(len),
-                crate::units::format_bytes(MAX_FILE)
+                crate::units::format_size_limit(MAX_FILE)
             ));
         }
         made.push((ext, file));
@@ -1683,7 +1700,7 @@ fn too_large(error: &std::io::Error) -> String {
     if error.kind() == std::io::ErrorKind::FileTooLarge {
         format!(
             "larger than the {} a generated file may be",
-            crate::units::format_bytes(MAX_FILE)
+            crate::units::format_size_limit(MAX_FILE)
         )
     } else {
         error.to_string()
@@ -2093,6 +2110,9 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
             None => Ok((None, file)),
         }
     };
+    // The folders of `data/` written into, each opened once (a recipe's 40,000 cases are in a
+    // handful of folders).
+    let mut opened: BTreeMap<PathBuf, Beneath> = BTreeMap::new();
     let mut trash = None;
     for path in &theirs {
         let bin = cache
@@ -2109,8 +2129,17 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
     }
     let mut record = manifest;
     for path in diff.new.iter().chain(&diff.changed) {
-        let (folder, file) = folder_of(&data, path)?;
-        let folder = folder.as_ref().unwrap_or(&data);
+        let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let file = super::file_name(path);
+        let folder = if parent.as_os_str().is_empty() {
+            &data
+        } else {
+            if !opened.contains_key(&parent) {
+                let (folder, _) = folder_of(&data, path)?;
+                opened.insert(parent.clone(), folder.expect("a file below a folder"));
+            }
+            &opened[&parent]
+        };
         let error = write_error(root.join("data").join(path));
         match &generated.files[path] {
             Content::Bytes(bytes) => folder

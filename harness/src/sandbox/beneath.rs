@@ -348,6 +348,16 @@ impl Beneath {
         let at = folder.as_ref().map_or(self.fd.as_fd(), AsFd::as_fd);
         let c_target = CString::new(target.as_os_str().as_bytes())
             .map_err(|_| invalid("a link target holds a NUL byte"))?;
+        // Where nothing is yet, the link is made in place; else beside it and renamed over.
+        let c_last = c_name(last)?;
+        // SAFETY: NUL-terminated strings and a valid descriptor.
+        if unsafe { libc::symlinkat(c_target.as_ptr(), at.as_raw_fd(), c_last.as_ptr()) } == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.raw_os_error() != Some(libc::EEXIST) {
+            return Err(error);
+        }
         for attempt in 0..100u32 {
             let temp = format!(".harness-{}-{attempt}.link", std::process::id());
             let c_temp = c_name(&temp)?;
