@@ -45,7 +45,11 @@ fn gen(project: &Project, args: &[&str]) -> (Option<i32>, String, String) {
 
 /// `harness gen pkg` is refused with every one of `words` in its message.
 fn refused(project: &Project, words: &[&str]) -> String {
-    let (code, stdout, stderr) = gen(project, &["pkg"]);
+    said_no(gen(project, &["pkg"]), words)
+}
+
+/// A run of [`gen`] was a refusal with every one of `words` in its message.
+fn said_no((code, stdout, stderr): (Option<i32>, String, String), words: &[&str]) -> String {
     assert_eq!(code, Some(ERROR), "stdout: {stdout}\nstderr: {stderr}");
     for word in words {
         assert!(stderr.contains(word), "no `{word}` in: {stderr}");
@@ -77,23 +81,25 @@ fn a_generator_key_never_removes_a_folder_outside_the_cache() {
         );
         project
     };
-    refused(&absolute, &["generators.yaml", "is not a plain path"]);
+    let run = gen(&absolute, &["pkg"]);
     assert_victim_kept(&absolute);
+    said_no(run, &["generators.yaml", "is not a plain path"]);
 
     // From `.cache/generator-sources/<hash>/`, three levels up is the project.
     let relative = package(
         "generators:\n  ../../../outside/victim:\n    - gen.py\ndata:\n  secret:\n    data:\n      a: ../../../outside/victim\n",
     );
     for _ in 0..2 {
-        refused(
-            &relative,
+        let run = gen(&relative, &["pkg"]);
+        assert_victim_kept(&relative);
+        said_no(
+            run,
             &[
                 "generators.yaml",
                 "`generators.../../../outside/victim`",
                 "`..`",
             ],
         );
-        assert_victim_kept(&relative);
     }
 }
 
@@ -105,22 +111,24 @@ fn case_and_folder_names_never_leave_the_package() {
         "data:\n  secret:\n    data:\n      ../../../outside/victim/keep:\n        in: \"1\"\n        ans: \"1\"\n",
     );
     project.write("outside/victim/keep.in", "mine\n");
-    refused(
-        &project,
+    let run = gen(&project, &["pkg"]);
+    assert_eq!(project.read("outside/victim/keep.in"), "mine\n");
+    assert!(!project.join("outside/victim/keep.ans").exists());
+    said_no(
+        run,
         &[
             "generators.yaml",
             "`data.secret.data.../../../outside/victim/keep`",
         ],
     );
-    assert_eq!(project.read("outside/victim/keep.in"), "mine\n");
-    assert!(!project.join("outside/victim/keep.ans").exists());
 
     project.write(
         "pkg/generators/generators.yaml",
         "data:\n  secret:\n    data:\n      ../../../outside/group:\n        test_group.yaml:\n          output_validator_args: [x]\n        data:\n          a:\n            in: \"1\"\n            ans: \"1\"\n",
     );
-    refused(&project, &["generators.yaml", "is not a plain path"]);
+    let run = gen(&project, &["pkg"]);
     assert!(!project.join("outside/group").exists());
+    said_no(run, &["generators.yaml", "is not a plain path"]);
 
     // A name with `/`, an empty part, an include that is a path, a copy out of the package:
     // all the same check.
@@ -158,14 +166,15 @@ fn a_data_folder_that_links_out_is_refused_before_anything_is_written() {
         let project = package(recipe);
         std::fs::create_dir_all(project.join(link).parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(project.join("outside/victim"), project.join(link)).unwrap();
-        let stderr = refused(&project, &["symbolic link out of the package", link]);
-        assert!(stderr.contains("outside/victim"), "{stderr}");
+        let run = gen(&project, &["pkg"]);
         let names: Vec<_> = std::fs::read_dir(project.join("outside/victim"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["keep.txt"], "written through `{link}`");
         assert_victim_kept(&project);
+        let stderr = said_no(run, &["symbolic link out of the package", link]);
+        assert!(stderr.contains("outside/victim"), "{stderr}");
     }
 }
 

@@ -458,8 +458,9 @@ struct Parser<'a> {
     known: BTreeMap<String, Vec<Made>>,
     /// The bytes of commands and written texts so far (see [`MAX_EXPANDED`]).
     expanded: usize,
-    /// The rules made so far, by what they make: a `count:` duplicate links to the first.
-    rules: BTreeMap<String, String>,
+    /// The rules made so far, by what they make ([`rule_key`]): a `count:` duplicate links to
+    /// the first.
+    rules: BTreeMap<[u8; 32], String>,
     /// Each included case's path, and the case it stands for (links lead to that one).
     canonical: BTreeMap<String, String>,
     next_case: usize,
@@ -939,12 +940,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        let rule_key = format!(
-            "{:?}|{:?}|{:?}",
-            generate.as_ref().map(|g| (&g.program, &g.args)),
-            copy,
-            written
-        );
+        let rule_key = rule_key(generate.as_ref(), copy.as_deref(), &written);
         let same_as = match self.rules.get(&rule_key) {
             Some(first) if yaml.get("count").is_some() => Some(first.clone()),
             Some(_) => None,
@@ -1041,6 +1037,44 @@ impl Parser<'_> {
             command,
         })
     }
+}
+
+/// What decides a case's files, as a digest: its command (program and arguments), `copy:` and
+/// written texts. Each part is length-prefixed, so no two rules share one.
+fn rule_key(
+    generate: Option<&Invocation>,
+    copy: Option<&str>,
+    written: &[(String, String)],
+) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    match generate {
+        Some(invocation) => {
+            part(b"generate");
+            part(invocation.program.as_bytes());
+            part(&(invocation.args.len() as u64).to_le_bytes());
+            for arg in &invocation.args {
+                part(arg.as_bytes());
+            }
+        }
+        None => part(b"no command"),
+    }
+    match copy {
+        Some(copy) => {
+            part(b"copy");
+            part(copy.as_bytes());
+        }
+        None => part(b"no copy"),
+    }
+    part(&(written.len() as u64).to_le_bytes());
+    for (extension, text) in written {
+        part(extension.as_bytes());
+        part(text.as_bytes());
+    }
+    hasher.finalize().into()
 }
 
 /// The `{seed}` and `{seed:N}` spans of an argument.
@@ -2206,5 +2240,95 @@ mod tests {
             relative_link("secret/2-general/2-zero", "secret/1-small/1-pos/2-zero.in"),
             Path::new("../1-small/1-pos/2-zero.in")
         );
+    }
+
+    /// Every name a recipe gives goes through one check: a table of recipes, each with the
+    /// key its error must name.
+    #[test]
+    fn every_name_a_recipe_gives_is_a_plain_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("generators")).unwrap();
+        let read_recipe = |text: &str| {
+            std::fs::write(root.join(RECIPE), text).unwrap();
+            read(&root, &[], false)
+        };
+        let case = |key: &str, body: &str| {
+            format!("data:\n  secret:\n    data:\n      {key}:\n        {body}\n")
+        };
+        let table = [
+            (case("'../../x'", "in: '1'"), "`data.secret.data.../../x`"),
+            (
+                case("'a/b'", "in: '1'"),
+                "a key of generators.yaml is one name",
+            ),
+            (case("'.hidden'", "in: '1'"), "`.hidden`"),
+            (case("'x.in'", "in: '1'"), "leave out `.in`"),
+            (case("a", "copy: /etc/passwd"), "copy: /etc/passwd"),
+            (case("a", "copy: ../../x"), "copy: ../../x"),
+            (
+                case("a", "generate: generators//etc/x"),
+                "generators//etc/x",
+            ),
+            (case("a", "generate: ../x.py"), "`../x.py`"),
+            (case("a", "generate: /x.py"), "not with an absolute path"),
+            (
+                "solution: //etc/x\ndata:\n  secret:\n    data: {}\n".to_string(),
+                "`solution:` `/etc/x`",
+            ),
+            (
+                "generators:\n  /abs: [gen.py]\ndata: {}\n".to_string(),
+                "`generators./abs`",
+            ),
+            (
+                "generators:\n  gen: [../../x.py]\ndata: {}\n".to_string(),
+                "the file `../../x.py`",
+            ),
+            (
+                "data:\n  secret:\n    include: [a/b]\n    data: {}\n".to_string(),
+                "`include:` `a/b`",
+            ),
+        ];
+        for (text, words) in table {
+            let error = read_recipe(&text).unwrap_err().to_string();
+            assert!(error.contains(words), "{text}\n{error}");
+            assert!(error.contains("generators.yaml"), "{error}");
+        }
+        // Honest names pass: a program in a folder, a numbered case, a copy from a folder.
+        read_recipe(&case("a", "copy: manual/big")).unwrap();
+        read_recipe(&case("b", "generate: sub/gen.py {seed}")).unwrap();
+        read_recipe("data:\n  secret:\n    data:\n      - '': {in: '1'}\n").unwrap();
+    }
+
+    #[test]
+    fn expansions_are_bounded_in_total() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("generators")).unwrap();
+        let read_recipe = |text: &str, constants: &[(String, String)]| {
+            std::fs::write(root.join(RECIPE), text).unwrap();
+            read(&root, constants, false).map_err(|e| e.to_string())
+        };
+        // `count:` multiplies what a case writes: 100 times 1 MiB.
+        let text = "x".repeat(1 << 20);
+        let written = |count: usize| {
+            format!("data:\n  secret:\n    data:\n      a:\n        in: {text}\n        count: {count}\n")
+        };
+        let error = read_recipe(&written(100), &[]).unwrap_err();
+        assert!(
+            error.contains(
+                "`data.secret.data.a`: the recipe's commands and texts come to more than 64 MiB"
+            ),
+            "{error}"
+        );
+        // Commands count too, after their constants: 63 MiB of text, then ten of 120 KiB.
+        let big = [("BIG".to_string(), "x".repeat(120 << 10))];
+        let mut recipe = written(63);
+        for key in 0..10 {
+            recipe.push_str(&format!("      b{key}: gen.py {{{{BIG}}}}\n"));
+        }
+        let error = read_recipe(&recipe, &big).unwrap_err();
+        assert!(error.contains("`data.secret.data.b"), "{error}");
+        assert!(error.contains("more than 64 MiB"), "{error}");
     }
 }
