@@ -349,3 +349,23 @@ fn sandbox_available() -> bool {
         .expect("the harness runs");
     String::from_utf8_lossy(&output.stdout).contains("namespaces: yes")
 }
+
+/// Found on the way (not one of the fifteen): YAML aliases are copies, so 1 MiB named
+/// by `&big` and repeated by 200 `*big` was 200 MiB held in memory (2 GB from 2,000, written
+/// into `data/` as as many cases). What a YAML file holds once read is bounded, at its line.
+#[test]
+fn aliases_cannot_blow_a_recipe_up() {
+    let mut recipe = format!(
+        "anchor: &big \"{}\"\ndata:\n  secret:\n    data:\n",
+        "x".repeat(1 << 20)
+    );
+    for key in 0..200 {
+        recipe.push_str(&format!("      c{key}: {{in: *big, ans: \"1\"}}\n"));
+    }
+    let project = package(&recipe);
+    refused(
+        &project,
+        &["generators.yaml:1:", "more than 64 MiB once its aliases"],
+    );
+    assert!(!project.join("pkg/data").exists(), "nothing is written");
+}
