@@ -820,13 +820,16 @@ impl Parser<'_> {
                     "an empty case (hint: a case is a command, or a map with `generate`, `copy` or `in`)",
                 ))
             }
-            Value::String(command) if command.ends_with(".in") => {
-                (None, Some(command[..command.len() - 3].to_string()))
-            }
+            Value::String(command) if command.ends_with(".in") => (
+                None,
+                Some(from_here(&command[..command.len() - 3]).to_string()),
+            ),
             Value::String(command) => (Some(command.clone()), None),
             map => (
                 map.get("generate").and_then(Value::as_str).map(str::to_string),
-                map.get("copy").and_then(Value::as_str).map(str::to_string),
+                map.get("copy")
+                    .and_then(Value::as_str)
+                    .map(|copy| from_here(copy).to_string()),
             ),
         };
         if let Some(copy) = &copy {
@@ -1013,6 +1016,8 @@ impl Parser<'_> {
                 format!("`{program}`: a generator is named from `generators/`, not with an absolute path"),
             ));
         }
+        // `./gen.py` is `gen.py`, as BAPCtools' paths read it.
+        let program = from_here(program);
         self.check_path(at, "the generator", program)?;
         let seeds: usize = args.iter().map(|a| seed_spans(a).len()).sum();
         if seeds > 1 {
@@ -1075,6 +1080,16 @@ fn rule_key(
         part(text.as_bytes());
     }
     hasher.finalize().into()
+}
+
+/// A path of the recipe without its leading `./`s, which name the folder it is in (BAPCtools
+/// reads its paths with `pathlib`, which drops them).
+fn from_here(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    path
 }
 
 /// The `{seed}` and `{seed:N}` spans of an argument.
@@ -1168,7 +1183,7 @@ pub fn read(
             let deps: Vec<String> = deps
                 .iter()
                 .filter_map(Value::as_str)
-                .map(str::to_string)
+                .map(|dep| from_here(dep).to_string())
                 .collect();
             for dep in &deps {
                 parser.check_path(&at, "the file", dep)?;
@@ -1895,8 +1910,15 @@ fn open_package(root: &Path) -> Result<Beneath, GenError> {
 fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
     let mut found = BTreeMap::new();
     let data = package.join("data");
-    if package.folder("data").ok().flatten().is_none() {
-        return Ok(found);
+    match package.folder("data") {
+        Ok(Some(_)) => {}
+        Ok(None) => return Ok(found),
+        Err(error) => {
+            return Err(GenError::LinkedFolder {
+                path: data,
+                what: error.to_string(),
+            })
+        }
     }
     for entry in walkdir::WalkDir::new(&data)
         .follow_links(false)
@@ -2297,6 +2319,8 @@ mod tests {
         // Honest names pass: a program in a folder, a numbered case, a copy from a folder.
         read_recipe(&case("a", "copy: manual/big")).unwrap();
         read_recipe(&case("b", "generate: sub/gen.py {seed}")).unwrap();
+        read_recipe(&case("c", "generate: ./gen.py {seed}")).unwrap();
+        read_recipe(&case("d", "copy: ./manual/big")).unwrap();
         read_recipe("data:\n  secret:\n    data:\n      - '': {in: '1'}\n").unwrap();
     }
 
