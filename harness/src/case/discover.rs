@@ -3,7 +3,7 @@
 //! the rest in natural order.
 
 use std::cmp::Ordering;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
@@ -231,11 +231,20 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
 
 /// A case name is a relative path below the case folder, without `.in`: `big`, `secret/07`.
 pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("it is empty".to_string());
-    }
     if name.ends_with(".in") || name.ends_with(".ans") {
         return Err("leave out `.in` / `.ans`".to_string());
+    }
+    check_path(name)
+}
+
+/// The one rule for a name that a judge.toml, a package or a recipe gives to something the
+/// harness reads, writes or removes below a folder (a case, a test group, a generator, a file
+/// it copies): plain parts joined by `/`. Never absolute, never `..` or `.`, never an empty
+/// part (`generators//etc`), never a hidden part, a NUL or a backslash: such a name stays
+/// below its folder however it is joined.
+pub fn check_path(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("it is empty".to_string());
     }
     if name.contains('\0') || name.contains('\\') {
         return Err("it holds a NUL or a backslash".to_string());
@@ -243,13 +252,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
     if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
         return Err("it must be a relative path like `big` or `secret/07`".to_string());
     }
-    for component in Path::new(name).components() {
-        match component {
-            Component::Normal(part) if !part.to_string_lossy().starts_with('.') => {}
-            _ => {
-                return Err("no part of it may be `..` or start with `.`".to_string());
-            }
-        }
+    // Split by hand: `Path::components` drops a `.` in the middle (`a/./b`).
+    if name.split('/').any(|part| part.starts_with('.')) {
+        return Err("no part of it may be `..` or start with `.`".to_string());
     }
     Ok(())
 }
@@ -325,5 +330,29 @@ mod tests {
             .to_string();
         assert!(error.contains("does not exist"), "{error}");
         assert!(error.contains("/nonexistent/cases/x"), "{error}");
+    }
+
+    #[test]
+    fn paths_stay_below_their_folder() {
+        for good in ["gen.py", "sub/gen.py", "secret/03-big", "a.in", "n1.5"] {
+            assert_eq!(check_path(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "/abs",
+            "generators//ABS/dir",
+            "../victim",
+            "a/../../b",
+            "a/./b",
+            ".",
+            "..",
+            "a/",
+            ".hidden",
+            "nul\0byte",
+            "back\\slash",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_name("a.in").is_err() && check_path("a.in").is_ok());
     }
 }

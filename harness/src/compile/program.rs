@@ -188,7 +188,15 @@ pub fn build(
         })?;
     }
     for ((name, text), file) in names.iter().zip(file_texts).zip(source.files) {
-        let text = with_constants(text, source.constants);
+        let text = with_constants(text, source.constants).ok_or_else(|| {
+            SubmitError::Unreadable {
+                path: file.clone(),
+                source: std::io::Error::other(format!(
+                    "with its `{{{{constants}}}}` put in it is larger than the {} MiB a source file may be",
+                    super::submit::MAX_SOURCE_BYTES >> 20
+                )),
+            }
+        })?;
         let copy = scratch.path().join(name);
         std::fs::write(&copy, text).map_err(|error| SubmitError::Unreadable {
             path: file.clone(),
@@ -311,16 +319,20 @@ fn copy_name(recipe: Recipe<'_>, source: Source<'_>, file: &Path) -> PathBuf {
     }
 }
 
-/// `text` with the constants put in, when it is text and there are any.
+/// `text` with the constants put in, when it is text and there are any; `None` when that
+/// makes it larger than a source file may be ([`MAX_SOURCE_BYTES`](super::submit::MAX_SOURCE_BYTES),
+/// or its own size if it was larger already).
 fn with_constants<'a>(
     text: &'a [u8],
     constants: &[(String, String)],
-) -> std::borrow::Cow<'a, [u8]> {
+) -> Option<std::borrow::Cow<'a, [u8]>> {
     match std::str::from_utf8(text) {
         Ok(text) if !constants.is_empty() => {
-            std::borrow::Cow::Owned(substitute(text, constants).into_bytes())
+            let limit = (super::submit::MAX_SOURCE_BYTES as usize).max(text.len());
+            substitute(text, constants, limit)
+                .map(|text| std::borrow::Cow::Owned(text.into_bytes()))
         }
-        _ => std::borrow::Cow::Borrowed(text),
+        _ => Some(std::borrow::Cow::Borrowed(text)),
     }
 }
 
@@ -480,11 +492,16 @@ fn ready(
 }
 
 /// Replaces each `{{name}}` or `{{name.variant}}` whose name is a constant by its value, as
-/// 2025-09 asks for validators' sources; any other `{{…}}` stays as written.
-pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
-    let mut out = String::with_capacity(text.len());
+/// 2025-09 asks for validators' sources; any other `{{…}}` stays as written. `None` when the
+/// result would be longer than `limit` bytes: a constant of a megabyte named a million times
+/// is a terabyte, so the bound is checked as the text grows, never after.
+pub fn substitute(text: &str, constants: &[(String, String)], limit: usize) -> Option<String> {
+    let mut out = String::with_capacity(text.len().min(limit));
     let mut rest = text;
     while let Some(start) = rest.find("{{") {
+        if out.len() + start > limit {
+            return None;
+        }
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let name_len = after
@@ -497,6 +514,9 @@ pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
             .flatten();
         match value {
             Some((_, value)) => {
+                if out.len() + value.len() > limit {
+                    return None;
+                }
                 out.push_str(value);
                 rest = &after[name_len + 2..];
             }
@@ -507,8 +527,11 @@ pub fn substitute(text: &str, constants: &[(String, String)]) -> String {
             }
         }
     }
+    if out.len() + rest.len() > limit {
+        return None;
+    }
     out.push_str(rest);
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -533,7 +556,19 @@ mod tests {
             ("{{{FIVE}}}", "{5}"),
             ("no braces", "no braces"),
         ] {
-            assert_eq!(substitute(text, &constants), expected, "{text}");
+            assert_eq!(
+                substitute(text, &constants, 100).as_deref(),
+                Some(expected),
+                "{text}"
+            );
         }
+        // The bound holds on the result, however small the text.
+        assert_eq!(
+            substitute("{{FIVE.word}}", &constants, 4).as_deref(),
+            Some("five")
+        );
+        assert_eq!(substitute("{{FIVE.word}}", &constants, 3), None);
+        assert_eq!(substitute(&"{{FIVE}}".repeat(1000), &constants, 999), None);
+        assert_eq!(substitute("no braces", &constants, 8), None);
     }
 }

@@ -6,10 +6,20 @@
 //! own (the SHA-512 of the salted command, modulo 2^31), so a generator given the same
 //! command makes the same case under both tools. Generators and solutions are the package's
 //! code: they run in the sandbox, in a folder of their own, like its validators. Nothing here
-//! writes `data/` (see [`apply`]).
+//! writes `data/` but [`apply`].
+//!
+//! A recipe is downloaded with its package, so nothing in it is trusted: every name it gives
+//! (a case, a folder, a generator, a file it copies or includes) is a plain path below the
+//! package ([`check_path`](crate::case::discover::check_path), judge.toml's rule); every
+//! write and removal, in `data/` and in the cache, goes beneath its folder without following a
+//! link ([`Beneath`]); and what it expands to is bounded after each step: commands after their
+//! constants ([`MAX_COMMAND`], [`MAX_EXPANDED`]), cases after `count:` and `include:`
+//! ([`MAX_CASES`]), files a program writes ([`MAX_FILE`], kept on disk, never in memory).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::Read;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,9 +27,12 @@ use serde_norway::Value;
 use sha2::{Digest, Sha256, Sha512};
 
 use super::{PackageError, SourceProgram};
-use crate::check::package::{read_left, RunFolder};
+use crate::check::package::RunFolder;
 use crate::compile::Language;
-use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
+use crate::sandbox::beneath::{self, Beneath, Entry};
+use crate::sandbox::run::{
+    self, Isolation, Limits, OutputFileError, RunRequest, Scope, Stdin, Termination,
+};
 
 /// Where the recipe is, from the package's folder.
 pub const RECIPE: &str = "generators/generators.yaml";
@@ -32,6 +45,21 @@ const GENERATOR_LIMITS: Limits = Limits {
     memory_bytes: 4 << 30,
     output_bytes: 512 << 20,
 };
+
+/// The most cases a recipe makes, each value of a `count:` and each case an `include:` links
+/// counted: ten times the largest problems' test data, and few enough to list and write.
+pub const MAX_CASES: usize = 100_000;
+/// The longest `generate:` command once its `{{constants}}` are put in: Linux's own bound on
+/// one argument (`MAX_ARG_STRLEN`), which a longer command could not be run with anyway.
+pub const MAX_COMMAND: usize = 128 << 10;
+/// All the recipe's commands (after constants and `count:`) and the texts it writes itself
+/// (`in:`, `ans:`, … once for each case they are written for), together: what reading it may
+/// hold in memory.
+pub const MAX_EXPANDED: usize = 64 << 20;
+/// The largest file generating makes (a generator's stdout or `testcase.*` file, a
+/// solution's answer): a generator's output limit. It is kept on disk until it is written
+/// into `data/`, never in memory.
+pub const MAX_FILE: u64 = GENERATOR_LIMITS.output_bytes;
 
 /// The files of a case the recipe writes and keeps (BAPCtools' `KNOWN_DATA_EXTENSIONS`).
 const EXTENSIONS: [&str; 13] = [
@@ -107,6 +135,8 @@ pub enum GenError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("`{}` is {what}: `harness gen` writes a package's `data/` only into its own folders, never through a link (hint: make it a plain folder of the package)", path.display())]
+    LinkedFolder { path: PathBuf, what: String },
     #[error("{count} file(s) in `data/` would be overwritten or removed, and the harness did not write them: {} (hint: `harness gen --force` moves them to `{}` first; `harness gen --check` shows what differs)", files.join(", "), trash.display())]
     WouldOverwrite {
         count: usize,
@@ -188,18 +218,107 @@ pub struct Recipe {
     pub notes: Vec<String>,
 }
 
-/// One file `data/` should hold after generating: its bytes, or a relative link.
+/// One file `data/` should hold after generating: text the recipe writes itself, a file a
+/// program made (waiting on disk), or a relative link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Content {
     Bytes(Vec<u8>),
+    Staged(Staged),
     Link(PathBuf),
 }
 
-/// What generating made: every file below `data/`, by its path there.
-#[derive(Debug, Clone, Default)]
+/// A file a generator or a solution made, kept in the [`Stage`] until it is compared with
+/// `data/` or moved there: its name there, its size and its SHA-256, taken as it was copied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Staged {
+    name: String,
+    len: u64,
+    digest: String,
+}
+
+/// Where the files programs make wait: a fresh folder in the cache, on disk (a run's own
+/// folder may be a tmpfs, which is memory), removed when generating is done.
+#[derive(Debug)]
+pub struct Stage {
+    folder: Beneath,
+    _dir: tempfile::TempDir,
+    next: usize,
+}
+
+impl Stage {
+    fn new() -> Result<Stage, GenError> {
+        let root = crate::compile::cache::cache_root().join("generating");
+        let error = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| GenError::Write { path, source }
+        };
+        std::fs::create_dir_all(&root).map_err(error(&root))?;
+        let dir = tempfile::Builder::new()
+            .prefix("stage-")
+            .tempdir_in(&root)
+            .map_err(error(&root))?;
+        let folder = Beneath::open(dir.path()).map_err(error(dir.path()))?;
+        Ok(Stage {
+            folder,
+            _dir: dir,
+            next: 0,
+        })
+    }
+
+    /// Copies `from` in, at most [`MAX_FILE`] bytes.
+    fn put(&mut self, from: &mut dyn Read) -> std::io::Result<Staged> {
+        self.next += 1;
+        let name = format!("{:06}", self.next);
+        let mut hashing = Hashing {
+            inner: from,
+            hasher: Sha256::new(),
+        };
+        let len = self.folder.write(&name, &mut hashing, MAX_FILE, None)?;
+        Ok(Staged {
+            name,
+            len,
+            digest: hex(&hashing.hasher.finalize()),
+        })
+    }
+
+    fn open(&self, staged: &Staged) -> std::io::Result<std::fs::File> {
+        self.folder
+            .open_file(&staged.name)
+            .map_err(|error| std::io::Error::other(beneath::describe(&error)))
+    }
+}
+
+/// A reader that hashes what passes through it.
+struct Hashing<'a> {
+    inner: &'a mut dyn Read,
+    hasher: Sha256,
+}
+
+impl Read for Hashing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 15)]));
+    }
+    text
+}
+
+/// What generating made: every file below `data/`, by its path there, and the stage that
+/// holds those programs made.
+#[derive(Debug, Default)]
 pub struct Generated {
     pub files: BTreeMap<PathBuf, Content>,
     pub notes: Vec<String>,
+    stage: Option<Stage>,
 }
 
 /// BAPCtools' seed: `int(sha512(salt + command).hexdigest(), 16) % 2**31`, which is the
@@ -213,10 +332,10 @@ pub fn seed(salted_command: &str) -> u32 {
 fn recipe_error(path: &Path, at: &str, message: impl Into<String>) -> GenError {
     GenError::Recipe {
         path: path.to_path_buf(),
-        at: if at.is_empty() {
-            "the top level".to_string()
-        } else {
-            format!("`{at}`")
+        // Keys below the top are joined as `.data.secret`: said without the first dot.
+        at: match at.strip_prefix('.').unwrap_or(at) {
+            "" => "the top level".to_string(),
+            at => format!("`{at}`"),
         },
         message: message.into(),
     }
@@ -310,6 +429,23 @@ fn numbered_cases(folder: &Value) -> usize {
     total
 }
 
+/// What a key of the recipe made: cases, and links of `include:`, by their places in
+/// [`Parser`]'s lists (a folder made every one in a range; it is never copied out, so a folder
+/// that includes another twice costs what it names, not twice that).
+#[derive(Debug, Clone)]
+enum Made {
+    Cases(Range<usize>),
+    Includes(Range<usize>),
+}
+
+impl Made {
+    fn len(&self) -> usize {
+        match self {
+            Made::Cases(range) | Made::Includes(range) => range.len(),
+        }
+    }
+}
+
 struct Parser<'a> {
     path: &'a Path,
     /// An interactive or multi-pass problem, whose samples may be `.interaction` files.
@@ -318,10 +454,13 @@ struct Parser<'a> {
     dirs: Vec<DirRule>,
     cases: Vec<CaseRule>,
     includes: Vec<(String, String)>,
-    /// Keys seen, with the cases each names, for `include:`.
-    known: BTreeMap<String, Vec<String>>,
-    /// The rules made so far, by what they make: a `count:` duplicate links to the first.
-    rules: BTreeMap<String, String>,
+    /// Keys seen, with what each made (by place in `cases` and `includes`), for `include:`.
+    known: BTreeMap<String, Vec<Made>>,
+    /// The bytes of commands and written texts so far (see [`MAX_EXPANDED`]).
+    expanded: usize,
+    /// The rules made so far, by what they make ([`rule_key`]): a `count:` duplicate links to
+    /// the first.
+    rules: BTreeMap<[u8; 32], String>,
     /// Each included case's path, and the case it stands for (links lead to that one).
     canonical: BTreeMap<String, String>,
     next_case: usize,
@@ -335,7 +474,10 @@ impl Parser<'_> {
             config.solution = match solution {
                 Value::Null => Solution::Disabled,
                 Value::String(s) if s.trim().is_empty() => Solution::Disabled,
-                Value::String(s) if s.starts_with('/') => Solution::Given(s.clone()),
+                Value::String(s) if s.starts_with('/') => {
+                    self.check_path(at, "`solution:`", &s[1..])?;
+                    Solution::Given(s.clone())
+                }
                 Value::String(s) => {
                     return Err(recipe_error(
                         self.path,
@@ -387,7 +529,7 @@ impl Parser<'_> {
         });
         self.known.entry(key.to_string()).or_default();
         // Includes name earlier keys: their cases are linked here.
-        let mut included = Vec::new();
+        let mut included: Vec<Made> = Vec::new();
         if let Some(list) = yaml.get("include") {
             let Some(list) = list.as_sequence() else {
                 return Err(recipe_error(
@@ -404,14 +546,17 @@ impl Parser<'_> {
                         "`include` lists keys (strings)",
                     ));
                 };
-                let cases = self.known.get(name).cloned().ok_or_else(|| {
+                self.check_key(at, "`include:`", name)?;
+                let made = self.known.get(name).ok_or_else(|| {
                     recipe_error(
                         self.path,
                         at,
                         format!("`include: {name}` names no earlier case or folder"),
                     )
                 })?;
-                included.extend(cases);
+                included.extend(made.iter().cloned());
+                let naming: usize = included.iter().map(Made::len).sum();
+                self.check_cases(at, naming)?;
             }
         }
         let numbered = matches!(yaml.get("data"), Some(Value::Sequence(_)));
@@ -456,6 +601,9 @@ impl Parser<'_> {
                     Value::Number(n) => n.to_string(),
                     _ => return Err(recipe_error(self.path, at, "keys of `data` are names")),
                 };
+                if !name.is_empty() {
+                    self.check_key(&format!("{at}.data.{name}"), "the name", &name)?;
+                }
                 keys.push((name, v));
             }
             if path.is_empty() {
@@ -515,6 +663,7 @@ impl Parser<'_> {
                     } else {
                         0
                     };
+                    let first_case = self.cases.len();
                     for &count in &values {
                         let mut case_name = if numbered {
                             self.next_case += 1;
@@ -527,11 +676,11 @@ impl Parser<'_> {
                         }
                         let case_path = join(path, &case_name);
                         self.case(&case_path, value, &config, count, &child_at)?;
-                        self.known
-                            .entry(name.clone())
-                            .or_default()
-                            .push(case_path.clone());
                     }
+                    self.known
+                        .entry(name.clone())
+                        .or_default()
+                        .push(Made::Cases(first_case..self.cases.len()));
                 } else {
                     let folder_name = if numbered {
                         next_group += 1;
@@ -543,25 +692,94 @@ impl Parser<'_> {
                     let before = self.cases.len();
                     let includes_before = self.includes.len();
                     self.folder(&folder_path, &name, value, &config, &child_at)?;
-                    let made: Vec<String> = self.cases[before..]
-                        .iter()
-                        .map(|c| c.path.clone())
-                        .chain(
-                            self.includes[includes_before..]
-                                .iter()
-                                .map(|(made, _)| made.clone()),
-                        )
-                        .collect();
+                    let made = [
+                        Made::Cases(before..self.cases.len()),
+                        Made::Includes(includes_before..self.includes.len()),
+                    ];
                     self.known.entry(name.clone()).or_default().extend(made);
                 }
             }
         }
-        for source in included {
+        // A case included twice (or by two names) is linked once, to the last it names, as
+        // BAPCtools keeps a folder's includes by name.
+        let mut placed: BTreeMap<String, usize> = BTreeMap::new();
+        let sources: Vec<String> = included
+            .iter()
+            .flat_map(|made| match made {
+                Made::Cases(range) => self.cases[range.clone()]
+                    .iter()
+                    .map(|case| case.path.clone())
+                    .collect::<Vec<_>>(),
+                Made::Includes(range) => self.includes[range.clone()]
+                    .iter()
+                    .map(|(made, _)| made.clone())
+                    .collect(),
+            })
+            .collect();
+        for source in sources {
             let file = source.rsplit('/').next().unwrap_or(&source).to_string();
             let source = self.canonical.get(&source).cloned().unwrap_or(source);
             let made = join(path, &file);
             self.canonical.insert(made.clone(), source.clone());
-            self.includes.push((made, source));
+            match placed.get(&made) {
+                Some(&index) => self.includes[index].1 = source,
+                None => {
+                    placed.insert(made.clone(), self.includes.len());
+                    self.includes.push((made, source));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A name the recipe gives, as judge.toml's are checked: a plain path below its folder.
+    fn check_path(&self, at: &str, what: &str, name: &str) -> Result<(), GenError> {
+        crate::case::discover::check_path(name).map_err(|why| {
+            recipe_error(
+                self.path,
+                at,
+                format!("{what} `{name}` is not a plain path inside the package: {why}"),
+            )
+        })
+    }
+
+    /// A key of the recipe (a case, a folder, a generator, an include): one plain name, as
+    /// BAPCtools' `FILE_NAME_REGEX` has it.
+    fn check_key(&self, at: &str, what: &str, name: &str) -> Result<(), GenError> {
+        self.check_path(at, what, name)?;
+        if name.contains('/') {
+            return Err(recipe_error(
+                self.path,
+                at,
+                format!(
+                    "{what} `{name}` is a path: a key of generators.yaml is one name, without `/`"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a recipe that would make more than [`MAX_CASES`] with `more` cases to come.
+    fn check_cases(&self, at: &str, more: usize) -> Result<(), GenError> {
+        if self.cases.len() + self.includes.len() + more > MAX_CASES {
+            return Err(recipe_error(
+                self.path,
+                at,
+                format!("the recipe makes more than {MAX_CASES} cases (each value of a `count:` and each case an `include:` links counted), more than a problem's test data holds: not run"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts `bytes` more of commands and texts against [`MAX_EXPANDED`].
+    fn expand(&mut self, at: &str, bytes: usize) -> Result<(), GenError> {
+        self.expanded += bytes;
+        if self.expanded > MAX_EXPANDED {
+            return Err(recipe_error(
+                self.path,
+                at,
+                format!("the recipe's commands and texts come to more than {} MiB once `{{{{constants}}}}` and `count:` are put in, more than a recipe holds: not run", MAX_EXPANDED >> 20),
+            ));
         }
         Ok(())
     }
@@ -574,6 +792,14 @@ impl Parser<'_> {
         count: i64,
         at: &str,
     ) -> Result<(), GenError> {
+        self.check_cases(at, 1)?;
+        crate::case::discover::check_name(path).map_err(|why| {
+            recipe_error(
+                self.path,
+                at,
+                format!("the case `{path}` is not a plain path inside the package: {why}"),
+            )
+        })?;
         let name = path.rsplit('/').next().unwrap_or(path);
         if name == "test_group" {
             return Err(recipe_error(
@@ -594,15 +820,27 @@ impl Parser<'_> {
                     "an empty case (hint: a case is a command, or a map with `generate`, `copy` or `in`)",
                 ))
             }
-            Value::String(command) if command.ends_with(".in") => {
-                (None, Some(command.trim_end_matches(".in").to_string()))
-            }
+            Value::String(command) if command.ends_with(".in") => (
+                None,
+                Some(from_here(&command[..command.len() - 3]).to_string()),
+            ),
             Value::String(command) => (Some(command.clone()), None),
             map => (
                 map.get("generate").and_then(Value::as_str).map(str::to_string),
-                map.get("copy").and_then(Value::as_str).map(str::to_string),
+                map.get("copy")
+                    .and_then(Value::as_str)
+                    .map(|copy| from_here(copy).to_string()),
             ),
         };
+        if let Some(copy) = &copy {
+            crate::case::discover::check_name(copy).map_err(|why| {
+                recipe_error(
+                    self.path,
+                    at,
+                    format!("`copy: {copy}` is not a plain path inside `generators/`: {why}"),
+                )
+            })?;
+        }
         let mut written = Vec::new();
         let mut links = Vec::new();
         if let Value::Mapping(map) = yaml {
@@ -650,6 +888,7 @@ impl Parser<'_> {
                 if !text.is_empty() && !text.ends_with('\n') {
                     text.push('\n');
                 }
+                self.expand(at, text.len())?;
                 written.push((extension.to_string(), text));
             }
         }
@@ -704,12 +943,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        let rule_key = format!(
-            "{:?}|{:?}|{:?}",
-            generate.as_ref().map(|g| (&g.program, &g.args)),
-            copy,
-            written
-        );
+        let rule_key = rule_key(generate.as_ref(), copy.as_deref(), &written);
         let same_as = match self.rules.get(&rule_key) {
             Some(first) if yaml.get("count").is_some() => Some(first.clone()),
             Some(_) => None,
@@ -732,7 +966,7 @@ impl Parser<'_> {
     }
 
     fn invocation(
-        &self,
+        &mut self,
         command: &str,
         yaml: &Value,
         config: &Inherited,
@@ -743,10 +977,22 @@ impl Parser<'_> {
             return Err(recipe_error(self.path, at, "`generate` must not be empty"));
         }
         // As BAPCtools: constants first, then `{count}` (only with `count:`).
-        let mut command = substitute_constants(command, self.constants);
+        let too_long = || {
+            recipe_error(
+                self.path,
+                at,
+                format!("the command is longer than {} KiB once its `{{{{constants}}}}` are put in, longer than a command may be: not run", MAX_COMMAND >> 10),
+            )
+        };
+        let mut command = crate::compile::program::substitute(command, self.constants, MAX_COMMAND)
+            .ok_or_else(too_long)?;
         if yaml.get("count").is_some() {
             command = command.replace("{count}", &count.to_string());
+            if command.len() > MAX_COMMAND {
+                return Err(too_long());
+            }
         }
+        self.expand(at, command.len())?;
         let mut salted = config.salt.clone();
         if count != 1 {
             salted.push_str(&format!(":{}", count - 1));
@@ -770,6 +1016,9 @@ impl Parser<'_> {
                 format!("`{program}`: a generator is named from `generators/`, not with an absolute path"),
             ));
         }
+        // `./gen.py` is `gen.py`, as BAPCtools' paths read it.
+        let program = from_here(program);
+        self.check_path(at, "the generator", program)?;
         let seeds: usize = args.iter().map(|a| seed_spans(a).len()).sum();
         if seeds > 1 {
             return Err(recipe_error(
@@ -795,9 +1044,52 @@ impl Parser<'_> {
     }
 }
 
-/// `{{name}}` constants in a command, as BAPCtools replaces them in generators.yaml.
-fn substitute_constants(text: &str, constants: &[(String, String)]) -> String {
-    crate::compile::program::substitute(text, constants)
+/// What decides a case's files, as a digest: its command (program and arguments), `copy:` and
+/// written texts. Each part is length-prefixed, so no two rules share one.
+fn rule_key(
+    generate: Option<&Invocation>,
+    copy: Option<&str>,
+    written: &[(String, String)],
+) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    match generate {
+        Some(invocation) => {
+            part(b"generate");
+            part(invocation.program.as_bytes());
+            part(&(invocation.args.len() as u64).to_le_bytes());
+            for arg in &invocation.args {
+                part(arg.as_bytes());
+            }
+        }
+        None => part(b"no command"),
+    }
+    match copy {
+        Some(copy) => {
+            part(b"copy");
+            part(copy.as_bytes());
+        }
+        None => part(b"no copy"),
+    }
+    part(&(written.len() as u64).to_le_bytes());
+    for (extension, text) in written {
+        part(extension.as_bytes());
+        part(text.as_bytes());
+    }
+    hasher.finalize().into()
+}
+
+/// A path of the recipe without its leading `./`s, which name the folder it is in (BAPCtools
+/// reads its paths with `pathlib`, which drops them).
+fn from_here(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    path
 }
 
 /// The `{seed}` and `{seed:N}` spans of an argument.
@@ -862,6 +1154,20 @@ pub fn read(
             "the recipe must be a map with `data:`",
         ));
     }
+    let mut parser = Parser {
+        path: &path,
+        interactive,
+        constants,
+        dirs: Vec::new(),
+        cases: Vec::new(),
+        includes: Vec::new(),
+        known: BTreeMap::new(),
+        expanded: 0,
+        rules: BTreeMap::new(),
+        canonical: BTreeMap::new(),
+        next_case: 0,
+        case_width: numbered_cases(&yaml).to_string().len(),
+    };
     let mut generators = BTreeMap::new();
     if let Some(Value::Mapping(map)) = yaml.get("generators") {
         for (name, deps) in map {
@@ -872,11 +1178,16 @@ pub fn read(
                     "a map of names to lists of files",
                 ));
             };
+            let at = format!("generators.{name}");
+            parser.check_key(&at, "the generator", name)?;
             let deps: Vec<String> = deps
                 .iter()
                 .filter_map(Value::as_str)
-                .map(str::to_string)
+                .map(|dep| from_here(dep).to_string())
                 .collect();
+            for dep in &deps {
+                parser.check_path(&at, "the file", dep)?;
+            }
             if !deps.is_empty() {
                 generators.insert(name.to_string(), deps);
             }
@@ -892,19 +1203,6 @@ pub fn read(
                 .to_string(),
         );
     }
-    let mut parser = Parser {
-        path: &path,
-        interactive,
-        constants,
-        dirs: Vec::new(),
-        cases: Vec::new(),
-        includes: Vec::new(),
-        known: BTreeMap::new(),
-        rules: BTreeMap::new(),
-        canonical: BTreeMap::new(),
-        next_case: 0,
-        case_width: numbered_cases(&yaml).to_string().len(),
-    };
     let top = Inherited {
         solution: Solution::Default,
         salt: String::new(),
@@ -976,16 +1274,19 @@ struct Built {
 }
 
 /// Runs the recipe: every case's files, the folders' `test_group.yaml`, the links of
-/// `include:` and of repeated `count:` cases. `on_case` is told each case done.
+/// `include:` and of repeated `count:` cases. `on_case` is told each case done. A folder of
+/// `data/` that is a link is refused before any program runs.
 pub fn generate(
     recipe: &Recipe,
     context: &Context<'_>,
     on_case: &mut dyn FnMut(&str),
 ) -> Result<Generated, GenError> {
+    check_folders(recipe)?;
     let mut out = Generated {
         notes: recipe.notes.clone(),
         ..Generated::default()
     };
+    let mut stage = Stage::new()?;
     let mut built = Built {
         generators: BTreeMap::new(),
         solutions: BTreeMap::new(),
@@ -1000,6 +1301,8 @@ pub fn generate(
             );
         }
     }
+    // The extensions each case was given, so that a link to it looks up only those.
+    let mut made: std::collections::HashMap<String, Vec<String>> = Default::default();
     for case in &recipe.cases {
         if crate::sandbox::interrupt::is_interrupted() {
             return Err(GenError::Case {
@@ -1008,24 +1311,21 @@ pub fn generate(
             });
         }
         if let Some(first) = &case.same_as {
-            let made: Vec<(PathBuf, PathBuf)> = out
-                .files
-                .keys()
-                .filter_map(|file| {
-                    let ext = extension_of(file, first)?;
-                    Some((
-                        PathBuf::from(format!("{}.{ext}", case.path)),
-                        relative_link(&case.path, &format!("{first}.{ext}")),
-                    ))
-                })
-                .collect();
-            for (file, target) in made {
-                out.files.insert(file, Content::Link(target));
-            }
+            link_case(&mut out.files, &made, &case.path, first);
+            // Its links are files of its own, which an `include:` of it links to in turn.
+            let exts = made.get(first).cloned().unwrap_or_default();
+            made.insert(case.path.clone(), exts);
             on_case(&case.path);
             continue;
         }
-        let files = generate_case(recipe, context, case, &mut built, &mut out.notes)?;
+        let files = generate_case(
+            recipe,
+            context,
+            case,
+            &mut built,
+            &mut stage,
+            &mut out.notes,
+        )?;
         let name = case.path.rsplit('/').next().unwrap_or(&case.path);
         for (ext, target) in &case.links {
             out.files.insert(
@@ -1033,35 +1333,88 @@ pub fn generate(
                 Content::Link(PathBuf::from(format!("{name}.{target}"))),
             );
         }
-        for (ext, bytes) in files {
-            out.files.insert(
-                PathBuf::from(format!("{}.{ext}", case.path)),
-                Content::Bytes(bytes),
-            );
+        let exts = made.entry(case.path.clone()).or_default();
+        exts.extend(case.links.iter().map(|(ext, _)| ext.clone()));
+        for (ext, content) in files {
+            out.files
+                .insert(PathBuf::from(format!("{}.{ext}", case.path)), content);
+            exts.push(ext);
         }
         on_case(&case.path);
     }
-    for (made, source) in &recipe.includes {
-        let source_files: Vec<(String, PathBuf)> = out
-            .files
-            .keys()
-            .filter_map(|file| Some((extension_of(file, source)?, file.clone())))
-            .collect();
-        for (ext, _) in source_files {
-            out.files.insert(
-                PathBuf::from(format!("{made}.{ext}")),
-                Content::Link(relative_link(made, &format!("{source}.{ext}"))),
-            );
-        }
+    for (include, source) in &recipe.includes {
+        link_case(&mut out.files, &made, include, source);
     }
+    out.stage = Some(stage);
     Ok(out)
 }
 
-/// The extension of `file` when it is a file of the case `case` (`secret/1` → `in`).
-fn extension_of(file: &Path, case: &str) -> Option<String> {
-    let text = file.to_str()?;
-    let ext = text.strip_prefix(case)?.strip_prefix('.')?;
-    EXTENSIONS.contains(&ext).then(|| ext.to_string())
+/// Links each file the case `source` was given to the case `made` (both paths below
+/// `data/`, without extension). Its extensions are looked up, never every file made so far: a
+/// recipe of 40,000 repeated cases is linked in a moment, not in minutes.
+fn link_case(
+    files: &mut BTreeMap<PathBuf, Content>,
+    exts: &std::collections::HashMap<String, Vec<String>>,
+    made: &str,
+    source: &str,
+) {
+    for ext in exts.get(source).into_iter().flatten() {
+        files.insert(
+            PathBuf::from(format!("{made}.{ext}")),
+            Content::Link(relative_link(made, &format!("{source}.{ext}"))),
+        );
+    }
+}
+
+/// Refuses a `data/` that is a link, or a folder in it the recipe writes into that is one (a
+/// package's `data/secret -> /home/me`): before any program runs, as `judge` refuses a
+/// package whose data leads out of it. The writes are beneath `data/` and follow no link
+/// anyway; this says so before the work is done rather than after.
+fn check_folders(recipe: &Recipe) -> Result<(), GenError> {
+    let package = Beneath::open(&recipe.root).map_err(|source| GenError::Write {
+        path: recipe.root.clone(),
+        source,
+    })?;
+    let mut folders: Vec<String> = vec!["data".to_string()];
+    folders.extend(
+        recipe
+            .dirs
+            .iter()
+            .filter(|dir| !dir.path.is_empty())
+            .map(|dir| format!("data/{}", dir.path)),
+    );
+    for folder in folders {
+        // Each part on the way, so the message names the link itself.
+        let mut at = String::new();
+        for part in folder.split('/') {
+            at = if at.is_empty() {
+                part.to_string()
+            } else {
+                format!("{at}/{part}")
+            };
+            let what = match package.entry(&at) {
+                Ok(None) => break,
+                Ok(Some(Entry::Folder)) => continue,
+                Ok(Some(Entry::Link(target))) => {
+                    let real = std::fs::canonicalize(recipe.root.join(&at));
+                    match real {
+                        Ok(real) if !real.starts_with(&recipe.root) => format!(
+                            "a symbolic link out of the package (to `{}`)",
+                            real.display()
+                        ),
+                        _ => format!("a symbolic link (to `{}`)", target.display()),
+                    }
+                }
+                Ok(Some(_)) => "not a folder".to_string(),
+                Err(error) => error.to_string(),
+            };
+            return Err(GenError::LinkedFolder {
+                path: recipe.root.join(&at),
+                what,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The link from the file `from` (a path below `data/`, without extension) to `to`, relative
@@ -1092,13 +1445,14 @@ fn generate_case(
     context: &Context<'_>,
     case: &CaseRule,
     built: &mut Built,
+    stage: &mut Stage,
     notes: &mut Vec<String>,
-) -> Result<BTreeMap<String, Vec<u8>>, GenError> {
+) -> Result<BTreeMap<String, Content>, GenError> {
     let fail = |message: String| GenError::Case {
         case: case.path.clone(),
         message,
     };
-    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut files: BTreeMap<String, Content> = BTreeMap::new();
     if let Some(invocation) = &case.generate {
         let program = generator(recipe, context, &invocation.program, built)?;
         let mut last_error = String::new();
@@ -1114,7 +1468,7 @@ fn generate_case(
                     .map(|a| a.replace(&invocation.seed.to_string(), &seed.to_string()))
                     .collect()
             };
-            match run_generator(program, &invocation.program, &args) {
+            match run_generator(program, &invocation.program, &args, stage) {
                 Ok(made) => {
                     files = made;
                     done = true;
@@ -1137,9 +1491,16 @@ fn generate_case(
             let source = PathBuf::from(format!("{}.{ext}", base.display()));
             super::check_inside(&recipe.root, &source)?;
             if source.is_file() {
-                let bytes = std::fs::read(&source)
-                    .map_err(|e| fail(format!("cannot read `{}`: {e}", source.display())))?;
-                files.insert(ext.to_string(), bytes);
+                let staged = std::fs::File::open(&source)
+                    .and_then(|mut file| stage.put(&mut file))
+                    .map_err(|e| {
+                        fail(format!(
+                            "cannot copy `{}`: {}",
+                            source.display(),
+                            too_large(&e)
+                        ))
+                    })?;
+                files.insert(ext.to_string(), Content::Staged(staged));
                 copied = true;
             }
         }
@@ -1150,11 +1511,11 @@ fn generate_case(
         }
     }
     for (ext, text) in &case.written {
-        files.insert(ext.clone(), text.clone().into_bytes());
+        files.insert(ext.clone(), Content::Bytes(text.clone().into_bytes()));
     }
     // The links of the case's files, each to one it has (bt: "link … is invalid since … was
     // not generated"): those of the input now, those of the answer once it is made.
-    let linked = |files: &BTreeMap<String, Vec<u8>>, kind: &str| {
+    let linked = |files: &BTreeMap<String, Content>, kind: &str| {
         for (extension, target) in &case.links {
             if extension.starts_with(kind) && !files.contains_key(target) {
                 return Err(fail(format!(
@@ -1166,7 +1527,7 @@ fn generate_case(
     };
     linked(&files, "in")?;
     let sample = case.path.split('/').next() == Some("sample");
-    let has = |files: &BTreeMap<String, Vec<u8>>, ext: &str| {
+    let has = |files: &BTreeMap<String, Content>, ext: &str| {
         files.contains_key(ext) || case.links.iter().any(|(e, _)| e == ext)
     };
     let has_input = has(&files, "in")
@@ -1184,7 +1545,7 @@ fn generate_case(
     let top = case.path.split('/').next().unwrap_or_default();
     if !files.contains_key("ans") && !NO_SOLUTION.contains(&top) {
         if context.interactive {
-            files.insert("ans".to_string(), Vec::new());
+            files.insert("ans".to_string(), Content::Bytes(Vec::new()));
         } else if let Some(input) = files.get("in") {
             let solution = match &case.solution {
                 Solution::Disabled => None,
@@ -1196,8 +1557,9 @@ fn generate_case(
                     "no `.ans` was made and there is no solution to write it (hint: `solution: /submissions/accepted/sol.py` in generators.yaml)".to_string(),
                 ));
             };
-            let answer = run_solution(recipe, context, &solution, input, built).map_err(fail)?;
-            files.insert("ans".to_string(), answer);
+            let answer =
+                run_solution(recipe, context, &solution, input, built, stage).map_err(fail)?;
+            files.insert("ans".to_string(), Content::Staged(answer));
         }
     }
     linked(&files, "ans")?;
@@ -1241,31 +1603,52 @@ fn generator<'b>(
     built: &'b mut Built,
 ) -> Result<&'b super::build::Built, GenError> {
     if !built.generators.contains_key(program) {
-        let name = program.trim_start_matches("generators/");
-        let named = program.starts_with("generators/");
+        // Once: a program in `generators/generators/` is not the generator of another name.
+        let (named, name) = match program.strip_prefix("generators/") {
+            Some(name) => (true, name),
+            None => (false, program),
+        };
         let source = match recipe.generators.get(name).filter(|_| named) {
-            // A generator of several files: they are copied into a folder of their own.
+            // A generator of several files: they are copied into a folder of their own, in
+            // the cache, by a name checked when the recipe was read (one plain name).
             Some(deps) => {
-                let folder = crate::compile::cache::cache_root()
-                    .join("generator-sources")
-                    .join(format!(
-                        "{:016x}",
-                        hash_of(&[recipe.root.display().to_string(), name.to_string()])
-                    ))
-                    .join(name);
-                let _ = std::fs::remove_dir_all(&folder);
-                std::fs::create_dir_all(&folder).map_err(|source| GenError::Write {
-                    path: folder.clone(),
-                    source,
-                })?;
+                let cache_root = crate::compile::cache::cache_root();
+                let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
+                let cache =
+                    Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
+                let relative = format!(
+                    "generator-sources/{:016x}/{name}",
+                    hash_of(&[recipe.root.display().to_string(), name.to_string()])
+                );
+                cache
+                    .remove_all(&relative)
+                    .map_err(write_error(cache.join(&relative)))?;
+                let folder = cache
+                    .make_folders(&relative)
+                    .map_err(write_error(cache.join(&relative)))?;
                 for dep in deps {
                     let from = recipe.root.join("generators").join(dep);
                     super::check_inside(&recipe.root, &from)?;
-                    let to = folder.join(super::file_name(&from));
-                    std::fs::copy(&from, &to)
-                        .map_err(|source| GenError::Write { path: to, source })?;
+                    let file_name = super::file_name(&from);
+                    let to = folder.join(&file_name);
+                    if let Some(kind) = crate::file_kind::not_regular(&from) {
+                        return Err(GenError::Case {
+                            case: program.to_string(),
+                            message: format!(
+                                "`{}` is {kind}, not a file of the generator",
+                                from.display()
+                            ),
+                        });
+                    }
+                    std::fs::File::open(&from)
+                        .and_then(|mut file| {
+                            let mode = file.metadata()?.permissions();
+                            let mode = std::os::unix::fs::PermissionsExt::mode(&mode);
+                            folder.write(&file_name, &mut file, u64::MAX, Some(mode))
+                        })
+                        .map_err(write_error(to))?;
                 }
-                folder
+                folder.path().to_path_buf()
             }
             None => {
                 let source = recipe.root.join(program);
@@ -1300,12 +1683,14 @@ fn hash_of(parts: &[String]) -> u64 {
 
 /// Runs a generator in a folder of its own in the sandbox: the files it leaves there
 /// (`testcase.in`, `testcase.ans`, …) are the case's; its stdout is the `.in` when it wrote
-/// none.
+/// none. Each is copied to the stage, never into memory, and one larger than [`MAX_FILE`] is
+/// an error (its size is read first: a sparse file of a gigabyte costs nothing to refuse).
 fn run_generator(
     program: &super::build::Built,
     name: &str,
     args: &[String],
-) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    stage: &mut Stage,
+) -> Result<BTreeMap<String, Content>, String> {
     let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
     let (executable, mut all_args) = program
         .package_program(name)
@@ -1320,20 +1705,55 @@ fn run_generator(
         .isolation(Isolation::Sandbox);
     let result = run::run(&request).map_err(|e| e.to_string())?;
     check_ended(&result)?;
-    let mut files = BTreeMap::new();
+    let left = Beneath::open(folder.path()).map_err(|e| format!("cannot read its folder: {e}"))?;
+    let mut made = Vec::new();
     for ext in EXTENSIONS {
-        if let Some(bytes) = read_left(
-            folder.path(),
-            &format!("testcase.{ext}"),
-            GENERATOR_LIMITS.output_bytes as usize,
-        ) {
-            files.insert(ext.to_string(), bytes);
+        let file_name = format!("testcase.{ext}");
+        let file = match left.open_file(&file_name) {
+            Ok(file) => file,
+            Err(OutputFileError::Missing) => continue,
+            Err(error) => {
+                return Err(format!(
+                    "its `{file_name}` is not taken: {}",
+                    beneath::describe(&error)
+                ))
+            }
+        };
+        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        if len > MAX_FILE {
+            return Err(format!(
+                "it wrote `{file_name}` of {}, more than the {} a generated file may be",
+                crate::units::format_bytes(len),
+                crate::units::format_size_limit(MAX_FILE)
+            ));
         }
+        made.push((ext, file));
+    }
+    let mut files = BTreeMap::new();
+    for (ext, mut file) in made {
+        let staged = stage.put(&mut file).map_err(|e| too_large(&e))?;
+        files.insert(ext.to_string(), Content::Staged(staged));
     }
     if !files.contains_key("in") && !result.stdout.is_empty() {
-        files.insert("in".to_string(), result.stdout);
+        let staged = stage
+            .put(&mut result.stdout.as_slice())
+            .map_err(|e| too_large(&e))?;
+        files.insert("in".to_string(), Content::Staged(staged));
     }
     Ok(files)
+}
+
+/// An error of copying a generated file, in words: one that grew past [`MAX_FILE`] while it
+/// was copied says the bound.
+fn too_large(error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::FileTooLarge {
+        format!(
+            "larger than the {} a generated file may be",
+            crate::units::format_size_limit(MAX_FILE)
+        )
+    } else {
+        error.to_string()
+    }
 }
 
 /// Why a generator's or solution's run failed, if it did.
@@ -1360,9 +1780,23 @@ fn run_solution(
     recipe: &Recipe,
     context: &Context<'_>,
     solution: &str,
-    input: &[u8],
+    input: &Content,
     built: &mut Built,
-) -> Result<Vec<u8>, String> {
+    stage: &mut Stage,
+) -> Result<Staged, String> {
+    let staged_path;
+    let stdin = match input {
+        Content::Bytes(bytes) => Stdin::Bytes(bytes),
+        Content::Staged(staged) => {
+            staged_path = stage.folder.join(&staged.name);
+            Stdin::File(&staged_path)
+        }
+        Content::Link(_) => return Err("the input is a link".to_string()),
+    };
+    let answer = |stdout: &[u8], stage: &mut Stage| {
+        let mut stdout = stdout;
+        stage.put(&mut stdout).map_err(|e| too_large(&e))
+    };
     if !built.solutions.contains_key(solution) {
         let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
         super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
@@ -1377,14 +1811,14 @@ fn run_solution(
                 .map_err(|e| format!("cannot lay out the solution: {e}"))?;
             let request = RunRequest::new(&executable, GENERATOR_LIMITS)
                 .args(&args)
-                .stdin(Stdin::Bytes(input))
+                .stdin(stdin)
                 .scope(Scope::Group)
                 .workdir(Some(folder.path()))
                 .isolation(Isolation::Sandbox);
             let result = run::run(&request).map_err(|e| e.to_string())?;
             check_ended(&result)
                 .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-            return Ok(result.stdout);
+            return answer(&result.stdout, stage);
         }
         if !relative.is_file() {
             return Err(format!("the solution `{solution}` is not in the package"));
@@ -1413,11 +1847,11 @@ fn run_solution(
     let prepared = &built.solutions[solution];
     let request = RunRequest::new(&prepared.program.executable, GENERATOR_LIMITS)
         .args(&prepared.program.args)
-        .stdin(Stdin::Bytes(input))
+        .stdin(stdin)
         .isolation(Isolation::Sandbox);
     let result = run::run(&request).map_err(|e| e.to_string())?;
     check_ended(&result).map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-    Ok(result.stdout)
+    answer(&result.stdout, stage)
 }
 
 /// How `data/` compares with what generating made.
@@ -1455,20 +1889,48 @@ fn is_data_file(relative: &Path) -> bool {
             .any(|ext| name.ends_with(&format!(".{ext}")))
 }
 
-/// What `data/` holds now, as [`Content`], by path below it.
-fn present(data: &Path) -> Result<BTreeMap<PathBuf, Content>, GenError> {
+/// A file `data/` holds now: a regular file by its size and SHA-256 (read as a stream, never
+/// held), or a link by where it leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Present {
+    File { len: u64, digest: String },
+    Link(PathBuf),
+}
+
+/// The package's folder, opened to read and write beneath it.
+fn open_package(root: &Path) -> Result<Beneath, GenError> {
+    Beneath::open(root).map_err(|source| GenError::Write {
+        path: root.to_path_buf(),
+        source,
+    })
+}
+
+/// What `data/` holds now, by path below it. Only regular files and links count, each read
+/// beneath the package without following a link.
+fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
     let mut found = BTreeMap::new();
-    if !data.is_dir() {
-        return Ok(found);
+    let data = package.join("data");
+    match package.folder("data") {
+        Ok(Some(_)) => {}
+        Ok(None) => return Ok(found),
+        Err(error) => {
+            return Err(GenError::LinkedFolder {
+                path: data,
+                what: error.to_string(),
+            })
+        }
     }
-    for entry in walkdir::WalkDir::new(data).follow_links(false) {
+    for entry in walkdir::WalkDir::new(&data)
+        .follow_links(false)
+        .follow_root_links(false)
+    {
         let entry = entry.map_err(|e| GenError::Write {
-            path: data.to_path_buf(),
+            path: data.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
         let relative = entry
             .path()
-            .strip_prefix(data)
+            .strip_prefix(&data)
             .unwrap_or(entry.path())
             .to_path_buf();
         if relative
@@ -1478,21 +1940,32 @@ fn present(data: &Path) -> Result<BTreeMap<PathBuf, Content>, GenError> {
         {
             continue;
         }
-        let kind = entry.file_type();
+        let Some(name) = relative.to_str().map(|r| format!("data/{r}")) else {
+            continue;
+        };
         let read_error = |source| GenError::Write {
             path: entry.path().to_path_buf(),
             source,
         };
-        if kind.is_symlink() {
-            found.insert(
-                relative,
-                Content::Link(std::fs::read_link(entry.path()).map_err(read_error)?),
-            );
-        } else if kind.is_file() {
-            found.insert(
-                relative,
-                Content::Bytes(std::fs::read(entry.path()).map_err(read_error)?),
-            );
+        match package.entry(&name).map_err(read_error)? {
+            Some(Entry::Link(target)) => {
+                found.insert(relative, Present::Link(target));
+            }
+            Some(Entry::File { len }) => {
+                let mut file = package.open_file(&name).map_err(|error| {
+                    read_error(std::io::Error::other(beneath::describe(&error)))
+                })?;
+                let mut hasher = Sha256::new();
+                std::io::copy(&mut file, &mut hasher).map_err(read_error)?;
+                found.insert(
+                    relative,
+                    Present::File {
+                        len,
+                        digest: hex(&hasher.finalize()),
+                    },
+                );
+            }
+            _ => {}
         }
     }
     Ok(found)
@@ -1500,12 +1973,19 @@ fn present(data: &Path) -> Result<BTreeMap<PathBuf, Content>, GenError> {
 
 /// Compares what generating made with the package's `data/`.
 pub fn compare(root: &Path, generated: &Generated) -> Result<Diff, GenError> {
-    let now = present(&root.join("data"))?;
+    let package = open_package(root)?;
+    let now = present(&package)?;
+    Ok(differences(&package, &now, generated))
+}
+
+fn differences(package: &Beneath, now: &BTreeMap<PathBuf, Present>, generated: &Generated) -> Diff {
     let mut diff = Diff::default();
     for (path, content) in &generated.files {
         match now.get(path) {
             None => diff.new.push(path.clone()),
-            Some(existing) if same(root, path, existing, content) => diff.same += 1,
+            Some(existing) if same(package, generated, path, existing, content) => {
+                diff.same += 1;
+            }
             Some(_) => diff.changed.push(path.clone()),
         }
     }
@@ -1517,56 +1997,103 @@ pub fn compare(root: &Path, generated: &Generated) -> Result<Diff, GenError> {
         .filter(|p| p.extension().is_none_or(|e| e != "interaction"))
         .cloned()
         .collect();
-    Ok(diff)
+    diff
 }
 
 /// Two versions of a file are the same when their bytes are (YAML written by another tool
 /// counts as the same when it reads as the same values).
-fn same(_root: &Path, path: &Path, existing: &Content, made: &Content) -> bool {
-    if existing == made {
+fn same(
+    package: &Beneath,
+    generated: &Generated,
+    path: &Path,
+    existing: &Present,
+    made: &Content,
+) -> bool {
+    if digest_of_present(existing) == digest_of(made) {
         return true;
     }
+    if path.extension().is_none_or(|e| e != "yaml") || matches!(made, Content::Link(_)) {
+        return false;
+    }
+    let limit = super::yaml::MAX_BYTES;
+    let read = |file: std::io::Result<std::fs::File>| {
+        let mut bytes = Vec::new();
+        file.ok()?
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .ok()
+            .filter(|&n| n as u64 <= limit)?;
+        Some(bytes)
+    };
+    let existing = match existing {
+        Present::File { .. } => path.to_str().and_then(|p| {
+            read(
+                package
+                    .open_file(&format!("data/{p}"))
+                    .map_err(|e| std::io::Error::other(beneath::describe(&e))),
+            )
+        }),
+        Present::Link(_) => None,
+    };
+    let made = match made {
+        Content::Bytes(bytes) => Some(bytes.clone()),
+        Content::Staged(staged) => generated
+            .stage
+            .as_ref()
+            .and_then(|stage| read(stage.open(staged))),
+        Content::Link(_) => None,
+    };
+    let parse = |bytes: &[u8]| {
+        std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| serde_norway::from_str::<Value>(t).ok())
+    };
     match (existing, made) {
-        (Content::Bytes(a), Content::Bytes(b)) if path.extension().is_some_and(|e| e == "yaml") => {
-            let parse = |bytes: &[u8]| {
-                std::str::from_utf8(bytes)
-                    .ok()
-                    .and_then(|t| serde_norway::from_str::<Value>(t).ok())
-            };
-            parse(a).is_some() && parse(a) == parse(b)
-        }
+        (Some(a), Some(b)) => parse(&a).is_some() && parse(&a) == parse(&b),
         _ => false,
     }
 }
 
 /// The record of what the harness wrote into a package's `data/`: the SHA-256 of each file
 /// (or link target) as written, so a file changed since (by hand, or by another tool) is
-/// known not to be the harness's to overwrite. It lives in the cache, not in the package.
-fn manifest_path(root: &Path) -> PathBuf {
-    crate::compile::cache::cache_root()
-        .join("generated")
-        .join(format!(
-            "{}-{:016x}.json",
-            super::file_name(root),
-            hash_of(&[root.display().to_string()])
-        ))
+/// known not to be the harness's to overwrite. It lives in the cache, not in the package, at
+/// this path below the cache.
+fn manifest_name(root: &Path) -> String {
+    format!(
+        "generated/{}-{:016x}.json",
+        super::file_name(root),
+        hash_of(&[root.display().to_string()])
+    )
 }
 
 fn digest_of(content: &Content) -> String {
-    let bytes: Vec<u8> = match content {
-        Content::Bytes(bytes) => bytes.clone(),
-        Content::Link(target) => format!("link:{}", target.display()).into_bytes(),
-    };
-    Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    match content {
+        Content::Bytes(bytes) => hex(&Sha256::digest(bytes)),
+        Content::Staged(staged) => staged.digest.clone(),
+        Content::Link(target) => link_digest(target),
+    }
 }
 
-fn read_manifest(root: &Path) -> BTreeMap<String, String> {
-    std::fs::read(manifest_path(root))
+fn digest_of_present(present: &Present) -> String {
+    match present {
+        Present::File { digest, .. } => digest.clone(),
+        Present::Link(target) => link_digest(target),
+    }
+}
+
+fn link_digest(target: &Path) -> String {
+    hex(&Sha256::digest(
+        format!("link:{}", target.display()).as_bytes(),
+    ))
+}
+
+fn read_manifest(cache: &Beneath, root: &Path) -> BTreeMap<String, String> {
+    let mut bytes = Vec::new();
+    cache
+        .open_file(&manifest_name(root))
         .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .and_then(|file| file.take(1 << 30).read_to_end(&mut bytes).ok())
+        .and_then(|_| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
 }
 
@@ -1581,16 +2108,21 @@ pub struct Applied {
 /// Writes what generating made into `data/`: new files, changed ones and removals. A file that
 /// would be overwritten or removed and that the harness did not write (by hand, or another
 /// tool's output that differs) stops it before anything is written, unless `force`, which
-/// moves such files into a trash folder first, as BAPCtools does.
+/// moves such files into a trash folder first, as BAPCtools does. Every write, move and
+/// removal is beneath the package's `data/` or the cache, and follows no link: a link on the
+/// way is an error, a link at a file's name is replaced, never written through.
 pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied, GenError> {
-    let data = root.join("data");
-    let diff = compare(root, generated)?;
-    let manifest = read_manifest(root);
-    let now = present(&data)?;
+    let package = open_package(root)?;
+    let now = present(&package)?;
+    let diff = differences(&package, &now, generated);
+    let cache_root = crate::compile::cache::cache_root();
+    let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
+    let cache = Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
+    let manifest = read_manifest(&cache, root);
     let ours = |path: &PathBuf| {
         let key = path.display().to_string();
         now.get(path)
-            .is_some_and(|content| manifest.get(&key) == Some(&digest_of(content)))
+            .is_some_and(|present| manifest.get(&key) == Some(&digest_of_present(present)))
     };
     let theirs: Vec<&PathBuf> = diff
         .changed
@@ -1598,15 +2130,14 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
         .chain(&diff.removed)
         .filter(|p| !ours(p))
         .collect();
-    let trash_dir = crate::compile::cache::cache_root()
-        .join("trash")
-        .join(format!(
-            "{}-{}",
-            super::file_name(root),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs())
-        ));
+    let trash_name = format!(
+        "trash/{}-{}",
+        super::file_name(root),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    );
+    let trash_dir = cache.join(&trash_name);
     if !theirs.is_empty() && !force {
         return Err(GenError::WouldOverwrite {
             count: theirs.len(),
@@ -1618,49 +2149,65 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
             trash: trash_dir,
         });
     }
-    let write_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| GenError::Write { path, source }
+    let data = package
+        .make_folders("data")
+        .map_err(write_error(root.join("data")))?;
+    let name_of = |path: &Path| path.to_string_lossy().into_owned();
+    // The folder below `base` that holds `path`, made where missing, and `path`'s file name.
+    let folder_of = |base: &Beneath, path: &Path| -> Result<(Option<Beneath>, String), GenError> {
+        let file = super::file_name(path);
+        match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(parent) => {
+                let folder = base
+                    .make_folders(&name_of(parent))
+                    .map_err(write_error(base.join(&name_of(parent))))?;
+                Ok((Some(folder), file))
+            }
+            None => Ok((None, file)),
+        }
     };
+    // The folders of `data/` written into, each opened once (a recipe's 40,000 cases are in a
+    // handful of folders).
+    let mut opened: BTreeMap<PathBuf, Beneath> = BTreeMap::new();
     let mut trash = None;
     for path in &theirs {
-        let from = data.join(path);
-        let to = trash_dir.join(path);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(write_error(parent))?;
-        }
-        if std::fs::rename(&from, &to).is_err() {
-            std::fs::copy(&from, &to).map_err(write_error(&to))?;
-            std::fs::remove_file(&from).map_err(write_error(&from))?;
-        }
+        let bin = cache
+            .make_folders(&trash_name)
+            .map_err(write_error(trash_dir.clone()))?;
+        let (folder, file) = folder_of(&bin, path)?;
+        data.move_to(&name_of(path), folder.as_ref().unwrap_or(&bin), &file)
+            .map_err(write_error(root.join("data").join(path)))?;
         trash = Some(trash_dir.clone());
     }
     for path in &diff.removed {
-        let file = data.join(path);
-        if file.symlink_metadata().is_ok() {
-            std::fs::remove_file(&file).map_err(write_error(&file))?;
-        }
+        data.remove(&name_of(path))
+            .map_err(write_error(root.join("data").join(path)))?;
     }
     let mut record = manifest;
     for path in diff.new.iter().chain(&diff.changed) {
-        let file = data.join(path);
-        if let Some(parent) = file.parent() {
-            std::fs::create_dir_all(parent).map_err(write_error(parent))?;
-        }
-        if file.symlink_metadata().is_ok() {
-            std::fs::remove_file(&file).map_err(write_error(&file))?;
-        }
+        let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let file = super::file_name(path);
+        let folder = if parent.as_os_str().is_empty() {
+            &data
+        } else {
+            if !opened.contains_key(&parent) {
+                let (folder, _) = folder_of(&data, path)?;
+                opened.insert(parent.clone(), folder.expect("a file below a folder"));
+            }
+            &opened[&parent]
+        };
+        let error = write_error(root.join("data").join(path));
         match &generated.files[path] {
-            Content::Bytes(bytes) => {
-                crate::atomic::write(&file, bytes).map_err(|e| GenError::Write {
-                    path: e.path,
-                    source: e.source,
-                })?;
-            }
-            Content::Link(target) => {
-                std::os::unix::fs::symlink(target, &file).map_err(write_error(&file))?;
-            }
+            Content::Bytes(bytes) => folder
+                .write(&file, &mut bytes.as_slice(), u64::MAX, None)
+                .map(|_| ()),
+            Content::Staged(staged) => match &generated.stage {
+                Some(stage) => stage.folder.move_to(&staged.name, folder, &file),
+                None => Err(std::io::Error::other("the generated file is gone")),
+            },
+            Content::Link(target) => folder.symlink(&file, target),
         }
+        .map_err(error)?;
     }
     for path in &diff.removed {
         record.remove(&path.display().to_string());
@@ -1668,15 +2215,14 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
     for (path, content) in &generated.files {
         record.insert(path.display().to_string(), digest_of(content));
     }
-    let manifest_file = manifest_path(root);
-    if let Some(parent) = manifest_file.parent() {
-        std::fs::create_dir_all(parent).map_err(write_error(parent))?;
-    }
     let json = serde_json::to_vec_pretty(&record).unwrap_or_default();
-    crate::atomic::write(&manifest_file, &json).map_err(|e| GenError::Write {
-        path: e.path,
-        source: e.source,
-    })?;
+    let manifest_name = manifest_name(root);
+    let (folder, file) = folder_of(&cache, Path::new(&manifest_name))?;
+    folder
+        .as_ref()
+        .unwrap_or(&cache)
+        .write(&file, &mut json.as_slice(), u64::MAX, None)
+        .map_err(write_error(cache.join(&manifest_name)))?;
     Ok(Applied { diff, trash })
 }
 
@@ -1716,5 +2262,97 @@ mod tests {
             relative_link("secret/2-general/2-zero", "secret/1-small/1-pos/2-zero.in"),
             Path::new("../1-small/1-pos/2-zero.in")
         );
+    }
+
+    /// Every name a recipe gives goes through one check: a table of recipes, each with the
+    /// key its error must name.
+    #[test]
+    fn every_name_a_recipe_gives_is_a_plain_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("generators")).unwrap();
+        let read_recipe = |text: &str| {
+            std::fs::write(root.join(RECIPE), text).unwrap();
+            read(&root, &[], false)
+        };
+        let case = |key: &str, body: &str| {
+            format!("data:\n  secret:\n    data:\n      {key}:\n        {body}\n")
+        };
+        let table = [
+            (case("'../../x'", "in: '1'"), "`data.secret.data.../../x`"),
+            (
+                case("'a/b'", "in: '1'"),
+                "a key of generators.yaml is one name",
+            ),
+            (case("'.hidden'", "in: '1'"), "`.hidden`"),
+            (case("'x.in'", "in: '1'"), "leave out `.in`"),
+            (case("a", "copy: /etc/passwd"), "copy: /etc/passwd"),
+            (case("a", "copy: ../../x"), "copy: ../../x"),
+            (
+                case("a", "generate: generators//etc/x"),
+                "generators//etc/x",
+            ),
+            (case("a", "generate: ../x.py"), "`../x.py`"),
+            (case("a", "generate: /x.py"), "not with an absolute path"),
+            (
+                "solution: //etc/x\ndata:\n  secret:\n    data: {}\n".to_string(),
+                "`solution:` `/etc/x`",
+            ),
+            (
+                "generators:\n  /abs: [gen.py]\ndata: {}\n".to_string(),
+                "`generators./abs`",
+            ),
+            (
+                "generators:\n  gen: [../../x.py]\ndata: {}\n".to_string(),
+                "the file `../../x.py`",
+            ),
+            (
+                "data:\n  secret:\n    include: [a/b]\n    data: {}\n".to_string(),
+                "`include:` `a/b`",
+            ),
+        ];
+        for (text, words) in table {
+            let error = read_recipe(&text).unwrap_err().to_string();
+            assert!(error.contains(words), "{text}\n{error}");
+            assert!(error.contains("generators.yaml"), "{error}");
+        }
+        // Honest names pass: a program in a folder, a numbered case, a copy from a folder.
+        read_recipe(&case("a", "copy: manual/big")).unwrap();
+        read_recipe(&case("b", "generate: sub/gen.py {seed}")).unwrap();
+        read_recipe(&case("c", "generate: ./gen.py {seed}")).unwrap();
+        read_recipe(&case("d", "copy: ./manual/big")).unwrap();
+        read_recipe("data:\n  secret:\n    data:\n      - '': {in: '1'}\n").unwrap();
+    }
+
+    #[test]
+    fn expansions_are_bounded_in_total() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("generators")).unwrap();
+        let read_recipe = |text: &str, constants: &[(String, String)]| {
+            std::fs::write(root.join(RECIPE), text).unwrap();
+            read(&root, constants, false).map_err(|e| e.to_string())
+        };
+        // `count:` multiplies what a case writes: 100 times 1 MiB.
+        let text = "x".repeat(1 << 20);
+        let written = |count: usize| {
+            format!("data:\n  secret:\n    data:\n      a:\n        in: {text}\n        count: {count}\n")
+        };
+        let error = read_recipe(&written(100), &[]).unwrap_err();
+        assert!(
+            error.contains(
+                "`data.secret.data.a`: the recipe's commands and texts come to more than 64 MiB"
+            ),
+            "{error}"
+        );
+        // Commands count too, after their constants: 63 MiB of text, then ten of 120 KiB.
+        let big = [("BIG".to_string(), "x".repeat(120 << 10))];
+        let mut recipe = written(63);
+        for key in 0..10 {
+            recipe.push_str(&format!("      b{key}: gen.py {{{{BIG}}}}\n"));
+        }
+        let error = read_recipe(&recipe, &big).unwrap_err();
+        assert!(error.contains("`data.secret.data.b"), "{error}");
+        assert!(error.contains("more than 64 MiB"), "{error}");
     }
 }

@@ -2,6 +2,7 @@
 //! `include/<language>/` (the format's language code: `cpp`, `python3`, `java`, …) or, for a
 //! language without its own folder, `include/default/`; `{{constants}}` in them replaced.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::compile::Language;
@@ -43,11 +44,30 @@ pub fn files_for(root: &Path, language: &Language) -> Result<Vec<(String, Vec<u8
         if !path.is_file() {
             continue;
         }
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        // At most a source file's size, before and after its constants are put in.
+        let max = crate::compile::submit::MAX_SOURCE_BYTES;
+        let mut bytes = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|file| file.take(max + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        if bytes.len() as u64 > max {
+            return Err(format!(
+                "`{}` is larger than the {} MiB a source file may be",
+                path.display(),
+                max >> 20
+            ));
+        }
         let bytes = match String::from_utf8(bytes) {
             Ok(text) if !constants.is_empty() => {
-                crate::compile::program::substitute(&text, &constants).into_bytes()
+                crate::compile::program::substitute(&text, &constants, max as usize)
+                    .ok_or_else(|| {
+                        format!(
+                            "`{}`: with its `{{{{constants}}}}` put in it is larger than the {} MiB a source file may be",
+                            path.display(),
+                            crate::compile::submit::MAX_SOURCE_BYTES >> 20
+                        )
+                    })?
+                    .into_bytes()
             }
             Ok(text) => text.into_bytes(),
             Err(binary) => binary.into_bytes(),

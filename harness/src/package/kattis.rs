@@ -777,9 +777,7 @@ fn read_yaml_with_constants(
     path: &Path,
     constants: &[(String, String)],
 ) -> Result<Value, PackageError> {
-    super::yaml::read_transformed(path, |text| {
-        crate::compile::program::substitute(text, constants)
-    })
+    super::yaml::read_with_constants(path, constants)
 }
 
 fn read_group(

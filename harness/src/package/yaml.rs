@@ -14,17 +14,42 @@ pub const MAX_BYTES: u64 = 4 << 20;
 /// Deeper than any package's YAML nests (generators.yaml: about ten levels).
 pub const MAX_DEPTH: usize = 100;
 
+/// The most a YAML file may hold once read: its `*alias`es are copies of what they name, so 4
+/// MiB of `*big` repeating a 1 MiB `&big` would be terabytes. Sixteen times the largest file,
+/// counting each string's bytes and [`NODE_BYTES`] for every value.
+pub const MAX_VALUE_BYTES: usize = 16 * MAX_BYTES as usize;
+/// What one value counts for [`MAX_VALUE_BYTES`] besides its text: about its size in memory.
+const NODE_BYTES: usize = 16;
+
 /// Reads YAML, turning a syntax error into one that names the line and column; an empty file
 /// is an empty mapping.
 pub(crate) fn read(path: &Path) -> Result<Value, PackageError> {
-    read_transformed(path, str::to_string)
+    read_transformed(path, |text| Ok(text.to_string()))
 }
 
-/// [`read`], with the text passed through `transform` before it is parsed (2025-09
-/// constants replaced, say).
-pub(crate) fn read_transformed(
+/// [`read`], with the `{{constants}}` of 2025-09 put into the text before it is parsed: the
+/// result is held to the same [`MAX_BYTES`] as the file.
+pub(crate) fn read_with_constants(
     path: &Path,
-    transform: impl FnOnce(&str) -> String,
+    constants: &[(String, String)],
+) -> Result<Value, PackageError> {
+    read_transformed(path, |text| {
+        crate::compile::program::substitute(text, constants, MAX_BYTES as usize).ok_or_else(|| {
+            PackageError::Invalid {
+                path: path.to_path_buf(),
+                message: format!(
+                    "with its `{{{{constants}}}}` put in it is larger than {} MiB, more than a package's YAML holds: not read",
+                    MAX_BYTES >> 20
+                ),
+            }
+        })
+    })
+}
+
+/// [`read`], with the text passed through `transform` before it is parsed.
+fn read_transformed(
+    path: &Path,
+    transform: impl FnOnce(&str) -> Result<String, PackageError>,
 ) -> Result<Value, PackageError> {
     let read_error = |source| PackageError::Read {
         path: path.to_path_buf(),
@@ -48,7 +73,7 @@ pub(crate) fn read_transformed(
         path: path.to_path_buf(),
         message: format!("not UTF-8 text: {error}"),
     })?;
-    let text = transform(&text);
+    let text = transform(&text)?;
     if text.trim().is_empty() {
         return Ok(Value::Mapping(Default::default()));
     }
@@ -61,7 +86,13 @@ pub(crate) fn read_transformed(
             ),
         });
     }
-    match serde_norway::from_str::<Value>(&text) {
+    let parsed = serde::de::DeserializeSeed::deserialize(
+        Bounded {
+            left: &std::cell::Cell::new(MAX_VALUE_BYTES),
+        },
+        serde_norway::Deserializer::from_str(&text),
+    );
+    match parsed {
         Ok(Value::Null) => Ok(Value::Mapping(Default::default())),
         Ok(value) => Ok(value),
         Err(error) => {
@@ -73,6 +104,130 @@ pub(crate) fn read_transformed(
                 message: error.to_string(),
             })
         }
+    }
+}
+
+/// Deserializes a [`Value`] as serde_norway's own does, counting what it builds against what
+/// is `left` of [`MAX_VALUE_BYTES`]: an alias is replayed value by value, so its copies are
+/// counted as they are made and the read stops at the bound, before the memory is taken.
+#[derive(Clone, Copy)]
+struct Bounded<'a> {
+    left: &'a std::cell::Cell<usize>,
+}
+
+impl Bounded<'_> {
+    fn take<E: serde::de::Error>(self, bytes: usize) -> Result<(), E> {
+        let cost = bytes.saturating_add(NODE_BYTES);
+        match self.left.get().checked_sub(cost) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(format!(
+                "it holds more than {} MiB once its aliases (`*name`) are repeated, more than a package's YAML: not read",
+                MAX_VALUE_BYTES >> 20
+            ))),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Bounded<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Bounded<'_> {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
+        self.take(0)?;
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<Value, E> {
+        self.take(0)?;
+        Ok(Value::Number(i.into()))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Value, E> {
+        self.take(0)?;
+        Ok(Value::Number(u.into()))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<Value, E> {
+        self.take(0)?;
+        Ok(Value::Number(f.into()))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
+        self.take(s.len())?;
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Value, E> {
+        self.take(s.len())?;
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.take(0)?;
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, deserializer)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Value, A::Error> {
+        self.take(0)?;
+        let mut sequence = Vec::new();
+        while let Some(item) = items.next_element_seed(self)? {
+            sequence.push(item);
+        }
+        Ok(Value::Sequence(sequence))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
+        self.take(0)?;
+        let mut mapping = serde_norway::Mapping::new();
+        while let Some(key) = entries.next_key_seed(self)? {
+            // As serde_norway's own: a key twice is an error, not the last one.
+            if mapping.contains_key(&key) {
+                let key = serde_norway::to_string(&key).unwrap_or_default();
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate entry with key `{}`",
+                    key.trim_end()
+                )));
+            }
+            let value = entries.next_value_seed(self)?;
+            mapping.insert(key, value);
+        }
+        Ok(Value::Mapping(mapping))
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        use serde::de::VariantAccess;
+        self.take(0)?;
+        let (tag, contents) = data.variant::<String>()?;
+        if tag.is_empty() {
+            return Err(serde::de::Error::custom("empty YAML tag is not allowed"));
+        }
+        let value = contents.newtype_variant_seed(self)?;
+        Ok(Value::Tagged(Box::new(serde_norway::value::TaggedValue {
+            tag: serde_norway::value::Tag::new(tag),
+            value,
+        })))
     }
 }
 
@@ -216,6 +371,35 @@ mod tests {
             indented.push_str(&format!("{}k{level}:\n", " ".repeat(level)));
         }
         assert!(nesting(&indented) >= 300);
+    }
+
+    #[test]
+    fn aliases_are_counted_as_they_are_repeated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("generators.yaml");
+        let big = "x".repeat(1 << 20);
+        // 100 aliases of a 1 MiB string: 100 MiB once read, from 1 MiB of text.
+        let mut text = format!("anchor: &big \"{big}\"\nmany:\n");
+        for _ in 0..100 {
+            text.push_str("  - *big\n");
+        }
+        std::fs::write(&path, &text).unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        assert!(error.contains("generators.yaml:"), "{error}");
+        assert!(
+            error.contains("more than 64 MiB once its aliases"),
+            "{error}"
+        );
+        // A few are as serde_norway reads them; so are tags, and a key twice is an error.
+        let text = "a: &x {k: [1, 2.5, true, ~, text]}\nb: *x\nc: !tag 5\n";
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(
+            read(&path).unwrap(),
+            serde_norway::from_str::<Value>(text).unwrap()
+        );
+        std::fs::write(&path, "a: 1\na: 2\n").unwrap();
+        let error = read(&path).unwrap_err().to_string();
+        assert!(error.contains("duplicate entry"), "{error}");
     }
 
     #[test]
