@@ -1,10 +1,11 @@
-//! Adding a problem to a user's judge.toml: the new table is appended after the last problem,
-//! and every other byte (comments, order, spacing) stays as the user wrote it (toml_edit).
+//! Editing a user's judge.toml: a new problem's table is appended after the last problem, a
+//! problem's `time-limit` set in its table, and every other byte (comments, order, spacing)
+//! stays as the user wrote it (toml_edit).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use toml_edit::{value, DocumentMut, Item, Table};
+use toml_edit::{value, DocumentMut, Item, Table, Value};
 
 use super::error::ConfigError;
 use super::parse::parse;
@@ -41,6 +42,12 @@ pub enum EditError {
     Exists { id: String, path: PathBuf },
     #[error("`{}`: `problems` is not a table of problems", path.display())]
     NotATable { path: PathBuf },
+    #[error("problem `{id}` has no table of its own in `{}` to set `{key}` in", path.display())]
+    NoTable {
+        id: String,
+        key: &'static str,
+        path: PathBuf,
+    },
     #[error(transparent)]
     Write(#[from] WriteError),
 }
@@ -182,6 +189,69 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
     parse(&edited, path)?;
     atomic::write(&edited_file(path), edited.as_bytes())?;
     Ok(())
+}
+
+/// Sets `time-limit` in the table of problem `id` to `limit`: the value is replaced where it
+/// is, with the comment beside it, or added as the table's last key. One atomic write, none
+/// when the table says so already (`Ok(false)`).
+pub fn set_time_limit(path: &Path, id: &str, limit: Duration) -> Result<bool, EditError> {
+    set_problem_value(path, id, "time-limit", &duration_value(limit))
+}
+
+fn set_problem_value(
+    path: &Path,
+    id: &str,
+    key: &'static str,
+    text: &str,
+) -> Result<bool, EditError> {
+    let original = read_if_exists(path)?.ok_or_else(|| EditError::Read {
+        path: path.to_path_buf(),
+        source: std::io::ErrorKind::NotFound.into(),
+    })?;
+    parse(&original, path)?;
+    let mut document: DocumentMut =
+        original
+            .parse()
+            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            })?;
+    let no_table = || EditError::NoTable {
+        id: id.to_string(),
+        key,
+        path: path.to_path_buf(),
+    };
+    let problem = document
+        .get_mut("problems")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|problems| problems.get_mut(id))
+        .ok_or_else(no_table)?;
+    // `c = { solution = "c" }` is respaced as a whole once a key is added, so that the new
+    // key does not land after the last one's trailing space.
+    let inline = problem.is_inline_table();
+    let table = problem.as_table_like_mut().ok_or_else(no_table)?;
+    match table.get_mut(key) {
+        Some(Item::Value(old)) => {
+            if old.as_str() == Some(text) {
+                return Ok(false);
+            }
+            let mut new = Value::from(text);
+            *new.decor_mut() = old.decor().clone();
+            *old = new;
+        }
+        _ => {
+            table.insert(key, value(text));
+            if inline {
+                if let Some(inline) = problem.as_inline_table_mut() {
+                    inline.fmt();
+                }
+            }
+        }
+    }
+    let edited = document.to_string();
+    parse(&edited, path)?;
+    atomic::write(&edited_file(path), edited.as_bytes())?;
+    Ok(true)
 }
 
 /// The file an edit replaces: judge.toml itself, or, when `path` is a symbolic link (a
@@ -471,6 +541,39 @@ run = ["{exe}"]
         let error = add_problem(&path, &problem("b"), IfExists::Refuse).unwrap_err();
         assert!(error.to_string().contains(":1:"), "{error}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+    }
+
+    #[test]
+    fn a_time_limit_is_set_in_place_with_its_comment_or_added_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let text = "# mine\n[defaults]\ntime-limit = \"2s\"\n\n[problems.a]\ntime-limit   = \"1s\"  # from the statement\nsolution = \"a.out\"\n\n[problems.b]\nsolution = \"b.out\" # b\n\n[[problems.b.generators]]\nname = \"g{seed}\"\ncommand = [\"gen\", \"{seed}\"]\nseeds = \"1..=3\"\n\n[problems]\nc = { solution = \"c.out\" }\n";
+        std::fs::write(&path, text).unwrap();
+        assert!(set_time_limit(&path, "a", Duration::from_millis(300)).unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text.replace("= \"1s\"  #", "= \"300ms\"  #")
+        );
+        assert!(!set_time_limit(&path, "a", Duration::from_millis(300)).unwrap());
+        assert!(set_time_limit(&path, "b", Duration::from_millis(1500)).unwrap());
+        let edited = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            edited.contains(
+                "solution = \"b.out\" # b\ntime-limit = \"1.5s\"\n\n[[problems.b.generators]]"
+            ),
+            "{edited}"
+        );
+        assert!(set_time_limit(&path, "c", Duration::from_secs(2)).unwrap());
+        let edited = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            edited.ends_with("c = { solution = \"c.out\", time-limit = \"2s\" }\n"),
+            "{edited}"
+        );
+        let error = set_time_limit(&path, "zz", Duration::from_secs(1)).unwrap_err();
+        assert!(
+            error.to_string().contains("problem `zz` has no table"),
+            "{error}"
+        );
     }
 
     #[test]
