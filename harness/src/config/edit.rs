@@ -24,6 +24,12 @@ const NEW_FILE_HEADER: &str = r#"# judge.toml — the problems of this folder, f
 #   cases:          the folder of NAME.in + NAME.ans pairs (default "cases/<id>").
 #   time-limit, memory-limit: CPU time and peak memory on one case.
 #   checker:        "tokens" (default), "lines", "exact", "float", "unordered-blocks".
+#   reference:      the program whose output is the answer of generated cases.
+#   validator:      a command that reads an input and says whether it obeys the statement;
+#   validator-protocol: "kattis" when it exits 42 for valid, 43 for invalid (else 0 is valid).
+#   [[problems.<id>.generators]]: `command` prints one input for each seed of `seeds`
+#                   ("{seed}" in it), written as the case `name`: `harness gen <id>`.
+#   [problems.<id>.stress]: `generator` prints a random input for "{seed}": `harness stress`.
 #   interactive:    the program talks with an interactor, named by `interactor` to judge it.
 #   input-file, output-file: the program reads / writes these files instead of stdin / stdout.
 #   multi-test:     each input holds several test cases.
@@ -67,6 +73,26 @@ pub struct NewProblem {
     pub multi_test: bool,
     pub input_file: Option<String>,
     pub output_file: Option<String>,
+    /// `reference = "brute.py"`: a file.
+    pub reference: Option<String>,
+    pub validator: Option<Vec<String>>,
+    /// `validator-protocol`, as judge.toml writes it (`"kattis"`).
+    pub validator_protocol: Option<String>,
+    /// `[[problems.<id>.generators]]`, in this order.
+    pub generators: Vec<NewGenerator>,
+    /// `[problems.<id>.stress] generator`.
+    pub stress_generator: Option<Vec<String>>,
+    /// Lines of a comment put above the table, without their `# `.
+    pub comment: Vec<String>,
+}
+
+/// One `[[problems.<id>.generators]]` table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewGenerator {
+    pub name: String,
+    pub command: Vec<String>,
+    /// As judge.toml writes them: `"1..=10"`.
+    pub seeds: String,
 }
 
 /// What to do when the problem's id is already in judge.toml.
@@ -323,7 +349,9 @@ fn insert(
             // With no position of its own, the table is written right after the one before it
             // in the document's order: the last problem's last sub-table. A blank line sets it
             // apart, as the tables around it are.
-            table.decor_mut().set_prefix("\n");
+            table
+                .decor_mut()
+                .set_prefix(format!("\n{}", comment_lines(problem)));
             problems.insert(&problem.id, Item::Table(table));
             false
         }
@@ -335,7 +363,9 @@ fn insert(
 fn render_alone(problem: &NewProblem) -> String {
     let mut problems = Table::new();
     problems.set_implicit(true);
-    problems.insert(&problem.id, Item::Table(problem_table(problem)));
+    let mut table = problem_table(problem);
+    table.decor_mut().set_prefix(comment_lines(problem));
+    problems.insert(&problem.id, Item::Table(table));
     let mut document = DocumentMut::new();
     document.insert("problems", Item::Table(problems));
     document.to_string()
@@ -364,7 +394,51 @@ fn problem_table(problem: &NewProblem) -> Table {
     put("multi-test", problem.multi_test.then(|| value(true)));
     put("input-file", problem.input_file.as_deref().map(value));
     put("output-file", problem.output_file.as_deref().map(value));
+    put("reference", problem.reference.as_deref().map(value));
+    put("validator", problem.validator.as_deref().map(words));
+    put(
+        "validator-protocol",
+        problem.validator_protocol.as_deref().map(value),
+    );
+    // Sub-tables after the keys, each set apart by a blank line.
+    if !problem.generators.is_empty() {
+        let mut generators = toml_edit::ArrayOfTables::new();
+        for generator in &problem.generators {
+            let mut entry = Table::new();
+            entry.insert("name", value(generator.name.as_str()));
+            entry.insert("command", words(&generator.command));
+            entry.insert("seeds", value(generator.seeds.as_str()));
+            entry.decor_mut().set_prefix("\n");
+            generators.push(entry);
+        }
+        table.insert("generators", Item::ArrayOfTables(generators));
+    }
+    if let Some(generator) = &problem.stress_generator {
+        let mut stress = Table::new();
+        stress.insert("generator", words(generator));
+        stress.decor_mut().set_prefix("\n");
+        table.insert("stress", Item::Table(stress));
+    }
     table
+}
+
+/// `["gen.py", "{seed}"]`.
+fn words(words: &[String]) -> Item {
+    value(
+        words
+            .iter()
+            .map(String::as_str)
+            .collect::<toml_edit::Array>(),
+    )
+}
+
+/// The comment above a problem's table, each line `# `-prefixed.
+fn comment_lines(problem: &NewProblem) -> String {
+    problem
+        .comment
+        .iter()
+        .map(|line| format!("# {line}\n"))
+        .collect()
 }
 
 /// A duration as judge.toml writes it: `2s`, `2.5s`, `250ms`, `1250ms`.
