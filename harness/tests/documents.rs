@@ -19,7 +19,7 @@ const MEASURED: &str = "[measured]";
 
 /// Keys whose values are measured (times, memory): they differ from run to run. A `limits`
 /// object keeps its `time_ms`, which is a limit, not a measurement.
-const MEASURED_KEYS: [&str; 10] = [
+const MEASURED_KEYS: [&str; 14] = [
     "time_ms",
     "wall_ms",
     "memory_kib",
@@ -31,6 +31,11 @@ const MEASURED_KEYS: [&str; 10] = [
     // Which case and program are slowest is measured too: they all take a millisecond.
     "slowest_case",
     "slowest_program",
+    // How noisy calibrate's runs were, and what follows from it.
+    "slowest_case_runs_ms",
+    "spread",
+    "margin",
+    "within_noise_ms",
 ];
 
 /// Replaces measurements by [`MEASURED`], and whether a TLE case is near its limit (a
@@ -752,7 +757,10 @@ fn human_reports_of_verify_calibrate_and_stress() {
         // Which case and program are slowest is measured too.
         let mut settings = insta::Settings::clone_current();
         settings.add_filter(r"(?m)^(  \S+) \[t\]  \S+", "$1 [t]  [slowest case]");
-        settings.add_filter(r"of \S+, rounded up", "of [the slowest], rounded up");
+        settings.add_filter(
+            r"\((\d+\.\d × )?\[t\] of \S+:",
+            "([m] × [t] of [the slowest]:",
+        );
         settings.bind(|| {
             insta::assert_snapshot!(
                 "human_calibrate",

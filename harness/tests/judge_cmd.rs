@@ -425,3 +425,29 @@ fn a_settled_verdict_stops_judging_and_says_what_was_left() {
     let json = project.judge_json(&["sum", "first_failure.c", "--all"], FAILED);
     assert_eq!(json["cases"].as_array().unwrap().len(), 4, "{json}");
 }
+
+/// `--failed` is kept per source: judging b.py after a.py does not make a.py's `--failed`
+/// rerun b.py's failures (nor forget a.py's).
+#[test]
+fn failed_reruns_what_this_source_failed_not_what_another_did() {
+    let project = Project::new();
+    let wrong_on = |a: i64| {
+        format!("a, b = map(int, input().split())\nprint(a + b + (1 if a == {a} else 0))\n")
+    };
+    project.write("a.py", &wrong_on(5));
+    project.write("b.py", &wrong_on(100));
+    let cases = |json: &Value| -> Vec<String> {
+        json["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|case| case["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    project.judge_json(&["sum", "a.py"], FAILED);
+    project.judge_json(&["sum", "b.py"], FAILED);
+    let json = project.judge_json(&["sum", "./a.py", "--failed"], FAILED);
+    assert_eq!(cases(&json), ["02"], "{json}");
+    let json = project.judge_json(&["sum", "b.py", "--failed"], FAILED);
+    assert_eq!(cases(&json), ["03"], "{json}");
+}

@@ -720,3 +720,83 @@ fn calibrate_compiles_a_source_solution_as_run_does() {
     assert_eq!(problem["suggested_time_limit_ms"], 100, "{problem}");
     assert_eq!(output.status.code(), Some(0), "{problem}");
 }
+
+/// `calibrate --write` changes the problem's `time-limit` value and nothing else (the comment
+/// on its line, the other problem's limit, every other byte stay); a second calibration of
+/// the same programs agrees, keeps the limit and writes nothing; the noise is reported. The
+/// fixture answers in about a millisecond: twice that is far below the 100 ms step.
+#[test]
+fn calibrate_write_sets_the_limit_in_judge_toml_and_a_second_run_agrees() {
+    let toml = format!(
+        r#"# Limits to be calibrated.
+[defaults]
+time-limit = "3s"   # the default
+
+[problems.sum]
+solution = "{sum}"
+time-limit   =   "2s"   # a guess, for now
+
+[problems.other]
+solution = "{sum}"
+time-limit = "2s"   # not calibrated
+"#,
+        sum = fixture("echo-sum").display()
+    );
+    let project = Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "1", "1 2\n", "3\n")
+        .case("sum", "2", "5 5\n", "10\n")
+        .case("other", "1", "1 2\n", "3\n");
+    let calibrate = || {
+        let output = project
+            .harness()
+            .args(["calibrate", "sum", "--write"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        stdout
+    };
+    let first = calibrate();
+    assert!(
+        first.contains("suggest: time-limit = \"100ms\"")
+            && first.contains("wrote time-limit = \"100ms\" for problem `sum` in `judge.toml`"),
+        "{first}"
+    );
+    assert!(first.contains("noise: 3 runs of "), "{first}");
+    assert!(first.contains("limits within it: "), "{first}");
+    let written = toml.replace(
+        "time-limit   =   \"2s\"   # a guess",
+        "time-limit   =   \"100ms\"   # a guess",
+    );
+    assert_ne!(written, toml);
+    assert_eq!(project.read("judge.toml"), written);
+
+    let second = calibrate();
+    assert!(
+        second.contains("keep: time-limit = \"100ms\"")
+            && second.contains("`judge.toml` says time-limit = \"100ms\" already; nothing written"),
+        "{second}"
+    );
+    assert_eq!(project.read("judge.toml"), written);
+
+    // As JSON, the report on stdout stays one document, and says how noisy the runs were.
+    let output = project
+        .harness()
+        .args(["calibrate", "sum", "--write", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    let problem = &json["problems"][0];
+    assert_eq!(problem["suggested_time_limit_ms"], 100, "{problem}");
+    assert_eq!(problem["keeps_time_limit"], true, "{problem}");
+    assert_eq!(
+        problem["programs"][0]["slowest_case_runs_ms"]
+            .as_array()
+            .map(Vec::len),
+        Some(3),
+        "{problem}"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nothing written"));
+    assert_eq!(project.read("judge.toml"), written);
+}

@@ -27,6 +27,10 @@ pub struct CalibrateArgs {
     /// Skip judge.toml's build command.
     #[arg(long)]
     pub no_build: bool,
+    /// Write each suggestion into judge.toml as the problem's `time-limit` (its comments and
+    /// the rest of the file kept); not one whose calibration has warnings.
+    #[arg(long)]
+    pub write: bool,
     /// How to print the results.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -41,6 +45,7 @@ pub fn calibrate(global: &GlobalArgs, args: &CalibrateArgs) -> Result<i32> {
         jobs: args.jobs,
         submissions: args.submissions.clone(),
         no_build: args.no_build,
+        write: args.write,
     };
     let output = Output {
         html: args.html.html.clone(),

@@ -51,8 +51,8 @@ pub struct JudgeArgs {
     pub no_build: bool,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// Rerun only the cases that failed the last time this problem (or folder of cases) was
-    /// judged.
+    /// Rerun only the cases that failed the last time this source was judged on this problem
+    /// (or folder of cases).
     #[arg(long)]
     pub failed: bool,
     /// Run on this input instead of the cases (`-` reads it from stdin): print the output, the

@@ -61,7 +61,8 @@ enum Command {
     Stress(stress::StressArgs),
     /// Judge a contest submission (C, C++, Rust, Python, … by its extension) on a problem.
     Judge(judge::JudgeArgs),
-    /// Add a problem to judge.toml (made if there is none) and make its case folder.
+    /// Lay out a new problem (statement, sample, generator, validator, reference solution,
+    /// submission folders) and add its table to judge.toml (made if there is none).
     New(new::NewArgs),
     /// Receive problems from the browser (Competitive Companion) into judge.toml and cases/.
     Listen(listen::ListenArgs),

@@ -1,11 +1,14 @@
-//! `harness new ID`: add a problem to judge.toml (made if there is none) and make its case
-//! folder, keeping the rest of the file as the user wrote it.
+//! `harness new ID`: lay out a whole problem (statement, sample, generator, validator,
+//! reference solution, submission folders) and add its table to judge.toml (made if there is
+//! none), keeping the rest of the file as the user wrote it; `--bare`: the table and the case
+//! folder only.
 
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::author::new_problem;
 use crate::config;
 use crate::config::edit::{self, IfExists, NewProblem};
 use crate::exit;
@@ -32,9 +35,14 @@ pub struct NewArgs {
     /// How output is compared: `tokens`, `lines`, `exact`, `float`, `unordered-blocks`.
     #[arg(long, value_name = "NAME")]
     pub checker: Option<String>,
-    /// Replace the problem's table if judge.toml already has one.
+    /// Replace the problem's table if judge.toml already has one, and write the files of the
+    /// layout that are missing (a file that is there is never replaced).
     #[arg(long)]
     pub force: bool,
+    /// Only the judge.toml table and the case folder, no stubs: for a problem set elsewhere,
+    /// whose cases you bring.
+    #[arg(long)]
+    pub bare: bool,
 }
 
 pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
@@ -48,6 +56,20 @@ pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
         checker: args.checker.clone(),
         ..NewProblem::default()
     };
+    if !args.bare {
+        let laid = new_problem::lay_out(&path, &problem, args.force)?;
+        let mut stdout = anstream::stdout().lock();
+        workspace::write_laid_out(&mut stdout, &args.id, &laid, &shown_path(&path), |file| {
+            shown_path(
+                &path
+                    .parent()
+                    .unwrap_or(std::path::Path::new("."))
+                    .join(file),
+            )
+        })?;
+        stdout.flush()?;
+        return Ok(exit::OK);
+    }
     let if_exists = if args.force {
         IfExists::Replace
     } else {

@@ -1,10 +1,11 @@
-//! Adding a problem to a user's judge.toml: the new table is appended after the last problem,
-//! and every other byte (comments, order, spacing) stays as the user wrote it (toml_edit).
+//! Editing a user's judge.toml: a new problem's table is appended after the last problem, a
+//! problem's `time-limit` set in its table, and every other byte (comments, order, spacing)
+//! stays as the user wrote it (toml_edit).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use toml_edit::{value, DocumentMut, Item, Table};
+use toml_edit::{value, DocumentMut, Item, Table, Value};
 
 use super::error::ConfigError;
 use super::parse::parse;
@@ -23,6 +24,12 @@ const NEW_FILE_HEADER: &str = r#"# judge.toml — the problems of this folder, f
 #   cases:          the folder of NAME.in + NAME.ans pairs (default "cases/<id>").
 #   time-limit, memory-limit: CPU time and peak memory on one case.
 #   checker:        "tokens" (default), "lines", "exact", "float", "unordered-blocks".
+#   reference:      the program whose output is the answer of generated cases.
+#   validator:      a command that reads an input and says whether it obeys the statement;
+#   validator-protocol: "kattis" when it exits 42 for valid, 43 for invalid (else 0 is valid).
+#   [[problems.<id>.generators]]: `command` prints one input for each seed of `seeds`
+#                   ("{seed}" in it), written as the case `name`: `harness gen <id>`.
+#   [problems.<id>.stress]: `generator` prints a random input for "{seed}": `harness stress`.
 #   interactive:    the program talks with an interactor, named by `interactor` to judge it.
 #   input-file, output-file: the program reads / writes these files instead of stdin / stdout.
 #   multi-test:     each input holds several test cases.
@@ -41,6 +48,12 @@ pub enum EditError {
     Exists { id: String, path: PathBuf },
     #[error("`{}`: `problems` is not a table of problems", path.display())]
     NotATable { path: PathBuf },
+    #[error("problem `{id}` has no table of its own in `{}` to set `{key}` in", path.display())]
+    NoTable {
+        id: String,
+        key: &'static str,
+        path: PathBuf,
+    },
     #[error(transparent)]
     Write(#[from] WriteError),
 }
@@ -60,6 +73,26 @@ pub struct NewProblem {
     pub multi_test: bool,
     pub input_file: Option<String>,
     pub output_file: Option<String>,
+    /// `reference = "brute.py"`: a file.
+    pub reference: Option<String>,
+    pub validator: Option<Vec<String>>,
+    /// `validator-protocol`, as judge.toml writes it (`"kattis"`).
+    pub validator_protocol: Option<String>,
+    /// `[[problems.<id>.generators]]`, in this order.
+    pub generators: Vec<NewGenerator>,
+    /// `[problems.<id>.stress] generator`.
+    pub stress_generator: Option<Vec<String>>,
+    /// Lines of a comment put above the table, without their `# `.
+    pub comment: Vec<String>,
+}
+
+/// One `[[problems.<id>.generators]]` table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewGenerator {
+    pub name: String,
+    pub command: Vec<String>,
+    /// As judge.toml writes them: `"1..=10"`.
+    pub seeds: String,
 }
 
 /// What to do when the problem's id is already in judge.toml.
@@ -184,6 +217,69 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
     Ok(())
 }
 
+/// Sets `time-limit` in the table of problem `id` to `limit`: the value is replaced where it
+/// is, with the comment beside it, or added as the table's last key. One atomic write, none
+/// when the table says so already (`Ok(false)`).
+pub fn set_time_limit(path: &Path, id: &str, limit: Duration) -> Result<bool, EditError> {
+    set_problem_value(path, id, "time-limit", &duration_value(limit))
+}
+
+fn set_problem_value(
+    path: &Path,
+    id: &str,
+    key: &'static str,
+    text: &str,
+) -> Result<bool, EditError> {
+    let original = read_if_exists(path)?.ok_or_else(|| EditError::Read {
+        path: path.to_path_buf(),
+        source: std::io::ErrorKind::NotFound.into(),
+    })?;
+    parse(&original, path)?;
+    let mut document: DocumentMut =
+        original
+            .parse()
+            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            })?;
+    let no_table = || EditError::NoTable {
+        id: id.to_string(),
+        key,
+        path: path.to_path_buf(),
+    };
+    let problem = document
+        .get_mut("problems")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|problems| problems.get_mut(id))
+        .ok_or_else(no_table)?;
+    // `c = { solution = "c" }` is respaced as a whole once a key is added, so that the new
+    // key does not land after the last one's trailing space.
+    let inline = problem.is_inline_table();
+    let table = problem.as_table_like_mut().ok_or_else(no_table)?;
+    match table.get_mut(key) {
+        Some(Item::Value(old)) => {
+            if old.as_str() == Some(text) {
+                return Ok(false);
+            }
+            let mut new = Value::from(text);
+            *new.decor_mut() = old.decor().clone();
+            *old = new;
+        }
+        _ => {
+            table.insert(key, value(text));
+            if inline {
+                if let Some(inline) = problem.as_inline_table_mut() {
+                    inline.fmt();
+                }
+            }
+        }
+    }
+    let edited = document.to_string();
+    parse(&edited, path)?;
+    atomic::write(&edited_file(path), edited.as_bytes())?;
+    Ok(true)
+}
+
 /// The file an edit replaces: judge.toml itself, or, when `path` is a symbolic link (a
 /// judge.toml kept elsewhere), the file it leads to, which the harness has just read through
 /// it; the link stays. A link to anything but a regular file is refused by the write.
@@ -253,7 +349,9 @@ fn insert(
             // With no position of its own, the table is written right after the one before it
             // in the document's order: the last problem's last sub-table. A blank line sets it
             // apart, as the tables around it are.
-            table.decor_mut().set_prefix("\n");
+            table
+                .decor_mut()
+                .set_prefix(format!("\n{}", comment_lines(problem)));
             problems.insert(&problem.id, Item::Table(table));
             false
         }
@@ -265,7 +363,9 @@ fn insert(
 fn render_alone(problem: &NewProblem) -> String {
     let mut problems = Table::new();
     problems.set_implicit(true);
-    problems.insert(&problem.id, Item::Table(problem_table(problem)));
+    let mut table = problem_table(problem);
+    table.decor_mut().set_prefix(comment_lines(problem));
+    problems.insert(&problem.id, Item::Table(table));
     let mut document = DocumentMut::new();
     document.insert("problems", Item::Table(problems));
     document.to_string()
@@ -294,7 +394,51 @@ fn problem_table(problem: &NewProblem) -> Table {
     put("multi-test", problem.multi_test.then(|| value(true)));
     put("input-file", problem.input_file.as_deref().map(value));
     put("output-file", problem.output_file.as_deref().map(value));
+    put("reference", problem.reference.as_deref().map(value));
+    put("validator", problem.validator.as_deref().map(words));
+    put(
+        "validator-protocol",
+        problem.validator_protocol.as_deref().map(value),
+    );
+    // Sub-tables after the keys, each set apart by a blank line.
+    if !problem.generators.is_empty() {
+        let mut generators = toml_edit::ArrayOfTables::new();
+        for generator in &problem.generators {
+            let mut entry = Table::new();
+            entry.insert("name", value(generator.name.as_str()));
+            entry.insert("command", words(&generator.command));
+            entry.insert("seeds", value(generator.seeds.as_str()));
+            entry.decor_mut().set_prefix("\n");
+            generators.push(entry);
+        }
+        table.insert("generators", Item::ArrayOfTables(generators));
+    }
+    if let Some(generator) = &problem.stress_generator {
+        let mut stress = Table::new();
+        stress.insert("generator", words(generator));
+        stress.decor_mut().set_prefix("\n");
+        table.insert("stress", Item::Table(stress));
+    }
     table
+}
+
+/// `["gen.py", "{seed}"]`.
+fn words(words: &[String]) -> Item {
+    value(
+        words
+            .iter()
+            .map(String::as_str)
+            .collect::<toml_edit::Array>(),
+    )
+}
+
+/// The comment above a problem's table, each line `# `-prefixed.
+fn comment_lines(problem: &NewProblem) -> String {
+    problem
+        .comment
+        .iter()
+        .map(|line| format!("# {line}\n"))
+        .collect()
 }
 
 /// A duration as judge.toml writes it: `2s`, `2.5s`, `250ms`, `1250ms`.
@@ -471,6 +615,39 @@ run = ["{exe}"]
         let error = add_problem(&path, &problem("b"), IfExists::Refuse).unwrap_err();
         assert!(error.to_string().contains(":1:"), "{error}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+    }
+
+    #[test]
+    fn a_time_limit_is_set_in_place_with_its_comment_or_added_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let text = "# mine\n[defaults]\ntime-limit = \"2s\"\n\n[problems.a]\ntime-limit   = \"1s\"  # from the statement\nsolution = \"a.out\"\n\n[problems.b]\nsolution = \"b.out\" # b\n\n[[problems.b.generators]]\nname = \"g{seed}\"\ncommand = [\"gen\", \"{seed}\"]\nseeds = \"1..=3\"\n\n[problems]\nc = { solution = \"c.out\" }\n";
+        std::fs::write(&path, text).unwrap();
+        assert!(set_time_limit(&path, "a", Duration::from_millis(300)).unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text.replace("= \"1s\"  #", "= \"300ms\"  #")
+        );
+        assert!(!set_time_limit(&path, "a", Duration::from_millis(300)).unwrap());
+        assert!(set_time_limit(&path, "b", Duration::from_millis(1500)).unwrap());
+        let edited = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            edited.contains(
+                "solution = \"b.out\" # b\ntime-limit = \"1.5s\"\n\n[[problems.b.generators]]"
+            ),
+            "{edited}"
+        );
+        assert!(set_time_limit(&path, "c", Duration::from_secs(2)).unwrap());
+        let edited = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            edited.ends_with("c = { solution = \"c.out\", time-limit = \"2s\" }\n"),
+            "{edited}"
+        );
+        let error = set_time_limit(&path, "zz", Duration::from_secs(1)).unwrap_err();
+        assert!(
+            error.to_string().contains("problem `zz` has no table"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! `harness calibrate`: measure how fast the accepted programs of a problem are and suggest a
 //! time limit from that, as problem setters do: twice the slowest accepted program, rounded up
-//! to a round number, then checked against the submissions that must not pass.
+//! to a round number, then checked against the submissions that must not pass. A limit
+//! already in judge.toml that the runs' spread cannot tell from the suggestion is kept: on a
+//! busy machine CPU times vary by a tenth or more, and twice 148 ms or 152 ms would otherwise
+//! be 300 ms one run and 400 ms the next.
 //!
 //! It runs everything and returns numbers; it never prints.
 
@@ -19,7 +22,9 @@ use crate::judge::{self, CaseOutcome, JudgeSettings, Stop};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
-pub use crate::results::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
+pub use crate::results::calibrate::{
+    LimitWrite, ProblemCalibration, ProgramTiming, Role, SlowCheck,
+};
 
 /// While measuring, programs get this many times the problem's time limit: a program slower
 /// than the limit still gets a number (and a warning), not just a TLE.
@@ -67,6 +72,40 @@ pub fn suggest_limit(slowest: Duration) -> Duration {
     };
     let steps = wanted.as_nanos().div_ceil(step.as_nanos()).max(1);
     step * u32::try_from(steps).unwrap_or(u32::MAX)
+}
+
+/// The least noise a calibration assumes: calibrations minutes apart on a shared 2-core
+/// machine found one program's slowest case at 126 ms and at 185 ms, each run's own spread
+/// being smaller than that.
+const MIN_NOISE: f64 = 0.2;
+/// The most: a band wider than this would keep any limit.
+const MAX_NOISE: f64 = 0.5;
+
+/// The limits a calibration cannot tell from its suggestion, for the slowest program's time
+/// and the spread of its runs (`None`: one run, no spread known), taken as the noise, within
+/// [`MIN_NOISE`] and [`MAX_NOISE`]: from twice the slowest less the noise to the suggestion
+/// for the slowest plus the noise.
+pub fn within_noise(slowest: Duration, spread: Option<f64>) -> (Duration, Duration) {
+    let noise = spread.unwrap_or(0.0).clamp(MIN_NOISE, MAX_NOISE);
+    let lowest = (slowest * SAFETY_FACTOR).mul_f64(1.0 - noise);
+    // In whole milliseconds, as judge.toml writes limits.
+    let lowest = Duration::from_millis(u64::try_from(lowest.as_millis()).unwrap_or(u64::MAX));
+    (lowest, suggest_limit(slowest.mul_f64(1.0 + noise)))
+}
+
+/// The limit to suggest: judge.toml's `current` when it is within the noise of the
+/// measurement, else twice the slowest, rounded up.
+pub fn choose(
+    slowest: Duration,
+    within_noise: (Duration, Duration),
+    current: Duration,
+) -> Duration {
+    let (lowest, highest) = within_noise;
+    if lowest <= current && current <= highest {
+        current
+    } else {
+        suggest_limit(slowest)
+    }
 }
 
 /// The stored submissions of `problem`, as `harness verify` finds them (the same layout
@@ -135,6 +174,7 @@ fn build_accepted(stored: &Stored<'_>) -> Result<Result<Candidate, ProgramTiming
                 time_multiplier: stored.plan.language.time_multiplier,
                 slowest: Duration::ZERO,
                 slowest_case: String::new(),
+                slowest_runs: Vec::new(),
                 failures: Vec::new(),
                 compile_error: Some(message),
             }),
@@ -289,15 +329,19 @@ pub fn measure(
         case_count: cases.len(),
         programs,
         suggested_limit: None,
+        within_noise: None,
         slow_checks: Vec::new(),
     };
-    calibration.suggested_limit = calibration
+    let counted: Vec<&ProgramTiming> = calibration
         .programs
         .iter()
         .filter(|p| p.role.sets_the_limit() && p.passed())
-        .map(ProgramTiming::normalized)
-        .max()
-        .map(suggest_limit);
+        .collect();
+    if let Some(slowest) = counted.iter().copied().max_by_key(|p| p.normalized()) {
+        let band = within_noise(slowest.normalized(), slowest.spread());
+        calibration.within_noise = Some(band);
+        calibration.suggested_limit = Some(choose(slowest.normalized(), band, problem.time_limit));
+    }
 
     // Without a suggestion there is nothing to try them under: their runs do not happen.
     if let Some(limit) = calibration.suggested_limit {
@@ -370,6 +414,8 @@ fn measure_program(
             .get(slowest_index)
             .map(|c| c.name.clone())
             .unwrap_or_default(),
+        // `median` sorted them.
+        slowest_runs: times.get(slowest_index).cloned().unwrap_or_default(),
         failures: failures.into_iter().flatten().collect(),
         compile_error: None,
     }
@@ -456,6 +502,28 @@ mod tests {
         }
     }
 
+    /// Twice 148 ms and twice 152 ms round up to different steps; judge.toml's limit,
+    /// written by the first calibration, is within the noise of the second and kept.
+    #[test]
+    fn a_limit_within_the_noise_is_kept() {
+        let first = choose(ms(148), within_noise(ms(148), Some(0.1)), ms(1000));
+        assert_eq!(first, ms(300));
+        let second = choose(ms(152), within_noise(ms(152), Some(0.1)), first);
+        assert_eq!(second, ms(300));
+        // Fresh, the same second run would have said 400 ms.
+        assert_eq!(suggest_limit(ms(152)), ms(400));
+        // The noise is at least a fifth, and the spread of the runs when that is more.
+        assert_eq!(within_noise(ms(152), None), (ms(243), ms(400)));
+        assert_eq!(within_noise(ms(152), Some(0.45)), (ms(167), ms(500)));
+        assert_eq!(within_noise(ms(152), Some(3.0)).0, ms(152));
+        // Out of the noise either way: the fresh suggestion.
+        assert_eq!(
+            choose(ms(152), within_noise(ms(152), None), ms(200)),
+            ms(400)
+        );
+        assert_eq!(choose(ms(40), within_noise(ms(40), None), ms(300)), ms(100));
+    }
+
     #[test]
     fn the_median_ignores_one_disturbed_run() {
         assert_eq!(median(&mut [ms(5), ms(90), ms(4)]), ms(5));
@@ -473,6 +541,7 @@ mod tests {
             time_multiplier: 3.0,
             slowest: ms(300),
             slowest_case: "big".to_string(),
+            slowest_runs: Vec::new(),
             failures: Vec::new(),
             compile_error: None,
         };

@@ -7,7 +7,9 @@ use serde::Serialize;
 
 use super::style::{BOLD, DIM, GOOD, WARN};
 use crate::config::edit::duration_value;
-use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role, SlowCheck};
+use crate::judge::calibrate::{
+    suggest_limit, LimitWrite, ProblemCalibration, ProgramTiming, Role, SlowCheck,
+};
 use crate::units::format_duration;
 
 #[cfg(test)]
@@ -60,24 +62,97 @@ pub fn write_problem(
     let current = duration_value(calibration.current_limit);
     match (calibration.suggested_limit, calibration.slowest()) {
         (Some(limit), Some(slowest)) => {
-            let verb = if limit == calibration.current_limit {
-                "keep"
+            let margin = calibration
+                .margin()
+                .map_or(String::new(), |m| format!("{m:.1} × "));
+            let (verb, why) = if !calibration.keeps_the_limit() {
+                ("suggest", format!("twice it, rounded up; judge.toml says \"{current}\""))
+            } else if limit == suggest_limit(slowest.normalized()) {
+                ("keep", "twice it, rounded up".to_string())
             } else {
-                "suggest"
+                ("keep", "judge.toml's, within the noise".to_string())
             };
             writeln!(
                 out,
-                "  {verb}: {GOOD}time-limit = \"{}\"{GOOD:#}  {DIM}(2 × {} of {}, rounded up; judge.toml says \"{current}\"){DIM:#}",
+                "  {verb}: {GOOD}time-limit = \"{}\"{GOOD:#}  {DIM}({margin}{} of {}: {why}){DIM:#}",
                 duration_value(limit),
                 format_duration(slowest.normalized()),
                 slowest.label,
-            )
+            )?;
+            write_noise(out, slowest, calibration.within_noise)
         }
         _ => writeln!(
             out,
             "  {WARN}no suggestion{WARN:#}: no accepted program passed (judge.toml says \"{current}\")"
         ),
     }
+}
+
+/// `calibrate --write`: what became of one problem's suggestion in judge.toml (`config`, as
+/// shown to the user).
+pub fn write_limit_write(
+    out: &mut dyn Write,
+    problem: &str,
+    write: LimitWrite,
+    config: &str,
+) -> io::Result<()> {
+    match write {
+        LimitWrite::Written(limit) => writeln!(
+            out,
+            "wrote time-limit = \"{}\" for problem `{problem}` in `{config}`",
+            duration_value(limit)
+        ),
+        LimitWrite::Unchanged(limit) => writeln!(
+            out,
+            "problem `{problem}`: `{config}` says time-limit = \"{}\" already; nothing written",
+            duration_value(limit)
+        ),
+        LimitWrite::Untrusted => writeln!(
+            out,
+            "problem `{problem}`: not written to `{config}`: its calibration has warnings (hint: fix what they say, then calibrate again)"
+        ),
+        LimitWrite::NoSuggestion => writeln!(
+            out,
+            "problem `{problem}`: not written to `{config}`: there is no suggestion"
+        ),
+    }
+}
+
+/// How much the slowest program's runs disagreed, and the limits that noise cannot tell apart.
+fn write_noise(
+    out: &mut dyn Write,
+    slowest: &ProgramTiming,
+    within_noise: Option<(std::time::Duration, std::time::Duration)>,
+) -> io::Result<()> {
+    let Some(spread) = slowest.spread() else {
+        return writeln!(
+            out,
+            "  {DIM}noise: not measured with 1 run (hint: --repeat 3 or more){DIM:#}"
+        );
+    };
+    let runs: Vec<String> = slowest
+        .slowest_runs
+        .iter()
+        .map(|run| run.as_millis().to_string())
+        .collect();
+    write!(
+        out,
+        "  {DIM}noise: {} runs of {} on {}: {} ms (spread {:.0} %){DIM:#}",
+        runs.len(),
+        slowest.label,
+        slowest.slowest_case,
+        runs.join(", "),
+        spread * 100.0
+    )?;
+    if let Some((low, high)) = within_noise {
+        write!(
+            out,
+            "{DIM}; limits within it: {} to {}{DIM:#}",
+            duration_value(low),
+            duration_value(high)
+        )?;
+    }
+    writeln!(out)
 }
 
 fn write_program(out: &mut dyn Write, program: &ProgramTiming, width: usize) -> io::Result<()> {
@@ -149,6 +224,12 @@ pub struct ProblemCalibrationJson {
     pub time_limit_ms: u64,
     /// null when no accepted program passed.
     pub suggested_time_limit_ms: Option<u64>,
+    /// The suggestion is judge.toml's own limit (within the noise of the measurement).
+    pub keeps_time_limit: bool,
+    /// The suggestion over the slowest program's time.
+    pub margin: Option<f64>,
+    /// The limits the runs' spread cannot tell from the suggestion, [lowest, highest].
+    pub within_noise_ms: Option<[u64; 2]>,
     /// The program the suggestion comes from.
     pub slowest_program: Option<String>,
     pub programs: Vec<ProgramJson>,
@@ -171,6 +252,10 @@ pub struct ProgramJson {
     /// The same divided by the language's time multiplier.
     pub normalized_ms: u64,
     pub slowest_case: String,
+    /// The slowest case's CPU times over the repeats, quickest first.
+    pub slowest_case_runs_ms: Vec<u64>,
+    /// (max − min) / median of those runs; null with one run.
+    pub spread: Option<f64>,
     pub failures: Vec<FailureJson>,
     pub compile_error: Option<String>,
 }
@@ -220,6 +305,11 @@ fn problem_json(calibration: &ProblemCalibration) -> ProblemCalibrationJson {
         case_count: calibration.case_count,
         time_limit_ms: calibration.current_limit.as_millis() as u64,
         suggested_time_limit_ms: calibration.suggested_limit.map(|l| l.as_millis() as u64),
+        keeps_time_limit: calibration.keeps_the_limit(),
+        margin: calibration.margin().map(|m| (m * 100.0).round() / 100.0),
+        within_noise_ms: calibration
+            .within_noise
+            .map(|(low, high)| [low.as_millis() as u64, high.as_millis() as u64]),
         slowest_program: calibration.slowest().map(|p| p.label.clone()),
         programs: calibration
             .programs
@@ -233,6 +323,12 @@ fn problem_json(calibration: &ProblemCalibration) -> ProblemCalibrationJson {
                 slowest_ms: p.slowest.as_millis() as u64,
                 normalized_ms: p.normalized().as_millis() as u64,
                 slowest_case: p.slowest_case.clone(),
+                slowest_case_runs_ms: p
+                    .slowest_runs
+                    .iter()
+                    .map(|run| run.as_millis() as u64)
+                    .collect(),
+                spread: p.spread().map(|s| (s * 1000.0).round() / 1000.0),
                 failures: p
                     .failures
                     .iter()
@@ -281,6 +377,7 @@ mod tests {
             time_multiplier: 1.0,
             slowest: ms(slowest),
             slowest_case: "big".to_string(),
+            slowest_runs: vec![ms(slowest - 5), ms(slowest), ms(slowest + 10)],
             failures: Vec::new(),
             compile_error: None,
         }
@@ -310,6 +407,7 @@ mod tests {
                 timing("accepted/a.c", Role::Accepted, 120),
             ],
             suggested_limit: Some(ms(300)),
+            within_noise: Some((ms(230), ms(300))),
             slow_checks: vec![
                 SlowCheck {
                     label: "time_limit_exceeded/spin.c".to_string(),
@@ -337,6 +435,14 @@ mod tests {
         let json = serde_json::to_value(CalibrateJson::new(&[calibration], 3, 1)).unwrap();
         let problem = &json["problems"][0];
         assert_eq!(problem["suggested_time_limit_ms"], 300);
+        assert_eq!(problem["keeps_time_limit"], false);
+        assert_eq!(problem["margin"], 2.5);
+        assert_eq!(problem["within_noise_ms"], serde_json::json!([230, 300]));
+        assert_eq!(
+            problem["programs"][2]["slowest_case_runs_ms"],
+            serde_json::json!([115, 120, 130])
+        );
+        assert_eq!(problem["programs"][2]["spread"], 0.125);
         assert_eq!(problem["slowest_program"], "accepted/a.c");
         assert_eq!(problem["time_limit_exceeded"][1]["passes"], true);
         assert_eq!(problem["warnings"].as_array().unwrap().len(), 1);

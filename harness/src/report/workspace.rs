@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::style::{BAD, BOLD, GOOD, WARN};
+use crate::author::new_problem::LaidOut;
 use crate::config::edit::{duration_value, size_value, Added};
 use crate::receive::batch::{natural_key, Completed, Progress};
 use crate::receive::server;
@@ -34,6 +35,38 @@ pub fn write_new_problem(
         writeln!(out, "its cases: `{cases}/` (already there)")?;
     }
     writeln!(out, "judge a submission: harness judge {id} FILE")
+}
+
+/// `harness new`'s layout: what changed in judge.toml, each file written or kept (shown by
+/// `show`), and what to run next.
+pub fn write_laid_out(
+    out: &mut dyn Write,
+    id: &str,
+    laid: &LaidOut,
+    config: &str,
+    show: impl Fn(&std::path::Path) -> String,
+) -> io::Result<()> {
+    match (laid.added.created_file, laid.added.replaced) {
+        (true, _) => writeln!(out, "created `{config}` with problem `{id}`")?,
+        (false, true) => writeln!(out, "replaced problem `{id}` in `{config}`")?,
+        (false, false) => writeln!(out, "added problem `{id}` to `{config}`")?,
+    }
+    for (path, role, written) in &laid.files {
+        let shown = show(path);
+        if *written {
+            writeln!(out, "  wrote `{shown}`: {role}")?;
+        } else {
+            writeln!(out, "  kept `{shown}`: it was there")?;
+        }
+    }
+    writeln!(
+        out,
+        "the stubs are a sum of two numbers: replace them with the problem; meanwhile each works:"
+    )?;
+    writeln!(
+        out,
+        "  harness gen {id}; harness validate {id}; harness verify {id}; harness judge {id} FILE"
+    )
 }
 
 /// `harness listen`'s first lines, once the port is bound.

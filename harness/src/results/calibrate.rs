@@ -46,6 +46,9 @@ pub struct ProgramTiming {
     /// The slowest case: max over cases of the median over repeats of the CPU time.
     pub slowest: Duration,
     pub slowest_case: String,
+    /// The slowest case's CPU times over the repeats, quickest first: how much they
+    /// disagreed is the noise of the measurement.
+    pub slowest_runs: Vec<Duration>,
     /// Cases on which some run was not AC, with the first such outcome.
     pub failures: Vec<CaseOutcome>,
     /// Set when the submission did not compile (then nothing was measured).
@@ -57,6 +60,18 @@ impl ProgramTiming {
     /// multiplier of 3 that takes 300 ms needs a limit of 100 ms.
     pub fn normalized(&self) -> Duration {
         self.slowest.div_f64(self.time_multiplier)
+    }
+
+    /// (max − min) / median of the slowest case's runs: 0.1 when they were within 10 % of
+    /// each other. `None` with fewer than two runs, which say nothing of the noise.
+    pub fn spread(&self) -> Option<f64> {
+        let runs = &self.slowest_runs;
+        let (first, last) = (runs.first()?, runs.last()?);
+        let median = runs[(runs.len() - 1) / 2];
+        if runs.len() < 2 || median.is_zero() {
+            return None;
+        }
+        Some((*last - *first).as_secs_f64() / median.as_secs_f64())
     }
 
     pub fn passed(&self) -> bool {
@@ -93,8 +108,13 @@ pub struct ProblemCalibration {
     pub current_limit: Duration,
     pub case_count: usize,
     pub programs: Vec<ProgramTiming>,
-    /// `None` when no program that sets the limit passed.
+    /// `None` when no program that sets the limit passed. judge.toml's own limit when it is
+    /// within [`Self::within_noise`], else twice the slowest, rounded up.
     pub suggested_limit: Option<Duration>,
+    /// The limits the noise cannot tell from the suggestion (see
+    /// `judge::calibrate::within_noise`): judge.toml's limit in this range is kept, so that a
+    /// second calibration agrees with the first.
+    pub within_noise: Option<(Duration, Duration)>,
     pub slow_checks: Vec<SlowCheck>,
 }
 
@@ -105,6 +125,18 @@ impl ProblemCalibration {
             .iter()
             .filter(|p| p.role.sets_the_limit() && p.compile_error.is_none())
             .max_by_key(|p| p.normalized())
+    }
+
+    /// The suggestion over the slowest program's time: 2.3 for 300 ms over 131 ms.
+    pub fn margin(&self) -> Option<f64> {
+        let slowest = self.slowest()?.normalized();
+        let limit = self.suggested_limit?;
+        (!slowest.is_zero()).then(|| limit.as_secs_f64() / slowest.as_secs_f64())
+    }
+
+    /// Whether the suggestion is judge.toml's own limit.
+    pub fn keeps_the_limit(&self) -> bool {
+        self.suggested_limit == Some(self.current_limit)
     }
 
     /// Problems that make the suggestion untrustworthy: an accepted program that fails, a
@@ -144,5 +176,31 @@ impl ProblemCalibration {
             warnings.push("no accepted program passed: nothing to base a limit on".to_string());
         }
         warnings
+    }
+}
+
+/// What `harness calibrate --write` did with one problem's suggestion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitWrite {
+    /// judge.toml's `time-limit` of the problem is now this.
+    Written(Duration),
+    /// judge.toml's limit is the suggestion already: nothing was written.
+    Unchanged(Duration),
+    /// Not written: the calibration has warnings (an accepted program fails, a too-slow one
+    /// passes), so its suggestion is not to be trusted.
+    Untrusted,
+    /// Not written: nothing to base a limit on.
+    NoSuggestion,
+}
+
+impl LimitWrite {
+    /// What to do with `calibration`'s suggestion, before anything is written.
+    pub fn planned(calibration: &ProblemCalibration) -> LimitWrite {
+        match calibration.suggested_limit {
+            None => LimitWrite::NoSuggestion,
+            Some(_) if !calibration.warnings().is_empty() => LimitWrite::Untrusted,
+            Some(limit) if limit == calibration.current_limit => LimitWrite::Unchanged(limit),
+            Some(limit) => LimitWrite::Written(limit),
+        }
     }
 }

@@ -8,11 +8,13 @@ use anyhow::Result;
 use super::prepare::{build_first, compile_sources, warn_if_oversubscribed};
 use super::{stream, Output, Session};
 use crate::author::program::Part;
+use crate::config::edit;
 use crate::config::Problem;
 use crate::event::{Command, Plan, Unit};
 use crate::exit;
-use crate::judge::calibrate::{self, CalibrateSettings};
+use crate::judge::calibrate::{self, CalibrateSettings, LimitWrite};
 use crate::judge::verify;
+use crate::report::calibrate::write_limit_write;
 use crate::report::human::HumanOptions;
 
 /// What `harness calibrate` is asked to measure.
@@ -26,6 +28,8 @@ pub struct CalibrateRequest {
     /// The folder of stored submissions, instead of `solutions/submissions`.
     pub submissions: Option<PathBuf>,
     pub no_build: bool,
+    /// Put each trusted suggestion into judge.toml as the problem's `time-limit`.
+    pub write: bool,
 }
 
 impl Session {
@@ -89,6 +93,23 @@ impl Session {
                 Ok(calibrations)
             },
         )?;
+        if request.write {
+            // After the report: on stdout below the tables for people, on stderr beside JSON.
+            let shown = crate::report::shown_path(&config.path);
+            let mut out: Box<dyn std::io::Write> = if output.is_human() {
+                Box::new(anstream::stdout().lock())
+            } else {
+                Box::new(anstream::stderr().lock())
+            };
+            for calibration in &calibrations {
+                let write = LimitWrite::planned(calibration);
+                if let LimitWrite::Written(limit) = write {
+                    edit::set_time_limit(&config.path, &calibration.problem, limit)?;
+                }
+                write_limit_write(&mut out, &calibration.problem, write, &shown)?;
+            }
+            out.flush()?;
+        }
         let trouble = calibrations.iter().any(|c| !c.warnings().is_empty());
         Ok(if trouble { exit::FAILED } else { exit::OK })
     }

@@ -1,4 +1,5 @@
-//! The cases that failed last time, per problem, for `harness run --failed`. Kept in
+//! The cases that failed last time, per problem (`harness run --failed`) or per problem and
+//! source (`harness judge --failed`), keyed by what [`source_key`] makes. Kept in
 //! `target/harness/failed.json` under the project root: build output, not source, so it is
 //! never committed and `cargo clean` forgets it.
 
@@ -30,6 +31,13 @@ pub enum FailuresError {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedCases {
     failed: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The key of one source's failures under `problem_key` (`judge sum`): the source by its
+/// canonical path, so that `a.cpp` and `./a.cpp` are one, and `a.cpp` and `b.cpp` two.
+pub fn source_key(problem_key: &str, source: &Path) -> String {
+    let source = std::fs::canonicalize(source).unwrap_or_else(|_| source.to_path_buf());
+    format!("{problem_key} {}", source.display())
 }
 
 /// Where the failures of the project rooted at `root` (judge.toml's folder) are kept.
@@ -91,6 +99,18 @@ impl FailedCases {
         }
     }
 
+    /// Moves the failures kept under `old` to `new` when `new` has none: a store written
+    /// before each source had its own key (`judge sum`) still tells `--failed` what failed,
+    /// once, and is then the first source's.
+    pub fn adopt(&mut self, old: &str, new: &str) {
+        if self.failed.contains_key(new) {
+            return;
+        }
+        if let Some(cases) = self.failed.remove(old) {
+            self.failed.insert(new.to_string(), cases);
+        }
+    }
+
     pub fn contains(&self, problem: &str, case: &str) -> bool {
         self.failed
             .get(problem)
@@ -138,6 +158,30 @@ mod tests {
         assert!(!failed.contains("sum", "1") && failed.contains("sum", "3"));
         failed.record("sum", &[outcome("3", Verdict::Accepted)]);
         assert!(failed.is_empty());
+    }
+
+    #[test]
+    fn each_source_has_its_own_and_an_old_problem_key_is_adopted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.c"), dir.path().join("b.c"));
+        std::fs::write(&a, "").unwrap();
+        std::fs::write(&b, "").unwrap();
+        let key_a = source_key("judge sum", &a);
+        assert_eq!(key_a, source_key("judge sum", &dir.path().join("./a.c")));
+        assert_ne!(key_a, source_key("judge sum", &b));
+
+        // A store from before: `judge sum` alone.
+        let mut failed: FailedCases =
+            serde_json::from_str(r#"{"failed": {"judge sum": ["2"], "sum": ["9"]}}"#).unwrap();
+        failed.adopt("judge sum", &key_a);
+        assert!(failed.contains(&key_a, "2") && failed.contains("sum", "9"));
+        assert!(!failed.contains("judge sum", "2"));
+        failed.record(
+            &source_key("judge sum", &b),
+            &[outcome("3", Verdict::WrongAnswer)],
+        );
+        failed.adopt("judge sum", &source_key("judge sum", &b));
+        assert!(failed.contains(&key_a, "2") && !failed.contains(&key_a, "3"));
     }
 
     #[test]

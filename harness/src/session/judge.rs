@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::failed::FailedStore;
+use super::failures;
 use super::limits::LimitOverrides;
 use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
 use super::watch::Watched;
@@ -279,15 +280,18 @@ impl Session {
         let mut plan = plan_submission(&config, &problem, &source, request)?;
         watched.folders = case_folders(&plan);
         // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
-        // cases in the user's cache, keyed by the folder.
-        let (store, key) = if standalone {
+        // cases in the user's cache, keyed by the folder. Each source has its own: `--failed`
+        // on a.cpp reruns what a.cpp failed, not what b.cpp judged since then failed.
+        let (store, problem_key) = if standalone {
             let cases = plan.problem.cases.display();
             (FailedStore::of_user(), format!("judge {cases}"))
         } else {
             let key = format!("judge {}", plan.problem.name);
             (FailedStore::of_project(&config.root), key)
         };
+        let key = failures::source_key(&problem_key, &plan.source);
         let mut failed = store.load(request.failed)?;
+        failed.adopt(&problem_key, &key);
         if request.failed {
             plan.cases.retain(|case| failed.contains(&key, &case.name));
             if plan.cases.is_empty() {

@@ -431,10 +431,12 @@ fn calibrate_draws_each_programs_case_times_with_the_suggested_limit() {
             time_multiplier: 1.0,
             slowest: Duration::from_millis(90),
             slowest_case: "02".to_string(),
+            slowest_runs: Vec::new(),
             failures: Vec::new(),
             compile_error: None,
         }],
         suggested_limit: Some(Duration::from_millis(200)),
+        within_noise: Some((Duration::from_millis(180), Duration::from_millis(200))),
         slow_checks: Vec::new(),
     };
     let plan = Plan::new(
