@@ -592,6 +592,9 @@ pub(crate) struct Launched {
     started: Instant,
     /// The worker's `cpuacct` counter before the run, where there is one.
     cpu_before: Option<Duration>,
+    /// How long the init had waited for a CPU before it was sent the run: what it waits from
+    /// then on (to start the program, to take in its end) is the machine's, not the program's.
+    init_delay_before: Duration,
     /// Bytes of the worker's folder in use before the program started (its placed files).
     scratch_base: u64,
 }
@@ -646,7 +649,18 @@ impl Launched {
 /// /proc, its folder's use, and the worker's `cpuacct` counter.
 impl Probe for Launched {
     fn schedstat(&mut self) -> Schedstat {
-        tree::schedstat(self.zygote.init)
+        let tree = tree::schedstat(self.zygote.init);
+        let init = tree::run_delay(self.zygote.init).saturating_sub(self.init_delay_before);
+        Schedstat {
+            cpu_time: tree.cpu_time,
+            // The init works before the program starts and after it ends, while the program
+            // waits for it or is gone: its waits come on top of the program's.
+            run_delay: tree.run_delay + init,
+        }
+    }
+
+    fn ended(&mut self) -> bool {
+        super::sys::readable_now(self.pidfd.as_raw_fd())
     }
 
     fn sample(&mut self) -> Option<Sample> {
@@ -785,6 +799,7 @@ fn launch(
     fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     fds.extend(placed.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     let cpu_before = zygote._cgroup.as_ref().and_then(WorkerCgroup::cpu_used);
+    let init_delay_before = tree::run_delay(zygote.init);
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
     drop((stdio, plan.extra, placed));
@@ -794,6 +809,7 @@ fn launch(
             pidfd: fds.remove(0),
             started,
             cpu_before,
+            init_delay_before,
             scratch_base,
         }),
         // The init ends after a failed run: this zygote is dropped, not given back.
@@ -870,6 +886,37 @@ pub(crate) fn start(
     })
 }
 
+/// What the watch reads of a run this thread serves: the run's own readings, and this
+/// thread's waits for a CPU since it started, for while the judge is late to drain the
+/// program's pipes the program waits for the judge, not for its own work.
+struct Served<'a> {
+    launched: &'a mut Launched,
+    judge_delay_before: Duration,
+}
+
+impl Probe for Served<'_> {
+    fn schedstat(&mut self) -> Schedstat {
+        let run = self.launched.schedstat();
+        let judge = tree::own_run_delay().saturating_sub(self.judge_delay_before);
+        Schedstat {
+            cpu_time: run.cpu_time,
+            run_delay: run.run_delay + judge,
+        }
+    }
+
+    fn sample(&mut self) -> Option<Sample> {
+        self.launched.sample()
+    }
+
+    fn cpu_used(&mut self) -> Option<Duration> {
+        self.launched.cpu_used()
+    }
+
+    fn ended(&mut self) -> bool {
+        self.launched.ended()
+    }
+}
+
 /// Watches one run; the inner error is an exec that failed (the program never started).
 fn supervise(
     launched: &mut Launched,
@@ -882,9 +929,14 @@ fn supervise(
     // SAFETY: a borrowed view of the socket for poll; `ManuallyDrop` never closes it.
     let socket = std::mem::ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(socket_fd) });
     let mut watch = Watch::new(launched.plan(limits), started);
+    let judge_delay_before = tree::own_run_delay();
     let (exited_at, finished, mut fds) = loop {
         let now = Instant::now();
-        if watch.look(now, launched).is_some() {
+        let mut probe = Served {
+            launched: &mut *launched,
+            judge_delay_before,
+        };
+        if watch.look(now, &mut probe).is_some() {
             launched.stop();
         }
         let ready = streams.poll(Some(&socket), watch.wake(now))?;

@@ -8,6 +8,18 @@ use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+/// Whether `fd` is readable at once (a pidfd: its process has ended), without waiting.
+pub(crate) fn readable_now(fd: RawFd) -> bool {
+    let mut polled = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, a zero timeout.
+    let count = unsafe { libc::poll(&raw mut polled, 1, 0) };
+    count > 0 && polled.revents & libc::POLLIN != 0
+}
+
 /// `path` as a C string; a NUL inside a path is an invalid argument.
 pub(crate) fn cstr(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_bytes())

@@ -62,7 +62,16 @@ fn summed(processes: impl IntoIterator<Item = libc::pid_t>) -> Schedstat {
 /// How long the calling thread has waited for a CPU since it started: the judge's own wait,
 /// which holds up what it relays between an interactive pair.
 pub(crate) fn own_run_delay() -> Duration {
-    fs::read_to_string("/proc/thread-self/schedstat")
+    run_delay_at("/proc/thread-self/schedstat")
+}
+
+/// How long `pid` (one process: a run's init) has waited for a CPU since it started.
+pub(crate) fn run_delay(pid: libc::pid_t) -> Duration {
+    run_delay_at(&format!("/proc/{pid}/schedstat"))
+}
+
+fn run_delay_at(path: &str) -> Duration {
+    fs::read_to_string(path)
         .ok()
         .and_then(|text| parse_schedstat(&text))
         .map(|(_, delay)| delay)

@@ -98,6 +98,12 @@ pub(crate) trait Probe {
     fn sample(&mut self) -> Option<Sample>;
     /// The tree's CPU counter: CPU time used since the run started.
     fn cpu_used(&mut self) -> Option<Duration>;
+    /// Whether the program has already ended (its end not yet taken in): at the wall bound,
+    /// a run that ended is not over it, whatever the clock says (the loop takes its end in
+    /// next). Read at the wall bound only.
+    fn ended(&mut self) -> bool {
+        false
+    }
 }
 
 /// The watch over one run.
@@ -224,6 +230,11 @@ impl Watch {
         let Some(wall) = self.plan.wall.filter(|_| self.plan.push_back) else {
             return true;
         };
+        if probe.ended() {
+            // Ended before the bound was looked at: its end is taken in next, not a TLE.
+            self.deadline = Some(now + KILLED_TICK);
+            return false;
+        }
         let tree = probe.schedstat();
         let own = now
             .saturating_duration_since(self.started)
@@ -295,6 +306,7 @@ mod tests {
         samples: Vec<Option<Sample>>,
         counts: Vec<Option<Duration>>,
         asked: Vec<&'static str>,
+        ended: bool,
     }
 
     impl Probe for Script {
@@ -309,6 +321,9 @@ mod tests {
         fn cpu_used(&mut self) -> Option<Duration> {
             self.asked.push("counter");
             self.counts.remove(0)
+        }
+        fn ended(&mut self) -> bool {
+            self.ended
         }
     }
 
@@ -430,6 +445,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_run_that_ended_by_its_wall_bound_is_not_over_it() {
+        // A near-zero-CPU program on a busy machine: it ended, but the judge reached the
+        // bound before it took the end in. Its end is taken in next; nothing is read.
+        let start = Instant::now();
+        let mut watch = Watch::new(sandboxed(), start);
+        let mut probe = Script {
+            ended: true,
+            ..Script::default()
+        };
+        let now = start + 3500 * MS;
+        watch.next_sample = None;
+        watch.next_count = None;
+        assert_eq!(watch.look(now, &mut probe), None);
+        assert!(probe.asked.is_empty(), "{:?}", probe.asked);
+        assert_eq!(watch.wake(now), Some(now + KILLED_TICK));
     }
 
     #[test]
@@ -659,6 +692,7 @@ mod tests {
                 samples: vec![sample],
                 counts: vec![counted.map(|ms| ms * MS)],
                 asked: Vec::new(),
+                ended: false,
             };
             assert_eq!(watch.look(at, &mut probe), Some(expected), "{sample:?}");
             assert_eq!(probe.asked, ["schedstat", "sample", "counter"]);
