@@ -180,23 +180,38 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         score: None,
     };
-    // A package's `include/` files go beside the submission.
-    let beside =
+    // A package's `include/` files go onto the submission, and are compiled with it.
+    let included =
         match &problem.package {
             Some(package) => crate::package::include::files_for(&package.path, plan.language)
                 .map_err(|why| SubmitError::Include {
                     path: package.path.join("include"),
                     why,
                 })?,
-            None => Vec::new(),
+            None => Default::default(),
         };
+    let beside = included.files;
     let prepared = match crate::compile::submission::compile_with(
         plan.language,
         &plan.source,
         problem.memory_limit,
         &beside,
+        included.entry.as_deref(),
     )? {
         Compiled::CompileError { message, .. } => {
+            // A grader that does not compile on its own is the package's fault, not a CE
+            // of every submission.
+            if let Some(package) = &problem.package {
+                crate::compile::submission::check_beside(
+                    plan.language,
+                    &beside,
+                    included.entry.as_deref(),
+                )
+                .map_err(|message| SubmitError::Grader {
+                    path: package.path.join("include"),
+                    message,
+                })?;
+            }
             report.compile.message = message;
             report.elapsed = started.elapsed();
             return Ok(report);
