@@ -247,6 +247,26 @@ pub fn judge_as(
             beside_files.push((name.clone(), path));
         }
     }
+    // An interpreter sees only the file it runs: the submission's other files (its modules,
+    // or all of them when a grader's `main.py` is what runs) go into each run's folder too.
+    if plan.language.run.iter().any(|part| part == "{source}") {
+        let (files, main) = if plan.source.is_dir() {
+            crate::compile::submission::folder_sources(plan.language, &plan.source)?
+        } else {
+            (vec![plan.source.clone()], plan.source.clone())
+        };
+        for file in files {
+            let name = file
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let runs_itself = included.entry.is_none() && file == main;
+            if !runs_itself && !beside.iter().any(|(other, _)| *other == name) {
+                beside_files.push((name, file));
+            }
+        }
+    }
     let settings = JudgeSettings {
         limits: report.limits,
         checker: &problem.checker,
