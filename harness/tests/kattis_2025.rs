@@ -469,7 +469,7 @@ fn a_multi_pass_validator_that_breaks_the_rules_is_a_judge_error() {
     );
 }
 
-/// `include/python3/` beside Python submissions, `include/default/` beside the others, with
+/// `include/python3/` beside Python submissions, `include/default/` beside every one, with
 /// constants replaced in them.
 #[test]
 fn included_files_are_put_beside_the_submissions() {

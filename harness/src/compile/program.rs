@@ -82,9 +82,13 @@ pub struct Source<'a> {
     pub main: Option<&'a Path>,
     /// Headers put beside the sources unless one of them has the name (`testlib.h`).
     pub headers: &'a [PathBuf],
-    /// Files given by name (relative) and bytes, put in the build folder before the sources
-    /// (a package's `include/` files).
+    /// Files given by name (relative) and bytes, put in the build folder over the sources (a
+    /// package's `include/` files, which win over a submission's file of their name, as
+    /// problemtools copies them); those in the language are compiled with the sources.
     pub beside: &'a [(String, Vec<u8>)],
+    /// The one of `beside` that the language's commands name as `{source}` instead of `main`
+    /// (a package's `include/python3/main.py`, which imports the contestant's module).
+    pub entry: Option<&'a str>,
     /// `{{name}}` sequences replaced in every text file (2025-09 validators' constants).
     pub constants: &'a [(String, String)],
 }
@@ -177,16 +181,6 @@ pub fn build(
         .prefix(".building-")
         .tempdir_in(&store.dir)
         .map_err(cache_error(&store.dir))?;
-    for (name, bytes) in source.beside {
-        let path = scratch.path().join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(cache_error(parent))?;
-        }
-        std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
-            path,
-            source: error,
-        })?;
-    }
     for ((name, text), file) in names.iter().zip(file_texts).zip(source.files) {
         let text = with_constants(text, source.constants).ok_or_else(|| {
             SubmitError::Unreadable {
@@ -200,6 +194,16 @@ pub fn build(
         let copy = scratch.path().join(name);
         std::fs::write(&copy, text).map_err(|error| SubmitError::Unreadable {
             path: file.clone(),
+            source: error,
+        })?;
+    }
+    for (name, bytes) in source.beside {
+        let path = scratch.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(cache_error(parent))?;
+        }
+        std::fs::write(&path, bytes).map_err(|error| SubmitError::Unreadable {
+            path,
             source: error,
         })?;
     }
@@ -295,6 +299,8 @@ fn key(
     for (name, bytes) in source.beside {
         key.part(name.as_bytes()).part(bytes);
     }
+    key.part(b"\0entry")
+        .part(source.entry.unwrap_or_default().as_bytes());
     key.part(b"\0constants");
     for (name, value) in source.constants {
         key.part(name.as_bytes()).part(value.as_bytes());
@@ -362,18 +368,9 @@ fn compile(
     let mut message = String::new();
     if let Some(command) = &language.compile {
         let (program, mut args) = submit::expand(command, &main, &exe);
-        // The C and C++ sources of a folder are compiled together, with its headers.
-        if names.len() > 1 && matches!(language.id.as_str(), "c" | "cpp") {
-            for name in names {
-                let copy = dir.join(name);
-                let unit = name
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| language.extensions.iter().any(|x| x == e));
-                if copy != main && unit {
-                    args.push(copy.into_os_string());
-                }
-            }
+        let units = other_units(source, language, names, dir, &main);
+        if !units.is_empty() {
+            args.extend(units.into_iter().map(PathBuf::into_os_string));
             args.push(OsString::from("-I"));
             args.push(dir.as_os_str().to_owned());
         }
@@ -420,8 +417,40 @@ fn compile(
     Ok(Ok(message))
 }
 
-/// The main file's copy in `dir`.
+/// The C and C++ files compiled with `main`, as problemtools' `{files}` takes every file of
+/// the language: the program's other sources and the `beside` ones in the language (a
+/// grader with `main`), each once; its headers are found beside them.
+fn other_units(
+    source: Source<'_>,
+    language: &Language,
+    names: &[PathBuf],
+    dir: &Path,
+    main: &Path,
+) -> Vec<PathBuf> {
+    if !matches!(language.id.as_str(), "c" | "cpp") {
+        return Vec::new();
+    }
+    let mut units: Vec<PathBuf> = Vec::new();
+    let candidates = names.iter().map(PathBuf::as_path).chain(
+        source
+            .beside
+            .iter()
+            .map(|(name, _)| Path::new(name.as_str())),
+    );
+    for name in candidates {
+        let copy = dir.join(name);
+        if copy != main && submit::is_unit(language, name) && !units.contains(&copy) {
+            units.push(copy);
+        }
+    }
+    units
+}
+
+/// The main file's copy in `dir` (the `beside` entry point, when there is one).
 fn main_copy(source: Source<'_>, names: &[PathBuf], dir: &Path) -> PathBuf {
+    if let Some(entry) = source.entry {
+        return dir.join(entry);
+    }
     let index = source
         .main
         .and_then(|main| source.files.iter().position(|f| f == main))

@@ -25,6 +25,8 @@ const COMPILE_READ_BYTES: u64 = 256 * 1024;
 pub enum SubmitError {
     #[error("cannot put the package's `{}` files beside the submission: {why}", path.display())]
     Include { path: PathBuf, why: String },
+    #[error("the package's grader in `{}` does not compile on its own, so no submission can: a fault of the package, not of the submission (hint: fix the grader, then verify again):\n{message}", path.display())]
+    Grader { path: PathBuf, message: String },
     #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
     MissingSource(PathBuf),
     #[error("submission `{}` is {kind}, not a regular file (hint: give the path of your source file)", path.display())]
@@ -230,6 +232,25 @@ pub(super) fn copy_name(language: &Language, source: &Path) -> PathBuf {
         Some(wanted) if !known => name.with_extension(wanted),
         _ => name,
     }
+}
+
+/// Whether a file of this name is a source of `language` (its extension is one of the
+/// language's): what problemtools' `{files}` takes from a program's folder.
+pub(crate) fn is_unit(language: &Language, name: &Path) -> bool {
+    name.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| language.extensions.iter().any(|x| x == e))
+}
+
+/// Whether a file of this name is an entry point of `language`: a source of it named
+/// `main.*` (any case), which problemtools runs as `{mainfile}` when a folder has one.
+pub(crate) fn is_entry_name(language: &Language, name: &str) -> bool {
+    let path = Path::new(name);
+    is_unit(language, path)
+        && path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| s.eq_ignore_ascii_case("main"))
 }
 
 /// Replaces `{source}` and `{exe}` in a command template.

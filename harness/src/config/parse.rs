@@ -59,6 +59,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         path: path.to_path_buf(),
         build: defaults.build,
         problems,
+        own_languages: languages.iter().map(|l| l.id.clone()).collect(),
         languages,
         sandbox: defaults.sandbox.unwrap_or_default(),
     })

@@ -26,6 +26,9 @@ pub struct Config {
     pub problems: Vec<Problem>,
     /// The languages submissions may be written in.
     pub languages: Vec<Language>,
+    /// The ids of the languages judge.toml's own `[languages]` table defines: these replace a
+    /// package's table (its tools' flags) too, where the built-in ones only fill its gaps.
+    pub own_languages: Vec<String>,
     /// Whether programs under test run in the sandbox (`[defaults] sandbox`).
     pub sandbox: crate::sandbox::Mode,
 }

@@ -79,6 +79,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         build: None,
         problems: vec![problem],
         languages: languages::merged(&[&user.languages]),
+        own_languages: Vec::new(),
         sandbox: crate::sandbox::Mode::default(),
     }
 }

@@ -180,23 +180,38 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         score: None,
     };
-    // A package's `include/` files go beside the submission.
-    let beside =
+    // A package's `include/` files go onto the submission, and are compiled with it.
+    let included =
         match &problem.package {
             Some(package) => crate::package::include::files_for(&package.path, plan.language)
                 .map_err(|why| SubmitError::Include {
                     path: package.path.join("include"),
                     why,
                 })?,
-            None => Vec::new(),
+            None => Default::default(),
         };
+    let beside = included.files;
     let prepared = match crate::compile::submission::compile_with(
         plan.language,
         &plan.source,
         problem.memory_limit,
         &beside,
+        included.entry.as_deref(),
     )? {
         Compiled::CompileError { message, .. } => {
+            // A grader that does not compile on its own is the package's fault, not a CE
+            // of every submission.
+            if let Some(package) = &problem.package {
+                crate::compile::submission::check_beside(
+                    plan.language,
+                    &beside,
+                    included.entry.as_deref(),
+                )
+                .map_err(|message| SubmitError::Grader {
+                    path: package.path.join("include"),
+                    message,
+                })?;
+            }
             report.compile.message = message;
             report.elapsed = started.elapsed();
             return Ok(report);
@@ -230,6 +245,26 @@ pub fn judge_as(
                 source: error,
             })?;
             beside_files.push((name.clone(), path));
+        }
+    }
+    // An interpreter sees only the file it runs: the submission's other files (its modules,
+    // or all of them when a grader's `main.py` is what runs) go into each run's folder too.
+    if plan.language.run.iter().any(|part| part == "{source}") {
+        let (files, main) = if plan.source.is_dir() {
+            crate::compile::submission::folder_sources(plan.language, &plan.source)?
+        } else {
+            (vec![plan.source.clone()], plan.source.clone())
+        };
+        for file in files {
+            let name = file
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let runs_itself = included.entry.is_none() && file == main;
+            if !runs_itself && !beside.iter().any(|(other, _)| *other == name) {
+                beside_files.push((name, file));
+            }
         }
     }
     let settings = JudgeSettings {

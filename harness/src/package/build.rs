@@ -139,6 +139,7 @@ pub fn build(
         main: main.as_deref(),
         headers: &include_header,
         beside: &[],
+        entry: None,
         constants: &program.constants,
     };
     let outcome = match language {

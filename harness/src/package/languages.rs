@@ -102,7 +102,12 @@ impl PackagePython {
 }
 
 /// The built-in table: the languages as problemtools' languages.yaml runs them, with no
-/// time multiplier (the format has one time limit for every language). Python files are
+/// time multiplier (the format has one time limit for every language). C and C++ take the
+/// standards of problemtools' and BAPCtools' languages.yaml (`-std=gnu17`, `-std=gnu++23`:
+/// valid C++20 such as `std::views` is CE under gnu++17), and, as their `{files}` does, every
+/// file of the language in the submission's folder and the package's `include/` is compiled
+/// with `{source}` (`compile::program`). `-static` and `-g` are left out: neither changes
+/// what a program computes, and a static libstdc++ is often not installed. Python files are
 /// Python 3, with PyPy when `python` says so, unless their first line names python2 (see
 /// [`language_of`]).
 pub fn builtin(python: &PackagePython) -> Vec<Language> {
@@ -133,14 +138,14 @@ pub fn builtin(python: &PackagePython) -> Vec<Language> {
             "c",
             "C",
             &["c"],
-            Some(&["gcc", "-O2", "-std=gnu11", "-o", "{exe}", "{source}", "-lm"]),
+            Some(&["gcc", "-O2", "-std=gnu17", "-o", "{exe}", "{source}", "-lm"]),
             &["{exe}"],
         ),
         language(
             "cpp",
             "C++",
             &["cpp", "cc", "cxx", "c++", "C"],
-            Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{source}"]),
+            Some(&["g++", "-O2", "-std=gnu++23", "-o", "{exe}", "{source}"]),
             &["{exe}"],
         ),
         python3,
@@ -219,8 +224,12 @@ pub fn is_python2(source: &Path) -> bool {
 }
 
 /// The language of a source file among `table`: by its extension, except that a `.py` whose
-/// first line asks for python2 is Python 2. `Err` says why none fits.
+/// first line asks for python2 is Python 2. A folder's is the language most of its files are
+/// in ([`language_of_folder`]). `Err` says why none fits.
 pub fn language_of<'a>(table: &'a [Language], source: &Path) -> Result<&'a Language, String> {
+    if source.is_dir() {
+        return language_of_folder(table, source);
+    }
     let extension = source
         .extension()
         .and_then(|e| e.to_str())
@@ -246,6 +255,53 @@ pub fn language_of<'a>(table: &'a [Language], source: &Path) -> Result<&'a Langu
                 format!("no language for `.{extension}` files here")
             }
         })
+}
+
+/// problemtools' `priority` of a language (config/languages.yaml): which of two languages with
+/// as many files in a folder it is taken to be in.
+fn priority(id: &str) -> u32 {
+    match id {
+        "cpp" => 1000,
+        "c" => 950,
+        "python2" => 860,
+        "python3" => 850,
+        "java" => 800,
+        "javascript" => 500,
+        "go" => 400,
+        "kotlin" => 250,
+        "rust" => 575,
+        _ => 0,
+    }
+}
+
+/// The language of a submission folder, as problemtools' `detect_language` picks it: the one
+/// with the most files in the folder (its regular files, not below it), the higher priority
+/// when two have as many (`.c` and `.cpp` files: C++).
+pub fn language_of_folder<'a>(
+    table: &'a [Language],
+    folder: &Path,
+) -> Result<&'a Language, String> {
+    let entries = std::fs::read_dir(folder)
+        .map_err(|e| format!("cannot read the folder `{}`: {e}", folder.display()))?;
+    let mut counts: Vec<(&'a Language, usize)> = Vec::new();
+    for entry in entries.flatten() {
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if hidden || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(language) = language_of(table, &entry.path()) else {
+            continue;
+        };
+        match counts.iter_mut().find(|(l, _)| l.id == language.id) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((language, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(language, count)| (*count, priority(&language.id)))
+        .map(|(language, _)| language)
+        .ok_or_else(|| "the folder has no source file of a language known here".to_string())
 }
 
 /// Programs a language needs that its commands do not start directly (they run through

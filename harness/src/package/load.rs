@@ -50,14 +50,22 @@ impl Loaded {
 /// The languages to judge a package's submissions with: the format's tools' own table (a
 /// `.py` runs with PyPy where it is installed, Java and Kotlin as problemtools starts them),
 /// then judge.toml's languages (or the judge's built-in ones) for the extensions that table
-/// does not know, and by their id for `--lang`. No time multiplier applies: the format has one
-/// time limit for every language, and problemtools, BAPCtools and Kattis judge it so.
+/// does not know, and by their id for `--lang`; a language judge.toml's own `[languages]`
+/// table defines replaces the tools' entry of its id (`[languages.cpp]` with `-std=gnu++17`).
+/// No time multiplier applies: the format has one time limit for every language, and
+/// problemtools, BAPCtools and Kattis judge it so.
 pub fn languages(extra: Option<&Config>) -> Vec<Language> {
     let python = super::languages::PackagePython::here();
     let mut table = super::languages::builtin(&python);
     let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
+    let own = extra
+        .map(|c| c.own_languages.as_slice())
+        .unwrap_or_default();
     for mut language in others {
-        if table.iter().any(|l| l.id == language.id) {
+        if let Some(slot) = table.iter_mut().find(|l| l.id == language.id) {
+            if own.contains(&language.id) {
+                *slot = language;
+            }
             continue;
         }
         language.time_multiplier = 1.0;
@@ -191,6 +199,7 @@ pub fn load(
         build: None,
         problems: vec![problem],
         languages,
+        own_languages: Vec::new(),
         sandbox: crate::sandbox::Mode::default(),
     };
     Ok(Loaded {

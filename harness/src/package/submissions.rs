@@ -143,16 +143,9 @@ pub fn kattis(
         for source in sorted_entries(&verdict_dir)? {
             super::check_inside(root, &source)?;
             let name = format!("{verdict_name}/{}", file_name(&source));
-            if source.is_dir() {
-                skipped.push(Skipped {
-                    name: format!("{name}/"),
-                    reason: "a submission of several files (a folder) is not judged yet"
-                        .to_string(),
-                });
-                continue;
-            }
+            // A folder is a submission of several files, compiled together.
             // A FIFO or a device would hold the reading of its first line for ever.
-            if !source.is_file() {
+            if !source.is_file() && !source.is_dir() {
                 skipped.push(Skipped {
                     name,
                     reason: "not a regular file (a FIFO or a device)".to_string(),

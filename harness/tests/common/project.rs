@@ -56,6 +56,13 @@ impl Project {
         self
     }
 
+    /// With a copy of the folder `from` (a vendored package under `tests/fixtures/`) at
+    /// `relative`: its files, folders and symbolic links as they are.
+    pub fn tree(self, relative: &str, from: &Path) -> Project {
+        copy_tree(from, &self.path().join(relative));
+        self
+    }
+
     /// Writes `text` to `relative` now and returns its path.
     pub fn write(&self, relative: &str, text: &str) -> PathBuf {
         let path = self.path().join(relative);
@@ -102,6 +109,28 @@ impl Project {
     /// The folder itself, for tests that keep a `TempDir`.
     pub fn into_dir(self) -> tempfile::TempDir {
         self.dir
+    }
+}
+
+/// Copies the folder `from` to `to`, links kept as links.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to)
+        .unwrap_or_else(|error| panic!("cannot make `{}`: {error}", to.display()));
+    let entries = fs::read_dir(from)
+        .unwrap_or_else(|error| panic!("cannot list `{}`: {error}", from.display()));
+    for entry in entries {
+        let entry = entry.expect("a readable fixture folder");
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().expect("a fixture file's type");
+        if kind.is_symlink() {
+            let link = fs::read_link(&source).expect("a readable link");
+            std::os::unix::fs::symlink(link, &target).expect("a link in the copy");
+        } else if kind.is_dir() {
+            copy_tree(&source, &target);
+        } else {
+            fs::copy(&source, &target)
+                .unwrap_or_else(|error| panic!("cannot copy `{}`: {error}", source.display()));
+        }
     }
 }
 
