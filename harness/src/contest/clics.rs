@@ -211,7 +211,12 @@ pub fn event_feed(record: &Record<'_>) -> String {
         feed += &event(
             "teams",
             Some(&team.id),
-            json!({ "id": team.id, "name": team.name, "display_name": team.name }),
+            json!({
+                "id": team.id,
+                "label": team.id,
+                "name": team.name,
+                "display_name": team.name,
+            }),
         );
     }
     let started = json!({
@@ -246,12 +251,15 @@ pub fn event_feed(record: &Record<'_>) -> String {
                 "mime": "application/zip",
             }],
         });
-        if submission.language == "java" || submission.language == "kotlin" {
-            data["entry_point"] = json!(submission
+        // The schema wants Java's entry point, and a C or C++ one present as null.
+        data["entry_point"] = if submission.language == "java" || submission.language == "kotlin" {
+            json!(submission
                 .source
                 .file_stem()
-                .map(|s| s.to_string_lossy().into_owned()));
-        }
+                .map(|s| s.to_string_lossy().into_owned()))
+        } else {
+            Value::Null
+        };
         feed += &event("submissions", Some(&submission.id), data);
         let started_judging = json!({
             "id": submission.id,

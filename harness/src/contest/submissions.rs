@@ -87,8 +87,9 @@ impl Context<'_> {
     fn check_time(&self, time: Millis) -> Result<(), String> {
         if time < 0 || time > self.duration {
             return Err(format!(
-                "its time {} is outside the contest (0:00:00 to {}) (hint: a try after the end does not count; leave it out)",
+                "its time {} is outside the contest ({} to {}) (hint: a try after the end does not count; leave it out)",
                 time::format_reltime(time),
+                time::format_reltime(0),
                 time::format_reltime(self.duration)
             ));
         }

@@ -355,21 +355,30 @@ fn judge_all(plans: &[Plan<'_>], queue: &[usize], jobs: usize) -> Result<Vec<(us
 
 /// What the board, the feed and the debrief keep of a report.
 fn judgement_of(report: &SubmissionReport) -> Judgement {
-    let subtasks = report
+    // The subtasks are the groups with no groups inside (`secret/group1`, … and `sample`);
+    // where the problem's total is not their sum (a `min` above them), there are none to
+    // take the best of one by one, and the try counts as a whole.
+    let score = report.score.as_ref().and_then(|s| s.score());
+    let subtasks: Vec<f64> = report
         .score
         .as_ref()
-        .map(|score| {
-            score
-                .groups()
+        .map(|sheet| {
+            let groups = sheet.groups();
+            groups
                 .iter()
-                .filter(|g| g.depth == 0)
+                .filter(|g| {
+                    let inner = format!("{}/", g.name);
+                    !groups.iter().any(|o| o.name.starts_with(&inner))
+                })
                 .map(|g| g.score.unwrap_or(0.0))
                 .collect()
         })
         .unwrap_or_default();
+    let sums = score.is_some_and(|total| (subtasks.iter().sum::<f64>() - total).abs() < 1e-6);
+    let subtasks = if sums { subtasks } else { Vec::new() };
     Judgement {
         verdict: report.verdict.as_str().to_string(),
-        score: report.score.as_ref().and_then(|s| s.score()),
+        score,
         subtasks,
         failing: report
             .first_failure()
