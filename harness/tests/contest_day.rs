@@ -438,3 +438,103 @@ fn bad_input_is_named_by_its_file() {
         );
     }
 }
+
+/// A score contest of one 2025-09 scoring package (`sq`, squares of n: group1 worth 20 for
+/// n < 10, group2 `sum` of 30 over n = 10, 20, 1000, group3 `min` worth 50 for n ≥ 5000).
+fn squares_contest(score_by: &[&str]) -> (i32, String, String) {
+    let project = Project::new()
+        .file("ioi/contest.yaml", "name: Squares Day\nscoreboard_type: score\nduration: 2:00:00\n")
+        .file("ioi/problems.yaml", "- id: sq\n  label: A\n")
+        .file(
+            "ioi/sq/problem.yaml",
+            "problem_format_version: 2025-09\ntype: scoring\nname: Squares\nlimits:\n  time_limit: 2\n",
+        )
+        .file("ioi/sq/data/sample/1.in", "2\n")
+        .file("ioi/sq/data/sample/1.ans", "4\n");
+    let groups: [(&str, &str, &[u64]); 3] = [
+        ("group1", "max_score: 20\n", &[3, 7]),
+        (
+            "group2",
+            "max_score: 30\nscore_aggregation: sum\n",
+            &[10, 20, 1000],
+        ),
+        (
+            "group3",
+            "max_score: 50\nscore_aggregation: min\n",
+            &[5000, 9000],
+        ),
+    ];
+    for (group, config, ns) in groups {
+        project.write(
+            &format!("ioi/sq/data/secret/{group}/test_group.yaml"),
+            config,
+        );
+        for (i, n) in ns.iter().enumerate() {
+            project.write(
+                &format!("ioi/sq/data/secret/{group}/{i:02}.in"),
+                &format!("{n}\n"),
+            );
+            project.write(
+                &format!("ioi/sq/data/secret/{group}/{i:02}.ans"),
+                &format!("{}\n", n * n),
+            );
+        }
+    }
+    // ana: 80 (wrong on n = 10 and 20: group2 gives 10) at 0:10, then 50 (wrong on n = 5000:
+    // group3 gives 0) at 0:20. Each subtask's best: 20 + 30 + 50 = 100, last improved at 0:20;
+    // the best try: 80. ben: 100 at 1:00.
+    project.write(
+        "subs/ana/A.py",
+        "n = int(input())\nprint(0 if n in (10, 20) else n * n)\n",
+    );
+    project.write(
+        "subs/ana/A-2.py",
+        "n = int(input())\nprint(0 if n == 5000 else n * n)\n",
+    );
+    project.write("subs/ben/A.py", "n = int(input())\nprint(n * n)\n");
+    project.write("subs/times", "ana/A.py 10\nana/A-2.py 20\nben/A.py 60\n");
+    let output = project
+        .harness()
+        .args(["contest", "ioi", "--submissions", "subs"])
+        .args(score_by)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        stdout(&output),
+        stderr(&output),
+    )
+}
+
+#[test]
+fn a_score_contest_sums_each_subtasks_best_or_takes_the_best_try() {
+    let (code, text, errors) = squares_contest(&[]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let lines = rows(&text);
+    assert!(
+        lines[0].contains("(score: each subtask's best try, summed)"),
+        "{text}"
+    );
+    // Equal scores: the earlier last improvement ranks first.
+    assert_eq!(lines[2], "1 ana 100 100", "{text}");
+    assert_eq!(lines[3], "2 ben 100 100", "{text}");
+    let (code, text, errors) = squares_contest(&["--score-by", "best-submission"]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let lines = rows(&text);
+    assert_eq!(lines[2], "1 ben 100 100", "{text}");
+    assert_eq!(lines[3], "2 ana 80 80", "{text}");
+}
+
+#[test]
+fn a_score_contests_scoreboard_json_validates() {
+    let (code, text, errors) = squares_contest(&["--format", "json"]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let board: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(board["rows"][0]["score"]["score"], 100.0);
+    assert_eq!(board["rows"][0]["problems"][0]["time"], "0:20:00.000");
+    // Written beside nothing of the project's: the validator reads a file.
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("scoreboard.json");
+    std::fs::write(&file, &text).unwrap();
+    validate("scoreboard", &file);
+}
