@@ -114,7 +114,12 @@ pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> i
     for (i, line) in table.iter().enumerate() {
         let mut text = String::new();
         for (c, value) in line.iter().enumerate() {
-            let pad = widths[c] - value.chars().count();
+            // The last column unpadded: no trailing blanks.
+            let pad = if c + 1 == columns {
+                0
+            } else {
+                widths[c] - value.chars().count()
+            };
             // Numbers to the right, names and cells to the left.
             let padded = if c == 0 || c == 2 || c == 3 {
                 format!("{}{value}", " ".repeat(pad))
