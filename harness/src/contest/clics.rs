@@ -143,7 +143,7 @@ pub fn scoreboard(record: &Record<'_>, board: &Board) -> Value {
     })
 }
 
-fn event(kind: &str, id: Option<&str>, data: Value) -> String {
+fn event(kind: &str, id: Option<&str>, data: &Value) -> String {
     // Built by hand so that `type` comes first: the feed's marker depends on it.
     format!(
         "{{\"type\":{},\"id\":{},\"data\":{}}}\n",
@@ -171,13 +171,13 @@ pub fn event_feed(record: &Record<'_>) -> String {
     if rules.kind == Kind::PassFail {
         contest["penalty_time"] = json!(format_reltime(rules.penalty_minutes * 60_000));
     }
-    feed += &event("contest", Some(&info.id), contest);
+    feed += &event("contest", Some(&info.id), &contest);
     for judgement_type in judgement_types() {
         let id = judgement_type["id"]
             .as_str()
             .unwrap_or_default()
             .to_string();
-        feed += &event("judgement-types", Some(&id), judgement_type);
+        feed += &event("judgement-types", Some(&id), &judgement_type);
     }
     for language in &record.languages {
         let entry_point = language.id == "java" || language.id == "kotlin";
@@ -191,7 +191,7 @@ pub fn event_feed(record: &Record<'_>) -> String {
         if entry_point {
             data["entry_point_name"] = json!("Main class");
         }
-        feed += &event("languages", Some(&language.id), data);
+        feed += &event("languages", Some(&language.id), &data);
     }
     for (ordinal, problem) in record.problems.iter().enumerate() {
         let mut data = json!({
@@ -205,13 +205,13 @@ pub fn event_feed(record: &Record<'_>) -> String {
         if let (Kind::Score, Some(max)) = (rules.kind, problem.max_score) {
             data["max_score"] = json!(max);
         }
-        feed += &event("problems", Some(&problem.id), data);
+        feed += &event("problems", Some(&problem.id), &data);
     }
     for team in record.teams {
         feed += &event(
             "teams",
             Some(&team.id),
-            json!({
+            &json!({
                 "id": team.id,
                 "label": team.id,
                 "name": team.name,
@@ -227,7 +227,7 @@ pub fn event_feed(record: &Record<'_>) -> String {
         "finalized": null,
         "end_of_updates": null,
     });
-    feed += &event("state", None, started.clone());
+    feed += &event("state", None, &started);
     let freeze = rules.freeze_start();
     let mut froze = false;
     for (submission, judgement) in record.submissions.iter().zip(&record.judgements) {
@@ -235,7 +235,7 @@ pub fn event_feed(record: &Record<'_>) -> String {
             froze = true;
             let mut state = started.clone();
             state["frozen"] = json!(format_abstime(record.start + at));
-            feed += &event("state", None, state);
+            feed += &event("state", None, &state);
         }
         let at = |offset: Millis| format_abstime(record.start + submission.time + offset);
         let mut data = json!({
@@ -260,21 +260,21 @@ pub fn event_feed(record: &Record<'_>) -> String {
         } else {
             Value::Null
         };
-        feed += &event("submissions", Some(&submission.id), data);
+        feed += &event("submissions", Some(&submission.id), &data);
         let started_judging = json!({
             "id": submission.id,
             "submission_id": submission.id,
             "start_time": at(0),
             "start_contest_time": format_reltime(submission.time),
         });
-        feed += &event("judgements", Some(&submission.id), started_judging.clone());
+        feed += &event("judgements", Some(&submission.id), &started_judging);
         for (ordinal, run) in judgement.runs.iter().enumerate() {
             let id = format!("{}-{}", submission.id, ordinal + 1);
             let verdict = Verdict::from_code(&run.verdict).unwrap_or(Verdict::JudgeError);
             feed += &event(
                 "runs",
                 Some(&id),
-                json!({
+                &json!({
                     "id": id,
                     "judgement_id": submission.id,
                     "ordinal": ordinal + 1,
@@ -293,17 +293,17 @@ pub fn event_feed(record: &Record<'_>) -> String {
         if let Some(score) = judgement.score {
             done["score"] = json!(score.max(0.0));
         }
-        feed += &event("judgements", Some(&submission.id), done);
+        feed += &event("judgements", Some(&submission.id), &done);
     }
     if let Some(at) = freeze.filter(|_| !froze) {
         let mut state = started.clone();
         state["frozen"] = json!(format_abstime(record.start + at));
-        feed += &event("state", None, state);
+        feed += &event("state", None, &state);
     }
     let mut ended = state(record, View::Frozen);
     // The resolver thaws the board itself: the feed ends finalized, still frozen.
     ended["finalized"] = ended["ended"].clone();
     ended["end_of_updates"] = ended["ended"].clone();
-    feed += &event("state", None, ended);
+    feed += &event("state", None, &ended);
     feed
 }

@@ -230,7 +230,7 @@ fn read_clics(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
         }
         context.check_time(time).map_err(fail)?;
         let folder = dir.join("submissions").join(&id);
-        let source = clics_source(&folder, language, unpacked.path().join(&id)).map_err(fail)?;
+        let source = clics_source(&folder, language, &unpacked.path().join(&id)).map_err(fail)?;
         let shown = source.strip_prefix(dir).map_or_else(
             |_| format!("submissions/{id}/files.zip"),
             |p| p.display().to_string(),
@@ -267,7 +267,7 @@ fn language_by_id<'a>(languages: &'a [Language], id: &str) -> Result<&'a Languag
 
 /// The one source file of a CLICS submission: in `files/`, or unpacked from `files.zip` into
 /// `unpack_to`.
-fn clics_source(folder: &Path, language: &Language, unpack_to: PathBuf) -> Result<PathBuf, String> {
+fn clics_source(folder: &Path, language: &Language, unpack_to: &Path) -> Result<PathBuf, String> {
     let files = folder.join("files");
     let zip = folder.join("files.zip");
     let candidates: Vec<PathBuf> = if files.is_dir() {
@@ -282,7 +282,7 @@ fn clics_source(folder: &Path, language: &Language, unpack_to: PathBuf) -> Resul
         }
         found
     } else if zip.is_file() {
-        unzip(&zip, &unpack_to)?
+        unzip(&zip, unpack_to)?
     } else {
         return Err(format!(
             "its files are missing: no `{}` nor `{}`",

@@ -82,7 +82,7 @@ pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> i
     };
     let mut table: Vec<Vec<String>> = vec![[
         vec!["rank".to_string(), "team".to_string()],
-        total_header.iter().map(|s| s.to_string()).collect(),
+        total_header.iter().map(ToString::to_string).collect(),
         record.problems.iter().map(|p| p.label.clone()).collect(),
     ]
     .concat()];

@@ -358,7 +358,10 @@ fn judgement_of(report: &SubmissionReport) -> Judgement {
     // The subtasks are the groups with no groups inside (`secret/group1`, … and `sample`);
     // where the problem's total is not their sum (a `min` above them), there are none to
     // take the best of one by one, and the try counts as a whole.
-    let score = report.score.as_ref().and_then(|s| s.score());
+    let score = report
+        .score
+        .as_ref()
+        .and_then(crate::results::submission::SubmissionScore::score);
     let subtasks: Vec<f64> = report
         .score
         .as_ref()
