@@ -26,7 +26,8 @@
 //!    and what their stored submissions must get.
 //! 10. results: `results` — the plain data of outcomes and reports that events carry.
 //! 11. event: `event` — the one event stream every command that judges speaks.
-//! 12. judge: `judge` — a case, a suite, a submission, verify and calibrate.
+//! 12. judge: `judge`, `contest` — a case, a suite, a submission, verify and calibrate; a
+//!     contest day's submissions, rules and scoreboard, and its CLICS outputs.
 //! 13. author: `author`, `export` — the author's programs: validate, add, gen, stress with
 //!     shrink; a problem of judge.toml written as a package (its time limit measured by judging).
 //! 14. report: `report`, `receive` — renders events to a terminal, JSON, JUnit, HTML; receives problems from the browser.
@@ -42,6 +43,7 @@ pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod config;
+mod contest;
 mod event;
 mod exit;
 mod export;

@@ -7,6 +7,7 @@ mod args;
 pub mod book;
 mod cache;
 mod calibrate;
+mod contest;
 mod doctor;
 mod export;
 mod gen;
@@ -74,6 +75,9 @@ enum Command {
     Doctor,
     /// Show the build cache kept across runs (where, how large); --clear empties it.
     Cache(cache::CacheArgs),
+    /// Judge a contest day: every team's submissions, then the scoreboard (ICPC or IOI), as
+    /// text, CLICS scoreboard.json or a CLICS event feed.
+    Contest(contest::ContestArgs),
     /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
     Export(export::ExportArgs),
 }
@@ -88,6 +92,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Calibrate(args)) => calibrate::calibrate(&cli.global, &args),
+        Some(Command::Contest(args)) => contest::contest(&cli.global, &args),
         Some(Command::Export(args)) => export::export(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),

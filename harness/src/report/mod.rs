@@ -17,6 +17,7 @@ pub mod package;
 pub mod progress;
 pub mod reporter;
 pub mod score;
+pub mod scoreboard;
 pub mod stress;
 pub mod style;
 pub mod workspace;

@@ -6,6 +6,7 @@
 //! `run` are; the judge below never prints, and the reporters never run anything.
 
 mod calibrate;
+mod contest;
 mod failed;
 mod failures;
 mod gen;
@@ -28,6 +29,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 pub use calibrate::CalibrateRequest;
+pub use contest::ContestRequest;
 pub use gen::GenRequest;
 pub use judge::JudgeRequest;
 pub use limits::LimitOverrides;

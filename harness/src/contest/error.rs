@@ -1,0 +1,47 @@
+//! What can be wrong with a contest day's input, each naming the file (and the line, or the
+//! submission) where it is.
+
+use std::path::PathBuf;
+
+/// Why a contest or its submissions cannot be judged.
+#[derive(Debug, thiserror::Error)]
+pub enum ContestError {
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("`{}`: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+    #[error("`{}`: submission `{id}`: {message}", path.display())]
+    Submission {
+        path: PathBuf,
+        id: String,
+        message: String,
+    },
+    #[error(transparent)]
+    Package(#[from] crate::package::PackageError),
+}
+
+impl ContestError {
+    pub(crate) fn invalid(path: impl Into<PathBuf>, message: impl Into<String>) -> ContestError {
+        ContestError::Invalid {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn read(path: impl Into<PathBuf>, source: std::io::Error) -> ContestError {
+        ContestError::Read {
+            path: path.into(),
+            source,
+        }
+    }
+}

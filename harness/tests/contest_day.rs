@@ -1,0 +1,540 @@
+//! `harness contest CONTEST --submissions DIR` on a small contest day, checked by hand: a
+//! coach's folders (`alice/A.py`, `alice/A-2.py`, a `times` file) and a CLICS package's
+//! submissions; the ICPC board with its ties, a compile error that costs nothing, the freeze
+//! and a team that sent nothing; the cache that spares a second run; the CLICS outputs held
+//! to the 2026-01 JSON schemas by a real validator; and bad input named by its file.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::Path;
+use std::process::Command as Process;
+
+use common::project::Project;
+
+const OK: i32 = 0;
+const ERROR: i32 = 2;
+
+/// A contest of two Python-friendly problems: A (`hello`: print hello) and B (`echo`: print
+/// the input), 2 hours, a 30-minute freeze, 20 minutes a rejected try.
+fn contest() -> Project {
+    Project::new()
+        .file(
+            "day/contest.yaml",
+            "id: club\nname: Club Training\nduration: 2:00:00\nscoreboard_freeze_duration: 0:30:00\npenalty_time: 20\n",
+        )
+        .file("day/problems.yaml", "- id: hello\n  label: A\n- id: echo\n  label: B\n")
+        .file(
+            "day/hello/problem.yaml",
+            "problem_format_version: 2025-09\nname: Hello\nlimits:\n  time_limit: 2\n",
+        )
+        .file("day/hello/data/sample/1.in", "\n")
+        .file("day/hello/data/sample/1.ans", "hello\n")
+        .file("day/hello/data/secret/2.in", "\n")
+        .file("day/hello/data/secret/2.ans", "hello\n")
+        .file(
+            "day/echo/problem.yaml",
+            "problem_format_version: 2025-09\nname: Echo\nlimits:\n  time_limit: 2\n",
+        )
+        .file("day/echo/data/sample/1.in", "7\n")
+        .file("day/echo/data/sample/1.ans", "7\n")
+        .file("day/echo/data/secret/2.in", "8\n")
+        .file("day/echo/data/secret/2.ans", "8\n")
+}
+
+const HELLO: &str = "print('hello')\n";
+const BYE: &str = "print('bye')\n";
+const ECHO: &str = "print(input())\n";
+const BROKEN_C: &str = "int main( { return 0; }\n";
+
+/// The coach's folders, by hand:
+/// - alice: A wrong at 0:05, right at 0:10 (10 + 20 = 30); B right at 0:50. 2 solved, 80.
+/// - bob: a compile error on A at 0:01 (no penalty), A right at 0:30, B right at 0:50.
+///   2 solved, 30 + 50 = 80, last solve 50 as alice: tied at rank 1.
+/// - carol: A right at 0:20, B right at 1:40 (in the freeze). 2 solved, 120; frozen: 1, 20.
+/// - dave: an empty folder, a team that sent nothing.
+fn folders(project: &Project) {
+    for (file, text) in [
+        ("subs/alice/A.py", BYE),
+        ("subs/alice/A-2.py", HELLO),
+        ("subs/alice/B.py", ECHO),
+        ("subs/bob/A.c", BROKEN_C),
+        ("subs/bob/A-2.py", HELLO),
+        ("subs/bob/B/1.py", ECHO),
+        ("subs/carol/A.py", HELLO),
+        ("subs/carol/B.py", ECHO),
+    ] {
+        project.write(file, text);
+    }
+    std::fs::create_dir_all(project.join("subs/dave")).unwrap();
+    project.write(
+        "subs/times",
+        "# team/file  contest time\nalice/A.py 0:05:00\nalice/A-2.py 10\nalice/B.py 0:50:00\nbob/A.c 0:01:00\nbob/A-2.py 0:30:00\nbob/B/1.py 50\ncarol/A.py 0:20:00\ncarol/B.py 1:40:00\n",
+    );
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The board's lines with their spacing squeezed: `1 alice 2 80 +1 10* +50*`.
+fn rows(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn a_coachs_folders_make_the_icpc_board_with_ties_compile_errors_and_the_freeze() {
+    let project = contest();
+    folders(&project);
+    let output = project
+        .harness()
+        .args(["contest", "day", "--submissions", "subs", "--debrief"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    let lines = rows(&text);
+    assert!(
+        lines[0].starts_with("Club Training: final scoreboard (pass-fail, 20 minutes"),
+        "{text}"
+    );
+    assert_eq!(lines[1], "rank team solved time A B", "{text}");
+    // alice and bob tie on solved, time and last solve; A's first solve is alice's (0:10),
+    // B's first solves are alice's and bob's, both at 0:50.
+    assert_eq!(lines[2], "1 alice 2 80 +1 10* + 50*", "{text}");
+    assert_eq!(lines[3], "1 bob 2 80 + 30 + 50*", "{text}");
+    assert_eq!(lines[4], "3 carol 2 120 + 20 + 100", "{text}");
+    assert_eq!(lines[5], "4 dave 0 0 . .", "{text}");
+    // The debrief: each try, its verdict, the case that decided it.
+    assert!(
+        text.contains("0:05:00.000  A  WA   alice/A.py  first failing case `sample/1`"),
+        "{text}"
+    );
+    assert!(text.contains("0:01:00.000  A  CE   bob/A.c"), "{text}");
+    assert!(text.contains("dave\n  no submissions"), "{text}");
+
+    let frozen = project
+        .harness()
+        .args(["contest", "day", "--submissions", "subs", "--frozen"])
+        .output()
+        .unwrap();
+    let text = stdout(&frozen);
+    assert_eq!(frozen.status.code(), Some(OK), "{text}{}", stderr(&frozen));
+    let lines = rows(&text);
+    assert!(
+        lines[0].contains("scoreboard at the freeze (1:30:00.000)"),
+        "{text}"
+    );
+    // A's first solve is still alice's; carol's B is pending.
+    assert_eq!(lines[4], "3 carol 1 20 + 20 ?1", "{text}");
+    // The second run judged nothing again.
+    assert!(
+        stderr(&frozen).contains("8 of 8 submissions were judged before"),
+        "{}",
+        stderr(&frozen)
+    );
+}
+
+#[test]
+fn a_second_run_judges_only_what_changed_and_rejudge_judges_all() {
+    let project = contest();
+    folders(&project);
+    let run = |extra: &[&str]| {
+        let output = project
+            .harness()
+            .args(["contest", "day", "--submissions", "subs"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(OK),
+            "{}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        (stdout(&output), stderr(&output))
+    };
+    let (_, first) = run(&[]);
+    assert!(!first.contains("judged before"), "{first}");
+    // dave's late first try: a new file, judged alone.
+    // (Bytes of its own: the same bytes on the same problem would share alice's judgement.)
+    project.write("subs/dave/A.py", "print('hello')  # dave\n");
+    let mut times = project.read("subs/times");
+    times.push_str("dave/A.py 1:00:00\n");
+    project.write("subs/times", &times);
+    // carol's B changes: rejudged.
+    project.write("subs/carol/B.py", BYE);
+    let (board, second) = run(&[]);
+    assert!(
+        second.contains("7 of 9 submissions were judged before"),
+        "{second}"
+    );
+    let lines = rows(&board);
+    assert!(lines.iter().any(|l| l == "3 carol 1 20 + 20 -1"), "{board}");
+    assert!(lines.iter().any(|l| l == "4 dave 1 60 + 60 ."), "{board}");
+    let (_, again) = run(&["--rejudge"]);
+    assert!(!again.contains("judged before"), "{again}");
+}
+
+/// The vendored schema folder and the validator script.
+fn schema_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clics-schema")
+}
+
+/// Validates `file` as `kind` (`scoreboard`, `event-feed`); false (after saying why) when
+/// Python's `jsonschema` is not installed (`.ci/install-tools` installs it).
+fn validate(kind: &str, file: &Path) -> bool {
+    let probe = Process::new("python3")
+        .args(["-c", "import jsonschema, referencing"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: the CLICS schema check needs Python's `jsonschema` (pip install jsonschema; .ci/install-tools does)");
+        return false;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clics_validate.py");
+    let output = Process::new("python3")
+        .arg(script)
+        .arg(schema_dir())
+        .arg(kind)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{kind} `{}` does not validate:\n{}{}",
+        file.display(),
+        stdout(&output),
+        stderr(&output)
+    );
+    true
+}
+
+/// The same day as a CLICS package's submissions: ids, teams.json, files/ and files.zip.
+fn clics(project: &Project) {
+    project.write(
+        "pkg/teams.json",
+        r#"[{"id": "t1", "name": "Alice"}, {"id": "t2", "name": "Bob"}, {"id": "t3", "name": "Dave"}]"#,
+    );
+    project.write(
+        "pkg/submissions.json",
+        r#"[
+  {"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "0:05:00.000", "time": "2026-12-05T10:05:00+01:00"},
+  {"id": "s2", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "0:10:00.000"},
+  {"id": "s3", "team_id": "t2", "problem_id": "echo", "language_id": "c", "contest_time": "0:20:00.000"},
+  {"id": "s4", "team_id": "t2", "problem_id": "echo", "language_id": "python3", "contest_time": "1:45:00.000"}
+]"#,
+    );
+    project.write("pkg/submissions/s1/files/a.py", BYE);
+    project.write("pkg/submissions/s2/files/a.py", HELLO);
+    project.write("pkg/submissions/s3/files/b.c", BROKEN_C);
+    // s4 as an archive, as a CLICS package keeps it.
+    std::fs::create_dir_all(project.join("pkg/submissions/s4")).unwrap();
+    let zip = std::fs::File::create(project.join("pkg/submissions/s4/files.zip")).unwrap();
+    let mut writer = zip::ZipWriter::new(zip);
+    writer
+        .start_file("echo.py", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    std::io::Write::write_all(&mut writer, ECHO.as_bytes()).unwrap();
+    writer.finish().unwrap();
+}
+
+#[test]
+fn a_clics_package_gives_a_scoreboard_and_an_event_feed_that_validate() {
+    let project = contest();
+    clics(&project);
+    let output = project
+        .harness()
+        .args([
+            "contest",
+            "day",
+            "--submissions",
+            "pkg",
+            "--format",
+            "json",
+            "--event-feed",
+            "feed.ndjson",
+        ])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    let board: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The start comes from s1's own `time`: 09:00 UTC.
+    assert_eq!(board["state"]["started"], "2026-12-05T09:00:00.000Z");
+    let row = |i: usize| &board["rows"][i];
+    assert_eq!(
+        (row(0)["team_id"].as_str(), row(0)["rank"].as_i64()),
+        (Some("t1"), Some(1))
+    );
+    assert_eq!(row(0)["score"]["num_solved"], 1);
+    assert_eq!(row(0)["score"]["total_time"], "0:30:00.000");
+    assert_eq!(row(1)["team_id"], "t2");
+    assert_eq!(row(1)["score"]["total_time"], "1:45:00.000");
+    assert_eq!(
+        row(1)["problems"][1]["num_judged"],
+        1,
+        "the CE is not counted"
+    );
+    assert_eq!(
+        (row(2)["team_id"].as_str(), row(2)["rank"].as_i64()),
+        (Some("t3"), Some(3))
+    );
+    let feed = project.read("feed.ndjson");
+    assert!(feed.starts_with("{\"type\":\"contest\""), "{feed}");
+    assert!(feed.contains("\"judgement_type_id\":\"CE\""), "{feed}");
+    let scoreboard = project.join("scoreboard.json");
+    std::fs::write(&scoreboard, &text).unwrap();
+    if validate("scoreboard", &scoreboard) {
+        assert!(validate("event-feed", &project.join("feed.ndjson")));
+        let frozen = project
+            .harness()
+            .args([
+                "contest",
+                "day",
+                "--submissions",
+                "pkg",
+                "--format",
+                "json",
+                "--frozen",
+            ])
+            .output()
+            .unwrap();
+        std::fs::write(&scoreboard, stdout(&frozen)).unwrap();
+        assert!(validate("scoreboard", &scoreboard));
+        let frozen: serde_json::Value = serde_json::from_slice(&frozen.stdout).unwrap();
+        assert_eq!(frozen["rows"][1]["problems"][1]["num_pending"], 1);
+    }
+    // The feed is written again over the earlier one, never over a file of the coach's.
+    project.write("notes.ndjson", "my notes\n");
+    let refused = project
+        .harness()
+        .args([
+            "contest",
+            "day",
+            "--submissions",
+            "pkg",
+            "--event-feed",
+            "notes.ndjson",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(ERROR));
+    assert!(
+        stderr(&refused).contains("is not a report harness wrote"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(project.read("notes.ndjson"), "my notes\n");
+    let again = project
+        .harness()
+        .args([
+            "contest",
+            "day",
+            "--submissions",
+            "pkg",
+            "--event-feed",
+            "feed.ndjson",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(OK), "{}", stderr(&again));
+}
+
+#[test]
+fn bad_input_is_named_by_its_file() {
+    let table: [(&str, &str, &str); 6] = [
+        (
+            "subs/alice/Q.py",
+            "alice/Q.py 0:05:00\n",
+            "`subs/alice/Q.py`: no problem `Q` in the contest",
+        ),
+        (
+            "subs/alice/A.rb",
+            "alice/A.rb 0:05:00\n",
+            "`subs/alice/A.rb`: no language for `.rb` files here",
+        ),
+        (
+            "subs/alice/A.py",
+            "alice/A.py 2:00:01\n",
+            "subs/times:1:1: `alice/A.py`: its time 2:00:01.000 is outside the contest",
+        ),
+        (
+            "subs/alice/A.py",
+            "alice/B.py 0:05:00\n",
+            "subs/times:1:1: `alice/B.py` is not a try in",
+        ),
+        (
+            "subs/alice/A.py",
+            "",
+            "`subs/times`: no time for `alice/A.py`",
+        ),
+        (
+            "subs/alice/A.py",
+            "alice/A.py soon\n",
+            "subs/times:1:1: `soon` is not a contest time",
+        ),
+    ];
+    for (file, times, expected) in table {
+        let project = contest();
+        project.write(file, HELLO);
+        project.write("subs/times", times);
+        let output = project
+            .harness()
+            .args(["contest", "day", "--submissions", "subs"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(ERROR),
+            "{file}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(expected),
+            "{file}: {}",
+            stderr(&output)
+        );
+    }
+    let clics_table: [(&str, &str); 4] = [
+        (
+            r#"[{"id": "s1", "team_id": "nobody", "problem_id": "hello", "language_id": "python3", "contest_time": "0:05:00"}]"#,
+            "`pkg/submissions.json`: submission `s1`: team `nobody` is not in",
+        ),
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "zzz", "language_id": "python3", "contest_time": "0:05:00"}]"#,
+            "submission `s1`: no problem `zzz` in the contest (hint: one of A (hello), B (echo))",
+        ),
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "cobol", "contest_time": "0:05:00"}]"#,
+            "submission `s1`: unknown language `cobol` (hint: one of c, cpp, python3",
+        ),
+        (
+            r#"[{"id": "s9", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "0:05:00"}]"#,
+            "submission `s9`: its files are missing: no `",
+        ),
+    ];
+    for (submissions, expected) in clics_table {
+        let project = contest();
+        project.write("pkg/teams.json", r#"[{"id": "t1", "name": "Alice"}]"#);
+        project.write("pkg/submissions.json", submissions);
+        project.write("pkg/submissions/s1/files/a.py", HELLO);
+        let output = project
+            .harness()
+            .args(["contest", "day", "--submissions", "pkg"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(expected),
+            "{expected}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// A score contest of one 2025-09 scoring package (`sq`, squares of n: group1 worth 20 for
+/// n < 10, group2 `sum` of 30 over n = 10, 20, 1000, group3 `min` worth 50 for n ≥ 5000).
+fn squares_contest(score_by: &[&str]) -> (i32, String, String) {
+    let project = Project::new()
+        .file("ioi/contest.yaml", "name: Squares Day\nscoreboard_type: score\nduration: 2:00:00\n")
+        .file("ioi/problems.yaml", "- id: sq\n  label: A\n")
+        .file(
+            "ioi/sq/problem.yaml",
+            "problem_format_version: 2025-09\ntype: scoring\nname: Squares\nlimits:\n  time_limit: 2\n",
+        )
+        .file("ioi/sq/data/sample/1.in", "2\n")
+        .file("ioi/sq/data/sample/1.ans", "4\n");
+    let groups: [(&str, &str, &[u64]); 3] = [
+        ("group1", "max_score: 20\n", &[3, 7]),
+        (
+            "group2",
+            "max_score: 30\nscore_aggregation: sum\n",
+            &[10, 20, 1000],
+        ),
+        (
+            "group3",
+            "max_score: 50\nscore_aggregation: min\n",
+            &[5000, 9000],
+        ),
+    ];
+    for (group, config, ns) in groups {
+        project.write(
+            &format!("ioi/sq/data/secret/{group}/test_group.yaml"),
+            config,
+        );
+        for (i, n) in ns.iter().enumerate() {
+            project.write(
+                &format!("ioi/sq/data/secret/{group}/{i:02}.in"),
+                &format!("{n}\n"),
+            );
+            project.write(
+                &format!("ioi/sq/data/secret/{group}/{i:02}.ans"),
+                &format!("{}\n", n * n),
+            );
+        }
+    }
+    // ana: 80 (wrong on n = 10 and 20: group2 gives 10) at 0:10, then 50 (wrong on n = 5000:
+    // group3 gives 0) at 0:20. Each subtask's best: 20 + 30 + 50 = 100, last improved at 0:20;
+    // the best try: 80. ben: 100 at 1:00.
+    project.write(
+        "subs/ana/A.py",
+        "n = int(input())\nprint(0 if n in (10, 20) else n * n)\n",
+    );
+    project.write(
+        "subs/ana/A-2.py",
+        "n = int(input())\nprint(0 if n == 5000 else n * n)\n",
+    );
+    project.write("subs/ben/A.py", "n = int(input())\nprint(n * n)\n");
+    project.write("subs/times", "ana/A.py 10\nana/A-2.py 20\nben/A.py 60\n");
+    let output = project
+        .harness()
+        .args(["contest", "ioi", "--submissions", "subs"])
+        .args(score_by)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        stdout(&output),
+        stderr(&output),
+    )
+}
+
+#[test]
+fn a_score_contest_sums_each_subtasks_best_or_takes_the_best_try() {
+    let (code, text, errors) = squares_contest(&[]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let lines = rows(&text);
+    assert!(
+        lines[0].contains("(score: each subtask's best try, summed)"),
+        "{text}"
+    );
+    // Equal scores: the earlier last improvement ranks first.
+    assert_eq!(lines[2], "1 ana 100 100", "{text}");
+    assert_eq!(lines[3], "2 ben 100 100", "{text}");
+    let (code, text, errors) = squares_contest(&["--score-by", "best-submission"]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let lines = rows(&text);
+    assert_eq!(lines[2], "1 ben 100 100", "{text}");
+    assert_eq!(lines[3], "2 ana 80 80", "{text}");
+}
+
+#[test]
+fn a_score_contests_scoreboard_json_validates() {
+    let (code, text, errors) = squares_contest(&["--format", "json"]);
+    assert_eq!(code, OK, "{text}{errors}");
+    let board: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(board["rows"][0]["score"]["score"], 100.0);
+    assert_eq!(board["rows"][0]["problems"][0]["time"], "0:20:00.000");
+    // Written beside nothing of the project's: the validator reads a file.
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("scoreboard.json");
+    std::fs::write(&file, &text).unwrap();
+    validate("scoreboard", &file);
+}
