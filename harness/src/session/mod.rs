@@ -31,7 +31,7 @@ pub use calibrate::CalibrateRequest;
 pub use gen::GenRequest;
 pub use judge::JudgeRequest;
 pub use limits::LimitOverrides;
-pub use output::{Format, Output};
+pub use output::{Format, Output, Sink};
 pub use prepare::{build_first, compile_sources};
 pub use run::RunRequest;
 pub use stress::StressRequest;
