@@ -120,6 +120,10 @@ impl Server {
     /// One event of `task`, numbered, kept, and sent to every client.
     pub fn emit(&self, task: u64, kind: &str, fields: Map<String, Value>) {
         debug_assert!(EVENT_KINDS.contains(&kind), "{kind} is not in EVENT_KINDS");
+        if kind == "task.finished" && fields.get("done") == Some(&Value::Bool(true)) {
+            // Listed by `tasks` until its end is told, not a moment after.
+            lock(&self.tasks).remove(&task);
+        }
         let mut log = lock(&self.log);
         let seq = log.next;
         log.next += 1;
