@@ -130,7 +130,7 @@ impl Client {
     }
 
     /// Sends a request and returns its whole answer (`result` or `error`).
-    fn call(&mut self, method: &str, params: Value) -> Value {
+    fn call(&mut self, method: &str, params: &Value) -> Value {
         let id = json!(self.next_id);
         self.next_id += 1;
         let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
@@ -138,7 +138,7 @@ impl Client {
         self.answer(&id)
     }
 
-    fn result(&mut self, method: &str, params: Value) -> Value {
+    fn result(&mut self, method: &str, params: &Value) -> Value {
         let answer = self.call(method, params);
         assert!(answer.get("error").is_none(), "{method}: {answer}");
         answer["result"].clone()
@@ -214,11 +214,11 @@ fn stdio_judges_a_source_and_tells_each_case_in_order() {
     let project = practice();
     let mut server = stdio(&project);
     let client = &mut server.client;
-    let hello = client.result("initialize", json!({"client": "tests"}));
+    let hello = client.result("initialize", &json!({"client": "tests"}));
     assert_eq!(hello["protocol"], "harness-serve");
     assert_eq!(hello["version"], 1);
     let source = project.join("a.py");
-    let task = client.result("judge", json!({"source": source, "all": true}))["task"].clone();
+    let task = client.result("judge", &json!({"source": source, "all": true}))["task"].clone();
     let finished = client.until(&task, "task.finished");
     let events = client.of_task(&task);
     assert_eq!(
@@ -255,7 +255,7 @@ fn stdio_judges_a_source_and_tells_each_case_in_order() {
     assert_eq!(finished["verdict"], "WA");
     assert_eq!(finished["counts"], json!({"AC": 2, "WA": 1}));
     assert_eq!(finished["done"], true);
-    assert_eq!(client.result("shutdown", json!({})), json!({}));
+    assert_eq!(client.result("shutdown", &json!({})), json!({}));
     let status = server.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
@@ -268,7 +268,7 @@ fn a_compile_error_comes_with_where_the_compiler_pointed() {
     );
     let mut server = stdio(&project);
     let client = &mut server.client;
-    let task = client.result("judge", json!({"source": project.join("bad.cpp")}))["task"].clone();
+    let task = client.result("judge", &json!({"source": project.join("bad.cpp")}))["task"].clone();
     let compiled = client.until(&task, "compile.finished");
     let finished = client.until(&task, "task.finished");
     assert_eq!(compiled["ok"], false);
@@ -302,16 +302,16 @@ fn bad_lines_are_answered_and_the_next_one_is_served() {
     assert_eq!(client.next()["error"]["code"], -32700);
     client.send_raw(b"[1, 2]\n");
     assert_eq!(client.next()["error"]["code"], -32600);
-    let unknown = client.call("judge.everything", json!({}));
+    let unknown = client.call("judge.everything", &json!({}));
     assert_eq!(unknown["error"]["code"], -32601);
-    let wrong_type = client.call("judge", json!({"source": 5}));
+    let wrong_type = client.call("judge", &json!({"source": 5}));
     assert_eq!(wrong_type["error"]["code"], -32602);
     assert_eq!(wrong_type["error"]["data"]["field"], "source");
-    let missing = client.call("judge", json!({}));
+    let missing = client.call("judge", &json!({}));
     assert_eq!(missing["error"]["data"]["field"], "source");
-    let extra = client.call("events", json!({"since": 0, "sinse": 1}));
+    let extra = client.call("events", &json!({"since": 0, "sinse": 1}));
     assert_eq!(extra["error"]["data"]["field"], "sinse");
-    let bad_limit = client.call("judge", json!({"source": "a.py", "time_limit": "soon"}));
+    let bad_limit = client.call("judge", &json!({"source": "a.py", "time_limit": "soon"}));
     assert_eq!(bad_limit["error"]["data"]["field"], "time_limit");
     // Two MiB on one line, twice the bound: refused, and the server reads on.
     let mut long =
@@ -327,10 +327,10 @@ fn bad_lines_are_answered_and_the_next_one_is_served() {
         .unwrap()
         .contains("refused"));
     assert_eq!(
-        client.result("initialize", json!({}))["protocol"],
+        client.result("initialize", &json!({}))["protocol"],
         "harness-serve"
     );
-    let cancel = client.call("cancel", json!({"task": 12345}));
+    let cancel = client.call("cancel", &json!({"task": 12345}));
     assert_eq!(cancel["error"]["code"], -32001);
 }
 
@@ -341,13 +341,13 @@ fn cancel_ends_a_sleeping_task_cancelled_without_a_verdict() {
     let client = &mut server.client;
     let task = client.result(
         "judge",
-        json!({"source": project.join("sleep.py"), "time_limit": "60s"}),
+        &json!({"source": project.join("sleep.py"), "time_limit": "60s"}),
     )["task"]
         .clone();
     client.until(&task, "compile.finished");
     // Its first case is running (or about to): the sleeper is killed, not waited for.
     assert_eq!(
-        client.result("cancel", json!({"task": task})),
+        client.result("cancel", &json!({"task": task})),
         json!({"cancelled": true})
     );
     let finished = client.until(&task, "task.finished");
@@ -358,10 +358,10 @@ fn cancel_ends_a_sleeping_task_cancelled_without_a_verdict() {
         .of_task(&task)
         .iter()
         .all(|e| e["kind"] != "case.finished"));
-    assert_eq!(client.result("tasks", json!({})), json!({"tasks": []}));
+    assert_eq!(client.result("tasks", &json!({})), json!({"tasks": []}));
     // Cancelling what has ended says so, and is no error.
     assert_eq!(
-        client.result("cancel", json!({"task": task})),
+        client.result("cancel", &json!({"task": task})),
         json!({"cancelled": false})
     );
 }
@@ -374,7 +374,7 @@ struct Socketed {
 
 fn socket(project: &Project) -> Socketed {
     let path = project.join("harness.sock");
-    let child = server_command(project)
+    let mut child = server_command(project)
         .arg("--socket")
         .arg(&path)
         .stdin(Stdio::null())
@@ -389,6 +389,8 @@ fn socket(project: &Project) -> Socketed {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the socket `{}` never answered", path.display());
 }
 
@@ -412,7 +414,7 @@ fn two_clients_share_a_socket_and_one_that_comes_back_catches_up() {
     let mut second = Client::on_socket(&server.path);
     let task = first.result(
         "judge",
-        json!({"source": project.join("a.py"), "all": true, "keep": true}),
+        &json!({"source": project.join("a.py"), "all": true, "keep": true}),
     )["task"]
         .clone();
     // The first window goes away at once; its task was asked to outlive it.
@@ -422,13 +424,13 @@ fn two_clients_share_a_socket_and_one_that_comes_back_catches_up() {
     let watched = second.of_task(&task);
     // A window opened later asks what it missed.
     let mut third = Client::on_socket(&server.path);
-    let caught = third.result("events", json!({"since": 0, "task": task}));
+    let caught = third.result("events", &json!({"since": 0, "task": task}));
     assert_eq!(caught["complete"], true);
     let caught = caught["events"].as_array().unwrap().clone();
     assert_eq!(caught, watched);
     assert_seq_increases(&caught);
     let last = caught.last().unwrap()["seq"].as_u64().unwrap();
-    let since = third.result("events", json!({"since": last - 2}));
+    let since = third.result("events", &json!({"since": last - 2}));
     assert_eq!(since["events"].as_array().unwrap().len(), 2);
     assert_eq!(since["next"], last + 1);
 }
@@ -440,19 +442,19 @@ fn a_client_that_goes_cancels_only_its_own_tasks() {
     let mut leaving = Client::on_socket(&server.path);
     let mut staying = Client::on_socket(&server.path);
     let sleep = json!({"source": project.join("sleep.py"), "time_limit": "60s"});
-    let theirs = leaving.result("judge", sleep.clone())["task"].clone();
-    let mine = staying.result("judge", sleep)["task"].clone();
+    let theirs = leaving.result("judge", &sleep)["task"].clone();
+    let mine = staying.result("judge", &sleep)["task"].clone();
     staying.until(&theirs, "compile.finished");
     staying.until(&mine, "compile.finished");
     drop(leaving);
     let finished = staying.until(&theirs, "task.finished");
     assert_eq!(finished["cancelled"], true, "{finished}");
-    let running = staying.result("tasks", json!({}));
+    let running = staying.result("tasks", &json!({}));
     assert_eq!(
         running["tasks"],
         json!([{"task": mine, "yours": true, "keep": false}])
     );
-    staying.result("cancel", json!({"task": mine}));
+    staying.result("cancel", &json!({"task": mine}));
     assert_eq!(staying.until(&mine, "task.finished")["cancelled"], true);
 }
 
@@ -473,7 +475,7 @@ fn the_socket_replaces_a_stale_file_refuses_a_live_one_and_goes_on_shutdown_and_
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(said.contains("already listening"), "{said}");
     let mut client = Client::on_socket(&server.path);
-    assert_eq!(client.result("shutdown", json!({})), json!({}));
+    assert_eq!(client.result("shutdown", &json!({})), json!({}));
     let mut server = server;
     assert!(server.child.wait().unwrap().success());
     assert!(!path.exists(), "the socket file is removed on shutdown");
@@ -484,4 +486,124 @@ fn the_socket_replaces_a_stale_file_refuses_a_live_one_and_goes_on_shutdown_and_
     let status = server.child.wait().unwrap();
     assert_eq!(status.code(), Some(130), "{status:?}");
     assert!(!path.exists(), "the socket file is removed on SIGTERM");
+}
+
+/// The protocol page, read into what it names: the methods (`### \`name\`` under
+/// `## Methods`), the event kinds with the fields of each (the table under each `###` of
+/// `## Events`; the first table there holds the fields every event has), the error codes.
+struct Page {
+    methods: Vec<String>,
+    kinds: Vec<String>,
+    common_fields: Vec<String>,
+    fields: std::collections::BTreeMap<String, Vec<String>>,
+    codes: Vec<i64>,
+}
+
+fn read_page() -> Page {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/reference/protocol.md");
+    let text = std::fs::read_to_string(&path).expect("docs/src/reference/protocol.md");
+    let mut page = Page {
+        methods: Vec::new(),
+        kinds: Vec::new(),
+        common_fields: Vec::new(),
+        fields: Default::default(),
+        codes: Vec::new(),
+    };
+    let mut part = "";
+    let mut heading: Option<String> = None;
+    let first_cell = |line: &str| -> Option<String> {
+        let cell = line.strip_prefix("| ")?.split(" |").next()?.trim();
+        Some(cell.strip_prefix('`')?.strip_suffix('`')?.to_string())
+    };
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            part = match title {
+                "Methods" => "methods",
+                "Events" => "events",
+                "Errors" => "errors",
+                _ => "",
+            };
+            heading = None;
+        } else if let Some(title) = line.strip_prefix("### ") {
+            let name = title.trim_matches('`').to_string();
+            match part {
+                "methods" => page.methods.push(name.clone()),
+                "events" => page.kinds.push(name.clone()),
+                _ => {}
+            }
+            heading = Some(name);
+        } else if part == "events" {
+            if let Some(field) = first_cell(line) {
+                match &heading {
+                    None => page.common_fields.push(field),
+                    Some(kind) => page.fields.entry(kind.clone()).or_default().push(field),
+                }
+            }
+        } else if part == "errors" {
+            if let Some(code) = line
+                .strip_prefix("| ")
+                .and_then(|l| l.split(" |").next())
+                .and_then(|c| c.trim().parse::<i64>().ok())
+            {
+                page.codes.push(code);
+            }
+        }
+    }
+    page
+}
+
+#[test]
+fn the_protocol_page_names_what_the_server_serves_and_every_field_it_sends() {
+    let page = read_page();
+    let project = practice().file("bad.cpp", "int main() { return y; }\n");
+    let mut server = stdio(&project);
+    let client = &mut server.client;
+    let hello = client.result("initialize", &json!({}));
+    let listed = |key: &str| -> Vec<String> {
+        hello["capabilities"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let sorted = |mut names: Vec<String>| {
+        names.sort();
+        names
+    };
+    assert_eq!(sorted(page.methods.clone()), sorted(listed("methods")));
+    assert_eq!(sorted(page.kinds.clone()), sorted(listed("events")));
+    let mut codes: Vec<i64> = hello["capabilities"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_i64().unwrap())
+        .collect();
+    codes.sort();
+    let mut documented = page.codes.clone();
+    documented.sort();
+    assert_eq!(documented, codes);
+    // Every field of every event sent is on the page under its kind.
+    let judged = client.result(
+        "judge",
+        &json!({"source": project.join("a.py"), "all": true}),
+    )["task"]
+        .clone();
+    let failed =
+        client.result("judge", &json!({"source": project.join("bad.cpp")}))["task"].clone();
+    client.until(&judged, "task.finished");
+    client.until(&failed, "task.finished");
+    for event in &client.events {
+        let kind = event["kind"].as_str().unwrap();
+        let fields = page
+            .fields
+            .get(kind)
+            .unwrap_or_else(|| panic!("no section for `{kind}`"));
+        for key in event.as_object().unwrap().keys() {
+            assert!(
+                page.common_fields.contains(key) || fields.contains(key),
+                "`{kind}` sends `{key}`, which docs/src/reference/protocol.md does not name: {event}"
+            );
+        }
+    }
 }

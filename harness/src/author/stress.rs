@@ -253,7 +253,7 @@ pub fn stress(
                             break;
                         }
                     }
-                })
+                });
             });
         }
         drop(sender);

@@ -137,7 +137,7 @@ pub fn judge_cases_with(
                         if sender.send((index, outcome)).is_err() {
                             break;
                         }
-                    })
+                    });
                 });
             }
             drop(sender);

@@ -18,34 +18,6 @@ use anyhow::Result;
 
 use crate::exit;
 
-/// What `initialize` calls the protocol.
-pub const PROTOCOL: &str = "harness-serve";
-/// Its version: raised when a method, a parameter or a field changes meaning.
-pub const PROTOCOL_VERSION: u64 = 1;
-
-/// Every method served, as `initialize` lists them.
-pub const METHODS: &[&str] = &[
-    "initialize",
-    "judge",
-    "stress",
-    "cancel",
-    "events",
-    "tasks",
-    "problems",
-    "cases.add",
-    "shutdown",
-];
-
-/// Every kind of `event` notification.
-pub const EVENT_KINDS: &[&str] = &[
-    "task.started",
-    "compile.finished",
-    "case.finished",
-    "stress.progress",
-    "stress.shrunk",
-    "task.finished",
-];
-
 /// How the server is reached.
 #[derive(Debug, Clone, Default)]
 pub struct ServeOptions {
@@ -77,6 +49,7 @@ mod tests {
     fn every_listed_method_is_served_and_no_other() {
         let server = server::Server::new(None);
         let (client, _outbox) = server.connect();
+        use rpc::METHODS;
         for method in METHODS.iter().chain(&["nothing", "judge.x"]) {
             let code = server.call_for_test(client, method);
             let found = code != Some(rpc::METHOD_NOT_FOUND);

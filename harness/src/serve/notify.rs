@@ -10,7 +10,6 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::diagnostics;
-use super::server::Server;
 use crate::event::{Command, Event, Finished, Plan, StressResult};
 use crate::report::diff::{diff_to_string, DiffOptions};
 use crate::report::json::{CaseJson, LimitsJson, SubmissionJson};
@@ -24,11 +23,14 @@ const EXCERPT_LINES: usize = 30;
 /// Characters of one such line.
 const EXCERPT_CHARS: usize = 200;
 
+/// Sends one event of a task (its kind and fields) to the server's stream.
+pub type Emit = Box<dyn Fn(&str, Map<String, Value>) + Send + Sync>;
+
 /// What one task's runs have said, shared by the reporters of its runs (a watched task has
 /// one run a save) and the thread that runs it.
 pub struct TaskEvents {
-    pub server: Arc<Server>,
-    pub task: u64,
+    /// Sends one event of the task to the server's stream.
+    pub emit: Emit,
     pub cancel: Arc<Task>,
     /// The task re-judges on save: a run's end is not the task's.
     pub watch: bool,
@@ -41,7 +43,7 @@ pub struct TaskEvents {
 impl TaskEvents {
     /// One event of this task.
     pub fn emit(&self, kind: &str, fields: Map<String, Value>) {
-        self.server.emit(self.task, kind, fields);
+        (self.emit)(kind, fields);
     }
 
     /// The task's last event, unless one was sent: cancelled, or the error that stopped it.
@@ -234,7 +236,10 @@ impl Reporter for Notifier {
                 let mut fields = Map::new();
                 fields.insert("iteration".into(), iteration.into());
                 fields.insert("seed".into(), seed.into());
-                fields.insert("failed".into(), failed.map(|v| v.as_str()).into());
+                fields.insert(
+                    "failed".into(),
+                    failed.map(crate::verdict::Verdict::as_str).into(),
+                );
                 self.emit("stress.progress", fields);
             }
             Event::Shrunk {

@@ -10,6 +10,34 @@ use serde_json::{json, Map, Value};
 /// inline is the largest), little enough that a client cannot make the server hold much.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// What `initialize` calls the protocol.
+pub const PROTOCOL: &str = "harness-serve";
+/// Its version: raised when a method, a parameter or a field changes meaning.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// Every method served, as `initialize` lists them.
+pub const METHODS: &[&str] = &[
+    "initialize",
+    "judge",
+    "stress",
+    "cancel",
+    "events",
+    "tasks",
+    "problems",
+    "cases.add",
+    "shutdown",
+];
+
+/// Every kind of `event` notification.
+pub const EVENT_KINDS: &[&str] = &[
+    "task.started",
+    "compile.finished",
+    "case.finished",
+    "stress.progress",
+    "stress.shrunk",
+    "task.finished",
+];
+
 /// The line is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
 /// JSON, but not a request: no `method`, a batch, a line over [`MAX_LINE`].
@@ -170,7 +198,7 @@ pub fn parse(line: &[u8]) -> Result<Request, (Value, Error)> {
 }
 
 /// The line answering `id` with `result`.
-pub fn response(id: &Value, result: Value) -> Vec<u8> {
+pub fn response(id: &Value, result: &Value) -> Vec<u8> {
     line(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
 }
 
@@ -281,7 +309,7 @@ mod tests {
 
     #[test]
     fn answers_are_one_line_each() {
-        let ok = response(&json!(1), json!({"task": 4}));
+        let ok = response(&json!(1), &json!({"task": 4}));
         assert_eq!(
             ok,
             b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"task\":4}}\n"

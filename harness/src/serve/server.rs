@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
@@ -13,8 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::notify::{Notifier, TaskEvents};
 use super::params::{invalid, Params};
-use super::rpc::{self, Error, Line};
-use super::{EVENT_KINDS, METHODS, PROTOCOL, PROTOCOL_VERSION};
+use super::rpc::{self, Error, Line, EVENT_KINDS, METHODS, PROTOCOL, PROTOCOL_VERSION};
 use crate::sandbox::interrupt::{self, Task};
 use crate::session::{Format, JudgeRequest, LimitOverrides, Output, Session, Sink, StressRequest};
 
@@ -140,11 +139,9 @@ impl Server {
         log.events.push_back(event);
         // Sent while the log is held, so that every client gets them in `seq` order.
         for sender in lock(&self.clients).values() {
-            match sender.try_send(line.clone()) {
-                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-                // It reads too slowly: `events` has what it missed.
-                Err(TrySendError::Full(_)) => {}
-            }
+            // A client that reads too slowly misses it (`events` has it); one that is gone
+            // is let go by its own connection.
+            let _ = sender.try_send(line.clone());
         }
     }
 
@@ -197,7 +194,7 @@ impl Server {
             }
         };
         if let Some(id) = &request.id {
-            self.send(client, rpc::response(id, answer));
+            self.send(client, rpc::response(id, &answer));
         }
         if let Some(then) = then {
             then();
@@ -408,9 +405,9 @@ impl Server {
                 thread: None,
             },
         );
+        let emitting = self.clone();
         let events = Arc::new(TaskEvents {
-            server: self.clone(),
-            task,
+            emit: Box::new(move |kind, fields| emitting.emit(task, kind, fields)),
             cancel: cancel.clone(),
             watch,
             runs: AtomicU64::new(0),
