@@ -149,7 +149,18 @@ pub fn judge(
     options: &Options,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
-    judge_as(plan, options, None, on_case)
+    judge_as(plan, options, None, &mut |progress| {
+        if let Progress::Case(outcome) = progress {
+            on_case(outcome);
+        }
+    })
+}
+
+/// What [`judge_as`] tells as it goes: the build, then each case as it finishes.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    Compiled(&'a CompileOutcome),
+    Case(&'a CaseOutcome),
 }
 
 /// [`judge`], the plan's language being a sanitized build (`--sanitize`,
@@ -159,7 +170,7 @@ pub fn judge_as(
     plan: &Plan<'_>,
     options: &Options,
     sanitized: Option<Toolchain>,
-    on_case: &mut dyn FnMut(&CaseOutcome),
+    on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<SubmissionReport, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
@@ -214,6 +225,7 @@ pub fn judge_as(
             }
             report.compile.message = message;
             report.elapsed = started.elapsed();
+            on_progress(Progress::Compiled(&report.compile));
             return Ok(report);
         }
         Compiled::Ready(prepared) => prepared,
@@ -230,6 +242,7 @@ pub fn judge_as(
         ok: true,
         message: prepared.compile_message.clone(),
     };
+    on_progress(Progress::Compiled(&report.compile));
     // The runner copies them into each run's folder from files of their own.
     let include_dir = if beside.is_empty() {
         None
@@ -281,7 +294,7 @@ pub fn judge_as(
         &plan.cases,
         &settings,
         options.stop,
-        on_case,
+        &mut |outcome| on_progress(Progress::Case(outcome)),
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
     if let Some(scoring) = plan.scoring.as_deref() {

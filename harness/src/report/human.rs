@@ -1145,6 +1145,7 @@ impl<W: Write + Send> Reporter for HumanReporter<W> {
             Event::UnitFinished { result, .. } => self.finished(result)?,
             Event::RunFinished(summary) => self.end(summary)?,
             Event::Started { .. }
+            | Event::Compiled { .. }
             | Event::Generated { .. }
             | Event::Tried { .. }
             | Event::Shrunk { .. } => return Ok(()),

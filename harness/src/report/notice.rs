@@ -104,3 +104,17 @@ pub fn write_interrupted(out: &mut dyn Write) -> io::Result<()> {
         "interrupted: every program the judge started was killed"
     )
 }
+
+/// The error and its causes, `outer: inner`, leaving out a cause whose text the message before
+/// it already quotes (library errors name their cause in their own words, hint included).
+pub fn error_chain(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
+}

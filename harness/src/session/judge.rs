@@ -138,7 +138,9 @@ impl Session {
         if request.watch {
             // A file a report may not replace stops the watch now, not at every save.
             output.files()?;
-            return super::watch::watch(&request.source(), |watched| {
+            // A terminal is cleared between runs; a caller's sink has no screen.
+            let clear = output.sink.is_none();
+            return super::watch::watch(&request.source(), clear, |watched| {
                 self.fresh()
                     .judge_once(request, output, input.as_deref(), watched)
             });
@@ -342,8 +344,15 @@ impl Session {
                     unit: 0,
                     label: &label,
                 });
-                let report = submission::judge_as(&plan, &options, toolchain, &mut |outcome| {
-                    on_event(Event::CaseFinished { unit: 0, outcome });
+                let report = submission::judge_as(&plan, &options, toolchain, &mut |progress| {
+                    on_event(match progress {
+                        submission::Progress::Compiled(compile) => {
+                            Event::Compiled { unit: 0, compile }
+                        }
+                        submission::Progress::Case(outcome) => {
+                            Event::CaseFinished { unit: 0, outcome }
+                        }
+                    });
                 })?;
                 on_event(Event::UnitFinished {
                     unit: 0,

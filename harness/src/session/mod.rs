@@ -33,7 +33,7 @@ pub use contest::ContestRequest;
 pub use gen::GenRequest;
 pub use judge::JudgeRequest;
 pub use limits::LimitOverrides;
-pub use output::{Format, Output};
+pub use output::{Format, Output, Sink};
 pub use prepare::{build_first, compile_sources};
 pub use run::RunRequest;
 pub use stress::StressRequest;
