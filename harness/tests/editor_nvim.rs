@@ -1,0 +1,135 @@
+//! The Neovim client (editors/nvim) in real headless Neovim against the real `harness serve`:
+//! `:HarnessJudge` on a wrong answer fills the quickfix list with the failing case and the
+//! results split with its diff; on a compile error, with where the compiler pointed. Skipped,
+//! saying why, where Neovim is not installed (failing under CI) (`.ci/install-tools` installs Debian's `neovim`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::project::Project;
+use serde_json::Value;
+
+fn nvim() -> Option<PathBuf> {
+    let found = Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no nvim: CI runs .ci/install-tools, which installs it"
+        );
+        common::skipped(
+            "editor_nvim: nvim is not installed (apt-get install neovim; .ci/install-tools does)",
+        );
+        return None;
+    }
+    Some(PathBuf::from("nvim"))
+}
+
+/// Runs the judge script on `source` in `project`; the JSON it wrote.
+fn judged_in_nvim(nvim: &Path, project: &Project, source: &str) -> Value {
+    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editors/nvim");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nvim/judge.lua");
+    let out = project.join("nvim-out.json");
+    let output = Command::new(nvim)
+        .current_dir(project.path())
+        .env("HARNESS", assert_cmd::cargo::cargo_bin("harness"))
+        .env("SOURCE", project.join(source))
+        .env("OUT", &out)
+        .env("XDG_CACHE_HOME", project.cache_home())
+        .env("NO_COLOR", "1")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "--cmd"])
+        .arg(format!("set rtp+={}", plugin.display()))
+        .arg("-c")
+        .arg(format!("luafile {}", script.display()))
+        .output()
+        .expect("nvim runs");
+    let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {
+        panic!(
+            "nvim wrote no results ({error}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let value: Value = serde_json::from_str(&text).expect("the script writes JSON");
+    assert_eq!(value["done"], true, "the task never finished: {value:#}");
+    value
+}
+
+#[test]
+fn harness_judge_fills_the_quickfix_list_with_the_failing_case() {
+    let Some(nvim) = nvim() else { return };
+    let project = Project::new()
+        .file(
+            "sol.py",
+            "a, b = map(int, input().split())\nprint(a + b if a < 2 else a * b + 1)\n",
+        )
+        .file("test/1.in", "1 2\n")
+        .file("test/1.ans", "3\n")
+        .file("test/2.in", "2 2\n")
+        .file("test/2.ans", "4\n");
+    let result = judged_in_nvim(&nvim, &project, "sol.py");
+    let quickfix = result["quickfix"].as_array().expect("a list");
+    assert_eq!(quickfix.len(), 1, "{result:#}");
+    assert_eq!(quickfix[0]["file"], "test/2.in", "{result:#}");
+    assert_eq!(
+        quickfix[0]["text"], "case 2: WA line 1, token 1: expected 4, found 5",
+        "{result:#}"
+    );
+    let task = &result["tasks"][0];
+    assert_eq!(task["verdict"], "WA", "{result:#}");
+    let lines: Vec<&str> = task["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(lines[0].starts_with("judging sol.py"), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1 ") && l.contains(" AC ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.trim_start().starts_with("+   1 │ 5")),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines.last(),
+        Some(&"result: WA  (AC 1, WA 1)"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_compile_error_lands_where_the_compiler_pointed() {
+    let Some(nvim) = nvim() else { return };
+    let project = Project::new()
+        .file(
+            "bad.cpp",
+            "#include <cstdio>\nint main() {\n    int x = ;\n    printf(\"%d\\n\", x);\n}\n",
+        )
+        .file("test/1.in", "1 2\n")
+        .file("test/1.ans", "3\n");
+    let result = judged_in_nvim(&nvim, &project, "bad.cpp");
+    let quickfix = result["quickfix"].as_array().expect("a list");
+    let error = quickfix
+        .iter()
+        .find(|item| item["type"] == "E")
+        .unwrap_or_else(|| panic!("no error in the quickfix list: {result:#}"));
+    assert!(
+        error["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("bad.cpp")),
+        "{result:#}"
+    );
+    assert_eq!(error["lnum"], 3, "{result:#}");
+    assert!(error["col"].as_u64().is_some_and(|c| c > 0), "{result:#}");
+    assert_eq!(result["tasks"][0]["verdict"], "CE", "{result:#}");
+}
