@@ -311,3 +311,29 @@ fn a_kattis_submit_answer_package_judges_a_folder_of_answers() {
     assert_eq!(rows[2].0, "secret/3");
     assert_eq!(rows[2].1, "WA");
 }
+
+#[test]
+fn export_refuses_an_output_only_problem_instead_of_writing_a_batch_one() {
+    let project = squares();
+    project
+        .harness()
+        .args(["export", "--no-measure", "sq", "--out", "sq-pkg"])
+        .assert()
+        .code(ERROR)
+        .stderr(predicate::str::contains(
+            "problem `sq` is output-only, which the package this writes cannot say",
+        ));
+    assert!(!project.join("sq-pkg").exists());
+}
+
+#[test]
+fn run_skips_an_output_only_problem_and_says_how_to_judge_it() {
+    squares()
+        .harness()
+        .arg("run")
+        .assert()
+        .code(OK)
+        .stderr(predicate::str::contains(
+            "problem `sq` is output-only: no solution runs (hint: `harness judge sq ANSWERS`",
+        ));
+}
