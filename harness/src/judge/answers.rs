@@ -168,7 +168,7 @@ impl Answers {
         }
         let names: Vec<String> = archive
             .file_names()
-            .filter_map(|name| name.ok().map(|n| n.into_owned()))
+            .filter_map(|name| name.ok().map(std::borrow::Cow::into_owned))
             .collect();
         // `zip -r answers.zip answers/` puts every file under `answers/`.
         let top = names
