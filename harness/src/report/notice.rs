@@ -59,6 +59,10 @@ pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Resu
             out,
             "note: problem `{problem}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {problem} FILE` judges a source file; `{problem}.cpp` or another source named after it beside judge.toml is judged by `harness run`)"
         ),
+        Skip::OutputOnly => writeln!(
+            out,
+            "note: problem `{problem}` is output-only: no solution runs (hint: `harness judge {problem} ANSWERS` checks a folder or zip of answer files)"
+        ),
         Skip::Interactive => writeln!(
             out,
             "note: problem `{problem}` is interactive but names no `interactor`, so its solution run is skipped (hint: add `interactor` to [problems.{problem}])"

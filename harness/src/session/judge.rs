@@ -242,6 +242,9 @@ impl Session {
         watched: &mut Watched,
     ) -> Result<i32> {
         let (mut config, problem, source) = self.resolve(request, output.is_human())?;
+        if config.require_problem(&problem)?.output_only {
+            return judge_answers(&config, &problem, &source, request, output, input);
+        }
         // What the harness writes as it judges is no change of what it judges.
         watched.ignored.extend(
             [
@@ -367,6 +370,72 @@ impl Session {
         }
         Ok(exit::for_verdicts([report.verdict]))
     }
+}
+
+/// `harness judge PROBLEM ANSWERS` on an output-only problem: each case's answer file in the
+/// folder or zip checked, nothing run.
+fn judge_answers(
+    config: &Config,
+    problem: &str,
+    answers: &Path,
+    request: &JudgeRequest,
+    output: &Output,
+    input: Option<&Path>,
+) -> Result<i32> {
+    let refused = [
+        ("--input", input.is_some()),
+        ("--sanitize", request.sanitize),
+        ("--lang", request.lang.is_some()),
+        ("--interactor", request.interactor.is_some()),
+        ("--cases", request.cases.is_some()),
+        ("--failed", request.failed),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+        anyhow::bail!(
+            "problem `{problem}` is output-only: `{}` is a folder or zip of answer files, judged as they are, so {flag} does not apply",
+            answers.display()
+        );
+    }
+    let mut plan = crate::judge::answers::plan(config, problem, answers, request.case.as_deref())?;
+    if let Some(partition) = request.partition {
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
+    }
+    build_checkers(config, [plan.problem], request.no_build)?;
+    let label = answers.display().to_string();
+    let unit = crate::event::Unit {
+        problem: plan.problem.name.clone(),
+        label: label.clone(),
+        source: Some(plan.source.clone()),
+        language: None,
+        limits: None,
+        cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
+        runs: plan.cases.len(),
+        expected: None,
+        scoring: plan.scoring.clone(),
+    };
+    let mut run = Plan::new(Command::Judge, vec![unit], 1, config.sandbox);
+    run.partition = request.partition;
+    let report = stream(
+        &run,
+        output,
+        human_options(output.detail),
+        Vec::new(),
+        |on_event| {
+            on_event(Event::Started {
+                unit: 0,
+                label: &label,
+            });
+            let report = crate::judge::answers::judge(&plan, &mut |outcome| {
+                on_event(Event::CaseFinished { unit: 0, outcome });
+            })?;
+            on_event(Event::UnitFinished {
+                unit: 0,
+                result: Finished::Judged(&report),
+            });
+            Ok(report)
+        },
+    )?;
+    Ok(exit::for_verdicts([report.verdict]))
 }
 
 /// The submission planned on its cases: a package's own, the problem's, or those of
