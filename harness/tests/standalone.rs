@@ -727,3 +727,79 @@ fn a_prebuilt_executable_or_script_is_judged_as_it_is() {
     assert_eq!(code, Some(ERROR), "{text}");
     assert!(text.contains("exe"), "the languages are listed: {text}");
 }
+
+/// `harness project --default DIR`: a project's problems are judged from a folder outside it
+/// (no judge.toml above), through `project` in the user's config; a judge.toml above still
+/// wins; `--no-default` ends it; a default project with no judge.toml is named in the error.
+#[test]
+fn a_default_project_is_reached_from_any_folder() {
+    use common::project::Project;
+    let project = Project::new()
+        .file("judge.toml", "[problems.echo]\ntime-limit = \"5s\"\n")
+        .case("echo", "1", "8\n", "8\n");
+    let outside = Project::new().file("sol.py", "print(input())\n");
+    let elsewhere = Project::new()
+        .file("judge.toml", "[problems.other]\n")
+        .file("sol.py", "print(input())\n");
+    let config = tempfile::tempdir().unwrap();
+    let harness = |dir: &Project, args: &[&str]| {
+        let output = dir
+            .harness()
+            .env("XDG_CONFIG_HOME", config.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("harness project --default DIR"), "{text}");
+
+    let folder = std::fs::canonicalize(project.path()).unwrap();
+    let (code, text) = harness(
+        &outside,
+        &["project", "--default", &project.path().to_string_lossy()],
+    );
+    assert_eq!(code, Some(OK), "{text}");
+    let written = std::fs::read_to_string(config.path().join("harness/config.toml")).unwrap();
+    assert!(
+        written.contains(&format!("project = \"{}\"", folder.display())),
+        "{written}"
+    );
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+    let (code, text) = harness(&outside, &["project"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("(the default project"), "{text}");
+
+    // A judge.toml above the folder is the one used.
+    let (code, text) = harness(&elsewhere, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("echo"), "{text}");
+
+    let (code, text) = harness(&outside, &["project", "--no-default"]);
+    assert_eq!(code, Some(OK), "{text}");
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("harness project --default DIR"), "{text}");
+
+    std::fs::write(
+        config.path().join("harness/config.toml"),
+        format!("[defaults]\nproject = \"{}\"\n", outside.path().display()),
+    )
+    .unwrap();
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("has no `judge.toml`"), "{text}");
+    let (code, text) = harness(
+        &outside,
+        &["project", "--default", &outside.path().to_string_lossy()],
+    );
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("holds no judge.toml"), "{text}");
+}

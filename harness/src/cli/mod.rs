@@ -13,6 +13,7 @@ mod gen;
 mod judge;
 mod listen;
 mod new;
+mod project;
 mod run;
 mod stress;
 mod validate;
@@ -74,6 +75,9 @@ enum Command {
     Doctor,
     /// Show the build cache kept across runs (where, how large); --clear empties it.
     Cache(cache::CacheArgs),
+    /// Show which judge.toml a command here uses; --default DIR reaches DIR's problems from
+    /// any folder.
+    Project(project::ProjectArgs),
     /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
     Export(export::ExportArgs),
 }
@@ -99,6 +103,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         Some(Command::Doctor) => doctor::doctor(&cli.global),
         Some(Command::Cache(args)) => cache::cache(&args),
+        Some(Command::Project(args)) => project::project(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
