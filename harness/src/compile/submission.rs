@@ -17,6 +17,9 @@ pub struct Prepared {
     pub compile_message: String,
     /// The private copy of the source the compiler saw (a sanitizer's frames name it).
     pub source_copy: PathBuf,
+    /// Files put in each run's folder beside the program, by name and path (a command's
+    /// folder, `--cmd`: `java Main` reads `Main.class` there).
+    pub beside: Vec<(String, PathBuf)>,
 }
 
 /// What compiling gave.
@@ -46,6 +49,11 @@ pub fn compile_with(
     memory_bytes: u64,
     beside: &[(String, Vec<u8>)],
 ) -> Result<Compiled, SubmitError> {
+    // A command's source is its folder.
+    if super::command::is_command(language) {
+        let (outcome, beside) = super::command::build(language, source, memory_bytes)?;
+        return Ok(compiled(language, outcome, beside));
+    }
     let files = [source.to_path_buf()];
     let headers: Vec<PathBuf> = source
         .parent()
@@ -66,16 +74,22 @@ pub fn compile_with(
         language.compile_limits,
         memory_bytes,
     )?;
-    Ok(match outcome {
+    Ok(compiled(language, outcome, Vec::new()))
+}
+
+/// What a build of `language` gave, as a submission.
+fn compiled(language: &Language, outcome: Outcome, beside: Vec<(String, PathBuf)>) -> Compiled {
+    match outcome {
         Outcome::Ready(built) => Compiled::Ready(Prepared {
             program: built.program,
             time_multiplier: language.time_multiplier,
             compile_message: built.message,
             source_copy: built.source_copy,
+            beside,
         }),
         Outcome::CompileError(message) => Compiled::CompileError {
             language: language.clone(),
             message,
         },
-    })
+    }
 }
