@@ -744,7 +744,9 @@ fn a_command_line_is_judged_with_the_files_of_its_folder() {
             "import os\nfrom helper import answer\nassert not os.path.exists('secret.ans'), 'an answer is visible'\nprint(answer(int(input())))\n",
         )
         .file("wrong.py", "input()\nprint(7)\n")
-        .file("spin.py", "while True:\n    pass\n");
+        .file("spin.py", "while True:\n    pass\n")
+        // Named as `oj t -c ./a.out` names it, its mode not executable: judged from its copy.
+        .file("a.out", "#!/bin/sh\nread x\necho $x\n");
     let judge = |args: &[&str]| {
         let assert = project.harness().arg("judge").args(args).assert();
         let output = assert.get_output().clone();
@@ -760,6 +762,9 @@ fn a_command_line_is_judged_with_the_files_of_its_folder() {
         text.contains("python3 sol.py (command)") && text.contains("verdict: AC"),
         "{text}"
     );
+    let (code, text) = judge(&["--cmd", "./a.out"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
     let (code, text) = judge(&["--cmd", "python3 wrong.py"]);
     assert_eq!(code, Some(FAILED), "{text}");
     assert!(text.contains("verdict: WA"), "{text}");

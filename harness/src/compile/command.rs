@@ -91,7 +91,8 @@ pub(super) fn build(
     memory_bytes: u64,
 ) -> Result<(Outcome, Beside), SubmitError> {
     check(language, folder)?;
-    let files = folder_files(folder)?;
+    // The program itself is given even when its name looks like a case's (`./a.out`).
+    let files = folder_files(folder, folder_name(&language.run[0]))?;
     let words = &language.run;
     let named = |word: &str| {
         folder_name(word)
@@ -162,8 +163,9 @@ fn folder_name(word: &str) -> Option<&str> {
 }
 
 /// The folder's top-level regular files a command is given, by name: not the hidden ones,
-/// nor the cases' inputs and answers; bounded in number and bytes.
-fn folder_files(folder: &Path) -> Result<Vec<PathBuf>, SubmitError> {
+/// nor the cases' inputs and answers, but always `program` (the file the command runs);
+/// bounded in number and bytes.
+fn folder_files(folder: &Path, program: Option<&str>) -> Result<Vec<PathBuf>, SubmitError> {
     let too_big = |why: String| SubmitError::CommandFolder {
         folder: folder.to_path_buf(),
         why,
@@ -187,7 +189,7 @@ fn folder_files(folder: &Path) -> Result<Vec<PathBuf>, SubmitError> {
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| CASE_EXTENSIONS.contains(&e));
-        if name.starts_with('.') || case_file {
+        if (name.starts_with('.') || case_file) && Some(name.as_str()) != program {
             continue;
         }
         // Through a link, as the program would read it; never a FIFO or a device.
@@ -257,17 +259,24 @@ mod tests {
             std::fs::write(folder.path().join(name), "x").unwrap();
         }
         std::fs::create_dir(folder.path().join("test")).unwrap();
-        let names: Vec<String> = folder_files(folder.path())
-            .unwrap()
-            .iter()
-            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, ["Main$1.class", "Main.class", "sol.py"]);
+        let names = |program| -> Vec<String> {
+            folder_files(folder.path(), program)
+                .unwrap()
+                .iter()
+                .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(names(None), ["Main$1.class", "Main.class", "sol.py"]);
+        // `--cmd ./1.out`: the program is given, whatever its extension.
+        assert_eq!(
+            names(Some("1.out")),
+            ["1.out", "Main$1.class", "Main.class", "sol.py"]
+        );
         for n in 0..=MAX_FILES {
             std::fs::write(folder.path().join(format!("f{n}")), "").unwrap();
         }
         assert!(matches!(
-            folder_files(folder.path()),
+            folder_files(folder.path(), None),
             Err(SubmitError::CommandFolder { .. })
         ));
     }

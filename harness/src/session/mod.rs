@@ -46,9 +46,9 @@ use crate::judge::verify::Skipped;
 use crate::report::human::HumanOptions;
 
 /// Where judge.toml is (named by `--config`, found by walking up from the current folder, or
-/// the user's default project's), and the file itself, read once for the whole command: every step of a command asks the
-/// session, never the disk again. Its packages are read only for the problems a command names
-/// (`harness judge a.cpp --cases test/` never opens one).
+/// the user's default project's), and the file itself, read once for the whole command: every
+/// step of a command asks the session, never the disk again. Its packages are read only for
+/// the problems a command names (`harness judge a.cpp --cases test/` never opens one).
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     config: Option<PathBuf>,
