@@ -14,6 +14,7 @@ mod gen;
 mod judge;
 mod listen;
 mod new;
+mod project;
 mod run;
 mod serve;
 mod stress;
@@ -82,6 +83,9 @@ enum Command {
     /// Judge a contest day: every team's submissions, then the scoreboard (ICPC or IOI), as
     /// text, CLICS scoreboard.json or a CLICS event feed.
     Contest(contest::ContestArgs),
+    /// Show which judge.toml a command here uses; --default DIR reaches DIR's problems from
+    /// any folder.
+    Project(project::ProjectArgs),
     /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
     Export(export::ExportArgs),
 }
@@ -109,6 +113,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         Some(Command::Doctor) => doctor::doctor(&cli.global),
         Some(Command::Cache(args)) => cache::cache(&args),
+        Some(Command::Project(args)) => project::project(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }

@@ -83,7 +83,9 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     if !request.source.exists() {
         return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
     }
-    if let Some(kind) = crate::file_kind::not_regular(request.source) {
+    // A command's source is its folder (`--cmd`).
+    let command = request.language == Some(crate::compile::command::COMMAND);
+    if let Some(kind) = crate::file_kind::not_regular(request.source).filter(|_| !command) {
         return Err(SubmitError::NotAFile {
             path: request.source.to_path_buf(),
             kind,
@@ -280,6 +282,18 @@ pub fn judge_as(
             }
         }
     }
+    // A command's folder, but for the files the problem's own input and output take.
+    let taken = [
+        problem.files.input.as_deref(),
+        problem.files.output.as_deref(),
+    ];
+    beside_files.extend(
+        prepared
+            .beside
+            .iter()
+            .filter(|(name, _)| !taken.contains(&Some(name.as_str())))
+            .cloned(),
+    );
     let settings = JudgeSettings {
         limits: report.limits,
         checker: &problem.checker,

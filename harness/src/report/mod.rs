@@ -15,6 +15,7 @@ pub mod junit;
 pub mod notice;
 pub mod package;
 pub mod progress;
+pub mod project;
 pub mod reporter;
 pub mod score;
 pub mod scoreboard;

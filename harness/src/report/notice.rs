@@ -22,6 +22,12 @@ pub fn write_building(out: &mut dyn Write, command: &[String]) -> io::Result<()>
     writeln!(out, "building: {}", command.join(" "))
 }
 
+/// The build command's end, with how long it took: a log without a terminal (CI) shows where
+/// the minutes went.
+pub fn write_built(out: &mut dyn Write, took: std::time::Duration) -> io::Result<()> {
+    writeln!(out, "built in {}", crate::units::format_duration(took))
+}
+
 /// `--failed` with nothing to rerun.
 pub fn write_nothing_failed(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "nothing failed last time: no case to rerun")

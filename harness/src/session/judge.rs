@@ -1,6 +1,7 @@
 //! `harness judge`: one submission on a problem of judge.toml, on a package folder judged as it
 //! is, or on a folder of cases with no judge.toml (`oj t`'s `test/`); or on one input
-//! (`--input`); or again on every save (`--watch`).
+//! (`--input`); or again on every save (`--watch`). The submission is a source file, or a
+//! command line run with the current folder's files (`--cmd`).
 
 use std::path::{Path, PathBuf};
 
@@ -35,9 +36,13 @@ const DEFAULT_CASES: &str = "test";
 /// What `harness judge` is asked to judge.
 #[derive(Debug, Clone, Default)]
 pub struct JudgeRequest {
-    /// A problem id, a package folder; or, without `source`, the source file itself.
+    /// A problem id, a package folder; or, without `source`, the source file itself (empty
+    /// for a command judged with no judge.toml).
     pub problem: String,
     pub source: Option<PathBuf>,
+    /// A command line judged instead of a source (`--cmd "java Main"`), with the current
+    /// folder's files.
+    pub cmd: Option<String>,
     pub limits: LimitOverrides,
     /// A language id of judge.toml, whatever the extension.
     pub lang: Option<String>,
@@ -67,16 +72,36 @@ pub struct JudgeRequest {
 }
 
 impl JudgeRequest {
-    /// The source file, whichever form the command line took.
+    /// The source file, whichever form the command line took; a command's is the current
+    /// folder.
     fn source(&self) -> PathBuf {
+        if self.cmd.is_some() {
+            return std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        }
         self.source
             .clone()
             .unwrap_or_else(|| PathBuf::from(&self.problem))
     }
 
-    /// Judged with no judge.toml: only a source was given.
+    /// The source given after a problem (`PROBLEM SOURCE`, `PROBLEM --cmd COMMAND`).
+    fn source_of_problem(&self) -> Option<PathBuf> {
+        match &self.cmd {
+            Some(_) => (!self.problem.is_empty()).then(|| self.source()),
+            None => self.source.clone(),
+        }
+    }
+
+    /// Judged with no judge.toml: only a source (or a command) was given.
     fn standalone(&self) -> bool {
-        self.source.is_none()
+        self.source_of_problem().is_none()
+    }
+
+    /// The language to judge as: `--lang`, or a command's.
+    fn lang(&self) -> Option<&str> {
+        match &self.cmd {
+            Some(_) => Some(crate::compile::command::COMMAND),
+            None => self.lang.as_deref(),
+        }
     }
 }
 
@@ -151,7 +176,7 @@ impl Session {
     /// The configuration to judge with, the problem's id and the source: judge.toml's problem,
     /// a package's, or one made up from the command line; the command line's limits on top.
     fn resolve(&self, request: &JudgeRequest, human: bool) -> Result<(Config, String, PathBuf)> {
-        let (mut config, problem, source) = match &request.source {
+        let (mut config, problem, source) = match &request.source_of_problem() {
             // A package folder is a problem of its own, judged with no judge.toml.
             Some(source) if crate::package::detect(Path::new(&request.problem)).is_some() => {
                 let loaded = packages::load_for_judging(
@@ -172,8 +197,8 @@ impl Session {
                 source.clone(),
             ),
             None => {
-                let source = PathBuf::from(&request.problem);
-                if !source.is_file() {
+                let source = request.source();
+                if request.cmd.is_none() && !source.is_file() {
                     anyhow::bail!(
                         "submission `{}` does not exist (hint: `harness judge SOURCE --cases DIR` judges a source file; `harness judge PROBLEM SOURCE` a problem of judge.toml)",
                         source.display()
@@ -181,6 +206,8 @@ impl Session {
                 }
                 let (cases, root) = match &request.cases {
                     Some(cases) => (cases.clone(), None),
+                    // A command's folder is here: `test/` here.
+                    None if request.cmd.is_some() => default_cases(Path::new(""), false)?,
                     None => default_cases(&source, request.input.is_some())?,
                 };
                 let cases = std::path::absolute(&cases).unwrap_or(cases);
@@ -193,6 +220,18 @@ impl Session {
                 (made_up, name, source)
             }
         };
+        if let Some(cmd) = &request.cmd {
+            let language = crate::compile::command::language(cmd)?;
+            crate::compile::command::check(&language, &source)?;
+            if let Some(found) = config.problem(&problem).filter(|p| p.interactive) {
+                anyhow::bail!(
+                    "problem `{}` is interactive, and --cmd judges batch problems only (hint: judge its source file, or the program you built: `harness judge {} ./a.out`)",
+                    found.name,
+                    found.name
+                );
+            }
+            config.languages.push(language);
+        }
         let languages = config.languages.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
             request.limits.apply(problem);
@@ -258,7 +297,7 @@ impl Session {
             .map(|path| std::path::absolute(&path).unwrap_or(path)),
         );
         let sanitizing = if request.sanitize {
-            let lang = request.lang.as_deref();
+            let lang = request.lang();
             let package_cases = request.cases.is_none() && input.is_none();
             Some(sanitize::apply(
                 &mut config,
@@ -330,8 +369,15 @@ impl Session {
                 Stop::Unneeded
             },
         };
-        let label = plan.source.display().to_string();
-        let unit = super::unit_of(&plan, &label);
+        let label = match &request.cmd {
+            Some(cmd) => cmd.clone(),
+            None => plan.source.display().to_string(),
+        };
+        let mut unit = super::unit_of(&plan, &label);
+        if request.cmd.is_some() {
+            // Reports name a command by its words; its folder is where it was run.
+            unit.source = Some(PathBuf::from(&label));
+        }
         let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
         run.partition = request.partition;
         run.failed_only = request.failed;
@@ -347,16 +393,20 @@ impl Session {
                     unit: 0,
                     label: &label,
                 });
-                let report = submission::judge_as(&plan, &options, toolchain, &mut |progress| {
-                    on_event(match progress {
-                        submission::Progress::Compiled(compile) => {
-                            Event::Compiled { unit: 0, compile }
-                        }
-                        submission::Progress::Case(outcome) => {
-                            Event::CaseFinished { unit: 0, outcome }
-                        }
-                    });
-                })?;
+                let mut report =
+                    submission::judge_as(&plan, &options, toolchain, &mut |progress| {
+                        on_event(match progress {
+                            submission::Progress::Compiled(compile) => {
+                                Event::Compiled { unit: 0, compile }
+                            }
+                            submission::Progress::Case(outcome) => {
+                                Event::CaseFinished { unit: 0, outcome }
+                            }
+                        });
+                    })?;
+                if request.cmd.is_some() {
+                    report.source = PathBuf::from(&label);
+                }
                 on_event(Event::UnitFinished {
                     unit: 0,
                     result: Finished::Judged(&report),
@@ -449,7 +499,7 @@ fn plan_submission<'a>(
     let selection = Request {
         problem,
         source,
-        language: request.lang.as_deref(),
+        language: request.lang(),
         cases: if request.standalone() {
             None
         } else {
@@ -692,8 +742,8 @@ fn package_plan<'a>(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = match request.lang.as_deref() {
-        Some(_) => crate::config::detect_language(config, source, request.lang.as_deref())?,
+    let language = match request.lang() {
+        Some(lang) => crate::config::detect_language(config, source, Some(lang))?,
         None => crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
     };
