@@ -31,13 +31,26 @@ fn nvim() -> Option<PathBuf> {
 
 /// Runs the judge script on `source` in `project`; the JSON it wrote.
 fn judged_in_nvim(nvim: &Path, project: &Project, source: &str) -> Value {
+    in_nvim(
+        nvim,
+        project,
+        "judge.lua",
+        &[("SOURCE", project.join(source))],
+    )
+}
+
+/// Runs `script` (in tests/fixtures/nvim) in headless Neovim in `project`, with `env`; the
+/// JSON it wrote.
+fn in_nvim(nvim: &Path, project: &Project, script: &str, env: &[(&str, PathBuf)]) -> Value {
     let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editors/nvim");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nvim/judge.lua");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/nvim")
+        .join(script);
     let out = project.join("nvim-out.json");
     let output = Command::new(nvim)
         .current_dir(project.path())
         .env("HARNESS", assert_cmd::cargo::cargo_bin("harness"))
-        .env("SOURCE", project.join(source))
+        .envs(env.iter().map(|(k, v)| (*k, v)))
         .env("OUT", &out)
         .env("XDG_CACHE_HOME", project.cache_home())
         .env("NO_COLOR", "1")
@@ -132,4 +145,62 @@ fn a_compile_error_lands_where_the_compiler_pointed() {
     assert_eq!(error["lnum"], 3, "{result:#}");
     assert!(error["col"].as_u64().is_some_and(|c| c > 0), "{result:#}");
     assert_eq!(result["tasks"][0]["verdict"], "CE", "{result:#}");
+}
+
+#[test]
+fn harness_stress_shows_the_shrunk_counterexample_and_saves_it_as_a_case() {
+    let Some(nvim) = nvim() else { return };
+    let project = Project::new()
+        .file(
+            "sol.py",
+            "a, b = map(int, input().split())\nprint(a + b if a < 2 else a * b + 1)\n",
+        )
+        .file("brute.py", "a, b = map(int, input().split())\nprint(a + b)\n")
+        .file(
+            "gen.py",
+            "import random, sys\nrandom.seed(int(sys.argv[-1]))\nprint(random.randint(1, 9), random.randint(1, 9))\n",
+        );
+    let result = in_nvim(
+        &nvim,
+        &project,
+        "stress.lua",
+        &[
+            ("SOURCE", project.join("sol.py")),
+            ("REFERENCE", project.join("brute.py")),
+            ("GENERATOR", project.join("gen.py")),
+        ],
+    );
+    assert_eq!(result["done"], true, "{result:#}");
+    let lines: Vec<&str> = result["tasks"][0]["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // One block for the smallest input, redrawn as it shrinks, not one per candidate.
+    let blocks = lines
+        .iter()
+        .filter(|l| l.starts_with("smallest failing input so far"))
+        .count();
+    assert!(blocks <= 1, "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("stress: WA on this input")),
+        "{lines:#?}"
+    );
+    let quickfix = result["quickfix"].as_array().expect("a list");
+    assert!(
+        quickfix.iter().any(|q| q["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("stress: "))),
+        "{result:#}"
+    );
+    // The counterexample became a case beside the source, never over another file.
+    assert_eq!(result["saved"], true, "{result:#}");
+    let input = project.read("test/added-1.in");
+    let answer = project.read("test/added-1.ans");
+    let (a, b) = input.trim().split_once(' ').expect("two numbers");
+    let sum: i64 = a.parse::<i64>().unwrap() + b.parse::<i64>().unwrap();
+    assert_eq!(answer.trim(), sum.to_string(), "{input} {answer}");
 }

@@ -206,6 +206,27 @@ handlers["task.finished"] = function(task, event)
       line = line .. "  (" .. table.concat(parts, ", ") .. ")"
     end
   end
+  local stress = value(event.stress)
+  if type(stress) == "table" then
+    task.shrunk_at = nil
+    if value(stress.found) then
+      task.counterexample = { input = value(stress.input), answer = value(stress.expected) }
+      line = string.format("stress: %s on this input (:HarnessSaveCase keeps it as a case)",
+        tostring(value(stress.verdict) or value(stress.original_verdict) or "failed"))
+      for _, part in ipairs({ "input", "expected", "output" }) do
+        show(task, part .. ":")
+        for _, l in ipairs(vim.split(value(stress[part]) or "", "\n", { trimempty = true })) do
+          show(task, "    " .. l)
+        end
+      end
+      table.insert(task.quickfix, {
+        filename = task.source, lnum = 1, col = 1, type = "E",
+        text = "stress: " .. first_line(value(stress.reason)) .. " on input " .. first_line(value(stress.input)),
+      })
+    else
+      line = string.format("stress: no difference in %d inputs", value(stress.iterations) or 0)
+    end
+  end
   show(task, line)
   task.verdict = verdict or (value(event.cancelled) and "cancelled") or "error"
   -- A watched task's run ends without the task: it waits for the next save.
@@ -228,13 +249,17 @@ handlers["stress.progress"] = function(task, event)
 end
 
 handlers["stress.shrunk"] = function(task, event)
+  -- The smallest failing input so far: one block, redrawn as the shrinker finds smaller ones.
   task.progress_line = nil
-  show(task, string.format("smallest failing input so far (%s, %d bytes, %d steps):",
-    tostring(value(event.verdict) or "?"), value(event.input_bytes) or 0, value(event.steps) or 0))
-  for _, line in ipairs(vim.split(value(event.input) or "", "\n")) do
+  task.shrunk_at = task.shrunk_at or (#task.lines + 1)
+  for i = #task.lines, task.shrunk_at, -1 do
+    table.remove(task.lines, i)
+  end
+  show(task, string.format("smallest failing input so far (%s, %d bytes, %d candidates tried):",
+    tostring(value(event.verdict) or "?"), value(event.input_bytes) or 0, value(event.tried) or 0))
+  for _, line in ipairs(vim.split(value(event.input) or "", "\n", { trimempty = true })) do
     show(task, "    " .. line)
   end
-  task.counterexample = value(event.input)
 end
 
 handlers["problem.received"] = function(_, event)
@@ -474,6 +499,30 @@ function M.stress(reference, generator)
   start("stress", params, "stress " .. vim.fn.fnamemodify(source, ":t"))
 end
 
+--- Keeps the last stress counterexample as a case: in `folder`, or the `test/` folder beside
+--- the source (where `:HarnessJudge` finds cases without a problem).
+function M.save_case(folder)
+  local task = state.tasks[state.last_task or -1]
+  if not task or not task.counterexample then
+    notify("no stress counterexample to keep", vim.log.levels.ERROR)
+    return
+  end
+  folder = (folder and folder ~= "") and vim.fn.fnamemodify(folder, ":p")
+    or (vim.fn.fnamemodify(task.source, ":h") .. "/test")
+  request("cases.add", {
+    folder = folder,
+    input = task.counterexample.input,
+    answer = task.counterexample.answer,
+  }, function(result, err)
+    if err then
+      notify("the case was not added: " .. tostring(value(err.message)), vim.log.levels.ERROR)
+    else
+      notify("added " .. tostring(value(result and (result.input or result.name)) or "the case"))
+      task.saved = result
+    end
+  end)
+end
+
 --- Cancels the last task started here.
 function M.cancel()
   if state.last_task ~= nil then
@@ -519,6 +568,9 @@ function M.setup(options)
   vim.api.nvim_create_user_command("HarnessStress", function(o)
     M.stress(o.fargs[1], o.fargs[2])
   end, { nargs = "+", complete = "file", desc = "Stress-test the current buffer against a reference" })
+  vim.api.nvim_create_user_command("HarnessSaveCase", function(o)
+    M.save_case(o.args)
+  end, { nargs = "?", complete = "dir", desc = "Keep the last stress counterexample as a case" })
   vim.api.nvim_create_user_command("HarnessCancel", M.cancel, { desc = "Cancel the last harness task" })
   vim.api.nvim_create_user_command("HarnessStop", M.stop, { desc = "Stop the harness server" })
   vim.api.nvim_create_autocmd("VimLeavePre", { callback = M.stop })
