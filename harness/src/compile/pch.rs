@@ -88,6 +88,20 @@ pub(super) fn discard(dir: &Path) {
     }
 }
 
+/// Removes every PCH (with `harness cache --clear`): the next compile that wants one makes it.
+pub fn clear() -> Result<(), super::cache::CacheError> {
+    let root = cache::cache_root().join("pch");
+    match std::fs::remove_dir_all(&root) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            Err(super::cache::CacheError::Io {
+                path: root,
+                source: error,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether the compiler is GCC's C++ driver (`g++`, `g++-12`, `x86_64-linux-gnu-g++`, or a
 /// `c++` that leads to one): clang reads no `.gch` found on the include path.
 fn is_gxx(resolved: &Path) -> bool {
