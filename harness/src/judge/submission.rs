@@ -174,7 +174,75 @@ pub fn judge_as(
     sanitized: Option<Toolchain>,
     on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<SubmissionReport, SubmitError> {
+    let built = build(plan)?;
+    judge_built(plan, built, options, sanitized, on_progress)
+}
+
+/// A submission compiled (or refused by the compiler), not judged yet: what [`build`] gives
+/// and [`judge_built`] takes, so that `verify` can compile the next submissions while it
+/// judges this one.
+#[derive(Debug)]
+pub struct Build {
+    compiled: Compiled,
+    /// A package's `include/` files, which the runs get beside the program.
+    included: crate::package::include::Included,
+    /// How long compiling took, counted in the report's time.
+    took: Duration,
+}
+
+/// Compiles the plan's submission with a package's `include/` files: the first half of
+/// [`judge_as`]. A grader that does not compile on its own is the package's error, not a CE.
+pub fn build(plan: &Plan<'_>) -> Result<Build, SubmitError> {
     let started = Instant::now();
+    let problem = plan.problem;
+    // A package's `include/` files go onto the submission, and are compiled with it.
+    let included =
+        match &problem.package {
+            Some(package) => crate::package::include::files_for(&package.path, plan.language)
+                .map_err(|why| SubmitError::Include {
+                    path: package.path.join("include"),
+                    why,
+                })?,
+            None => Default::default(),
+        };
+    let compiled = crate::compile::submission::compile_with(
+        plan.language,
+        &plan.source,
+        problem.memory_limit,
+        &included.files,
+        included.entry.as_deref(),
+    )?;
+    if let (Compiled::CompileError { .. }, Some(package)) = (&compiled, &problem.package) {
+        // A grader that does not compile on its own is the package's fault, not a CE
+        // of every submission.
+        crate::compile::submission::check_beside(
+            plan.language,
+            &included.files,
+            included.entry.as_deref(),
+        )
+        .map_err(|message| SubmitError::Grader {
+            path: package.path.join("include"),
+            message,
+        })?;
+    }
+    Ok(Build {
+        compiled,
+        included,
+        took: started.elapsed(),
+    })
+}
+
+/// Judges a submission [`build`] compiled: the second half of [`judge_as`].
+pub fn judge_built(
+    plan: &Plan<'_>,
+    built: Build,
+    options: &Options,
+    sanitized: Option<Toolchain>,
+    on_progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<SubmissionReport, SubmitError> {
+    // The report's time is the compile's and the cases', as when both ran here.
+    let started = Instant::now();
+    let took = built.took;
     let problem = plan.problem;
     let mut report = SubmissionReport {
         problem: problem.name.clone(),
@@ -193,40 +261,12 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         score: None,
     };
-    // A package's `include/` files go onto the submission, and are compiled with it.
-    let included =
-        match &problem.package {
-            Some(package) => crate::package::include::files_for(&package.path, plan.language)
-                .map_err(|why| SubmitError::Include {
-                    path: package.path.join("include"),
-                    why,
-                })?,
-            None => Default::default(),
-        };
+    let included = built.included;
     let beside = included.files;
-    let prepared = match crate::compile::submission::compile_with(
-        plan.language,
-        &plan.source,
-        problem.memory_limit,
-        &beside,
-        included.entry.as_deref(),
-    )? {
+    let prepared = match built.compiled {
         Compiled::CompileError { message, .. } => {
-            // A grader that does not compile on its own is the package's fault, not a CE
-            // of every submission.
-            if let Some(package) = &problem.package {
-                crate::compile::submission::check_beside(
-                    plan.language,
-                    &beside,
-                    included.entry.as_deref(),
-                )
-                .map_err(|message| SubmitError::Grader {
-                    path: package.path.join("include"),
-                    message,
-                })?;
-            }
             report.compile.message = message;
-            report.elapsed = started.elapsed();
+            report.elapsed = took + started.elapsed();
             on_progress(Progress::Compiled(&report.compile));
             return Ok(report);
         }
@@ -319,6 +359,6 @@ pub fn judge_as(
         }
         report.score = Some(score);
     }
-    report.elapsed = started.elapsed();
+    report.elapsed = took + started.elapsed();
     Ok(report)
 }
