@@ -5,9 +5,11 @@
 //! and kept for a client that reconnects. The protocol is docs/src/reference/protocol.md.
 
 mod diagnostics;
+mod http;
 mod notify;
 mod params;
 mod problems;
+mod received;
 mod rpc;
 mod server;
 mod transport;
@@ -18,6 +20,8 @@ use anyhow::Result;
 
 use crate::exit;
 
+pub use received::Receiving;
+
 /// How the server is reached.
 #[derive(Debug, Clone, Default)]
 pub struct ServeOptions {
@@ -25,20 +29,68 @@ pub struct ServeOptions {
     pub socket: Option<PathBuf>,
     /// The judge.toml of every request that names none.
     pub config: Option<PathBuf>,
+    /// `--http PORT`: the live page on 127.0.0.1 (0: any free port).
+    pub http: Option<u16>,
+    /// `--receive`: Competitive Companion's problems, stored and told as `problem.received`.
+    pub receive: Option<Receiving>,
 }
 
 /// Serves until stdin ends (stdio), `shutdown`, or SIGTERM/SIGINT.
 pub fn serve(options: &ServeOptions) -> Result<i32> {
     let server = server::Server::new(options.config.clone());
+    // Both ports are taken before anything is served, so that one in use is the command's
+    // error, not a warning after the editor connected.
+    let live = options.http.map(http::bind).transpose()?;
+    let receiver = options
+        .receive
+        .as_ref()
+        .map(|receiving| received::bind(receiving))
+        .transpose()?;
+    server.open_doors(server::Doors {
+        http: live.as_ref().map(http::Live::port),
+        receive: receiver.as_ref().map(received::Bound::port),
+    });
+    // The doors' threads start once the socket is bound: binding it sets the process's
+    // umask for a moment, which no other thread may see while making a file.
+    let open = {
+        let server = server.clone();
+        move || -> Result<()> {
+            if let Some(live) = live {
+                say(format_args!(
+                    "live page on http://127.0.0.1:{}/",
+                    live.port()
+                ));
+                http::start(live, server.clone())?;
+            }
+            if let Some(receiver) = receiver {
+                say(format_args!(
+                    "receiving problems from Competitive Companion on port {} into `{}`",
+                    receiver.port(),
+                    receiver.config().display()
+                ));
+                received::start(receiver, server)?;
+            }
+            Ok(())
+        }
+    };
     match &options.socket {
-        Some(path) => transport::socket(&server, path)?,
-        None => transport::stdio(&server)?,
+        Some(path) => transport::socket(&server, path, open)?,
+        None => {
+            open()?;
+            transport::stdio(&server)?;
+        }
     }
     Ok(if crate::sandbox::interrupt::is_interrupted() {
         exit::INTERRUPTED
     } else {
         exit::OK
     })
+}
+
+/// A line on stderr, where the server's own words go.
+fn say(message: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(anstream::stderr(), "{message}");
 }
 
 #[cfg(test)]
