@@ -64,7 +64,7 @@ pub fn serve(options: &ServeOptions) -> Result<i32> {
             }
             if let Some(receiver) = receiver {
                 say(format_args!(
-                    "receiving problems from Competitive Companion on port {} into `{}`",
+                    "receiving problems from Competitive Companion on http://127.0.0.1:{} into `{}`",
                     receiver.port(),
                     receiver.config().display()
                 ));
