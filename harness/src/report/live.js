@@ -66,7 +66,8 @@
     if (typeof value !== "string" || value === "") return null;
     const box = el("pre", { class: "diff" });
     for (const line of value.split("\n")) {
-      const kind = line.startsWith("-") ? "del" : line.startsWith("+") ? "ins" : "";
+      const head = line.startsWith("--- ") || line.startsWith("+++ ");
+      const kind = head ? "muted" : line.startsWith("-") ? "del" : line.startsWith("+") ? "ins" : "";
       box.append(el("span", { class: kind }, line));
     }
     return el("div", { class: "part", "data-part": "diff" }, el("h4", {}, "diff"), box);

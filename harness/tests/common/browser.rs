@@ -89,11 +89,19 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .process_group(0);
-        // SAFETY: only dup2 between fork and exec, which is async-signal-safe; the
+        // SAFETY: only fcntl and dup2 between fork and exec, both async-signal-safe; the
         // descriptors stay open in the parent until the child is spawned.
         unsafe {
             command.pre_exec(move || {
-                if libc::dup2(theirs_in, 3) < 0 || libc::dup2(theirs_out, 4) < 0 {
+                // Copied above 4 first: either may be 3 or 4 itself, which the other's
+                // dup2 would close (and a dup2 onto itself keeps close-on-exec).
+                let high_in = libc::fcntl(theirs_in, libc::F_DUPFD, 10);
+                let high_out = libc::fcntl(theirs_out, libc::F_DUPFD, 10);
+                if high_in < 0
+                    || high_out < 0
+                    || libc::dup2(high_in, 3) < 0
+                    || libc::dup2(high_out, 4) < 0
+                {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
