@@ -98,6 +98,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_reader_of_the_page_is_caught_up_then_let_go_when_it_falls_behind() {
+        let server = server::Server::new(None);
+        let event = |n: u64| {
+            let mut fields = serde_json::Map::new();
+            fields.insert("iteration".into(), n.into());
+            fields
+        };
+        server.emit(1, "stress.progress", event(1));
+        server.emit(1, "stress.progress", event(2));
+        let (_, past, live) = server.watch(1);
+        let text = |frame: &[u8]| String::from_utf8(frame.to_vec()).unwrap();
+        assert_eq!(past.len(), 1);
+        assert!(text(&past[0]).starts_with("id: 2\ndata: {"), "{}", text(&past[0]));
+        server.emit(1, "stress.progress", event(3));
+        assert!(text(&live.recv().unwrap()).starts_with("id: 3\n"));
+        // It reads no more: once its queue is full it is let go, and the server goes on.
+        for n in 0..5000 {
+            server.emit(1, "stress.progress", event(n));
+        }
+        let kept = live.try_iter().count();
+        assert!(kept > 0 && kept < 5000, "{kept}");
+        assert!(live.recv().is_err(), "a reader that fell behind is let go");
+        let (_, past, _) = server.watch(5000);
+        assert_eq!(past.len(), 3, "the log has what it missed");
+    }
+
+    #[test]
     fn every_listed_method_is_served_and_no_other() {
         let server = server::Server::new(None);
         let (client, _outbox) = server.connect();
