@@ -370,6 +370,24 @@ fn a_problem_competitive_companion_posts_is_stored_and_told_to_every_client() {
     assert!(std::fs::read_to_string(workspace.join("judge.toml"))
         .unwrap()
         .contains("cf1900a"));
+    // Every field it sends is on the protocol page, under its kind or among every event's.
+    let book = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/reference/protocol.md"),
+    )
+    .unwrap();
+    let section = book
+        .split("### `problem.received`")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a problem.received section on the protocol page");
+    let common = book.split("### `task.started`").next().unwrap();
+    for key in event.as_object().unwrap().keys() {
+        let row = format!("| `{key}` |");
+        assert!(
+            section.contains(&row) || common.contains(&row),
+            "problem.received sends `{key}`, which the protocol page does not name"
+        );
+    }
     // The page hears of it too, the same event.
     assert_eq!(page.next().1, event);
     // The problem received is judged by its id at once.

@@ -110,7 +110,11 @@ mod tests {
         let (_, past, live) = server.watch(1);
         let text = |frame: &[u8]| String::from_utf8(frame.to_vec()).unwrap();
         assert_eq!(past.len(), 1);
-        assert!(text(&past[0]).starts_with("id: 2\ndata: {"), "{}", text(&past[0]));
+        assert!(
+            text(&past[0]).starts_with("id: 2\ndata: {"),
+            "{}",
+            text(&past[0])
+        );
         server.emit(1, "stress.progress", event(3));
         assert!(text(&live.recv().unwrap()).starts_with("id: 3\n"));
         // It reads no more: once its queue is full it is let go, and the server goes on.
