@@ -65,12 +65,19 @@ pub fn start(bound: Bound, events: Arc<Server>) -> Result<()> {
                         events.emit_event(None, "problem.received", fields(problem, &config));
                     }
                     Event::Refused { status, reason } => {
-                        super::say(format_args!("a problem was refused ({status}): {reason}"))
+                        let _ = crate::report::workspace::write_refused(
+                            &mut anstream::stderr(),
+                            status,
+                            reason,
+                        );
                     }
                     Event::BatchTimedOut(_) => {}
                 });
             if let Err(error) = outcome {
-                super::say(format_args!("the receiver stopped: {error}"));
+                let _ = crate::report::notice::write_warning(
+                    &mut anstream::stderr(),
+                    format_args!("the receiver stopped (the server goes on): {error}"),
+                );
             }
         })?;
     Ok(())
