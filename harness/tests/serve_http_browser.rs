@@ -171,10 +171,147 @@ fn the_live_page_follows_a_task_as_it_runs_in_chromium() {
         .to_string();
     assert!(diagnostic.starts_with("bad.cpp:2:"), "{diagnostic}");
     assert!(diagnostic.contains('y'), "{diagnostic}");
+    assert_eq!(
+        page.eval("/\\b(null|undefined)\\b/.test(document.querySelector('main').innerText)"),
+        false,
+        "a missing field was drawn as text"
+    );
     // Every event reached the page, in order.
     let last = client.result("events", &json!({"since": 0}))["next"]
         .as_u64()
         .unwrap()
         - 1;
     page.wait_until(&format!("document.body.dataset.seq === '{last}'"));
+}
+
+/// The Kattis guessing game's interactor (tests/interactive.rs has its siblings): the secret
+/// from the case's input, ten guesses, `higher`/`lower`/`correct`.
+const GUESS_KATTIS: &str = r#"#!/usr/bin/env python3
+import sys
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+for number in range(1, 11):
+    line = sys.stdin.readline()
+    if not line:
+        open(feedback + "judgemessage.txt", "w").write("the submission ended before guess %d\n" % number)
+        sys.exit(43)
+    guess = int(line)
+    if guess == secret:
+        print("correct", flush=True)
+        sys.exit(42)
+    print("higher" if guess < secret else "lower", flush=True)
+open(feedback + "judgemessage.txt", "w").write("not found in 10 guesses\n")
+sys.exit(43)
+"#;
+
+/// Guesses 1, 2, 3, …: never reaches 37 in ten.
+const COUNTS_UP: &str =
+    "import sys\nfor i in range(1, 11):\n    print(i, flush=True)\n    if sys.stdin.readline().strip() == 'correct':\n        break\n";
+
+/// Sums a list (`n`, then n numbers), one too many for a number above 50.
+const WRONG_SUM: &str =
+    "n = int(input())\nprint(sum(v + 1 if v > 50 else v for v in map(int, input().split())))\n";
+const BRUTE_SUM: &str = "n = int(input())\nprint(sum(map(int, input().split())))\n";
+/// testlib-style: the seed is the last argument.
+const GEN: &str = "import random, sys\nr = random.Random(int(sys.argv[-1]))\nn = r.randint(1, 8)\nprint(n)\nprint(*[r.randint(0, 60) for _ in range(n)])\n";
+
+#[test]
+fn the_live_page_shows_a_dialogue_side_by_side_and_a_stress_counterexample() {
+    let Some(chromium) = chromium("the live page's dialogue and stress in chromium") else {
+        return;
+    };
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            &format!(
+                "[problems.guess]\ncases = \"cases/guess\"\ntime-limit = \"5s\"\ninteractor = [\"interactors/guess-kattis\"]\ninteractor-protocol = \"kattis\"\n{}",
+                common::C_AND_PYTHON
+            ),
+        )
+        .executable("interactors/guess-kattis", GUESS_KATTIS)
+        .case("guess", "1", "37\n", "37\n")
+        .file("counts_up.py", COUNTS_UP);
+    // The stress run's sources, in a folder with no judge.toml above it.
+    let practice = Project::new()
+        .file("wrong.py", WRONG_SUM)
+        .file("brute.py", BRUTE_SUM)
+        .file("gen.py", GEN);
+    let mut server = stdio_with(&project, &["--http", "0"]);
+    let port = server.port("live page on");
+    let mut page = Browser::open(&chromium, &format!("http://127.0.0.1:{port}/"));
+    page.wait_until("document.getElementById('status')?.textContent === 'live'");
+    let client = &mut server.client;
+
+    let guessed = client.result(
+        "judge",
+        &json!({"source": project.join("counts_up.py"), "problem": "guess"}),
+    )["task"]
+        .clone();
+    let g = section(&guessed);
+    page.wait_until(&format!(
+        "{g} !== null && {g}.classList.contains('finished')"
+    ));
+    assert_eq!(page.eval(&format!("{g}.dataset.verdict")), "WA");
+    // Each line on its side: the submission's guesses left, the interactor's replies right.
+    let sides = page.eval(&format!(
+        "[...{g}.querySelectorAll('table.dialogue tbody tr')].slice(0, 4).map(r => [r.cells[0].textContent, r.cells[1].textContent])"
+    ));
+    assert_eq!(
+        sides,
+        json!([["1", ""], ["", "higher"], ["2", ""], ["", "higher"]]),
+        "the dialogue's first lines"
+    );
+    let said = page.eval(&format!(
+        "{g}.querySelector('[data-part=\"interactor said\"] pre').textContent"
+    ));
+    assert!(said.as_str().unwrap().contains("not found"), "{said}");
+
+    let stressed = client.result(
+        "stress",
+        &json!({
+            "source": practice.join("wrong.py"),
+            "generator": practice.join("gen.py"),
+            "reference": practice.join("brute.py"),
+            "seed": 1,
+        }),
+    )["task"]
+        .clone();
+    let s = section(&stressed);
+    page.wait_until(&format!(
+        "{s} !== null && {s}.classList.contains('finished')"
+    ));
+    assert!(
+        page.eval(&format!(
+            "Number({s}.querySelector('.stress').dataset.iterations)"
+        ))
+        .as_u64()
+        .unwrap()
+            >= 1,
+        "stress.progress was drawn"
+    );
+    assert_eq!(page.eval(&format!("{s}.dataset.verdict")), "WA");
+    let counterexample = page
+        .eval(&format!(
+            "{s}.querySelector('pre.counterexample').textContent"
+        ))
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Shrunk to one number above 50.
+    let numbers: Vec<u64> = counterexample
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(numbers.len(), 2, "{counterexample}");
+    assert!(numbers[1] > 50, "{counterexample}");
+    assert_eq!(
+        page.eval(&format!("{s}.querySelector('.cases').hidden")),
+        true
+    );
+    assert_eq!(
+        page.eval("/\\b(null|undefined)\\b/.test(document.querySelector('main').innerText)"),
+        false,
+        "a missing field was drawn as text"
+    );
+    page.screenshot(&output_folder().join("live-page-stress.png"));
 }

@@ -109,11 +109,12 @@
       body);
     const failures = el("div", { class: "failures" });
     const stress = el("div", { class: "stress" });
+    const cases = el("div", { class: "scroll cases" }, table);
     const section = el("section", { class: "task running", "data-task": id },
-      head, progress, compile, el("div", { class: "scroll" }, table), failures, stress);
+      head, progress, compile, cases, failures, stress);
     if (empty) empty.hidden = true;
     root.prepend(section);
-    t = { id, section, verdict, title, plan, progress, compile, body, failures, stress, done: 0, total: 0, limit: null, run: 0 };
+    t = { id, section, verdict, title, plan, progress, compile, cases, body, failures, stress, done: 0, total: 0, limit: null, run: 0 };
     tasks.set(id, t);
     return t;
   }
@@ -142,6 +143,8 @@
       t.plan.replaceChildren(...parts.filter((p) => p).map((p) => el("span", {}, p)));
       t.verdict.replaceChildren(badge("ran", "…"));
       t.progress.textContent = e.command === "stress" ? "stressing…" : "compiling…";
+      // A stress run has inputs, not cases: its table would stay empty.
+      t.cases.hidden = e.command === "stress";
     },
     "compile.finished"(t, e) {
       if (e.ok === false) {
@@ -227,14 +230,15 @@
     const head = s.found
       ? el("h3", {}, "counterexample ", badge(s.verdict), el("span", { class: "muted" }, " seed " + str(s.seed) + ", " + str(s.iterations) + " inputs"))
       : el("h3", {}, "no difference in " + str(s.iterations) + " inputs");
-    t.stress.replaceChildren(head,
+    // replaceChildren would write a null as the text "null".
+    t.stress.replaceChildren(...[head,
       s.found ? el("div", { class: "muted" }, str(s.reason)) : null,
       block("input", s.input, false, "counterexample"),
       block("expected", s.expected),
       block("received", s.output),
       s.stderr ? block("stderr", s.stderr) : null,
       s.original_input && s.original_input !== s.input ? block("before shrinking", s.original_input) : null,
-      s.saved ? el("div", { class: "muted" }, "saved as " + str(s.saved)) : null);
+      s.saved ? el("div", { class: "muted" }, "saved as " + str(s.saved)) : null].filter((part) => part));
   }
 
   function problemReceived(e) {
