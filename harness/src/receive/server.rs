@@ -71,8 +71,6 @@ const QUEUED: usize = 64;
 /// thread freed.
 pub const REQUEST_DEADLINE: Duration = super::http::REQUEST_DEADLINE;
 
-/// A request head larger than this is refused (431): the extension's is under 1 KiB.
-
 /// How often the server looks at Ctrl-C and quiet batches while no request comes, and how
 /// long the accept thread waits before it tries again when the process is out of descriptors.
 const TICK: Duration = Duration::from_millis(100);

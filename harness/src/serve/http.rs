@@ -81,7 +81,7 @@ pub fn bind(port: u16) -> Result<Live, HttpError> {
 type Accepted = (TcpStream, Instant);
 
 /// Serves the page on threads of its own until the process ends.
-pub fn start(live: Live, server: Arc<Server>) -> Result<(), HttpError> {
+pub fn start(live: Live, server: &Arc<Server>) -> Result<(), HttpError> {
     let page: Arc<[u8]> = crate::report::live::page().into_bytes().into();
     let (jobs, waiting) = mpsc::sync_channel::<Accepted>(QUEUED);
     let waiting = Arc::new(Mutex::new(waiting));

@@ -41,11 +41,7 @@ pub fn serve(options: &ServeOptions) -> Result<i32> {
     // Both ports are taken before anything is served, so that one in use is the command's
     // error, not a warning after the editor connected.
     let live = options.http.map(http::bind).transpose()?;
-    let receiver = options
-        .receive
-        .as_ref()
-        .map(|receiving| received::bind(receiving))
-        .transpose()?;
+    let receiver = options.receive.as_ref().map(received::bind).transpose()?;
     server.open_doors(server::Doors {
         http: live.as_ref().map(http::Live::port),
         receive: receiver.as_ref().map(received::Bound::port),
@@ -60,7 +56,7 @@ pub fn serve(options: &ServeOptions) -> Result<i32> {
                     "live page on http://127.0.0.1:{}/",
                     live.port()
                 ));
-                http::start(live, server.clone())?;
+                http::start(live, &server)?;
             }
             if let Some(receiver) = receiver {
                 say(format_args!(

@@ -121,14 +121,14 @@ impl Browser {
             _profile: profile,
         };
         let page = browser.wait_for(|b| {
-            let targets = b.call("Target.getTargets", json!({}), false);
+            let targets = b.call("Target.getTargets", &json!({}), false);
             targets["targetInfos"]
                 .as_array()
                 .and_then(|all| all.iter().find(|t| t["type"] == "page").cloned())
         });
         let attached = browser.call(
             "Target.attachToTarget",
-            json!({"targetId": page["targetId"], "flatten": true}),
+            &json!({"targetId": page["targetId"], "flatten": true}),
             false,
         );
         browser.session = attached["sessionId"].as_str().unwrap().to_string();
@@ -136,7 +136,7 @@ impl Browser {
     }
 
     /// Calls a DevTools method, on the page's session or the browser's; its result.
-    pub fn call(&mut self, method: &str, params: Value, on_page: bool) -> Value {
+    pub fn call(&mut self, method: &str, params: &Value, on_page: bool) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         let mut message = json!({"id": id, "method": method, "params": params});
@@ -164,7 +164,7 @@ impl Browser {
     pub fn eval(&mut self, expression: &str) -> Value {
         let result = self.call(
             "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
+            &json!({"expression": expression, "returnByValue": true}),
             true,
         );
         assert!(
@@ -209,7 +209,7 @@ impl Browser {
     pub fn screenshot(&mut self, path: &Path) {
         let shot = self.call(
             "Page.captureScreenshot",
-            json!({"format": "png", "captureBeyondViewport": true}),
+            &json!({"format": "png", "captureBeyondViewport": true}),
             true,
         );
         let data = shot["data"].as_str().unwrap();
