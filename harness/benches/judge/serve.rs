@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::setup::{Setup, PROGRAMS};
-use crate::stats::{median, ms, ratio};
+use crate::stats::{median, ms, range, ratio};
 use crate::{Options, Target};
 
 /// Cases judged in the long runs: the first of king-queens' inputs, each its own answer.
@@ -222,13 +222,15 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
          | | per case (median) |\n| --- | --- |\n\
          | `harness judge echo.c --all` | {} ms |\n\
          | `harness serve`, `judge {{source, all}}` | {} ms |\n\
-         | serve ÷ judge (median of the repeats' ratios) | {} |\n\n\
+         | serve ÷ judge (median of the repeats' ratios; min–max) | {} ({}–{}) |\n\n\
          | from the `judge` request to the first `case.finished` | median |\n| --- | --- |\n\
          | one case (`case: \"{ONE}\"`) | {} ms |\n| every case | {} ms |",
         CASES - 1,
         ms(cli),
         ms(serve),
         ratio(r),
+        ratio(range(&ratios).0),
+        ratio(range(&ratios).1),
         ms(first),
         ms(median(&firsts_all)),
     );
