@@ -216,7 +216,7 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         String::from("## serve: a case through `harness serve` against `harness judge`\n\n");
     let _ = writeln!(
         text,
-        "The static C echo on the first {CASES} king-queens inputs (each its own answer), \
+        "The C echo (`benches/programs/echo.c`, built by the judge's own C entry) on the first {CASES} king-queens inputs (each its own answer), \
          `-j 1`, the build cached; per case = (T({CASES}) − T(1)) / {}, wall time. One \
          `harness serve` serves every repeat; `harness judge` starts anew each time.\n\n\
          | | per case (median) |\n| --- | --- |\n\
