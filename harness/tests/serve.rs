@@ -6,19 +6,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::path::Path;
 
 use common::project::Project;
+use common::serve::{assert_seq_increases, kinds, server_command, socket, stdio, Client};
 use serde_json::{json, Value};
-
-/// How long a test waits for any one message: far longer than any case here takes.
-const PATIENCE: Duration = Duration::from_secs(120);
 
 const SUM: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
 const SLEEPER: &str = "import time\ntime.sleep(600)\n";
@@ -35,178 +28,6 @@ fn practice() -> Project {
         .file("test/2.ans", "42\n")
         .file("test/3.in", "2 2\n")
         .file("test/3.ans", "5\n")
-}
-
-fn server_command(project: &Project) -> Command {
-    let mut command = Command::new(assert_cmd::cargo::cargo_bin("harness"));
-    command
-        .current_dir(project.path())
-        .env("NO_COLOR", "1")
-        .env_remove("HARNESS_CACHE_DIR")
-        .env("XDG_CACHE_HOME", project.cache_home())
-        .arg("serve");
-    command
-}
-
-/// Lines read on a thread of their own, as JSON.
-fn reader(input: impl std::io::Read + Send + 'static) -> Receiver<Value> {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(input).lines() {
-            let Ok(line) = line else { return };
-            let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| {
-                panic!("the server wrote a line that is not JSON ({e}): {line}")
-            });
-            if sender.send(value).is_err() {
-                return;
-            }
-        }
-    });
-    receiver
-}
-
-/// One connection to a server: where requests go and where its lines come from.
-struct Client {
-    to: Box<dyn Write + Send>,
-    from: Receiver<Value>,
-    next_id: u64,
-    /// Every event seen, in the order it came.
-    events: Vec<Value>,
-    /// A socket's connection, closed when the client is dropped (its reading thread holds
-    /// a copy that would keep it open).
-    socket: Option<UnixStream>,
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        if let Some(socket) = &self.socket {
-            let _ = socket.shutdown(std::net::Shutdown::Both);
-        }
-    }
-}
-
-impl Client {
-    fn new(to: impl Write + Send + 'static, from: impl std::io::Read + Send + 'static) -> Client {
-        Client {
-            to: Box::new(to),
-            from: reader(from),
-            next_id: 1,
-            events: Vec::new(),
-            socket: None,
-        }
-    }
-
-    fn on_socket(path: &Path) -> Client {
-        let stream = UnixStream::connect(path).expect("the server's socket");
-        let mut client = Client::new(stream.try_clone().unwrap(), stream.try_clone().unwrap());
-        client.socket = Some(stream);
-        client
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        self.to.write_all(bytes).unwrap();
-        self.to.flush().unwrap();
-    }
-
-    /// The next line, whatever it is.
-    fn next(&mut self) -> Value {
-        let value = self.from.recv_timeout(PATIENCE).unwrap_or_else(|_| {
-            panic!("no line from the server; events so far: {:#?}", self.events)
-        });
-        if value["method"] == "event" {
-            self.events.push(value["params"].clone());
-        }
-        value
-    }
-
-    /// The answer to the request of `id`, keeping the events met on the way.
-    fn answer(&mut self, id: &Value) -> Value {
-        loop {
-            let value = self.next();
-            if value.get("id") == Some(id) {
-                return value;
-            }
-        }
-    }
-
-    /// Sends a request and returns its whole answer (`result` or `error`).
-    fn call(&mut self, method: &str, params: &Value) -> Value {
-        let id = json!(self.next_id);
-        self.next_id += 1;
-        let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        self.send_raw(format!("{line}\n").as_bytes());
-        self.answer(&id)
-    }
-
-    fn result(&mut self, method: &str, params: &Value) -> Value {
-        let answer = self.call(method, params);
-        assert!(answer.get("error").is_none(), "{method}: {answer}");
-        answer["result"].clone()
-    }
-
-    /// Events until one of `task` of `kind` comes (kept ones first); returns that one.
-    fn until(&mut self, task: &Value, kind: &str) -> Value {
-        let seen = |events: &[Value]| {
-            events
-                .iter()
-                .find(|e| &e["task"] == task && e["kind"] == kind)
-                .cloned()
-        };
-        loop {
-            if let Some(event) = seen(&self.events) {
-                return event;
-            }
-            self.next();
-        }
-    }
-
-    fn of_task(&self, task: &Value) -> Vec<Value> {
-        self.events
-            .iter()
-            .filter(|e| &e["task"] == task)
-            .cloned()
-            .collect()
-    }
-}
-
-/// A server on stdin and stdout.
-struct Piped {
-    child: Child,
-    client: Client,
-}
-
-fn stdio(project: &Project) -> Piped {
-    let mut child = server_command(project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("harness serve starts");
-    let to: ChildStdin = child.stdin.take().unwrap();
-    let from = child.stdout.take().unwrap();
-    Piped {
-        child,
-        client: Client::new(to, from),
-    }
-}
-
-impl Drop for Piped {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn kinds(events: &[Value]) -> Vec<String> {
-    events
-        .iter()
-        .map(|e| e["kind"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn assert_seq_increases(events: &[Value]) {
-    let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
-    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
 }
 
 #[test]
@@ -364,41 +185,6 @@ fn cancel_ends_a_sleeping_task_cancelled_without_a_verdict() {
         client.result("cancel", &json!({"task": task})),
         json!({"cancelled": false})
     );
-}
-
-/// A server on a socket in the project's folder.
-struct Socketed {
-    child: Child,
-    path: PathBuf,
-}
-
-fn socket(project: &Project) -> Socketed {
-    let path = project.join("harness.sock");
-    let mut child = server_command(project)
-        .arg("--socket")
-        .arg(&path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("harness serve starts");
-    // It is there once it answers.
-    for _ in 0..1200 {
-        if UnixStream::connect(&path).is_ok() {
-            return Socketed { child, path };
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the socket `{}` never answered", path.display());
-}
-
-impl Drop for Socketed {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[test]

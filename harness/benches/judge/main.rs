@@ -14,14 +14,16 @@
 //!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
 //! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt
 //!   run` on the same folder, cold (build caches emptied) and warm;
-//! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it.
+//! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it;
+//! - serve: a case judged through `harness serve` against `harness judge`, and the time from
+//!   a `judge` request to its first `case.finished`.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress verify html`), `--repeats N` (default 5), `--no-oj` to
+//! solutions judge-memory load stress verify html serve`), `--repeats N` (default 5), `--no-oj` to
 //! skip online-judge-tools, and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
@@ -33,6 +35,7 @@ mod load;
 mod machine;
 mod overhead;
 mod runner;
+mod serve;
 mod setup;
 mod solutions;
 mod stats;
@@ -60,10 +63,11 @@ enum Section {
     Stress,
     Verify,
     Html,
+    Serve,
 }
 
 impl Section {
-    const ALL: [Section; 9] = [
+    const ALL: [Section; 10] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -73,6 +77,7 @@ impl Section {
         Section::Stress,
         Section::Verify,
         Section::Html,
+        Section::Serve,
     ];
 
     fn name(self) -> &'static str {
@@ -86,6 +91,7 @@ impl Section {
             Section::Stress => "stress",
             Section::Verify => "verify",
             Section::Html => "html",
+            Section::Serve => "serve",
         }
     }
 }
@@ -131,7 +137,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html, serve; options: --repeats N, --no-oj, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -192,6 +198,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Stress => stress::run(&setup, options, &mut targets)?,
             Section::Verify => verify::run(&setup, options, &mut targets)?,
             Section::Html => html::run(&setup, options.repeats, &mut targets)?,
+            Section::Serve => serve::run(&setup, options, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

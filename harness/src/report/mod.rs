@@ -12,6 +12,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod live;
 pub mod notice;
 pub mod package;
 pub mod progress;

@@ -36,6 +36,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "stress.progress",
     "stress.shrunk",
     "task.finished",
+    "problem.received",
 ];
 
 /// The line is not JSON.

@@ -24,6 +24,10 @@ const KEPT_EVENTS: usize = 65_536;
 /// (`events` has them), and its answers wait for it.
 const CLIENT_QUEUE: usize = 4096;
 
+/// Frames waiting for one reader of the live page's stream: one that reads slower than this
+/// is let go, and its browser reconnects and catches up from the last event it has.
+const WATCHER_QUEUE: usize = 1024;
+
 /// One client's queue of lines to write.
 pub type Outbox = Receiver<Arc<[u8]>>;
 
@@ -45,6 +49,11 @@ struct Running {
 pub struct Server {
     log: Mutex<Log>,
     clients: Mutex<BTreeMap<u64, SyncSender<Arc<[u8]>>>>,
+    /// Readers of the live page's event stream (`--http`), each sent server-sent-event frames.
+    watchers: Mutex<BTreeMap<u64, SyncSender<Arc<[u8]>>>>,
+    next_watcher: AtomicU64,
+    /// What `initialize` tells of the server's other doors.
+    doors: Mutex<Doors>,
     tasks: Mutex<BTreeMap<u64, Running>>,
     next_task: AtomicU64,
     next_client: AtomicU64,
@@ -67,6 +76,9 @@ impl Server {
                 events: VecDeque::new(),
             }),
             clients: Mutex::new(BTreeMap::new()),
+            watchers: Mutex::new(BTreeMap::new()),
+            next_watcher: AtomicU64::new(1),
+            doors: Mutex::new(Doors::default()),
             tasks: Mutex::new(BTreeMap::new()),
             next_task: AtomicU64::new(1),
             next_client: AtomicU64::new(1),
@@ -118,17 +130,22 @@ impl Server {
 
     /// One event of `task`, numbered, kept, and sent to every client.
     pub fn emit(&self, task: u64, kind: &str, fields: Map<String, Value>) {
-        debug_assert!(EVENT_KINDS.contains(&kind), "{kind} is not in EVENT_KINDS");
         if kind == "task.finished" && fields.get("done") == Some(&Value::Bool(true)) {
             // Listed by `tasks` until its end is told, not a moment after.
             lock(&self.tasks).remove(&task);
         }
+        self.emit_event(Some(task), kind, fields);
+    }
+
+    /// One event, of a task or (`problem.received`) of none.
+    pub fn emit_event(&self, task: Option<u64>, kind: &str, fields: Map<String, Value>) {
+        debug_assert!(EVENT_KINDS.contains(&kind), "{kind} is not in EVENT_KINDS");
         let mut log = lock(&self.log);
         let seq = log.next;
         log.next += 1;
         let mut event = Map::new();
         event.insert("seq".into(), seq.into());
-        event.insert("task".into(), task.into());
+        event.insert("task".into(), task.map_or(Value::Null, Value::from));
         event.insert("kind".into(), kind.into());
         event.extend(fields);
         let event = Value::Object(event);
@@ -143,6 +160,41 @@ impl Server {
             // is let go by its own connection.
             let _ = sender.try_send(line.clone());
         }
+        let mut watchers = lock(&self.watchers);
+        if let (false, Some(event)) = (watchers.is_empty(), log.events.back()) {
+            let frame = sse_frame(event);
+            // A reader that cannot keep up is let go rather than waited for: its browser
+            // reconnects with the last `seq` it has.
+            watchers.retain(|_, sender| sender.try_send(frame.clone()).is_ok());
+        }
+    }
+
+    /// A new reader of the live page's stream: its number, the frames of the events after
+    /// `since` (kept ones), and the queue of those to come. Taken under the log's lock, so
+    /// that no event is missed or told twice between the two.
+    pub fn watch(&self, since: u64) -> (u64, Vec<Arc<[u8]>>, Outbox) {
+        let log = lock(&self.log);
+        let past = log
+            .events
+            .iter()
+            .filter(|e| e["seq"].as_u64().is_some_and(|seq| seq > since))
+            .map(sse_frame)
+            .collect();
+        let (sender, receiver) = mpsc::sync_channel(WATCHER_QUEUE);
+        let id = self.next_watcher.fetch_add(1, Ordering::SeqCst);
+        lock(&self.watchers).insert(id, sender);
+        drop(log);
+        (id, past, receiver)
+    }
+
+    /// The reader is gone.
+    pub fn unwatch(&self, watcher: u64) {
+        lock(&self.watchers).remove(&watcher);
+    }
+
+    /// Says what `initialize` tells of the live page and the receiver.
+    pub fn open_doors(&self, doors: Doors) {
+        *lock(&self.doors) = doors;
     }
 
     /// Writes `line` to `client`, waiting for room.
@@ -265,6 +317,7 @@ impl Server {
     }
 
     fn capabilities(&self) -> Value {
+        let doors = *lock(&self.doors);
         json!({
             "protocol": PROTOCOL,
             "version": PROTOCOL_VERSION,
@@ -278,7 +331,9 @@ impl Server {
                     .map(|(code, name)| json!({"code": code, "name": name}))
                     .collect::<Vec<_>>(),
                 "watch": true,
-                "problem_received": false,
+                "problem_received": doors.receive.is_some(),
+                "receive_port": doors.receive,
+                "live_page": doors.http.map(|port| format!("http://127.0.0.1:{port}/")),
             },
         })
     }
@@ -508,6 +563,20 @@ impl Server {
             .collect();
         json!({ "tasks": tasks })
     }
+}
+
+/// The server's doors besides its protocol: the live page's port and the receiver's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Doors {
+    pub http: Option<u16>,
+    pub receive: Option<u16>,
+}
+
+/// One event as a server-sent event: its `seq` as the id, for `Last-Event-ID`.
+fn sse_frame(event: &Value) -> Arc<[u8]> {
+    let seq = event["seq"].as_u64().unwrap_or(0);
+    // serde_json writes no newline inside a value: the event is one `data:` line.
+    format!("id: {seq}\ndata: {event}\n\n").into_bytes().into()
 }
 
 /// A result and what to do once it is answered.

@@ -85,9 +85,11 @@ struct Connection {
 }
 
 /// The socket at `path`: until `shutdown` or a signal. The file is removed when it ends.
-pub fn socket(server: &Arc<Server>, path: &Path) -> Result<()> {
+/// `open` starts the server's other doors once the socket is bound.
+pub fn socket(server: &Arc<Server>, path: &Path, open: impl FnOnce() -> Result<()>) -> Result<()> {
     let listener = bind(path)?;
     let _remove = Remove::new(path);
+    open()?;
     listener
         .set_nonblocking(true)
         .context("cannot set up the socket")?;
