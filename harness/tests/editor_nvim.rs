@@ -204,3 +204,95 @@ fn harness_stress_shows_the_shrunk_counterexample_and_saves_it_as_a_case() {
     let sum: i64 = a.parse::<i64>().unwrap() + b.parse::<i64>().unwrap();
     assert_eq!(answer.trim(), sum.to_string(), "{input} {answer}");
 }
+
+/// A Competitive Companion POST to `port`, retried while the server is not listening yet.
+fn post_problem(port: u16) {
+    use std::io::{Read, Write};
+    let body = serde_json::json!({
+        "name": "A. Cover in Water",
+        "group": "Codeforces - Round 911",
+        "url": "https://codeforces.com/contest/1900/problem/A",
+        "memoryLimit": 256,
+        "timeLimit": 1000,
+        "tests": [{"input": "1\n3\n...\n", "output": "2\n"}],
+        "testType": "single",
+        "input": {"type": "stdin"},
+        "output": {"type": "stdout"}
+    })
+    .to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            write!(
+                stream,
+                "POST / HTTP/1.1\r\nHost: localhost:{port}\r\nContent-Type: application/json\r\nOrigin: chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .unwrap();
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nothing listened on {port}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_received_problem_opens_in_its_workspace_and_is_judged_by_its_id() {
+    let Some(nvim) = nvim() else { return };
+    let project = Project::new().file("ws/.keep", "");
+    let workspace = project.join("ws");
+    // A free port, given back for the server to take.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editors/nvim");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nvim/receive.lua");
+    let out = project.join("nvim-out.json");
+    let mut child = Command::new(&nvim)
+        .current_dir(project.path())
+        .env("HARNESS", assert_cmd::cargo::cargo_bin("harness"))
+        .env("PORT", port.to_string())
+        .env("WORKSPACE", &workspace)
+        .env("OUT", &out)
+        .env("XDG_CACHE_HOME", project.cache_home())
+        .env("XDG_CONFIG_HOME", project.join("config"))
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "--cmd"])
+        .arg(format!("set rtp+={}", plugin.display()))
+        .arg("-c")
+        .arg(format!("luafile {}", script.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nvim runs");
+    post_problem(port);
+    let status = child.wait().expect("nvim ends");
+    assert!(status.success(), "{status}");
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("results")).expect("JSON");
+    assert_eq!(result["received"], true, "{result:#}");
+    assert_eq!(result["problem"], "cf1900a", "{result:#}");
+    // A tab page of its own, in the workspace, on the folder of its samples.
+    assert_eq!(result["tabs"], 2, "{result:#}");
+    assert_eq!(
+        Path::new(result["cwd"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        workspace.canonicalize().unwrap(),
+        "{result:#}"
+    );
+    assert!(
+        result["buffer"]
+            .as_str()
+            .is_some_and(|b| b.ends_with("cases/cf1900a") || b.ends_with("cases/cf1900a/")),
+        "{result:#}"
+    );
+    assert!(workspace.join("cases/cf1900a/sample-1.in").is_file());
+}

@@ -263,13 +263,25 @@ handlers["stress.shrunk"] = function(task, event)
 end
 
 handlers["problem.received"] = function(_, event)
-  local folder = value(event.folder) or value(event.path)
-  notify("received " .. tostring(value(event.name) or value(event.problem) or folder or "a problem")
+  local problem = value(event.problem)
+  local folder = value(event.folder)
+  local solution = value(event.solution)
+  notify("received " .. tostring(problem or "a problem") .. (value(event.title) and (" (" .. event.title .. ")") or "")
     .. (folder and (" into " .. folder) or ""))
-  if folder and config.open_received then
-    vim.cmd("tabnew")
-    vim.cmd("tcd " .. vim.fn.fnameescape(folder))
-    vim.cmd("edit " .. vim.fn.fnameescape(folder))
+  state.received = state.received or {}
+  table.insert(state.received, event)
+  if not config.open_received or not folder then
+    return
+  end
+  -- A tab page in the problem's workspace, on its solution file when a template made one;
+  -- :HarnessJudge there judges it on the problem received.
+  vim.cmd("tabnew")
+  vim.cmd("tcd " .. vim.fn.fnameescape(folder))
+  if solution then
+    vim.cmd("edit " .. vim.fn.fnameescape(solution))
+    vim.b.harness_problem = problem
+  else
+    vim.cmd("edit " .. vim.fn.fnameescape(value(event.cases) or folder))
   end
 end
 
@@ -462,7 +474,8 @@ function M.judge(problem)
     return
   end
   local params = { source = source }
-  if problem and problem ~= "" then
+  problem = (problem and problem ~= "") and problem or vim.b.harness_problem
+  if problem then
     params.problem = problem
   end
   start("judge", params, vim.fn.fnamemodify(source, ":t"))
@@ -545,9 +558,20 @@ function M.tasks()
   return state.tasks
 end
 
+--- The problems received from Competitive Companion so far (their `problem.received` events).
+function M.received()
+  return state.received or {}
+end
+
 --- Every line the server sent, for when something looks wrong.
 function M.log()
   return state.log
+end
+
+--- Starts the server (or connects to the shared one) before any task: for a session that
+--- receives problems from Competitive Companion from the start. Whether it is up.
+function M.connect()
+  return ensure_server()
 end
 
 --- Stops the server this instance started.
