@@ -14,6 +14,10 @@ let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let diagnostics: vscode.DiagnosticCollection;
 let connecting: Promise<Client> | undefined;
+/** The last connection, once closed: a new one takes over its tasks and catches up. */
+let previous: Client | undefined;
+/** The files each source's last build put diagnostics on, cleared by its next build. */
+const diagnosed = new Map<string, vscode.Uri[]>();
 /** The task the status bar shows: the last one this window started. */
 let shown: number | undefined;
 
@@ -82,9 +86,14 @@ async function open(): Promise<Client> {
   opened.on("close", (why: string) => {
     output.appendLine(`the server connection closed: ${why}`);
     connecting = undefined;
+    previous = opened;
   });
   const hello = await opened.initialize();
   output.appendLine(`connected to harness ${hello.harness}${socket ? ` on ${socket}` : ""}`);
+  // Back on a shared server: what happened while away is still kept there. A server of
+  // one's own that ended took its tasks with it.
+  if (socket && previous) await opened.resume(previous);
+  previous = undefined;
   return opened;
 }
 
@@ -140,6 +149,10 @@ async function judge(): Promise<void> {
   const picked = await pickProblem(harness, source);
   if (!picked) return;
   const { watch, all } = settings();
+  // A file judged again replaces this window's task on it (a watched one goes on otherwise).
+  for (const task of harness.tasks.values()) {
+    if (task.mine && !task.done && task.started?.source === source) await harness.cancel(task.task);
+  }
   const state = await harness.judge({ source, ...picked, watch, all });
   follow(state);
 }
@@ -197,8 +210,10 @@ function show(state: TaskState, event: HarnessEvent): void {
       break;
     case "compile.finished": {
       const source = state.started?.source ?? "";
-      diagnostics.delete(vscode.Uri.file(source));
-      for (const [file, list] of diagnosticsByFile(event.diagnostics, source)) {
+      for (const uri of diagnosed.get(source) ?? []) diagnostics.delete(uri);
+      const placed = [...diagnosticsByFile(event.diagnostics, source)];
+      diagnosed.set(source, placed.map(([file]) => vscode.Uri.file(file)));
+      for (const [file, list] of placed) {
         diagnostics.set(
           vscode.Uri.file(file),
           list.map((d) => {
