@@ -52,8 +52,10 @@ async function command(page, title) {
   await page.keyboard.press("Enter");
 }
 
+/** The output channel's visible text (Monaco draws spaces as no-break spaces). */
 async function outputText(page) {
-  return page.$eval(".part.panel .monaco-editor .view-lines", (lines) => lines.innerText).catch(() => "");
+  const text = await page.$eval(".part.panel .monaco-editor .view-lines", (lines) => lines.innerText).catch(() => "");
+  return text.replace(/\u00a0/g, " ");
 }
 
 (async () => {
