@@ -6,7 +6,8 @@
 //! - the built extension is loaded into real VS Code, code-server (from
 //!   .ci/install-code-server), and driven there by headless Chromium through
 //!   editors/vscode/browser/drive.js: a file opened, "Harness: Judge this file" run from the
-//!   command palette, the status bar, output channel, problems count and squiggles read.
+//!   command palette, the status bar, output channel, problems count and squiggles read; a
+//!   problem picked from judge.toml's; a sleeping run cancelled with "Cancel a task".
 //!
 //! npm keeps its download cache where it always does (~/.npm), as cargo keeps crates; nothing
 //! else is written outside the project, and node_modules/ never lands in the repository.
@@ -385,6 +386,26 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
     );
     assert!(
         result["compileError"]["squiggles"].as_u64() >= Some(1),
+        "{result:#}"
+    );
+    // A judge.toml up from the file: its problem offered first, then the cases beside it.
+    let offered: Vec<&str> = result["picked"]["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|row| row.as_str())
+        .collect();
+    assert!(
+        offered.len() == 2 && offered[0].starts_with("sum"),
+        "{result:#}"
+    );
+    assert!(offered[1].contains("cases beside the source"), "{result:#}");
+    assert!(
+        status("picked").contains(&"Harness: AC (2/2)".to_string()),
+        "{result:#}"
+    );
+    assert!(
+        status("cancelled").contains(&"Harness: cancelled".to_string()),
         "{result:#}"
     );
 }

@@ -1,7 +1,7 @@
 //! Drives the extension inside real VS Code (code-server) with headless Chromium, as a person
-//! would: opens a file with Quick Open, runs "Harness: Judge this file" from the command
-//! palette, and reads what the window then shows (the status bar, the output channel, the
-//! problems count, the squiggles under the code). Run by harness/tests/editor_vscode.rs
+//! would: opens a file with Quick Open, runs "Harness: Judge this file" (and "Cancel a
+//! task") from the command palette, picks a problem, and reads what the window then shows
+//! (the status bar, the output channel, the problems count, the squiggles under the code). Run by harness/tests/editor_vscode.rs
 //! with code-server's node and puppeteer-core from .ci/install-code-server on NODE_PATH.
 //! Usage: node drive.js URL CHROMIUM SCREENSHOT_FOLDER; prints one JSON object.
 
@@ -85,6 +85,24 @@ async function outputText(page) {
     result.compileError.squiggles = await page.$$eval(".monaco-editor .squiggly-error", (marks) => marks.length);
     result.compileError.status = await statusBar(page);
     await page.screenshot({ path: path.join(shots, "compile-error.png") });
+
+    // A judge.toml up from the file: the pick offers its problem, the one named like the file
+    // first, and Enter takes it.
+    await open(page, "contest/sum.py");
+    await command(page, "Harness: Judge this file");
+    await page.waitForSelector('.quick-input-list .monaco-list-row[aria-label*="sum"]', { timeout: PATIENCE_MS });
+    result.picked = {
+      offered: await page.$$eval(".quick-input-list .monaco-list-row", (rows) => rows.map((row) => row.getAttribute("aria-label"))),
+    };
+    await page.keyboard.press("Enter");
+    result.picked.status = await untilStatus(page, /^Harness: .*\(\d+\/\d+\)/);
+
+    // A solution that sleeps, cancelled from the palette.
+    await open(page, "practice/sleep.py");
+    await command(page, "Harness: Judge this file");
+    await untilStatus(page, /^Harness: 0\/3$/);
+    await command(page, "Harness: Cancel a task");
+    result.cancelled = { status: await untilStatus(page, /^Harness: cancelled$/) };
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);
   } finally {
