@@ -52,9 +52,21 @@ async function command(page, title) {
   await page.keyboard.press("Enter");
 }
 
-/** The output channel's visible text (Monaco draws spaces as no-break spaces). */
+/**
+ * The output channel's visible text. Monaco reuses its line elements, so their order in the
+ * tree is not the lines' order: they are put in order by where they are drawn. Spaces are
+ * drawn as no-break spaces.
+ */
 async function outputText(page) {
-  const text = await page.$eval(".part.panel .monaco-editor .view-lines", (lines) => lines.innerText).catch(() => "");
+  const text = await page
+    .$eval(".part.panel .monaco-editor .view-lines", (lines) =>
+      [...lines.querySelectorAll(".view-line")]
+        .map((line) => ({ top: parseFloat(line.style.top) || 0, text: line.innerText }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text)
+        .join("\n"),
+    )
+    .catch(() => "");
   return text.replace(/\u00a0/g, " ");
 }
 

@@ -377,6 +377,10 @@ export class Client extends EventEmitter {
     if (message.error) {
       pending.reject(new RpcError(pending.method, message.error.code, message.error.message, message.error.data));
     } else {
+      // A task's first events may follow its answer in the same chunk, and are routed before
+      // the caller's `await` resumes: the task is marked this connection's now, not then.
+      const task = (message.result as { task?: unknown } | null)?.task;
+      if ((pending.method === "judge" || pending.method === "stress") && typeof task === "number") this.started(task);
       pending.resolve(message.result);
     }
   }
