@@ -94,7 +94,9 @@ pub fn watch(
     })
     .context("cannot watch files on this system")?;
     let mut watched = Watched::of(file);
-    let mut points = BTreeMap::new();
+    // The source is watched before the first run, not after it: a save while it runs (an
+    // editor that saves right after asking) is then seen, not lost.
+    let mut points = rewatch(&mut watcher, &BTreeMap::new(), watched.points())?;
     let terminal = clear && std::io::stdout().is_terminal();
     loop {
         if terminal {
