@@ -60,6 +60,8 @@ pub(super) struct RawProblem {
     pub(super) multi_test: bool,
     #[serde(default)]
     pub(super) output_only: bool,
+    pub(super) grader: Option<BTreeMap<String, String>>,
+    pub(super) grader_files: Option<Vec<String>>,
     pub(super) input_file: Option<String>,
     pub(super) output_file: Option<String>,
     pub(super) scoring: Option<toml::Value>,

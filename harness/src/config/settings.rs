@@ -80,6 +80,9 @@ pub struct Problem {
     /// The contestant hands in one answer file per case instead of a program (IOI's
     /// output-only tasks, Kattis `submit-answer`): `harness judge PROBLEM ANSWERS` checks each.
     pub output_only: bool,
+    /// Sources compiled with the contestant's (a grader with `main` that calls the
+    /// contestant's functions), per language (`grader`, `grader-files`).
+    pub graders: Graders,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
@@ -102,6 +105,34 @@ pub struct PackageRef {
     pub path: PathBuf,
     /// judge.toml's `time-limit` for the problem, if it sets one.
     pub time_limit: Option<Duration>,
+}
+
+/// `grader = { cpp = "graders/grader.cpp" }` and `grader-files = ["graders/queens.h"]`: what
+/// goes onto a submission before it is built, as a package's `include/` does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Graders {
+    /// Each grader by the format code of its language (`cpp`, `python3`: a package's
+    /// `include/<code>/`, which PyPy and CPython share) and its file.
+    pub sources: Vec<(String, PathBuf)>,
+    /// Files put beside a submission in any language (headers): a package's
+    /// `include/default/`.
+    pub files: Vec<PathBuf>,
+}
+
+impl Graders {
+    /// The grader of `language`, when the problem has one.
+    pub fn source_for(&self, language: &Language) -> Option<&std::path::Path> {
+        let code = language.format_code();
+        self.sources
+            .iter()
+            .find(|(other, _)| other == code)
+            .map(|(_, path)| path.as_path())
+    }
+
+    /// Whether the problem names no grader and no grader file.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty() && self.files.is_empty()
+    }
 }
 
 /// The interactor of an interactive problem.

@@ -158,6 +158,41 @@ pub fn judge(
     })
 }
 
+/// What goes onto a submission in `language` before it is built: a package's `include/`
+/// files, or judge.toml's `grader` and `grader-files`; with where they come from, which a
+/// grader's compile error names, when there are any.
+fn included(
+    problem: &Problem,
+    language: &Language,
+) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
+    if let Some(package) = &problem.package {
+        let path = package.path.join("include");
+        let included = crate::package::include::files_for(&package.path, language).map_err(
+            |why| SubmitError::Include {
+                path: path.clone(),
+                why,
+            },
+        )?;
+        return Ok((included, Some(path)));
+    }
+    if problem.graders.is_empty() {
+        return Ok(Default::default());
+    }
+    let path = problem
+        .graders
+        .source_for(language)
+        .or(problem.graders.files.first().map(PathBuf::as_path))
+        .map(Path::to_path_buf);
+    let included =
+        crate::package::include::from_graders(&problem.graders, language).map_err(|why| {
+            SubmitError::Include {
+                path: path.clone().unwrap_or_default(),
+                why,
+            }
+        })?;
+    Ok((included, path))
+}
+
 /// What [`judge_as`] tells as it goes: the build, then each case as it finishes.
 #[derive(Debug, Clone, Copy)]
 pub enum Progress<'a> {
@@ -193,16 +228,9 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         score: None,
     };
-    // A package's `include/` files go onto the submission, and are compiled with it.
-    let included =
-        match &problem.package {
-            Some(package) => crate::package::include::files_for(&package.path, plan.language)
-                .map_err(|why| SubmitError::Include {
-                    path: package.path.join("include"),
-                    why,
-                })?,
-            None => Default::default(),
-        };
+    // A package's `include/` files, or judge.toml's graders, go onto the submission, and are
+    // compiled with it.
+    let (included, grader_path) = included(problem, plan.language)?;
     let beside = included.files;
     let prepared = match crate::compile::submission::compile_with(
         plan.language,
@@ -212,18 +240,15 @@ pub fn judge_as(
         included.entry.as_deref(),
     )? {
         Compiled::CompileError { message, .. } => {
-            // A grader that does not compile on its own is the package's fault, not a CE
+            // A grader that does not compile on its own is the problem's fault, not a CE
             // of every submission.
-            if let Some(package) = &problem.package {
+            if let Some(path) = grader_path {
                 crate::compile::submission::check_beside(
                     plan.language,
                     &beside,
                     included.entry.as_deref(),
                 )
-                .map_err(|message| SubmitError::Grader {
-                    path: package.path.join("include"),
-                    message,
-                })?;
+                .map_err(|message| SubmitError::Grader { path, message })?;
             }
             report.compile.message = message;
             report.elapsed = started.elapsed();

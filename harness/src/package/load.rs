@@ -171,6 +171,7 @@ pub fn load(
         interactor,
         multi_test: false,
         output_only: package.output_only,
+        graders: Default::default(),
         files: package.files.clone(),
         reference: None,
         cases: package.root.join("data"),
