@@ -29,8 +29,7 @@ pub use names::{check_name, FILE_NAME};
 pub use parse::parse;
 pub use settings::{
     Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef, Problem,
-    SeedRange,
-    Stress, UnknownProblem, ValidatorProtocol,
+    SeedRange, Stress, UnknownProblem, ValidatorProtocol,
 };
 pub use values::{parse_seed_range, MAX_SEEDS};
 

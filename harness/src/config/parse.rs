@@ -421,7 +421,11 @@ impl<'a> Table<'a> {
         }
         let name = self.name;
         if problem.package.is_some() {
-            let key = if problem.grader.is_some() { "grader" } else { "grader-files" };
+            let key = if problem.grader.is_some() {
+                "grader"
+            } else {
+                "grader-files"
+            };
             return Err(self.file.errors.at(
                 &self.keys(&[Key::Name(key)]),
                 format!("problem `{name}` is read from a package, whose `include/` holds its graders, so `{key}` would not be used (hint: put the grader in the package's `include/<language>/`)"),
@@ -473,7 +477,10 @@ impl<'a> Table<'a> {
             if graders.sources.iter().any(|(other, _)| *other == code) {
                 return Err(self.file.errors.at(
                     &keys,
-                    format!("problem `{name}`: two graders for {} (hint: keep one)", language.name),
+                    format!(
+                        "problem `{name}`: two graders for {} (hint: keep one)",
+                        language.name
+                    ),
                 ));
             }
             let path = take(keys, file)?;

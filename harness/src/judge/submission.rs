@@ -167,12 +167,13 @@ fn included(
 ) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
     if let Some(package) = &problem.package {
         let path = package.path.join("include");
-        let included = crate::package::include::files_for(&package.path, language).map_err(
-            |why| SubmitError::Include {
-                path: path.clone(),
-                why,
-            },
-        )?;
+        let included =
+            crate::package::include::files_for(&package.path, language).map_err(|why| {
+                SubmitError::Include {
+                    path: path.clone(),
+                    why,
+                }
+            })?;
         return Ok((included, Some(path)));
     }
     if problem.graders.is_empty() {
