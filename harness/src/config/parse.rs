@@ -12,12 +12,14 @@ use super::error::{syntax_error, ConfigError, Errors, Key};
 use super::languages::languages_of;
 use super::names::{check_file_name, check_name};
 use super::raw::{
-    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawProblem, RawStress,
+    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawInteractor, RawProblem,
+    RawStress,
 };
 use super::resolve::{check_command, checker_keys, resolve_checker, resolve_interactor};
 use super::scoring;
 use super::settings::{
-    Config, FileIo, Generator, Graders, Interactor, PackageRef, Problem, Stress,
+    Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
+    Problem, Stress, MAX_PROCESSES,
 };
 use crate::check::Checker;
 use crate::compile::languages::{self, Language};
@@ -146,6 +148,7 @@ impl JudgeToml<'_> {
         let limits = table.limits(&problem)?;
         table.output_only(&problem)?;
         let graders = table.graders(&problem)?;
+        let communication = table.communication(&problem)?;
         let checker = table.checker(problem.checker.as_ref())?;
         let interactor = table.interactor(&problem)?;
         let generators = table.generators(problem.generators)?;
@@ -196,6 +199,7 @@ impl JudgeToml<'_> {
             multi_test: problem.multi_test,
             output_only: problem.output_only,
             graders,
+            communication,
             files: FileIo {
                 input: problem.input_file,
                 output: problem.output_file,
@@ -487,6 +491,66 @@ impl<'a> Table<'a> {
             graders.sources.push((code, path));
         }
         Ok(graders)
+    }
+
+    /// `communication`: its manager a source file here or a command, its number of processes
+    /// in range, and nothing beside it that says how another kind of problem runs.
+    fn communication(&self, problem: &RawProblem) -> Result<Option<Communication>, ConfigError> {
+        let Some(raw) = &problem.communication else {
+            return Ok(None);
+        };
+        let name = self.name;
+        let keys = |key: &'static str| self.keys(&[Key::Name("communication"), Key::Name(key)]);
+        let others = [
+            ("interactive", problem.interactive),
+            ("interactor", problem.interactor.is_some()),
+            ("output-only", problem.output_only),
+            ("input-file", problem.input_file.is_some()),
+            ("output-file", problem.output_file.is_some()),
+            ("checker", problem.checker.is_some()),
+            ("package", problem.package.is_some()),
+        ];
+        if let Some((key, _)) = others.iter().find(|(_, set)| *set) {
+            return Err(self.file.errors.at(
+                &self.keys(&[Key::Name("communication")]),
+                format!("problem `{name}` is a communication task, so `{key}` means nothing: its manager talks with the contestant's processes and gives the verdict (hint: remove `{key}`)"),
+            ));
+        }
+        let processes = raw.processes.unwrap_or(1);
+        if !(1..=MAX_PROCESSES).contains(&processes) {
+            return Err(self.file.errors.at(
+                &keys("processes"),
+                format!("problem `{name}`: communication `processes` is {processes}, not from 1 to {MAX_PROCESSES}"),
+            ));
+        }
+        let manager = match &raw.manager {
+            RawInteractor::Source(source) => InteractorProgram::Source(
+                self.file
+                    .files
+                    .file_only(source)
+                    .map_err(|m| {
+                        self.file.errors.at(
+                            &keys("manager"),
+                            format!("problem `{name}`, manager: {}", m.message),
+                        )
+                    })?
+                    .into(),
+            ),
+            RawInteractor::Command(command) => {
+                check_command(command)
+                    .map_err(|m| self.invalid(format!("problem `{name}`, manager: {m}")))?;
+                let mut command = self
+                    .file
+                    .files
+                    .resolve(command)
+                    .map_err(|m| self.missing(&keys("manager"), "manager", &m))?;
+                InteractorProgram::Command {
+                    program: PathBuf::from(command.remove(0)),
+                    args: command,
+                }
+            }
+        };
+        Ok(Some(Communication { manager, processes }))
     }
 
     fn stress(&self, raw: Option<RawStress>) -> Result<Option<Stress>, ConfigError> {

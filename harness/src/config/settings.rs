@@ -83,6 +83,9 @@ pub struct Problem {
     /// Sources compiled with the contestant's (a grader with `main` that calls the
     /// contestant's functions), per language (`grader`, `grader-files`).
     pub graders: Graders,
+    /// A communication task (CMS `Communication`): a manager talks with the contestant's
+    /// processes through FIFOs and gives the score.
+    pub communication: Option<Communication>,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
@@ -134,6 +137,19 @@ impl Graders {
         self.sources.is_empty() && self.files.is_empty()
     }
 }
+
+/// `communication = { manager = …, processes = N }`: the manager, the judge's own program,
+/// reads the case's input and talks with `processes` copies of the contestant's program.
+#[derive(Debug, Clone)]
+pub struct Communication {
+    /// The manager: a source file compiled through the languages table, or a command.
+    pub manager: InteractorProgram,
+    /// How many user processes run at once (1 to [`MAX_PROCESSES`]).
+    pub processes: usize,
+}
+
+/// The most user processes of one communication case: CMS's tasks have one or two.
+pub const MAX_PROCESSES: usize = 16;
 
 /// The interactor of an interactive problem.
 #[derive(Debug, Clone)]

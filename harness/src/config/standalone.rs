@@ -71,6 +71,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         multi_test: false,
         output_only: false,
         graders: Default::default(),
+        communication: None,
         files: FileIo::default(),
         name,
         package: None,

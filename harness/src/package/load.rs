@@ -172,6 +172,7 @@ pub fn load(
         multi_test: false,
         output_only: package.output_only,
         graders: Default::default(),
+        communication: None,
         files: package.files.clone(),
         reference: None,
         cases: package.root.join("data"),
