@@ -502,6 +502,7 @@ impl<'a> Table<'a> {
         let name = self.name;
         let keys = |key: &'static str| self.keys(&[Key::Name("communication"), Key::Name(key)]);
         let others = [
+            ("solution", problem.solution.is_some()),
             ("interactive", problem.interactive),
             ("interactor", problem.interactor.is_some()),
             ("output-only", problem.output_only),
@@ -513,7 +514,7 @@ impl<'a> Table<'a> {
         if let Some((key, _)) = others.iter().find(|(_, set)| *set) {
             return Err(self.file.errors.at(
                 &self.keys(&[Key::Name("communication")]),
-                format!("problem `{name}` is a communication task, so `{key}` means nothing: its manager talks with the contestant's processes and gives the verdict (hint: remove `{key}`)"),
+                format!("problem `{name}` is a communication task, so `{key}` means nothing: its manager talks with the contestant's processes and gives the verdict (hint: remove `{key}`; stored submissions under solutions/submissions/{name}/ are judged by `harness verify {name}`)"),
             ));
         }
         let processes = raw.processes.unwrap_or(1);

@@ -36,6 +36,8 @@ pub enum SubmissionError {
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
     #[error(transparent)]
+    Manager(#[from] super::communication::ManagerError),
+    #[error(transparent)]
     Scoring(#[from] crate::config::ConfigError),
     #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
@@ -64,6 +66,8 @@ pub struct Plan<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
+    /// The manager of a communication task, ready to run.
+    pub communication: Option<Arc<super::communication::Manager>>,
     /// A scored problem's rules, over all its cases (not only those planned).
     pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Why a scored problem is judged pass-fail on the cases of `--cases`, when it is.
@@ -109,12 +113,14 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     };
     super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
+    let communication = super::communication::prepare(config, problem)?;
     Ok(Plan {
         problem,
         language,
         source: request.source.to_path_buf(),
         cases,
         interactor,
+        communication,
         scoring,
         unscored,
     })
@@ -325,6 +331,7 @@ pub fn judge_as(
         checker: &problem.checker,
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
+        communication: plan.communication.as_deref(),
         files: &problem.files,
         scoring: plan.scoring.as_deref(),
         beside: &beside_files,

@@ -6,20 +6,23 @@
 //!
 //! Unlike the interactive pair ([`super::pair`]) the judge does not relay: the processes talk
 //! directly, as on CMS, so a manager may serve its users in any order. Each process is one
-//! run on a thread of its own, the users in the sandbox under
-//! the problem's limits, the manager as a plain process under the judge's own (see [`super::pair::run_connected`]). The FIFOs are
-//! opened by the judge before anyone starts, both ends, so that no open blocks and no user
-//! reads an early end of file: the judge's own ends (a writer of each `manager_to_user`, a
-//! reader of each `user_to_manager`) are held until the manager has ended and then closed, so
-//! a user still reading gets end of file and one still writing gets SIGPIPE. A user that ends
-//! closes its ends, so the manager reads end of file from it at once.
+//! run on a thread of its own, the users in the sandbox under the problem's limits
+//! ([`super::pair::run_connected`]), the manager as a plain process under the judge's own.
+//! A user's ends are opened as CMS's sandbox opens a redirected stdin and stdout: each open
+//! waits for the manager to open the other end, so no one reads an end of file before its
+//! partner is there, and the user starts once both are open. No one else holds an end, so a
+//! user that ends is an end of file to the manager at once, and a manager that ends is one
+//! to its users (and SIGPIPE to a user still writing). The ends of a user whose pair the
+//! manager never opened are opened and closed by the judge once the manager has ended.
 
 use std::ffi::OsString;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use nix::fcntl::{fcntl, open, FcntlArg, OFlag};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use nix::fcntl::{open, OFlag};
 use nix::sys::stat::Mode;
 
 use super::outcome::{RunError, RunResult};
@@ -46,41 +49,46 @@ pub struct CommunicationResult {
     pub manager: RunResult,
 }
 
-/// The judge's ends of one user's FIFO pair, and the user's.
-struct Fifos {
-    /// The user's stdin (`manager_to_user`'s read end) and stdout (`user_to_manager`'s write
-    /// end).
-    user: (OwnedFd, OwnedFd),
-    /// Held until the manager has ended: a writer of `manager_to_user`, a reader of
-    /// `user_to_manager`.
-    judge: (OwnedFd, OwnedFd),
-    /// The paths the manager opens, in CMS's order: `user_to_manager`, `manager_to_user`.
-    paths: [PathBuf; 2],
+/// The paths of user `index`'s FIFO pair in `dir`, made: `user_to_manager`, then
+/// `manager_to_user`, CMS's order in the manager's arguments.
+fn fifos(dir: &Path, index: usize) -> Result<[PathBuf; 2], RunError> {
+    let paths = [
+        dir.join(format!("user_to_manager_{index}")),
+        dir.join(format!("manager_to_user_{index}")),
+    ];
+    for path in &paths {
+        nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR)
+            .map_err(|error| RunError::Connect(error.into()))?;
+    }
+    Ok(paths)
 }
 
-/// Makes user `index`'s pair in `dir` and opens every end of it.
-fn fifos(dir: &Path, index: usize) -> Result<Fifos, RunError> {
-    let to_manager = dir.join(format!("user_to_manager_{index}"));
-    let to_user = dir.join(format!("manager_to_user_{index}"));
-    let failed = |error: nix::Error| RunError::Connect(std::io::Error::from(error));
-    for path in [&to_manager, &to_user] {
-        nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR).map_err(failed)?;
+/// Opens a FIFO's end, blocking until the other end is opened too (by the manager, or by
+/// [`release`]), as a sandbox opens a redirected stdin or stdout on CMS.
+fn open_end(path: &Path, flags: OFlag) -> Result<OwnedFd, RunError> {
+    loop {
+        match open(path, flags | OFlag::O_CLOEXEC, Mode::empty()) {
+            Err(nix::Error::EINTR) => continue,
+            other => return other.map_err(|error| RunError::Connect(error.into())),
+        }
     }
-    let fd = |path: &Path, flags: OFlag| -> Result<OwnedFd, RunError> {
-        open(path, flags | OFlag::O_CLOEXEC, Mode::empty()).map_err(failed)
-    };
-    // A read end opens at once without blocking; a write end then finds its reader.
-    let user_stdin = fd(&to_user, OFlag::O_RDONLY | OFlag::O_NONBLOCK)?;
-    let judge_writer = fd(&to_user, OFlag::O_WRONLY)?;
-    let judge_reader = fd(&to_manager, OFlag::O_RDONLY | OFlag::O_NONBLOCK)?;
-    let user_stdout = fd(&to_manager, OFlag::O_WRONLY)?;
-    // The user reads its stdin blocking, as from any pipe.
-    fcntl(&user_stdin, FcntlArg::F_SETFL(OFlag::empty())).map_err(failed)?;
-    Ok(Fifos {
-        user: (user_stdin, user_stdout),
-        judge: (judge_writer, judge_reader),
-        paths: [to_manager, to_user],
-    })
+}
+
+/// Opens and closes at once the manager's ends of a user's pair, so that an open of the
+/// user's that waits for a manager that has ended returns: its stdin then reads end of file,
+/// its stdout has no reader.
+fn release([to_manager, to_user]: &[PathBuf; 2]) {
+    // A write end opens without blocking only once a reader waits; a read end always does.
+    let _ = open(
+        to_user,
+        OFlag::O_WRONLY | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    );
+    let _ = open(
+        to_manager,
+        OFlag::O_RDONLY | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    );
 }
 
 /// Runs the manager and the users to the end of all of them. Errors are the judge's side
@@ -102,21 +110,28 @@ pub(crate) fn run_communication(
     }
     let mut manager_args: Vec<OsString> = request.manager.args.to_vec();
     for pair in &pairs {
-        manager_args.extend(pair.paths.iter().map(|p| p.clone().into_os_string()));
+        manager_args.extend(pair.iter().map(|p| p.clone().into_os_string()));
     }
-    let (user_ends, judge_ends): (Vec<_>, Vec<_>) =
-        pairs.into_iter().map(|p| (p.user, p.judge)).unzip();
+    let opened: Vec<AtomicBool> = pairs.iter().map(|_| AtomicBool::new(false)).collect();
     std::thread::scope(|scope| {
         let users: Vec<_> = request
             .users
             .iter()
-            .zip(user_ends)
-            .map(|(party, (stdin, stdout))| {
+            .zip(&pairs)
+            .zip(&opened)
+            .map(|((party, [to_manager, to_user]), opened)| {
                 scope.spawn(move || {
+                    // Each end on its own thread: the manager may open them in either order.
+                    let (stdin, stdout) = std::thread::scope(|ends| {
+                        let stdin = ends.spawn(|| open_end(to_user, OFlag::O_RDONLY));
+                        let stdout = open_end(to_manager, OFlag::O_WRONLY);
+                        (stdin.join().expect("an open does not panic"), stdout)
+                    });
+                    opened.store(true, Ordering::Release);
                     // Its ends are closed once it has started, so that when it ends the
                     // manager reads end of file from it at once.
-                    let result = super::pair::run_connected(party, stdin, stdout);
-                    (result, Instant::now())
+                    let result = super::pair::run_connected(party, stdin?, stdout?);
+                    Ok::<_, RunError>((result?, Instant::now()))
                 })
             })
             .collect();
@@ -133,14 +148,16 @@ pub(crate) fn run_communication(
                 .address_space_cap(manager.address_space_cap),
         );
         let manager_ended = Instant::now();
-        // Users still reading now read end of file; users still writing get SIGPIPE.
-        drop(judge_ends);
+        // Users whose pair the manager never opened are started now, to end at once.
+        while let Some(waiting) = (0..pairs.len()).find(|&i| !opened[i].load(Ordering::Acquire)) {
+            release(&pairs[waiting]);
+            std::thread::sleep(RELEASE_TICK);
+        }
         let mut results = Vec::new();
         let mut error = None;
         for user in users {
-            let (result, ended) = user.join().expect("a user's thread does not panic");
-            match result {
-                Ok(result) => results.push((result, ended > manager_ended)),
+            match user.join().expect("a user's thread does not panic") {
+                Ok((result, ended)) => results.push((result, ended > manager_ended)),
                 Err(e) => error = error.or(Some(e)),
             }
         }
@@ -154,3 +171,6 @@ pub(crate) fn run_communication(
         })
     })
 }
+
+/// How often the FIFOs of users still waiting for an ended manager are opened again.
+const RELEASE_TICK: std::time::Duration = std::time::Duration::from_millis(2);

@@ -291,6 +291,10 @@ mod tests {
             Some((0.5, true))
         );
         let summed = blame(&[ok(600), ok(600)], &limits(), &one, false);
-        assert!(summed.reason.contains("summed 1200 ms"), "{}", summed.reason);
+        assert!(
+            summed.reason.contains("summed 1200 ms"),
+            "{}",
+            summed.reason
+        );
     }
 }
