@@ -98,10 +98,11 @@ pub fn prepare(
     })))
 }
 
-/// The manager's limits: the judge's own, over the whole case's wall bound and a grace to give
-/// its verdict after the users have ended.
-fn manager_limits(limits: &Limits) -> Limits {
-    let wall = limits.wall_time + AFTER_SUBMISSION;
+/// The manager's limits: the judge's own, over every user's wall bound, since a manager may
+/// serve them one after the other (CMS gives it `processes × (time limit + 1 s)`), and a grace
+/// to give its verdict after the last has ended.
+fn manager_limits(limits: &Limits, processes: usize) -> Limits {
+    let wall = limits.wall_time.saturating_mul(processes as u32) + AFTER_SUBMISSION;
     Limits {
         memory_bytes: MANAGER_MEMORY,
         ..interactor_limits(wall)
@@ -148,7 +149,7 @@ pub fn judge_case(
         manager: Party {
             program: &manager.program.executable,
             args: &manager.program.args,
-            limits: manager_limits(&limits),
+            limits: manager_limits(&limits, manager.processes),
             scope: Scope::Group,
             workdir: None,
             isolation: Isolation::Process,
@@ -157,6 +158,9 @@ pub fn judge_case(
             address_space_cap: true,
         },
         input: &case.input,
+        // A trusted program: generous, since a busy machine (its disk too) can hold up its
+        // start for seconds, and a stuck one costs only time.
+        idle_grace: limits.wall_time + AFTER_SUBMISSION,
     };
     let result = match communication::run_communication(&request) {
         Ok(result) => result,

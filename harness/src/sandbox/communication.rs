@@ -20,23 +20,30 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use nix::fcntl::{open, OFlag};
 use nix::sys::stat::Mode;
 
 use super::outcome::{RunError, RunResult};
 use super::pair::Party;
-use super::request::{RunRequest, Stdin};
 
 /// What to run.
 pub struct CommunicationRequest<'a> {
     /// One party per user process, each with its own arguments (its index, as CMS gives it).
     pub users: Vec<Party<'a>>,
-    /// The manager: the FIFOs' paths are appended to its arguments.
+    /// The manager: the FIFOs' paths are appended to its arguments. It has no wall bound while
+    /// a user runs (it waits for them), and `idle_grace` while none does; its other limits are
+    /// its own.
     pub manager: Party<'a>,
     /// The case's input, the manager's stdin.
     pub input: &'a Path,
+    /// How long the manager may run on while no user process runs: before the first starts,
+    /// between two, after the last.
+    pub idle_grace: Duration,
 }
 
 /// What each process did.
@@ -113,6 +120,18 @@ pub(crate) fn run_communication(
         manager_args.extend(pair.iter().map(|p| p.clone().into_os_string()));
     }
     let opened: Vec<AtomicBool> = pairs.iter().map(|_| AtomicBool::new(false)).collect();
+    // How many users run, and since when none has: the manager is never stopped while one
+    // runs (its wait is theirs, however long a busy machine makes it), and is given
+    // `idle_grace` while none does.
+    let running = AtomicUsize::new(0);
+    let idle_since = Mutex::new(Instant::now());
+    let input = File::open(request.input).map_err(|source| RunError::Stdin {
+        path: request.input.to_path_buf(),
+        source,
+    })?;
+    // Its score, read back once it has ended: a file, so it never blocks on a reader.
+    let score = tempfile::tempfile().map_err(RunError::Connect)?;
+    let score_fd = score.try_clone().map_err(RunError::Connect)?;
     std::thread::scope(|scope| {
         let users: Vec<_> = request
             .users
@@ -120,6 +139,7 @@ pub(crate) fn run_communication(
             .zip(&pairs)
             .zip(&opened)
             .map(|((party, [to_manager, to_user]), opened)| {
+                let (running, idle_since) = (&running, &idle_since);
                 scope.spawn(move || {
                     // Each end on its own thread: the manager may open them in either order.
                     let (stdin, stdout) = std::thread::scope(|ends| {
@@ -127,26 +147,42 @@ pub(crate) fn run_communication(
                         let stdout = open_end(to_manager, OFlag::O_WRONLY);
                         (stdin.join().expect("an open does not panic"), stdout)
                     });
+                    running.fetch_add(1, Ordering::AcqRel);
                     opened.store(true, Ordering::Release);
                     // Its ends are closed once it has started, so that when it ends the
                     // manager reads end of file from it at once.
-                    let result = super::pair::run_connected(party, stdin?, stdout?);
-                    Ok::<_, RunError>((result?, Instant::now()))
+                    let result = match (stdin, stdout) {
+                        (Ok(stdin), Ok(stdout)) => {
+                            super::pair::run_connected(party, stdin, stdout, None)
+                        }
+                        (Err(error), _) | (_, Err(error)) => Err(error),
+                    };
+                    let ended = Instant::now();
+                    let mut idle = idle_since.lock().expect("no thread panics holding it");
+                    if running.fetch_sub(1, Ordering::AcqRel) == 1 {
+                        *idle = ended;
+                    }
+                    Ok::<_, RunError>((result?, ended))
                 })
             })
             .collect();
-        let manager = &request.manager;
-        let manager = super::run::run(
-            &RunRequest::new(manager.program, manager.limits)
-                .args(&manager_args)
-                .stdin(Stdin::File(request.input))
-                .env(manager.env)
-                .scope(manager.scope)
-                .workdir(manager.workdir)
-                .isolation(manager.isolation)
-                .syscall_filter(manager.syscall_filter)
-                .address_space_cap(manager.address_space_cap),
-        );
+        let hold = || {
+            let idle = idle_since.lock().expect("no thread panics holding it");
+            (running.load(Ordering::Acquire) == 0).then(|| *idle + request.idle_grace)
+        };
+        let manager = super::pair::run_connected(
+            &Party {
+                args: &manager_args,
+                ..request.manager.clone()
+            },
+            input.into(),
+            score_fd.into(),
+            Some(&hold),
+        )
+        .and_then(|mut result| {
+            result.stdout = read_score(score).map_err(RunError::Connect)?;
+            Ok(result)
+        });
         let manager_ended = Instant::now();
         // Users whose pair the manager never opened are started now, to end at once.
         while let Some(waiting) = (0..pairs.len()).find(|&i| !opened[i].load(Ordering::Acquire)) {
@@ -172,5 +208,16 @@ pub(crate) fn run_communication(
     })
 }
 
+/// The most of the manager's stdout read: its score is its first token.
+const SCORE_BYTES: u64 = 4096;
+
+fn read_score(mut file: File) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek};
+    file.rewind()?;
+    let mut bytes = Vec::new();
+    file.take(SCORE_BYTES).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// How often the FIFOs of users still waiting for an ended manager are opened again.
-const RELEASE_TICK: std::time::Duration = std::time::Duration::from_millis(2);
+const RELEASE_TICK: Duration = Duration::from_millis(2);

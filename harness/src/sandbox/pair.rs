@@ -882,11 +882,14 @@ fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
 /// Runs `party` alone to its end with `stdin` and `stdout` the caller's descriptors (a
 /// communication task's FIFOs, [`super::communication`]), closed here once it has started, so
 /// that its end is the end of its side of them; its stderr's tail is kept. In the sandbox where
-/// the party asks for it, watched as one side of a pair is.
+/// the party asks for it, watched as one side of a pair is. `hold` says how its wall bound is
+/// kept: `None`, by its own limits, as a submission's; `Some`, by the caller, as an
+/// interactor's is by its pair: asked often, the closure gives the deadline once there is one.
 pub(crate) fn run_connected(
     party: &Party<'_>,
     stdin: OwnedFd,
     stdout: OwnedFd,
+    hold: Option<&dyn Fn() -> Option<Instant>>,
 ) -> Result<RunResult, RunError> {
     if super::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
@@ -895,32 +898,45 @@ pub(crate) fn run_connected(
         Some(_) => None,
         None => Some(super::run::scratch_dir()?),
     };
-    let result = run_connected_in(party, workdir(party, scratch.as_ref()), stdin, stdout);
+    let result = run_connected_in(party, workdir(party, scratch.as_ref()), stdin, stdout, hold);
     if let Some(dir) = scratch {
         scratch::remove_scratch(dir);
     }
     result
 }
 
+/// How often a side whose bound its caller keeps asks for it.
+const HOLD_TICK: Duration = Duration::from_millis(20);
+
 fn run_connected_in(
     party: &Party<'_>,
     dir: &Path,
     stdin: OwnedFd,
     stdout: OwnedFd,
+    hold: Option<&dyn Fn() -> Option<Instant>>,
 ) -> Result<RunResult, RunError> {
     let started = Instant::now();
+    let (speaker, own_bound) = match hold {
+        None => (Speaker::Submission, Some(party.limits.wall_time)),
+        Some(_) => (Speaker::Interactor, None),
+    };
     let mut side = Side::spawn_connected(
         party,
         dir,
-        Speaker::Submission,
+        speaker,
         started,
-        Some(party.limits.wall_time),
+        own_bound,
         Some((stdin, stdout)),
     )?;
     let mut buf: Vec<u8> = Vec::with_capacity(process::READ_CHUNK);
     let mut drain_until: Option<Instant> = None;
     loop {
         let now = Instant::now();
+        if let Some(hold) = hold {
+            // Pushed back by the time it waited for a CPU, as any run's bound is.
+            let waited = side.waited();
+            side.watch.hold(hold().map(|deadline| deadline + waited));
+        }
         if side.running() {
             if let Some(hit) = side.watch.look(now, &mut side.process) {
                 side.kill(hit);
@@ -939,10 +955,16 @@ fn run_connected_in(
         .into_iter()
         .flatten()
         .min();
-        if side.running() && side.process.exit_fd().is_none() {
-            wake = Some(wake.map_or(now + process::EXIT_TICK, |w| {
-                w.min(now + process::EXIT_TICK)
-            }));
+        let tick = match hold {
+            Some(_) => Some(HOLD_TICK),
+            None => side
+                .process
+                .exit_fd()
+                .is_none()
+                .then_some(process::EXIT_TICK),
+        };
+        if let (true, Some(tick)) = (side.running(), tick) {
+            wake = Some(wake.map_or(now + tick, |w| w.min(now + tick)));
         }
         let mut fds = [pollfd(-1, 0), pollfd(-1, 0)];
         if let Some(file) = &side.stderr {

@@ -30,15 +30,13 @@ pub fn manager_said(run: &RunResult, stdout: &[u8], stderr: &[u8]) -> ManagerSai
     let stderr = String::from_utf8_lossy(stderr);
     let first_line = stderr.lines().next().unwrap_or_default().trim();
     if let Some(hit) = run.limit_hit {
-        let limit = match hit {
-            LimitHit::WallTime => "wall-time",
-            LimitHit::CpuTime => "CPU-time",
-            LimitHit::Memory => "memory",
-            LimitHit::Output => "output",
+        let why = match hit {
+            LimitHit::WallTime => "it ran on for longer than a process's wall limit and 2 s while no user process ran (stuck, or waiting for one whose FIFOs it had not opened)",
+            LimitHit::CpuTime => "it used more CPU time than the judge gives it",
+            LimitHit::Memory => "it used more memory than the judge gives it",
+            LimitHit::Output => "it wrote more than the judge reads of it",
         };
-        return ManagerSaid::Failed(format!(
-            "the manager broke its own {limit} limit (it waits for a user process that never ends, or is stuck)"
-        ));
+        return ManagerSaid::Failed(format!("the manager was stopped: {why}"));
     }
     match run.termination {
         Termination::Exited(0) => {}
@@ -229,7 +227,11 @@ mod tests {
                 "1.0",
                 "SIGSEGV",
             ),
-            (&run(OK, 1, Some(LimitHit::WallTime)), "1.0", "limit"),
+            (
+                &run(OK, 1, Some(LimitHit::WallTime)),
+                "1.0",
+                "no user process ran",
+            ),
         ] {
             match manager_said(run, stdout.as_bytes(), b"") {
                 ManagerSaid::Failed(why) => assert!(why.contains(says), "{stdout:?}: {why}"),
