@@ -255,7 +255,8 @@ mod tests {
             ),
             false,
         );
-        let table: Vec<(Vec<(RunResult, bool)>, &ManagerSaid, bool, Verdict)> = vec![
+        type Row<'a> = (Vec<(RunResult, bool)>, &'a ManagerSaid, bool, Verdict);
+        let table: Vec<Row> = vec![
             (vec![ok(1), ok(1)], &one, false, Verdict::Accepted),
             (vec![ok(1)], &zero, false, Verdict::WrongAnswer),
             (vec![ok(1)], &half, false, Verdict::WrongAnswer),
