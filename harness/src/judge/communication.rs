@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use crate::case::discover::Case;
 use crate::check::interactor::interactor_limits;
-use crate::compile::submission::{Compiled, Prepared};
+use crate::check::manager::Manager;
+use crate::compile::submission::Compiled;
 use crate::compile::submit::SubmitError;
 use crate::compile::Program;
 use crate::config::{self, Config, InteractorProgram};
@@ -39,15 +40,6 @@ pub enum ManagerError {
         #[source]
         error: SubmitError,
     },
-}
-
-/// A communication task's manager, ready to run, and how many user processes it talks with.
-#[derive(Debug)]
-pub struct Manager {
-    program: Program,
-    processes: usize,
-    /// Its build, when it was compiled: kept for as long as it runs.
-    _prepared: Option<Prepared>,
 }
 
 /// Prepares the problem's manager; `None` for a problem that is not a communication task.
@@ -94,7 +86,7 @@ pub fn prepare(
     Ok(Some(Arc::new(Manager {
         program,
         processes: communication.processes,
-        _prepared: prepared,
+        prepared,
     })))
 }
 

@@ -67,7 +67,7 @@ pub struct Plan<'a> {
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
     /// The manager of a communication task, ready to run.
-    pub communication: Option<Arc<super::communication::Manager>>,
+    pub communication: Option<Arc<crate::check::manager::Manager>>,
     /// A scored problem's rules, over all its cases (not only those planned).
     pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Why a scored problem is judged pass-fail on the cases of `--cases`, when it is.
