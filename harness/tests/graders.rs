@@ -189,3 +189,259 @@ fn a_python_graders_main_imports_the_contestants_module() {
     );
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// The shipped judge.toml's `checker-challenge-fn` table, with its cases, graders and stored
+/// submissions, in a temporary project.
+fn shipped_checker_challenge_fn() -> Project {
+    let toml = std::fs::read_to_string(repo().join("judge.toml")).unwrap();
+    let start = toml
+        .find("[problems.checker-challenge-fn]")
+        .expect("judge.toml ships checker-challenge-fn");
+    let end = toml[start + 1..]
+        .find("\n[")
+        .map_or(toml.len(), |at| start + 1 + at);
+    Project::new()
+        .file("judge.toml", &toml[start..end])
+        .tree(
+            "cases/checker-challenge",
+            &repo().join("cases/checker-challenge"),
+        )
+        .tree(
+            "solutions/graders/checker-challenge-fn",
+            &repo().join("solutions/graders/checker-challenge-fn"),
+        )
+        .tree(
+            "solutions/submissions/checker-challenge-fn",
+            &repo().join("solutions/submissions/checker-challenge-fn"),
+        )
+}
+
+/// Its submissions are functions: without the graders compiled with them each is CE (C++, no
+/// `main`) or does nothing (Python, a module that only defines `placements`).
+#[test]
+fn the_shipped_checker_challenge_fn_verifies_its_submissions_through_its_graders() {
+    let project = shipped_checker_challenge_fn();
+    let output = project
+        .harness()
+        .args([
+            "verify",
+            "checker-challenge-fn",
+            "-j",
+            "2",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let verdicts: BTreeMap<String, String> = results(&output.stdout)
+        .into_iter()
+        .map(|(name, (verdict, _))| (name, verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        BTreeMap::from([
+            ("accepted/bitmask.cpp".into(), "AC".into()),
+            ("accepted/checker_challenge.py".into(), "AC".into()),
+            ("wrong_answer/one_diagonal.cpp".into(), "WA".into()),
+        ]),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
+/// `add(a, b)` as a judge.toml problem: a C++ grader with its header, and a Python one.
+fn add_project(grader_cpp: &str) -> Project {
+    Project::new()
+        .file(
+            "judge.toml",
+            r#"[problems.add]
+time-limit = "2s"
+grader = { cpp = "graders/grader.cpp", py = "graders/grader.py" }
+grader-files = ["graders/add.h"]
+"#,
+        )
+        .file("graders/add.h", ADD_H)
+        .file("graders/grader.cpp", grader_cpp)
+        .file(
+            "graders/grader.py",
+            "import solution\na, b = map(int, input().split())\nprint(solution.add(a, b))\n",
+        )
+        .case("add", "sample-1", "2 3\n", "5\n")
+        .case("add", "02", "40 2\n", "42\n")
+        .file("solutions/submissions/add/accepted/add.cpp", ADD_CPP)
+        .file(
+            "solutions/submissions/add/accepted/solution.py",
+            "def add(a, b):\n    return a + b\n",
+        )
+        .file(
+            "solutions/submissions/add/wrong_answer/sub.cpp",
+            "#include \"add.h\"\nlong long add(long long a, long long b) { return a - b; }\n",
+        )
+}
+
+#[test]
+fn a_judge_toml_grader_links_with_the_contestants_file_in_judge() {
+    let project = add_project(GRADER_CPP);
+    project
+        .harness()
+        .args(["judge", "add", "solutions/submissions/add/accepted/add.cpp"])
+        .assert()
+        .code(0);
+    project
+        .harness()
+        .args([
+            "judge",
+            "add",
+            "solutions/submissions/add/accepted/solution.py",
+        ])
+        .assert()
+        .code(0);
+    // The contestant's own mistake beside a good grader is still the contestant's CE.
+    project.write(
+        "broken.cpp",
+        "#include \"add.h\"\nlong long add(long long a, long long b) { return a +; }\n",
+    );
+    let output = project
+        .harness()
+        .args(["judge", "add", "broken.cpp"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("CE"), "{stdout}");
+}
+
+#[test]
+fn a_judge_toml_grader_that_does_not_compile_is_the_problems_error_not_a_ce() {
+    let project = add_project(&GRADER_CPP.replace("std::printf", "std::prinft"));
+    let output = project
+        .harness()
+        .args(["judge", "add", "solutions/submissions/add/accepted/add.cpp"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("graders/grader.cpp") && stderr.contains("does not compile on its own"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("prinft"), "{stderr}");
+    assert!(!stdout.contains("CE"), "{stdout}");
+}
+
+#[test]
+fn grader_keys_name_a_language_and_a_file_that_is_there() {
+    for (table, says) in [
+        (
+            "[problems.add]\ngrader = { cobol = \"graders/grader.cpp\" }\n",
+            "judge.toml:2:",
+        ),
+        (
+            "[problems.add]\ngrader = { cpp = \"graders/missing.cpp\" }\n",
+            "`graders/missing.cpp` is not a file",
+        ),
+        (
+            "[problems.add]\ngrader-files = [\"graders/add.h\", \"other/add.h\"]\n",
+            "two grader files are named `add.h`",
+        ),
+        (
+            "[problems.add]\noutput-only = true\ngrader = { cpp = \"graders/grader.cpp\" }\n",
+            "is output-only, so `grader` means nothing",
+        ),
+    ] {
+        let project = add_project(GRADER_CPP)
+            .file("judge.toml", table)
+            .file("other/add.h", ADD_H);
+        let output = project
+            .harness()
+            .args(["judge", "add", "solutions/submissions/add/accepted/add.cpp"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{table}\n{stderr}");
+        assert!(stderr.contains(says), "{table}\n{stderr}");
+    }
+}
+
+/// The export carries the graders as `include/` (the C++ one by its name, the Python one as
+/// the `main.py` problemtools runs), the harness reads it back with the same verdicts, and
+/// problemtools' verifyproblem, where installed, accepts it.
+#[test]
+fn export_writes_the_graders_as_include_and_reads_back_with_the_same_verdicts() {
+    let project = add_project(GRADER_CPP);
+    project
+        .harness()
+        .args(["export", "add", "--out", "out/add"])
+        .assert()
+        .code(0);
+    assert_eq!(project.read("out/add/include/cpp/grader.cpp"), GRADER_CPP);
+    assert_eq!(project.read("out/add/include/default/add.h"), ADD_H);
+    assert!(project
+        .read("out/add/include/python3/main.py")
+        .starts_with("import solution"));
+    let output = project
+        .harness()
+        .args(["verify", "out/add", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let verdicts: BTreeMap<String, String> = results(&output.stdout)
+        .into_iter()
+        .map(|(name, (verdict, _))| (name, verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        BTreeMap::from([
+            ("accepted/add.cpp".into(), "AC".into()),
+            ("accepted/solution.py".into(), "AC".into()),
+            ("wrong_answer/sub.cpp".into(), "WA".into()),
+        ]),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+
+    if !(on_path("verifyproblem") && on_path("pypy3")) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "verifyproblem or pypy3 is not installed: CI runs .ci/install-tools, which installs them"
+        );
+        common::skipped(
+            "export_writes_the_graders_as_include…: verifyproblem or pypy3 is not installed",
+        );
+        return;
+    }
+    // problemtools runs PyPy under an address-space limit it cannot start in (.ci/verify-export
+    // says why): the judge host's configuration lifts it.
+    project.write(
+        "config/problemtools/languages.yaml",
+        "python3:\n    run: \"/bin/sh -c 'ulimit -v $(( ({memlim} + 2048) * 1024 )) && exec pypy3 \\\"$0\\\" \\\"$@\\\"' \\\"{mainfile}\\\"\"\n",
+    );
+    let output = std::process::Command::new("verifyproblem")
+        .args(["-p", "submissions", "--"])
+        .arg(project.join("out/add"))
+        .env("XDG_CONFIG_HOME", project.join("config"))
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{text}");
+    for (file, verdict) in [
+        ("accepted/add.cpp", "OK: AC"),
+        ("accepted/solution.py", "OK: AC"),
+        ("wrong_answer/sub.cpp", "OK: WA"),
+    ] {
+        assert!(
+            text.lines()
+                .any(|line| line.contains(file) && line.contains(verdict)),
+            "{file}: {text}"
+        );
+    }
+    assert!(text.contains("0 errors"), "{text}");
+}

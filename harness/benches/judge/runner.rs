@@ -134,6 +134,7 @@ fn measure(
         checker: &checker,
         jobs: 1,
         interactor: None,
+        communication: None,
         files: &harness::judge::STANDARD_IO,
         scoring: None,
         beside: &[],

@@ -184,6 +184,7 @@ pub fn stress(
         checker: &setup.checker,
         jobs: 1,
         interactor: setup.interactor.as_deref(),
+        communication: None,
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
         scoring: None,
@@ -342,6 +343,7 @@ pub fn rerun(
             checker: &setup.checker,
             jobs: 1,
             interactor: setup.interactor.as_deref(),
+            communication: None,
             files: &judge::STANDARD_IO,
             beside: &[],
             scoring: None,

@@ -15,6 +15,8 @@ pub mod hint;
 #[cfg(unix)]
 pub mod interactor;
 mod lines;
+#[cfg(unix)]
+pub mod manager;
 pub mod package;
 mod tokens;
 mod unordered_blocks;

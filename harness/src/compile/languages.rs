@@ -25,6 +25,18 @@ pub struct Language {
     pub sandbox: crate::sandbox::LanguageSandbox,
 }
 
+impl Language {
+    /// The package formats' code for the language (its `id` where they agree): the folder
+    /// name of its `include/<code>/`, shared by the interpreters of one language.
+    pub fn format_code(&self) -> &str {
+        match self.id.as_str() {
+            "python" | "pypy" | "cpython" => "python3",
+            "gnu-cpp" => "cpp",
+            other => other,
+        }
+    }
+}
+
 /// What one compile may take: far more than the programs it builds (a slow compile is not the
 /// contestant's fault), but bounded, so that a compiler that hangs or swallows memory (a
 /// template explosion) is a CE instead of a hung judge or a swapping machine.

@@ -23,9 +23,9 @@ const COMPILE_READ_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
-    #[error("cannot put the package's `{}` files beside the submission: {why}", path.display())]
+    #[error("cannot put the problem's grader files (`{}`) beside the submission: {why}", path.display())]
     Include { path: PathBuf, why: String },
-    #[error("the package's grader in `{}` does not compile on its own, so no submission can: a fault of the package, not of the submission (hint: fix the grader, then verify again):\n{message}", path.display())]
+    #[error("the problem's grader in `{}` does not compile on its own, so no submission can: a fault of the problem, not of the submission (hint: fix the grader, then verify again):\n{message}", path.display())]
     Grader { path: PathBuf, message: String },
     #[error("submission `{}` does not exist (hint: give the path of your source file, from the current folder)", .0.display())]
     MissingSource(PathBuf),

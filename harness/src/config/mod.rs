@@ -28,8 +28,8 @@ pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};
 pub use parse::parse;
 pub use settings::{
-    Config, FileIo, Generator, Interactor, InteractorProgram, PackageRef, Problem, SeedRange,
-    Stress, UnknownProblem, ValidatorProtocol,
+    Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
+    Problem, SeedRange, Stress, UnknownProblem, ValidatorProtocol,
 };
 pub use values::{parse_seed_range, MAX_SEEDS};
 

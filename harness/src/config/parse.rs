@@ -12,11 +12,15 @@ use super::error::{syntax_error, ConfigError, Errors, Key};
 use super::languages::languages_of;
 use super::names::{check_file_name, check_name};
 use super::raw::{
-    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawProblem, RawStress,
+    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawInteractor, RawProblem,
+    RawStress,
 };
 use super::resolve::{check_command, checker_keys, resolve_checker, resolve_interactor};
 use super::scoring;
-use super::settings::{Config, FileIo, Generator, Interactor, PackageRef, Problem, Stress};
+use super::settings::{
+    Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
+    Problem, Stress, MAX_PROCESSES,
+};
 use crate::check::Checker;
 use crate::compile::languages::{self, Language};
 use crate::units;
@@ -49,6 +53,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         files,
         defaults: &defaults,
         default_checker,
+        languages: &languages,
     };
     let mut problems = Vec::new();
     for (name, problem) in raw.problems {
@@ -117,6 +122,8 @@ struct JudgeToml<'a> {
     files: Files<'a>,
     defaults: &'a RawDefaults,
     default_checker: Checker,
+    /// judge.toml's own languages (the built-in ones are known without it).
+    languages: &'a [Language],
 }
 
 /// A problem's four limits, each from its table, else `[defaults]`, else the default.
@@ -140,6 +147,8 @@ impl JudgeToml<'_> {
         };
         let limits = table.limits(&problem)?;
         table.output_only(&problem)?;
+        let graders = table.graders(&problem)?;
+        let communication = table.communication(&problem)?;
         let checker = table.checker(problem.checker.as_ref())?;
         let interactor = table.interactor(&problem)?;
         let generators = table.generators(problem.generators)?;
@@ -189,6 +198,8 @@ impl JudgeToml<'_> {
             interactive: problem.interactive,
             multi_test: problem.multi_test,
             output_only: problem.output_only,
+            graders,
+            communication,
             files: FileIo {
                 input: problem.input_file,
                 output: problem.output_file,
@@ -390,6 +401,8 @@ impl<'a> Table<'a> {
             ("interactor", problem.interactor.is_some()),
             ("input-file", problem.input_file.is_some()),
             ("output-file", problem.output_file.is_some()),
+            ("grader", problem.grader.is_some()),
+            ("grader-files", problem.grader_files.is_some()),
         ];
         match runs.iter().find(|(_, set)| *set) {
             Some((key, _)) => Err(self.file.errors.at(
@@ -401,6 +414,144 @@ impl<'a> Table<'a> {
             )),
             None => Ok(()),
         }
+    }
+
+    /// `grader` and `grader-files`: each key a language (its id or an extension of it), each
+    /// file one that exists, and no two files of one name, as they all go into one folder.
+    fn graders(&self, problem: &RawProblem) -> Result<Graders, ConfigError> {
+        let mut graders = Graders::default();
+        if problem.grader.is_none() && problem.grader_files.is_none() {
+            return Ok(graders);
+        }
+        let name = self.name;
+        if problem.package.is_some() {
+            let key = if problem.grader.is_some() {
+                "grader"
+            } else {
+                "grader-files"
+            };
+            return Err(self.file.errors.at(
+                &self.keys(&[Key::Name(key)]),
+                format!("problem `{name}` is read from a package, whose `include/` holds its graders, so `{key}` would not be used (hint: put the grader in the package's `include/<language>/`)"),
+            ));
+        }
+        let builtin = languages::builtin();
+        let known: Vec<&Language> = self.file.languages.iter().chain(&builtin).collect();
+        let mut names: Vec<String> = Vec::new();
+        let mut take = |keys: Vec<Key<'_>>, file: &str| -> Result<PathBuf, ConfigError> {
+            let path = self.file.root.join(file);
+            if !path.is_file() {
+                return Err(self.file.errors.at(
+                    &keys,
+                    format!("problem `{name}`: grader file `{file}` is not a file here (hint: paths are from judge.toml's folder)"),
+                ));
+            }
+            let base = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if names.contains(&base) {
+                return Err(self.file.errors.at(
+                    &keys,
+                    format!("problem `{name}`: two grader files are named `{base}`, and they go into one folder beside the submission (hint: rename one)"),
+                ));
+            }
+            names.push(base);
+            Ok(std::path::absolute(&path).unwrap_or(path))
+        };
+        for (index, file) in problem.grader_files.iter().flatten().enumerate() {
+            let keys = self.keys(&[Key::Name("grader-files"), Key::Index(index)]);
+            graders.files.push(take(keys, file)?);
+        }
+        for (key, file) in problem.grader.iter().flatten() {
+            let keys = self.keys(&[Key::Name("grader"), Key::Name(key)]);
+            // Judge.toml's own table first: it replaces a built-in language of its id.
+            let Some(language) = known
+                .iter()
+                .find(|l| l.id == *key || l.extensions.iter().any(|e| e == key))
+            else {
+                let mut ids: Vec<&str> = known.iter().map(|l| l.id.as_str()).collect();
+                ids.dedup();
+                return Err(self.file.errors.at(
+                    &keys,
+                    format!("problem `{name}`: grader for `{key}`, which is no language (hint: a key is a language's id or extension; known: {})", ids.join(", ")),
+                ));
+            };
+            let code = language.format_code().to_string();
+            if graders.sources.iter().any(|(other, _)| *other == code) {
+                return Err(self.file.errors.at(
+                    &keys,
+                    format!(
+                        "problem `{name}`: two graders for {} (hint: keep one)",
+                        language.name
+                    ),
+                ));
+            }
+            let path = take(keys, file)?;
+            graders.sources.push((code, path));
+        }
+        Ok(graders)
+    }
+
+    /// `communication`: its manager a source file here or a command, its number of processes
+    /// in range, and nothing beside it that says how another kind of problem runs.
+    fn communication(&self, problem: &RawProblem) -> Result<Option<Communication>, ConfigError> {
+        let Some(raw) = &problem.communication else {
+            return Ok(None);
+        };
+        let name = self.name;
+        let keys = |key: &'static str| self.keys(&[Key::Name("communication"), Key::Name(key)]);
+        let others = [
+            ("solution", problem.solution.is_some()),
+            ("interactive", problem.interactive),
+            ("interactor", problem.interactor.is_some()),
+            ("output-only", problem.output_only),
+            ("input-file", problem.input_file.is_some()),
+            ("output-file", problem.output_file.is_some()),
+            ("checker", problem.checker.is_some()),
+            ("package", problem.package.is_some()),
+        ];
+        if let Some((key, _)) = others.iter().find(|(_, set)| *set) {
+            return Err(self.file.errors.at(
+                &self.keys(&[Key::Name("communication")]),
+                format!("problem `{name}` is a communication task, so `{key}` means nothing: its manager talks with the contestant's processes and gives the verdict (hint: remove `{key}`; stored submissions under solutions/submissions/{name}/ are judged by `harness verify {name}`)"),
+            ));
+        }
+        let processes = raw.processes.unwrap_or(1);
+        if !(1..=MAX_PROCESSES).contains(&processes) {
+            return Err(self.file.errors.at(
+                &keys("processes"),
+                format!("problem `{name}`: communication `processes` is {processes}, not from 1 to {MAX_PROCESSES}"),
+            ));
+        }
+        let manager = match &raw.manager {
+            RawInteractor::Source(source) => InteractorProgram::Source(
+                self.file
+                    .files
+                    .file_only(source)
+                    .map_err(|m| {
+                        self.file.errors.at(
+                            &keys("manager"),
+                            format!("problem `{name}`, manager: {}", m.message),
+                        )
+                    })?
+                    .into(),
+            ),
+            RawInteractor::Command(command) => {
+                check_command(command)
+                    .map_err(|m| self.invalid(format!("problem `{name}`, manager: {m}")))?;
+                let mut command = self
+                    .file
+                    .files
+                    .resolve(command)
+                    .map_err(|m| self.missing(&keys("manager"), "manager", &m))?;
+                InteractorProgram::Command {
+                    program: PathBuf::from(command.remove(0)),
+                    args: command,
+                }
+            }
+        };
+        Ok(Some(Communication { manager, processes }))
     }
 
     fn stress(&self, raw: Option<RawStress>) -> Result<Option<Stress>, ConfigError> {

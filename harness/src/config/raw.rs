@@ -60,10 +60,21 @@ pub(super) struct RawProblem {
     pub(super) multi_test: bool,
     #[serde(default)]
     pub(super) output_only: bool,
+    pub(super) grader: Option<BTreeMap<String, String>>,
+    pub(super) grader_files: Option<Vec<String>>,
+    pub(super) communication: Option<RawCommunication>,
     pub(super) input_file: Option<String>,
     pub(super) output_file: Option<String>,
     pub(super) scoring: Option<toml::Value>,
     pub(super) expected_scores: Option<toml::Value>,
+}
+
+/// `communication = { manager = "manager.cpp", processes = 2 }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(super) struct RawCommunication {
+    pub(super) manager: RawInteractor,
+    pub(super) processes: Option<usize>,
 }
 
 /// `interactor = "source.cpp"` or `interactor = ["command", …]`.

@@ -80,6 +80,12 @@ pub struct Problem {
     /// The contestant hands in one answer file per case instead of a program (IOI's
     /// output-only tasks, Kattis `submit-answer`): `harness judge PROBLEM ANSWERS` checks each.
     pub output_only: bool,
+    /// Sources compiled with the contestant's (a grader with `main` that calls the
+    /// contestant's functions), per language (`grader`, `grader-files`).
+    pub graders: Graders,
+    /// A communication task (CMS `Communication`): a manager talks with the contestant's
+    /// processes through FIFOs and gives the score.
+    pub communication: Option<Communication>,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,
@@ -103,6 +109,47 @@ pub struct PackageRef {
     /// judge.toml's `time-limit` for the problem, if it sets one.
     pub time_limit: Option<Duration>,
 }
+
+/// `grader = { cpp = "graders/grader.cpp" }` and `grader-files = ["graders/queens.h"]`: what
+/// goes onto a submission before it is built, as a package's `include/` does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Graders {
+    /// Each grader by the format code of its language (`cpp`, `python3`: a package's
+    /// `include/<code>/`, which PyPy and CPython share) and its file.
+    pub sources: Vec<(String, PathBuf)>,
+    /// Files put beside a submission in any language (headers): a package's
+    /// `include/default/`.
+    pub files: Vec<PathBuf>,
+}
+
+impl Graders {
+    /// The grader of `language`, when the problem has one.
+    pub fn source_for(&self, language: &Language) -> Option<&std::path::Path> {
+        let code = language.format_code();
+        self.sources
+            .iter()
+            .find(|(other, _)| other == code)
+            .map(|(_, path)| path.as_path())
+    }
+
+    /// Whether the problem names no grader and no grader file.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty() && self.files.is_empty()
+    }
+}
+
+/// `communication = { manager = …, processes = N }`: the manager, the judge's own program,
+/// reads the case's input and talks with `processes` copies of the contestant's program.
+#[derive(Debug, Clone)]
+pub struct Communication {
+    /// The manager: a source file compiled through the languages table, or a command.
+    pub manager: InteractorProgram,
+    /// How many user processes run at once (1 to [`MAX_PROCESSES`]).
+    pub processes: usize,
+}
+
+/// The most user processes of one communication case: CMS's tasks have one or two.
+pub const MAX_PROCESSES: usize = 16;
 
 /// The interactor of an interactive problem.
 #[derive(Debug, Clone)]

@@ -70,6 +70,8 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         interactive: false,
         multi_test: false,
         output_only: false,
+        graders: Default::default(),
+        communication: None,
         files: FileIo::default(),
         name,
         package: None,

@@ -566,6 +566,28 @@ fn package_files(
         );
     }
 
+    // judge.toml's graders: the package's `include/`, which problemtools copies onto each
+    // submission and compiles with it (`{files}`).
+    if !problem.graders.is_empty() {
+        if dialect == Dialect::Domjudge {
+            warnings.push(
+                "DOMjudge compiles a submission's own files only: it has no `include/`, so a submission that is a function has no `main` there".to_string(),
+            );
+        }
+        for path in &problem.graders.files {
+            files.add(
+                format!("include/default/{}", crate::package::file_name(path)),
+                read(path)?,
+            );
+        }
+        for (code, path) in &problem.graders.sources {
+            files.add(
+                format!("include/{code}/{}", grader_name(code, path)),
+                read(path)?,
+            );
+        }
+    }
+
     // Cases: samples are the cases named `sample…`; a scored problem's in its groups.
     for case in &cases {
         let flat = case.name.replace('/', "-");
@@ -922,6 +944,16 @@ os._exit(42 if code == 0 else 43)
         name_literal = yaml_string(name),
         args = args.join(", ")
     )
+}
+
+/// The name a grader has in `include/<code>/`: its own for C and C++, whose every file is
+/// compiled together, and `main.<ext>` elsewhere, which problemtools runs instead of the
+/// submission's own file (its `{mainfile}`).
+fn grader_name(code: &str, path: &Path) -> String {
+    match (code, path.extension().and_then(|e| e.to_str())) {
+        ("c" | "cpp", _) | (_, None) => crate::package::file_name(path),
+        (_, Some(extension)) => format!("main.{extension}"),
+    }
 }
 
 /// The package's short name for a problem id: its lowercase letters and digits, as

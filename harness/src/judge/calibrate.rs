@@ -383,6 +383,7 @@ fn measure_program(
         checker: &problem.checker,
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
+        communication: None,
         files: &problem.files,
         scoring: scoring.as_deref(),
         beside: &[],
@@ -456,6 +457,7 @@ fn check_slow(
         source: slow.plan.source.clone(),
         cases: cases.to_vec(),
         interactor: slow.plan.interactor.clone(),
+        communication: slow.plan.communication.clone(),
         scoring: slow.plan.scoring.clone(),
         unscored: None,
     };

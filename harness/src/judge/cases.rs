@@ -158,6 +158,13 @@ pub fn judge_cases_with(
 /// Runs and checks one case; a failing one carries the head of its input for the report.
 pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseOutcome {
     #[cfg(unix)]
+    if let Some(manager) = settings.communication {
+        return with_input(
+            super::communication::judge_case(program, case, settings, manager),
+            case,
+        );
+    }
+    #[cfg(unix)]
     if let Some(interactor) = settings.interactor {
         return with_input(
             interactive::judge_case(program, case, settings, interactor),
@@ -218,6 +225,7 @@ mod tests {
             checker: &Checker::Tokens,
             jobs,
             interactor: None,
+            communication: None,
             files: &STANDARD_IO,
             scoring: None,
             beside: &[],

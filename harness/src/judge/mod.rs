@@ -6,6 +6,8 @@
 pub(crate) mod answers;
 pub(crate) mod calibrate;
 pub(crate) mod cases;
+#[cfg(unix)]
+pub(crate) mod communication;
 pub(crate) mod custom;
 #[cfg(unix)]
 pub(crate) mod interactive;

@@ -36,6 +36,9 @@ pub struct JudgeSettings<'a> {
     /// For an interactive problem: the interactor each case runs beside.
     #[cfg(unix)]
     pub interactor: Option<&'a crate::check::interactor::ReadyInteractor>,
+    /// For a communication task: the manager each case's processes talk with.
+    #[cfg(unix)]
+    pub communication: Option<&'a crate::check::manager::Manager>,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
     /// A scored problem's rules: each case is scored as soon as it is checked.

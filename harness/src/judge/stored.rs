@@ -60,6 +60,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
+                    communication: None,
                     scoring: problem.package_scoring.clone(),
                     unscored: None,
                 },

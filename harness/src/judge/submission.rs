@@ -36,6 +36,8 @@ pub enum SubmissionError {
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
     #[error(transparent)]
+    Manager(#[from] super::communication::ManagerError),
+    #[error(transparent)]
     Scoring(#[from] crate::config::ConfigError),
     #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },
@@ -64,6 +66,8 @@ pub struct Plan<'a> {
     pub cases: Vec<Case>,
     /// The interactor of an interactive problem, ready to run.
     pub interactor: Option<interactive::Shared>,
+    /// The manager of a communication task, ready to run.
+    pub communication: Option<Arc<crate::check::manager::Manager>>,
     /// A scored problem's rules, over all its cases (not only those planned).
     pub scoring: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Why a scored problem is judged pass-fail on the cases of `--cases`, when it is.
@@ -109,12 +113,14 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     };
     super::scoring::order_cases(scoring.as_deref(), &mut cases);
     let interactor = interactive::prepare(config, problem)?;
+    let communication = super::communication::prepare(config, problem)?;
     Ok(Plan {
         problem,
         language,
         source: request.source.to_path_buf(),
         cases,
         interactor,
+        communication,
         scoring,
         unscored,
     })
@@ -158,6 +164,42 @@ pub fn judge(
     })
 }
 
+/// What goes onto a submission in `language` before it is built: a package's `include/`
+/// files, or judge.toml's `grader` and `grader-files`; with where they come from, which a
+/// grader's compile error names, when there are any.
+fn included(
+    problem: &Problem,
+    language: &Language,
+) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
+    if let Some(package) = &problem.package {
+        let path = package.path.join("include");
+        let included =
+            crate::package::include::files_for(&package.path, language).map_err(|why| {
+                SubmitError::Include {
+                    path: path.clone(),
+                    why,
+                }
+            })?;
+        return Ok((included, Some(path)));
+    }
+    if problem.graders.is_empty() {
+        return Ok(Default::default());
+    }
+    let path = problem
+        .graders
+        .source_for(language)
+        .or(problem.graders.files.first().map(PathBuf::as_path))
+        .map(Path::to_path_buf);
+    let included =
+        crate::package::include::from_graders(&problem.graders, language).map_err(|why| {
+            SubmitError::Include {
+                path: path.clone().unwrap_or_default(),
+                why,
+            }
+        })?;
+    Ok((included, path))
+}
+
 /// What [`judge_as`] tells as it goes: the build, then each case as it finishes.
 #[derive(Debug, Clone, Copy)]
 pub enum Progress<'a> {
@@ -184,27 +226,22 @@ pub fn judge_as(
 #[derive(Debug)]
 pub struct Build {
     compiled: Compiled,
-    /// A package's `include/` files, which the runs get beside the program.
+    /// A package's `include/` files (or judge.toml's graders), which the runs get beside the
+    /// program.
     included: crate::package::include::Included,
     /// How long compiling took, counted in the report's time.
     took: Duration,
 }
 
-/// Compiles the plan's submission with a package's `include/` files: the first half of
-/// [`judge_as`]. A grader that does not compile on its own is the package's error, not a CE.
+/// Compiles the plan's submission with a package's `include/` files or judge.toml's graders:
+/// the first half of [`judge_as`]. A grader that does not compile on its own is the problem's
+/// error, not a CE.
 pub fn build(plan: &Plan<'_>) -> Result<Build, SubmitError> {
     let started = Instant::now();
     let problem = plan.problem;
-    // A package's `include/` files go onto the submission, and are compiled with it.
-    let included =
-        match &problem.package {
-            Some(package) => crate::package::include::files_for(&package.path, plan.language)
-                .map_err(|why| SubmitError::Include {
-                    path: package.path.join("include"),
-                    why,
-                })?,
-            None => Default::default(),
-        };
+    // A package's `include/` files, or judge.toml's graders, go onto the submission, and are
+    // compiled with it.
+    let (included, grader_path) = included(problem, plan.language)?;
     let compiled = crate::compile::submission::compile_with(
         plan.language,
         &plan.source,
@@ -212,18 +249,15 @@ pub fn build(plan: &Plan<'_>) -> Result<Build, SubmitError> {
         &included.files,
         included.entry.as_deref(),
     )?;
-    if let (Compiled::CompileError { .. }, Some(package)) = (&compiled, &problem.package) {
-        // A grader that does not compile on its own is the package's fault, not a CE
+    if let (Compiled::CompileError { .. }, Some(path)) = (&compiled, grader_path) {
+        // A grader that does not compile on its own is the problem's fault, not a CE
         // of every submission.
         crate::compile::submission::check_beside(
             plan.language,
             &included.files,
             included.entry.as_deref(),
         )
-        .map_err(|message| SubmitError::Grader {
-            path: package.path.join("include"),
-            message,
-        })?;
+        .map_err(|message| SubmitError::Grader { path, message })?;
     }
     Ok(Build {
         compiled,
@@ -339,6 +373,7 @@ pub fn judge_built(
         checker: &problem.checker,
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
+        communication: plan.communication.as_deref(),
         files: &problem.files,
         scoring: plan.scoring.as_deref(),
         beside: &beside_files,

@@ -235,6 +235,7 @@ pub fn run(
             checker: &problem.checker,
             jobs,
             interactor: plan.interactor.as_deref(),
+            communication: None,
             files: &problem.files,
             scoring: plan.scoring.as_deref(),
             beside: &[],

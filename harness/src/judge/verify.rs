@@ -161,6 +161,9 @@ pub fn plan<'a>(
                         interactor
                     }
                 };
+                // Built once: the build cache makes the next submissions' call cheap.
+                let communication = super::communication::prepare(config, problem)
+                    .map_err(SubmissionError::from)?;
                 let key = format!("{expected_name}/{}", file_name(&source));
                 let expected_score = stated_score(&problem.expected_scores, &key, &source)?;
                 stored.push(Stored {
@@ -172,6 +175,7 @@ pub fn plan<'a>(
                         source,
                         cases,
                         interactor,
+                        communication,
                         scoring,
                         unscored: None,
                     },

@@ -7,17 +7,14 @@
 //! `main.*` is the program's entry point (a `main.py` that imports the contestant's module).
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::compile::Language;
+use crate::config::Graders;
 
 /// The format's code for one of the harness's languages (its `id` where they agree).
 pub fn format_code(language: &Language) -> &str {
-    match language.id.as_str() {
-        "python" | "pypy" | "cpython" => "python3",
-        "gnu-cpp" => "cpp",
-        other => other,
-    }
+    language.format_code()
 }
 
 /// What `include/` puts onto a submission in one language.
@@ -66,6 +63,25 @@ pub fn files_for(root: &Path, language: &Language) -> Result<Included, String> {
     Ok(included)
 }
 
+/// What judge.toml's `grader-files` and the grader of `language` put onto a submission in it,
+/// as `include/default/` and `include/<language>/` would. Where the language runs its source
+/// (Python), the grader is what runs: it imports the contestant's module by its name.
+pub fn from_graders(graders: &Graders, language: &Language) -> Result<Included, String> {
+    let mut included = Included::default();
+    let source = graders.source_for(language);
+    for path in graders.files.iter().map(PathBuf::as_path).chain(source) {
+        included
+            .files
+            .push((super::file_name(path), read_source(path, &[])?));
+    }
+    let compiled_together = matches!(language.id.as_str(), "c" | "cpp");
+    if let Some(source) = source.filter(|_| !compiled_together) {
+        included.entry = Some(super::file_name(source));
+    }
+    included.files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(included)
+}
+
 /// The files of one `include/` folder, read and with their constants put in.
 fn read_folder(
     canonical: &Path,
@@ -78,35 +94,40 @@ fn read_folder(
         if !path.is_file() {
             continue;
         }
-        // At most a source file's size, before and after its constants are put in.
-        let max = crate::compile::submit::MAX_SOURCE_BYTES;
-        let mut bytes = Vec::new();
-        std::fs::File::open(&path)
-            .and_then(|file| file.take(max + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        if bytes.len() as u64 > max {
-            return Err(format!(
-                "`{}` is larger than the {} MiB a source file may be",
-                path.display(),
-                max >> 20
-            ));
-        }
-        let bytes = match String::from_utf8(bytes) {
-            Ok(text) if !constants.is_empty() => {
-                crate::compile::program::substitute(&text, constants, max as usize)
-                    .ok_or_else(|| {
-                        format!(
-                            "`{}`: with its `{{{{constants}}}}` put in it is larger than the {} MiB a source file may be",
-                            path.display(),
-                            crate::compile::submit::MAX_SOURCE_BYTES >> 20
-                        )
-                    })?
-                    .into_bytes()
-            }
-            Ok(text) => text.into_bytes(),
-            Err(binary) => binary.into_bytes(),
-        };
+        let bytes = read_source(&path, constants)?;
         files.push((super::file_name(&path), bytes));
     }
     Ok(files)
+}
+
+/// One file's bytes, at most a source file's size before and after its constants are put in.
+fn read_source(path: &Path, constants: &[(String, String)]) -> Result<Vec<u8>, String> {
+    let max = crate::compile::submit::MAX_SOURCE_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "`{}` is larger than the {} MiB a source file may be",
+            path.display(),
+            max >> 20
+        ));
+    }
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) if !constants.is_empty() => {
+            crate::compile::program::substitute(&text, constants, max as usize)
+                .ok_or_else(|| {
+                    format!(
+                        "`{}`: with its `{{{{constants}}}}` put in it is larger than the {} MiB a source file may be",
+                        path.display(),
+                        crate::compile::submit::MAX_SOURCE_BYTES >> 20
+                    )
+                })?
+                .into_bytes()
+        }
+        Ok(text) => text.into_bytes(),
+        Err(binary) => binary.into_bytes(),
+    };
+    Ok(bytes)
 }

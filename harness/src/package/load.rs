@@ -171,6 +171,8 @@ pub fn load(
         interactor,
         multi_test: false,
         output_only: package.output_only,
+        graders: Default::default(),
+        communication: None,
         files: package.files.clone(),
         reference: None,
         cases: package.root.join("data"),

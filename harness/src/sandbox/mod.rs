@@ -82,6 +82,8 @@ mod zygote;
 // Whether to sandbox; the interactive pair; the entry points.
 pub(crate) mod collect;
 #[cfg(unix)]
+pub(crate) mod communication;
+#[cfg(unix)]
 pub(crate) mod pair;
 #[cfg(target_os = "linux")]
 mod policy;

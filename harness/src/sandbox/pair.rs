@@ -236,22 +236,41 @@ impl Side {
         started: Instant,
         pair_bound: Option<Duration>,
     ) -> Result<Side, RunError> {
+        Side::spawn_connected(party, workdir, speaker, started, pair_bound, None)
+    }
+
+    /// [`Side::spawn`], its stdin and stdout the judge's pipes, or `connected`: descriptors
+    /// of the caller's (a communication task's FIFOs), given to the process and closed here.
+    fn spawn_connected(
+        party: &Party<'_>,
+        workdir: &Path,
+        speaker: Speaker,
+        started: Instant,
+        pair_bound: Option<Duration>,
+        connected: Option<(OwnedFd, OwnedFd)>,
+    ) -> Result<Side, RunError> {
         #[cfg(target_os = "linux")]
         if sandboxed(party)? {
-            return Side::spawn_sandboxed(party, speaker, started, pair_bound);
+            return Side::spawn_sandboxed(party, speaker, started, pair_bound, connected);
         }
         // Its stdin is a pipe the judge writes: our end stays here, close-on-exec, so neither
         // side inherits it.
-        let (stdin_read, stdin_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-            .map_err(|e| RunError::Wait(e.into()))?;
+        let (child_stdin, child_stdout, stdin_write) = match connected {
+            Some((stdin, stdout)) => (stdin, process::ChildIo::Fd(stdout), None),
+            None => {
+                let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+                    .map_err(|e| RunError::Wait(e.into()))?;
+                (read, process::ChildIo::Pipe, Some(File::from(write)))
+            }
+        };
         let program = process::program_path(party.program);
         let child = unix::start(process::Start {
             program: &program,
             args: party.args,
             env: party.env,
             workdir,
-            stdin: process::ChildIo::Fd(stdin_read),
-            stdout: process::ChildIo::Pipe,
+            stdin: process::ChildIo::Fd(child_stdin),
+            stdout: child_stdout,
             stderr: process::ChildIo::Pipe,
             limits: &party.limits,
             scope: party.scope,
@@ -277,7 +296,7 @@ impl Side {
                 probe: GroupProbe::new(pid, party.scope),
             },
             Watch::new(bounded_by(plan, pair_bound), started),
-            File::from(stdin_write),
+            stdin_write,
             child.stdout,
             child.stderr,
         )
@@ -290,12 +309,24 @@ impl Side {
         speaker: Speaker,
         started: Instant,
         pair_bound: Option<Duration>,
+        connected: Option<(OwnedFd, OwnedFd)>,
     ) -> Result<Side, RunError> {
         let pipe = || {
             nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| RunError::Wait(e.into()))
         };
-        let (stdin_read, stdin_write) = pipe()?;
-        let (stdout_read, stdout_write) = pipe()?;
+        let (stdin_read, stdin_write, stdout_read, stdout_write) = match connected {
+            Some((stdin, stdout)) => (stdin, None, None, stdout),
+            None => {
+                let (stdin_read, stdin_write) = pipe()?;
+                let (stdout_read, stdout_write) = pipe()?;
+                (
+                    stdin_read,
+                    Some(File::from(stdin_write)),
+                    Some(File::from(stdout_read)),
+                    stdout_write,
+                )
+            }
+        };
         let (stderr_read, stderr_write) = pipe()?;
         let request = RunRequest::new(party.program, party.limits)
             .args(party.args)
@@ -320,8 +351,8 @@ impl Side {
             speaker,
             Process::Sandboxed { run: Some(run) },
             Watch::new(bounded_by(plan, pair_bound), started),
-            File::from(stdin_write),
-            Some(File::from(stdout_read)),
+            stdin_write,
+            stdout_read,
             Some(File::from(stderr_read)),
         )
     }
@@ -331,7 +362,7 @@ impl Side {
         speaker: Speaker,
         process: Process,
         watch: Watch,
-        stdin: File,
+        stdin: Option<File>,
         stdout: Option<File>,
         stderr: Option<File>,
     ) -> Result<Side, RunError> {
@@ -339,7 +370,7 @@ impl Side {
             speaker,
             program: party.program.to_path_buf(),
             process,
-            stdin: Some(stdin),
+            stdin,
             stdout,
             stderr,
             pending: Vec::new(),
@@ -846,4 +877,127 @@ fn pollfd(fd: i32, events: libc::c_short) -> libc::pollfd {
         events,
         revents: 0,
     }
+}
+
+/// Runs `party` alone to its end with `stdin` and `stdout` the caller's descriptors (a
+/// communication task's FIFOs, [`super::communication`]), closed here once it has started, so
+/// that its end is the end of its side of them; its stderr's tail is kept. In the sandbox where
+/// the party asks for it, watched as one side of a pair is. `hold` says how its wall bound is
+/// kept: `None`, by its own limits, as a submission's; `Some`, by the caller, as an
+/// interactor's is by its pair: asked often, the closure gives the deadline once there is one.
+pub(crate) fn run_connected(
+    party: &Party<'_>,
+    stdin: OwnedFd,
+    stdout: OwnedFd,
+    hold: Option<&dyn Fn() -> Option<Instant>>,
+) -> Result<RunResult, RunError> {
+    if super::interrupt::is_interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    let scratch = match party.workdir {
+        Some(_) => None,
+        None => Some(super::run::scratch_dir()?),
+    };
+    let result = run_connected_in(party, workdir(party, scratch.as_ref()), stdin, stdout, hold);
+    if let Some(dir) = scratch {
+        scratch::remove_scratch(dir);
+    }
+    result
+}
+
+/// How often a side whose bound its caller keeps asks for it.
+const HOLD_TICK: Duration = Duration::from_millis(20);
+
+fn run_connected_in(
+    party: &Party<'_>,
+    dir: &Path,
+    stdin: OwnedFd,
+    stdout: OwnedFd,
+    hold: Option<&dyn Fn() -> Option<Instant>>,
+) -> Result<RunResult, RunError> {
+    let started = Instant::now();
+    let (speaker, own_bound) = match hold {
+        None => (Speaker::Submission, Some(party.limits.wall_time)),
+        Some(_) => (Speaker::Interactor, None),
+    };
+    let mut side = Side::spawn_connected(
+        party,
+        dir,
+        speaker,
+        started,
+        own_bound,
+        Some((stdin, stdout)),
+    )?;
+    let mut buf: Vec<u8> = Vec::with_capacity(process::READ_CHUNK);
+    let mut drain_until: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        if let Some(hold) = hold {
+            // Pushed back by the time it waited for a CPU, as any run's bound is.
+            let waited = side.waited();
+            side.watch.hold(hold().map(|deadline| deadline + waited));
+        }
+        if side.running() {
+            if let Some(hit) = side.watch.look(now, &mut side.process) {
+                side.kill(hit);
+            }
+        }
+        if drain_until.is_some_and(|until| now >= until) {
+            side.stderr = None;
+        }
+        if !side.running() && side.stderr.is_none() {
+            break;
+        }
+        let mut wake = [
+            side.running().then(|| side.watch.wake(now)).flatten(),
+            drain_until,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let tick = match hold {
+            Some(_) => Some(HOLD_TICK),
+            None => side
+                .process
+                .exit_fd()
+                .is_none()
+                .then_some(process::EXIT_TICK),
+        };
+        if let (true, Some(tick)) = (side.running(), tick) {
+            wake = Some(wake.map_or(now + tick, |w| w.min(now + tick)));
+        }
+        let mut fds = [pollfd(-1, 0), pollfd(-1, 0)];
+        if let Some(file) = &side.stderr {
+            fds[0] = pollfd(file.as_raw_fd(), libc::POLLIN);
+        }
+        if let (Some(fd), true) = (side.process.exit_fd(), side.running()) {
+            fds[1] = pollfd(fd, libc::POLLIN);
+        }
+        let timeout = wake.map_or(-1, |wake| {
+            let left = wake.saturating_duration_since(Instant::now());
+            i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+        });
+        // SAFETY: fds is a valid array of the length passed.
+        let count = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+        if count < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(RunError::Wait(error));
+            }
+            continue;
+        }
+        if let (true, Some(file)) = (fds[0].fd >= 0 && fds[0].revents != 0, &side.stderr) {
+            match process::read_chunk(file, &mut buf).map_err(RunError::Wait)? {
+                Some(0) => side.stderr = None,
+                Some(_) => side.capture.push_stderr(&buf),
+                None => {}
+            }
+        }
+        let exit_ready = fds[1].fd >= 0 && fds[1].revents != 0;
+        if side.has_exited(exit_ready).map_err(RunError::Wait)? {
+            side.reap()?;
+            drain_until = Some(Instant::now() + process::DRAIN_GRACE);
+        }
+    }
+    Ok(side.result(started))
 }

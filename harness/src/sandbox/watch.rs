@@ -195,6 +195,12 @@ impl Watch {
         self.deadline = Some(deadline);
     }
 
+    /// Bounds the run at `deadline`, or not at all for now, as the caller decides (a
+    /// communication task's manager, unbounded while one of its users runs).
+    pub(crate) fn hold(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// The wall bound as pushed back so far.
     pub(crate) fn deadline(&self) -> Option<Instant> {
         self.deadline

@@ -166,6 +166,7 @@ impl Session {
                 source: submission.source.clone(),
                 cases: package.package.cases.clone(),
                 interactor: interactors[submission.problem].clone(),
+                communication: None,
                 scoring: problem.package_scoring.clone(),
                 unscored: None,
             });

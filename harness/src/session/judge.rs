@@ -762,6 +762,7 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
+        communication: None,
         scoring: problem.package_scoring.clone(),
         unscored: None,
     }))

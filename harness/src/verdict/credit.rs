@@ -23,6 +23,8 @@ pub enum CreditSource {
     /// A Kattis validator's `score_multiplier.txt` (2025-09): a fraction, 0 to 1, of the case's
     /// maximum.
     ScoreMultiplierTxt,
+    /// A communication task's manager (CMS): its stdout's score, a fraction, 0 to 1.
+    Manager,
 }
 
 impl fmt::Display for CreditSource {
@@ -31,6 +33,7 @@ impl fmt::Display for CreditSource {
             CreditSource::Testlib => "testlib's `quitp` points",
             CreditSource::ScoreTxt => "`score.txt`",
             CreditSource::ScoreMultiplierTxt => "`score_multiplier.txt`",
+            CreditSource::Manager => "the manager's score",
         })
     }
 }
@@ -47,7 +50,10 @@ pub struct Credit {
 impl Credit {
     /// Absolute points (testlib, `score.txt`), not a fraction of the maximum.
     pub fn is_fraction(&self) -> bool {
-        self.source == CreditSource::ScoreMultiplierTxt
+        matches!(
+            self.source,
+            CreditSource::ScoreMultiplierTxt | CreditSource::Manager
+        )
     }
 }
 

@@ -1,5 +1,6 @@
 //! Verdicts, and the pure function that turns a run's measurements into one.
 
+pub mod communication;
 pub mod credit;
 
 use std::fmt;

@@ -1,0 +1,195 @@
+//! One case of a communication task (CMS `Communication`): the problem's manager and N copies
+//! of the submission run together (`sandbox::communication`), each copy given its index as
+//! its argument when there are several, as CMS gives it; `verdict::communication` decides who
+//! is at fault and reads the manager's score. The manager is prepared once per judging
+//! (compiled from source through the languages table, when judge.toml names a source file).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::case::discover::Case;
+use crate::check::interactor::interactor_limits;
+use crate::check::manager::Manager;
+use crate::compile::submission::Compiled;
+use crate::compile::submit::SubmitError;
+use crate::compile::Program;
+use crate::config::{self, Config, InteractorProgram};
+use crate::results::case::CaseOutcome;
+use crate::sandbox::communication::{self, CommunicationRequest};
+use crate::sandbox::pair::{Party, AFTER_SUBMISSION};
+use crate::sandbox::run::{Isolation, Limits, RunError, Scope};
+use crate::verdict::{self, communication as blame};
+
+use super::plain::JudgeSettings;
+
+/// Memory the manager may use: the judge's own program, not the contestant's.
+const MANAGER_MEMORY: u64 = 2 << 30;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManagerError {
+    #[error("problem `{problem}`: the manager `{}` does not compile, so no submission can be judged (hint: fix it, or name a built program with `manager = [\"path\"]`):\n{message}", path.display())]
+    CompileError {
+        problem: String,
+        path: PathBuf,
+        message: String,
+    },
+    #[error("problem `{problem}`: the manager: {error}")]
+    Submit {
+        problem: String,
+        #[source]
+        error: SubmitError,
+    },
+}
+
+/// Prepares the problem's manager; `None` for a problem that is not a communication task.
+pub fn prepare(
+    config: &Config,
+    problem: &config::Problem,
+) -> Result<Option<Arc<Manager>>, ManagerError> {
+    let Some(communication) = &problem.communication else {
+        return Ok(None);
+    };
+    let submit_error = |error| ManagerError::Submit {
+        problem: problem.name.clone(),
+        error,
+    };
+    let (program, prepared) = match &communication.manager {
+        InteractorProgram::Command { program, args } => {
+            let mut ready = Program::new(program.clone());
+            ready.args = args.iter().map(OsString::from).collect();
+            (ready, None)
+        }
+        InteractorProgram::Source(source) => {
+            let language =
+                crate::config::detect_language(config, source, None).map_err(submit_error)?;
+            match crate::compile::submission::compile(language, source, MANAGER_MEMORY)
+                .map_err(submit_error)?
+            {
+                Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
+                Compiled::CompileError { message, .. } => {
+                    return Err(ManagerError::CompileError {
+                        problem: problem.name.clone(),
+                        path: source.clone(),
+                        message,
+                    })
+                }
+            }
+        }
+        // A package's program, as built (no package is read as a communication task yet).
+        InteractorProgram::Package(package) => {
+            let mut ready = Program::new(package.program.clone());
+            ready.args = package.args.clone();
+            (ready, None)
+        }
+    };
+    Ok(Some(Arc::new(Manager {
+        program,
+        processes: communication.processes,
+        prepared,
+    })))
+}
+
+/// The manager's limits: the judge's own, over every user's wall bound, since a manager may
+/// serve them one after the other (CMS gives it `processes × (time limit + 1 s)`), and a grace
+/// to give its verdict after the last has ended.
+fn manager_limits(limits: &Limits, processes: usize) -> Limits {
+    let wall = limits.wall_time.saturating_mul(processes as u32) + AFTER_SUBMISSION;
+    Limits {
+        memory_bytes: MANAGER_MEMORY,
+        ..interactor_limits(wall)
+    }
+}
+
+/// Runs and judges one communication case.
+pub fn judge_case(
+    program: &Program,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+    manager: &Manager,
+) -> CaseOutcome {
+    let failed = |reason: String| super::plain::judge_error(case, reason);
+    let limits = settings.limits;
+    let env = program.env();
+    let base_args = super::plain::case_args(program, case);
+    // CMS gives each process its index when there are several.
+    let args: Vec<Vec<OsString>> = (0..manager.processes)
+        .map(|index| {
+            let mut args = base_args.clone();
+            if manager.processes > 1 {
+                args.push(index.to_string().into());
+            }
+            args
+        })
+        .collect();
+    let users = args
+        .iter()
+        .map(|args| Party {
+            program: &program.executable,
+            args,
+            limits,
+            scope: Scope::Process,
+            workdir: None,
+            isolation: Isolation::Sandbox,
+            syscall_filter: program.syscall_filter,
+            env: &env,
+            address_space_cap: program.address_space_cap(),
+        })
+        .collect();
+    let request = CommunicationRequest {
+        users,
+        manager: Party {
+            program: &manager.program.executable,
+            args: &manager.program.args,
+            limits: manager_limits(&limits, manager.processes),
+            scope: Scope::Group,
+            workdir: None,
+            isolation: Isolation::Process,
+            syscall_filter: true,
+            env: &[],
+            address_space_cap: true,
+        },
+        input: &case.input,
+        // A trusted program: generous, since a busy machine (its disk too) can hold up its
+        // start for seconds, and a stuck one costs only time.
+        idle_grace: limits.wall_time + AFTER_SUBMISSION,
+    };
+    let result = match communication::run_communication(&request) {
+        Ok(result) => result,
+        Err(RunError::Spawn {
+            program: failed_program,
+            source,
+        }) if failed_program != program.executable => {
+            return failed(format!(
+                "the manager cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: manager = [\"python3\", \"manager.py\"])",
+                failed_program.display()
+            ))
+        }
+        Err(error) => return failed(error.to_string()),
+    };
+    if crate::sandbox::interrupt::is_interrupted() {
+        return failed(RunError::Interrupted.to_string());
+    }
+    let said = blame::manager_said(
+        &result.manager,
+        &result.manager.stdout,
+        &result.manager.stderr_tail,
+    );
+    let judgement = blame::blame(&result.users, &limits, &said, settings.scoring.is_some());
+    let runs = || result.users.iter().map(|(run, _)| run);
+    let cpu_time = runs().map(|run| run.cpu_time).sum();
+    let stderr: Vec<u8> = runs()
+        .flat_map(|run| run.stderr_tail.iter().copied())
+        .collect();
+    let mut outcome = CaseOutcome::new(case.name.clone(), judgement.verdict, judgement.reason);
+    outcome.credit = judgement.credit;
+    outcome.cpu_time = cpu_time;
+    outcome.wall_time = runs().map(|run| run.wall_time).max().unwrap_or_default();
+    outcome.peak_memory_bytes = runs()
+        .map(|run| run.resident_peak_bytes)
+        .max()
+        .unwrap_or_default();
+    outcome.time_sensitive = verdict::is_time_sensitive(cpu_time, limits.cpu_time);
+    outcome.stderr_tail = String::from_utf8_lossy(&program.shown.show_bytes(&stderr)).into_owned();
+    outcome
+}
