@@ -23,11 +23,12 @@ pub enum ScoreByArg {
 
 #[derive(Args, Debug, Clone)]
 pub struct ContestArgs {
-    /// The contest folder: problems.yaml (each problem's `id` is its package folder, with its
-    /// `label`) and contest.yaml (`duration`, `scoreboard_type`, `penalty_time`,
-    /// `scoreboard_freeze_duration`, `start_time`).
-    #[arg(value_name = "CONTEST_DIR")]
-    pub contest: PathBuf,
+    /// The contest: a folder with problems.yaml (each problem's `id` is its package folder,
+    /// with its `label`), or a judge.toml (or its folder) whose contest problems have a
+    /// `label`; beside either, contest.yaml (`duration`, `scoreboard_type`, `penalty_time`,
+    /// `scoreboard_freeze_duration`, `start_time`) [default: the judge.toml found from here].
+    #[arg(value_name = "CONTEST")]
+    pub contest: Option<PathBuf>,
     /// The day's submissions: a CLICS contest package's (`teams.json`, `submissions.json`,
     /// `submissions/<id>/files/`), or a folder per team (`alice/A.cpp`, `alice/A-2.cpp`) with
     /// a `times` file (`alice/A-2.cpp 1:05:00`) or the files' times against `start_time`.

@@ -217,6 +217,7 @@ pub(super) fn resolve_packages(config: &mut config::Config, names: &[&str]) -> R
         let mut resolved = loaded.problem().clone();
         resolved.name = problem.name.clone();
         resolved.solution = problem.solution.clone();
+        resolved.label = problem.label.clone();
         *problem = resolved;
     }
     Ok(())
