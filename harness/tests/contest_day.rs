@@ -538,3 +538,242 @@ fn a_score_contests_scoreboard_json_validates() {
     std::fs::write(&file, &text).unwrap();
     validate("scoreboard", &file);
 }
+
+/// The shipped example, `contests/training` (a judge.toml of the repository's four problems
+/// with labels A–D, a few cases each, and five teams' tries), copied as it is.
+fn training() -> Project {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../contests/training");
+    Project::new().tree("training", &example)
+}
+
+/// `harness contest --submissions submissions` in the example's folder (its judge.toml is
+/// the contest).
+fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
+    let output = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args(["contest", "--submissions", "submissions"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    (stdout(&output), stderr(&output))
+}
+
+/// The example's boards, worked out by hand from `submissions/times` (5 hours, 20 minutes a
+/// rejected try, the last hour frozen):
+/// - ada: A at 12; B wrong at 30 (75 points: short_count.py overflows at n = 13), right at
+///   45 (45 + 20 = 65); C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 = 267, last 120.
+/// - cy: A at 12, B at 65, C at 70, D at 120 (a wrong try after it changes nothing): 267,
+///   last 120 as ada: tied at rank 1. A's first solve is both's (minute 12), D's too.
+/// - bo: a CE on A at 8 (costs nothing), A at 15; C wrong at 50, RTE at 60, right at 80
+///   (80 + 40 = 120); D partial at 180, right at 250 in the freeze (250 + 20 = 270).
+///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 135, D `-1 ?1`.
+/// - eli: C TLE (it sleeps) at 30, right at 40 (60), the first solve of C; D partial twice.
+/// - dee: an empty folder.
+///
+/// As a score contest (100 a pass-fail problem): ada and cy 400 (last improved at 2:00,
+/// tied), bo 300, eli 100 on C and on D small (30, D.py) + middle and large (70, D-2.py) =
+/// 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30 shown).
+#[test]
+fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
+    let project = training();
+    let (text, _) = judge_training(&project, &["--debrief"]);
+    let lines = rows(&text);
+    assert_eq!(
+        lines[0], "Queens Training: final scoreboard (pass-fail, 20 minutes a rejected try)",
+        "{text}"
+    );
+    assert_eq!(lines[1], "rank team solved time A B C D", "{text}");
+    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[4], "3 bo 3 405 + 15 . +2 80 +1 250", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 . . +1 40* -2", "{text}");
+    assert_eq!(lines[6], "5 dee 0 0 . . . .", "{text}");
+    for line in [
+        "0:08:00.000 A CE bo/A.cpp",
+        "1:00:00.000 C RE bo/C/2.py first failing case `sample-1`",
+        "0:30:00.000 C TLE eli/C.cpp first failing case `sample-1`",
+        "0:30:00.000 B WA 75 ada/B.py first failing case `n13`",
+        "4:10:00.000 D AC 100 bo/D-2.cpp",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(line)), "{line}\n{text}");
+    }
+
+    let (text, errors) = judge_training(&project, &["--frozen"]);
+    assert!(
+        errors.contains("21 of 21 submissions were judged before"),
+        "{errors}"
+    );
+    let lines = rows(&text);
+    assert!(lines[0].contains("at the freeze (4:00:00.000)"), "{text}");
+    assert_eq!(lines[4], "3 bo 2 135 + 15 . +2 80 -1 ?1", "{text}");
+
+    // The CLICS outputs of the day hold to the schemas.
+    let (json, _) = judge_training(
+        &project,
+        &["--format", "json", "--event-feed", "../feed.ndjson"],
+    );
+    let board: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(board["rows"][0]["score"]["total_time"], "4:27:00.000");
+    assert_eq!(board["state"]["started"], "2026-12-05T09:00:00.000Z");
+    let scoreboard = project.join("scoreboard.json");
+    std::fs::write(&scoreboard, &json).unwrap();
+    if validate("scoreboard", &scoreboard) {
+        assert!(validate("event-feed", &project.join("feed.ndjson")));
+    }
+
+    // The same day as a score contest: the judgements are the cache's (the rules are no
+    // part of them).
+    let yaml = project
+        .read("training/contest.yaml")
+        .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
+    project.write("training/contest.yaml", &yaml);
+    let (text, errors) = judge_training(&project, &[]);
+    assert!(errors.contains("21 of 21 submissions"), "{errors}");
+    let lines = rows(&text);
+    assert!(
+        lines[0].contains("(score: each subtask's best try, summed)"),
+        "{text}"
+    );
+    assert_eq!(lines[2], "1 ada 400 100 100 100 100", "{text}");
+    assert_eq!(lines[3], "1 cy 400 100 100 100 100", "{text}");
+    assert_eq!(lines[4], "3 bo 300 100 . 100 100", "{text}");
+    assert_eq!(lines[5], "4 eli 200 . . 100 100", "{text}");
+    assert_eq!(lines[6], "5 dee 0 . . . .", "{text}");
+    let (text, _) = judge_training(&project, &["--score-by", "best-submission"]);
+    assert_eq!(rows(&text)[5], "4 eli 170 . . 100 70", "{text}");
+    let (text, _) = judge_training(&project, &["--frozen"]);
+    assert_eq!(rows(&text)[4], "3 bo 230 100 . 100 30 ?1", "{text}");
+    let (json, _) = judge_training(&project, &["--format", "json"]);
+    std::fs::write(&scoreboard, &json).unwrap();
+    validate("scoreboard", &scoreboard);
+}
+
+/// A judge.toml of two labelled problems (and one without a label, no part of the contest).
+fn table_contest() -> Project {
+    Project::new()
+        .file(
+            "club/judge.toml",
+            "[problems.hello]\nlabel = \"B\"\n\n[problems.echo]\nlabel = \"A\"\n\n[problems.practice]\n",
+        )
+        .file("club/contest.yaml", "name: Club Night\nduration: 1:00:00\n")
+        .file("club/cases/hello/1.in", "\n")
+        .file("club/cases/hello/1.ans", "hello\n")
+        .file("club/cases/echo/1.in", "7\n")
+        .file("club/cases/echo/1.ans", "7\n")
+        .file("club/subs/ann/A.py", ECHO)
+        .file("club/subs/ann/B.py", BYE)
+        .file("club/subs/ann/B-2.py", HELLO)
+        .file("club/subs/times", "ann/A.py 5\nann/B.py 10\nann/B-2.py 15\n")
+}
+
+#[test]
+fn a_judge_toml_whose_problems_have_labels_is_a_contest_named_by_file_folder_or_nothing() {
+    let project = table_contest();
+    // The labels' order is the board's (echo is A), and `practice` has no column.
+    let expected = "1 ann 2 40 + 5* +1 15*";
+    for (folder, args) in [
+        ("club", vec!["contest", "--submissions", "subs"]),
+        (".", vec!["contest", "club", "--submissions", "club/subs"]),
+        (
+            ".",
+            vec!["contest", "club/judge.toml", "--submissions", "club/subs"],
+        ),
+    ] {
+        let output = project
+            .harness()
+            .current_dir(project.join(folder))
+            .args(&args)
+            .output()
+            .unwrap();
+        let text = stdout(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(OK),
+            "{args:?}: {text}{}",
+            stderr(&output)
+        );
+        let lines = rows(&text);
+        assert!(
+            lines[0].starts_with("Club Night: final scoreboard"),
+            "{text}"
+        );
+        assert_eq!(lines[1], "rank team solved time A B", "{text}");
+        assert_eq!(lines[2], expected, "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn a_judge_toml_contest_names_what_is_wrong_with_it() {
+    // No label at all.
+    let project = Project::new()
+        .file("judge.toml", "[problems.hello]\n")
+        .case("hello", "1", "\n", "hello\n")
+        .file("subs/ann/A.py", HELLO);
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("judge.toml` has no problem with a `label`, so it holds no contest (hint: `label = \"A\"`"),
+        "{}",
+        stderr(&output)
+    );
+    // Two problems with one label (letter case aside), at a label's line and column.
+    project.write(
+        "judge.toml",
+        "[problems.hello]\nlabel = \"A\"\n\n[problems.echo]\nlabel = \"a\"\n",
+    );
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("judge.toml:2:9: problem `hello` has the label `A` of problem `echo`"),
+        "{}",
+        stderr(&output)
+    );
+    // A try at a problem with no label: named by its file, with the labels there are.
+    project.write(
+        "judge.toml",
+        "[problems.hello]\nlabel = \"A\"\n\n[problems.echo]\n",
+    );
+    project.write("subs/ann/echo.py", ECHO);
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`subs/ann/echo.py`: no problem `echo` in the contest")
+            && stderr(&output).contains("hint: one of A (hello)"),
+        "{}",
+        stderr(&output)
+    );
+    // A folder that is neither kind of contest.
+    let output = project
+        .harness()
+        .args(["contest", "subs", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("`subs` is not a contest: it has neither problems.yaml nor judge.toml"),
+        "{}",
+        stderr(&output)
+    );
+}
