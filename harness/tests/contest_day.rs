@@ -615,6 +615,35 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert!(lines[0].contains("at the freeze (4:00:00.000)"), "{text}");
     assert_eq!(lines[4], "3 bo 2 135 + 15 . +2 80 -1 ?1", "{text}");
 
+    // The page: the board, each team's tries; never over a file of the coach's.
+    judge_training(&project, &["--html", "../board.html"]);
+    let page = project.read("board.html");
+    assert!(page.contains("<td class=\"cell first\" data-problem=\"C\"><a href=\"#team-4-2\">40<small>2 tries</small></a></td>"), "{page}");
+    assert!(
+        page.contains("first failing case <code>n13</code>"),
+        "{page}"
+    );
+    project.write("notes.html", "my notes\n");
+    let refused = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args([
+            "contest",
+            "--submissions",
+            "submissions",
+            "--html",
+            "../notes.html",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(ERROR), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("is not a report harness wrote"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(project.read("notes.html"), "my notes\n");
+
     // The CLICS outputs of the day hold to the schemas.
     let (json, _) = judge_training(
         &project,

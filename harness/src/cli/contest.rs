@@ -59,7 +59,11 @@ pub struct ContestArgs {
     /// Under the board, each team's tries: time, problem, verdict, file, first failing case.
     #[arg(long)]
     pub debrief: bool,
-    /// Write the event feed over a regular file that is not an earlier one.
+    /// Also write the scoreboard as one self-contained HTML page to FILE: the board in ICPC
+    /// colours (frozen with --frozen), and each team's tries with the first failing case.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write the event feed or the page over a regular file that is not an earlier one.
     #[arg(long)]
     pub force: bool,
 }
@@ -78,6 +82,7 @@ pub fn contest(global: &GlobalArgs, args: &ContestArgs) -> Result<i32> {
         frozen: args.frozen,
         event_feed: args.event_feed.clone(),
         debrief: args.debrief,
+        html: args.html.clone(),
         force: args.force,
     };
     global.session().contest(&request)

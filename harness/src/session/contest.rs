@@ -60,7 +60,9 @@ pub struct ContestRequest {
     pub event_feed: Option<PathBuf>,
     /// Each team's tries, with their verdicts and first failing cases, under the board.
     pub debrief: bool,
-    /// Write the event feed over a file that is not an earlier one.
+    /// Also write the scoreboard page (the board as `frozen` says, each team's tries) here.
+    pub html: Option<PathBuf>,
+    /// Write the event feed or the page over a file that is not an earlier one.
     pub force: bool,
 }
 
@@ -265,6 +267,14 @@ impl Session {
             Some(path) => Some(NamedFile::new(path, FEED, request.force)?),
             None => None,
         };
+        let page_file = match &request.html {
+            Some(path) => Some(NamedFile::new(
+                path,
+                crate::report::html::board::BOARD_PAGE,
+                request.force,
+            )?),
+            None => None,
+        };
         let human = request.format == Format::Human;
         let jobs = request.jobs().max(1);
         // The submissions are read (and bad ones named) before anything is built.
@@ -426,6 +436,10 @@ impl Session {
         } else {
             View::Final
         };
+        if let Some(file) = &page_file {
+            let page = crate::report::html::board::page(&record, &record.board(view));
+            file.write(page.as_bytes())?;
+        }
         let mut stdout = anstream::stdout().lock();
         match request.format {
             Format::Json => {
