@@ -806,3 +806,155 @@ fn a_judge_toml_contest_names_what_is_wrong_with_it() {
         stderr(&output)
     );
 }
+
+/// `harness export --contest --with-submissions` in the training folder, into `../pkg`.
+fn hand_off(project: &Project) -> std::process::Output {
+    project
+        .harness()
+        .current_dir(project.join("training"))
+        .args([
+            "export",
+            "--contest",
+            "--with-submissions",
+            "submissions",
+            "--out",
+            "../pkg",
+            "--no-measure",
+        ])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
+    let project = training();
+    // As an IOI day: its scored problems' packages are judged as judge.toml judges them.
+    let yaml = project
+        .read("training/contest.yaml")
+        .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
+    project.write("training/contest.yaml", &yaml);
+    let output = hand_off(&project);
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 21 submissions at their ids and times"),
+        "{text}"
+    );
+    assert!(
+        text.contains("contest.yaml (start_time 2026-12-05T09:00:00.000Z)"),
+        "{text}"
+    );
+    assert!(!text.contains("is scored"), "{text}");
+    // contest.yaml is the day's, and the problems keep their labels.
+    let contest_yaml = project.read("pkg/contest.yaml");
+    for line in [
+        "id: training",
+        "name: \"Queens Training\"",
+        "start_time: 2026-12-05T09:00:00.000Z",
+        "scoreboard_type: score",
+        "scoreboard_freeze_duration: \"1:00:00.000\"",
+    ] {
+        assert!(contest_yaml.contains(line), "{line}\n{contest_yaml}");
+    }
+    assert!(project
+        .read("pkg/problems.yaml")
+        .contains("- id: twonqueens\n  label: D\n"));
+    // The submissions at their ids and times, each source zipped as it was sent.
+    let submissions: serde_json::Value =
+        serde_json::from_str(&project.read("pkg/submissions.json")).unwrap();
+    let late = submissions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["contest_time"] == "4:10:00.000")
+        .expect("bo's try in the freeze");
+    assert_eq!(late["team_id"], "bo");
+    assert_eq!(late["problem_id"], "twonqueens");
+    assert_eq!(late["language_id"], "cpp");
+    assert_eq!(late["time"], "2026-12-05T13:10:00.000Z");
+    let id = late["id"].as_str().unwrap();
+    let zip =
+        std::fs::File::open(project.join(&format!("pkg/submissions/{id}/files.zip"))).unwrap();
+    let mut archive = zip::ZipArchive::new(zip).unwrap();
+    assert_eq!(archive.len(), 1);
+    let mut source = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("D-2.cpp").unwrap(), &mut source).unwrap();
+    assert_eq!(source, project.read("training/submissions/bo/D-2.cpp"));
+    for kind in ["teams", "accounts", "groups", "submissions"] {
+        if !validate(kind, &project.join(&format!("pkg/{kind}.json"))) {
+            break;
+        }
+    }
+    // The package judged as a contest folder, its day as a CLICS package's: the same board.
+    let judged = project
+        .harness()
+        .args(["contest", "pkg", "--submissions", "pkg"])
+        .output()
+        .unwrap();
+    let board = stdout(&judged);
+    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    let lines = rows(&board);
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("Queens Training: final scoreboard"))
+        .unwrap_or_else(|| panic!("{board}"));
+    assert_eq!(
+        lines[start + 2..start + 7],
+        [
+            "1 ada 400 100 100 100 100",
+            "1 cy 400 100 100 100 100",
+            "3 bo 300 100 . 100 100",
+            "4 eli 200 . . 100 100",
+            "5 dee 0 . . . .",
+        ],
+        "{board}"
+    );
+}
+
+#[test]
+fn the_hand_off_of_an_icpc_day_warns_of_scored_problems_and_checks_the_day_first() {
+    let project = training();
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(OK), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("warning: problem B (`checker-challenge`) is scored, and its package accepts a try that scores anything"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning: problem D (`two-n-queens`) is scored"),
+        "{text}"
+    );
+    // A bad try stops it before anything is written, naming the file.
+    let project = training();
+    project.write("training/submissions/ada/Q.py", HELLO);
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`submissions/ada/Q.py`: no problem `Q` in the contest"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("pkg").exists());
+    // So does a team whose folder cannot be a CLICS id.
+    let project = training();
+    std::fs::rename(
+        project.join("training/submissions/dee"),
+        project.join("training/submissions/dee dee"),
+    )
+    .unwrap();
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("team `dee dee` cannot keep its id in a CLICS package"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("pkg").exists());
+}

@@ -21,6 +21,8 @@ pub struct ContestExported {
     pub problems: Vec<ContestProblem>,
     /// Problems of judge.toml left out, and why.
     pub left_out: Vec<(String, String)>,
+    /// contest.yaml's `start_time`, when it is the day's own rather than the placeholder.
+    pub start_time: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,9 +47,23 @@ pub fn label(index: usize) -> String {
     label
 }
 
+/// The labels the contest gives `problems`: judge.toml's `label`s when every one has one,
+/// else `A`, `B`, … in their order.
+pub fn labels(problems: &[&Problem]) -> Vec<String> {
+    match problems
+        .iter()
+        .map(|p| p.label.clone())
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(given) => given,
+        None => (0..problems.len()).map(label).collect(),
+    }
+}
+
 /// Exports `problems` into the new folder `out`. `listed`: the problems were named on the
 /// command line, so one that cannot be exported is an error; otherwise it is left out with a
-/// note.
+/// note. `day`: the day's teams and submissions, written beside them (every problem must
+/// then be exported: the submissions are for them).
 pub fn export_contest(
     config: &Config,
     problems: &[&Problem],
@@ -55,7 +71,10 @@ pub fn export_contest(
     submissions: &Path,
     out: &Path,
     options: &mut Options<'_>,
+    day: Option<&super::handoff::HandOff>,
 ) -> Result<ContestExported, ExportError> {
+    let listed = listed || day.is_some();
+    let given = labels(problems);
     if !crate::atomic::is_free(out) {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
@@ -63,7 +82,11 @@ pub fn export_contest(
         let path = path.to_path_buf();
         move |source| ExportError::Write { path, source }
     };
-    let id = contest_id(config);
+    // A day's contest.yaml may name it; otherwise judge.toml's folder does.
+    let id = match day {
+        Some(day) if super::handoff::is_identifier(&day.info.id) => day.info.id.clone(),
+        _ => contest_id(config),
+    };
     // Written into a folder beside `out`, renamed at the end: nothing half-written.
     let parent = out
         .parent()
@@ -78,9 +101,10 @@ pub fn export_contest(
         id: id.clone(),
         problems: Vec::new(),
         left_out: Vec::new(),
+        start_time: day.and_then(super::handoff::HandOff::start_time),
     };
     let mut ids: Vec<String> = Vec::new();
-    for problem in problems {
+    for (problem, given) in problems.iter().zip(&given) {
         let mut short = short_name(&problem.name);
         // Two problems whose ids differ only in punctuation get distinct short names.
         let mut n = 2;
@@ -94,8 +118,14 @@ pub fn export_contest(
                 super::write_folder(&folder, &files)?;
                 super::write_zip(&staging.path().join(format!("{short}.zip")), &files)?;
                 ids.push(short.clone());
+                // With a problem left out, the letters close up.
+                let label = if exported.left_out.is_empty() {
+                    given.clone()
+                } else {
+                    label(exported.problems.len())
+                };
                 exported.problems.push(ContestProblem {
-                    label: label(exported.problems.len()),
+                    label,
                     id: short,
                     problem: problem.name.clone(),
                     exported: package,
@@ -110,7 +140,15 @@ pub fn export_contest(
         }
     }
     let contest_yaml = staging.path().join("contest.yaml");
-    std::fs::write(&contest_yaml, contest_yaml_text(config, &id)).map_err(write(&contest_yaml))?;
+    let text = match day {
+        Some(day) => day_contest_yaml(&id, &day.info, day.start_time().as_deref()),
+        None => contest_yaml_text(config, &id),
+    };
+    std::fs::write(&contest_yaml, text).map_err(write(&contest_yaml))?;
+    if let Some(day) = day {
+        let ids: Vec<String> = exported.problems.iter().map(|p| p.id.clone()).collect();
+        day.write(staging.path(), &ids)?;
+    }
     let problems_yaml = staging.path().join("problems.yaml");
     std::fs::write(
         &problems_yaml,
@@ -165,6 +203,38 @@ fn contest_yaml_text(config: &Config, id: &str) -> String {
          penalty_time: 20\n",
         yaml_string(&name)
     )
+}
+
+/// contest.yaml of a day handed off: its own rules (contest.yaml beside judge.toml, or the
+/// defaults `harness contest` judged it by), its start when known.
+fn day_contest_yaml(
+    id: &str,
+    info: &crate::contest::rules::ContestInfo,
+    start: Option<&str>,
+) -> String {
+    let rules = &info.rules;
+    let mut text = format!(
+        "# Exported by harness (`harness export --contest --with-submissions`).\n\
+         id: {}\n\
+         name: {}\n\
+         start_time: {}\n\
+         duration: \"{}\"\n\
+         scoreboard_type: {}\n\
+         penalty_time: {}\n",
+        id,
+        yaml_string(&info.name),
+        start.unwrap_or(START_PLACEHOLDER),
+        crate::contest::time::format_reltime(rules.duration),
+        rules.kind.as_str(),
+        rules.penalty_minutes,
+    );
+    if let Some(freeze) = rules.freeze {
+        text.push_str(&format!(
+            "scoreboard_freeze_duration: \"{}\"\n",
+            crate::contest::time::format_reltime(freeze)
+        ));
+    }
+    text
 }
 
 /// problems.yaml as DOMjudge's `importProblemsData` reads it (ImportExportService.php 8.3.2

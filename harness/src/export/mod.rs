@@ -39,6 +39,7 @@ use crate::verdict::InteractorProtocol;
 use crate::verdict::Verdict;
 
 pub mod contest;
+pub mod handoff;
 pub mod scoring;
 pub mod statement;
 pub mod timing;
@@ -69,6 +70,8 @@ pub enum ExportError {
     Zip { path: PathBuf, message: String },
     #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
     Scoring { problem: String, why: String },
+    #[error(transparent)]
+    Contest(#[from] crate::contest::error::ContestError),
     #[error("the exported package of `{problem}`, judged for its time limit: {source}")]
     Timing {
         problem: String,
