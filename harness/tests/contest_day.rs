@@ -958,3 +958,180 @@ fn the_hand_off_of_an_icpc_day_warns_of_scored_problems_and_checks_the_day_first
     );
     assert!(!project.join("pkg").exists());
 }
+
+/// The contest's two packages as problems of a judge.toml beside it, with labels, and the
+/// contest's own contest.yaml.
+fn packages_in_judge_toml() -> Project {
+    let project = contest();
+    project.write(
+        "judge.toml",
+        "[problems.hello]\npackage = \"day/hello\"\nlabel = \"A\"\n\n[problems.echo]\npackage = \"day/echo\"\nlabel = \"B\"\n",
+    );
+    project.write("contest.yaml", "name: Club Export\nduration: 2:00:00\n");
+    project
+}
+
+#[test]
+fn export_contest_of_package_problems_writes_each_package_as_it_is() {
+    let project = packages_in_judge_toml();
+    let output = project
+        .harness()
+        .args(["export", "--contest", "--out", "out", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).contains("exported contest"),
+        "{}",
+        stdout(&output)
+    );
+    let problems = project.read("out/problems.yaml");
+    assert!(problems.contains("- id: hello\n  label: A\n"), "{problems}");
+    assert!(problems.contains("- id: echo\n  label: B\n"), "{problems}");
+    for file in ["problem.yaml", "data/sample/1.in", "data/secret/2.ans"] {
+        assert_eq!(
+            project.read(&format!("out/hello/{file}")),
+            project.read(&format!("day/hello/{file}")),
+            "{file}"
+        );
+    }
+    assert!(project.join("out/echo.zip").is_file());
+    // Named and ruled by the contest.yaml beside judge.toml, not after the folder.
+    let contest_yaml = project.read("out/contest.yaml");
+    assert!(
+        contest_yaml.contains("name: \"Club Export\""),
+        "{contest_yaml}"
+    );
+    assert!(
+        contest_yaml.contains("duration: \"2:00:00.000\""),
+        "{contest_yaml}"
+    );
+    // The exported contest judges the day as the original does.
+    folders(&project);
+    let judged = project
+        .harness()
+        .args(["contest", "out", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    let board = stdout(&judged);
+    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    assert_eq!(rows(&board)[2], "1 alice 2 80 +1 10* + 50*", "{board}");
+}
+
+#[test]
+fn export_contest_that_would_hold_no_problem_writes_nothing() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.odd]\nchecker = { type = \"command\", command = [\"checkers/mine\"] }\n",
+        )
+        .executable("checkers/mine", "#!/bin/sh\nexit 0\n")
+        .case("odd", "1", "1\n", "1\n");
+    let output = project
+        .harness()
+        .args(["export", "--contest", "--out", "out", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no problem could be exported, so no contest is written (odd: problem `odd`: its checker is the command"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("out").exists());
+}
+
+/// Stored submissions for the contest's packages: `hello` keeps one of its own.
+fn with_stored(project: &Project) {
+    project.write("day/hello/submissions/accepted/own.py", HELLO);
+    project.write("stored/A/accepted/hello.py", HELLO);
+    project.write("stored/echo/wrong_answer/bye.py", BYE);
+}
+
+#[test]
+fn verify_contest_with_submissions_dir_judges_dirs_submissions_for_package_problems() {
+    let project = contest();
+    with_stored(&project);
+    let output = project
+        .harness()
+        .args(["verify", "day", "--submissions", "stored"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    let lines = rows(&text);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("hello/accepted/hello.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("echo/wrong_answer/bye.py WA WA")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("own.py"),
+        "the package's own are not DIR's: {text}"
+    );
+    // A DIR with nothing for any problem is named.
+    std::fs::create_dir_all(project.join("empty")).unwrap();
+    let output = project
+        .harness()
+        .args(["verify", "day", "--submissions", "empty"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`empty` has no folder of submissions for any of the problems (hint: `empty/<problem>/<verdict>/<file>`, the problem named `hello` or `A`, `echo` or `B`)"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn verify_of_a_contest_with_a_missing_problem_verifies_the_others_and_names_it() {
+    let project = contest();
+    project.write(
+        "day/problems.yaml",
+        "- id: hello\n  label: A\n- id: gone\n  label: B\n- id: echo\n  label: C\n",
+    );
+    project.write("day/hello/submissions/accepted/own.py", HELLO);
+    project.write("day/echo/submissions/accepted/echo.py", ECHO);
+    let output = project.harness().args(["verify", "day"]).output().unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", stderr(&output));
+    let lines = rows(&text);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("hello/accepted/own.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("echo/accepted/echo.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        text.contains("gone (B)  the problem is not there:")
+            && text.contains("problems.yaml:3:3: problem `gone` (B)"),
+        "{text}"
+    );
+    assert!(
+        stderr(&output).contains(
+            "1 of the contest's problems could not be verified, not being there: B (`gone`)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}

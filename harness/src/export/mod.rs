@@ -72,6 +72,10 @@ pub enum ExportError {
     Scoring { problem: String, why: String },
     #[error(transparent)]
     Contest(#[from] crate::contest::error::ContestError),
+    #[error("problem `{problem}` is the Polygon package `{}`, which DOMjudge cannot import (hint: name the other problems; a Polygon package goes to DOMjudge converted to the Kattis format first)", path.display())]
+    NotKattis { problem: String, path: PathBuf },
+    #[error("no problem could be exported, so no contest is written ({left_out})")]
+    NoProblems { left_out: String },
     #[error("the exported package of `{problem}`, judged for its time limit: {source}")]
     Timing {
         problem: String,
