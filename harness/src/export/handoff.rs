@@ -90,7 +90,7 @@ pub fn read(
     for team in &day.teams {
         if !is_identifier(&team.id) {
             return Err(ContestError::invalid(
-                &dir.join(&team.id),
+                dir.join(&team.id),
                 format!(
                     "team `{}` cannot keep its id in a CLICS package, whose ids are letters, digits, `_`, `.` and `-` (at most 36) (hint: rename its folder, `{}`)",
                     team.id,

@@ -897,6 +897,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("submissions")).unwrap();
+        let read = |root: &Path| read_in(root, &root.join("submissions"));
         let write =
             |text: &str| std::fs::write(root.join("submissions/submissions.yaml"), text).unwrap();
         let key = |i: usize| {
