@@ -181,7 +181,8 @@ pub fn export_contest(
     std::fs::write(&contest_yaml, text).map_err(write(&contest_yaml))?;
     if let Some(day) = day {
         let ids: Vec<String> = exported.problems.iter().map(|p| p.id.clone()).collect();
-        day.write(staging.path(), &ids)?;
+        let placeholder = crate::contest::time::parse_abstime(START_PLACEHOLDER).unwrap_or(0);
+        day.write(staging.path(), &ids, placeholder)?;
     }
     let problems_yaml = staging.path().join("problems.yaml");
     std::fs::write(

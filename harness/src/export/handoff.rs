@@ -17,7 +17,7 @@ use crate::contest::error::ContestError;
 use crate::contest::rules::{self, ContestInfo};
 use crate::contest::scoreboard::ScoreBy;
 use crate::contest::submissions::{self, Context, Day};
-use crate::contest::time::{format_abstime, format_reltime, parse_abstime};
+use crate::contest::time::{format_abstime, format_reltime};
 use crate::package::contest::ContestProblem;
 
 /// The one group every team is put in: DOMjudge shows a team on its scoreboard by its
@@ -30,8 +30,8 @@ pub struct HandOff {
     /// The folder it was read from, as the coach named it.
     pub dir: PathBuf,
     day: Day,
-    /// When the contest starts: contest.yaml's, the submissions' own, else the placeholder.
-    start: i64,
+    /// When the contest starts, when the day says: contest.yaml's, or the submissions' own.
+    start: Option<i64>,
 }
 
 /// Whether `id` is a CLICS identifier (`common.json#/identifier`): what DOMjudge takes as
@@ -109,10 +109,7 @@ pub fn read(
             .into());
         }
     }
-    let start = info
-        .start
-        .or(day.start)
-        .unwrap_or_else(|| parse_abstime(super::contest::START_PLACEHOLDER).unwrap_or(0));
+    let start = info.start.or(day.start);
     Ok(HandOff {
         info,
         dir: dir.to_path_buf(),
@@ -152,10 +149,7 @@ impl HandOff {
 
     /// The contest's start, when the day says it (contest.yaml or the submissions).
     pub fn start_time(&self) -> Option<String> {
-        self.info
-            .start
-            .or(self.day.start)
-            .map(|_| format_abstime(self.start))
+        self.start.map(format_abstime)
     }
 
     fn teams_json(&self) -> Value {
@@ -196,8 +190,9 @@ impl HandOff {
         )
     }
 
-    /// `problem_ids`: the exported problems' ids, by the day's problem index.
-    fn submissions_json(&self, problem_ids: &[String]) -> Value {
+    /// `problem_ids`: the exported problems' ids, by the day's problem index; `start`: the
+    /// contest's start the times are counted from.
+    fn submissions_json(&self, problem_ids: &[String], start: i64) -> Value {
         Value::Array(
             self.day
                 .submissions
@@ -216,7 +211,7 @@ impl HandOff {
                         "language_id": s.language,
                         "problem_id": problem_ids[s.problem],
                         "team_id": self.day.teams[s.team].id,
-                        "time": format_abstime(self.start + s.time),
+                        "time": format_abstime(start + s.time),
                         "contest_time": format_reltime(s.time),
                         "entry_point": entry_point,
                         "files": [{
@@ -230,8 +225,14 @@ impl HandOff {
         )
     }
 
-    /// Writes the day into the contest folder `root` (the export's, not yet in its place).
-    pub fn write(&self, root: &Path, problem_ids: &[String]) -> Result<(), ExportError> {
+    /// Writes the day into the contest folder `root` (the export's, not yet in its place);
+    /// `placeholder`: the start contest.yaml is given when the day does not say one.
+    pub fn write(
+        &self,
+        root: &Path,
+        problem_ids: &[String],
+        placeholder: i64,
+    ) -> Result<(), ExportError> {
         let write = |relative: &str, bytes: &[u8]| -> Result<(), ExportError> {
             let path = root.join(relative);
             if let Some(parent) = path.parent() {
@@ -255,7 +256,8 @@ impl HandOff {
         write("accounts.json", pretty(&self.accounts_json()).as_bytes())?;
         write(
             "submissions.json",
-            pretty(&self.submissions_json(problem_ids)).as_bytes(),
+            pretty(&self.submissions_json(problem_ids, self.start.unwrap_or(placeholder)))
+                .as_bytes(),
         )?;
         for submission in &self.day.submissions {
             let relative = format!("submissions/{}/files.zip", submission.id);
