@@ -23,7 +23,7 @@ use crate::package::expected::{Expected, Skipped};
 use crate::results::author::{Added, GenReport, StressReport};
 use crate::results::calibrate::ProblemCalibration;
 use crate::results::case::CaseOutcome;
-use crate::results::submission::SubmissionReport;
+use crate::results::submission::{CompileOutcome, SubmissionReport};
 use crate::results::verify::Verified;
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
@@ -205,6 +205,12 @@ pub enum Event<'a> {
         )]
         unit: usize,
         label: &'a str,
+    },
+    /// The unit's program was built (or not: a compile error), before its first case.
+    Compiled {
+        #[expect(dead_code, reason = "as `Started`'s")]
+        unit: usize,
+        compile: &'a CompileOutcome,
     },
     /// One of the unit's cases was judged.
     CaseFinished {

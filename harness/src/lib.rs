@@ -32,7 +32,9 @@
 //!     shrink; a problem of judge.toml written as a package (its time limit measured by judging).
 //! 14. report: `report`, `receive` — renders events to a terminal, JSON, JUnit, HTML; receives problems from the browser.
 //! 15. session: `session`, `exit` — one way from a command line through all of these; the exit codes.
-//! 16. cli: `cli` — parses the command line and calls the session.
+//! 16. serve: `serve` — the judge as a JSON-RPC server for editors: the session's tasks on
+//!     threads, their events as notifications.
+//! 17. cli: `cli` — parses the command line and calls the session.
 
 #![warn(missing_docs)]
 
@@ -55,6 +57,7 @@ mod report;
 mod results;
 pub mod sandbox;
 pub mod score;
+mod serve;
 mod session;
 mod text;
 mod tool;

@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use common::browser::chromium;
 use common::project::harness_in;
 
 const FAILED: i32 = 1;
@@ -33,32 +34,6 @@ fn output_folder() -> PathBuf {
     let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report");
     std::fs::create_dir_all(&folder).unwrap();
     folder
-}
-
-/// The browser, or `None` (with a `skipped:` line) where there is none; under CI its absence
-/// fails the test, since `.ci/install-tools` installs it.
-fn chromium(test: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("HARNESS_CHROMIUM")
-        .map(PathBuf::from)
-        .or_else(|| {
-            ["chromium", "chromium-browser", "google-chrome"]
-                .iter()
-                .find_map(|name| {
-                    std::env::split_paths(&std::env::var_os("PATH")?)
-                        .map(|dir| dir.join(name))
-                        .find(|path| path.is_file())
-                })
-        });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no chromium: CI runs .ci/install-tools, which installs it"
-        );
-        common::skipped(&format!(
-            "{test}: no chromium on PATH (apt-get install chromium, or set HARNESS_CHROMIUM)"
-        ));
-    }
-    found
 }
 
 /// Runs headless Chromium on `page` with `args`, in a fresh profile; its stdout.

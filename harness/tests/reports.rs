@@ -800,3 +800,29 @@ time-limit = "2s"   # not calibrated
     assert!(String::from_utf8_lossy(&output.stderr).contains("nothing written"));
     assert_eq!(project.read("judge.toml"), written);
 }
+
+/// judge.toml's build command shows what it prints as it runs, between a line saying it starts
+/// and, for one that takes a while, a line saying how long it took: a log with no terminal (CI)
+/// shows where the minutes went, never a silent build.
+#[test]
+fn a_build_says_when_it_starts_and_how_long_it_took() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            &format!(
+                "[defaults]\nbuild = [\"sh\", \"-c\", \"echo compiling-a-step >&2; sleep 1.5\"]\n[problems.sum]\nsolution = \"{}\"\n",
+                fixture("echo-sum").display()
+            ),
+        )
+        .case("sum", "1", "1 2\n", "3\n");
+    let output = project.harness().output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let at = |text: &str| {
+        stderr
+            .find(text)
+            .unwrap_or_else(|| panic!("no `{text}` in: {stderr}"))
+    };
+    assert!(at("building: sh -c") < at("compiling-a-step"), "{stderr}");
+    assert!(at("compiling-a-step") < at("built in "), "{stderr}");
+}

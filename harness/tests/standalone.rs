@@ -727,3 +727,204 @@ fn a_prebuilt_executable_or_script_is_judged_as_it_is() {
     assert_eq!(code, Some(ERROR), "{text}");
     assert!(text.contains("exe"), "the languages are listed: {text}");
 }
+
+/// `harness judge --cmd "python3 sol.py"`: a command line is judged as a source is, under the
+/// same limits and checkers, run with the folder's files (a module it imports) but not its
+/// answers: AC, WA, TLE for one that spins; a program that is nowhere is a clear error (exit 2),
+/// before anything runs.
+#[test]
+fn a_command_line_is_judged_with_the_files_of_its_folder() {
+    let project = common::project::Project::new()
+        .file("test/1.in", "8\n")
+        .file("test/1.ans", "8\n")
+        .file("secret.ans", "8\n")
+        .file("helper.py", "def answer(x):\n    return x\n")
+        .file(
+            "sol.py",
+            "import os\nfrom helper import answer\nassert not os.path.exists('secret.ans'), 'an answer is visible'\nprint(answer(int(input())))\n",
+        )
+        .file("wrong.py", "input()\nprint(7)\n")
+        .file("spin.py", "while True:\n    pass\n")
+        // Named as `oj t -c ./a.out` names it, its mode not executable: judged from its copy.
+        .file("a.out", "#!/bin/sh\nread x\necho $x\n");
+    let judge = |args: &[&str]| {
+        let assert = project.harness().arg("judge").args(args).assert();
+        let output = assert.get_output().clone();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, text) = judge(&["--cmd", "python3 sol.py"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(
+        text.contains("python3 sol.py (command)") && text.contains("verdict: AC"),
+        "{text}"
+    );
+    let (code, text) = judge(&["--cmd", "./a.out"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+    let (code, text) = judge(&["--cmd", "python3 wrong.py"]);
+    assert_eq!(code, Some(FAILED), "{text}");
+    assert!(text.contains("verdict: WA"), "{text}");
+    let (code, text) = judge(&["--cmd", "python3 spin.py", "--time-limit", "200ms"]);
+    assert_eq!(code, Some(FAILED), "{text}");
+    assert!(text.contains("verdict: TLE"), "{text}");
+    let (code, text) = judge(&["--cmd", "no-such-program-here sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(
+        text.contains("the program `no-such-program-here` of --cmd is not on PATH"),
+        "{text}"
+    );
+    let (code, text) = judge(&["--cmd", "./missing.bin"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(
+        text.contains("`./missing.bin` of --cmd does not exist"),
+        "{text}"
+    );
+}
+
+/// `harness judge PROBLEM --cmd COMMAND`: a problem of judge.toml, its limits and checker
+/// (here `float`, which accepts 0.5000001 for 0.5) apply to a command as to a source; an
+/// interactive problem is refused with a hint, before anything runs.
+#[test]
+fn a_command_line_is_judged_on_a_problem_of_judge_toml() {
+    let project = common::project::Project::new()
+        .file(
+            "judge.toml",
+            "[problems.half]\nchecker = \"float\"\ntime-limit = \"5s\"\n\n[problems.talk]\ninteractive = true\ninteractor = \"talk.py\"\n",
+        )
+        .case("half", "1", "1\n", "0.5\n")
+        .file("half.py", "input()\nprint('0.5000001')\n")
+        .file("talk.py", "print(1)\n");
+    let judge = |args: &[&str]| {
+        let output = project.harness().arg("judge").args(args).output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, text) = judge(&["half", "--cmd", "python3 half.py"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+    let (code, text) = judge(&["talk", "--cmd", "python3 half.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(
+        text.contains("problem `talk` is interactive, and --cmd judges batch problems only"),
+        "{text}"
+    );
+}
+
+/// `harness judge --cmd "java Main"` in a folder holding the classes javac wrote: the JVM finds
+/// them in its own folder. Skipped (and said) where there is no JDK.
+#[test]
+fn a_java_command_finds_its_classes() {
+    if std::process::Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        println!("skipped: javac not found");
+        return;
+    }
+    let project = common::project::Project::new()
+        .file("test/1.in", "8\n")
+        .file("test/1.ans", "8\n")
+        .file(
+            "Main.java",
+            "public class Main { public static void main(String[] a) { java.util.Scanner s = new java.util.Scanner(System.in); System.out.println(Twice.half(2 * s.nextInt())); } }\nclass Twice { static int half(int x) { return x / 2; } }\n",
+        );
+    let built = std::process::Command::new("javac")
+        .arg("Main.java")
+        .current_dir(project.path())
+        .status()
+        .expect("javac runs");
+    assert!(built.success());
+    let assert = project
+        .harness()
+        .args(["judge", "--cmd", "java Main"])
+        .assert();
+    let output = assert.get_output();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+}
+
+/// `harness project --default DIR`: a project's problems are judged from a folder outside it
+/// (no judge.toml above), through `project` in the user's config; a judge.toml above still
+/// wins; `--no-default` ends it; a default project with no judge.toml is named in the error.
+#[test]
+fn a_default_project_is_reached_from_any_folder() {
+    use common::project::Project;
+    let project = Project::new()
+        .file("judge.toml", "[problems.echo]\ntime-limit = \"5s\"\n")
+        .case("echo", "1", "8\n", "8\n");
+    let outside = Project::new().file("sol.py", "print(input())\n");
+    let elsewhere = Project::new()
+        .file("judge.toml", "[problems.other]\n")
+        .file("sol.py", "print(input())\n");
+    let config = tempfile::tempdir().unwrap();
+    let harness = |dir: &Project, args: &[&str]| {
+        let output = dir
+            .harness()
+            .env("XDG_CONFIG_HOME", config.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("harness project --default DIR"), "{text}");
+
+    let folder = std::fs::canonicalize(project.path()).unwrap();
+    let (code, text) = harness(
+        &outside,
+        &["project", "--default", &project.path().to_string_lossy()],
+    );
+    assert_eq!(code, Some(OK), "{text}");
+    let written = std::fs::read_to_string(config.path().join("harness/config.toml")).unwrap();
+    assert!(
+        written.contains(&format!("project = \"{}\"", folder.display())),
+        "{written}"
+    );
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("verdict: AC"), "{text}");
+    let (code, text) = harness(&outside, &["project"]);
+    assert_eq!(code, Some(OK), "{text}");
+    assert!(text.contains("(the default project"), "{text}");
+
+    // A judge.toml above the folder is the one used.
+    let (code, text) = harness(&elsewhere, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("echo"), "{text}");
+
+    let (code, text) = harness(&outside, &["project", "--no-default"]);
+    assert_eq!(code, Some(OK), "{text}");
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("harness project --default DIR"), "{text}");
+
+    std::fs::write(
+        config.path().join("harness/config.toml"),
+        format!("[defaults]\nproject = \"{}\"\n", outside.path().display()),
+    )
+    .unwrap();
+    let (code, text) = harness(&outside, &["judge", "echo", "sol.py"]);
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("has no `judge.toml`"), "{text}");
+    let (code, text) = harness(
+        &outside,
+        &["project", "--default", &outside.path().to_string_lossy()],
+    );
+    assert_eq!(code, Some(ERROR), "{text}");
+    assert!(text.contains("holds no judge.toml"), "{text}");
+}

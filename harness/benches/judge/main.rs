@@ -15,6 +15,8 @@
 //! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt
 //!   run` on the same folder, cold (build caches emptied) and warm;
 //! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it;
+//! - serve: a case judged through `harness serve` against `harness judge`, and the time from
+//!   a `judge` request to its first `case.finished`;
 //! - contest: `harness contest` on 100 teams × 12 problems × 5 tries of the shipped problems,
 //!   cold, with `--rejudge` and warm.
 //!
@@ -23,7 +25,7 @@
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress verify html contest`), `--repeats N` (default 5),
+//! solutions judge-memory load stress verify html serve contest`), `--repeats N` (default 5),
 //! `--no-oj` to skip online-judge-tools, `--teams N` (the contest day's teams, default 100), and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
@@ -36,6 +38,7 @@ mod load;
 mod machine;
 mod overhead;
 mod runner;
+mod serve;
 mod setup;
 mod solutions;
 mod stats;
@@ -63,11 +66,12 @@ enum Section {
     Stress,
     Verify,
     Html,
+    Serve,
     Contest,
 }
 
 impl Section {
-    const ALL: [Section; 10] = [
+    const ALL: [Section; 11] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -77,6 +81,7 @@ impl Section {
         Section::Stress,
         Section::Verify,
         Section::Html,
+        Section::Serve,
         Section::Contest,
     ];
 
@@ -91,6 +96,7 @@ impl Section {
             Section::Stress => "stress",
             Section::Verify => "verify",
             Section::Html => "html",
+            Section::Serve => "serve",
             Section::Contest => "contest",
         }
     }
@@ -148,7 +154,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html, contest; options: --repeats N, --no-oj, --teams N, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html, serve, contest; options: --repeats N, --no-oj, --teams N, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -209,6 +215,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Stress => stress::run(&setup, options, &mut targets)?,
             Section::Verify => verify::run(&setup, options, &mut targets)?,
             Section::Html => html::run(&setup, options.repeats, &mut targets)?,
+            Section::Serve => serve::run(&setup, options, &mut targets)?,
             Section::Contest => contest::run(&setup, options, &mut targets)?,
         };
         report.push('\n');

@@ -2,7 +2,11 @@
 //! the same folder, cold (nothing built: each tool's build cache emptied) and warm (run again,
 //! nothing changed). The package is made here: a sum problem with 1 sample and 30 secret
 //! cases, and six C++ submissions (`benches/programs/verify/`: four accepted, one wrong
-//! answer, one run-time error), so a cold run is mostly six g++ compiles.
+//! answer, one run-time error), so a cold run is mostly six g++ compiles. Twice: the sources
+//! as written (`<iostream>`, `<map>`…), and as contest code is mostly written, each including
+//! `<bits/stdc++.h>` instead, where harness's precompiled header counts: cold with none made
+//! yet (an empty cache) and with it kept from before (only the builds emptied: new
+//! submissions on a machine that has judged C++ before).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -31,10 +35,12 @@ const SUBMISSIONS: [(&str, &str); 6] = [
     ("run_time_error", "crash.cpp"),
 ];
 
+/// `{uuid}` differs between the two packages: bt warns (and fails) on a UUID it has seen in
+/// another folder.
 const PROBLEM_YAML: &str = "problem_format_version: 2025-09
 type: pass-fail
 name: Sum of a list
-uuid: 7d3e51b2-0c4a-4f8e-b6a1-93c2d8e4f017
+uuid: {uuid}
 credits: harness bench
 source: harness bench
 license: cc by-sa
@@ -46,6 +52,8 @@ limits:
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
     Harness,
+    /// Cold with only the builds emptied: the precompiled header made by a run before stays.
+    HarnessPchKept,
     Baseline,
     Bt,
 }
@@ -54,8 +62,57 @@ impl Tool {
     fn label(self) -> &'static str {
         match self {
             Tool::Harness => "`harness verify`",
+            Tool::HarnessPchKept => "`harness verify`, PCH kept",
             Tool::Baseline => "`harness verify`, the `--baseline` binary",
             Tool::Bt => "`bt run` (BAPCtools)",
+        }
+    }
+}
+
+/// How the submissions include the standard library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    /// The headers each needs, as the sources in `benches/programs/verify/` are written.
+    AsWritten,
+    /// `#include <bits/stdc++.h>` in place of them all.
+    Bits,
+}
+
+impl Flavor {
+    fn folder(self) -> &'static str {
+        match self {
+            Flavor::AsWritten => "as-written",
+            Flavor::Bits => "bits",
+        }
+    }
+
+    fn uuid(self) -> &'static str {
+        match self {
+            Flavor::AsWritten => "7d3e51b2-0c4a-4f8e-b6a1-93c2d8e4f017",
+            Flavor::Bits => "7d3e51b2-0c4a-4f8e-b6a1-93c2d8e4f018",
+        }
+    }
+
+    /// The source as this flavor has it.
+    fn source(self, text: &str) -> String {
+        match self {
+            Flavor::AsWritten => text.to_string(),
+            Flavor::Bits => {
+                let mut out = String::new();
+                let mut included = false;
+                for line in text.lines() {
+                    if line.starts_with("#include <") {
+                        if !included {
+                            out.push_str("#include <bits/stdc++.h>\n");
+                            included = true;
+                        }
+                    } else {
+                        out.push_str(line);
+                        out.push('\n');
+                    }
+                }
+                out
+            }
         }
     }
 }
@@ -68,16 +125,33 @@ struct Timing {
 }
 
 pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Result<String, String> {
-    let dir = setup.bench_dir.join("verify");
+    let bt = install_bt(&setup.bench_dir);
+    let mut text = String::from("## Verify a package: harness against BAPCtools\n");
+    for flavor in [Flavor::AsWritten, Flavor::Bits] {
+        text.push_str(&run_flavor(setup, options, &bt, flavor, targets)?);
+    }
+    Ok(text)
+}
+
+fn run_flavor(
+    setup: &Setup,
+    options: &Options,
+    bt: &Result<PathBuf, String>,
+    flavor: Flavor,
+    targets: &mut Vec<Target>,
+) -> Result<String, String> {
+    let dir = setup.bench_dir.join("verify").join(flavor.folder());
     // bt names the problem by its folder.
     let package = dir.join("sumlist");
-    make_package(&package)?;
-    let bt = install_bt(&setup.bench_dir);
+    make_package(&package, flavor)?;
     let mut tools = vec![Tool::Harness];
+    if flavor == Flavor::Bits {
+        tools.push(Tool::HarnessPchKept);
+    }
     if options.baseline.is_some() {
         tools.push(Tool::Baseline);
     }
-    let bt_missing = match &bt {
+    let bt_missing = match bt {
         Ok(_) => {
             tools.push(Tool::Bt);
             None
@@ -90,12 +164,22 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         for offset in 0..tools.len() {
             let index = (repeat + offset) % tools.len();
             let tool = tools[index];
-            eprintln!("verify: {} (repeat {})", tool.label(), repeat + 1);
+            eprintln!(
+                "verify ({}): {} (repeat {})",
+                flavor.folder(),
+                tool.label(),
+                repeat + 1
+            );
             let cache = dir.join(format!("cache-{index}"));
-            let _ = fs::remove_dir_all(&cache);
+            let kept = cache.join("harness/pch");
+            if tool == Tool::HarnessPchKept && kept.is_dir() {
+                let _ = fs::remove_dir_all(cache.join("harness/build"));
+            } else {
+                let _ = fs::remove_dir_all(&cache);
+            }
             fs::create_dir_all(&cache).map_err(|e| describe(&cache.display().to_string(), e))?;
             let once = || match tool {
-                Tool::Harness => harness(&setup.harness, &package, &cache),
+                Tool::Harness | Tool::HarnessPchKept => harness(&setup.harness, &package, &cache),
                 Tool::Baseline => harness(
                     options.baseline.as_deref().unwrap_or(&setup.harness),
                     &package,
@@ -103,19 +187,31 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
                 ),
                 Tool::Bt => bt_run(bt.as_deref().unwrap_or(Path::new("bt")), &package, &cache),
             };
+            if tool == Tool::HarnessPchKept && !kept.is_dir() {
+                // The first time: made here, untimed.
+                once()?;
+                let _ = fs::remove_dir_all(cache.join("harness/build"));
+            }
             cold[index].push(once()?);
             warm[index].push(once()?);
         }
     }
 
-    let mut text = String::from("## Verify a package: harness against BAPCtools\n\n");
+    let mut text = format!(
+        "\n### Sources {}\n\n",
+        match flavor {
+            Flavor::AsWritten => "as written",
+            Flavor::Bits => "including `<bits/stdc++.h>`",
+        }
+    );
     writeln!(
         text,
         "`harness verify PKG` and `bt run` in the same package folder (a sum problem: 1 sample \
          and {SECRET_CASES} secret cases, six C++ submissions — four accepted, one wrong answer, \
          one run-time error — each getting its folder's verdict), medians of {} interleaved \
          repeats. Cold: each tool's build cache emptied first (harness: a fresh \
-         `XDG_CACHE_HOME`; bt: a fresh `TMPDIR`, where it keeps `bapctools_*/`); warm: the same \
+         `XDG_CACHE_HOME`, its precompiled header too but in the \"PCH kept\" row; bt: a fresh \
+         `TMPDIR`, where it keeps `bapctools_*/`); warm: the same \
          command again at once, nothing changed. CPU is user + sys of the tool and everything \
          it waited for (getrusage of the children).\n\n\
          | tool | cold wall | cold CPU | warm wall | warm CPU | warm min–max |\n\
@@ -142,6 +238,7 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
         Some(why) => writeln!(text, "\n`bt run` not measured: {why}.").unwrap(),
         None => {
             let bt = tools.iter().position(|t| *t == Tool::Bt).unwrap_or(0);
+            let flavor_name = flavor.folder();
             // Ratios within each repeat, so that a busy minute weighs on both tools alike.
             let ratios = |runs: &[Vec<Timing>]| -> Vec<f64> {
                 runs[0]
@@ -163,14 +260,19 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
             )
             .unwrap();
             targets.push(Target {
-                what: "verify: warm `harness verify` ≤ 0.8 × warm `bt run` (wall)".to_string(),
+                what: format!(
+                    "verify ({flavor_name}): warm `harness verify` ≤ 0.8 × warm `bt run` (wall)"
+                ),
                 measured: ratio(warm_ratio),
                 met: warm_ratio <= 0.8,
             });
+            // Issue 33: a cold verify at most half of bt's.
             targets.push(Target {
-                what: "verify: cold `harness verify` < cold `bt run` (wall)".to_string(),
+                what: format!(
+                    "verify ({flavor_name}): cold `harness verify` ≤ 0.5 × cold `bt run` (wall)"
+                ),
                 measured: ratio(cold_ratio),
-                met: cold_ratio < 1.0,
+                met: cold_ratio <= 0.5,
             });
         }
     }
@@ -178,7 +280,7 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
 }
 
 /// Writes the package (again: the data is the same every time, from a fixed seed).
-fn make_package(package: &Path) -> Result<(), String> {
+fn make_package(package: &Path, flavor: Flavor) -> Result<(), String> {
     let _ = fs::remove_dir_all(package);
     let write = |relative: &str, text: &[u8]| -> Result<(), String> {
         let path = package.join(relative);
@@ -187,7 +289,10 @@ fn make_package(package: &Path) -> Result<(), String> {
         }
         fs::write(&path, text).map_err(|e| describe(&path.display().to_string(), e))
     };
-    write("problem.yaml", PROBLEM_YAML.as_bytes())?;
+    write(
+        "problem.yaml",
+        PROBLEM_YAML.replace("{uuid}", flavor.uuid()).as_bytes(),
+    )?;
     // bt warns (and exits 1) about a name without a statement.
     write(
         "statement/problem.en.tex",
@@ -220,8 +325,12 @@ fn make_package(package: &Path) -> Result<(), String> {
     }
     for (folder, name) in SUBMISSIONS {
         let source = Path::new(PROGRAMS).join("verify").join(name);
-        let text = fs::read(&source).map_err(|e| describe(&source.display().to_string(), e))?;
-        write(&format!("submissions/{folder}/{name}"), &text)?;
+        let text =
+            fs::read_to_string(&source).map_err(|e| describe(&source.display().to_string(), e))?;
+        write(
+            &format!("submissions/{folder}/{name}"),
+            flavor.source(&text).as_bytes(),
+        )?;
     }
     Ok(())
 }
@@ -249,6 +358,14 @@ fn bt_run(bt: &Path, package: &Path, cache: &Path) -> Result<Timing, String> {
 }
 
 fn timed(what: &str, command: &mut Command) -> Result<Timing, String> {
+    let (timing, output) = run_timed(what, command)?;
+    if !output.status.success() {
+        return Err(failed(what, &output));
+    }
+    Ok(timing)
+}
+
+fn run_timed(what: &str, command: &mut Command) -> Result<(Timing, std::process::Output), String> {
     let before = crate::stress::children_cpu();
     let started = Instant::now();
     let output = command
@@ -257,20 +374,21 @@ fn timed(what: &str, command: &mut Command) -> Result<Timing, String> {
         .map_err(|e| format!("{what}: {e}"))?;
     let wall = started.elapsed().as_secs_f64();
     let cpu = crate::stress::children_cpu() - before;
-    if !output.status.success() {
-        let tail = |bytes: &[u8]| {
-            let text = String::from_utf8_lossy(bytes);
-            let lines: Vec<&str> = text.lines().collect();
-            lines[lines.len().saturating_sub(15)..].join("\n")
-        };
-        return Err(format!(
-            "{what} failed ({}):\n{}\n{}",
-            output.status,
-            tail(&output.stdout),
-            tail(&output.stderr)
-        ));
-    }
-    Ok(Timing { wall, cpu })
+    Ok((Timing { wall, cpu }, output))
+}
+
+fn failed(what: &str, output: &std::process::Output) -> String {
+    let tail = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(15)..].join("\n")
+    };
+    format!(
+        "{what} failed ({}):\n{}\n{}",
+        output.status,
+        tail(&output.stdout),
+        tail(&output.stderr)
+    )
 }
 
 /// BAPCtools in a private venv under `target/bench`, installed on first use.

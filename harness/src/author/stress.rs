@@ -197,60 +197,63 @@ pub fn stress(
             let sender = sender.clone();
             let (next, stop, judged, judge, answers) = (&next, &stop, &judged, &judge, &answers);
             let scratch = scratch_dir()?;
+            let task = crate::sandbox::interrupt::current_task();
             scope.spawn(move || {
-                let trial = Trial {
-                    setup,
-                    program,
-                    judge: judge.clone(),
-                    scratch: scratch.path(),
-                    answers,
-                };
-                loop {
-                    if stop.load(Ordering::SeqCst)
-                        || crate::sandbox::interrupt::is_interrupted()
-                        || options.time.is_some_and(|t| started.elapsed() >= t)
-                    {
-                        break;
-                    }
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if options.iterations.is_some_and(|n| index >= n) {
-                        break;
-                    }
-                    let seed = options.first_seed.wrapping_add(index);
-                    let result = trial.generate(seed).and_then(|input| {
-                        trial
-                            .run(&input)
-                            .map(|failing| failing.map(|f| (f, input)))
-                            .map_err(|error| with_seed(error, seed))
-                    });
-                    if crate::sandbox::interrupt::is_interrupted() {
-                        // Its programs were killed: what it gave is no verdict.
-                        break;
-                    }
-                    judged.fetch_add(1, Ordering::SeqCst);
-                    let message = match result {
-                        Ok(None) => Message::Judged { seed },
-                        Ok(Some((failing, input))) => {
-                            stop.store(true, Ordering::SeqCst);
-                            Message::Failed {
-                                index,
-                                seed,
-                                result: Ok((Box::new(failing), input)),
-                            }
-                        }
-                        Err(error) => {
-                            stop.store(true, Ordering::SeqCst);
-                            Message::Failed {
-                                index,
-                                seed,
-                                result: Err(error),
-                            }
-                        }
+                crate::sandbox::interrupt::in_task(task, || {
+                    let trial = Trial {
+                        setup,
+                        program,
+                        judge: judge.clone(),
+                        scratch: scratch.path(),
+                        answers,
                     };
-                    if sender.send(message).is_err() {
-                        break;
+                    loop {
+                        if stop.load(Ordering::SeqCst)
+                            || crate::sandbox::interrupt::is_interrupted()
+                            || options.time.is_some_and(|t| started.elapsed() >= t)
+                        {
+                            break;
+                        }
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        if options.iterations.is_some_and(|n| index >= n) {
+                            break;
+                        }
+                        let seed = options.first_seed.wrapping_add(index);
+                        let result = trial.generate(seed).and_then(|input| {
+                            trial
+                                .run(&input)
+                                .map(|failing| failing.map(|f| (f, input)))
+                                .map_err(|error| with_seed(error, seed))
+                        });
+                        if crate::sandbox::interrupt::is_interrupted() {
+                            // Its programs were killed: what it gave is no verdict.
+                            break;
+                        }
+                        judged.fetch_add(1, Ordering::SeqCst);
+                        let message = match result {
+                            Ok(None) => Message::Judged { seed },
+                            Ok(Some((failing, input))) => {
+                                stop.store(true, Ordering::SeqCst);
+                                Message::Failed {
+                                    index,
+                                    seed,
+                                    result: Ok((Box::new(failing), input)),
+                                }
+                            }
+                            Err(error) => {
+                                stop.store(true, Ordering::SeqCst);
+                                Message::Failed {
+                                    index,
+                                    seed,
+                                    result: Err(error),
+                                }
+                            }
+                        };
+                        if sender.send(message).is_err() {
+                            break;
+                        }
                     }
-                }
+                });
             });
         }
         drop(sender);
@@ -610,9 +613,12 @@ impl Trial<'_> {
             // other: they run side by side, so an iteration waits for the slower, not both.
             Some(reference) => {
                 let (expected, run) = std::thread::scope(|scope| {
+                    let task = crate::sandbox::interrupt::current_task();
                     let answer = scope.spawn(|| {
-                        tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
-                            .output(Some(&case.input), None)
+                        crate::sandbox::interrupt::in_task(task, || {
+                            tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
+                                .output(Some(&case.input), None)
+                        })
                     });
                     let run = judge::run_case(self.program, &case, &self.judge);
                     let expected = answer

@@ -132,6 +132,7 @@ impl From<&OutputArgs> for session::Output {
             } else {
                 Detail::Normal
             },
+            sink: None,
         }
     }
 }

@@ -17,6 +17,7 @@ pub(crate) struct CacheArgs {
 pub fn cache(args: &CacheArgs) -> Result<i32> {
     let store = Store::from_env()?;
     let (usage, cleared) = if args.clear {
+        crate::compile::pch::clear()?;
         (store.clear()?, true)
     } else {
         (store.usage()?, false)

@@ -1,5 +1,6 @@
 //! `harness judge PROBLEM FILE`: judge a contest submission as an online judge would; and
-//! `harness judge FILE --cases DIR` anywhere, with no judge.toml (like `oj t`).
+//! `harness judge FILE --cases DIR` anywhere, with no judge.toml (like `oj t`); a command line
+//! instead of a file with `--cmd`.
 
 use std::path::PathBuf;
 
@@ -13,14 +14,15 @@ use crate::session::JudgeRequest;
 
 #[derive(Args, Debug, Clone)]
 #[command(
-    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] CONTEST_DIR LABEL SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]"
+    override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] CONTEST_DIR LABEL SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]\n       harness judge [OPTIONS] [PROBLEM] --cmd COMMAND"
 )]
 pub struct JudgeArgs {
     /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
     /// Polygon) judged as it is; or, alone, the source file to judge on the cases of `--cases`
-    /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed.
-    #[arg(value_name = "PROBLEM|PKG_DIR")]
-    pub problem: String,
+    /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed. With
+    /// `--cmd`, the problem alone, or nothing (the cases of `--cases`, default `test/`).
+    #[arg(value_name = "PROBLEM|PKG_DIR", required_unless_present = "cmd")]
+    pub problem: Option<String>,
     /// The source file to judge; its extension picks the language. After a contest folder
     /// (one with problems.yaml), the problem's label (`A`) or short name instead.
     #[arg(value_name = "SOURCE")]
@@ -33,6 +35,15 @@ pub struct JudgeArgs {
     /// The language, by its id in judge.toml (`[languages.<id>]`), whatever the extension.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+    /// Judge this command line instead of a source (`--cmd "java Main"`, `--cmd "python3
+    /// sol.py"`), run with the current folder's files (not its cases) in its own folder. Its
+    /// program is found on PATH, or is a path (`./a.out`).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        conflicts_with_all = ["source", "lang", "sanitize", "input", "watch", "interactor"]
+    )]
+    pub cmd: Option<String>,
     /// Judge on the `.in`/`.ans` pairs of this folder (a downloaded test set) instead.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
@@ -81,7 +92,8 @@ pub struct JudgeArgs {
 
 pub fn judge(global: &GlobalArgs, args: &JudgeArgs) -> Result<i32> {
     let request = JudgeRequest {
-        problem: args.problem.clone(),
+        problem: args.problem.clone().unwrap_or_default(),
+        cmd: args.cmd.clone(),
         source: args.source.clone(),
         limits: (&args.limits).into(),
         lang: args.lang.clone(),

@@ -54,13 +54,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
     };
     let template = match &args.template {
         Some(path) => Some(read_template(path)?),
-        None => match config::user::load()?.template {
-            Some(path) => Some(read_template(&path).map_err(|error| {
-                let file = config::user::path().unwrap_or_default();
-                anyhow::anyhow!("{error} (named by `template` in `{}`)", file.display())
-            })?),
-            None => None,
-        },
+        None => user_template()?,
     };
     let server = server::bind(args.port)?;
     let port = server.port();
@@ -108,6 +102,17 @@ fn show(event: &Event<'_>, root: &Path) -> std::io::Result<()> {
         }
     }
     stdout.flush()
+}
+
+/// The template named by `template` in the user's config file, read.
+pub fn user_template() -> Result<Option<Template>> {
+    match config::user::load()?.template {
+        Some(path) => Ok(Some(read_template(&path).map_err(|error| {
+            let file = config::user::path().unwrap_or_default();
+            anyhow::anyhow!("{error} (named by `template` in `{}`)", file.display())
+        })?)),
+        None => Ok(None),
+    }
 }
 
 fn read_template(path: &Path) -> Result<Template> {

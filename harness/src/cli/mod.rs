@@ -14,7 +14,9 @@ mod gen;
 mod judge;
 mod listen;
 mod new;
+mod project;
 mod run;
+mod serve;
 mod stress;
 mod validate;
 mod verify;
@@ -67,6 +69,9 @@ enum Command {
     New(new::NewArgs),
     /// Receive problems from the browser (Competitive Companion) into judge.toml and cases/.
     Listen(listen::ListenArgs),
+    /// Serve the judge to editors: JSON-RPC 2.0, one object a line, on stdin/stdout or a
+    /// Unix socket (docs: reference/protocol).
+    Serve(serve::ServeArgs),
     /// Judge every stored submission and check it gets the verdict its folder names.
     Verify(verify::VerifyArgs),
     /// Measure the accepted programs and suggest a time limit for each problem.
@@ -78,6 +83,9 @@ enum Command {
     /// Judge a contest day: every team's submissions, then the scoreboard (ICPC or IOI), as
     /// text, CLICS scoreboard.json or a CLICS event feed.
     Contest(contest::ContestArgs),
+    /// Show which judge.toml a command here uses; --default DIR reaches DIR's problems from
+    /// any folder.
+    Project(project::ProjectArgs),
     /// Write a problem as an ICPC/Kattis package (a folder or a zip) that DOMjudge imports.
     Export(export::ExportArgs),
 }
@@ -101,9 +109,11 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Judge(args)) => judge::judge(&cli.global, &args),
         Some(Command::New(args)) => new::new(&cli.global, &args),
         Some(Command::Listen(args)) => listen::listen(&cli.global, &args),
+        Some(Command::Serve(args)) => serve::serve(&cli.global, &args),
         Some(Command::Verify(args)) => verify::verify(&cli.global, &args),
         Some(Command::Doctor) => doctor::doctor(&cli.global),
         Some(Command::Cache(args)) => cache::cache(&args),
+        Some(Command::Project(args)) => project::project(&cli.global, &args),
         None => run::run(&cli.global, &cli.run),
     }
 }
@@ -162,22 +172,8 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(error) => {
-            let _ = notice::write_error(&mut anstream::stderr(), error_chain(&error));
+            let _ = notice::write_error(&mut anstream::stderr(), notice::error_chain(&error));
             ExitCode::from(exit::ERROR as u8)
         }
     }
-}
-
-/// The error and its causes, `outer: inner`, leaving out a cause whose text the message before
-/// it already quotes (library errors name their cause in their own words, hint included).
-fn error_chain(error: &anyhow::Error) -> String {
-    let mut message = error.to_string();
-    for cause in error.chain().skip(1) {
-        let text = cause.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-    }
-    message
 }

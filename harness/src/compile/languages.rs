@@ -87,7 +87,7 @@ mv "$2.jar" "$2"
 /// heap, code cache and class space up front), so the judge does not count on the rlimit:
 /// the heap is capped at the problem's memory limit (`{memory-mib}`), the reservations are
 /// kept small, and one GC thread and the C1 compiler keep its start-up CPU time down.
-const JVM_OPTIONS: [&str; 7] = [
+pub(super) const JVM_OPTIONS: [&str; 7] = [
     "-Xmx{memory-mib}m",
     "-Xss64m",
     "-XX:+UseSerialGC",

@@ -375,8 +375,8 @@ fn compile(
             args.push(dir.as_os_str().to_owned());
         }
         let shown = source.path;
-        let compiled =
-            submit::run_compiler(&program, &args, dir, limits).map_err(|error| match error {
+        let run_compiler = |args: &[OsString]| {
+            submit::run_compiler(&program, args, dir, limits).map_err(|error| match error {
                 submit::CompilerError::Run(run::RunError::Spawn { source: error, .. }) => {
                     missing_tool(&program, error)
                 }
@@ -388,7 +388,30 @@ fn compile(
                     source: error,
                 },
                 submit::CompilerError::Log(error) => SubmitError::Log(error),
-            })?;
+            })
+        };
+        let compiled = match super::pch::include_dir(command, &program, &main, limits) {
+            Some(pch) => {
+                let with = run_compiler(&super::pch::with_include(&pch, &args))?;
+                // A compile that fails with the PCH is compiled again without it: the
+                // verdict and the message are those of the compile without (the same, but
+                // for a PCH file cut short, which is then thrown away). One stopped by a
+                // limit is not: it would only be slower without.
+                let retry = !with.result.succeeded()
+                    && with.result.limit_hit.is_none()
+                    && !crate::sandbox::interrupt::is_interrupted();
+                if retry {
+                    let without = run_compiler(&args)?;
+                    if without.result.succeeded() {
+                        super::pch::discard(&pch);
+                    }
+                    without
+                } else {
+                    with
+                }
+            }
+            None => run_compiler(&args)?,
+        };
         if crate::sandbox::interrupt::is_interrupted() {
             // Killed by our own Ctrl-C handler: not a compile error of the program.
             return Err(SubmitError::Interrupted(shown.to_path_buf()));

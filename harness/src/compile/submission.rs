@@ -17,6 +17,9 @@ pub struct Prepared {
     pub compile_message: String,
     /// The private copy of the source the compiler saw (a sanitizer's frames name it).
     pub source_copy: PathBuf,
+    /// Files put in each run's folder beside the program, by name and path (a command's
+    /// folder, `--cmd`: `java Main` reads `Main.class` there).
+    pub beside: Vec<(String, PathBuf)>,
 }
 
 /// What compiling gave.
@@ -50,6 +53,11 @@ pub fn compile_with(
     beside: &[(String, Vec<u8>)],
     entry: Option<&str>,
 ) -> Result<Compiled, SubmitError> {
+    // A command's source is its folder.
+    if super::command::is_command(language) {
+        let (outcome, beside) = super::command::build(language, source, memory_bytes)?;
+        return Ok(compiled(language, outcome, beside));
+    }
     let (files, main) = if source.is_dir() {
         folder_sources(language, source)?
     } else {
@@ -75,18 +83,24 @@ pub fn compile_with(
         language.compile_limits,
         memory_bytes,
     )?;
-    Ok(match outcome {
+    Ok(compiled(language, outcome, Vec::new()))
+}
+
+/// What a build of `language` gave, as a submission.
+fn compiled(language: &Language, outcome: Outcome, beside: Vec<(String, PathBuf)>) -> Compiled {
+    match outcome {
         Outcome::Ready(built) => Compiled::Ready(Prepared {
             program: built.program,
             time_multiplier: language.time_multiplier,
             compile_message: built.message,
             source_copy: built.source_copy,
+            beside,
         }),
         Outcome::CompileError(message) => Compiled::CompileError {
             language: language.clone(),
             message,
         },
-    })
+    }
 }
 
 /// The most files a submission folder may hold: a program, not a repository.

@@ -69,8 +69,37 @@ pub enum SubmitError {
     },
     #[error("cannot keep the compiler's messages: {0}")]
     Log(std::io::Error),
+    #[error("--cmd is empty (hint: give the command that runs your program, as `--cmd \"python3 sol.py\"`)")]
+    EmptyCommand,
+    #[error("cannot split --cmd `{0}` into words: a quote is not closed")]
+    CommandSyntax(String),
+    #[error("{}", command_not_found(program, folder, *on_path))]
+    CommandNotFound {
+        program: String,
+        folder: PathBuf,
+        /// A bare name, looked up on PATH.
+        on_path: bool,
+    },
+    #[error("the folder `{}` holds {why} to give to --cmd (hint: run --cmd from a folder holding only the program and the files it reads)", folder.display())]
+    CommandFolder { folder: PathBuf, why: String },
     #[error("interrupted (Ctrl-C) while compiling `{}`: the compiler was killed", .0.display())]
     Interrupted(PathBuf),
+}
+
+/// Why `--cmd`'s program cannot be found, by how it was named.
+fn command_not_found(program: &str, folder: &Path, on_path: bool) -> String {
+    if on_path {
+        let hint = match languages::install_hint(program) {
+            Some(install) => format!("{install}, or `./{program}` for a file of this folder"),
+            None => format!("`./{program}` for a file of this folder"),
+        };
+        format!("the program `{program}` of --cmd is not on PATH (hint: {hint})")
+    } else {
+        format!(
+            "the program `{program}` of --cmd does not exist (hint: name a file of `{}` as `./NAME`, or give the program's path)",
+            folder.display()
+        )
+    }
 }
 
 /// Checks that the programs a language's commands start are installed, so that a missing

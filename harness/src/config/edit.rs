@@ -1,6 +1,7 @@
 //! Editing a user's judge.toml: a new problem's table is appended after the last problem, a
-//! problem's `time-limit` set in its table, and every other byte (comments, order, spacing)
-//! stays as the user wrote it (toml_edit).
+//! problem's `time-limit` set in its table, the default project set in the user's own config
+//! file, and every other byte (comments, order, spacing) stays as the user wrote it
+//! (toml_edit).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -54,6 +55,10 @@ pub enum EditError {
         key: &'static str,
         path: PathBuf,
     },
+    #[error("`{}`: `defaults` is not a table (hint: write it as a `[defaults]` table)", path.display())]
+    DefaultsNotATable { path: PathBuf },
+    #[error("cannot tell where your config file is: neither XDG_CONFIG_HOME nor HOME is set")]
+    NoUserConfig,
     #[error(transparent)]
     Write(#[from] WriteError),
 }
@@ -278,6 +283,55 @@ fn set_problem_value(
     parse(&edited, path)?;
     atomic::write(&edited_file(path), edited.as_bytes())?;
     Ok(true)
+}
+
+/// Writes `project` (a folder's absolute path) as `project` of `[defaults]` in the user's
+/// config file, or takes the key out (`None`); every other line stays as the user wrote it.
+/// The file is made if there is none; returns its path.
+pub fn set_user_project(project: Option<&Path>) -> Result<PathBuf, EditError> {
+    let path = super::user::path().ok_or(EditError::NoUserConfig)?;
+    set_default_project(&path, project)?;
+    Ok(path)
+}
+
+/// [`set_user_project`] in the config file at `path` (see [`super::user`]); the file is made,
+/// with its folder, if there is none. A file the harness cannot read is left as it is, and
+/// said.
+pub(crate) fn set_default_project(path: &Path, project: Option<&Path>) -> Result<(), EditError> {
+    let text = read_if_exists(path)?.unwrap_or_default();
+    super::user::parse(&text, path)?;
+    let mut document: DocumentMut =
+        text.parse()
+            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            })?;
+    let defaults = document
+        .entry("defaults")
+        .or_insert_with(|| Item::Table(Table::new()));
+    let Some(defaults) = defaults.as_table_like_mut() else {
+        return Err(EditError::DefaultsNotATable {
+            path: path.to_path_buf(),
+        });
+    };
+    match project {
+        Some(folder) => {
+            defaults.insert("project", value(folder.to_string_lossy().into_owned()));
+        }
+        None => {
+            defaults.remove("project");
+        }
+    }
+    let edited = document.to_string();
+    super::user::parse(&edited, path)?;
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|source| WriteError {
+            path: folder.to_path_buf(),
+            source,
+        })?;
+    }
+    atomic::write(&edited_file(path), edited.as_bytes())?;
+    Ok(())
 }
 
 /// The file an edit replaces: judge.toml itself, or, when `path` is a symbolic link (a
@@ -507,6 +561,38 @@ run = ["{exe}"]
         std::fs::write(&path, text).unwrap();
         add_problem(&path, problem, if_exists)?;
         Ok(std::fs::read_to_string(&path).unwrap())
+    }
+
+    #[test]
+    fn the_default_project_is_written_with_every_other_line_kept() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join("harness/config.toml");
+        set_default_project(&path, Some(Path::new("/repo"))).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            super::super::user::parse(&text, &path)
+                .unwrap()
+                .project
+                .as_deref(),
+            Some(Path::new("/repo"))
+        );
+        let mine = "# mine\n[defaults]\ntime-limit = \"3s\" # kept\n\n[languages.cpp]\nextensions = [\"cpp\"]\nrun = [\"{exe}\"]\ncompile = [\"g++\", \"-o\", \"{exe}\", \"{source}\"]\n";
+        std::fs::write(&path, mine).unwrap();
+        set_default_project(&path, Some(Path::new("/other"))).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("# mine\n[defaults]\ntime-limit = \"3s\" # kept\n"),
+            "{text}"
+        );
+        assert!(text.contains("project = \"/other\""), "{text}");
+        assert!(text.contains("[languages.cpp]"), "{text}");
+        set_default_project(&path, None).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), mine);
+        // A broken file stays as it is, and the error names its line.
+        std::fs::write(&path, "[defaults\n").unwrap();
+        let error = set_default_project(&path, Some(Path::new("/repo"))).unwrap_err();
+        assert!(error.to_string().contains("config.toml:1:"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[defaults\n");
     }
 
     #[cfg(unix)]

@@ -9,10 +9,18 @@ use super::names::FILE_NAME;
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// No judge.toml in the folder or above it.
-    #[error("no `{FILE_NAME}` in `{}` or any folder above it (hint: run the harness inside the project, or pass --config)", start.display())]
+    #[error("no `{FILE_NAME}` in `{}` or any folder above it (hint: run the harness inside the project, pass --config, or name a project for every folder: `harness project --default DIR`)", start.display())]
     NotFound {
         /// Where the search started.
         start: PathBuf,
+    },
+    /// The user's default project has no judge.toml.
+    #[error("the default project `{}` (`project` in `{}`) has no `{FILE_NAME}` (hint: `harness project --default DIR` names another, `--no-default` none)", project.display(), config.display())]
+    NoDefaultProject {
+        /// The folder (or file) the user's config names.
+        project: PathBuf,
+        /// The user's config file.
+        config: PathBuf,
     },
     /// It could not be read.
     #[error("cannot read `{}`: {source}", path.display())]

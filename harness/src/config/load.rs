@@ -20,6 +20,41 @@ pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {
         })
 }
 
+/// Where the judge.toml a command uses came from, when no `--config` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Found walking up from the current folder.
+    Above,
+    /// The user's default project (`project` in this config file), where none is above.
+    DefaultProject {
+        /// The user's config file.
+        config: PathBuf,
+    },
+}
+
+/// judge.toml for a command run in `start`: the first found walking up ([`find`]), else the
+/// user's default project's (`project` in their config file), so that a project's problems
+/// are reached from any folder.
+pub fn locate(start: &Path) -> Result<(PathBuf, Origin), ConfigError> {
+    let not_found = match find(start) {
+        Ok(path) => return Ok((path, Origin::Above)),
+        Err(error) => error,
+    };
+    let Some(project) = user::load()?.project else {
+        return Err(not_found);
+    };
+    let config = user::path().unwrap_or_default();
+    let file = if project.is_dir() {
+        project.join(FILE_NAME)
+    } else {
+        project.clone()
+    };
+    if !file.is_file() {
+        return Err(ConfigError::NoDefaultProject { project, config });
+    }
+    Ok((file, Origin::DefaultProject { config }))
+}
+
 /// Reads and checks judge.toml at `path`, making every path in it absolute, with the built-in
 /// languages and the user's config beneath its own.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {

@@ -23,7 +23,7 @@ mod values;
 
 pub use detect::{detect_language, detect_submission_language};
 pub use error::ConfigError;
-pub use load::{find, load};
+pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};
 pub use parse::parse;

@@ -177,6 +177,7 @@ impl JudgeToml<'_> {
             name: &name,
         };
         let limits = table.limits(&problem)?;
+        table.output_only(&problem)?;
         let checker = table.checker(problem.checker.as_ref())?;
         let interactor = table.interactor(&problem)?;
         let generators = table.generators(problem.generators)?;
@@ -226,6 +227,7 @@ impl JudgeToml<'_> {
             interactor,
             interactive: problem.interactive,
             multi_test: problem.multi_test,
+            output_only: problem.output_only,
             files: FileIo {
                 input: problem.input_file,
                 output: problem.output_file,
@@ -413,6 +415,31 @@ impl<'a> Table<'a> {
             }
         }
         Ok(())
+    }
+
+    /// An output-only problem runs no program of the contestant's: a key that says how one
+    /// runs would be ignored, so it is an error at `output-only`.
+    fn output_only(&self, problem: &RawProblem) -> Result<(), ConfigError> {
+        if !problem.output_only {
+            return Ok(());
+        }
+        let runs = [
+            ("solution", problem.solution.is_some()),
+            ("interactive", problem.interactive),
+            ("interactor", problem.interactor.is_some()),
+            ("input-file", problem.input_file.is_some()),
+            ("output-file", problem.output_file.is_some()),
+        ];
+        match runs.iter().find(|(_, set)| *set) {
+            Some((key, _)) => Err(self.file.errors.at(
+                &self.keys(&[Key::Name("output-only")]),
+                format!(
+                    "problem `{}` is output-only, so `{key}` means nothing: the contestant hands in answer files, not a program (hint: remove `{key}`; `harness judge {} ANSWERS/` judges a folder of answers)",
+                    self.name, self.name
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     fn stress(&self, raw: Option<RawStress>) -> Result<Option<Stress>, ConfigError> {

@@ -59,6 +59,8 @@ pub(super) struct RawProblem {
     pub(super) interactive: bool,
     #[serde(default)]
     pub(super) multi_test: bool,
+    #[serde(default)]
+    pub(super) output_only: bool,
     pub(super) input_file: Option<String>,
     pub(super) output_file: Option<String>,
     pub(super) scoring: Option<toml::Value>,

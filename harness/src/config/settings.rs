@@ -80,6 +80,9 @@ pub struct Problem {
     /// Each input holds several test cases (Competitive Companion's `multiNumber`). Recorded
     /// for the user; judging is the same.
     pub multi_test: bool,
+    /// The contestant hands in one answer file per case instead of a program (IOI's
+    /// output-only tasks, Kattis `submit-answer`): `harness judge PROBLEM ANSWERS` checks each.
+    pub output_only: bool,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,

@@ -70,6 +70,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         interactor: None,
         interactive: false,
         multi_test: false,
+        output_only: false,
         files: FileIo::default(),
         name,
         package: None,

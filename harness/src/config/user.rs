@@ -1,6 +1,7 @@
 //! The user's own config file, `$XDG_CONFIG_HOME/harness/config.toml` (by default
-//! `~/.config/harness/config.toml`): personal compile flags and languages, and the limits a
-//! judge without judge.toml uses. judge.toml's settings win over it.
+//! `~/.config/harness/config.toml`): personal compile flags and languages, the limits a
+//! judge without judge.toml uses, and the project used outside any project (`project`,
+//! written by `harness project --default DIR`). judge.toml's settings win over it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,8 @@ pub struct UserConfig {
     pub checker: Option<Checker>,
     /// The file `harness listen` starts each received problem's solution from.
     pub template: Option<PathBuf>,
+    /// The folder of the judge.toml used where none is found above the current folder.
+    pub project: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -43,6 +46,7 @@ struct RawUserDefaults {
     memory_limit: Option<SizeValue>,
     checker: Option<RawChecker>,
     template: Option<String>,
+    project: Option<String>,
 }
 
 /// Where the file is looked for, as the XDG base-directory spec says.
@@ -98,12 +102,13 @@ pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
         time_limit: raw.defaults.time_limit.map(|d| d.0),
         memory_limit: raw.defaults.memory_limit.map(|s| s.0),
         checker,
-        template: raw.defaults.template.map(|t| template_path(&t, root)),
+        template: raw.defaults.template.map(|t| config_path(&t, root)),
+        project: raw.defaults.project.map(|p| config_path(&p, root)),
     })
 }
 
 /// `~/…` from the home folder, a relative path from the config file's folder.
-fn template_path(text: &str, root: &Path) -> PathBuf {
+fn config_path(text: &str, root: &Path) -> PathBuf {
     if let Some(rest) = text.strip_prefix("~/") {
         if let Some(home) = std::env::var_os("HOME") {
             return Path::new(&home).join(rest);

@@ -68,6 +68,8 @@ pub enum ExportError {
     Discover(#[from] discover::DiscoverError),
     #[error("cannot write the zip `{}`: {message}", path.display())]
     Zip { path: PathBuf, message: String },
+    #[error("problem `{problem}` is output-only, which the package this writes cannot say: problemtools, which reads it, warns that `type: submit-answer` is not yet supported, and DOMjudge has no such type (hint: judge its answers with `harness judge {problem} ANSWERS`)")]
+    OutputOnly { problem: String },
     #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
     Scoring { problem: String, why: String },
     #[error(transparent)]
@@ -428,6 +430,12 @@ fn package_files(
     submissions: &Path,
     dialect: Dialect,
 ) -> Result<(Files, Shape, Vec<String>, Vec<String>), ExportError> {
+    // Exported as a batch problem, its answers would be read as programs.
+    if problem.output_only {
+        return Err(ExportError::OutputOnly {
+            problem: problem.name.clone(),
+        });
+    }
     let mut files = Files {
         entries: Vec::new(),
     };

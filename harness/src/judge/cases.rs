@@ -118,23 +118,26 @@ pub fn judge_cases_with(
                 let sender = sender.clone();
                 let (next, first_failure, failed, needed) =
                     (&next, &first_failure, &failed, &needed);
-                scope.spawn(move || loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(case) = cases.get(index) else { break };
-                    if index > first_failure.load(Ordering::Relaxed)
-                        || crate::sandbox::interrupt::is_interrupted()
-                    {
-                        break;
-                    }
-                    if !needed(case) {
-                        continue;
-                    }
-                    let mut outcome = judge_case(program, case, settings);
-                    scoring::score_case(&mut outcome, settings.scoring);
-                    failed(index, &outcome);
-                    if sender.send((index, outcome)).is_err() {
-                        break;
-                    }
+                let task = crate::sandbox::interrupt::current_task();
+                scope.spawn(move || {
+                    crate::sandbox::interrupt::in_task(task, || loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(case) = cases.get(index) else { break };
+                        if index > first_failure.load(Ordering::Relaxed)
+                            || crate::sandbox::interrupt::is_interrupted()
+                        {
+                            break;
+                        }
+                        if !needed(case) {
+                            continue;
+                        }
+                        let mut outcome = judge_case(program, case, settings);
+                        scoring::score_case(&mut outcome, settings.scoring);
+                        failed(index, &outcome);
+                        if sender.send((index, outcome)).is_err() {
+                            break;
+                        }
+                    });
                 });
             }
             drop(sender);

@@ -3,6 +3,7 @@
 //! submission, verify and calibrate on top. It reports through events and returns outcomes;
 //! it never prints.
 
+pub(crate) mod answers;
 pub(crate) mod calibrate;
 pub(crate) mod cases;
 pub(crate) mod custom;

@@ -219,23 +219,29 @@ pub(crate) fn check_run_with(
         return outcome;
     }
     if outcome.verdict == Verdict::WrongAnswer {
-        let hint = check::hint::near_miss(settings.checker, &output, &answer);
-        // Truncating keeps the capacity, and the whole output was written into it: shrink, or
-        // every wrong answer would hold its full output (up to the output limit) until the
-        // report.
-        let mut output = output;
-        output.truncate(MISMATCH_KEEP_BYTES);
-        output.shrink_to_fit();
-        let mut answer = answer;
-        answer.truncate(MISMATCH_KEEP_BYTES);
-        answer.shrink_to_fit();
-        outcome.mismatch = Some(Mismatch {
-            output,
-            answer,
-            hint,
-        });
+        outcome.mismatch = Some(mismatch(settings.checker, output, answer));
     }
     outcome
+}
+
+/// What the diff of a wrong output shows: the output and the answer, each cut to a few MiB,
+/// and a looser checker that would accept it.
+pub(crate) fn mismatch(checker: &Checker, output: Vec<u8>, answer: Vec<u8>) -> Mismatch {
+    let hint = check::hint::near_miss(checker, &output, &answer);
+    // Truncating keeps the capacity, and the whole output was written into it: shrink, or
+    // every wrong answer would hold its full output (up to the output limit) until the
+    // report.
+    let mut output = output;
+    output.truncate(MISMATCH_KEEP_BYTES);
+    output.shrink_to_fit();
+    let mut answer = answer;
+    answer.truncate(MISMATCH_KEEP_BYTES);
+    answer.shrink_to_fit();
+    Mismatch {
+        output,
+        answer,
+        hint,
+    }
 }
 
 /// The program's own arguments, then the case's (`args` of a 2025-09 package).

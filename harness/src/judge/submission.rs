@@ -83,7 +83,9 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
     if !request.source.exists() {
         return Err(SubmitError::MissingSource(request.source.to_path_buf()).into());
     }
-    if let Some(kind) = crate::file_kind::not_regular(request.source) {
+    // A command's source is its folder (`--cmd`).
+    let command = request.language == Some(crate::compile::command::COMMAND);
+    if let Some(kind) = crate::file_kind::not_regular(request.source).filter(|_| !command) {
         return Err(SubmitError::NotAFile {
             path: request.source.to_path_buf(),
             kind,
@@ -149,7 +151,18 @@ pub fn judge(
     options: &Options,
     on_case: &mut dyn FnMut(&CaseOutcome),
 ) -> Result<SubmissionReport, SubmitError> {
-    judge_as(plan, options, None, on_case)
+    judge_as(plan, options, None, &mut |progress| {
+        if let Progress::Case(outcome) = progress {
+            on_case(outcome);
+        }
+    })
+}
+
+/// What [`judge_as`] tells as it goes: the build, then each case as it finishes.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    Compiled(&'a CompileOutcome),
+    Case(&'a CaseOutcome),
 }
 
 /// [`judge`], the plan's language being a sanitized build (`--sanitize`,
@@ -159,9 +172,77 @@ pub fn judge_as(
     plan: &Plan<'_>,
     options: &Options,
     sanitized: Option<Toolchain>,
-    on_case: &mut dyn FnMut(&CaseOutcome),
+    on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<SubmissionReport, SubmitError> {
+    let built = build(plan)?;
+    judge_built(plan, built, options, sanitized, on_progress)
+}
+
+/// A submission compiled (or refused by the compiler), not judged yet: what [`build`] gives
+/// and [`judge_built`] takes, so that `verify` can compile the next submissions while it
+/// judges this one.
+#[derive(Debug)]
+pub struct Build {
+    compiled: Compiled,
+    /// A package's `include/` files, which the runs get beside the program.
+    included: crate::package::include::Included,
+    /// How long compiling took, counted in the report's time.
+    took: Duration,
+}
+
+/// Compiles the plan's submission with a package's `include/` files: the first half of
+/// [`judge_as`]. A grader that does not compile on its own is the package's error, not a CE.
+pub fn build(plan: &Plan<'_>) -> Result<Build, SubmitError> {
     let started = Instant::now();
+    let problem = plan.problem;
+    // A package's `include/` files go onto the submission, and are compiled with it.
+    let included =
+        match &problem.package {
+            Some(package) => crate::package::include::files_for(&package.path, plan.language)
+                .map_err(|why| SubmitError::Include {
+                    path: package.path.join("include"),
+                    why,
+                })?,
+            None => Default::default(),
+        };
+    let compiled = crate::compile::submission::compile_with(
+        plan.language,
+        &plan.source,
+        problem.memory_limit,
+        &included.files,
+        included.entry.as_deref(),
+    )?;
+    if let (Compiled::CompileError { .. }, Some(package)) = (&compiled, &problem.package) {
+        // A grader that does not compile on its own is the package's fault, not a CE
+        // of every submission.
+        crate::compile::submission::check_beside(
+            plan.language,
+            &included.files,
+            included.entry.as_deref(),
+        )
+        .map_err(|message| SubmitError::Grader {
+            path: package.path.join("include"),
+            message,
+        })?;
+    }
+    Ok(Build {
+        compiled,
+        included,
+        took: started.elapsed(),
+    })
+}
+
+/// Judges a submission [`build`] compiled: the second half of [`judge_as`].
+pub fn judge_built(
+    plan: &Plan<'_>,
+    built: Build,
+    options: &Options,
+    sanitized: Option<Toolchain>,
+    on_progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<SubmissionReport, SubmitError> {
+    // The report's time is the compile's and the cases', as when both ran here.
+    let started = Instant::now();
+    let took = built.took;
     let problem = plan.problem;
     let mut report = SubmissionReport {
         problem: problem.name.clone(),
@@ -180,40 +261,13 @@ pub fn judge_as(
         jobs: options.jobs.max(1),
         score: None,
     };
-    // A package's `include/` files go onto the submission, and are compiled with it.
-    let included =
-        match &problem.package {
-            Some(package) => crate::package::include::files_for(&package.path, plan.language)
-                .map_err(|why| SubmitError::Include {
-                    path: package.path.join("include"),
-                    why,
-                })?,
-            None => Default::default(),
-        };
+    let included = built.included;
     let beside = included.files;
-    let prepared = match crate::compile::submission::compile_with(
-        plan.language,
-        &plan.source,
-        problem.memory_limit,
-        &beside,
-        included.entry.as_deref(),
-    )? {
+    let prepared = match built.compiled {
         Compiled::CompileError { message, .. } => {
-            // A grader that does not compile on its own is the package's fault, not a CE
-            // of every submission.
-            if let Some(package) = &problem.package {
-                crate::compile::submission::check_beside(
-                    plan.language,
-                    &beside,
-                    included.entry.as_deref(),
-                )
-                .map_err(|message| SubmitError::Grader {
-                    path: package.path.join("include"),
-                    message,
-                })?;
-            }
             report.compile.message = message;
-            report.elapsed = started.elapsed();
+            report.elapsed = took + started.elapsed();
+            on_progress(Progress::Compiled(&report.compile));
             return Ok(report);
         }
         Compiled::Ready(prepared) => prepared,
@@ -230,6 +284,7 @@ pub fn judge_as(
         ok: true,
         message: prepared.compile_message.clone(),
     };
+    on_progress(Progress::Compiled(&report.compile));
     // The runner copies them into each run's folder from files of their own.
     let include_dir = if beside.is_empty() {
         None
@@ -267,6 +322,18 @@ pub fn judge_as(
             }
         }
     }
+    // A command's folder, but for the files the problem's own input and output take.
+    let taken = [
+        problem.files.input.as_deref(),
+        problem.files.output.as_deref(),
+    ];
+    beside_files.extend(
+        prepared
+            .beside
+            .iter()
+            .filter(|(name, _)| !taken.contains(&Some(name.as_str())))
+            .cloned(),
+    );
     let settings = JudgeSettings {
         limits: report.limits,
         checker: &problem.checker,
@@ -281,7 +348,7 @@ pub fn judge_as(
         &plan.cases,
         &settings,
         options.stop,
-        on_case,
+        &mut |outcome| on_progress(Progress::Case(outcome)),
     );
     report.verdict = judge::overall_verdict(&report.outcomes);
     if let Some(scoring) = plan.scoring.as_deref() {
@@ -292,6 +359,6 @@ pub fn judge_as(
         }
         report.score = Some(score);
     }
-    report.elapsed = started.elapsed();
+    report.elapsed = took + started.elapsed();
     Ok(report)
 }

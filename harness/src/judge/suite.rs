@@ -163,12 +163,16 @@ pub enum Skip {
     NoSolution,
     /// An interactive problem that names no interactor: nothing can judge its dialogue.
     Interactive,
+    /// An output-only problem: the contestant hands in answers, and no program runs.
+    OutputOnly,
 }
 
 impl Skip {
     /// Why `problem`'s solution cannot be judged, if it cannot.
     pub fn of(problem: &Problem) -> Option<Skip> {
-        if problem.interactive && problem.interactor.is_none() {
+        if problem.output_only {
+            Some(Skip::OutputOnly)
+        } else if problem.interactive && problem.interactor.is_none() {
             Some(Skip::Interactive)
         } else if problem.solution.is_none() {
             Some(Skip::NoSolution)

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::Mutex;
 
 use crate::case::discover::{self, Case};
 use crate::case::partition::Partition;
@@ -239,16 +242,61 @@ impl Stored<'_> {
 /// Judges each planned submission, the `unit`-th of the plan being the `unit`-th stored
 /// one. Each stops at its first failing case: the overall verdict is that case's verdict
 /// whatever comes after, so no expectation needs more.
+///
+/// A first verify is mostly compiling: up to `jobs` compilers build the next submissions, in
+/// the plan's order, while the ones already built are judged (`jobs` cases at once), so the
+/// report comes in the same order as if each were compiled just before it is judged.
 pub fn run(
     stored: &[Stored<'_>],
     jobs: usize,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Vec<Verified>, SubmitError> {
+    let jobs = jobs.max(1);
+    // Each taken by the compiler of its submission, so that one that dies drops it.
+    let (senders, receivers): (Vec<_>, Vec<_>) = stored
+        .iter()
+        .map(|_| {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            (Mutex::new(Some(sender)), receiver)
+        })
+        .unzip();
+    let next = AtomicUsize::new(0);
+    // Set when the judging stops early (an error): the compilers take no more.
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(stored.len()) {
+            scope.spawn(|| loop {
+                if stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let (Some(entry), Some(sender)) = (stored.get(index), senders.get(index)) else {
+                    break;
+                };
+                let sender = sender.lock().ok().and_then(|mut s| s.take());
+                if let Some(sender) = sender {
+                    let _ = sender.send(submission::build(&entry.plan));
+                }
+            });
+        }
+        let judged = judge_built(stored, receivers, jobs, on_event);
+        stopped.store(true, Ordering::Relaxed);
+        judged
+    })
+}
+
+/// The judging half of [`run`]: each submission in order, as its build arrives.
+fn judge_built(
+    stored: &[Stored<'_>],
+    builds: Vec<Receiver<Result<submission::Build, SubmitError>>>,
+    jobs: usize,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Vec<Verified>, SubmitError> {
     let mut results = Vec::new();
-    for (unit, entry) in stored.iter().enumerate() {
+    for (unit, (entry, build)) in stored.iter().zip(builds).enumerate() {
         // A score needs more than the first failure: each group is judged until it stops.
         let options = submission::Options {
-            jobs: jobs.max(1),
+            jobs,
             stop: if entry.plan.scoring.is_some() {
                 Stop::Unneeded
             } else {
@@ -259,8 +307,15 @@ pub fn run(
             unit,
             label: &entry.name,
         });
-        let report = submission::judge(&entry.plan, &options, &mut |outcome| {
-            on_event(Event::CaseFinished { unit, outcome });
+        // A compiler thread that died sends nothing: that submission is compiled here.
+        let built = match build.recv() {
+            Ok(built) => built?,
+            Err(_) => submission::build(&entry.plan)?,
+        };
+        let report = submission::judge_built(&entry.plan, built, &options, None, &mut |p| {
+            if let submission::Progress::Case(outcome) = p {
+                on_event(Event::CaseFinished { unit, outcome });
+            }
         })?;
         let score_check = check_entry_score(entry, &report);
         let result = Verified {

@@ -171,12 +171,21 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         checks,
         validation,
         input_validators,
-        time_limit: limits.time_limit,
+        // No program of the contestant's runs, so there is nothing to time and no
+        // accepted submission to compute a limit from.
+        time_limit: match limits.time_limit {
+            TimeLimit::Computed { .. } if kind.submit_answer => TimeLimit::Given {
+                limit: Duration::from_secs(1),
+                source: "submit-answer: no program runs",
+            },
+            given => given,
+        },
         memory_limit: limits.memory_limit,
         output_limit: limits.output_limit,
         submissions,
         skipped,
         testlib_validators: false,
+        output_only: kind.submit_answer,
         include: None,
         files: crate::config::FileIo::default(),
     })
@@ -217,6 +226,8 @@ struct Kind {
     interactive: bool,
     multi_pass: bool,
     scoring: bool,
+    /// `submit-answer`: the submission is the answers.
+    submit_answer: bool,
 }
 
 /// What kind of problem: refused clearly when it needs what is not built.
@@ -240,11 +251,13 @@ fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains("interactive");
     let multi_pass = types.iter().any(|t| t == "multi-pass") || validation.contains("multi-pass");
-    if types.iter().any(|t| t == "submit-answer") || validation.contains("submit-answer") {
-        return Err(PackageError::Unsupported {
-            path: yaml_path.to_path_buf(),
-            message: "`submit-answer` problems are not judged by this harness".to_string(),
-        });
+    let submit_answer =
+        types.iter().any(|t| t == "submit-answer") || validation.contains("submit-answer");
+    if submit_answer && (interactive || multi_pass) {
+        return Err(invalid(
+            yaml_path,
+            "`submit-answer` cannot go with `interactive` or `multi-pass`: no program of the contestant's runs (the 2025-09 format says they are incompatible)",
+        ));
     }
     if multi_pass && interactive {
         return Err(PackageError::Unsupported {
@@ -258,6 +271,7 @@ fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
         interactive,
         multi_pass,
         scoring,
+        submit_answer,
     })
 }
 

@@ -171,6 +171,7 @@ pub fn load(
         interactive: interactor.is_some(),
         interactor,
         multi_test: false,
+        output_only: package.output_only,
         files: package.files.clone(),
         reference: None,
         cases: package.root.join("data"),

@@ -130,6 +130,8 @@ pub struct Package {
     pub scoring_rules: Option<std::sync::Arc<crate::score::Scoring>>,
     /// Whether a program talks with the submission, and which.
     pub interaction: Interaction,
+    /// The submission is answer files, not a program (Kattis `type: submit-answer`).
+    pub output_only: bool,
     /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
     pub passes: Option<u32>,
     pub cases: Vec<Case>,

@@ -3,6 +3,7 @@
 //! its samples as `cases/<id>/sample-N.in` + `.ans`, its table in judge.toml.
 
 pub mod batch;
+pub mod http;
 pub mod naming;
 pub mod payload;
 pub mod server;

@@ -11,14 +11,18 @@
 //! request within a deadline, so a client that sends slowly or never holds one thread for a
 //! while and never the server; and a server that cannot go on says why and stops.
 
-use std::io::{self, Read, Write};
-use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::io::{self, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::batch::{Batches, Completed, Progress};
+use super::http::{
+    accept_failure, check_host, closed_early, drain, header_values, linger, parse_head, read_head,
+    read_some, reason_phrase, AcceptFailure, Refusal, MAX_HEADERS, WRITE_TIMEOUT,
+};
 use super::payload::Payload;
 use super::{Received, StoreError, Template};
 use crate::config::edit;
@@ -65,14 +69,7 @@ const QUEUED: usize = 64;
 /// waiting for a worker counts). The extension sends one in milliseconds (and gives up
 /// waiting for the answer after 500 ms); a client slower than this is answered 408 and its
 /// thread freed.
-pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
-
-/// A request head larger than this is refused (431): the extension's is under 1 KiB.
-const MAX_HEAD_BYTES: usize = 64 << 10;
-const MAX_HEADERS: usize = 64;
-
-/// How long an answer may take to write: it is a line of text into a fresh socket.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+pub const REQUEST_DEADLINE: Duration = super::http::REQUEST_DEADLINE;
 
 /// How often the server looks at Ctrl-C and quiet batches while no request comes, and how
 /// long the accept thread waits before it tries again when the process is out of descriptors.
@@ -375,40 +372,6 @@ fn accept(listener: &TcpListener, jobs: &SyncSender<Accepted>, server: &Sender<I
     }
 }
 
-/// What a failed accept(2) means for the server.
-#[derive(Debug, PartialEq, Eq)]
-enum AcceptFailure {
-    /// One connection went wrong (it was reset before it was accepted, a signal came).
-    Again,
-    /// The process or the machine is out of descriptors, buffers or memory for now.
-    ShortOfResources,
-    /// The listening socket itself is broken.
-    ForGood,
-}
-
-fn accept_failure(error: &io::Error) -> AcceptFailure {
-    match error.raw_os_error() {
-        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM | libc::EAGAIN) => {
-            AcceptFailure::ShortOfResources
-        }
-        Some(
-            libc::ECONNABORTED
-            | libc::EINTR
-            | libc::EPROTO
-            | libc::EPERM
-            | libc::ENETDOWN
-            | libc::ENOPROTOOPT
-            | libc::EHOSTDOWN
-            | libc::ENONET
-            | libc::EHOSTUNREACH
-            | libc::EOPNOTSUPP
-            | libc::ENETUNREACH,
-        ) => AcceptFailure::Again,
-        _ if error.kind() == io::ErrorKind::Interrupted => AcceptFailure::Again,
-        _ => AcceptFailure::ForGood,
-    }
-}
-
 /// A connection, and when its request must have arrived.
 type Accepted = (TcpStream, Instant);
 
@@ -434,6 +397,12 @@ struct Reply {
     reason: String,
     /// Said in the log too (a GET is answered but is nothing to report).
     logged: bool,
+}
+
+impl From<Refusal> for Reply {
+    fn from(refusal: Refusal) -> Reply {
+        Reply::refuse(refusal.status, refusal.reason)
+    }
 }
 
 impl Reply {
@@ -479,44 +448,12 @@ fn handle(mut stream: TcpStream, deadline: Instant, server: &Sender<Incoming>) {
 /// The problem a request carries (`None` for a connection closed before a request began), or
 /// how it is answered instead.
 fn read_problem(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Payload>, Reply> {
-    let mut buffer = Vec::with_capacity(4096);
-    let head_length = loop {
-        if let Some(end) = find_head_end(&buffer) {
-            break end;
-        }
-        if buffer.len() > MAX_HEAD_BYTES {
-            return Err(Reply::refuse(
-                431,
-                format!(
-                    "the request's head is larger than {} KiB",
-                    MAX_HEAD_BYTES >> 10
-                ),
-            ));
-        }
-        match read_some(stream, &mut buffer, deadline)? {
-            0 if buffer.is_empty() => return Ok(None),
-            0 => return Err(closed_early()),
-            _ => {}
-        }
+    let Some((mut buffer, head_length)) = read_head(stream, deadline)? else {
+        return Ok(None);
     };
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
-    match request.parse(&buffer[..head_length]) {
-        Ok(httparse::Status::Complete(_)) => {}
-        Ok(httparse::Status::Partial) => {
-            return Err(Reply::refuse(
-                400,
-                "not an HTTP request: its head is cut short",
-            ))
-        }
-        Err(httparse::Error::TooManyHeaders) => {
-            return Err(Reply::refuse(
-                431,
-                format!("the request has more than {MAX_HEADERS} headers"),
-            ))
-        }
-        Err(error) => return Err(Reply::refuse(400, format!("not an HTTP request: {error}"))),
-    }
+    parse_head(&mut request, &buffer[..head_length])?;
     let head = Head::of(&request);
     head.check_sender()?;
     match request.method.unwrap_or_default() {
@@ -547,7 +484,7 @@ fn read_problem(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Payl
     let mut body = buffer.split_off(head_length);
     while body.len() < length {
         if read_some(stream, &mut body, deadline)? == 0 {
-            return Err(closed_early());
+            return Err(closed_early().into());
         }
     }
     body.truncate(length);
@@ -568,14 +505,7 @@ struct Head {
 
 impl Head {
     fn of(request: &httparse::Request<'_, '_>) -> Head {
-        let values = |name: &str| -> Vec<String> {
-            request
-                .headers
-                .iter()
-                .filter(|header| header.name.eq_ignore_ascii_case(name))
-                .map(|header| String::from_utf8_lossy(header.value).trim().to_string())
-                .collect()
-        };
+        let values = |name: &str| header_values(request, name);
         Head {
             hosts: values("Host"),
             origins: values("Origin"),
@@ -590,25 +520,7 @@ impl Head {
 
     /// Addressed to this machine by name, from a browser extension or from no page.
     fn check_sender(&self) -> Result<(), Reply> {
-        match self.hosts.as_slice() {
-            [host] if is_loopback_host(host) => {}
-            [] => {
-                return Err(Reply::refuse(
-                    403,
-                    "no Host header: only requests to localhost, 127.0.0.1 or [::1] are taken; nothing was written",
-                ))
-            }
-            [host] => {
-                return Err(Reply::refuse(
-                    403,
-                    format!(
-                        "Host `{}` is not localhost, 127.0.0.1 or [::1]: a web page that reached this port by DNS rebinding? nothing was written",
-                        crate::text::one_line(host, 80)
-                    ),
-                ))
-            }
-            _ => return Err(Reply::refuse(400, "more than one Host header")),
-        }
+        check_host(&self.hosts, " nothing was written")?;
         if let Some(origin) = self.origins.iter().find(|o| !is_extension_origin(o)) {
             return Err(Reply::refuse(
                 403,
@@ -660,25 +572,6 @@ impl Head {
     }
 }
 
-/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let (name, port) = if host.starts_with('[') {
-        match host.find(']') {
-            Some(end) => host.split_at(end + 1),
-            None => return false,
-        }
-    } else {
-        host.split_at(host.find(':').unwrap_or(host.len()))
-    };
-    let port_ok = match port.strip_prefix(':') {
-        Some(digits) => {
-            (1..=5).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
-        }
-        None => port.is_empty(),
-    };
-    port_ok && (name.eq_ignore_ascii_case("localhost") || name == "127.0.0.1" || name == "[::1]")
-}
-
 /// The origin of a browser extension's own pages and scripts: Chrome's and Edge's, Firefox's,
 /// Safari's. A web page's is `http(s)://…`, a sandboxed or local one's `null`.
 fn is_extension_origin(origin: &str) -> bool {
@@ -704,106 +597,6 @@ fn is_json(content_type: &str) -> bool {
         .split(';')
         .next()
         .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("application/json"))
-}
-
-/// Where the head ends (after its blank line), if it has.
-fn find_head_end(buffer: &[u8]) -> Option<usize> {
-    buffer
-        .windows(4)
-        .position(|window| window == b"\r\n\r\n")
-        .map(|at| at + 4)
-}
-
-/// Reads what has come, appending it; 0 at the end of the stream. A client that sends nothing
-/// until the deadline is refused 408.
-fn read_some(
-    stream: &mut TcpStream,
-    buffer: &mut Vec<u8>,
-    deadline: Instant,
-) -> Result<usize, Reply> {
-    let too_slow = || {
-        Reply::refuse(
-            408,
-            format!(
-                "the request did not arrive within {} s",
-                REQUEST_DEADLINE.as_secs()
-            ),
-        )
-    };
-    let mut chunk = [0; 16 << 10];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(too_slow());
-        }
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|error| Reply::refuse(400, format!("cannot read the request: {error}")))?;
-        match stream.read(&mut chunk) {
-            Ok(read) => {
-                buffer.extend_from_slice(&chunk[..read]);
-                return Ok(read);
-            }
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(too_slow())
-            }
-            Err(error) => {
-                return Err(Reply::refuse(
-                    400,
-                    format!("cannot read the request: {error}"),
-                ))
-            }
-        }
-    }
-}
-
-fn closed_early() -> Reply {
-    Reply::refuse(
-        400,
-        "the client closed the connection before the request ended",
-    )
-}
-
-/// After a refusal, the rest of what the client sends is read and dropped for a moment
-/// before the connection closes: closing with unread data resets it, and the client may lose
-/// the answer.
-fn linger(stream: &mut TcpStream) {
-    let _ = stream.shutdown(Shutdown::Write);
-    let until = Instant::now() + Duration::from_millis(500);
-    let mut drained = 0;
-    let mut chunk = [0; 16 << 10];
-    while drained < MAX_BODY_BYTES as usize {
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
-            return;
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(read) => drained += read,
-        }
-    }
-}
-
-/// Reads what the client has sent already, without waiting: a connection closed with unread
-/// data is reset, and the client may lose the answer written just before.
-fn drain(mut stream: &TcpStream) {
-    let _ = stream.shutdown(Shutdown::Write);
-    if stream.set_nonblocking(true).is_err() {
-        return;
-    }
-    let mut chunk = [0; 16 << 10];
-    for _ in 0..16 {
-        match stream.read(&mut chunk) {
-            Ok(read) if read > 0 => {}
-            _ => return,
-        }
-    }
 }
 
 fn too_large() -> String {
@@ -833,58 +626,9 @@ fn answer(mut stream: &TcpStream, status: u16, text: &str) {
     let _ = stream.flush();
 }
 
-fn reason_phrase(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        415 => "Unsupported Media Type",
-        431 => "Request Header Fields Too Large",
-        500 => "Internal Server Error",
-        503 => "Service Unavailable",
-        507 => "Insufficient Storage",
-        _ => "",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn loopback_hosts_with_or_without_a_port() {
-        for host in [
-            "localhost",
-            "localhost:4244",
-            "LocalHost:1",
-            "127.0.0.1",
-            "127.0.0.1:27121",
-            "[::1]",
-            "[::1]:4244",
-        ] {
-            assert!(is_loopback_host(host), "{host}");
-        }
-        for host in [
-            "evil.example",
-            "evil.example:4244",
-            "localhost.evil.example",
-            "127.0.0.1.nip.io:4244",
-            "localhost:",
-            "localhost:42x",
-            "localhost:4244:1",
-            "[::1",
-            "[::1]x",
-            "[::2]:4244",
-            "127.0.0.2",
-            "",
-        ] {
-            assert!(!is_loopback_host(host), "{host}");
-        }
-    }
 
     #[test]
     fn only_extensions_origins() {
@@ -935,16 +679,5 @@ mod tests {
             "not storing problem `B. Big` (https://codeforces.com/contest/1/problem/B): this `harness listen` has written 1024.0 MiB, and 1024 MiB is all one writes (hint: start it again); nothing was written"
         );
         stored.admit(&problem, 0).unwrap();
-    }
-
-    #[test]
-    fn accept_failures_are_told_apart() {
-        let of = |code| accept_failure(&io::Error::from_raw_os_error(code));
-        assert_eq!(of(libc::EMFILE), AcceptFailure::ShortOfResources);
-        assert_eq!(of(libc::ENFILE), AcceptFailure::ShortOfResources);
-        assert_eq!(of(libc::ECONNABORTED), AcceptFailure::Again);
-        assert_eq!(of(libc::EINTR), AcceptFailure::Again);
-        assert_eq!(of(libc::EBADF), AcceptFailure::ForGood);
-        assert_eq!(of(libc::EINVAL), AcceptFailure::ForGood);
     }
 }

@@ -981,6 +981,17 @@ impl<W: Write> HumanReporter<W> {
                 // What is judged and how, before a compile and cases that may take a while.
                 if let Some(header) = plan.units.first().and_then(SubmissionHeader::of) {
                     write_submission_header(out, &header)?;
+                } else if let Some(unit) = plan.units.first().filter(|u| u.limits.is_none()) {
+                    // An output-only problem's answers: nothing compiles or runs.
+                    if let Some(source) = &unit.source {
+                        writeln!(
+                            out,
+                            "{BOLD}{}{BOLD:#}: {} (answer files), {}",
+                            unit.problem,
+                            source.display(),
+                            plural(unit.cases.len(), "case")
+                        )?;
+                    }
                 }
                 for note in [&plan.sanitized, &plan.memory_note].into_iter().flatten() {
                     writeln!(out, "  {DIM}{note}{DIM:#}")?;
@@ -1145,6 +1156,7 @@ impl<W: Write + Send> Reporter for HumanReporter<W> {
             Event::UnitFinished { result, .. } => self.finished(result)?,
             Event::RunFinished(summary) => self.end(summary)?,
             Event::Started { .. }
+            | Event::Compiled { .. }
             | Event::Generated { .. }
             | Event::Tried { .. }
             | Event::Shrunk { .. } => return Ok(()),

@@ -22,6 +22,12 @@ pub fn write_building(out: &mut dyn Write, command: &[String]) -> io::Result<()>
     writeln!(out, "building: {}", command.join(" "))
 }
 
+/// The build command's end, with how long it took: a log without a terminal (CI) shows where
+/// the minutes went.
+pub fn write_built(out: &mut dyn Write, took: std::time::Duration) -> io::Result<()> {
+    writeln!(out, "built in {}", crate::units::format_duration(took))
+}
+
 /// `--failed` with nothing to rerun.
 pub fn write_nothing_failed(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "nothing failed last time: no case to rerun")
@@ -58,6 +64,10 @@ pub fn write_skipped(out: &mut dyn Write, problem: &str, skip: Skip) -> io::Resu
         Skip::NoSolution => writeln!(
             out,
             "note: problem `{problem}` has no `solution` in judge.toml: its solution run is skipped (hint: `harness judge {problem} FILE` judges a source file; `{problem}.cpp` or another source named after it beside judge.toml is judged by `harness run`)"
+        ),
+        Skip::OutputOnly => writeln!(
+            out,
+            "note: problem `{problem}` is output-only: no solution runs (hint: `harness judge {problem} ANSWERS` checks a folder or zip of answer files)"
         ),
         Skip::Interactive => writeln!(
             out,
@@ -103,4 +113,18 @@ pub fn write_interrupted(out: &mut dyn Write) -> io::Result<()> {
         out,
         "interrupted: every program the judge started was killed"
     )
+}
+
+/// The error and its causes, `outer: inner`, leaving out a cause whose text the message before
+/// it already quotes (library errors name their cause in their own words, hint included).
+pub fn error_chain(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
 }

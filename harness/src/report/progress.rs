@@ -237,7 +237,7 @@ impl Reporter for ProgressReporter {
             return Ok(());
         };
         match *event {
-            Event::RunStarted(_) => {}
+            Event::RunStarted(_) | Event::Compiled { .. } => {}
             Event::Started { label, .. } => match &self.command {
                 Command::Stress { .. } => progress.set_label(&format!("stress {label}")),
                 _ => progress.set_label(label),

@@ -34,6 +34,11 @@ impl Fanout {
         self.reporters.push(Some(Box::new(reporter)));
     }
 
+    /// Adds a reporter made elsewhere, after those already there.
+    pub fn push_boxed(&mut self, reporter: Box<dyn Reporter>) {
+        self.reporters.push(Some(reporter));
+    }
+
     /// One event, to every reporter still writing.
     pub fn report(&mut self, event: &Event<'_>) {
         for slot in &mut self.reporters {

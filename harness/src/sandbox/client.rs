@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::process::Child;
@@ -105,7 +105,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         scratch: None,
         prefixes,
         sockstat: None,
-        _registered: crate::sandbox::interrupt::register(pid),
+        _registered: crate::sandbox::interrupt::register_for_life(pid),
         _cgroup: None,
     };
     // SAFETY: geteuid and getegid cannot fail.
@@ -925,6 +925,8 @@ fn supervise(
     capture: &mut Capture,
 ) -> io::Result<io::Result<Supervised>> {
     let started = launched.started;
+    // A cancelled task of `harness serve` kills its program as the watch would.
+    let _task = crate::sandbox::interrupt::register_pidfd(launched.pidfd.as_fd());
     let socket_fd = launched.zygote.socket.as_raw_fd();
     // SAFETY: a borrowed view of the socket for poll; `ManuallyDrop` never closes it.
     let socket = std::mem::ManuallyDrop::new(unsafe { OwnedFd::from_raw_fd(socket_fd) });

@@ -1,6 +1,7 @@
 //! `harness judge`: one submission on a problem of judge.toml, on a package folder judged as it
 //! is, or on a folder of cases with no judge.toml (`oj t`'s `test/`); or on one input
-//! (`--input`); or again on every save (`--watch`).
+//! (`--input`); or again on every save (`--watch`). The submission is a source file, or a
+//! command line run with the current folder's files (`--cmd`).
 
 use std::path::{Path, PathBuf};
 
@@ -35,9 +36,13 @@ const DEFAULT_CASES: &str = "test";
 /// What `harness judge` is asked to judge.
 #[derive(Debug, Clone, Default)]
 pub struct JudgeRequest {
-    /// A problem id, a package folder; or, without `source`, the source file itself.
+    /// A problem id, a package folder; or, without `source`, the source file itself (empty
+    /// for a command judged with no judge.toml).
     pub problem: String,
     pub source: Option<PathBuf>,
+    /// A command line judged instead of a source (`--cmd "java Main"`), with the current
+    /// folder's files.
+    pub cmd: Option<String>,
     pub limits: LimitOverrides,
     /// A language id of judge.toml, whatever the extension.
     pub lang: Option<String>,
@@ -67,16 +72,36 @@ pub struct JudgeRequest {
 }
 
 impl JudgeRequest {
-    /// The source file, whichever form the command line took.
+    /// The source file, whichever form the command line took; a command's is the current
+    /// folder.
     fn source(&self) -> PathBuf {
+        if self.cmd.is_some() {
+            return std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        }
         self.source
             .clone()
             .unwrap_or_else(|| PathBuf::from(&self.problem))
     }
 
-    /// Judged with no judge.toml: only a source was given.
+    /// The source given after a problem (`PROBLEM SOURCE`, `PROBLEM --cmd COMMAND`).
+    fn source_of_problem(&self) -> Option<PathBuf> {
+        match &self.cmd {
+            Some(_) => (!self.problem.is_empty()).then(|| self.source()),
+            None => self.source.clone(),
+        }
+    }
+
+    /// Judged with no judge.toml: only a source (or a command) was given.
     fn standalone(&self) -> bool {
-        self.source.is_none()
+        self.source_of_problem().is_none()
+    }
+
+    /// The language to judge as: `--lang`, or a command's.
+    fn lang(&self) -> Option<&str> {
+        match &self.cmd {
+            Some(_) => Some(crate::compile::command::COMMAND),
+            None => self.lang.as_deref(),
+        }
     }
 }
 
@@ -138,7 +163,9 @@ impl Session {
         if request.watch {
             // A file a report may not replace stops the watch now, not at every save.
             output.files()?;
-            return super::watch::watch(&request.source(), |watched| {
+            // A terminal is cleared between runs; a caller's sink has no screen.
+            let clear = output.sink.is_none();
+            return super::watch::watch(&request.source(), clear, |watched| {
                 self.fresh()
                     .judge_once(request, output, input.as_deref(), watched)
             });
@@ -149,7 +176,7 @@ impl Session {
     /// The configuration to judge with, the problem's id and the source: judge.toml's problem,
     /// a package's, or one made up from the command line; the command line's limits on top.
     fn resolve(&self, request: &JudgeRequest, human: bool) -> Result<(Config, String, PathBuf)> {
-        let (mut config, problem, source) = match &request.source {
+        let (mut config, problem, source) = match &request.source_of_problem() {
             // A package folder is a problem of its own, judged with no judge.toml.
             Some(source) if crate::package::detect(Path::new(&request.problem)).is_some() => {
                 let loaded = packages::load_for_judging(
@@ -170,8 +197,8 @@ impl Session {
                 source.clone(),
             ),
             None => {
-                let source = PathBuf::from(&request.problem);
-                if !source.is_file() {
+                let source = request.source();
+                if request.cmd.is_none() && !source.is_file() {
                     anyhow::bail!(
                         "submission `{}` does not exist (hint: `harness judge SOURCE --cases DIR` judges a source file; `harness judge PROBLEM SOURCE` a problem of judge.toml)",
                         source.display()
@@ -179,6 +206,8 @@ impl Session {
                 }
                 let (cases, root) = match &request.cases {
                     Some(cases) => (cases.clone(), None),
+                    // A command's folder is here: `test/` here.
+                    None if request.cmd.is_some() => default_cases(Path::new(""), false)?,
                     None => default_cases(&source, request.input.is_some())?,
                 };
                 let cases = std::path::absolute(&cases).unwrap_or(cases);
@@ -191,6 +220,18 @@ impl Session {
                 (made_up, name, source)
             }
         };
+        if let Some(cmd) = &request.cmd {
+            let language = crate::compile::command::language(cmd)?;
+            crate::compile::command::check(&language, &source)?;
+            if let Some(found) = config.problem(&problem).filter(|p| p.interactive) {
+                anyhow::bail!(
+                    "problem `{}` is interactive, and --cmd judges batch problems only (hint: judge its source file, or the program you built: `harness judge {} ./a.out`)",
+                    found.name,
+                    found.name
+                );
+            }
+            config.languages.push(language);
+        }
         let languages = config.languages.clone();
         if let Some(problem) = config.problems.iter_mut().find(|p| p.name == problem) {
             request.limits.apply(problem);
@@ -240,6 +281,9 @@ impl Session {
         watched: &mut Watched,
     ) -> Result<i32> {
         let (mut config, problem, source) = self.resolve(request, output.is_human())?;
+        if config.require_problem(&problem)?.output_only {
+            return judge_answers(&config, &problem, &source, request, output, input);
+        }
         // What the harness writes as it judges is no change of what it judges.
         watched.ignored.extend(
             [
@@ -253,7 +297,7 @@ impl Session {
             .map(|path| std::path::absolute(&path).unwrap_or(path)),
         );
         let sanitizing = if request.sanitize {
-            let lang = request.lang.as_deref();
+            let lang = request.lang();
             let package_cases = request.cases.is_none() && input.is_none();
             Some(sanitize::apply(
                 &mut config,
@@ -325,8 +369,15 @@ impl Session {
                 Stop::Unneeded
             },
         };
-        let label = plan.source.display().to_string();
-        let unit = super::unit_of(&plan, &label);
+        let label = match &request.cmd {
+            Some(cmd) => cmd.clone(),
+            None => plan.source.display().to_string(),
+        };
+        let mut unit = super::unit_of(&plan, &label);
+        if request.cmd.is_some() {
+            // Reports name a command by its words; its folder is where it was run.
+            unit.source = Some(PathBuf::from(&label));
+        }
         let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
         run.partition = request.partition;
         run.failed_only = request.failed;
@@ -342,9 +393,20 @@ impl Session {
                     unit: 0,
                     label: &label,
                 });
-                let report = submission::judge_as(&plan, &options, toolchain, &mut |outcome| {
-                    on_event(Event::CaseFinished { unit: 0, outcome });
-                })?;
+                let mut report =
+                    submission::judge_as(&plan, &options, toolchain, &mut |progress| {
+                        on_event(match progress {
+                            submission::Progress::Compiled(compile) => {
+                                Event::Compiled { unit: 0, compile }
+                            }
+                            submission::Progress::Case(outcome) => {
+                                Event::CaseFinished { unit: 0, outcome }
+                            }
+                        });
+                    })?;
+                if request.cmd.is_some() {
+                    report.source = PathBuf::from(&label);
+                }
                 on_event(Event::UnitFinished {
                     unit: 0,
                     result: Finished::Judged(&report),
@@ -360,6 +422,72 @@ impl Session {
     }
 }
 
+/// `harness judge PROBLEM ANSWERS` on an output-only problem: each case's answer file in the
+/// folder or zip checked, nothing run.
+fn judge_answers(
+    config: &Config,
+    problem: &str,
+    answers: &Path,
+    request: &JudgeRequest,
+    output: &Output,
+    input: Option<&Path>,
+) -> Result<i32> {
+    let refused = [
+        ("--input", input.is_some()),
+        ("--sanitize", request.sanitize),
+        ("--lang", request.lang.is_some()),
+        ("--interactor", request.interactor.is_some()),
+        ("--cases", request.cases.is_some()),
+        ("--failed", request.failed),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+        anyhow::bail!(
+            "problem `{problem}` is output-only: `{}` is a folder or zip of answer files, judged as they are, so {flag} does not apply",
+            answers.display()
+        );
+    }
+    let mut plan = crate::judge::answers::plan(config, problem, answers, request.case.as_deref())?;
+    if let Some(partition) = request.partition {
+        partition.retain_cases(&plan.problem.name, &mut plan.cases);
+    }
+    build_checkers(config, [plan.problem], request.no_build)?;
+    let label = answers.display().to_string();
+    let unit = crate::event::Unit {
+        problem: plan.problem.name.clone(),
+        label: label.clone(),
+        source: Some(plan.source.clone()),
+        language: None,
+        limits: None,
+        cases: plan.cases.iter().map(|c| c.name.clone()).collect(),
+        runs: plan.cases.len(),
+        expected: None,
+        scoring: plan.scoring.clone(),
+    };
+    let mut run = Plan::new(Command::Judge, vec![unit], 1, config.sandbox);
+    run.partition = request.partition;
+    let report = stream(
+        &run,
+        output,
+        human_options(output.detail),
+        Vec::new(),
+        |on_event| {
+            on_event(Event::Started {
+                unit: 0,
+                label: &label,
+            });
+            let report = crate::judge::answers::judge(&plan, &mut |outcome| {
+                on_event(Event::CaseFinished { unit: 0, outcome });
+            })?;
+            on_event(Event::UnitFinished {
+                unit: 0,
+                result: Finished::Judged(&report),
+            });
+            Ok(report)
+        },
+    )?;
+    Ok(exit::for_verdicts([report.verdict]))
+}
+
 /// The submission planned on its cases: a package's own, the problem's, or those of
 /// `--cases`; those of `--case` and the `--partition` slice.
 fn plan_submission<'a>(
@@ -371,7 +499,7 @@ fn plan_submission<'a>(
     let selection = Request {
         problem,
         source,
-        language: request.lang.as_deref(),
+        language: request.lang(),
         cases: if request.standalone() {
             None
         } else {
@@ -614,8 +742,8 @@ fn package_plan<'a>(
     if !source.exists() {
         return Err(submit::SubmitError::MissingSource(source.to_path_buf()).into());
     }
-    let language = match request.lang.as_deref() {
-        Some(_) => crate::config::detect_language(config, source, request.lang.as_deref())?,
+    let language = match request.lang() {
+        Some(lang) => crate::config::detect_language(config, source, Some(lang))?,
         None => crate::package::languages::language_of(&config.languages, source)
             .map_err(|why| anyhow::anyhow!("cannot judge `{}`: {why}", source.display()))?,
     };

@@ -15,6 +15,7 @@ mod limits;
 mod output;
 mod packages;
 mod prepare;
+mod project;
 mod run;
 mod sanitize;
 mod stress;
@@ -33,7 +34,7 @@ pub use contest::ContestRequest;
 pub use gen::GenRequest;
 pub use judge::JudgeRequest;
 pub use limits::LimitOverrides;
-pub use output::{Format, Output};
+pub use output::{Format, Output, Sink};
 pub use prepare::{build_first, compile_sources};
 pub use run::RunRequest;
 pub use stress::StressRequest;
@@ -46,10 +47,10 @@ use crate::event::{Event, Plan, Summary, Unit};
 use crate::judge::verify::Skipped;
 use crate::report::human::HumanOptions;
 
-/// Where judge.toml is (named by `--config`, or found by walking up from the current folder),
-/// and the file itself, read once for the whole command: every step of a command asks the
-/// session, never the disk again. Its packages are read only for the problems a command names
-/// (`harness judge a.cpp --cases test/` never opens one).
+/// Where judge.toml is (named by `--config`, found by walking up from the current folder, or
+/// the user's default project's), and the file itself, read once for the whole command: every
+/// step of a command asks the session, never the disk again. Its packages are read only for
+/// the problems a command names (`harness judge a.cpp --cases test/` never opens one).
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     config: Option<PathBuf>,
@@ -71,21 +72,28 @@ impl Session {
         Session::new(self.config.clone())
     }
 
-    /// The path of judge.toml: `--config`, or the one found walking up from here.
+    /// The path of judge.toml: `--config`, the one found walking up from here, or the user's
+    /// default project's.
     fn config_path(&self) -> Result<PathBuf> {
+        Ok(self.locate()?.0)
+    }
+
+    /// judge.toml's path and where it came from (`None`: named by `--config`).
+    pub fn locate(&self) -> Result<(PathBuf, Option<config::Origin>)> {
         match &self.config {
-            Some(path) => Ok(path.clone()),
+            Some(path) => Ok((path.clone(), None)),
             None => {
                 let here = std::env::current_dir().context("cannot read the current folder")?;
-                Ok(config::find(&here)?)
+                let (path, origin) = config::locate(&here)?;
+                Ok((path, Some(origin)))
             }
         }
     }
 
-    /// Whether there is a judge.toml to read (given, or found above).
+    /// Whether there is a judge.toml to read (given, found above, or the default project's).
     fn has_config(&self) -> bool {
         self.config.is_some()
-            || std::env::current_dir().is_ok_and(|here| config::find(&here).is_ok())
+            || std::env::current_dir().is_ok_and(|here| config::locate(&here).is_ok())
     }
 
     /// judge.toml as the file says (the problems that name a package not yet read from it),

@@ -3,6 +3,7 @@
 //! reporters a run feeds.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::atomic::TargetError;
 use crate::event::Plan;
@@ -12,7 +13,24 @@ use crate::report::human::{Detail, HumanOptions, HumanReporter};
 use crate::report::json::JsonReporter;
 use crate::report::junit::{self, JunitReporter};
 use crate::report::progress::ProgressReporter;
-use crate::report::reporter::{Fanout, ReportFile, Suspended};
+use crate::report::reporter::{Fanout, ReportFile, Reporter, Suspended};
+
+/// Makes the reporter of each run for a caller that is not the command line (`harness
+/// serve`): with one, it takes the place of the report on stdout and of the progress bar.
+#[derive(Clone)]
+pub struct Sink(Arc<dyn Fn() -> Box<dyn Reporter> + Send + Sync>);
+
+impl Sink {
+    pub fn new(make: impl Fn() -> Box<dyn Reporter> + Send + Sync + 'static) -> Sink {
+        Sink(Arc::new(make))
+    }
+}
+
+impl std::fmt::Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sink")
+    }
+}
 
 /// How results are printed on stdout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -36,6 +54,8 @@ pub struct Output {
     pub html: Option<PathBuf>,
     /// Write the HTML or JUnit report over a regular file that is not an earlier one.
     pub force: bool,
+    /// Where the events go instead of stdout and the progress bar.
+    pub sink: Option<Sink>,
 }
 
 impl Output {
@@ -48,7 +68,7 @@ impl Output {
     }
 
     pub fn is_human(&self) -> bool {
-        self.format == Format::Human
+        self.format == Format::Human && self.sink.is_none()
     }
 
     /// The report files named, checked: a file that may not be written over (the user's own,
@@ -70,15 +90,19 @@ impl Output {
     pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> anyhow::Result<Fanout> {
         let (junit, html) = self.files()?;
         let mut fanout = Fanout::new();
-        let progress = ProgressReporter::stderr(plan);
-        let bar = progress.bar();
-        fanout.push(progress);
-        match self.format {
-            Format::Human => fanout.push(HumanReporter::new(
-                Suspended::new(anstream::stdout(), bar),
-                options,
-            )),
-            Format::Json => fanout.push(JsonReporter::new(anstream::stdout())),
+        if let Some(Sink(make)) = &self.sink {
+            fanout.push_boxed(make());
+        } else {
+            let progress = ProgressReporter::stderr(plan);
+            let bar = progress.bar();
+            fanout.push(progress);
+            match self.format {
+                Format::Human => fanout.push(HumanReporter::new(
+                    Suspended::new(anstream::stdout(), bar),
+                    options,
+                )),
+                Format::Json => fanout.push(JsonReporter::new(anstream::stdout())),
+            }
         }
         if let Some(file) = junit {
             fanout.push(JunitReporter::new(file));

@@ -2,6 +2,8 @@
 //! programs compiled from source (or taken from the build cache); and the one warning a run
 //! gives about its own set-up, too many jobs for the cores.
 
+use std::time::{Duration, Instant};
+
 use anyhow::Result;
 
 use crate::author::program::Part;
@@ -9,14 +11,24 @@ use crate::check::Checker;
 use crate::config::{Config, Problem};
 use crate::report::notice;
 
-/// Runs judge.toml's build command unless told not to.
+/// A build that took this long says so when it ends; a quicker one (nothing to rebuild) does
+/// not add a line to every run.
+const BUILD_TIME_SHOWN: Duration = Duration::from_secs(1);
+
+/// Runs judge.toml's build command unless told not to. What it prints (cargo's progress) goes
+/// to our stderr as it comes; its start and, past a second, its end are said around it.
 pub fn build_first(config: &Config, skip: bool) -> Result<()> {
     if skip {
         return Ok(());
     }
     if let Some(command) = &config.build {
         let _ = notice::write_building(&mut anstream::stderr(), command);
+        let started = Instant::now();
         crate::compile::build::build(command, &config.root)?;
+        let took = started.elapsed();
+        if took >= BUILD_TIME_SHOWN {
+            let _ = notice::write_built(&mut anstream::stderr(), took);
+        }
     }
     Ok(())
 }

@@ -20,6 +20,7 @@ use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit}
 use crate::exit;
 use crate::report::human::HumanOptions;
 use crate::report::notice;
+use crate::results::submission::CompileOutcome;
 use crate::tool as author_tool;
 
 /// Inputs tried when neither --iterations nor --time says otherwise.
@@ -158,6 +159,14 @@ impl Session {
                 on_event(Event::Started {
                     unit: 0,
                     label: &problem.name,
+                });
+                let compile = CompileOutcome {
+                    ok: true,
+                    message: prepared.compile_message.clone(),
+                };
+                on_event(Event::Compiled {
+                    unit: 0,
+                    compile: &compile,
                 });
                 let mut report = stress::stress(&setup, &prepared.program, &options, on_event)?;
                 if let Some(found) = &mut report.found {
@@ -376,6 +385,16 @@ fn report_compile_error(plan: &Plan, output: &Output, stressed: &Stressed) -> Re
         HumanOptions::default(),
         Vec::new(),
         |on_event| {
+            if let StressResult::CompileError(message) = &stressed.result {
+                let compile = CompileOutcome {
+                    ok: false,
+                    message: message.clone(),
+                };
+                on_event(Event::Compiled {
+                    unit: 0,
+                    compile: &compile,
+                });
+            }
             on_event(Event::UnitFinished {
                 unit: 0,
                 result: Finished::Stressed(stressed),

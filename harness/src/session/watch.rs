@@ -83,15 +83,21 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// Runs `run` now and after every change of `file` or of what the last run said it read (it
 /// adds to the [`Watched`] it is given); returns the last exit code on Ctrl-C.
-pub fn watch(file: &Path, mut run: impl FnMut(&mut Watched) -> Result<i32>) -> Result<i32> {
+pub fn watch(
+    file: &Path,
+    clear: bool,
+    mut run: impl FnMut(&mut Watched) -> Result<i32>,
+) -> Result<i32> {
     let (sender, receiver) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |event| {
         let _ = sender.send(event);
     })
     .context("cannot watch files on this system")?;
     let mut watched = Watched::of(file);
-    let mut points = BTreeMap::new();
-    let terminal = std::io::stdout().is_terminal();
+    // The source is watched before the first run, not after it: a save while it runs (an
+    // editor that saves right after asking) is then seen, not lost.
+    let mut points = rewatch(&mut watcher, &BTreeMap::new(), watched.points())?;
+    let terminal = clear && std::io::stdout().is_terminal();
     loop {
         if terminal {
             // Clear the screen and go home: each run reads from the top.

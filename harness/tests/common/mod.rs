@@ -8,7 +8,9 @@
     reason = "each test binary compiles this module on its own and uses only part of it"
 )]
 
+pub mod browser;
 pub mod project;
+pub mod serve;
 
 use std::ffi::OsString;
 use std::fs;

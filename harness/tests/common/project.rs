@@ -147,12 +147,14 @@ pub fn write_case(root: &Path, problem: &str, name: &str, input: &str, answer: O
 
 /// The real `harness` binary, run in `dir` without colors. Its builds go to one cache the
 /// tests share in the temporary folder, never the user's (a test that must see its own
-/// builds uses [`Project::harness`]).
+/// builds uses [`Project::harness`]); the tester's own config file (its languages, its default
+/// project) plays no part: a test that wants one sets `XDG_CONFIG_HOME` after this.
 pub fn harness_in(dir: &Path) -> Command {
     let mut command = Command::cargo_bin("harness").expect("the harness binary");
     command
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", dir.join(".no-user-config"))
         .env_remove("HARNESS_CACHE_DIR")
         .env(
             "XDG_CACHE_HOME",

@@ -107,7 +107,10 @@ impl<W: Write + Send> Reporter for HtmlReporter<W> {
                     self.out.flush()?;
                 }
             }
-            Event::Generated { .. } | Event::Tried { .. } | Event::Shrunk { .. } => {}
+            Event::Compiled { .. }
+            | Event::Generated { .. }
+            | Event::Tried { .. }
+            | Event::Shrunk { .. } => {}
         }
         Ok(())
     }

