@@ -538,3 +538,600 @@ fn a_score_contests_scoreboard_json_validates() {
     std::fs::write(&file, &text).unwrap();
     validate("scoreboard", &file);
 }
+
+/// The shipped example, `contests/training` (a judge.toml of the repository's four problems
+/// with labels A–D, a few cases each, and five teams' tries), copied as it is.
+fn training() -> Project {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../contests/training");
+    Project::new().tree("training", &example)
+}
+
+/// `harness contest --submissions submissions` in the example's folder (its judge.toml is
+/// the contest).
+fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
+    let output = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args(["contest", "--submissions", "submissions"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    (stdout(&output), stderr(&output))
+}
+
+/// The example's boards, worked out by hand from `submissions/times` (5 hours, 20 minutes a
+/// rejected try, the last hour frozen):
+/// - ada: A at 12; B wrong at 30 (75 points: short_count.py overflows at n = 13), right at
+///   45 (45 + 20 = 65); C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 = 267, last 120.
+/// - cy: A at 12, B at 65, C at 70, D at 120 (a wrong try after it changes nothing): 267,
+///   last 120 as ada: tied at rank 1. A's first solve is both's (minute 12), D's too.
+/// - bo: a CE on A at 8 (costs nothing), A at 15; C wrong at 50, RTE at 60, right at 80
+///   (80 + 40 = 120); D partial at 180, right at 250 in the freeze (250 + 20 = 270).
+///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 135, D `-1 ?1`.
+/// - eli: C TLE (it sleeps) at 30, right at 40 (60), the first solve of C; D partial twice.
+/// - dee: an empty folder.
+///
+/// As a score contest (100 a pass-fail problem): ada and cy 400 (last improved at 2:00,
+/// tied), bo 300, eli 100 on C and on D small (30, D.py) + middle and large (70, D-2.py) =
+/// 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30 shown).
+#[test]
+fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
+    let project = training();
+    let (text, _) = judge_training(&project, &["--debrief"]);
+    let lines = rows(&text);
+    assert_eq!(
+        lines[0], "Queens Training: final scoreboard (pass-fail, 20 minutes a rejected try)",
+        "{text}"
+    );
+    assert_eq!(lines[1], "rank team solved time A B C D", "{text}");
+    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[4], "3 bo 3 405 + 15 . +2 80 +1 250", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 . . +1 40* -2", "{text}");
+    assert_eq!(lines[6], "5 dee 0 0 . . . .", "{text}");
+    for line in [
+        "0:08:00.000 A CE bo/A.cpp",
+        "1:00:00.000 C RE bo/C/2.py first failing case `sample-1`",
+        "0:30:00.000 C TLE eli/C.cpp first failing case `sample-1`",
+        "0:30:00.000 B WA 75 ada/B.py first failing case `n13`",
+        "4:10:00.000 D AC 100 bo/D-2.cpp",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(line)), "{line}\n{text}");
+    }
+
+    let (text, errors) = judge_training(&project, &["--frozen"]);
+    assert!(
+        errors.contains("21 of 21 submissions were judged before"),
+        "{errors}"
+    );
+    let lines = rows(&text);
+    assert!(lines[0].contains("at the freeze (4:00:00.000)"), "{text}");
+    assert_eq!(lines[4], "3 bo 2 135 + 15 . +2 80 -1 ?1", "{text}");
+
+    // The page: the board, each team's tries; never over a file of the coach's.
+    judge_training(&project, &["--html", "../board.html"]);
+    let page = project.read("board.html");
+    assert!(page.contains("<td class=\"cell first\" data-problem=\"C\"><a href=\"#team-4-2\">40<small>2 tries</small></a></td>"), "{page}");
+    assert!(
+        page.contains("first failing case <code>n13</code>"),
+        "{page}"
+    );
+    project.write("notes.html", "my notes\n");
+    let refused = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args([
+            "contest",
+            "--submissions",
+            "submissions",
+            "--html",
+            "../notes.html",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(ERROR), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("is not a report harness wrote"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(project.read("notes.html"), "my notes\n");
+
+    // The CLICS outputs of the day hold to the schemas.
+    let (json, _) = judge_training(
+        &project,
+        &["--format", "json", "--event-feed", "../feed.ndjson"],
+    );
+    let board: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(board["rows"][0]["score"]["total_time"], "4:27:00.000");
+    assert_eq!(board["state"]["started"], "2026-12-05T09:00:00.000Z");
+    let scoreboard = project.join("scoreboard.json");
+    std::fs::write(&scoreboard, &json).unwrap();
+    if validate("scoreboard", &scoreboard) {
+        assert!(validate("event-feed", &project.join("feed.ndjson")));
+    }
+
+    // The same day as a score contest: the judgements are the cache's (the rules are no
+    // part of them).
+    let yaml = project
+        .read("training/contest.yaml")
+        .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
+    project.write("training/contest.yaml", &yaml);
+    let (text, errors) = judge_training(&project, &[]);
+    assert!(errors.contains("21 of 21 submissions"), "{errors}");
+    let lines = rows(&text);
+    assert!(
+        lines[0].contains("(score: each subtask's best try, summed)"),
+        "{text}"
+    );
+    assert_eq!(lines[2], "1 ada 400 100 100 100 100", "{text}");
+    assert_eq!(lines[3], "1 cy 400 100 100 100 100", "{text}");
+    assert_eq!(lines[4], "3 bo 300 100 . 100 100", "{text}");
+    assert_eq!(lines[5], "4 eli 200 . . 100 100", "{text}");
+    assert_eq!(lines[6], "5 dee 0 . . . .", "{text}");
+    let (text, _) = judge_training(&project, &["--score-by", "best-submission"]);
+    assert_eq!(rows(&text)[5], "4 eli 170 . . 100 70", "{text}");
+    let (text, _) = judge_training(&project, &["--frozen"]);
+    assert_eq!(rows(&text)[4], "3 bo 230 100 . 100 30 ?1", "{text}");
+    let (json, _) = judge_training(&project, &["--format", "json"]);
+    std::fs::write(&scoreboard, &json).unwrap();
+    validate("scoreboard", &scoreboard);
+}
+
+/// A judge.toml of two labelled problems (and one without a label, no part of the contest).
+fn table_contest() -> Project {
+    Project::new()
+        .file(
+            "club/judge.toml",
+            "[problems.hello]\nlabel = \"B\"\n\n[problems.echo]\nlabel = \"A\"\n\n[problems.practice]\n",
+        )
+        .file("club/contest.yaml", "name: Club Night\nduration: 1:00:00\n")
+        .file("club/cases/hello/1.in", "\n")
+        .file("club/cases/hello/1.ans", "hello\n")
+        .file("club/cases/echo/1.in", "7\n")
+        .file("club/cases/echo/1.ans", "7\n")
+        .file("club/subs/ann/A.py", ECHO)
+        .file("club/subs/ann/B.py", BYE)
+        .file("club/subs/ann/B-2.py", HELLO)
+        .file("club/subs/times", "ann/A.py 5\nann/B.py 10\nann/B-2.py 15\n")
+}
+
+#[test]
+fn a_judge_toml_whose_problems_have_labels_is_a_contest_named_by_file_folder_or_nothing() {
+    let project = table_contest();
+    // The labels' order is the board's (echo is A), and `practice` has no column.
+    let expected = "1 ann 2 40 + 5* +1 15*";
+    for (folder, args) in [
+        ("club", vec!["contest", "--submissions", "subs"]),
+        (".", vec!["contest", "club", "--submissions", "club/subs"]),
+        (
+            ".",
+            vec!["contest", "club/judge.toml", "--submissions", "club/subs"],
+        ),
+    ] {
+        let output = project
+            .harness()
+            .current_dir(project.join(folder))
+            .args(&args)
+            .output()
+            .unwrap();
+        let text = stdout(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(OK),
+            "{args:?}: {text}{}",
+            stderr(&output)
+        );
+        let lines = rows(&text);
+        assert!(
+            lines[0].starts_with("Club Night: final scoreboard"),
+            "{text}"
+        );
+        assert_eq!(lines[1], "rank team solved time A B", "{text}");
+        assert_eq!(lines[2], expected, "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn a_judge_toml_contest_names_what_is_wrong_with_it() {
+    // No label at all.
+    let project = Project::new()
+        .file("judge.toml", "[problems.hello]\n")
+        .case("hello", "1", "\n", "hello\n")
+        .file("subs/ann/A.py", HELLO);
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("judge.toml` has no problem with a `label`, so it holds no contest (hint: `label = \"A\"`"),
+        "{}",
+        stderr(&output)
+    );
+    // Two problems with one label (letter case aside), at a label's line and column.
+    project.write(
+        "judge.toml",
+        "[problems.hello]\nlabel = \"A\"\n\n[problems.echo]\nlabel = \"a\"\n",
+    );
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("judge.toml:2:9: problem `hello` has the label `A` of problem `echo`"),
+        "{}",
+        stderr(&output)
+    );
+    // A try at a problem with no label: named by its file, with the labels there are.
+    project.write(
+        "judge.toml",
+        "[problems.hello]\nlabel = \"A\"\n\n[problems.echo]\n",
+    );
+    project.write("subs/ann/echo.py", ECHO);
+    let output = project
+        .harness()
+        .args(["contest", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`subs/ann/echo.py`: no problem `echo` in the contest")
+            && stderr(&output).contains("hint: one of A (hello)"),
+        "{}",
+        stderr(&output)
+    );
+    // A folder that is neither kind of contest.
+    let output = project
+        .harness()
+        .args(["contest", "subs", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("`subs` is not a contest: it has neither problems.yaml nor judge.toml"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// `harness export --contest --with-submissions` in the training folder, into `../pkg`.
+fn hand_off(project: &Project) -> std::process::Output {
+    project
+        .harness()
+        .current_dir(project.join("training"))
+        .args([
+            "export",
+            "--contest",
+            "--with-submissions",
+            "submissions",
+            "--out",
+            "../pkg",
+            "--no-measure",
+        ])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
+    let project = training();
+    // As an IOI day: its scored problems' packages are judged as judge.toml judges them.
+    let yaml = project
+        .read("training/contest.yaml")
+        .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
+    project.write("training/contest.yaml", &yaml);
+    let output = hand_off(&project);
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 21 submissions at their ids and times"),
+        "{text}"
+    );
+    assert!(
+        text.contains("contest.yaml (start_time 2026-12-05T09:00:00.000Z)"),
+        "{text}"
+    );
+    assert!(!text.contains("is scored"), "{text}");
+    // contest.yaml is the day's, and the problems keep their labels.
+    let contest_yaml = project.read("pkg/contest.yaml");
+    for line in [
+        "id: training",
+        "name: \"Queens Training\"",
+        "start_time: 2026-12-05T09:00:00.000Z",
+        "scoreboard_type: score",
+        "scoreboard_freeze_duration: \"1:00:00.000\"",
+    ] {
+        assert!(contest_yaml.contains(line), "{line}\n{contest_yaml}");
+    }
+    assert!(project
+        .read("pkg/problems.yaml")
+        .contains("- id: twonqueens\n  label: D\n"));
+    // The submissions at their ids and times, each source zipped as it was sent.
+    let submissions: serde_json::Value =
+        serde_json::from_str(&project.read("pkg/submissions.json")).unwrap();
+    let late = submissions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["contest_time"] == "4:10:00.000")
+        .expect("bo's try in the freeze");
+    assert_eq!(late["team_id"], "bo");
+    assert_eq!(late["problem_id"], "twonqueens");
+    assert_eq!(late["language_id"], "cpp");
+    assert_eq!(late["time"], "2026-12-05T13:10:00.000Z");
+    let id = late["id"].as_str().unwrap();
+    let zip =
+        std::fs::File::open(project.join(&format!("pkg/submissions/{id}/files.zip"))).unwrap();
+    let mut archive = zip::ZipArchive::new(zip).unwrap();
+    assert_eq!(archive.len(), 1);
+    let mut source = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("D-2.cpp").unwrap(), &mut source).unwrap();
+    assert_eq!(source, project.read("training/submissions/bo/D-2.cpp"));
+    for kind in ["teams", "accounts", "groups", "submissions"] {
+        if !validate(kind, &project.join(&format!("pkg/{kind}.json"))) {
+            break;
+        }
+    }
+    // The package judged as a contest folder, its day as a CLICS package's: the same board.
+    let judged = project
+        .harness()
+        .args(["contest", "pkg", "--submissions", "pkg"])
+        .output()
+        .unwrap();
+    let board = stdout(&judged);
+    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    let lines = rows(&board);
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("Queens Training: final scoreboard"))
+        .unwrap_or_else(|| panic!("{board}"));
+    assert_eq!(
+        lines[start + 2..start + 7],
+        [
+            "1 ada 400 100 100 100 100",
+            "1 cy 400 100 100 100 100",
+            "3 bo 300 100 . 100 100",
+            "4 eli 200 . . 100 100",
+            "5 dee 0 . . . .",
+        ],
+        "{board}"
+    );
+}
+
+#[test]
+fn the_hand_off_of_an_icpc_day_warns_of_scored_problems_and_checks_the_day_first() {
+    let project = training();
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(OK), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("warning: problem B (`checker-challenge`) is scored, and its package accepts a try that scores anything"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning: problem D (`two-n-queens`) is scored"),
+        "{text}"
+    );
+    // A bad try stops it before anything is written, naming the file.
+    let project = training();
+    project.write("training/submissions/ada/Q.py", HELLO);
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`submissions/ada/Q.py`: no problem `Q` in the contest"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("pkg").exists());
+    // So does a team whose folder cannot be a CLICS id.
+    let project = training();
+    std::fs::rename(
+        project.join("training/submissions/dee"),
+        project.join("training/submissions/dee dee"),
+    )
+    .unwrap();
+    let output = hand_off(&project);
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("team `dee dee` cannot keep its id in a CLICS package"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("pkg").exists());
+}
+
+/// The contest's two packages as problems of a judge.toml beside it, with labels, and the
+/// contest's own contest.yaml.
+fn packages_in_judge_toml() -> Project {
+    let project = contest();
+    project.write(
+        "judge.toml",
+        "[problems.hello]\npackage = \"day/hello\"\nlabel = \"A\"\n\n[problems.echo]\npackage = \"day/echo\"\nlabel = \"B\"\n",
+    );
+    project.write("contest.yaml", "name: Club Export\nduration: 2:00:00\n");
+    project
+}
+
+#[test]
+fn export_contest_of_package_problems_writes_each_package_as_it_is() {
+    let project = packages_in_judge_toml();
+    let output = project
+        .harness()
+        .args(["export", "--contest", "--out", "out", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).contains("exported contest"),
+        "{}",
+        stdout(&output)
+    );
+    let problems = project.read("out/problems.yaml");
+    assert!(problems.contains("- id: hello\n  label: A\n"), "{problems}");
+    assert!(problems.contains("- id: echo\n  label: B\n"), "{problems}");
+    for file in ["problem.yaml", "data/sample/1.in", "data/secret/2.ans"] {
+        assert_eq!(
+            project.read(&format!("out/hello/{file}")),
+            project.read(&format!("day/hello/{file}")),
+            "{file}"
+        );
+    }
+    assert!(project.join("out/echo.zip").is_file());
+    // Named and ruled by the contest.yaml beside judge.toml, not after the folder.
+    let contest_yaml = project.read("out/contest.yaml");
+    assert!(
+        contest_yaml.contains("name: \"Club Export\""),
+        "{contest_yaml}"
+    );
+    assert!(
+        contest_yaml.contains("duration: \"2:00:00.000\""),
+        "{contest_yaml}"
+    );
+    // The exported contest judges the day as the original does.
+    folders(&project);
+    let judged = project
+        .harness()
+        .args(["contest", "out", "--submissions", "subs"])
+        .output()
+        .unwrap();
+    let board = stdout(&judged);
+    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    assert_eq!(rows(&board)[2], "1 alice 2 80 +1 10* + 50*", "{board}");
+}
+
+#[test]
+fn export_contest_that_would_hold_no_problem_writes_nothing() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.odd]\nchecker = { type = \"command\", command = [\"checkers/mine\"] }\n",
+        )
+        .executable("checkers/mine", "#!/bin/sh\nexit 0\n")
+        .case("odd", "1", "1\n", "1\n");
+    let output = project
+        .harness()
+        .args(["export", "--contest", "--out", "out", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no problem could be exported, so no contest is written (odd: problem `odd`: its checker is the command"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!project.join("out").exists());
+}
+
+/// Stored submissions for the contest's packages: `hello` keeps one of its own.
+fn with_stored(project: &Project) {
+    project.write("day/hello/submissions/accepted/own.py", HELLO);
+    project.write("stored/A/accepted/hello.py", HELLO);
+    project.write("stored/echo/wrong_answer/bye.py", BYE);
+}
+
+#[test]
+fn verify_contest_with_submissions_dir_judges_dirs_submissions_for_package_problems() {
+    let project = contest();
+    with_stored(&project);
+    let output = project
+        .harness()
+        .args(["verify", "day", "--submissions", "stored"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    let lines = rows(&text);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("hello/accepted/hello.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("echo/wrong_answer/bye.py WA WA")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("own.py"),
+        "the package's own are not DIR's: {text}"
+    );
+    // A DIR with nothing for any problem is named.
+    std::fs::create_dir_all(project.join("empty")).unwrap();
+    let output = project
+        .harness()
+        .args(["verify", "day", "--submissions", "empty"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(ERROR), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`empty` has no folder of submissions for any of the problems (hint: `empty/<problem>/<verdict>/<file>`, the problem named `hello` or `A`, `echo` or `B`)"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn verify_of_a_contest_with_a_missing_problem_verifies_the_others_and_names_it() {
+    let project = contest();
+    project.write(
+        "day/problems.yaml",
+        "- id: hello\n  label: A\n- id: gone\n  label: B\n- id: echo\n  label: C\n",
+    );
+    project.write("day/hello/submissions/accepted/own.py", HELLO);
+    project.write("day/echo/submissions/accepted/echo.py", ECHO);
+    let output = project.harness().args(["verify", "day"]).output().unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", stderr(&output));
+    let lines = rows(&text);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("hello/accepted/own.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("echo/accepted/echo.py AC AC")),
+        "{text}"
+    );
+    assert!(
+        text.contains("gone (B)  the problem is not there:")
+            && text.contains("problems.yaml:3:3: problem `gone` (B)"),
+        "{text}"
+    );
+    assert!(
+        stderr(&output).contains(
+            "1 of the contest's problems could not be verified, not being there: B (`gone`)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}

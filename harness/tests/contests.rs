@@ -204,22 +204,27 @@ fn judge_a_contest_problem_by_its_label_or_short_name() {
 fn a_bad_problems_yaml_is_named_with_line_and_column() {
     let project = Project::new();
     let root = contest(&project);
-    for (text, at, says) in [
+    // A problem whose folder is not there does not stop the others: it is named among the
+    // skipped ones, and the verify fails.
+    for (text, at, says, code) in [
         (
             "- id: hello\n  label: A\n- id: nowhere\n  label: B\n",
             ":3:3:",
             "`nowhere`",
+            FAILED,
         ),
         (
             "- id: hello\n  label: [A\n",
             ":3:1:",
             "while parsing a flow sequence",
+            ERROR,
         ),
-        ("- id: hello\n- label: B\n", ":1:3:", "no `label`"),
+        ("- id: hello\n- label: B\n", ":1:3:", "no `label`", ERROR),
         (
             "- id: hello\n  label: A\n- id: world\n  label: A\n",
             ":3:3:",
             "the label or the id",
+            ERROR,
         ),
     ] {
         write(&root, "problems.yaml", text);
@@ -227,8 +232,13 @@ fn a_bad_problems_yaml_is_named_with_line_and_column() {
             .harness()
             .args(["verify", "mycontest"])
             .assert()
-            .code(ERROR);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            .code(code);
+        let output = assert.get_output();
+        let stderr = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
         assert!(
             stderr.contains(&format!("problems.yaml{at}")),
             "{text:?}: {stderr}"

@@ -463,3 +463,115 @@ fn a_scored_problems_matrix_shows_a_band_per_subtask_and_each_submissions_points
     );
     eprintln!("screenshot: {}", png.display());
 }
+
+/// The scoreboard page of the shipped training contest (`contests/training`) at the freeze.
+#[test]
+fn the_contest_board_opens_in_chromium_with_its_colours_frozen_cells_and_each_teams_tries() {
+    let Some(browser) = chromium("the contest board in chromium") else {
+        return;
+    };
+    let project =
+        common::project::Project::new().tree("training", &repo().join("contests/training"));
+    let page = project.join("board.html");
+    project
+        .harness()
+        .current_dir(project.join("training"))
+        .args([
+            "contest",
+            "--submissions",
+            "submissions",
+            "--frozen",
+            "-j",
+            "2",
+            "--html",
+        ])
+        .arg(&page)
+        .assert()
+        .code(0);
+    let xml = dom(&browser, &page);
+    let document = parse(&xml);
+    let rows: Vec<_> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.attribute("data-team").is_some())
+        .collect();
+    let teams: Vec<_> = rows
+        .iter()
+        .map(|r| r.attribute("data-team").unwrap())
+        .collect();
+    assert_eq!(
+        teams,
+        ["ada", "cy", "bo", "eli", "dee"],
+        "by rank, ties by name"
+    );
+    let cell = |team: usize, label: &str| {
+        rows[team]
+            .children()
+            .find(|n| n.attribute("data-problem") == Some(label))
+            .unwrap_or_else(|| panic!("no cell {label} of {}", teams[team]))
+    };
+    for row in &rows {
+        assert_eq!(
+            row.children().filter(|n| has_class(n, "cell")).count(),
+            4,
+            "a cell per problem"
+        );
+    }
+    // A's first solves (ada and cy at minute 12), bo's D sent in the freeze, eli's D tried.
+    assert!(has_class(&cell(0, "A"), "first") && has_class(&cell(1, "A"), "first"));
+    assert!(has_class(&cell(2, "A"), "solved"));
+    assert!(
+        has_class(&cell(2, "D"), "pending"),
+        "bo's D is in the freeze"
+    );
+    assert!(has_class(&cell(3, "D"), "rejected"));
+    assert!(has_class(&cell(4, "A"), "empty"));
+    // Each cell links to its team's tries on that problem, which are on the page.
+    let target = cell(3, "C")
+        .descendants()
+        .find(|n| n.has_tag_name("a"))
+        .and_then(|a| a.attribute("href"))
+        .unwrap()
+        .trim_start_matches('#')
+        .to_string();
+    let section = document
+        .descendants()
+        .find(|n| n.attribute("id") == Some(target.as_str()))
+        .unwrap_or_else(|| panic!("no #{target} on the page"));
+    assert!(
+        section.text().unwrap_or_default().starts_with('C'),
+        "{target}"
+    );
+    let text: String = document
+        .descendants()
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("sample-1"),
+        "eli's TLE names its first failing case"
+    );
+    assert!(
+        text.contains("sent during the freeze"),
+        "bo's late try is hidden"
+    );
+    assert!(
+        !document
+            .descendants()
+            .any(|n| n.has_tag_name("script") || n.has_tag_name("link")),
+        "nothing is run or fetched"
+    );
+
+    let png = output_folder().join("contest-training-frozen.png");
+    let _ = std::fs::remove_file(&png);
+    run_chromium(
+        &browser,
+        &page,
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1100,1400",
+        ],
+    );
+    let bytes = std::fs::read(&png).expect("the screenshot");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    eprintln!("screenshot: {}", png.display());
+}

@@ -16,18 +16,21 @@
 //!   run` on the same folder, cold (build caches emptied) and warm;
 //! - html: the king-queens verify's HTML report, its size and what Chromium takes to paint it;
 //! - serve: a case judged through `harness serve` against `harness judge`, and the time from
-//!   a `judge` request to its first `case.finished`.
+//!   a `judge` request to its first `case.finished`;
+//! - contest: `harness contest` on 100 teams × 12 problems × 5 tries of the shipped problems,
+//!   cold, with `--rejudge` and warm.
 //!
 //! Everything is interleaved and repeated; tables show medians and ratios taken within the
 //! same repeat, because the machines this runs on are shared and noisy. The tables go to
 //! stdout and to `target/bench/results.md`; progress goes to stderr.
 //!
 //! Arguments (after `--`): section names to run only those (`overhead runner checkers
-//! solutions judge-memory load stress verify html serve`), `--repeats N` (default 5), `--no-oj` to
-//! skip online-judge-tools, and
+//! solutions judge-memory load stress verify html serve contest`), `--repeats N` (default 5),
+//! `--no-oj` to skip online-judge-tools, `--teams N` (the contest day's teams, default 100), and
 //! `--baseline PATH` to time another `harness` binary beside this one (before/after a change).
 
 mod checkers;
+mod contest;
 mod floor;
 mod html;
 mod judge_memory;
@@ -64,10 +67,11 @@ enum Section {
     Verify,
     Html,
     Serve,
+    Contest,
 }
 
 impl Section {
-    const ALL: [Section; 10] = [
+    const ALL: [Section; 11] = [
         Section::Overhead,
         Section::Runner,
         Section::Checkers,
@@ -78,6 +82,7 @@ impl Section {
         Section::Verify,
         Section::Html,
         Section::Serve,
+        Section::Contest,
     ];
 
     fn name(self) -> &'static str {
@@ -92,6 +97,7 @@ impl Section {
             Section::Verify => "verify",
             Section::Html => "html",
             Section::Serve => "serve",
+            Section::Contest => "contest",
         }
     }
 }
@@ -102,6 +108,8 @@ struct Options {
     repeats: usize,
     oj: bool,
     baseline: Option<std::path::PathBuf>,
+    /// The contest day's teams.
+    teams: usize,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -110,6 +118,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         repeats: 5,
         oj: true,
         baseline: None,
+        teams: 100,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -124,6 +133,14 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 })?;
                 options.baseline = Some(path);
             }
+            "--teams" => {
+                let value = args.next().ok_or("`--teams` needs a number")?;
+                options.teams = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or(format!("`--teams {value}`: not a positive number"))?;
+            }
             "--repeats" => {
                 let value = args.next().ok_or("`--repeats` needs a number")?;
                 options.repeats = value
@@ -137,7 +154,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .into_iter()
                     .find(|s| s.name() == name)
                     .ok_or(format!(
-                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html, serve; options: --repeats N, --no-oj, --baseline PATH)"
+                        "unknown argument `{name}` (sections: overhead, runner, checkers, solutions, judge-memory, load, stress, verify, html, serve, contest; options: --repeats N, --no-oj, --teams N, --baseline PATH)"
                     ))?;
                 options.sections.push(section);
             }
@@ -199,6 +216,7 @@ fn run(options: &Options) -> Result<(), String> {
             Section::Verify => verify::run(&setup, options, &mut targets)?,
             Section::Html => html::run(&setup, options.repeats, &mut targets)?,
             Section::Serve => serve::run(&setup, options, &mut targets)?,
+            Section::Contest => contest::run(&setup, options, &mut targets)?,
         };
         report.push('\n');
         report.push_str(&text);

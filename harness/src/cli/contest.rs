@@ -23,11 +23,12 @@ pub enum ScoreByArg {
 
 #[derive(Args, Debug, Clone)]
 pub struct ContestArgs {
-    /// The contest folder: problems.yaml (each problem's `id` is its package folder, with its
-    /// `label`) and contest.yaml (`duration`, `scoreboard_type`, `penalty_time`,
-    /// `scoreboard_freeze_duration`, `start_time`).
-    #[arg(value_name = "CONTEST_DIR")]
-    pub contest: PathBuf,
+    /// The contest: a folder with problems.yaml (each problem's `id` is its package folder,
+    /// with its `label`), or a judge.toml (or its folder) whose contest problems have a
+    /// `label`; beside either, contest.yaml (`duration`, `scoreboard_type`, `penalty_time`,
+    /// `scoreboard_freeze_duration`, `start_time`) [default: the judge.toml found from here].
+    #[arg(value_name = "CONTEST")]
+    pub contest: Option<PathBuf>,
     /// The day's submissions: a CLICS contest package's (`teams.json`, `submissions.json`,
     /// `submissions/<id>/files/`), or a folder per team (`alice/A.cpp`, `alice/A-2.cpp`) with
     /// a `times` file (`alice/A-2.cpp 1:05:00`) or the files' times against `start_time`.
@@ -58,7 +59,11 @@ pub struct ContestArgs {
     /// Under the board, each team's tries: time, problem, verdict, file, first failing case.
     #[arg(long)]
     pub debrief: bool,
-    /// Write the event feed over a regular file that is not an earlier one.
+    /// Also write the scoreboard as one self-contained HTML page to FILE: the board in ICPC
+    /// colours (frozen with --frozen), and each team's tries with the first failing case.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write the event feed or the page over a regular file that is not an earlier one.
     #[arg(long)]
     pub force: bool,
 }
@@ -77,6 +82,7 @@ pub fn contest(global: &GlobalArgs, args: &ContestArgs) -> Result<i32> {
         frozen: args.frozen,
         event_feed: args.event_feed.clone(),
         debrief: args.debrief,
+        html: args.html.clone(),
         force: args.force,
     };
     global.session().contest(&request)

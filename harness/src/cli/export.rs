@@ -43,6 +43,13 @@ pub struct ExportArgs {
     /// --contest, the folder `contest`].
     #[arg(long, value_name = "DIR|FILE.zip")]
     pub out: Option<PathBuf>,
+    /// With --contest: also hand off a contest day, the teams and submissions of DIR (a
+    /// coach's folder per team or a CLICS package's, as `harness contest` reads them), as a
+    /// CLICS contest package holds them: groups.json, teams.json, accounts.json,
+    /// submissions.json at their original ids and times, submissions/<id>/files.zip. The
+    /// problems are judge.toml's with a `label` (or those named), its contest.yaml the rules.
+    #[arg(long, value_name = "DIR", requires = "contest")]
+    pub with_submissions: Option<PathBuf>,
     /// The folder of stored submissions [default: solutions/submissions beside judge.toml].
     #[arg(long, value_name = "DIR")]
     pub submissions: Option<PathBuf>,
@@ -99,8 +106,24 @@ pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
     };
     let mut stdout = anstream::stdout().lock();
     if args.contest {
+        let labelled = || {
+            let mut labelled: Vec<&crate::config::Problem> = config
+                .problems
+                .iter()
+                .filter(|p| p.label.is_some())
+                .collect();
+            labelled.sort_by_key(|p| {
+                let label = p.label.as_deref().unwrap_or_default();
+                (label.len(), label.to_ascii_uppercase())
+            });
+            labelled
+        };
         let problems: Vec<&crate::config::Problem> = if args.problems.is_empty() {
-            config.problems.iter().collect()
+            // A judge.toml that has a contest (problems with a label) exports that contest.
+            match labelled() {
+                labelled if labelled.is_empty() => config.problems.iter().collect(),
+                labelled => labelled,
+            }
         } else {
             args.problems
                 .iter()
@@ -108,6 +131,16 @@ pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
                 .collect::<Result<_, _>>()?
         };
         let out = args.out.clone().unwrap_or_else(|| PathBuf::from("contest"));
+        // The day is read, and what is wrong with it named, before anything is written.
+        let day = match &args.with_submissions {
+            Some(dir) => Some(export::handoff::read(
+                &config,
+                &problems,
+                &contest::labels(&problems),
+                dir,
+            )?),
+            None => None,
+        };
         let exported = contest::export_contest(
             &config,
             &problems,
@@ -115,12 +148,25 @@ pub fn export(global: &GlobalArgs, args: &ExportArgs) -> Result<i32> {
             &submissions,
             &out,
             &mut options,
+            day.as_ref(),
         )?;
         drop(options);
         if let Some(bar) = bar.take() {
             bar.finish();
         }
         crate::report::package::write_contest_exported(&mut stdout, &out, &exported)?;
+        if let Some(day) = &day {
+            writeln!(
+                stdout,
+                "with the day of {}: {} teams (groups.json, teams.json, accounts.json) and {} submissions at their ids and times (submissions.json, submissions/<id>/files.zip)",
+                crate::report::shown_path(&day.dir),
+                day.teams(),
+                day.submissions()
+            )?;
+            for warning in day.warnings(&problems, &contest::labels(&problems)) {
+                crate::report::notice::write_warning(&mut stdout, &warning)?;
+            }
+        }
         stdout.flush()?;
         return Ok(if exported.problems.is_empty() {
             exit::ERROR

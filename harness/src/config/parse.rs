@@ -55,9 +55,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         default_checker,
         languages: &languages,
     };
-    let mut problems = Vec::new();
+    let mut problems: Vec<Problem> = Vec::new();
     for (name, problem) in raw.problems {
-        problems.push(file.problem(name, problem)?);
+        let problem = file.problem(name, problem)?;
+        file.check_label(&problem, &problems)?;
+        problems.push(problem);
     }
     Ok(Config {
         root,
@@ -135,6 +137,42 @@ struct ProblemLimits {
 }
 
 impl JudgeToml<'_> {
+    /// A contest label is a short word (`A`, `B2`) no other problem has: the scoreboard's
+    /// column and the name a coach's files are given.
+    fn check_label(&self, problem: &Problem, before: &[Problem]) -> Result<(), ConfigError> {
+        let Some(label) = &problem.label else {
+            return Ok(());
+        };
+        let at = |message: String| {
+            self.errors.at(
+                &[
+                    Key::Name("problems"),
+                    Key::Name(&problem.name),
+                    Key::Name("label"),
+                ],
+                message,
+            )
+        };
+        if label.is_empty() || label.len() > 16 || !label.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return Err(at(format!(
+                "problem `{}`: label `{label}` is not a short word of letters and digits (hint: `label = \"A\"`)",
+                problem.name
+            )));
+        }
+        if let Some(other) = before.iter().find(|p| {
+            p.label
+                .as_deref()
+                .is_some_and(|l| l.eq_ignore_ascii_case(label))
+        }) {
+            return Err(at(format!(
+                "problem `{}` has the label `{label}` of problem `{}` (hint: each problem of a contest has its own)",
+                problem.name, other.name
+            )));
+        }
+        Ok(())
+    }
+
     /// One `[problems.NAME]` table, checked, with its paths made absolute.
     fn problem(&self, name: String, problem: RawProblem) -> Result<Problem, ConfigError> {
         check_name(&name).map_err(|message| {
@@ -177,6 +215,7 @@ impl JudgeToml<'_> {
             package_scoring: None,
             expected_scores,
             title: problem.title.unwrap_or_else(|| name.clone()),
+            label: problem.label,
             url: problem.url,
             solution: problem.solution.map(|s| root.join(s)),
             package: problem.package.map(|p| PackageRef {

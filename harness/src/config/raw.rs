@@ -37,6 +37,7 @@ pub(super) struct RawDefaults {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct RawProblem {
     pub(super) title: Option<String>,
+    pub(super) label: Option<String>,
     pub(super) url: Option<String>,
     pub(super) solution: Option<String>,
     pub(super) package: Option<String>,

@@ -40,6 +40,9 @@ pub struct Problem {
     pub name: String,
     /// The human title (the name when judge.toml gives none).
     pub title: String,
+    /// Its label in a contest (`A`): judge.toml's problems with one are a contest that
+    /// `harness contest` judges, in the labels' order.
+    pub label: Option<String>,
     /// Where the problem comes from (its page on the judge), when known.
     pub url: Option<String>,
     /// The program `harness run` judges; a problem without one is judged with

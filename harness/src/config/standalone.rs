@@ -42,6 +42,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         .unwrap_or(DEFAULT_TIME_LIMIT);
     let problem = Problem {
         title: name.clone(),
+        label: None,
         url: None,
         // The submission on the command line is what is judged.
         solution: None,

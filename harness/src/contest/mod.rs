@@ -18,6 +18,10 @@ use scoreboard::{Board, Try, View};
 use submissions::{Submission, Team};
 use time::Millis;
 
+/// What an accepted try on a problem with no scoring of its own is worth in a score contest:
+/// a whole problem, as IOI and CMS count one (and as a scored problem's `total` defaults).
+pub const PASS_FAIL_SCORE: f64 = 100.0;
+
 /// One problem of the contest, as the outputs show it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProblemInfo {
@@ -65,7 +69,13 @@ impl Record<'_> {
                 problem: s.problem,
                 time: s.time,
                 verdict: j.verdict(),
-                score: j.score.unwrap_or(0.0),
+                score: j.score.unwrap_or_else(|| {
+                    if j.verdict().is_accepted() {
+                        PASS_FAIL_SCORE
+                    } else {
+                        0.0
+                    }
+                }),
                 subtasks: j.subtasks.clone(),
             })
             .collect()

@@ -21,6 +21,8 @@ pub struct ContestExported {
     pub problems: Vec<ContestProblem>,
     /// Problems of judge.toml left out, and why.
     pub left_out: Vec<(String, String)>,
+    /// contest.yaml's `start_time`, when it is the day's own rather than the placeholder.
+    pub start_time: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,9 +47,23 @@ pub fn label(index: usize) -> String {
     label
 }
 
+/// The labels the contest gives `problems`: judge.toml's `label`s when every one has one,
+/// else `A`, `B`, … in their order.
+pub fn labels(problems: &[&Problem]) -> Vec<String> {
+    match problems
+        .iter()
+        .map(|p| p.label.clone())
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(given) => given,
+        None => (0..problems.len()).map(label).collect(),
+    }
+}
+
 /// Exports `problems` into the new folder `out`. `listed`: the problems were named on the
 /// command line, so one that cannot be exported is an error; otherwise it is left out with a
-/// note.
+/// note. `day`: the day's teams and submissions, written beside them (every problem must
+/// then be exported: the submissions are for them).
 pub fn export_contest(
     config: &Config,
     problems: &[&Problem],
@@ -55,7 +71,10 @@ pub fn export_contest(
     submissions: &Path,
     out: &Path,
     options: &mut Options<'_>,
+    day: Option<&super::handoff::HandOff>,
 ) -> Result<ContestExported, ExportError> {
+    let listed = listed || day.is_some();
+    let given = labels(problems);
     if !crate::atomic::is_free(out) {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
@@ -63,7 +82,28 @@ pub fn export_contest(
         let path = path.to_path_buf();
         move |source| ExportError::Write { path, source }
     };
-    let id = contest_id(config);
+    // The contest's own contest.yaml beside judge.toml (or the day's) names it and gives its
+    // rules; otherwise judge.toml's folder names it.
+    let own = match day {
+        Some(day) => Some(day.info.clone()),
+        None if config.root.join("contest.yaml").is_file() => Some(crate::contest::rules::read(
+            &config.root,
+            &contest_id(config),
+            crate::contest::scoreboard::ScoreBy::default(),
+        )?),
+        None => None,
+    };
+    let id = match &own {
+        Some(info) if super::handoff::is_identifier(&info.id) => info.id.clone(),
+        _ => contest_id(config),
+    };
+    let start_time = match day {
+        Some(day) => day.start_time(),
+        None => own
+            .as_ref()
+            .and_then(|info| info.start)
+            .map(crate::contest::time::format_abstime),
+    };
     // Written into a folder beside `out`, renamed at the end: nothing half-written.
     let parent = out
         .parent()
@@ -78,9 +118,10 @@ pub fn export_contest(
         id: id.clone(),
         problems: Vec::new(),
         left_out: Vec::new(),
+        start_time: start_time.clone(),
     };
     let mut ids: Vec<String> = Vec::new();
-    for problem in problems {
+    for (problem, given) in problems.iter().zip(&given) {
         let mut short = short_name(&problem.name);
         // Two problems whose ids differ only in punctuation get distinct short names.
         let mut n = 2;
@@ -89,13 +130,25 @@ pub fn export_contest(
             n += 1;
         }
         let folder = staging.path().join(&short);
-        match super::prepare(config, problem, submissions, options) {
+        // A problem read from a package is that package: its own validators, cases and
+        // submissions, as its tools wrote them, not a package made again from judge.toml.
+        let prepared = match &problem.package {
+            Some(reference) => as_it_is(&reference.path, problem),
+            None => super::prepare(config, problem, submissions, options),
+        };
+        match prepared {
             Ok((files, package)) => {
                 super::write_folder(&folder, &files)?;
                 super::write_zip(&staging.path().join(format!("{short}.zip")), &files)?;
                 ids.push(short.clone());
+                // With a problem left out, the letters close up.
+                let label = if exported.left_out.is_empty() {
+                    given.clone()
+                } else {
+                    label(exported.problems.len())
+                };
                 exported.problems.push(ContestProblem {
-                    label: label(exported.problems.len()),
+                    label,
                     id: short,
                     problem: problem.name.clone(),
                     exported: package,
@@ -109,8 +162,28 @@ pub fn export_contest(
             Err(error) => return Err(error),
         }
     }
+    if exported.problems.is_empty() {
+        // Nothing is placed: the staging folder goes, and `out` is never made.
+        return Err(ExportError::NoProblems {
+            left_out: exported
+                .left_out
+                .iter()
+                .map(|(problem, why)| format!("{problem}: {why}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        });
+    }
     let contest_yaml = staging.path().join("contest.yaml");
-    std::fs::write(&contest_yaml, contest_yaml_text(config, &id)).map_err(write(&contest_yaml))?;
+    let text = match &own {
+        Some(info) => day_contest_yaml(&id, info, start_time.as_deref()),
+        None => contest_yaml_text(config, &id),
+    };
+    std::fs::write(&contest_yaml, text).map_err(write(&contest_yaml))?;
+    if let Some(day) = day {
+        let ids: Vec<String> = exported.problems.iter().map(|p| p.id.clone()).collect();
+        let placeholder = crate::contest::time::parse_abstime(START_PLACEHOLDER).unwrap_or(0);
+        day.write(staging.path(), &ids, placeholder)?;
+    }
     let problems_yaml = staging.path().join("problems.yaml");
     std::fs::write(
         &problems_yaml,
@@ -121,11 +194,93 @@ pub fn export_contest(
     Ok(exported)
 }
 
+/// The package folder `root` as it is, every file below it (links followed no further than
+/// the package: one that leads out is an error, as the package reader says).
+fn as_it_is(
+    root: &Path,
+    problem: &Problem,
+) -> Result<(super::Files, super::Exported), ExportError> {
+    let mut files = super::Files {
+        entries: Vec::new(),
+    };
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let read = |source| ExportError::Read {
+            path: folder.clone(),
+            source,
+        };
+        let mut entries: Vec<_> = std::fs::read_dir(&folder)
+            .map_err(read)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(read)?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            let path = entry.path();
+            crate::package::check_inside(root, &path).map_err(|e| ExportError::Read {
+                path: path.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?;
+            let metadata = std::fs::metadata(&path).map_err(|source| ExportError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            if metadata.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if !metadata.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|source| ExportError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let relative = path
+                .strip_prefix(root)
+                .expect("below the package")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let executable = {
+                use std::os::unix::fs::PermissionsExt as _;
+                metadata.permissions().mode() & 0o111 != 0
+            };
+            files.entries.push((relative, bytes, executable));
+        }
+    }
+    files.entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let dialect = match crate::package::detect(root) {
+        Some(crate::package::Format::KattisLegacy) => super::Dialect::Domjudge,
+        Some(crate::package::Format::Kattis2025) => super::Dialect::Kattis,
+        _ => {
+            return Err(ExportError::NotKattis {
+                problem: problem.name.clone(),
+                path: root.to_path_buf(),
+            })
+        }
+    };
+    let notes = vec![format!(
+        "the package `{}` as it is (its own validators, cases and submissions)",
+        root.display()
+    )];
+    let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
+    Ok((
+        files,
+        super::Exported {
+            dialect,
+            files: written,
+            notes,
+            warnings: Vec::new(),
+        },
+    ))
+}
+
 /// Errors that say a problem cannot be a package, rather than that writing failed.
 fn leaves_out(error: &ExportError) -> bool {
     matches!(
         error,
-        ExportError::CommandChecker { .. } | ExportError::Interactor { .. }
+        ExportError::CommandChecker { .. }
+            | ExportError::Interactor { .. }
+            | ExportError::NotKattis { .. }
     )
 }
 
@@ -165,6 +320,38 @@ fn contest_yaml_text(config: &Config, id: &str) -> String {
          penalty_time: 20\n",
         yaml_string(&name)
     )
+}
+
+/// contest.yaml of a contest with rules of its own (contest.yaml beside judge.toml, or the
+/// defaults `harness contest` judged its day by), its start when known.
+fn day_contest_yaml(
+    id: &str,
+    info: &crate::contest::rules::ContestInfo,
+    start: Option<&str>,
+) -> String {
+    let rules = &info.rules;
+    let mut text = format!(
+        "# Exported by harness (`harness export --contest`), with the rules `harness contest` judges the day by.\n\
+         id: {}\n\
+         name: {}\n\
+         start_time: {}\n\
+         duration: \"{}\"\n\
+         scoreboard_type: {}\n\
+         penalty_time: {}\n",
+        id,
+        yaml_string(&info.name),
+        start.unwrap_or(START_PLACEHOLDER),
+        crate::contest::time::format_reltime(rules.duration),
+        rules.kind.as_str(),
+        rules.penalty_minutes,
+    );
+    if let Some(freeze) = rules.freeze {
+        text.push_str(&format!(
+            "scoreboard_freeze_duration: \"{}\"\n",
+            crate::contest::time::format_reltime(freeze)
+        ));
+    }
+    text
 }
 
 /// problems.yaml as DOMjudge's `importProblemsData` reads it (ImportExportService.php 8.3.2

@@ -39,6 +39,7 @@ use crate::verdict::InteractorProtocol;
 use crate::verdict::Verdict;
 
 pub mod contest;
+pub mod handoff;
 pub mod scoring;
 pub mod statement;
 pub mod timing;
@@ -71,6 +72,12 @@ pub enum ExportError {
     OutputOnly { problem: String },
     #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
     Scoring { problem: String, why: String },
+    #[error(transparent)]
+    Contest(#[from] crate::contest::error::ContestError),
+    #[error("problem `{problem}` is the Polygon package `{}`, which DOMjudge cannot import (hint: name the other problems; a Polygon package goes to DOMjudge converted to the Kattis format first)", path.display())]
+    NotKattis { problem: String, path: PathBuf },
+    #[error("no problem could be exported, so no contest is written ({left_out})")]
+    NoProblems { left_out: String },
     #[error("the exported package of `{problem}`, judged for its time limit: {source}")]
     Timing {
         problem: String,

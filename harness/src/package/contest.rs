@@ -81,8 +81,28 @@ fn entry_position(text: &str, index: usize) -> (usize, usize) {
     (1, 1)
 }
 
+/// A problem problems.yaml lists whose folder is not a package (missing, or not yet made).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingProblem {
+    pub label: String,
+    pub id: String,
+    /// What is wrong, with problems.yaml's line and column.
+    pub why: String,
+}
+
 /// Reads the contest in `dir`.
 pub fn open(dir: &Path) -> Result<Contest, PackageError> {
+    open_with(dir, false).map(|(contest, _)| contest)
+}
+
+/// Reads the contest in `dir`, its problems whose folder is not a package left out and
+/// returned beside it (a verify of the others need not wait for them); any other mistake
+/// is an error still.
+pub fn open_partial(dir: &Path) -> Result<(Contest, Vec<MissingProblem>), PackageError> {
+    open_with(dir, true)
+}
+
+fn open_with(dir: &Path, partial: bool) -> Result<(Contest, Vec<MissingProblem>), PackageError> {
     let root = dir.canonicalize().map_err(|source| PackageError::Read {
         path: dir.to_path_buf(),
         source,
@@ -124,6 +144,7 @@ pub fn open(dir: &Path) -> Result<Contest, PackageError> {
         ));
     }
     let mut problems: Vec<ContestProblem> = Vec::new();
+    let mut missing: Vec<MissingProblem> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
         let (line, column) = entry_position(&text, index);
         let id = entry
@@ -153,14 +174,23 @@ pub fn open(dir: &Path) -> Result<Contest, PackageError> {
             .map_err(|why| syntax(line, column, format!("`id: {id}`: {why}")))?;
         super::check_inside(&root, &folder)?;
         if super::detect(&folder).is_none() {
-            return Err(syntax(
+            let error = syntax(
                 line,
                 column,
                 format!(
                     "problem `{id}` ({label}): `{}` is not a problem package (hint: `id` is the name of the problem's folder beside problems.yaml)",
                     folder.display()
                 ),
-            ));
+            );
+            if partial {
+                missing.push(MissingProblem {
+                    label,
+                    id,
+                    why: error.to_string(),
+                });
+                continue;
+            }
+            return Err(error);
         }
         if let Some(other) = problems.iter().find(|p| p.label == label || p.id == id) {
             return Err(syntax(
@@ -190,11 +220,14 @@ pub fn open(dir: &Path) -> Result<Contest, PackageError> {
     } else {
         None
     };
-    Ok(Contest {
-        name: name.unwrap_or_else(|| super::file_name(&root)),
-        root,
-        problems,
-    })
+    Ok((
+        Contest {
+            name: name.unwrap_or_else(|| super::file_name(&root)),
+            root,
+            problems,
+        },
+        missing,
+    ))
 }
 
 impl Contest {

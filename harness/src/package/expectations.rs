@@ -553,9 +553,10 @@ const ENTRY_KEYS: [&str; 9] = [
     "use_for_time_limit",
 ];
 
-/// Reads `submissions/submissions.yaml` (none: no entries).
-pub fn read(root: &Path) -> Result<Vec<Entry>, PackageError> {
-    let path = root.join("submissions/submissions.yaml");
+/// Reads the `submissions.yaml` of `folder` (none: no entries), a folder of submissions below
+/// `root`: the package's `submissions/`, or the one `verify --submissions` names.
+pub fn read_in(root: &Path, folder: &Path) -> Result<Vec<Entry>, PackageError> {
+    let path = folder.join("submissions.yaml");
     super::check_inside(root, &path)?;
     if !path.is_file() {
         return Ok(Vec::new());
@@ -896,6 +897,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("submissions")).unwrap();
+        let read = |root: &Path| read_in(root, &root.join("submissions"));
         let write =
             |text: &str| std::fs::write(root.join("submissions/submissions.yaml"), text).unwrap();
         let key = |i: usize| {

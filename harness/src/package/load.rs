@@ -163,6 +163,7 @@ pub fn load(
     let problem = Problem {
         name: package.name.clone(),
         title: package.title.clone(),
+        label: None,
         // A package has no single solution; `harness run` judges its first accepted
         // submission instead (see `cli::run`).
         solution: None,

@@ -125,14 +125,25 @@ pub fn kattis(
     cases: &[String],
     spec_2025: bool,
 ) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), PackageError> {
-    let folder = root.join("submissions");
+    kattis_in(root, &root.join("submissions"), cases, spec_2025)
+}
+
+/// [`kattis`] of a folder laid out as a package's `submissions/` (`<verdict>/<file>`, a
+/// `submissions.yaml`), kept below `root`: `verify CONTEST --submissions DIR`'s own.
+pub fn kattis_in(
+    root: &Path,
+    folder: &Path,
+    cases: &[String],
+    spec_2025: bool,
+) -> Result<(Vec<PackageSubmission>, Vec<Skipped>), PackageError> {
+    let folder = folder.to_path_buf();
     super::check_inside(root, &folder)?;
     let mut submissions = Vec::new();
     let mut skipped = Vec::new();
     if !folder.is_dir() {
         return Ok((submissions, skipped));
     }
-    let entries = super::expectations::read(root)?;
+    let entries = super::expectations::read_in(root, &folder)?;
     let cases: std::sync::Arc<[String]> = cases.into();
     for verdict_dir in sorted_entries(&folder)? {
         if !verdict_dir.is_dir() {

@@ -303,13 +303,19 @@ pub fn write_contest_exported(
     path: &std::path::Path,
     exported: &crate::export::contest::ContestExported,
 ) -> io::Result<()> {
+    let start = match &exported.start_time {
+        Some(start) => format!("start_time {start}"),
+        None => format!(
+            "start_time {} is a placeholder: set it",
+            crate::export::contest::START_PLACEHOLDER
+        ),
+    };
     writeln!(
         out,
-        "{GOOD}exported{GOOD:#} contest {} to {}: {} problems, contest.yaml (start_time {} is a placeholder: set it), problems.yaml, and each problem as a zip and a folder",
+        "{GOOD}exported{GOOD:#} contest {} to {}: {} problems, contest.yaml ({start}), problems.yaml, and each problem as a zip and a folder",
         exported.id,
         super::shown_path(path),
         exported.problems.len(),
-        crate::export::contest::START_PLACEHOLDER,
     )?;
     for problem in &exported.problems {
         write!(out, "{}: ", problem.label)?;

@@ -11,8 +11,12 @@ use std::sync::mpsc;
 
 use anyhow::{Context as _, Result};
 
+use super::prepare::{build_checkers, compile_sources};
 use super::{packages, Format, Session};
 use crate::atomic::{NamedFile, Report};
+use crate::author::program::Part;
+use crate::case::discover::Case;
+use crate::config::{Config, Problem};
 use crate::contest::cache::{self, Judgement, Run};
 use crate::contest::scoreboard::{ScoreBy, View};
 use crate::contest::submissions::{self, Context};
@@ -20,8 +24,12 @@ use crate::contest::{clics, rules, LanguageInfo, ProblemInfo, Record};
 use crate::exit;
 use crate::judge::submission::{self, Plan, SubmissionReport};
 use crate::judge::Stop;
+use crate::package::contest::ContestProblem;
+use crate::package::Loaded;
 use crate::report::notice;
 use crate::report::progress::Progress;
+use crate::score::Scoring;
+use std::sync::Arc;
 
 /// The event feed as a file the user names.
 const FEED: Report = Report {
@@ -34,8 +42,9 @@ const FEED: Report = Report {
 /// What `harness contest` is asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct ContestRequest {
-    /// The contest folder (problems.yaml, contest.yaml, the packages).
-    pub contest: PathBuf,
+    /// The contest folder (problems.yaml, contest.yaml, the packages), or a judge.toml (or
+    /// its folder) whose problems have labels; `None`: the judge.toml of the session.
+    pub contest: Option<PathBuf>,
     /// The day's submissions: a CLICS package's or a folder per team.
     pub submissions: PathBuf,
     /// Submissions judged at once [default: the cores].
@@ -51,7 +60,9 @@ pub struct ContestRequest {
     pub event_feed: Option<PathBuf>,
     /// Each team's tries, with their verdicts and first failing cases, under the board.
     pub debrief: bool,
-    /// Write the event feed over a file that is not an earlier one.
+    /// Also write the scoreboard page (the board as `frozen` says, each team's tries) here.
+    pub html: Option<PathBuf>,
+    /// Write the event feed or the page over a file that is not an earlier one.
     pub force: bool,
 }
 
@@ -71,68 +82,235 @@ fn folder_name(path: &Path) -> String {
     )
 }
 
+/// Where the day's problems come from: a contest folder's packages, or the problems of a
+/// judge.toml that have a `label`.
+enum Problems {
+    Packages(Vec<Loaded>),
+    Table(Config),
+}
+
+/// One problem of the day, ready to plan submissions on: what every submission on it is
+/// judged with.
+struct Setup<'a> {
+    /// The configuration its languages come from.
+    config: &'a Config,
+    problem: &'a Problem,
+    cases: Vec<Case>,
+    scoring: Option<Arc<Scoring>>,
+    interactor: Option<crate::judge::interactive::Shared>,
+}
+
+/// The contest a command names: its folder (whose contest.yaml has the rules, and which keys
+/// the cache), its problems by label, and where they are read from.
+struct Named {
+    root: PathBuf,
+    problems: Vec<ContestProblem>,
+    /// The judge.toml, for a contest of judge.toml's problems.
+    table: Option<PathBuf>,
+}
+
+/// The contest `contest` names: a contest folder (problems.yaml), a judge.toml file or a
+/// folder holding one; with none, the judge.toml of `session`.
+fn named(session: &Session, contest: Option<&Path>) -> Result<Named> {
+    let table = match contest {
+        Some(dir) if crate::package::contest::is_contest(dir) => {
+            let contest = crate::package::contest::open(dir)?;
+            return Ok(Named {
+                root: contest.root,
+                problems: contest.problems,
+                table: None,
+            });
+        }
+        Some(file) if file.is_file() => file.to_path_buf(),
+        Some(dir) if dir.join(crate::config::FILE_NAME).is_file() => {
+            dir.join(crate::config::FILE_NAME)
+        }
+        Some(other) => anyhow::bail!(
+            "`{}` is not a contest: it has neither problems.yaml nor judge.toml (hint: `harness export --contest` writes a contest folder; in a judge.toml, give each problem of the contest its `label = \"A\"`)",
+            other.display()
+        ),
+        None => session.config_path()?,
+    };
+    let config = crate::config::load(&table)?;
+    let mut problems: Vec<ContestProblem> = config
+        .problems
+        .iter()
+        .filter_map(|p| {
+            Some(ContestProblem {
+                label: p.label.clone()?,
+                id: p.name.clone(),
+                dir: p.cases.clone(),
+            })
+        })
+        .collect();
+    if problems.is_empty() {
+        anyhow::bail!(
+            "`{}` has no problem with a `label`, so it holds no contest (hint: `label = \"A\"` in each [problems.ID] table the contest has; its rules go in contest.yaml beside it)",
+            table.display()
+        );
+    }
+    // `B` before `AA`, as the columns of a board go.
+    problems.sort_by(|a, b| {
+        (a.label.len(), a.label.to_ascii_uppercase())
+            .cmp(&(b.label.len(), b.label.to_ascii_uppercase()))
+    });
+    Ok(Named {
+        root: config.root.canonicalize().unwrap_or(config.root),
+        problems,
+        table: Some(table),
+    })
+}
+
+impl Problems {
+    /// Reads and prepares the problems of `named`: each package built (its time limit
+    /// settled), or judge.toml's problems with their checkers compiled and built.
+    fn load(
+        named: &Named,
+        session: &Session,
+        languages: &[crate::compile::Language],
+        jobs: usize,
+        human: bool,
+    ) -> Result<Problems> {
+        let Some(table) = &named.table else {
+            let mut loaded = Vec::new();
+            for problem in &named.problems {
+                loaded.push(
+                    packages::load_for_judging(&problem.dir, languages.to_vec(), jobs, human)
+                        .with_context(|| format!("problem {} (`{}`)", problem.label, problem.id))?,
+                );
+            }
+            return Ok(Problems::Packages(loaded));
+        };
+        let names: Vec<&str> = named.problems.iter().map(|p| p.id.as_str()).collect();
+        let own = if session.config.as_deref() == Some(table.as_path()) {
+            session.fresh()
+        } else {
+            Session::new(Some(table.clone()))
+        };
+        let config = compile_sources(own.load_config_to_judge(&names)?, &names, &[Part::Checker])?;
+        build_checkers(
+            &config,
+            config
+                .problems
+                .iter()
+                .filter(|p| names.contains(&p.name.as_str())),
+            false,
+        )?;
+        Ok(Problems::Table(config))
+    }
+
+    /// Each problem of `named`, in its order, set up.
+    fn setups(&self, named: &Named) -> Result<Vec<Setup<'_>>> {
+        match self {
+            Problems::Packages(loaded) => loaded
+                .iter()
+                .map(|package| {
+                    let problem = package.problem();
+                    Ok(Setup {
+                        config: &package.config,
+                        problem,
+                        cases: package.package.cases.clone(),
+                        scoring: problem.package_scoring.clone(),
+                        interactor: crate::judge::interactive::prepare(&package.config, problem)?,
+                    })
+                })
+                .collect(),
+            Problems::Table(config) => named
+                .problems
+                .iter()
+                .map(|p| {
+                    let problem = config.require_problem(&p.id)?;
+                    if problem.interactive && problem.interactor.is_none() {
+                        anyhow::bail!(
+                            "problem {} (`{}`) is interactive and has no `interactor` to judge it with (hint: `interactor = \"interactor.cpp\"` in its table)",
+                            p.label,
+                            p.id
+                        );
+                    }
+                    let (cases, scoring) = table_cases(problem)
+                        .with_context(|| format!("problem {} (`{}`)", p.label, p.id))?;
+                    Ok(Setup {
+                        config,
+                        problem,
+                        cases,
+                        scoring,
+                        interactor: crate::judge::interactive::prepare(config, problem)?,
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A judge.toml problem's own cases in judge order, and its scoring rules: a package's when it
+/// names one, else its folder's and its table's.
+fn table_cases(problem: &Problem) -> Result<(Vec<Case>, Option<Arc<Scoring>>)> {
+    if let Some(reference) = &problem.package {
+        let cases = crate::package::open(&reference.path)?.cases;
+        return Ok((cases, problem.package_scoring.clone()));
+    }
+    let mut cases = submission::select_cases(&problem.cases, None)?;
+    let all = crate::case::discover::discover_unanswered_too(&problem.cases)?;
+    let scoring = crate::judge::scoring::rules_for(problem, &all)?;
+    crate::judge::scoring::order_cases(scoring.as_deref(), &mut cases);
+    Ok((cases, scoring))
+}
+
 impl Session {
     /// Judges the day and prints its scoreboard; the exit code is a judge error's when one
     /// of the judge's own parts failed on a submission (its board cannot be trusted), else 0.
     pub fn contest(&self, request: &ContestRequest) -> Result<i32> {
-        let dir = &request.contest;
-        if !crate::package::contest::is_contest(dir) {
-            anyhow::bail!(
-                "`{}` is not a contest folder: it has no problems.yaml (hint: `harness export --contest` writes one; each problem is `- id: <folder>` with its `label: A`)",
-                dir.display()
-            );
-        }
-        let contest = crate::package::contest::open(dir)?;
-        let info = rules::read(&contest.root, &folder_name(&contest.root), request.score_by)?;
+        let named = named(self, request.contest.as_deref())?;
+        let info = rules::read(&named.root, &folder_name(&named.root), request.score_by)?;
         // A file that may not be written stops the command before anything runs.
         let feed_file = match &request.event_feed {
             Some(path) => Some(NamedFile::new(path, FEED, request.force)?),
             None => None,
         };
-        let languages = self.languages();
+        let page_file = match &request.html {
+            Some(path) => Some(NamedFile::new(
+                path,
+                crate::report::html::board::BOARD_PAGE,
+                request.force,
+            )?),
+            None => None,
+        };
+        let human = request.format == Format::Human;
+        let jobs = request.jobs().max(1);
+        // The submissions are read (and bad ones named) before anything is built.
+        let table_languages = match &named.table {
+            Some(table) => Some(crate::config::load(table)?.languages),
+            None => None,
+        };
+        let languages = table_languages.unwrap_or_else(|| self.languages());
         let day = submissions::read(
             &request.submissions,
             &Context {
-                problems: &contest.problems,
+                problems: &named.problems,
                 languages: &languages,
                 start: info.start,
                 duration: info.rules.duration,
             },
         )?;
-        let human = request.format == Format::Human;
-        let jobs = request.jobs().max(1);
-        let mut loaded = Vec::new();
-        for problem in &contest.problems {
-            loaded.push(
-                packages::load_for_judging(&problem.dir, languages.clone(), jobs, human)
-                    .with_context(|| format!("problem {} (`{}`)", problem.label, problem.id))?,
-            );
-        }
+        let loaded = Problems::load(&named, self, &languages, jobs, human)?;
+        let setups = loaded.setups(&named)?;
         let mut problem_keys = Vec::new();
-        let mut interactors = Vec::new();
-        for package in &loaded {
-            let problem = package.problem();
+        for setup in &setups {
             problem_keys.push(
-                cache::problem_key(problem, &package.package.cases).with_context(|| {
-                    format!(
-                        "cannot read the cases of `{}`",
-                        package.package.root.display()
-                    )
-                })?,
+                cache::problem_key(setup.problem, &setup.cases, setup.scoring.as_deref())
+                    .with_context(|| {
+                        format!("cannot read the cases of problem `{}`", setup.problem.name)
+                    })?,
             );
-            interactors.push(crate::judge::interactive::prepare(
-                &package.config,
-                problem,
-            )?);
         }
         // Each submission planned, and keyed by what decides its judgement.
         let mut plans = Vec::new();
         let mut keys = Vec::new();
         let mut checked: Vec<String> = Vec::new();
         for submission in &day.submissions {
-            let package = &loaded[submission.problem];
-            let problem = package.problem();
-            let language = package
+            let setup = &setups[submission.problem];
+            let problem = setup.problem;
+            let language = setup
                 .config
                 .languages
                 .iter()
@@ -164,16 +342,16 @@ impl Session {
                 problem,
                 language,
                 source: submission.source.clone(),
-                cases: package.package.cases.clone(),
-                interactor: interactors[submission.problem].clone(),
+                cases: setup.cases.clone(),
+                interactor: setup.interactor.clone(),
                 communication: None,
-                scoring: problem.package_scoring.clone(),
+                scoring: setup.scoring.clone(),
                 unscored: None,
             });
         }
         let store = cache::Store::open(
             &crate::compile::cache::cache_root(),
-            &contest.root,
+            &named.root,
             &request.submissions,
         );
         let mut judgements: Vec<Option<Judgement>> = keys
@@ -225,22 +403,21 @@ impl Session {
                 });
             }
         }
-        let problems = contest
+        let problems = named
             .problems
             .iter()
-            .zip(&loaded)
-            .map(|(p, package)| ProblemInfo {
+            .zip(&setups)
+            .map(|(p, setup)| ProblemInfo {
                 label: p.label.clone(),
                 id: p.id.clone(),
-                name: package.problem().title.clone(),
-                cases: package.package.cases.len(),
-                time_limit_ms: u64::try_from(package.problem().time_limit.as_millis())
+                name: setup.problem.title.clone(),
+                cases: setup.cases.len(),
+                time_limit_ms: u64::try_from(setup.problem.time_limit.as_millis())
                     .unwrap_or(u64::MAX),
-                max_score: package
-                    .problem()
-                    .package_scoring
-                    .as_ref()
-                    .and_then(|s| s.max_score()),
+                max_score: match setup.scoring.as_deref().filter(|s| s.is_scored()) {
+                    Some(scoring) => scoring.max_score(),
+                    None => Some(crate::contest::PASS_FAIL_SCORE),
+                },
             })
             .collect();
         let record = Record {
@@ -260,6 +437,10 @@ impl Session {
         } else {
             View::Final
         };
+        if let Some(file) = &page_file {
+            let page = crate::report::html::board::page(&record, &record.board(view));
+            file.write(page.as_bytes())?;
+        }
         let mut stdout = anstream::stdout().lock();
         match request.format {
             Format::Json => {
@@ -285,13 +466,17 @@ impl Session {
         if broken.is_empty() {
             return Ok(exit::OK);
         }
+        let how = match (&request.contest, &named.table) {
+            (_, Some(_)) => "harness judge PROBLEM SOURCE".to_string(),
+            (Some(dir), None) => format!("harness judge {} LABEL SOURCE", dir.display()),
+            (None, None) => "harness judge CONTEST LABEL SOURCE".to_string(),
+        };
         let _ = notice::write_warning(
             &mut anstream::stderr(),
             format_args!(
-                "the judge failed on {} submission(s) ({}): not the teams' fault, and not counted against them; the board may change once it is fixed (hint: `harness judge {} LABEL SOURCE` shows why)",
+                "the judge failed on {} submission(s) ({}): not the teams' fault, and not counted against them; the board may change once it is fixed (hint: `{how}` shows why)",
                 broken.len(),
                 broken.iter().take(5).map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
-                dir.display()
             ),
         );
         Ok(exit::JUDGE_ERROR)

@@ -48,16 +48,6 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
     Ok(Some(dirs))
 }
 
-/// The contest the arguments name, when they name exactly one contest folder.
-pub fn contest_of(args: &[String]) -> Result<Option<package::contest::Contest>> {
-    match args {
-        [one] if package::contest::is_contest(Path::new(one)) => {
-            Ok(Some(package::contest::open(Path::new(one))?))
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Reads and builds the package in `dir`; when it gives no time limit, judges its accepted
 /// submissions first and computes one as problemtools does. Says where the limit comes from
 /// on stderr (when `tell`), so every report that follows can be read against it.
@@ -217,6 +207,7 @@ pub(super) fn resolve_packages(config: &mut config::Config, names: &[&str]) -> R
         let mut resolved = loaded.problem().clone();
         resolved.name = problem.name.clone();
         resolved.solution = problem.solution.clone();
+        resolved.label = problem.label.clone();
         *problem = resolved;
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! `harness verify`: every stored submission judged against the verdict it is stored under,
 //! from `solutions/submissions/` or from package folders.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -46,11 +46,26 @@ impl VerifyRequest {
 impl Session {
     /// Judges the stored submissions; the exit code fails when one got another verdict.
     pub fn verify(&self, request: &VerifyRequest, output: &Output) -> Result<i32> {
+        // A contest: its problems that are there are verified, those that are not are named.
+        if let [one] = request.problems.as_slice() {
+            if crate::package::contest::is_contest(Path::new(one)) {
+                let (contest, missing) = crate::package::contest::open_partial(Path::new(one))?;
+                if contest.problems.is_empty() {
+                    let whys: Vec<String> = missing.iter().map(|m| m.why.clone()).collect();
+                    anyhow::bail!(
+                        "no problem of the contest `{one}` is there: {}",
+                        whys.join("; ")
+                    );
+                }
+                let dirs: Vec<PathBuf> = contest.problems.iter().map(|p| p.dir.clone()).collect();
+                return self.verify_packages(request, output, &dirs, Some(&contest), &missing);
+            }
+        }
         if let Some(dirs) = packages::package_dirs(&request.problems)? {
-            return self.verify_packages(request, output, &dirs);
+            return self.verify_packages(request, output, &dirs, None, &[]);
         }
         if let Some(dirs) = self.named_packages(&request.problems)? {
-            return self.verify_packages(request, output, &dirs);
+            return self.verify_packages(request, output, &dirs, None, &[]);
         }
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
         let config = compile_sources(self.load_config_to_judge(&names)?, &names, &[Part::Checker])?;
@@ -77,6 +92,8 @@ impl Session {
         request: &VerifyRequest,
         output: &Output,
         dirs: &[PathBuf],
+        contest: Option<&crate::package::contest::Contest>,
+        missing: &[crate::package::contest::MissingProblem],
     ) -> Result<i32> {
         let languages = self.languages();
         let mut loaded = Vec::new();
@@ -88,8 +105,17 @@ impl Session {
                 output.is_human(),
             )?);
         }
+        if let Some(dir) = &request.submissions {
+            use_submissions_of(dir, &mut loaded, contest)?;
+        }
         let mut stored = Vec::new();
-        let mut skipped = Vec::new();
+        let mut skipped: Vec<Skipped> = missing
+            .iter()
+            .map(|m| Skipped {
+                name: format!("{} ({})", m.id, m.label),
+                reason: format!("the problem is not there: {}", m.why),
+            })
+            .collect();
         for package in &loaded {
             let (mut planned, mut not_judged) = crate::judge::stored::plan(package);
             stored.append(&mut planned);
@@ -107,9 +133,101 @@ impl Session {
         let sandbox = loaded
             .first()
             .map_or_else(crate::sandbox::Mode::default, |l| l.config.sandbox);
-        let contest = packages::contest_of(&request.problems)?;
-        judge_stored(&stored, skipped, request, output, sandbox, contest.as_ref())
+        let code = judge_stored(&stored, skipped, request, output, sandbox, contest)?;
+        if !missing.is_empty() {
+            let _ = crate::report::notice::write_warning(
+                &mut anstream::stderr(),
+                format_args!(
+                    "{} of the contest's problems could not be verified, not being there: {}",
+                    missing.len(),
+                    missing
+                        .iter()
+                        .map(|m| format!("{} (`{}`)", m.label, m.id))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            return Ok(code.max(exit::FAILED));
+        }
+        Ok(code)
     }
+}
+
+/// `verify PKG… --submissions DIR`: each package's stored submissions are those of
+/// `DIR/<package>/` (or `DIR/<label>/` in a contest; `DIR` itself for one package, when it
+/// holds `accepted/`), laid out
+/// as a package's `submissions/` is, instead of its own. A package with no folder there has
+/// none to verify; none with one is an error, as is a Polygon package (its submissions are
+/// listed in its own files).
+fn use_submissions_of(
+    dir: &Path,
+    loaded: &mut [crate::package::Loaded],
+    contest: Option<&crate::package::contest::Contest>,
+) -> Result<()> {
+    let base = dir.canonicalize().map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read the folder of submissions `{}`: {e}",
+            dir.display()
+        )
+    })?;
+    // DIR itself stands for one package's `submissions/` only when it looks like one.
+    let one = loaded.len() == 1 && contest.is_none() && base.join("accepted").is_dir();
+    let mut found = 0;
+    let mut names = Vec::new();
+    for package in loaded.iter_mut() {
+        let label = contest.and_then(|c| {
+            c.problems
+                .iter()
+                .find(|p| p.dir.canonicalize().ok() == package.package.root.canonicalize().ok())
+                .map(|p| p.label.clone())
+        });
+        let name = package.package.name.clone();
+        names.push(match &label {
+            Some(label) => format!("`{name}` or `{label}`"),
+            None => format!("`{name}`"),
+        });
+        let folder = [Some(name.clone()), label]
+            .into_iter()
+            .flatten()
+            .map(|n| base.join(n))
+            .find(|f| f.is_dir())
+            .or_else(|| one.then(|| base.clone()));
+        let Some(folder) = folder else {
+            package.package.submissions.clear();
+            package.package.skipped.clear();
+            continue;
+        };
+        if package.package.format == crate::package::Format::Polygon {
+            anyhow::bail!(
+                "`{}` is a Polygon package, whose stored submissions are the ones its own files list: --submissions cannot stand for them (hint: leave out --submissions)",
+                package.package.root.display()
+            );
+        }
+        let cases: Vec<String> = package
+            .package
+            .cases
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        let (submissions, skipped) = crate::package::submissions::kattis_in(
+            &base,
+            &folder,
+            &cases,
+            package.package.format == crate::package::Format::Kattis2025,
+        )?;
+        package.package.submissions = submissions;
+        package.package.skipped = skipped;
+        found += 1;
+    }
+    if found == 0 {
+        anyhow::bail!(
+            "`{}` has no folder of submissions for any of the problems (hint: `{}/<problem>/<verdict>/<file>`, the problem named {})",
+            dir.display(),
+            dir.display(),
+            names.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// Judges the planned submissions, each row reported as it is known, then the summary.

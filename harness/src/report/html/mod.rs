@@ -4,6 +4,7 @@
 //! when the run finishes; it never runs or reads anything.
 
 mod bands;
+pub mod board;
 pub mod chart;
 pub mod file;
 mod kept;
