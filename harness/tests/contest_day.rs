@@ -14,6 +14,8 @@ use common::project::Project;
 
 const OK: i32 = 0;
 const ERROR: i32 = 2;
+/// The judge's own part failed on some try (exit::JUDGE_ERROR).
+const JUDGE_ERROR: i32 = 3;
 
 /// A contest of two Python-friendly problems: A (`hello`: print hello) and B (`echo`: print
 /// the input), 2 hours, a 30-minute freeze, 20 minutes a rejected try.
@@ -552,7 +554,8 @@ fn training() -> Project {
 }
 
 /// `harness contest --submissions submissions` in the example's folder (its judge.toml is
-/// the contest).
+/// the contest). It exits with the judge error's code, saying which try it failed on: the
+/// coach's checker of A fails on eli's try.
 fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
     let output = project
         .harness()
@@ -563,9 +566,14 @@ fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
         .unwrap();
     assert_eq!(
         output.status.code(),
-        Some(OK),
+        Some(JUDGE_ERROR),
         "{}{}",
         stdout(&output),
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("the judge failed on 1 submission(s) (`eli/A.py`): not the teams' fault, and not counted against them"),
+        "{}",
         stderr(&output)
     );
     (stdout(&output), stderr(&output))
@@ -573,19 +581,28 @@ fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
 
 /// The example's boards, worked out by hand from `submissions/times` (5 hours, 20 minutes a
 /// rejected try, the last hour frozen):
+/// - eli: A at 5, a judge error: its program never checks the anti-diagonals, nor does the
+///   coach's checker (checkers/boards.py), which takes eli's extra boards for valid ones the
+///   answer lacks and fails (exit 3). As DOMjudge shows a try whose judging failed (it gives
+///   the judging back, to be judged again): pending, `?1`, no penalty, not judged; and since
+///   it may yet be right, the later solves of A (ada's and cy's at 12) are no first solve.
+///   C TLE (it sleeps) at 30, right at 40 (40 + 20 = 60), the first solve of C; D partial
+///   twice. 1 solved, 60.
 /// - ada: A at 12; B wrong at 30 (75 points: short_count.py overflows at n = 13), right at
-///   45 (45 + 20 = 65); C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 = 267, last 120.
+///   45 (45 + 20 = 65), B's first solve; C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 =
+///   267, last 120.
 /// - cy: A at 12, B at 65, C at 70, D at 120 (a wrong try after it changes nothing): 267,
-///   last 120 as ada: tied at rank 1. A's first solve is both's (minute 12), D's too.
+///   last 120 as ada: tied at rank 1. D's first solve is both's (minute 120).
 /// - bo: a CE on A at 8 (costs nothing), A at 15; C wrong at 50, RTE at 60, right at 80
 ///   (80 + 40 = 120); D partial at 180, right at 250 in the freeze (250 + 20 = 270).
-///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 135, D `-1 ?1`.
-/// - eli: C TLE (it sleeps) at 30, right at 40 (60), the first solve of C; D partial twice.
+///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 15 + 120 = 135, D `-1 ?1`; eli's JE
+///   was sent before the freeze and is pending there too.
 /// - dee: an empty folder.
 ///
 /// As a score contest (100 a pass-fail problem): ada and cy 400 (last improved at 2:00,
-/// tied), bo 300, eli 100 on C and on D small (30, D.py) + middle and large (70, D-2.py) =
-/// 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30 shown).
+/// tied), bo 300, eli's A pending (0), 100 on C and on D small (30, D.py) + middle and large
+/// (70, D-2.py) = 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30
+/// shown).
 #[test]
 fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     let project = training();
@@ -596,12 +613,17 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         "{text}"
     );
     assert_eq!(lines[1], "rank team solved time A B C D", "{text}");
-    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
-    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[2], "1 ada 4 267 + 12 +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12 + 65 + 70 + 120*", "{text}");
     assert_eq!(lines[4], "3 bo 3 405 + 15 . +2 80 +1 250", "{text}");
-    assert_eq!(lines[5], "4 eli 1 60 . . +1 40* -2", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 ?1 . +1 40* -2", "{text}");
     assert_eq!(lines[6], "5 dee 0 0 . . . .", "{text}");
+    assert!(
+        lines[7].ends_with("?N: N tries the judge failed on (JE: no result until judged again, no penalty)"),
+        "{text}"
+    );
     for line in [
+        "0:05:00.000 A JE eli/A.py first failing case `sample-1`: checker",
         "0:08:00.000 A CE bo/A.cpp",
         "1:00:00.000 C RE bo/C/2.py first failing case `sample-1`",
         "0:30:00.000 C TLE eli/C.cpp first failing case `sample-1`",
@@ -611,14 +633,20 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         assert!(lines.iter().any(|l| l.starts_with(line)), "{line}\n{text}");
     }
 
+    assert!(
+        text.contains("board 2 is valid but not in the answer file: the answer must be wrong"),
+        "{text}"
+    );
+
     let (text, errors) = judge_training(&project, &["--frozen"]);
     assert!(
-        errors.contains("21 of 21 submissions were judged before"),
+        errors.contains("22 of 22 submissions were judged before"),
         "{errors}"
     );
     let lines = rows(&text);
     assert!(lines[0].contains("at the freeze (4:00:00.000)"), "{text}");
     assert_eq!(lines[4], "3 bo 2 135 + 15 . +2 80 -1 ?1", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 ?1 . +1 40* -2", "{text}");
 
     // The page: the board, each team's tries; never over a file of the coach's.
     judge_training(&project, &["--html", "../board.html"]);
@@ -626,6 +654,13 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert!(page.contains("<td class=\"cell first\" data-problem=\"C\"><a href=\"#team-4-2\">40<small>2 tries</small></a></td>"), "{page}");
     assert!(
         page.contains("first failing case <code>n13</code>"),
+        "{page}"
+    );
+    // eli's A: pending (blue, `?1`), and in eli's tries the JE with the checker's words.
+    assert!(page.contains("<td class=\"cell pending\" data-problem=\"A\"><a href=\"#team-4-0\"><small>?1</small></a></td>"), "{page}");
+    assert!(page.contains("<span class=\"badge v-JE\">JE</span>"), "{page}");
+    assert!(
+        page.contains("?N: tries the judge failed on (JE): no result until judged again"),
         "{page}"
     );
     project.write("notes.html", "my notes\n");
@@ -656,6 +691,18 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     );
     let board: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(board["rows"][0]["score"]["total_time"], "4:27:00.000");
+    // eli's A: one pending, none judged.
+    let eli = &board["rows"][3];
+    assert_eq!(eli["team_id"], "eli");
+    assert_eq!(
+        (
+            &eli["problems"][0]["num_pending"],
+            &eli["problems"][0]["num_judged"]
+        ),
+        (&serde_json::json!(1), &serde_json::json!(0))
+    );
+    let feed = project.read("feed.ndjson");
+    assert!(feed.contains("\"judgement_type_id\":\"JE\""), "{feed}");
     assert_eq!(board["state"]["started"], "2026-12-05T09:00:00.000Z");
     let scoreboard = project.join("scoreboard.json");
     std::fs::write(&scoreboard, &json).unwrap();
@@ -670,7 +717,7 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
     project.write("training/contest.yaml", &yaml);
     let (text, errors) = judge_training(&project, &[]);
-    assert!(errors.contains("21 of 21 submissions"), "{errors}");
+    assert!(errors.contains("22 of 22 submissions"), "{errors}");
     let lines = rows(&text);
     assert!(
         lines[0].contains("(score: each subtask's best try, summed)"),
@@ -679,10 +726,10 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert_eq!(lines[2], "1 ada 400 100 100 100 100", "{text}");
     assert_eq!(lines[3], "1 cy 400 100 100 100 100", "{text}");
     assert_eq!(lines[4], "3 bo 300 100 . 100 100", "{text}");
-    assert_eq!(lines[5], "4 eli 200 . . 100 100", "{text}");
+    assert_eq!(lines[5], "4 eli 200 ?1 . 100 100", "{text}");
     assert_eq!(lines[6], "5 dee 0 . . . .", "{text}");
     let (text, _) = judge_training(&project, &["--score-by", "best-submission"]);
-    assert_eq!(rows(&text)[5], "4 eli 170 . . 100 70", "{text}");
+    assert_eq!(rows(&text)[5], "4 eli 170 ?1 . 100 70", "{text}");
     let (text, _) = judge_training(&project, &["--frozen"]);
     assert_eq!(rows(&text)[4], "3 bo 230 100 . 100 30 ?1", "{text}");
     let (json, _) = judge_training(&project, &["--format", "json"]);
@@ -812,6 +859,24 @@ fn a_judge_toml_contest_names_what_is_wrong_with_it() {
     );
 }
 
+/// Every file under `dir`, relative to the project (`pkg/a/b`), in no order.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let parent = dir.parent().unwrap();
+                files.push(path.strip_prefix(parent).unwrap().display().to_string());
+            }
+        }
+    }
+    files
+}
+
 /// `harness export --contest --with-submissions` in the training folder, into `../pkg`.
 fn hand_off(project: &Project) -> std::process::Output {
     project
@@ -848,7 +913,7 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
     );
     let text = stdout(&output);
     assert!(
-        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 21 submissions at their ids and times"),
+        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 22 submissions at their ids and times"),
         "{text}"
     );
     assert!(
@@ -896,14 +961,48 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
             break;
         }
     }
-    // The package judged as a contest folder, its day as a CLICS package's: the same board.
+    // The coach's checker goes with A, wrapped to answer as a package's output validator.
+    let validators: Vec<String> = walk(&project.join("pkg"))
+        .into_iter()
+        .filter(|f| f.ends_with("output_validator/validate.py"))
+        .collect();
+    assert_eq!(validators.len(), 1, "{validators:?}");
+    assert!(project.read(&validators[0]).contains("the answer must be wrong"));
+    // The package judged as a contest folder, its day as a CLICS package's: the same board,
+    // eli's try on A a judge error there too (the wrapped checker fails as it did).
     let judged = project
         .harness()
-        .args(["contest", "pkg", "--submissions", "pkg"])
+        .args([
+            "contest",
+            "pkg",
+            "--submissions",
+            "pkg",
+            "--event-feed",
+            "pkg-feed.ndjson",
+        ])
         .output()
         .unwrap();
     let board = stdout(&judged);
-    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    assert_eq!(
+        judged.status.code(),
+        Some(JUDGE_ERROR),
+        "{board}{}",
+        stderr(&judged)
+    );
+    let eli_a = submissions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["team_id"] == "eli" && s["contest_time"] == "0:05:00.000")
+        .expect("eli's try on A");
+    let judgement = project
+        .read("pkg-feed.ndjson")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "judgements" && e["data"]["submission_id"] == eli_a["id"])
+        .last()
+        .expect("a judgement of eli's try");
+    assert_eq!(judgement["data"]["judgement_type_id"], "JE", "{judgement}");
     let lines = rows(&board);
     let start = lines
         .iter()
@@ -915,7 +1014,7 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
             "1 ada 400 100 100 100 100",
             "1 cy 400 100 100 100 100",
             "3 bo 300 100 . 100 100",
-            "4 eli 200 . . 100 100",
+            "4 eli 200 ?1 . 100 100",
             "5 dee 0 . . . .",
         ],
         "{board}"
