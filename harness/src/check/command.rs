@@ -32,6 +32,8 @@ const EXIT_PRESENTATION_ERROR: i32 = 2;
 const EXIT_FAIL: i32 = 3;
 /// testlib's `_points` (`quitp`): the checker gives a score, not a verdict.
 const EXIT_POINTS: i32 = 7;
+/// The line that opens the report of an uncaught Python exception.
+const PYTHON_TRACEBACK: &str = "Traceback (most recent call last):";
 
 pub(super) fn command(
     program: &Path,
@@ -140,7 +142,17 @@ pub(super) fn classify_command(
         Termination::Exited(code) => Some(code),
         Termination::Signaled(_) => None,
     };
+    // Python exits 1 on an uncaught exception, testlib's WA: a checker that crashed would
+    // blame the team. Its traceback says it crashed.
+    let traceback = String::from_utf8_lossy(stderr)
+        .lines()
+        .any(|l| l.trim_end() == PYTHON_TRACEBACK);
     match code {
+        Some(EXIT_WRONG_ANSWER) if traceback => Judgement::judge_error(format!(
+            "checker `{}` crashed (a Python traceback, exit 1){}",
+            program.display(),
+            message(true).map(|m| format!(": {m}")).unwrap_or_default()
+        )),
         Some(EXIT_ACCEPTED) => Judgement::accepted(message(false).unwrap_or_default()),
         Some(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
             message(false).unwrap_or_else(|| "checker says wrong answer (no message)".into()),
@@ -229,6 +241,9 @@ mod tests {
             ("echo 'points many' >&2; exit 7", JE, "gave points (testlib `quitp`, exit 7) that cannot be used: testlib's `quitp` points is not a number: \"many\""),
             ("exit 9", JE, "exited with unknown code 9"),
             ("echo 'Traceback:' >&2; echo 'ValueError: x' >&2; exit 42", JE, "exited with unknown code 42: ValueError: x"),
+            // Python's own exit on an uncaught exception is testlib's WA: the traceback tells.
+            ("echo 'Traceback (most recent call last):' >&2; echo '  File \"c.py\", line 3' >&2; echo 'IndexError: list index out of range' >&2; exit 1", JE, "crashed (a Python traceback, exit 1): IndexError: list index out of range"),
+            ("echo 'wrong answer: see the Traceback (most recent call last): line' >&2; exit 1", WA, "wrong answer: see the Traceback (most recent call last): line"),
             ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
         ];
         for (i, (body, verdict, reason)) in rows.iter().enumerate() {
