@@ -572,7 +572,7 @@ fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
         stderr(&output)
     );
     assert!(
-        stderr(&output).contains("the judge failed on 1 submission(s) (`eli/A.py`): not the teams' fault, and not counted against them"),
+        stderr(&output).contains("the judge failed on 1 submission(s) (`eli/A.py`): not the teams' fault, and not counted against them; they are pending on the board, and judged again on the next run (hint: `harness judge queens-boards submissions/eli/A.py` shows why)"),
         "{}",
         stderr(&output)
     );
@@ -619,7 +619,9 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert_eq!(lines[5], "4 eli 1 60 ?1 . +1 40* -2", "{text}");
     assert_eq!(lines[6], "5 dee 0 0 . . . .", "{text}");
     assert!(
-        lines[7].ends_with("?N: N tries the judge failed on (JE: no result until judged again, no penalty)"),
+        lines[7].ends_with(
+            "?N: N tries the judge failed on (JE: no result until judged again, no penalty)"
+        ),
         "{text}"
     );
     for line in [
@@ -638,9 +640,10 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         "{text}"
     );
 
+    // eli's JE is judged again (and fails again); nothing else is.
     let (text, errors) = judge_training(&project, &["--frozen"]);
     assert!(
-        errors.contains("22 of 22 submissions were judged before"),
+        errors.contains("21 of 22 submissions were judged before"),
         "{errors}"
     );
     let lines = rows(&text);
@@ -657,8 +660,11 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         "{page}"
     );
     // eli's A: pending (blue, `?1`), and in eli's tries the JE with the checker's words.
-    assert!(page.contains("<td class=\"cell pending\" data-problem=\"A\"><a href=\"#team-4-0\"><small>?1</small></a></td>"), "{page}");
-    assert!(page.contains("<span class=\"badge v-JE\">JE</span>"), "{page}");
+    assert!(page.contains("<td class=\"cell pending\" data-problem=\"A\"><a href=\"#team-4-0\"><small>?1 JE</small></a></td>"), "{page}");
+    assert!(
+        page.contains("<span class=\"badge v-JE\">JE</span>"),
+        "{page}"
+    );
     assert!(
         page.contains("?N: tries the judge failed on (JE): no result until judged again"),
         "{page}"
@@ -717,7 +723,7 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
     project.write("training/contest.yaml", &yaml);
     let (text, errors) = judge_training(&project, &[]);
-    assert!(errors.contains("22 of 22 submissions"), "{errors}");
+    assert!(errors.contains("21 of 22 submissions"), "{errors}");
     let lines = rows(&text);
     assert!(
         lines[0].contains("(score: each subtask's best try, summed)"),
@@ -735,6 +741,36 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     let (json, _) = judge_training(&project, &["--format", "json"]);
     std::fs::write(&scoreboard, &json).unwrap();
     validate("scoreboard", &scoreboard);
+
+    // The coach mends the checker (the anti-diagonals too) and runs the day again: A's tries
+    // are judged again with it, eli's is WA (unsolved: it costs nothing), and with no try of A
+    // left without a result, ada's and cy's solves at 12 are the first.
+    let yaml = yaml.replace("scoreboard_type: score", "scoreboard_type: pass-fail");
+    project.write("training/contest.yaml", &yaml);
+    let checker = project.read("training/checkers/boards.py");
+    let mended = checker.replace(
+        "len({r - c for r, c in enumerate(columns)}) == n",
+        "len({r - c for r, c in enumerate(columns)}) == n and len({r + c for r, c in enumerate(columns)}) == n",
+    );
+    assert_ne!(mended, checker);
+    project.write("training/checkers/boards.py", &mended);
+    let output = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args(["contest", "--submissions", "submissions"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("17 of 22 submissions were judged before"),
+        "{}",
+        stderr(&output)
+    );
+    let lines = rows(&text);
+    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 -1 . +1 40* -2", "{text}");
 }
 
 /// A judge.toml of two labelled problems (and one without a label, no part of the contest).
@@ -967,7 +1003,9 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
         .filter(|f| f.ends_with("output_validator/validate.py"))
         .collect();
     assert_eq!(validators.len(), 1, "{validators:?}");
-    assert!(project.read(&validators[0]).contains("the answer must be wrong"));
+    assert!(project
+        .read(&validators[0])
+        .contains("the answer must be wrong"));
     // The package judged as a contest folder, its day as a CLICS package's: the same board,
     // eli's try on A a judge error there too (the wrapped checker fails as it did).
     let judged = project
@@ -1237,5 +1275,50 @@ fn verify_of_a_contest_with_a_missing_problem_verifies_the_others_and_names_it()
         ),
         "{}",
         stderr(&output)
+    );
+}
+
+/// A Kattis interactor that reads one line and says `code`.
+fn says(code: u8) -> String {
+    format!("import sys\nsys.stdin.readline()\nsys.exit({code})\n")
+}
+
+#[test]
+fn an_edited_interactor_judges_its_problems_tries_again() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.ask]\nlabel = \"A\"\ninteractor = \"inter.py\"\ninteractor-protocol = \"kattis\"\n",
+        )
+        .file("inter.py", &says(43))
+        .case("ask", "1", "1\n", "1\n")
+        .file("subs/ann/A.py", "print(1)\n")
+        .file("subs/times", "ann/A.py 5\n");
+    let run = || {
+        let output = project
+            .harness()
+            .args(["contest", "--submissions", "subs"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(OK),
+            "{}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        (rows(&stdout(&output)), stderr(&output))
+    };
+    let (lines, _) = run();
+    assert_eq!(lines[2], "1 ann 0 0 -1", "{lines:?}");
+    // The interactor mended: its bytes are part of the judgement's key, its path alone is not.
+    project.write("inter.py", &says(42));
+    let (lines, errors) = run();
+    assert!(!errors.contains("judged before"), "{errors}");
+    assert_eq!(lines[2], "1 ann 1 5 + 5*", "{lines:?}");
+    let (_, errors) = run();
+    assert!(
+        errors.contains("1 of 1 submissions were judged before"),
+        "{errors}"
     );
 }

@@ -156,7 +156,11 @@ pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> i
         Kind::PassFail => "+N M: solved at minute M after N rejected tries (* first to solve); -N: N rejected tries",
         Kind::Score => "the problem's score",
     };
-    let failed = board.rows.iter().flat_map(|r| &r.cells).any(|c| c.failed > 0);
+    let failed = board
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.failed > 0);
     let pending = match (board.view, failed) {
         (View::Frozen, false) => "; ?N: N tries sent during the freeze",
         (View::Frozen, true) => {

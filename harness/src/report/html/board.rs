@@ -53,8 +53,14 @@ fn score_text(score: f64) -> String {
 /// The class of a cell's colour and what it says: the solve's minute and tries, a score, the
 /// rejected tries, the pending ones.
 fn cell(kind: Kind, cell: &Cell, max_score: Option<f64>) -> (&'static str, String) {
+    // Which of the pending tries the judge failed on, said where there is room for it.
+    let failed = match cell.failed {
+        0 => String::new(),
+        n if n == cell.pending => " JE".to_string(),
+        n => format!(" ({n} JE)"),
+    };
     let pending = if cell.pending > 0 {
-        format!("<small>?{}</small>", cell.pending)
+        format!("<small>?{}{failed}</small>", cell.pending)
     } else {
         String::new()
     };
@@ -134,7 +140,11 @@ pub fn page(record: &Record<'_>, board: &Board) -> String {
         esc(&format_reltime(rules.duration)),
     );
     board_table(&mut html, record, board);
-    let failed = board.rows.iter().flat_map(|r| &r.cells).any(|c| c.failed > 0);
+    let failed = board
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.failed > 0);
     legend(&mut html, rules.kind, board.view, failed);
     tries(&mut html, record, board);
     html.push_str("</body></html>\n");
