@@ -409,7 +409,15 @@ fn bad_input_is_named_by_its_file() {
             stderr(&output)
         );
     }
-    let clics_table: [(&str, &str); 4] = [
+    let clics_table: [(&str, &str); 6] = [
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "2:00:01"}]"#,
+            "`pkg/submissions.json`: submission `s1`: its time 2:00:01.000 is outside the contest (0:00:00.000 to 2:00:00.000) (hint: a try after the end does not count",
+        ),
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "-0:01:00"}]"#,
+            "submission `s1`: its time -0:01:00.000 is outside the contest (0:00:00.000 to 2:00:00.000) (hint: a try before the start is a time noted wrong",
+        ),
         (
             r#"[{"id": "s1", "team_id": "nobody", "problem_id": "hello", "language_id": "python3", "contest_time": "0:05:00"}]"#,
             "`pkg/submissions.json`: submission `s1`: team `nobody` is not in",
@@ -1073,6 +1081,16 @@ fn the_hand_off_of_an_icpc_day_warns_of_scored_problems_and_checks_the_day_first
         text.contains("warning: problem D (`two-n-queens`) is scored"),
         "{text}"
     );
+    // A second hand-off into the same folder writes nothing over what is there.
+    project.write("pkg/notes.txt", "my notes\n");
+    let again = hand_off(&project);
+    assert_eq!(again.status.code(), Some(ERROR), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already exists"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(project.read("pkg/notes.txt"), "my notes\n");
     // A bad try stops it before anything is written, naming the file.
     let project = training();
     project.write("training/submissions/ada/Q.py", HELLO);
