@@ -1340,3 +1340,125 @@ fn an_edited_interactor_judges_its_problems_tries_again() {
         "{errors}"
     );
 }
+
+/// A coach's testlib checker in Python: 0 for the answer, 1 for another, 3 (its own failure)
+/// when the output says `fail`, and a crash when it says `crash`.
+const CHECK_PY: &str = r#"import sys
+output = open(sys.argv[2]).read().split()
+answer = open(sys.argv[3]).read().split()
+if output == ["fail"]:
+    print("FAIL the answer file must be wrong", file=sys.stderr)
+    sys.exit(3)
+if output == ["crash"]:
+    raise ValueError("a bug of the checker's")
+if output != answer:
+    print("wrong answer %s instead of %s" % (output, answer), file=sys.stderr)
+    sys.exit(1)
+sys.exit(0)
+"#;
+
+/// The output validator problemtools reads, as `harness export` carries the checker above.
+#[test]
+fn an_exported_python_checker_answers_as_kattis_wants_and_its_failure_stays_a_judge_error() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.sum]\ntime-limit = \"2s\"\nchecker = { type = \"command\", command = [\"checkers/check.py\"] }\n",
+        )
+        .file("checkers/check.py", CHECK_PY)
+        .case("sum", "sample-1", "1 2\n", "3\n")
+        .case("sum", "1", "20 22\n", "42\n")
+        .file(
+            "solutions/submissions/sum/accepted/sum.py",
+            "a, b = map(int, input().split())\nprint(a + b)\n",
+        )
+        .file(
+            "solutions/submissions/sum/wrong_answer/product.py",
+            "a, b = map(int, input().split())\nprint(a * b)\n",
+        );
+    let output = project
+        .harness()
+        .args(["export", "sum", "--out", "pkg", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let validator = project.join("pkg/output_validator/validate.py");
+    assert!(validator.is_file(), "{:?}", walk(&project.join("pkg")));
+    // `validate INPUT ANSWER FEEDBACK_DIR < OUTPUT`, as a judge runs it.
+    let run = |output: &str| {
+        let feedback = tempfile::tempdir_in(project.path()).unwrap();
+        let mut child = Process::new("python3")
+            .arg(&validator)
+            .arg(project.join("cases/sum/1.in"))
+            .arg(project.join("cases/sum/1.ans"))
+            .arg(format!("{}/", feedback.path().display()))
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), output.as_bytes()).unwrap();
+        let done = child.wait_with_output().unwrap();
+        let message =
+            std::fs::read_to_string(feedback.path().join("judgemessage.txt")).unwrap_or_default();
+        (done.status.code(), message)
+    };
+    assert_eq!(run("42\n").0, Some(42));
+    let (code, message) = run("41\n");
+    assert_eq!(code, Some(43));
+    assert!(
+        message.contains("wrong answer ['41'] instead of ['42']"),
+        "{message}"
+    );
+    // Its failure and its crash: neither 42 nor 43, a judge error wherever it is judged.
+    let (code, message) = run("fail\n");
+    assert!(!matches!(code, Some(42 | 43)), "{code:?}");
+    assert!(
+        message.contains("FAIL the answer file must be wrong"),
+        "{message}"
+    );
+    let (code, message) = run("crash\n");
+    assert!(!matches!(code, Some(42 | 43)), "{code:?}");
+    assert!(
+        message.contains("ValueError: a bug of the checker's"),
+        "{message}"
+    );
+
+    // problemtools judges the stored submissions with it as they are filed.
+    let installed = Process::new("verifyproblem")
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "verifyproblem is not installed: CI runs .ci/install-tools, which installs it"
+        );
+        common::skipped(
+            "verifyproblem is not installed (pip install problemtools; .ci/install-tools does)",
+        );
+        return;
+    }
+    let output = Process::new("verifyproblem")
+        .args(["-p", "submissions", "--"])
+        .arg(project.join("pkg"))
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let text = stdout(&output) + &stderr(&output);
+    assert!(output.status.success(), "verifyproblem:\n{text}");
+    for line in [
+        "accepted/sum.py",
+        "OK: AC",
+        "wrong_answer/product.py",
+        "OK: WA",
+        "0 errors",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
