@@ -633,7 +633,7 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         "{text}"
     );
     for line in [
-        "0:05:00.000 A JE eli/A.py first failing case `sample-1`: checker",
+        "0:05:00.000 A JE eli/A.py first failing case `sample-1`: checker `checkers/boards.py` failed (exit 3): board 2 is valid but not in the answer file: the answer must be wrong",
         "0:08:00.000 A CE bo/A.cpp",
         "1:00:00.000 C RE bo/C/2.py first failing case `sample-1`",
         "0:30:00.000 C TLE eli/C.cpp first failing case `sample-1`",
@@ -673,6 +673,7 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         page.contains("<span class=\"badge v-JE\">JE</span>"),
         "{page}"
     );
+    assert!(page.contains("first failing case <code>sample-1</code>: checker `checkers/boards.py` failed (exit 3): board 2 is valid but not in the answer file"), "{page}");
     assert!(
         page.contains("?N: tries the judge failed on (JE): no result until judged again"),
         "{page}"

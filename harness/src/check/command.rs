@@ -35,13 +35,17 @@ const EXIT_POINTS: i32 = 7;
 /// The line that opens the report of an uncaught Python exception.
 const PYTHON_TRACEBACK: &str = "Traceback (most recent call last):";
 
+/// Runs `program` on the case; its messages call it `shown` when given (what judge.toml names,
+/// where `program` is a build of it).
 pub(super) fn command(
     program: &Path,
+    shown: Option<&Path>,
     args: &[String],
     case: &CaseFiles<'_>,
     output: &[u8],
     timeout: Duration,
 ) -> Judgement {
+    let name = shown.unwrap_or(program);
     let file = tempfile::Builder::new()
         .prefix("harness-output-")
         .tempfile()
@@ -55,7 +59,7 @@ pub(super) fn command(
         Err(err) => {
             return Judgement::judge_error(format!(
                 "cannot write the output for checker `{}`: {err}",
-                program.display()
+                name.display()
             ))
         }
     };
@@ -83,13 +87,13 @@ pub(super) fn command(
             };
             return Judgement::judge_error(format!(
                 "cannot start checker `{}`: {source}{hint}",
-                program.display()
+                name.display()
             ));
         }
         Err(error) => {
             return Judgement::judge_error(format!(
                 "checker `{}` could not run: {error}",
-                program.display()
+                name.display()
             ))
         }
     };
@@ -100,16 +104,16 @@ pub(super) fn command(
     match collected.result.limit_hit {
         Some(LimitHit::WallTime | LimitHit::CpuTime) => Judgement::judge_error(format!(
             "checker `{}` did not finish within {}s and was killed",
-            program.display(),
+            name.display(),
             timeout.as_secs_f64()
         )),
         Some(LimitHit::Memory) => Judgement::judge_error(format!(
             "checker `{}` used more than {} and was killed",
-            program.display(),
+            name.display(),
             format_size_limit(COMMAND_MEMORY)
         )),
         Some(LimitHit::Output) | None => classify_command(
-            program,
+            name,
             collected.result.termination,
             &collected.stdout,
             &collected.stderr,
@@ -222,7 +226,7 @@ mod tests {
             answer: &answer,
         };
         let args: Vec<String> = args.iter().map(std::string::ToString::to_string).collect();
-        command(program, &args, &case, b"5\n", timeout)
+        command(program, None, &args, &case, b"5\n", timeout)
     }
 
     #[test]
@@ -256,6 +260,32 @@ mod tests {
                 result.reason
             );
         }
+    }
+
+    #[test]
+    fn a_built_checker_is_named_as_judge_toml_names_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let program = script(dir.path(), "main.bin", "echo 'FAIL no' >&2; exit 3");
+        let input = dir.path().join("case.in");
+        std::fs::write(&input, "1\n").expect("write input");
+        let case = CaseFiles {
+            input: &input,
+            answer: &input,
+        };
+        let shown = Path::new("checkers/boards.py");
+        let result = command(
+            &program,
+            Some(shown),
+            &[],
+            &case,
+            b"1\n",
+            Duration::from_secs(20),
+        );
+        assert_eq!(result.verdict, JE, "{}", result.reason);
+        assert_eq!(
+            result.reason,
+            "checker `checkers/boards.py` failed (exit 3): FAIL no"
+        );
     }
 
     #[test]

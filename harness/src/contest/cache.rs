@@ -106,7 +106,7 @@ pub fn problem_key(
 /// The words of a checker's command that may be files.
 fn checker_words(checker: &crate::check::Checker) -> Vec<PathBuf> {
     match checker {
-        crate::check::Checker::Command { program, args } => std::iter::once(program.clone())
+        crate::check::Checker::Command { program, args, .. } => std::iter::once(program.clone())
             .chain(args.iter().map(PathBuf::from))
             .collect(),
         crate::check::Checker::Package(checker) => match &checker.validator {

@@ -471,7 +471,7 @@ fn package_files(
         _ if interactor.is_some() => interactor.clone().map(Validator::Interactor),
         (Checker::Lines, None) => Some(Validator::Own(LINES_VALIDATOR)),
         (Checker::UnorderedBlocks, None) => Some(Validator::Own(UNORDERED_BLOCKS_VALIDATOR)),
-        (Checker::Command { program, args }, None) => match carried_checker(program, args) {
+        (Checker::Command { program, args, .. }, None) => match carried_checker(program, args) {
             Some(source) => Some(Validator::Wrapped(checker_wrapper(
                 &crate::package::file_name(&source),
                 &String::from_utf8_lossy(&read(&source)?),
