@@ -1046,8 +1046,7 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
         .read("pkg-feed.ndjson")
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|e| e["type"] == "judgements" && e["data"]["submission_id"] == eli_a["id"])
-        .last()
+        .rfind(|e| e["type"] == "judgements" && e["data"]["submission_id"] == eli_a["id"])
         .expect("a judgement of eli's try");
     assert_eq!(judgement["data"]["judgement_type_id"], "JE", "{judgement}");
     let lines = rows(&board);
