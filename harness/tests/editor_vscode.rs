@@ -39,6 +39,12 @@ title = "A plus B"
 time-limit = "3s"
 "#;
 
+/// A problem whose limit no sleeper reaches while the browser, on a loaded machine, brings up
+/// the palette to cancel it: cancelled, never TLE first.
+const SLOW_TOML: &str = r#"[problems.sleep]
+time-limit = "600s"
+"#;
+
 /// The extension's own files: what `npm ci` and `tsc` need, not what they made.
 const EXTENSION_FILES: &[&str] = &["package.json", "package-lock.json", "tsconfig.json"];
 const EXTENSION_FOLDERS: &[&str] = &["src", "test"];
@@ -73,7 +79,11 @@ fn project() -> Project {
         .file("contest/cases/sum/01.in", "1 1\n")
         .file("contest/cases/sum/01.ans", "2\n")
         .file("contest/cases/sum/02.in", "5 6\n")
-        .file("contest/cases/sum/02.ans", "11\n");
+        .file("contest/cases/sum/02.ans", "11\n")
+        .file("slow/judge.toml", SLOW_TOML)
+        .file("slow/sleep.py", "import time\ntime.sleep(1200)\n")
+        .file("slow/cases/sleep/1.in", "1\n")
+        .file("slow/cases/sleep/1.ans", "1\n");
     for file in EXTENSION_FILES {
         let text = std::fs::read_to_string(extension_folder().join(file))
             .unwrap_or_else(|e| panic!("editors/vscode/{file}: {e}"));
@@ -235,6 +245,37 @@ fn chromium_or_skip(test: &str) -> Option<PathBuf> {
     found
 }
 
+/// The ends of code-server's logs (the extension host's, the Harness output channel's with the
+/// server's stderr), for a failure's message: on a CI machine they are all there is to read.
+fn logs(folder: &Path) -> String {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "log") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut text = String::new();
+    for file in files {
+        let content = std::fs::read_to_string(&file).unwrap_or_default();
+        let lines: Vec<&str> = content.lines().collect();
+        let tail = &lines[lines.len().saturating_sub(40)..];
+        text += &format!(
+            "--- {} (last {} lines)\n{}\n",
+            file.display(),
+            tail.len(),
+            tail.join("\n")
+        );
+    }
+    text
+}
+
 /// code-server and everything it started (the extension host, its `harness serve`), killed
 /// as a group when the test ends however it ends.
 struct Group(Child);
@@ -350,7 +391,11 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
         )
     });
     eprintln!("{result:#}\nscreenshots in {}", shots.display());
-    assert!(result.get("error").is_none(), "{result:#}");
+    assert!(
+        result.get("error").is_none(),
+        "{result:#}\n{}",
+        logs(&project.join("home/data/logs"))
+    );
 
     let status = |part: &str| -> Vec<String> {
         result[part]["status"]
