@@ -174,7 +174,11 @@ async function judge(): Promise<void> {
   }
   const state = await harness.judge({ source, ...picked, watch, all });
   follow(state);
-  if (settings().panel && !panelOpened) await showPage();
+  if (settings().panel) {
+    if (!panelOpened) await showPage();
+    // Behind another editor it would draw nothing: judging shows it again, beside.
+    else if (panel && !panel.visible) panel.reveal(vscode.ViewColumn.Beside, true);
+  }
 }
 
 async function stress(): Promise<void> {
