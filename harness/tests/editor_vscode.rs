@@ -460,7 +460,12 @@ fn the_panel_shows_the_live_page_and_a_received_problem_opens_inside_code_server
         .local_addr()
         .unwrap()
         .port();
-    let settings = serde_json::json!({"harness.receive": true, "harness.receivePort": port});
+    let settings = serde_json::json!({
+        "harness.receive": true,
+        "harness.receivePort": port,
+        // The chat side bar, empty here, would squeeze the panel in the screenshot.
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
+    });
     let result = drive_in_code_server(
         &project,
         &tools,

@@ -143,7 +143,7 @@ function postProblem(port) {
 
     // Closed, and opened again from the palette: caught up with what was judged.
     await page.click('.tabs-container .tab[aria-label*="Harness · live"]');
-    await command(page, "View: Close Editor");
+    await page.click('.tabs-container .tab[aria-label*="Harness · live"] .tab-actions .action-label');
     await until("the panel to close", async () => !(await livePage(page)));
     await open(page, "practice/a.py");
     await command(page, "Harness: Show the live page");

@@ -126,7 +126,11 @@ mod tests {
 
     #[test]
     fn a_nonce_is_base64_letters_only() {
-        for good in ["abcdefghijklmnop", "c2FtcGxlLW5vbmNlLTEyMzQ1Ng==", "A-_+/=0123456789ab"] {
+        for good in [
+            "abcdefghijklmnop",
+            "c2FtcGxlLW5vbmNlLTEyMzQ1Ng==",
+            "A-_+/=0123456789ab",
+        ] {
             assert!(is_nonce(good), "{good}");
         }
         let long = "a".repeat(257);
