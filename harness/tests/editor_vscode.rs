@@ -265,7 +265,7 @@ fn drive_in_code_server(
     project: &Project,
     (tools, chromium): &(PathBuf, PathBuf),
     script: &str,
-    settings: serde_json::Value,
+    settings: &serde_json::Value,
     env: &[(&str, String)],
     shots: &str,
 ) -> serde_json::Value {
@@ -375,7 +375,7 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
     let project = built();
     // The panel has a test of its own; here the output channel is read.
     let settings = serde_json::json!({"harness.panel": false});
-    let result = drive_in_code_server(&project, &tools, "drive.js", settings, &[], "vscode");
+    let result = drive_in_code_server(&project, &tools, "drive.js", &settings, &[], "vscode");
 
     let status = |part: &str| -> Vec<String> {
         result[part]["status"]
@@ -470,7 +470,7 @@ fn the_panel_shows_the_live_page_and_a_received_problem_opens_inside_code_server
         &project,
         &tools,
         "panel.js",
-        settings,
+        &settings,
         &[("HARNESS_RECEIVE_PORT", port.to_string())],
         "vscode-panel",
     );
