@@ -17,6 +17,7 @@ pub mod notice;
 pub mod package;
 pub mod progress;
 pub mod project;
+pub mod record;
 pub mod reporter;
 pub mod score;
 pub mod scoreboard;
