@@ -339,24 +339,7 @@ mod tests {
     use super::*;
     use crate::event::Finished;
     use crate::judge::Mismatch;
-
-    fn outcome(case: &str, verdict: Verdict, reason: &str, cpu_ms: u64) -> CaseOutcome {
-        CaseOutcome {
-            cpu_time: Duration::from_millis(cpu_ms),
-            wall_time: Duration::from_millis(cpu_ms + 1),
-            peak_memory_bytes: 2 << 20,
-            ..CaseOutcome::new(case, verdict, reason)
-        }
-    }
-
-    fn limits() -> Limits {
-        Limits {
-            cpu_time: Duration::from_secs(1),
-            wall_time: Duration::from_secs(3),
-            memory_bytes: 256 << 20,
-            output_bytes: 64 << 20,
-        }
-    }
+    use crate::report::fixtures::{limits, outcome};
 
     /// The report of one `harness run` suite of `sum` on these outcomes.
     fn render(outcomes: &[CaseOutcome], run: &[Property]) -> String {
@@ -453,43 +436,16 @@ mod tests {
     }
 
     fn submission(outcomes: Vec<CaseOutcome>, compiled: bool) -> SubmissionReport {
-        use crate::compile::Language;
-        use crate::judge::submission::CompileOutcome;
-        SubmissionReport {
-            problem: "sum".to_string(),
-            title: "Sum".to_string(),
-            source: std::path::PathBuf::from("mine.c"),
-            language: Some(Language {
-                id: "c".to_string(),
-                name: "C11".to_string(),
-                extensions: vec!["c".to_string()],
-                compile: None,
-                run: vec!["{exe}".to_string()],
-                time_multiplier: 1.0,
-                compile_limits: crate::compile::CompileLimits::default(),
-                sandbox: Default::default(),
-                tools: Vec::new(),
-            }),
-            limits: limits(),
-            compile: CompileOutcome {
-                ok: compiled,
-                message: if compiled {
-                    String::new()
-                } else {
-                    "mine.c:3: error: expected ';'\n  3 | x = 1".to_string()
-                },
-            },
-            verdict: if compiled {
-                crate::judge::overall_verdict(&outcomes)
-            } else {
-                Verdict::CompileError
-            },
-            planned_cases: 3,
-            outcomes,
-            elapsed: Duration::from_millis(10),
-            jobs: 1,
-            score: None,
+        let mut report = crate::report::fixtures::report("sum", "mine.c", outcomes, 3);
+        report.language = crate::config::languages::builtin()
+            .into_iter()
+            .find(|l| l.id == "c");
+        if !compiled {
+            report.compile.ok = false;
+            report.compile.message = "mine.c:3: error: expected ';'\n  3 | x = 1".to_string();
+            report.verdict = Verdict::CompileError;
         }
+        report
     }
 
     /// What the JUnit export is for `command` on these finished units.

@@ -8,6 +8,8 @@ pub mod custom;
 pub mod diff;
 pub mod doctor;
 pub mod excerpt;
+#[cfg(test)]
+pub mod fixtures;
 pub mod html;
 pub mod human;
 pub mod json;

@@ -321,39 +321,15 @@ mod tests {
         }
     }
 
-    fn report(outcomes: Vec<CaseOutcome>) -> SubmissionReport {
-        SubmissionReport {
-            problem: "sum".to_string(),
-            title: "Sum".to_string(),
-            source: "sum.c".into(),
-            language: None,
-            limits: crate::sandbox::run::Limits {
-                cpu_time: Duration::from_secs(1),
-                wall_time: Duration::from_secs(3),
-                memory_bytes: 256 << 20,
-                output_bytes: 64 << 20,
-            },
-            compile: crate::judge::submission::CompileOutcome {
-                ok: true,
-                message: String::new(),
-            },
-            verdict: Verdict::WrongAnswer,
-            planned_cases: outcomes.len(),
-            outcomes,
-            elapsed: Duration::ZERO,
-            jobs: 1,
-            score: None,
-        }
-    }
-
     #[test]
     fn the_record_keeps_the_diffs_its_most_demanding_export_shows() {
-        let judged = report(vec![
+        let outcomes = vec![
             CaseOutcome::new("1", Verdict::Accepted, ""),
             wrong("2"),
             wrong("3"),
             wrong("4"),
-        ]);
+        ];
+        let judged = crate::report::fixtures::report("sum", "sum.c", outcomes, 4);
         let results = [Finished::Judged(&judged)];
         let command = || crate::event::Command::Run;
         let none = Recorder::exported(Sizes(0), command(), &results, 1);

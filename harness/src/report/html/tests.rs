@@ -8,58 +8,14 @@ use std::time::Duration;
 use super::*;
 use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role};
-use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::verify::{Expected, Verified};
 use crate::judge::{CaseOutcome, Mismatch};
+use crate::report::fixtures::{outcome, report};
 use crate::report::record::Recorder;
 use crate::report::reporter::Reporter;
-use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
 const EVIL: &str = "<script>alert('x')</script>";
-
-fn outcome(case: &str, verdict: Verdict, reason: &str, cpu_ms: u64) -> CaseOutcome {
-    CaseOutcome {
-        cpu_time: Duration::from_millis(cpu_ms),
-        wall_time: Duration::from_millis(cpu_ms + 1),
-        peak_memory_bytes: 2 << 20,
-        ..CaseOutcome::new(case, verdict, reason)
-    }
-}
-
-fn limits() -> Limits {
-    Limits {
-        cpu_time: Duration::from_secs(1),
-        wall_time: Duration::from_secs(3),
-        memory_bytes: 256 << 20,
-        output_bytes: 64 << 20,
-    }
-}
-
-fn report(
-    problem: &str,
-    source: &str,
-    outcomes: Vec<CaseOutcome>,
-    planned: usize,
-) -> SubmissionReport {
-    SubmissionReport {
-        problem: problem.to_string(),
-        title: format!("Title of {problem}"),
-        source: PathBuf::from(source),
-        language: None,
-        limits: limits(),
-        compile: CompileOutcome {
-            ok: true,
-            message: String::new(),
-        },
-        verdict: crate::judge::overall_verdict(&outcomes),
-        planned_cases: planned,
-        outcomes,
-        elapsed: Duration::from_millis(10),
-        jobs: 1,
-        score: None,
-    }
-}
 
 fn unit(problem: &str, label: &str, cases: &[&str]) -> Unit {
     Unit {
