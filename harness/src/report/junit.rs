@@ -396,7 +396,7 @@ mod tests {
             panic!("not skipped: {:?}", suite.test_cases[4]);
         };
         assert_eq!(
-            message.as_ref().map(|m| m.as_str()),
+            message.as_ref().map(quick_junit::XmlString::as_str),
             Some("ran, not checked: no answer to compare with")
         );
     }

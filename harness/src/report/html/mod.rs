@@ -17,8 +17,7 @@ pub struct Html;
 
 impl Exporter for Html {
     fn export(&self, record: &Record) -> Option<Vec<u8>> {
-        let page = render::page(&record.plan, &record.units, Some(&record.summary));
-        Some(page.into_bytes())
+        Some(render::page(record).into_bytes())
     }
 
     fn diffs(&self) -> usize {

@@ -17,7 +17,7 @@ use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
-use crate::report::record::Recorded;
+use crate::report::record::{Record, Recorded};
 use crate::report::shown_path;
 use crate::results::case::RAN;
 use crate::text::tail_lines;
@@ -34,7 +34,8 @@ const STDERR_LINES: usize = 20;
 const NAMED_COLUMNS: usize = 60;
 
 /// The whole page.
-pub(super) fn page(plan: &Plan, results: &[Option<Recorded>], summary: Option<&Summary>) -> String {
+pub(super) fn page(record: &Record) -> String {
+    let (plan, results, summary) = (&record.plan, &record.units[..], &record.summary);
     let mut html = String::with_capacity(64 * 1024);
     let title = plan.command.title();
     let problems = by_problem(&plan.units);
@@ -70,7 +71,7 @@ pub(super) fn page(plan: &Plan, results: &[Option<Recorded>], summary: Option<&S
         }
         html.push_str("</section>\n");
     }
-    if let Some(summary) = summary.filter(|s| !s.skipped.is_empty()) {
+    if !summary.skipped.is_empty() {
         html.push_str("<section class=\"skipped\"><h2>Not judged here</h2><ul>");
         for skipped in &summary.skipped {
             let _ = write!(
@@ -120,16 +121,14 @@ fn anchor(problem: &str) -> String {
 }
 
 /// The run's context: what ran it, on what, how, when.
-fn context(html: &mut String, plan: &Plan, summary: Option<&Summary>) {
+fn context(html: &mut String, plan: &Plan, summary: &Summary) {
     html.push_str("<p class=\"context\">");
     let mut part = |text: String| {
         let _ = write!(html, "<span>{}</span>", esc(&text));
     };
     part(format!("harness {}", env!("CARGO_PKG_VERSION")));
     part(format!("started {}", utc(plan.started)));
-    if let Some(summary) = summary {
-        part(format!("took {:.1} s", summary.elapsed.as_secs_f64()));
-    }
+    part(format!("took {:.1} s", summary.elapsed.as_secs_f64()));
     part(format!(
         "{} core{}",
         plan.cores,
@@ -144,16 +143,15 @@ fn context(html: &mut String, plan: &Plan, summary: Option<&Summary>) {
             ""
         }
     ));
-    match summary.map(|s| &s.unsandboxed) {
-        Some(Some(why)) => part(format!(
+    match &summary.unsandboxed {
+        Some(why) => part(format!(
             "sandbox: {} — programs ran without it: {why}",
             plan.sandbox.as_str()
         )),
-        Some(None) => part(format!(
+        None => part(format!(
             "sandbox: {} — programs under test ran sandboxed",
             plan.sandbox.as_str()
         )),
-        None => part(format!("sandbox: {}", plan.sandbox.as_str())),
     }
     if let Some(partition) = plan.partition {
         part(format!("slice {partition}"));
