@@ -82,7 +82,7 @@ fn case_test(classname: &str, outcome: &CaseOutcome) -> TestCase {
     } else if !outcome.checked() {
         let mut status = TestCaseStatus::skipped();
         let ran = crate::results::case::RAN_NOT_CHECKED;
-        status.set_message(format!("{ran}: {}", outcome.reason));
+        status.set_message(xml_text(&format!("{ran}: {}", outcome.reason)));
         status
     } else {
         TestCaseStatus::success()
@@ -117,15 +117,23 @@ fn failure(verdict: Verdict, message: String, text: String) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(kind);
     status
         .set_type(verdict.as_str())
-        .set_message(message)
-        .set_description(text);
+        .set_message(xml_text(&message))
+        .set_description(xml_text(&text));
     status
+}
+
+/// quick-junit drops the control characters XML 1.0 forbids, but not U+FFFE and U+FFFF, which
+/// it forbids too: a program's output or stderr holding one would make the whole file
+/// unreadable. Shown as `\u{fffe}`, so the reader still sees what was there.
+fn xml_text(text: &str) -> String {
+    text.replace('\u{fffe}', "\\u{fffe}")
+        .replace('\u{ffff}', "\\u{ffff}")
 }
 
 /// `case` with the end of the program's stderr, when it wrote any.
 fn with_stderr(mut case: TestCase, stderr: &str) -> TestCase {
     if !stderr.is_empty() {
-        case.set_system_err(tail_lines(stderr, STDERR_LINES).join("\n"));
+        case.set_system_err(xml_text(&tail_lines(stderr, STDERR_LINES).join("\n")));
     }
     case
 }
@@ -353,7 +361,8 @@ mod tests {
 
     #[test]
     fn what_a_program_writes_cannot_break_the_file() {
-        let hostile = "a<b & \"c\" \u{1b}[31mred\u{1b}[0m nul\0bell\u{7}\r\nünïcode ✓";
+        let hostile =
+            "a<b & \"c\" \u{1b}[31mred\u{1b}[0m nul\0bell\u{7}\u{fffe}\u{ffff}\r\nünïcode ✓";
         let mut case = outcome("hostile", Verdict::WrongAnswer, hostile, 1);
         case.stderr_tail = hostile.to_string();
         let xml = render(&[case], &[]);
@@ -366,13 +375,14 @@ mod tests {
         // but for a line break in an attribute, which XML reads as a space.
         assert_eq!(
             failure.attribute("message"),
-            Some("a<b & \"c\" red nulbell ünïcode ✓")
+            Some("a<b & \"c\" red nulbell\\u{fffe}\\u{ffff} ünïcode ✓")
         );
         let stderr = document
             .descendants()
             .find(|n| n.has_tag_name("system-err"))
             .unwrap();
-        assert_eq!(stderr.text(), Some("a<b & \"c\" red nulbell\nünïcode ✓"));
+        let text = "a<b & \"c\" red nulbell\\u{fffe}\\u{ffff}\nünïcode ✓";
+        assert_eq!(stderr.text(), Some(text));
     }
 
     #[test]
