@@ -78,7 +78,7 @@ fn case_test(classname: &str, outcome: &CaseOutcome) -> TestCase {
             outcome.reason.clone()
         };
         let text = failure_text(outcome, &message);
-        failure(outcome.verdict, message, text)
+        failure(outcome.verdict, &message, &text)
     } else if !outcome.checked() {
         let mut status = TestCaseStatus::skipped();
         let ran = crate::results::case::RAN_NOT_CHECKED;
@@ -108,7 +108,7 @@ fn test(classname: &str, name: &str, status: TestCaseStatus, time: Duration) -> 
 
 /// A failure (an error for a judge error: nothing was judged) of this verdict, its one-line
 /// message and its text (measurements, the diff, a compiler's message).
-fn failure(verdict: Verdict, message: String, text: String) -> TestCaseStatus {
+fn failure(verdict: Verdict, message: &str, text: &str) -> TestCaseStatus {
     let kind = if verdict == Verdict::JudgeError {
         NonSuccessKind::Error
     } else {
@@ -117,8 +117,8 @@ fn failure(verdict: Verdict, message: String, text: String) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(kind);
     status
         .set_type(verdict.as_str())
-        .set_message(xml_text(&message))
-        .set_description(xml_text(&text));
+        .set_message(xml_text(message))
+        .set_description(xml_text(text));
     status
 }
 
@@ -242,7 +242,7 @@ fn verified_test(result: &Verified) -> TestCase {
             Some(outcome) => failure_text(outcome, &message),
             None => format!("every case was AC ({} cases)\n", got.outcomes.len()),
         };
-        failure(got.verdict, message, text)
+        failure(got.verdict, &message, &text)
     };
     let case = test(problem, name, status, got.max_cpu_time());
     with_stderr(case, decided.map_or("", |o| o.stderr_tail.as_str()))
@@ -253,7 +253,7 @@ fn compile_error_test(classname: &str, name: &str, report: &SubmissionReport) ->
     let message = &report.compile.message;
     let first = message.lines().next().unwrap_or("compile error");
     let text = format!("{}\n", message.trim_end());
-    let status = failure(Verdict::CompileError, first.to_string(), text);
+    let status = failure(Verdict::CompileError, first, &text);
     test(classname, name, status, Duration::ZERO)
 }
 
