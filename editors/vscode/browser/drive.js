@@ -44,12 +44,65 @@ async function open(page, file) {
   await page.waitForSelector(`.tabs-container .tab[aria-label*="${path.basename(file)}"]`, { timeout: PATIENCE_MS });
 }
 
+/** Whether the quick input (palette, Quick Open, a pick) is on screen. */
+async function quickInputShown(page) {
+  return page.$eval(".quick-input-widget", (widget) => widget.style.display !== "none" && widget.offsetParent !== null).catch(() => false);
+}
+
+/**
+ * Runs a command from the palette. The row is focused before Enter, and the palette must have
+ * closed after it: on a loaded machine the list can still be filtering when the row first
+ * shows, and an Enter then is lost.
+ */
 async function command(page, title) {
   await page.keyboard.press("F1");
   await page.waitForSelector(".quick-input-widget input", { visible: true, timeout: PATIENCE_MS });
   await page.keyboard.type(title);
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: PATIENCE_MS });
+  const row = `.quick-input-list .monaco-list-row[aria-label*="${title}"]`;
+  await page.waitForSelector(`${row}.focused`, { timeout: PATIENCE_MS });
   await page.keyboard.press("Enter");
+  // The closed palette keeps its rows in the page, hidden: only a shown one is still there.
+  const stillThere = async () => (await quickInputShown(page)) && (await page.$(`${row}.focused`)) !== null;
+  const deadline = Date.now() + 10_000;
+  while ((await stillThere()) && Date.now() < deadline) await sleep(100);
+  if (await stillThere()) await page.keyboard.press("Enter");
+}
+
+/**
+ * "Judge this file", then the status it ends in. A judge the window never started (the
+ * Harness item unchanged and no pick on screen for a while) is asked for again, and said
+ * so: the result keeps each try. `pick` (an attribute selector) is the row of the problem
+ * pick to take when one is offered.
+ */
+async function judgeUntil(page, pattern, tries, pick) {
+  const harnessItem = async () => (await statusBar(page)).find((item) => /^Harness\b/.test(item));
+  const before = await harnessItem();
+  for (let attempt = 1; ; attempt++) {
+    await command(page, "Harness: Judge this file");
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const now = await harnessItem();
+      if (pick && (await page.$(`.quick-input-list .monaco-list-row.focused[${pick}]`))) {
+        await page.keyboard.press("Enter");
+        return untilStatus(page, pattern);
+      }
+      if ((now !== undefined && now !== before) || (!pick && (await quickInputShown(page)))) return untilStatus(page, pattern);
+      await sleep(250);
+    }
+    tries.push(`try ${attempt}: nothing started: ${JSON.stringify(await seen(page))}`);
+    if (attempt === 3) return untilStatus(page, pattern);
+  }
+}
+
+/** What the window shows, for a failure's message: the status bar, toasts, the output. */
+async function seen(page) {
+  const texts = (selector) => page.$$eval(selector, (nodes) => nodes.map((node) => node.textContent.trim()).filter(Boolean)).catch(() => []);
+  return {
+    status: await statusBar(page),
+    notifications: await texts(".notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message"),
+    quickInput: (await quickInputShown(page)) ? await texts(".quick-input-widget .monaco-list-row") : [],
+    output: (await outputText(page)).slice(-3000),
+  };
 }
 
 /**
@@ -77,22 +130,20 @@ async function outputText(page) {
     args: ["--no-sandbox", "--window-size=1400,900"],
     defaultViewport: { width: 1400, height: 900 },
   });
-  const result = {};
+  const result = { retried: [] };
   try {
     const page = await browser.newPage();
     await page.goto(url, { waitUntil: "domcontentloaded", timeout: PATIENCE_MS });
     await page.waitForSelector(".monaco-workbench .statusbar", { timeout: PATIENCE_MS });
 
     await open(page, "practice/a.py");
-    await command(page, "Harness: Judge this file");
-    result.judged = { status: await untilStatus(page, /^Harness: .*\(\d+\/\d+\)/) };
+    result.judged = { status: await judgeUntil(page, /^Harness: .*\(\d+\/\d+\)/, result.retried) };
     await sleep(500);
     result.judged.output = await outputText(page);
     await page.screenshot({ path: path.join(shots, "judged.png") });
 
     await open(page, "practice/bad.cpp");
-    await command(page, "Harness: Judge this file");
-    result.compileError = { status: await untilStatus(page, /^Harness: CE$/) };
+    result.compileError = { status: await judgeUntil(page, /^Harness: CE$/, result.retried) };
     await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: PATIENCE_MS });
     result.compileError.squiggles = await page.$$eval(".monaco-editor .squiggly-error", (marks) => marks.length);
     result.compileError.status = await statusBar(page);
@@ -109,14 +160,18 @@ async function outputText(page) {
     await page.keyboard.press("Enter");
     result.picked.status = await untilStatus(page, /^Harness: .*\(\d+\/\d+\)/);
 
-    // A solution that sleeps, cancelled from the palette.
-    await open(page, "practice/sleep.py");
-    await command(page, "Harness: Judge this file");
-    await untilStatus(page, /^Harness: 0\/3$/);
+    // A solution that sleeps (its problem's limit is 600 s), cancelled from the palette.
+    await open(page, "slow/sleep.py");
+    await judgeUntil(page, /^Harness: .*0\/1$/, result.retried, 'aria-label*="sleep"');
     await command(page, "Harness: Cancel a task");
     result.cancelled = { status: await untilStatus(page, /^Harness: cancelled$/) };
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);
+    const page = (await browser.pages()).at(-1);
+    if (page) {
+      result.seen = await seen(page).catch((e) => String(e));
+      await page.screenshot({ path: path.join(shots, "failed.png") }).catch(() => undefined);
+    }
   } finally {
     await browser.close();
   }

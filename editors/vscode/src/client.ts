@@ -14,11 +14,13 @@ import {
   CasesAddResult,
   ErrorCode,
   EventsResult,
-  HarnessEvent,
   InitializeResult,
   JudgeParams,
+  PageResult,
   PROTOCOL,
+  ProblemReceived,
   ProblemsResult,
+  ServerEvent,
   StressParams,
 } from "./protocol";
 import { TaskState } from "./tasks";
@@ -90,8 +92,10 @@ interface Pending {
 
 /**
  * Events of a `Client` (an EventEmitter):
- * - `event` (event, state): an event of any task, in `seq` order, once each;
+ * - `event` (event, state): every event, in `seq` order, once each (the state is undefined
+ *   for an event of no task);
  * - `task` (state, event): the task's state after the event;
+ * - `received` (event): a problem Competitive Companion sent (`problem.received`);
  * - `lost` (since): events after `since` were no longer kept by the server;
  * - `warning` (text): a line the client could not read;
  * - `close` (why): the connection is gone.
@@ -110,7 +114,7 @@ export class Client extends EventEmitter {
   private readonly pending = new Map<number, Pending>();
   private closed?: string;
   /** Live events that came while a catch-up was under way, applied after it. */
-  private held?: HarnessEvent[];
+  private held?: ServerEvent[];
   private catching?: Promise<void>;
 
   private constructor(
@@ -285,6 +289,11 @@ export class Client extends EventEmitter {
     return this.request<CasesAddResult>("cases.add", params);
   }
 
+  /** The live page for a panel that posts it the events (`page`), locked to `nonce`. */
+  page(nonce?: string): Promise<PageResult> {
+    return this.request<PageResult>("page", nonce === undefined ? {} : { nonce });
+  }
+
   async shutdown(): Promise<void> {
     await this.request("shutdown");
   }
@@ -363,7 +372,7 @@ export class Client extends EventEmitter {
       return;
     }
     if (message.method === "event") {
-      this.route(message.params as HarnessEvent);
+      this.route(message.params as ServerEvent);
       return;
     }
     if (typeof message.id !== "number") {
@@ -385,7 +394,7 @@ export class Client extends EventEmitter {
     }
   }
 
-  private route(event: HarnessEvent): void {
+  private route(event: ServerEvent): void {
     if (this.held !== undefined) {
       this.held.push(event);
       return;
@@ -400,9 +409,15 @@ export class Client extends EventEmitter {
     this.apply(event);
   }
 
-  private apply(event: HarnessEvent): void {
+  private apply(event: ServerEvent): void {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
+    if (typeof event.task !== "number") {
+      // Of no task: no state to keep for it.
+      this.emit("event", event, undefined);
+      if (event.kind === "problem.received") this.emit("received", event as ProblemReceived);
+      return;
+    }
     const state = this.stateOf(event.task);
     state.apply(event);
     this.emit("event", event, state);

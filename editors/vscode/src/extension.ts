@@ -1,12 +1,17 @@
-//! The VS Code side, and only glue: commands, the status bar, diagnostics and the output
-//! channel, fed by the protocol client (client.ts) and its task states. One server per
-//! window on stdio, or the one shared `--socket` of the setting `harness.socket`.
+//! The VS Code side, and only glue: commands, the status bar, diagnostics, the output
+//! channel and the live page's panel, fed by the protocol client (client.ts), its task
+//! states and the panel's feed (panel.ts). One server per window on stdio, or the one shared
+//! `--socket` of the setting `harness.socket`; with `harness.receive`, the server receives
+//! Competitive Companion's problems and each one received is opened here.
 
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 
 import { Client, RpcError } from "./client";
-import { Diagnostic, HarnessEvent, Problem } from "./protocol";
+import { PageMessage, PanelFeed } from "./panel";
+import { Diagnostic, HarnessEvent, Problem, ProblemReceived } from "./protocol";
 import { caseLine, diagnosticsByFile, failureLines, finishLine, isSuccess, startLine, statusText } from "./report";
 import { TaskState } from "./tasks";
 
@@ -20,6 +25,11 @@ let previous: Client | undefined;
 const diagnosed = new Map<string, vscode.Uri[]>();
 /** The task the status bar shows: the last one this window started. */
 let shown: number | undefined;
+/** The live page's panel while it is open, and what feeds it. */
+let panel: vscode.WebviewPanel | undefined;
+const feed = new PanelFeed((message: PageMessage) => void panel?.webview.postMessage(message));
+/** The panel was opened once (by hand or by the first judge): judging does not reopen it. */
+let panelOpened = false;
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel("Harness");
@@ -34,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("harness.stress", () => guarded(stress)),
     vscode.commands.registerCommand("harness.cancel", () => guarded(cancel)),
     vscode.commands.registerCommand("harness.showOutput", () => output.show(true)),
+    vscode.commands.registerCommand("harness.showPage", () => guarded(showPage)),
     vscode.workspace.onDidChangeConfiguration((change) => {
       // A new binary or socket is used from the next command on.
       if (change.affectsConfiguration("harness")) void disconnect();
@@ -63,6 +74,9 @@ function settings() {
     socket: config.get<string>("socket") ?? "",
     watch: config.get<boolean>("watch") ?? false,
     all: config.get<boolean>("all") ?? false,
+    panel: config.get<boolean>("panel") ?? true,
+    receive: config.get<boolean>("receive") ?? false,
+    receivePort: config.get<number>("receivePort") ?? 4244,
   };
 }
 
@@ -76,11 +90,15 @@ function client(): Promise<Client> {
 }
 
 async function open(): Promise<Client> {
-  const { harness, socket } = settings();
+  const { harness, socket, receive, receivePort } = settings();
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const onStderr = (line: string) => output.appendLine(`[server] ${line}`);
-  const opened = socket ? await Client.connectOrStart(socket, { harness, cwd }) : Client.spawn({ harness, cwd, onStderr });
+  // Problems are stored in the judge.toml found from the workspace's folder (or a new one
+  // there). A shared server that is up already receives as it was started.
+  const args = receive ? ["--receive", String(receivePort)] : [];
+  const opened = socket ? await Client.connectOrStart(socket, { harness, cwd, args }) : Client.spawn({ harness, cwd, onStderr, args });
   opened.on("task", (state: TaskState, event: HarnessEvent) => show(state, event));
+  opened.on("received", (event: ProblemReceived) => void openReceived(event));
   opened.on("warning", (text: string) => output.appendLine(`warning: ${text}`));
   opened.on("lost", () => output.appendLine("warning: some events were no longer kept by the server"));
   opened.on("close", (why: string) => {
@@ -94,6 +112,7 @@ async function open(): Promise<Client> {
   // one's own that ended took its tasks with it.
   if (socket && previous) await opened.resume(previous);
   previous = undefined;
+  if (panel) await loadPage(opened, panel);
   return opened;
 }
 
@@ -155,6 +174,11 @@ async function judge(): Promise<void> {
   }
   const state = await harness.judge({ source, ...picked, watch, all });
   follow(state);
+  if (settings().panel) {
+    if (!panelOpened) await showPage();
+    // Behind another editor it would draw nothing: judging shows it again, beside.
+    else if (panel && !panel.visible) panel.reveal(vscode.ViewColumn.Beside, true);
+  }
 }
 
 async function stress(): Promise<void> {
@@ -250,4 +274,66 @@ function show(state: TaskState, event: HarnessEvent): void {
     status.tooltip = state.started ? `${state.started.source} on ${state.started.problem}` : undefined;
     status.show();
   }
+}
+
+/**
+ * The live page beside the editor: the server's own document (`page`), as `serve --http`
+ * serves it, handed the events by the feed. Scripts only its own, by a fresh nonce.
+ */
+async function showPage(): Promise<void> {
+  panelOpened = true;
+  if (panel) {
+    panel.reveal(undefined, true);
+    return;
+  }
+  const opened = vscode.window.createWebviewPanel(
+    "harness.live",
+    "Harness · live",
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    // It loads nothing: no local file is its to read. A page hidden and shown again is
+    // reloaded by VS Code, and says so (`ready`): the feed catches it up again.
+    { enableScripts: true, localResourceRoots: [] },
+  );
+  panel = opened;
+  opened.webview.onDidReceiveMessage((message: { ready?: unknown }) => {
+    if (message?.ready === true && panel === opened) void feed.ready();
+  });
+  opened.onDidDispose(() => {
+    if (panel === opened) {
+      panel = undefined;
+      feed.detach();
+    }
+  });
+  try {
+    await loadPage(await client(), opened);
+  } catch (error) {
+    opened.dispose();
+    throw error;
+  }
+}
+
+async function loadPage(harness: Client, into: vscode.WebviewPanel): Promise<void> {
+  feed.attach(harness);
+  into.webview.html = (await harness.page(randomBytes(18).toString("base64"))).html;
+}
+
+/**
+ * A problem Competitive Companion sent, opened as the Neovim plugin opens it: its solution
+ * file when a template made one (named like the problem, so that judging it offers the
+ * problem first), else its first sample.
+ */
+async function openReceived(event: ProblemReceived): Promise<void> {
+  const what = `${event.problem}${event.title ? ` (${event.title})` : ""}`;
+  output.appendLine(`received ${what}: ${event.samples} samples into ${event.cases}`);
+  for (const note of event.notes ?? []) output.appendLine(`  note: ${note}`);
+  let file = event.solution ?? undefined;
+  if (file === undefined) {
+    const samples = await fs.promises.readdir(event.cases).catch(() => [] as string[]);
+    const first = samples.filter((name) => name.endsWith(".in")).sort()[0];
+    if (first !== undefined) file = path.join(event.cases, first);
+  }
+  if (file !== undefined) {
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+  }
+  void vscode.window.showInformationMessage(`Harness: received ${what}`);
 }

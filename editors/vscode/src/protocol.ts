@@ -94,7 +94,7 @@ export interface CasesAddResult {
 }
 
 export interface EventsResult {
-  events: HarnessEvent[];
+  events: ServerEvent[];
   next: number;
   complete: boolean;
 }
@@ -207,6 +207,36 @@ export type HarnessEvent =
   | StressProgress
   | StressShrunk
   | TaskFinished;
+
+/** Competitive Companion sent a problem (a server with `--receive`); of no task. */
+export interface ProblemReceived {
+  seq: number;
+  task: null;
+  kind: "problem.received";
+  problem: string;
+  title: string;
+  group: string;
+  url: string;
+  config: string;
+  folder: string;
+  cases: string;
+  samples: number;
+  time_limit_ms: number | null;
+  memory_kib: number | null;
+  interactive: boolean;
+  updated: boolean;
+  solution: string | null;
+  notes: string[];
+  [more: string]: unknown;
+}
+
+/** Every event the server sends: a task's, or one of no task. */
+export type ServerEvent = HarnessEvent | ProblemReceived;
+
+/** `page`'s answer: the live page for a panel that hands it the events. */
+export interface PageResult {
+  html: string;
+}
 
 /** The protocol's error codes (the `errors` of `initialize`'s capabilities). */
 export const ErrorCode = {

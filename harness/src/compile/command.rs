@@ -50,6 +50,7 @@ pub fn language(text: &str) -> Result<Language, SubmitError> {
         time_multiplier: 1.0,
         compile_limits: CompileLimits::default(),
         sandbox: Default::default(),
+        tools: Vec::new(),
     })
 }
 

@@ -267,7 +267,7 @@ fn key(
                 .compile
                 .iter()
                 .filter_map(|command| command.first().map(String::as_str))
-                .chain(super::languages::inner_tools(language).iter().copied());
+                .chain(language.tools.iter().map(String::as_str));
             for tool in tools {
                 key.part(cache::tool_identity(tool).as_bytes());
             }

@@ -630,6 +630,7 @@ mod tests {
             time_multiplier: 1.0,
             compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
+            tools: Vec::new(),
         }
     }
 

@@ -110,12 +110,9 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
         .compile
         .iter()
         .chain(std::iter::once(&language.run));
-    let inner = languages::inner_tools(language)
-        .iter()
-        .map(std::string::ToString::to_string);
     let named: Vec<String> = commands
         .filter_map(|command| command.first().cloned())
-        .chain(inner)
+        .chain(language.tools.iter().cloned())
         .collect();
     for program in &named {
         if program.contains("{source}") || program.contains("{exe}") {
@@ -341,6 +338,7 @@ mod tests {
             time_multiplier: 1.0,
             compile_limits: CompileLimits::default(),
             sandbox: Default::default(),
+            tools: Vec::new(),
         }
     }
 
@@ -383,6 +381,7 @@ mod tests {
         let sleepy = Language {
             compile_limits: limits,
             sandbox: Default::default(),
+            tools: Vec::new(),
             ..language(
                 "sh",
                 Some(&["sh", "-c", "echo thinking; sleep 30"]),
@@ -407,6 +406,7 @@ mod tests {
                 ..limits
             },
             sandbox: Default::default(),
+            tools: Vec::new(),
             ..language(
                 "sh",
                 Some(&["sh", "-c", "python3 -c 'b = b\"x\" * (1 << 30)'; exit 1"]),
@@ -445,6 +445,18 @@ mod tests {
         let error = compile(&missing, &source, 1 << 28).unwrap_err().to_string();
         assert!(
             error.contains("`no-such-compiler-zz` is not installed"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_missing_tool_its_commands_start_inside_a_script_is_named() {
+        let mut scripted = language("zz", Some(&["sh", "-c", "inner {source}"]), &["{exe}"]);
+        assert!(check_tools(&scripted).is_ok());
+        scripted.tools = vec!["no-such-inner-tool-zz".to_string()];
+        let error = check_tools(&scripted).unwrap_err().to_string();
+        assert!(
+            error.contains("`no-such-inner-tool-zz` is not installed"),
             "{error}"
         );
     }

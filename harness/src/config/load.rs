@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use super::error::ConfigError;
+use super::languages;
 use super::names::FILE_NAME;
 use super::parse::parse;
 use super::settings::Config;
 use super::user;
-use crate::compile::languages;
 
 /// Walks up from `start` to the first folder holding judge.toml, as cargo does for Cargo.toml.
 pub fn find(start: &Path) -> Result<PathBuf, ConfigError> {

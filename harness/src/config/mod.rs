@@ -9,7 +9,7 @@ mod commands;
 mod detect;
 pub(crate) mod edit;
 mod error;
-mod languages;
+pub mod languages;
 mod load;
 mod names;
 mod parse;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::commands::{Files, Missing};
 use super::error::{syntax_error, ConfigError, Errors, Key};
-use super::languages::languages_of;
+use super::languages::{self, languages_of};
 use super::names::{check_file_name, check_name};
 use super::raw::{
     RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawInteractor, RawProblem,
@@ -22,7 +22,7 @@ use super::settings::{
     Problem, Stress, MAX_PROCESSES,
 };
 use crate::check::Checker;
-use crate::compile::languages::{self, Language};
+use crate::compile::languages::Language;
 use crate::units;
 
 /// The default output limit, when neither the problem nor `[defaults]` sets one.

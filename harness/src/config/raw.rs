@@ -112,6 +112,8 @@ pub(super) struct RawLanguage {
     pub(super) compile_time_limit: Option<DurationValue>,
     pub(super) compile_memory_limit: Option<SizeValue>,
     pub(super) sandbox: Option<crate::sandbox::LanguageSandbox>,
+    #[serde(default)]
+    pub(super) tools: Vec<String>,
 }
 
 /// `reference = "brute.py"` (a file) or `reference = ["python3", "brute.py"]` (a command).

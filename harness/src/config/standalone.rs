@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::commands::Files;
+use super::languages;
 use super::names::FILE_NAME;
 use super::raw::RawChecker;
 use super::resolve::resolve_checker;
 use super::settings::{Config, FileIo, Problem, ValidatorProtocol};
 use super::user::UserConfig;
 use crate::check::Checker;
-use crate::compile::languages;
 
 /// Codeforces' usual limits: what a problem without a statement at hand most likely has.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(2);

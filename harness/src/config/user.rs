@@ -77,7 +77,7 @@ pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
     let raw: RawUser = toml::from_str(text).map_err(|error| syntax_error(text, path, &error))?;
     let root = path.parent().unwrap_or(Path::new("."));
     let languages = languages_of(raw.languages, path)?;
-    let sources: Vec<String> = crate::compile::languages::builtin()
+    let sources: Vec<String> = super::languages::builtin()
         .iter()
         .chain(&languages)
         .flat_map(|language| language.extensions.iter().cloned())

@@ -95,7 +95,7 @@ pub fn export_contest(
     };
     let id = match &own {
         Some(info) if super::handoff::is_identifier(&info.id) => info.id.clone(),
-        _ => contest_id(config),
+        Some(_) | None => contest_id(config),
     };
     let start_time = match day {
         Some(day) => day.start_time(),
@@ -251,7 +251,7 @@ fn as_it_is(
     let dialect = match crate::package::detect(root) {
         Some(crate::package::Format::KattisLegacy) => super::Dialect::Domjudge,
         Some(crate::package::Format::Kattis2025) => super::Dialect::Kattis,
-        _ => {
+        Some(crate::package::Format::Polygon) | None => {
             return Err(ExportError::NotKattis {
                 problem: problem.name.clone(),
                 path: root.to_path_buf(),

@@ -803,7 +803,8 @@ fn package_files(
                         Some((_, range @ crate::score::ExpectedScore::Between(..))) => notes.push(format!(
                             "`{key}`: its expected score {range} not written into it: `@EXPECTED_SCORE@` says one score, not a range"
                         )),
-                        _ => {}
+                        // Said in the source already, or not stated: nothing to write.
+                        Some((_, crate::score::ExpectedScore::Exactly(_))) | None => {}
                     }
                 }
                 match expected {

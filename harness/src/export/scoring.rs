@@ -103,8 +103,12 @@ fn points(scoring: &Scoring, layout: &mut Layout) {
                 .entry(value.to_bits())
                 .or_default()
                 .push(case.name.clone()),
-            // A sample no glob names.
-            _ => layout.places.push((
+            // A sample no glob names. Named one by one so that a new kind of case value is
+            // decided here, not exported as a sample.
+            CaseValue::Nothing
+            | CaseValue::VerdictOnly
+            | CaseValue::Unbounded
+            | CaseValue::Kattis { .. } => layout.places.push((
                 case.name.clone(),
                 vec![format!("sample/{}", flat(&case.name))],
             )),

@@ -4,63 +4,12 @@
 //! error.
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use crate::compile::Language;
 
-fn language(
-    id: &str,
-    name: &str,
-    extensions: &[&str],
-    compile: Option<&[&str]>,
-    run: &[&str],
-) -> Language {
-    let strings = |parts: &[&str]| parts.iter().map(ToString::to_string).collect::<Vec<_>>();
-    Language {
-        id: id.to_string(),
-        name: name.to_string(),
-        extensions: strings(extensions),
-        compile: compile.map(strings),
-        run: strings(run),
-        time_multiplier: 1.0,
-        compile_limits: crate::compile::CompileLimits::default(),
-        sandbox: Default::default(),
-    }
-}
-
-/// Java and Kotlin as problemtools starts them (problemtools/config/languages.yaml): javac
-/// compiles the file as it is named, and the class run is the one named after the file
-/// (`{mainclass}`: `Sol.java` runs `Sol`; a `public class Main` in it does not compile), with
-/// `java -Dfile.encoding=UTF-8 -XX:+UseSerialGC -Xss64m -Xms{memlim}m -Xmx{memlim}m`. The
-/// sandbox shows a program only its own file, so the classes are packed into `{exe}` as a jar
-/// whose manifest names that class, and `-jar {exe}` stands for `-cp {path} {mainclass}`.
-/// problemtools runs the JVM with no address-space limit (`should_skip_memory_rlimit`); the
-/// sandbox keeps one 2 GiB above the memory limit as a backstop, in which a JVM with its
-/// default 1 GiB class space and 240 MiB code cache cannot start its threads: those two
-/// reservations are kept small, which changes nothing a program sees.
-const JAVA_COMPILE: &str = r#"set -e; dir=$(dirname "$2"); mkdir "$dir/classes"; javac -encoding UTF-8 -sourcepath "$dir" -d "$dir/classes" "$1"; jar --create --file "$2" --main-class "$(basename "$1" .java)" -C "$dir/classes" ."#;
-/// Kotlin: problemtools compiles with `kotlinc -d {path}/ -- {files}` and runs `kotlin … -cp
-/// {path}/ {Mainclass}Kt`; here kotlinc packs the classes with the Kotlin runtime into one jar
-/// (its manifest names that main class), run by the JVM with the same options. problemtools
-/// also passes `-language-version 1.3`, which kotlinc 2.x refuses; BAPCtools dropped it, and
-/// so does this.
-const KOTLIN_COMPILE: &str =
-    r#"set -e; kotlinc -nowarn -include-runtime -d "$2.jar" -- "$1" 2>&1; mv "$2.jar" "$2""#;
-
-/// The JVM as problemtools runs it, with the two reservations that fit the backstop.
-fn jvm_run() -> Vec<&'static str> {
-    vec![
-        "java",
-        "-Dfile.encoding=UTF-8",
-        "-XX:+UseSerialGC",
-        "-Xss64m",
-        "-Xms{memory-mib}m",
-        "-Xmx{memory-mib}m",
-        "-XX:ReservedCodeCacheSize=64m",
-        "-XX:CompressedClassSpaceSize=64m",
-        "-jar",
-        "{exe}",
-    ]
-}
+/// The package formats' languages, in judge.toml's `[languages]` syntax.
+const TABLE: &str = include_str!("languages.toml");
 
 /// The interpreter a package's Python 3 runs with here: PyPy when `pypy3` is installed, as
 /// problemtools, BAPCtools and Kattis run it (languages.yaml: python3 = "Python 3 (w/PyPy3)",
@@ -101,116 +50,33 @@ impl PackagePython {
     }
 }
 
-/// The built-in table: the languages as problemtools' languages.yaml runs them, with no
-/// time multiplier (the format has one time limit for every language). C and C++ take the
-/// standards of problemtools' and BAPCtools' languages.yaml (`-std=gnu17`, `-std=gnu++23`:
-/// valid C++20 such as `std::views` is CE under gnu++17), and, as their `{files}` does, every
-/// file of the language in the submission's folder and the package's `include/` is compiled
-/// with `{source}` (`compile::program`). `-static` and `-g` are left out: neither changes
-/// what a program computes, and a static libstdc++ is often not installed. Python files are
-/// Python 3, with PyPy when `python` says so, unless their first line names python2 (see
+/// The built-in table (languages.toml beside this file says whose flags), with Python 3 as
+/// `python` says: PyPy where it is installed, else the judge's own CPython entry (it links
+/// the real interpreter, so a version manager's shim is not timed) without the judge's
+/// multiplier. Python files are Python 3 unless their first line names python2 (see
 /// [`language_of`]).
 pub fn builtin(python: &PackagePython) -> Vec<Language> {
-    let python3 = match python {
-        PackagePython::PyPy(_) => language(
-            "python3",
-            "Python 3 (PyPy)",
-            &["py", "py3"],
-            Some(&["pypy3", "-m", "py_compile", "{source}"]),
-            &["pypy3", "{source}"],
-        ),
-        // The judge's own CPython entry (it links the real interpreter, so a version
-        // manager's shim is not timed), without the judge's multiplier.
-        PackagePython::CPython(_) | PackagePython::Missing => {
-            let mut cpython = crate::compile::languages::builtin()
-                .into_iter()
-                .find(|l| l.id == "python")
-                .expect("the judge has a Python entry");
-            cpython.id = "python3".to_string();
-            cpython.name = "Python 3 (CPython: pypy3 is not installed)".to_string();
-            cpython.extensions = vec!["py".to_string(), "py3".to_string()];
-            cpython.time_multiplier = 1.0;
-            cpython
+    static TABLE_READ: LazyLock<Vec<Language>> = LazyLock::new(|| {
+        crate::config::languages::tables(TABLE, Path::new("package/languages.toml"))
+            .expect("the package languages table is checked by its tests")
+    });
+    let mut table = TABLE_READ.clone();
+    if !matches!(python, PackagePython::PyPy(_)) {
+        let cpython = crate::config::languages::builtin()
+            .into_iter()
+            .find(|l| l.id == "python")
+            .expect("the judge has a Python entry");
+        if let Some(python3) = table.iter_mut().find(|l| l.id == "python3") {
+            *python3 = Language {
+                id: python3.id.clone(),
+                name: "Python 3 (CPython: pypy3 is not installed)".to_string(),
+                extensions: python3.extensions.clone(),
+                time_multiplier: 1.0,
+                ..cpython
+            };
         }
-    };
-    vec![
-        language(
-            "c",
-            "C",
-            &["c"],
-            Some(&["gcc", "-O2", "-std=gnu17", "-o", "{exe}", "{source}", "-lm"]),
-            &["{exe}"],
-        ),
-        language(
-            "cpp",
-            "C++",
-            &["cpp", "cc", "cxx", "c++", "C"],
-            Some(&["g++", "-O2", "-std=gnu++23", "-o", "{exe}", "{source}"]),
-            &["{exe}"],
-        ),
-        python3,
-        language(
-            "python2",
-            "Python 2",
-            &["py2"],
-            None,
-            &["python2", "{source}"],
-        ),
-        language(
-            "java",
-            "Java",
-            &["java"],
-            Some(&["sh", "-c", JAVA_COMPILE, "javac", "{source}", "{exe}"]),
-            &jvm_run(),
-        ),
-        language(
-            "kotlin",
-            "Kotlin",
-            &["kt"],
-            Some(&["sh", "-c", KOTLIN_COMPILE, "kotlinc", "{source}", "{exe}"]),
-            &jvm_run(),
-        ),
-        language(
-            "go",
-            "Go",
-            &["go"],
-            Some(&["go", "build", "-o", "{exe}", "{source}"]),
-            &["{exe}"],
-        ),
-        // glibc sizes every new thread's stack by RLIMIT_STACK, which the runner raises to
-        // the memory limit: Node's worker threads would then not fit in the address space,
-        // and reading stdin (done on a worker) would wait for ever. Its own JS stack is set
-        // by V8, not the rlimit, so a 64 MiB soft limit changes nothing else.
-        language(
-            "javascript",
-            "JavaScript (Node.js)",
-            &["js"],
-            None,
-            &[
-                "sh",
-                "-c",
-                "ulimit -s 65536 && exec node \"$0\"",
-                "{source}",
-            ],
-        ),
-        // Kattis and BAPCtools judge Bash scripts (`.sh`); the script is its own program.
-        language("bash", "Bash", &["sh", "bash"], None, &["bash", "{source}"]),
-        language(
-            "rust",
-            "Rust",
-            &["rs"],
-            Some(&[
-                "rustc",
-                "-O",
-                "--edition",
-                "2021",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            &["{exe}"],
-        ),
-    ]
+    }
+    table
 }
 
 /// Whether the file's first line asks for Python 2 (`#!/usr/bin/env python2`), the way
@@ -304,29 +170,10 @@ pub fn language_of_folder<'a>(
         .ok_or_else(|| "the folder has no source file of a language known here".to_string())
 }
 
-/// Programs a language needs that its commands do not start directly (they run through
-/// `sh -c` or a launcher the build writes).
-fn hidden_tools(id: &str) -> &'static [&'static str] {
-    match id {
-        "java" => &["javac", "jar"],
-        "kotlin" => &["kotlinc"],
-        "javascript" => &["node"],
-        _ => &[],
-    }
-}
-
 /// Whether the language's toolchain works on this machine: its programs are on PATH and
 /// Python answers `--version` (a version manager's shim for an uninstalled Python does not).
 pub fn available(language: &Language) -> Result<(), String> {
     crate::compile::submit::check_tools(language).map_err(|e| e.to_string())?;
-    for tool in hidden_tools(&language.id) {
-        crate::compile::submit::check_tools(&Language {
-            compile: None,
-            run: vec![tool.to_string()],
-            ..language.clone()
-        })
-        .map_err(|e| e.to_string())?;
-    }
     let interpreter = language
         .run
         .first()

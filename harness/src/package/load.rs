@@ -57,7 +57,7 @@ impl Loaded {
 pub fn languages(extra: Option<&Config>) -> Vec<Language> {
     let python = super::languages::PackagePython::here();
     let mut table = super::languages::builtin(&python);
-    let others = extra.map_or_else(crate::compile::languages::builtin, |c| c.languages.clone());
+    let others = extra.map_or_else(crate::config::languages::builtin, |c| c.languages.clone());
     let own = extra
         .map(|c| c.own_languages.as_slice())
         .unwrap_or_default();

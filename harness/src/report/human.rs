@@ -1230,6 +1230,7 @@ mod tests {
             time_multiplier: 2.0,
             compile_limits: crate::compile::CompileLimits::default(),
             sandbox: Default::default(),
+            tools: Vec::new(),
         }
     }
 

@@ -7,12 +7,12 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::case::partition::Partition;
-use crate::event::{Command, Event, Finished, Plan, StressResult, Summary};
+use crate::event::{Command, StressResult, Stressed};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
 use crate::report::calibrate::{CalibrateJson, ProblemCalibrationJson};
-use crate::report::reporter::Reporter;
+use crate::report::record::{Exporter, Record, Recorded};
 use crate::report::stress::{StressJson, StressSummary};
 use crate::results::case::RAN;
 use crate::sandbox::run::Limits;
@@ -455,191 +455,83 @@ pub fn write<T: Serialize>(out: &mut dyn Write, document: &T) -> io::Result<()> 
     writeln!(out)
 }
 
-/// `--format json` as a [`Reporter`]: one document on the writer when the run finishes,
-/// gathered from the units as they finish (without the outputs kept for diffs).
-pub struct JsonReporter<W: Write> {
-    out: W,
-    document: Option<Document>,
-}
+/// `--format json`: the command's one document, a function of the finished run (`gen` has
+/// none).
+pub struct Json;
 
-/// A command's document, between events.
-enum Document {
-    Run {
-        problems: Vec<ProblemJson>,
-        jobs: usize,
-        partition: Option<Partition>,
-    },
-    Judge {
-        submission: Option<Box<SubmissionJson>>,
-        partition: Option<Partition>,
-    },
-    Verify {
-        submissions: Vec<VerifiedJson>,
-        jobs: usize,
-        partition: Option<Partition>,
-    },
-    Calibrate {
-        problems: Vec<ProblemCalibrationJson>,
-        repeat: usize,
-        jobs: usize,
-    },
-    Stress {
-        reproduce: String,
-        result: Option<StressDocument>,
-    },
-    /// `gen` has no document.
-    None,
-}
-
-/// What `stress --format json` writes.
-enum StressDocument {
-    Ran(Box<StressJson>),
-    CompileError(serde_json::Value),
-}
-
-impl<W: Write> JsonReporter<W> {
-    pub fn new(out: W) -> Self {
-        JsonReporter {
-            out,
-            document: None,
-        }
-    }
-
-    fn start(plan: &Plan) -> Document {
+impl Exporter for Json {
+    fn export(&self, record: &Record) -> Option<Vec<u8>> {
+        let (plan, summary) = (&record.plan, &record.summary);
         let (jobs, partition) = (plan.jobs, plan.partition);
-        match &plan.command {
-            Command::Run => Document::Run {
-                problems: Vec::new(),
-                jobs,
-                partition,
-            },
-            Command::Judge => Document::Judge {
-                submission: None,
-                partition,
-            },
-            Command::Verify => Document::Verify {
-                submissions: Vec::new(),
-                jobs,
-                partition,
-            },
-            Command::Calibrate { repeat } => Document::Calibrate {
-                problems: Vec::new(),
-                repeat: *repeat,
-                jobs,
-            },
-            Command::Stress { reproduce } => Document::Stress {
-                reproduce: reproduce.clone(),
-                result: None,
-            },
-            Command::Gen { .. } => Document::None,
-        }
-    }
-
-    fn finished(&mut self, result: Finished<'_>) {
-        match (&mut self.document, result) {
-            (Some(Document::Run { problems, .. }), Finished::Judged(report)) => {
-                problems.push(ProblemJson::from(report));
+        let mut out = Vec::new();
+        let written = match &plan.command {
+            Command::Run => {
+                let problems = record.judged().map(ProblemJson::from).collect();
+                let document = SuiteJson::new(problems, jobs, partition, summary.elapsed);
+                write(&mut out, &document)
             }
-            (Some(Document::Judge { submission, .. }), Finished::Judged(report)) => {
-                *submission = Some(Box::new(SubmissionJson::from(report)));
+            Command::Judge => {
+                let mut document = SubmissionJson::from(record.judged().last()?);
+                document.partition = partition.map(|p| p.to_string());
+                write(&mut out, &document)
             }
-            (Some(Document::Verify { submissions, .. }), Finished::Verified(result)) => {
-                submissions.push(VerifiedJson::from(result));
+            Command::Verify => {
+                let submissions = record.verified().map(VerifiedJson::from).collect();
+                let skipped = &summary.skipped;
+                let document =
+                    VerifyJson::new(submissions, skipped, jobs, partition, summary.elapsed);
+                write(&mut out, &document)
             }
-            (Some(Document::Calibrate { problems, .. }), Finished::Calibrated(calibration)) => {
-                problems.push(ProblemCalibrationJson::from(calibration));
-            }
-            (Some(Document::Stress { reproduce, result }), Finished::Stressed(stressed)) => {
-                let document = match &stressed.result {
-                    StressResult::CompileError(message) => {
-                        StressDocument::CompileError(super::stress::compile_error_json(
-                            &stressed.problem,
-                            &stressed.submission,
-                            &stressed.language,
-                            message,
-                        ))
+            Command::Calibrate { repeat } => {
+                let problems = record.results().filter_map(|r| match r {
+                    Recorded::Calibrated { calibration, .. } => {
+                        Some(ProblemCalibrationJson::from(calibration))
                     }
-                    StressResult::Ran { report, saved } => {
-                        StressDocument::Ran(Box::new(StressJson::new(&StressSummary {
-                            submission: &stressed.submission,
-                            language: &stressed.language,
-                            report,
-                            saved: saved.as_ref(),
-                            command: reproduce,
-                        })))
-                    }
+                    Recorded::Judged(_) | Recorded::Verified(_) | Recorded::Stressed(_) => None,
+                });
+                let document = CalibrateJson {
+                    repeat: *repeat,
+                    jobs,
+                    problems: problems.collect(),
                 };
-                *result = Some(document);
+                write(&mut out, &document)
             }
-            _ => {}
-        }
-    }
-
-    fn end(&mut self, summary: &Summary) -> io::Result<()> {
-        let out = &mut self.out;
-        match self.document.take() {
-            Some(Document::Run {
-                problems,
-                jobs,
-                partition,
-            }) => write(
-                out,
-                &SuiteJson::new(problems, jobs, partition, summary.elapsed),
-            ),
-            Some(Document::Judge {
-                submission: Some(mut submission),
-                partition,
-            }) => {
-                submission.partition = partition.map(|p| p.to_string());
-                write(out, &submission)
+            Command::Stress { reproduce } => {
+                let stressed = record.results().find_map(|r| match r {
+                    Recorded::Stressed(stressed) => Some(stressed),
+                    Recorded::Judged(_) | Recorded::Verified(_) | Recorded::Calibrated { .. } => {
+                        None
+                    }
+                })?;
+                stress_document(&mut out, stressed, reproduce)
             }
-            Some(Document::Verify {
-                submissions,
-                jobs,
-                partition,
-            }) => {
-                let document = VerifyJson::new(
-                    submissions,
-                    &summary.skipped,
-                    jobs,
-                    partition,
-                    summary.elapsed,
-                );
-                write(out, &document)
-            }
-            Some(Document::Calibrate {
-                problems,
-                repeat,
-                jobs,
-            }) => write(
-                out,
-                &CalibrateJson {
-                    repeat,
-                    jobs,
-                    problems,
-                },
-            ),
-            Some(Document::Stress {
-                result: Some(result),
-                ..
-            }) => match result {
-                StressDocument::Ran(document) => write(out, &document),
-                StressDocument::CompileError(document) => write(out, &document),
-            },
-            _ => Ok(()),
-        }?;
-        out.flush()
+            Command::Gen { .. } => return None,
+        };
+        written.ok().map(|()| out)
     }
 }
 
-impl<W: Write + Send> Reporter for JsonReporter<W> {
-    fn report(&mut self, event: &Event<'_>) -> io::Result<()> {
-        match *event {
-            Event::RunStarted(plan) => self.document = Some(Self::start(plan)),
-            Event::UnitFinished { result, .. } => self.finished(result),
-            Event::RunFinished(summary) => self.end(summary)?,
-            _ => {}
-        }
-        Ok(())
+/// What `stress --format json` writes: the compile error, or the inputs tried.
+fn stress_document(out: &mut dyn Write, stressed: &Stressed, reproduce: &str) -> io::Result<()> {
+    match &stressed.result {
+        StressResult::CompileError(message) => write(
+            out,
+            &super::stress::compile_error_json(
+                &stressed.problem,
+                &stressed.submission,
+                &stressed.language,
+                message,
+            ),
+        ),
+        StressResult::Ran { report, saved } => write(
+            out,
+            &StressJson::new(&StressSummary {
+                submission: &stressed.submission,
+                language: &stressed.language,
+                report,
+                saved: saved.as_ref(),
+                command: reproduce,
+            }),
+        ),
     }
 }

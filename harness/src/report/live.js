@@ -2,7 +2,8 @@
 // /events, each message one event as the protocol's `event` notification carries it, its
 // `id` the event's `seq`) and draws each task as the HTML report draws a run. Every string
 // from the server goes in as text (textContent, text nodes, attribute values), never as
-// markup. Field names are those of docs/src/reference/protocol.md.
+// markup. Field names are those of docs/src/reference/protocol.md. In an editor's panel the
+// same events come by postMessage instead (`hosted` below).
 "use strict";
 (function () {
   const tasks = new Map();
@@ -270,5 +271,29 @@
       try { handle(JSON.parse(message.data)); } catch (error) { console.error(error); }
     };
   }
-  connect();
+
+  // In an editor's panel (the `page` method's document): the host posts the events, one or
+  // an array a message, having caught the page up first; the page says when it listens, so
+  // that a panel the editor reloaded is caught up again from the start.
+  function hosted() {
+    const host = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : window.parent;
+    window.addEventListener("message", (message) => {
+      const data = message.data;
+      try {
+        if (Array.isArray(data)) data.forEach(handle);
+        else if (data && typeof data.kind === "string") handle(data);
+        else if (data && typeof data.status === "string") {
+          status.textContent = data.status;
+          status.className = data.status === "live" ? "ok" : "mismatch";
+          return;
+        } else return;
+        if (status.textContent !== "live") { status.textContent = "live"; status.className = "ok"; }
+      } catch (error) { console.error(error); }
+    });
+    status.textContent = "waiting for the editor…";
+    host.postMessage({ ready: true }, "*");
+  }
+
+  if (document.body.dataset.feed === "message") hosted();
+  else connect();
 })();

@@ -8,6 +8,8 @@ pub mod custom;
 pub mod diff;
 pub mod doctor;
 pub mod excerpt;
+#[cfg(test)]
+pub mod fixtures;
 pub mod html;
 pub mod human;
 pub mod json;
@@ -17,6 +19,7 @@ pub mod notice;
 pub mod package;
 pub mod progress;
 pub mod project;
+pub mod record;
 pub mod reporter;
 pub mod score;
 pub mod scoreboard;

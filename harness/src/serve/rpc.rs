@@ -25,6 +25,7 @@ pub const METHODS: &[&str] = &[
     "tasks",
     "problems",
     "cases.add",
+    "page",
     "shutdown",
 ];
 

@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use super::notify::{Notifier, TaskEvents};
 use super::params::{invalid, Params};
 use super::rpc::{self, Error, Line, EVENT_KINDS, METHODS, PROTOCOL, PROTOCOL_VERSION};
+use crate::report::live;
 use crate::sandbox::interrupt::{self, Task};
 use crate::session::{Format, JudgeRequest, LimitOverrides, Output, Session, Sink, StressRequest};
 
@@ -300,6 +301,20 @@ impl Server {
             "cases.add" => {
                 let added = super::problems::add_case(params, self.config.clone())?;
                 Ok((added, None))
+            }
+            "page" => {
+                let nonce = params.opt_string("nonce")?;
+                params.finish()?;
+                if let Some(nonce) = nonce.as_deref().filter(|n| !live::is_nonce(n)) {
+                    return Err(invalid(
+                        "nonce",
+                        format!(
+                            "`{}` is not a nonce: 16 to 256 of base64's letters (A-Z a-z 0-9 + / = _ -)",
+                            nonce.chars().take(40).collect::<String>()
+                        ),
+                    ));
+                }
+                Ok((json!({"html": live::hosted_page(nonce.as_deref())}), None))
             }
             "shutdown" => {
                 params.finish()?;

@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use crate::atomic::TargetError;
 use crate::event::Plan;
-use crate::report::html;
-use crate::report::html::HtmlReporter;
+use crate::report::html::{self, Html};
 use crate::report::human::{Detail, HumanOptions, HumanReporter};
-use crate::report::json::JsonReporter;
-use crate::report::junit::{self, JunitReporter};
+use crate::report::json::Json;
+use crate::report::junit::{self, Junit};
 use crate::report::progress::ProgressReporter;
+use crate::report::record::Recorder;
 use crate::report::reporter::{Fanout, ReportFile, Reporter, Suspended};
 
 /// Makes the reporter of each run for a caller that is not the command line (`harness
@@ -86,10 +86,12 @@ impl Output {
     }
 
     /// The reporters of `plan`: the progress bar first (so that it is cleared before a
-    /// report written at the end), the report on stdout, the JUnit file, the HTML page.
+    /// report written at the end), the report on stdout, then the recorder behind the
+    /// end-of-run exports: the JSON document on stdout, the JUnit file, the HTML page.
     pub(super) fn reporters(&self, plan: &Plan, options: HumanOptions) -> anyhow::Result<Fanout> {
         let (junit, html) = self.files()?;
         let mut fanout = Fanout::new();
+        let mut recorder = Recorder::new();
         if let Some(Sink(make)) = &self.sink {
             fanout.push_boxed(make());
         } else {
@@ -101,14 +103,17 @@ impl Output {
                     Suspended::new(anstream::stdout(), bar),
                     options,
                 )),
-                Format::Json => fanout.push(JsonReporter::new(anstream::stdout())),
+                Format::Json => recorder.push(Json, anstream::stdout()),
             }
         }
         if let Some(file) = junit {
-            fanout.push(JunitReporter::new(file));
+            recorder.push(Junit, file);
         }
         if let Some(file) = html {
-            fanout.push(HtmlReporter::new(file));
+            recorder.push(Html, file);
+        }
+        if !recorder.is_empty() {
+            fanout.push(recorder);
         }
         Ok(fanout)
     }

@@ -10,7 +10,6 @@ use std::time::Duration;
 use super::bands;
 use super::chart::{self, Bar, Spread, Strip};
 use super::file::MARKER;
-use super::kept::Kept;
 use super::page::{esc, limit, ms, utc, verdict_class, STYLE};
 use crate::event::{Command, Plan, Summary, Unit};
 use crate::judge::calibrate::ProblemCalibration;
@@ -18,6 +17,7 @@ use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::report::record::{Record, Recorded};
 use crate::report::shown_path;
 use crate::results::case::RAN;
 use crate::text::tail_lines;
@@ -34,7 +34,8 @@ const STDERR_LINES: usize = 20;
 const NAMED_COLUMNS: usize = 60;
 
 /// The whole page.
-pub(super) fn page(plan: &Plan, results: &[Option<Kept>], summary: Option<&Summary>) -> String {
+pub(super) fn page(record: &Record) -> String {
+    let (plan, results, summary) = (&record.plan, &record.units[..], &record.summary);
     let mut html = String::with_capacity(64 * 1024);
     let title = plan.command.title();
     let problems = by_problem(&plan.units);
@@ -70,7 +71,7 @@ pub(super) fn page(plan: &Plan, results: &[Option<Kept>], summary: Option<&Summa
         }
         html.push_str("</section>\n");
     }
-    if let Some(summary) = summary.filter(|s| !s.skipped.is_empty()) {
+    if !summary.skipped.is_empty() {
         html.push_str("<section class=\"skipped\"><h2>Not judged here</h2><ul>");
         for skipped in &summary.skipped {
             let _ = write!(
@@ -120,16 +121,14 @@ fn anchor(problem: &str) -> String {
 }
 
 /// The run's context: what ran it, on what, how, when.
-fn context(html: &mut String, plan: &Plan, summary: Option<&Summary>) {
+fn context(html: &mut String, plan: &Plan, summary: &Summary) {
     html.push_str("<p class=\"context\">");
     let mut part = |text: String| {
         let _ = write!(html, "<span>{}</span>", esc(&text));
     };
     part(format!("harness {}", env!("CARGO_PKG_VERSION")));
     part(format!("started {}", utc(plan.started)));
-    if let Some(summary) = summary {
-        part(format!("took {:.1} s", summary.elapsed.as_secs_f64()));
-    }
+    part(format!("took {:.1} s", summary.elapsed.as_secs_f64()));
     part(format!(
         "{} core{}",
         plan.cores,
@@ -144,16 +143,15 @@ fn context(html: &mut String, plan: &Plan, summary: Option<&Summary>) {
             ""
         }
     ));
-    match summary.map(|s| &s.unsandboxed) {
-        Some(Some(why)) => part(format!(
+    match &summary.unsandboxed {
+        Some(why) => part(format!(
             "sandbox: {} — programs ran without it: {why}",
             plan.sandbox.as_str()
         )),
-        Some(None) => part(format!(
+        None => part(format!(
             "sandbox: {} — programs under test ran sandboxed",
             plan.sandbox.as_str()
         )),
-        None => part(format!("sandbox: {}", plan.sandbox.as_str())),
     }
     if let Some(partition) = plan.partition {
         part(format!("slice {partition}"));
@@ -172,11 +170,11 @@ fn summary_table(
     html: &mut String,
     plan: &Plan,
     problems: &[(&str, Vec<usize>)],
-    results: &[Option<Kept>],
+    results: &[Option<Recorded>],
 ) {
     html.push_str("<table class=\"summary\"><thead><tr><th>problem</th><th>result</th><th>summary</th></tr></thead><tbody>");
     for (problem, units) in problems {
-        let kept: Vec<&Kept> = units
+        let kept: Vec<&Recorded> = units
             .iter()
             .filter_map(|&u| results.get(u)?.as_ref())
             .collect();
@@ -214,26 +212,26 @@ fn ran_badge() -> String {
     )
 }
 
-fn judged_reports<'a>(kept: &[&'a Kept]) -> Vec<&'a SubmissionReport> {
+fn judged_reports<'a>(kept: &[&'a Recorded]) -> Vec<&'a SubmissionReport> {
     kept.iter()
         .filter_map(|k| match k {
-            Kept::Judged(report) => Some(report),
+            Recorded::Judged(report) => Some(report),
             _ => None,
         })
         .collect()
 }
 
-fn verified<'a>(kept: &[&'a Kept]) -> Vec<&'a Verified> {
+fn verified<'a>(kept: &[&'a Recorded]) -> Vec<&'a Verified> {
     kept.iter()
         .filter_map(|k| match k {
-            Kept::Verified(verified) => Some(verified),
+            Recorded::Verified(verified) => Some(verified),
             _ => None,
         })
         .collect()
 }
 
 /// `12 AC · 1 WA · slowest 523 ms of 1 s · 2 near the limit`.
-fn judged_line(kept: &[&Kept]) -> (String, String) {
+fn judged_line(kept: &[&Recorded]) -> (String, String) {
     let Some(report) = judged_reports(kept).into_iter().next() else {
         return (String::new(), "not judged".to_string());
     };
@@ -301,7 +299,7 @@ fn counts(outcomes: &[CaseOutcome]) -> Vec<String> {
 }
 
 /// `5 submissions: 4 OK, 1 MISMATCH`.
-fn verify_line(kept: &[&Kept]) -> (String, String) {
+fn verify_line(kept: &[&Recorded]) -> (String, String) {
     let all = verified(kept);
     let mismatches = all.iter().filter(|v| !v.ok()).count();
     let badge = if mismatches == 0 {
@@ -339,9 +337,9 @@ fn verify_line(kept: &[&Kept]) -> (String, String) {
 }
 
 /// `suggested 200 ms (now 1 s) · slowest: solution 83 ms on 07`.
-fn calibrate_line(kept: &[&Kept]) -> (String, String) {
+fn calibrate_line(kept: &[&Recorded]) -> (String, String) {
     let Some(calibration) = kept.iter().find_map(|k| match k {
-        Kept::Calibrated { calibration, .. } => Some(calibration),
+        Recorded::Calibrated { calibration, .. } => Some(calibration),
         _ => None,
     }) else {
         return (String::new(), "not calibrated".to_string());
@@ -393,9 +391,9 @@ fn judged_section(
     plan: &Plan,
     problem: &str,
     units: &[usize],
-    results: &[Option<Kept>],
+    results: &[Option<Recorded>],
 ) {
-    let kept: Vec<&Kept> = units
+    let kept: Vec<&Recorded> = units
         .iter()
         .filter_map(|&u| results.get(u)?.as_ref())
         .collect();
@@ -403,7 +401,7 @@ fn judged_section(
     heading(html, problem, reports.first().map(|r| r.title.as_str()));
     for (&unit, report) in units.iter().zip(&reports) {
         let planned = &plan.units[unit];
-        let (badge, line) = judged_line(&[&Kept::Judged((*report).clone())]);
+        let (badge, line) = judged_line(&[&Recorded::Judged((*report).clone())]);
         let _ = write!(
             html,
             "<p>{badge} <code>{}</code>{} — {}</p>",
@@ -833,12 +831,12 @@ fn verify_section(
     plan: &Plan,
     problem: &str,
     units: &[usize],
-    results: &[Option<Kept>],
+    results: &[Option<Recorded>],
 ) {
     let mut rows: Vec<(usize, &Verified)> = units
         .iter()
         .filter_map(|&u| match results.get(u)?.as_ref()? {
-            Kept::Verified(verified) => Some((u, verified)),
+            Recorded::Verified(verified) => Some((u, verified)),
             _ => None,
         })
         .collect();
@@ -953,12 +951,12 @@ fn calibrate_section(
     html: &mut String,
     problem: &str,
     units: &[usize],
-    results: &[Option<Kept>],
+    results: &[Option<Recorded>],
     repeat: usize,
 ) {
     heading(html, problem, None);
     for &unit in units {
-        let Some(Kept::Calibrated { calibration, times }) =
+        let Some(Recorded::Calibrated { calibration, times }) =
             results.get(unit).and_then(Option::as_ref)
         else {
             continue;
@@ -973,7 +971,7 @@ fn calibration_of(
     times: &BTreeMap<String, BTreeMap<String, Vec<Duration>>>,
     repeat: usize,
 ) {
-    let (_, line) = calibrate_line(&[&Kept::Calibrated {
+    let (_, line) = calibrate_line(&[&Recorded::Calibrated {
         calibration: calibration.clone(),
         times: BTreeMap::new(),
     }]);

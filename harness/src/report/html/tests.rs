@@ -6,58 +6,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::*;
-use crate::event::{Command, Plan, Unit};
+use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role};
-use crate::judge::submission::CompileOutcome;
-use crate::judge::verify::Expected;
+use crate::judge::verify::{Expected, Verified};
 use crate::judge::{CaseOutcome, Mismatch};
-use crate::sandbox::run::Limits;
+use crate::report::fixtures::{outcome, report};
+use crate::report::record::Recorder;
+use crate::report::reporter::Reporter;
 use crate::verdict::Verdict;
 
 const EVIL: &str = "<script>alert('x')</script>";
-
-fn outcome(case: &str, verdict: Verdict, reason: &str, cpu_ms: u64) -> CaseOutcome {
-    CaseOutcome {
-        cpu_time: Duration::from_millis(cpu_ms),
-        wall_time: Duration::from_millis(cpu_ms + 1),
-        peak_memory_bytes: 2 << 20,
-        ..CaseOutcome::new(case, verdict, reason)
-    }
-}
-
-fn limits() -> Limits {
-    Limits {
-        cpu_time: Duration::from_secs(1),
-        wall_time: Duration::from_secs(3),
-        memory_bytes: 256 << 20,
-        output_bytes: 64 << 20,
-    }
-}
-
-fn report(
-    problem: &str,
-    source: &str,
-    outcomes: Vec<CaseOutcome>,
-    planned: usize,
-) -> SubmissionReport {
-    SubmissionReport {
-        problem: problem.to_string(),
-        title: format!("Title of {problem}"),
-        source: PathBuf::from(source),
-        language: None,
-        limits: limits(),
-        compile: CompileOutcome {
-            ok: true,
-            message: String::new(),
-        },
-        verdict: crate::judge::overall_verdict(&outcomes),
-        planned_cases: planned,
-        outcomes,
-        elapsed: Duration::from_millis(10),
-        jobs: 1,
-        score: None,
-    }
-}
 
 fn unit(problem: &str, label: &str, cases: &[&str]) -> Unit {
     Unit {
@@ -72,7 +30,7 @@ fn unit(problem: &str, label: &str, cases: &[&str]) -> Unit {
 /// The page the reporter writes for `command` on these units and results.
 fn page_of(command: Command, units: Vec<Unit>, results: &[Finished<'_>]) -> String {
     let plan = Plan::new(command, units, 2, crate::sandbox::Mode::Auto);
-    let mut reporter = HtmlReporter::new(Vec::new());
+    let (mut reporter, out) = Recorder::capture(Html);
     reporter.report(&Event::RunStarted(&plan)).unwrap();
     for (unit, &result) in results.iter().enumerate() {
         reporter
@@ -85,7 +43,7 @@ fn page_of(command: Command, units: Vec<Unit>, results: &[Finished<'_>]) -> Stri
         unsandboxed: Some("judge.toml says `sandbox = \"off\"`".to_string()),
     };
     reporter.report(&Event::RunFinished(&summary)).unwrap();
-    String::from_utf8(reporter.out).unwrap()
+    out.text()
 }
 
 fn parse(html: &str) -> roxmltree::Document<'_> {
@@ -445,7 +403,7 @@ fn calibrate_draws_each_programs_case_times_with_the_suggested_limit() {
         1,
         crate::sandbox::Mode::Auto,
     );
-    let mut reporter = HtmlReporter::new(Vec::new());
+    let (mut reporter, out) = Recorder::capture(Html);
     reporter.report(&Event::RunStarted(&plan)).unwrap();
     reporter
         .report(&Event::Started {
@@ -473,7 +431,7 @@ fn calibrate_draws_each_programs_case_times_with_the_suggested_limit() {
     reporter
         .report(&Event::RunFinished(&Summary::default()))
         .unwrap();
-    let html = String::from_utf8(reporter.out).unwrap();
+    let html = out.text();
     let document = parse(&html);
     let ticks: Vec<String> = document
         .descendants()
@@ -526,33 +484,6 @@ fn a_verify_of_651_cases_by_5_submissions_stays_a_few_megabytes() {
     let html = page_of(Command::Verify, units, &results);
     assert_eq!(html.matches("<td class=\"c ").count(), 651 * 5);
     assert!(html.len() < 3 << 20, "{} bytes", html.len());
-}
-
-#[test]
-fn outputs_past_the_failures_shown_are_not_kept() {
-    let outcomes: Vec<CaseOutcome> = (0..40)
-        .map(|i| {
-            let mut wrong = outcome(&format!("{i:02}"), Verdict::WrongAnswer, "no", 1);
-            wrong.mismatch = Some(Mismatch {
-                output: vec![b'x'; 1000],
-                answer: b"y\n".to_vec(),
-                hint: None,
-            });
-            wrong
-        })
-        .collect();
-    let kept = lightened(&report("p", "p.c", outcomes, 40));
-    let with_output = kept
-        .outcomes
-        .iter()
-        .filter(|o| o.mismatch.is_some())
-        .count();
-    assert_eq!(with_output, render::FAILURES_SHOWN);
-    assert_eq!(
-        kept.outcomes.len(),
-        40,
-        "every case keeps its verdict and time"
-    );
 }
 
 #[test]
