@@ -311,7 +311,22 @@ fn run_one(
         place(&folder, name, file)?;
     }
     let scratch_base = if own_folder { 0 } else { used_bytes(&folder) };
+    let lifted = matches!(program, Program::Unfiltered(_));
     let result = run_in_folder(socket, program, fds, hidden, unfiltered, scratch_base);
+    // A program without the filter may have planted keys in its user's keyrings, which the
+    // worker's programs share (per user namespace), and a filtered one, refused every key
+    // call, could still list them in /proc/keys: emptied now, its whole tree gone.
+    if lifted && config.user_keyrings_per_namespace {
+        let uid = config.program_uid;
+        unfiltered
+            .run(move || clear_keyrings_of(uid))?
+            .map_err(|errno| {
+                io::Error::other(format!(
+                    "empty the user's keyrings after a run without the filter: {}",
+                    io::Error::from_raw_os_error(errno)
+                ))
+            })?;
+    }
     // Everything of the run is gone now: nothing can change its folder any more.
     let scratch_bytes = if own_folder {
         0
@@ -371,6 +386,34 @@ fn run_one(
         output_file,
     };
     Ok(Some((finished, output)))
+}
+
+/// Empties the user keyrings of the programs' user (`uid`): keyctl finds `@u` and `@us` by the
+/// caller's real uid, so this thread takes that uid as its real one for the two calls and
+/// gives it back. The raw system call changes this thread's credentials only (glibc's
+/// `setresuid` would change every thread's), and the effective uid stays the init's, so
+/// nothing of its power is lost. Called on the unfiltered thread (the filter refuses keyctl).
+fn clear_keyrings_of(uid: u32) -> Result<(), i32> {
+    let errno = || {
+        io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    const KEEP: libc::c_long = -1;
+    let set_real = |uid: u32| {
+        // SAFETY: setresuid with integer arguments, on this thread only.
+        unsafe { libc::syscall(libc::SYS_setresuid, libc::c_long::from(uid), KEEP, KEEP) }
+    };
+    // SAFETY: getuid takes nothing.
+    let own = unsafe { libc::getuid() };
+    if uid != own && set_real(uid) != 0 {
+        return Err(errno());
+    }
+    let cleared = spawn::clear_user_keyrings();
+    if uid != own && set_real(own) != 0 {
+        return Err(errno());
+    }
+    cleared
 }
 
 /// Sizes the worker's folder (a tmpfs) for a run: room for what the program may write, and

@@ -221,9 +221,6 @@ extern "C" fn run_child(arg: *mut libc::c_void) -> libc::c_int {
 /// kernel without keys (`ENOSYS`) has nothing to hide. Async-signal-safe: system calls only.
 pub(super) fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
     const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
-    const KEYCTL_CLEAR: libc::c_long = 7;
-    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
-    const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
     let errno = || {
         io::Error::last_os_error()
             .raw_os_error()
@@ -244,11 +241,23 @@ pub(super) fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
         };
     }
     if clear_user {
-        for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
-            // SAFETY: keyctl with integer arguments.
-            if unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring) } < 0 {
-                return Err(errno());
-            }
+        clear_user_keyrings()?;
+    }
+    Ok(())
+}
+
+/// Empties the caller's user and user-session keyrings (`@u`, `@us`), which Linux ≥ 5.3 keeps
+/// per user namespace. Async-signal-safe: system calls only.
+pub(super) fn clear_user_keyrings() -> Result<(), i32> {
+    const KEYCTL_CLEAR: libc::c_long = 7;
+    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+    const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
+    for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
+        // SAFETY: keyctl with integer arguments.
+        if unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring) } < 0 {
+            return Err(io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO));
         }
     }
     Ok(())
