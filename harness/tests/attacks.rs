@@ -1052,3 +1052,101 @@ fn socket_buffers_of_many_processes_are_memory_without_root() {
     let reason = case["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("sockets it held"), "{case}");
 }
+
+/// One worker (`-j 1`) judges a program whose language lifts the filter, then one under it,
+/// then the first again: the init installs the filter once, on the thread that starts the
+/// filtered programs, and starts the others from a thread without it. Each must get its own.
+#[test]
+fn the_filter_holds_on_a_worker_that_also_ran_a_program_without_it() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lifted = common::fixture_source("refused-call");
+    let filtered = common::fixture("refused-call");
+    let toml = format!(
+        "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\nsandbox = \"required\"\n\
+         {C_WITHOUT_FILTER}\n\
+         [problems.a-lifted]\nsolution = \"{lifted}\"\ncases = \"cases/p\"\n\
+         [problems.b-filtered]\nsolution = \"{filtered}\"\ncases = \"cases/p\"\n\
+         [problems.c-lifted-again]\nsolution = \"{lifted}\"\ncases = \"cases/p\"\n",
+        lifted = lifted.display(),
+        filtered = filtered.display(),
+    );
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    let cases = dir.path().join("cases/p");
+    std::fs::create_dir_all(&cases).unwrap();
+    // Calls the kernel answers itself without the filter, and the filter refuses.
+    let calls = ["keyctl", "unshare", "mount", "io_uring_setup"];
+    for call in calls {
+        std::fs::write(cases.join(format!("{call}.in")), format!("{call} 1 2\n")).unwrap();
+        std::fs::write(cases.join(format!("{call}.ans")), "3\n").unwrap();
+    }
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json", "--all", "-j", "1"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    let problems = report["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 3, "{report}");
+    for problem in problems {
+        let name = problem["problem"].as_str().unwrap_or_default();
+        // Refused: the program goes on to print the sum (AC); answered: it prints nothing.
+        let expected = if name == "b-filtered" { "AC" } else { "WA" };
+        let cases = problem["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), calls.len(), "{problem}");
+        for case in cases {
+            assert_eq!(verdict(case), expected, "{name}: {case}");
+        }
+    }
+}
+
+/// One worker (`-j 1`): a program whose language lifts the filter plants a key in each keyring
+/// it reaches, its user's among them (kept per user namespace, the worker's); then a program
+/// under the filter, which refuses it every key call, looks for it in /proc/keys. The init
+/// empties the user's keyrings after a run without the filter, so nothing planted there
+/// reaches a later run.
+#[test]
+fn a_key_a_program_without_the_filter_planted_is_gone_for_the_next_run() {
+    if !sandbox_available() {
+        eprintln!("skipped: no sandbox here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let planter = common::fixture_source("keyring");
+    let looker = common::fixture("proc-keys");
+    let toml = format!(
+        "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\nsandbox = \"required\"\n\
+         {C_WITHOUT_FILTER}\n\
+         [problems.a-plants]\nsolution = \"{planter}\"\ncases = \"cases/p\"\n\
+         [problems.b-looks]\nsolution = \"{looker}\"\ncases = \"cases/p\"\n",
+        planter = planter.display(),
+        looker = looker.display(),
+    );
+    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
+    let cases = dir.path().join("cases/p");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("1.in"), "1 2\n").unwrap();
+    std::fs::write(cases.join("1.ans"), "3\n").unwrap();
+    let output = Command::cargo_bin("harness")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "json", "--all", "-j", "1"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {output:?}"));
+    let problems = report["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 2, "{report}");
+    for problem in problems {
+        for case in problem["cases"].as_array().unwrap() {
+            assert_eq!(verdict(case), "AC", "{}: {case}", problem["problem"]);
+        }
+    }
+}

@@ -8,6 +8,14 @@
 //! each run (remounted when the size changes), filled with the run's files and emptied after
 //! it, whose output file the init opens without following it and hands to the judge.
 //!
+//! The syscall filter ([`super::filter`]) is installed once, on the init's main thread, which
+//! serves the runs and starts their programs, so that each program inherits it: installing it
+//! in each program before exec cost more than the rest of a short run (the kernel compiles a
+//! filter and works out which calls it always allows when it is installed, not when it is
+//! inherited). What the filter refuses the init itself needs now and then (mounting a run's
+//! own folder, resizing the worker's, starting a program of a language that goes without the
+//! filter): a second thread, started before the filter, does that on the main thread's behalf.
+//!
 //! From inside, the init cannot be signalled (a PID 1 ignores signals it has no handler for)
 //! or traced (it is not dumpable); the judge and the zygote are outside the namespace.
 //!
@@ -55,22 +63,81 @@ pub(super) fn main(
             unsafe { libc::_exit(1) }
         }
     };
-    drop(ready);
-    let code = match serve(socket, &hidden, cgroup, config) {
-        Ok(()) => 0,
+    // The second thread inherits the exit listener (its programs' memory is read as the
+    // others'), and not the syscall filter, installed on this thread only after it started.
+    let started = Unfiltered::start().and_then(|unfiltered| {
+        sys::install_filters(syscall_filters())?;
+        Ok(unfiltered)
+    });
+    let code = match started {
+        Ok(unfiltered) => {
+            drop(ready);
+            let served = serve(socket, &hidden, &unfiltered, cgroup, config);
+            drop(unfiltered);
+            match served {
+                Ok(()) => 0,
+                Err(error) => {
+                    let _ = wire::send(socket, &Reply::Failed(error.to_string()), &[]);
+                    1
+                }
+            }
+        }
         Err(error) => {
-            let _ = wire::send(socket, &Reply::Failed(error.to_string()), &[]);
+            let _ = nix::unistd::write(&ready, error.to_string().as_bytes());
             1
         }
     };
-    // Our own `exit_group` would wait on our own exit listener: the thread's exit instead,
-    // the process's only thread. (A panic unwinding past `hidden` closes the listener, and
-    // an `exit_group` nobody listens to fails: the process then dies of glibc's abort.)
+    // Our own `exit_group` would wait on our own exit listener: each thread's own exit
+    // instead, and the process ends with the last (the other thread's once its jobs are
+    // gone). (A panic unwinding past `hidden` closes the listener, and an `exit_group`
+    // nobody listens to fails: the process then dies of glibc's abort.)
     drop(hidden);
-    // SAFETY: leaving without running destructors is what a forked child should do.
+    leave_thread(code)
+}
+
+/// Ends this thread without running destructors (what a forked child should do), and the
+/// process with it when it is the last.
+fn leave_thread(code: i32) -> ! {
+    // SAFETY: the thread's own exit, not `exit_group` (see `main`).
     unsafe { libc::syscall(libc::SYS_exit, code) };
     // SAFETY: as above; not reached.
     unsafe { libc::_exit(code) }
+}
+
+/// The init's second thread, which runs without the syscall filter: what the filtered main
+/// thread may not do itself, it asks this one to do, and waits.
+struct Unfiltered {
+    jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
+}
+
+impl Unfiltered {
+    fn start() -> io::Result<Unfiltered> {
+        let (jobs, receiver) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        std::thread::Builder::new()
+            .name("init-unfiltered".to_owned())
+            .stack_size(256 << 10)
+            .spawn(move || {
+                for job in receiver {
+                    job();
+                }
+                // Not a return: glibc ends the process with `exit_group` after its last
+                // thread returns (see `main`).
+                leave_thread(0)
+            })?;
+        Ok(Unfiltered { jobs })
+    }
+
+    /// Runs `job` on the unfiltered thread and returns what it returned.
+    fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> io::Result<T> {
+        let gone = || io::Error::other("the init's unfiltered thread is gone");
+        let (answer, answered) = std::sync::mpsc::sync_channel(1);
+        self.jobs
+            .send(Box::new(move || {
+                let _ = answer.send(job());
+            }))
+            .map_err(|_| gone())?;
+        answered.recv().map_err(|_| gone())
+    }
 }
 
 /// What the init holds between runs.
@@ -127,6 +194,14 @@ fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
         libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         Some("mode=0,size=4k"),
     )?;
+    // A session keyring of the worker's own, fresh and empty, in place of the judge's, which
+    // the programs under the filter inherit and cannot reach (every key call is refused).
+    spawn::fresh_keyrings(false).map_err(|errno| {
+        io::Error::other(format!(
+            "join a fresh session keyring: {}",
+            io::Error::from_raw_os_error(errno)
+        ))
+    })?;
     // Last: from here the init's own exit goes through the listener too. A kernel without
     // seccomp filters leaves the programs' `ru_maxrss` as the figure.
     let exits = super::filter::exit_listener()
@@ -142,6 +217,7 @@ fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
 fn serve(
     socket: RawFd,
     hidden: &Hidden,
+    unfiltered: &Unfiltered,
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
 ) -> io::Result<()> {
@@ -158,6 +234,7 @@ fn serve(
             &launch,
             fds,
             hidden,
+            unfiltered,
             cgroup,
             config,
             &mut scratch_size,
@@ -181,11 +258,16 @@ fn serve(
 /// Runs one program: returns `None` when the judge went away meanwhile; else what it
 /// measured and the output file to pass back, when the launch names one and it is a regular
 /// file.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the init's state, passed down from `serve`"
+)]
 fn run_one(
     socket: RawFd,
     launch: &Launch,
     mut fds: Vec<OwnedFd>,
     hidden: &Hidden,
+    unfiltered: &Unfiltered,
     cgroup: Option<&Cgroup>,
     config: &ZygoteConfig,
     scratch_size: &mut String,
@@ -211,12 +293,16 @@ fn run_one(
     let own_folder = match &launch.workdir {
         Some(relative) => {
             let path = Path::new("scratch").join(std::ffi::OsStr::from_bytes(relative));
-            let tree = sys::clone_tree_at(hidden.folder.as_raw_fd(), &path)?;
-            sys::move_tree(&tree, Path::new("/tmp"))?;
+            // Alive until the answer: the main thread waits for it.
+            let hidden_folder = hidden.folder.as_raw_fd();
+            unfiltered.run(move || {
+                let tree = sys::clone_tree_at(hidden_folder, &path)?;
+                sys::move_tree(&tree, Path::new("/tmp"))
+            })??;
             true
         }
         None => {
-            size_worker_folder(launch.scratch_room, &placed, scratch_size)?;
+            size_worker_folder(launch.scratch_room, &placed, scratch_size, unfiltered)?;
             false
         }
     };
@@ -225,7 +311,22 @@ fn run_one(
         place(&folder, name, file)?;
     }
     let scratch_base = if own_folder { 0 } else { used_bytes(&folder) };
-    let result = run_in_folder(socket, &program, fds, hidden, scratch_base);
+    let lifted = matches!(program, Program::Unfiltered(_));
+    let result = run_in_folder(socket, program, fds, hidden, unfiltered, scratch_base);
+    // A program without the filter may have planted keys in its user's keyrings, which the
+    // worker's programs share (per user namespace), and a filtered one, refused every key
+    // call, could still list them in /proc/keys: emptied now, its whole tree gone.
+    if lifted && config.user_keyrings_per_namespace {
+        let uid = config.program_uid;
+        unfiltered
+            .run(move || clear_keyrings_of(uid))?
+            .map_err(|errno| {
+                io::Error::other(format!(
+                    "empty the user's keyrings after a run without the filter: {}",
+                    io::Error::from_raw_os_error(errno)
+                ))
+            })?;
+    }
     // Everything of the run is gone now: nothing can change its folder any more.
     let scratch_bytes = if own_folder {
         0
@@ -244,12 +345,16 @@ fn run_one(
     };
     drop(folder);
     let tidied = if own_folder {
-        // SAFETY: a NUL-terminated path; the worker's folder is underneath again.
-        if unsafe { libc::umount2(c"/tmp".as_ptr(), libc::MNT_DETACH) } == 0 {
-            Ok(())
-        } else {
-            Err(sys::fail("unmount the run's folder"))
-        }
+        unfiltered
+            .run(|| {
+                // SAFETY: a NUL-terminated path; the worker's folder is underneath again.
+                if unsafe { libc::umount2(c"/tmp".as_ptr(), libc::MNT_DETACH) } == 0 {
+                    Ok(())
+                } else {
+                    Err(sys::fail("unmount the run's folder"))
+                }
+            })
+            .and_then(|unmounted| unmounted)
     } else {
         // The output file's descriptor keeps its bytes until the judge has read them.
         empty_folder(Path::new("/tmp"))
@@ -283,9 +388,42 @@ fn run_one(
     Ok(Some((finished, output)))
 }
 
+/// Empties the user keyrings of the programs' user (`uid`): keyctl finds `@u` and `@us` by the
+/// caller's real uid, so this thread takes that uid as its real one for the two calls and
+/// gives it back. The raw system call changes this thread's credentials only (glibc's
+/// `setresuid` would change every thread's), and the effective uid stays the init's, so
+/// nothing of its power is lost. Called on the unfiltered thread (the filter refuses keyctl).
+fn clear_keyrings_of(uid: u32) -> Result<(), i32> {
+    let errno = || {
+        io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    const KEEP: libc::c_long = -1;
+    let set_real = |uid: u32| {
+        // SAFETY: setresuid with integer arguments, on this thread only.
+        unsafe { libc::syscall(libc::SYS_setresuid, libc::c_long::from(uid), KEEP, KEEP) }
+    };
+    // SAFETY: getuid takes nothing.
+    let own = unsafe { libc::getuid() };
+    if uid != own && set_real(uid) != 0 {
+        return Err(errno());
+    }
+    let cleared = spawn::clear_user_keyrings();
+    if uid != own && set_real(own) != 0 {
+        return Err(errno());
+    }
+    cleared
+}
+
 /// Sizes the worker's folder (a tmpfs) for a run: room for what the program may write, and
 /// for the files placed in it. Remounted only when that changes.
-fn size_worker_folder(room: Option<u64>, placed: &[File], current: &mut String) -> io::Result<()> {
+fn size_worker_folder(
+    room: Option<u64>,
+    placed: &[File],
+    current: &mut String,
+    unfiltered: &Unfiltered,
+) -> io::Result<()> {
     let page = super::process::page_size();
     let size = match room {
         Some(room) => {
@@ -301,13 +439,16 @@ fn size_worker_folder(room: Option<u64>, placed: &[File], current: &mut String) 
         None => "size=50%".to_owned(),
     };
     if *current != size {
-        sys::mount(
-            None,
-            Path::new("/tmp"),
-            None,
-            libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&size),
-        )?;
+        let data = size.clone();
+        unfiltered.run(move || {
+            sys::mount(
+                None,
+                Path::new("/tmp"),
+                None,
+                libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV,
+                Some(&data),
+            )
+        })??;
         *current = size;
     }
     Ok(())
@@ -483,17 +624,26 @@ fn parse_status(status: &str) -> (Option<libc::pid_t>, Option<u64>) {
 /// `None`: the judge went away (everything is killed all the same).
 fn run_in_folder(
     socket: RawFd,
-    program: &spawn::Plan,
+    program: Program,
     fds: Vec<OwnedFd>,
     hidden: &Hidden,
+    unfiltered: &Unfiltered,
     scratch_base: u64,
 ) -> io::Result<Option<Ended>> {
     let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
+    let spawned = match program {
+        Program::Filtered(plan) => spawn::spawn(&plan, &raw, spawn::Parent::Caller),
+        // The descriptors stay open here until it has started.
+        Program::Unfiltered(plan) => {
+            let raw = raw.clone();
+            unfiltered.run(move || spawn::spawn(&plan, &raw, spawn::Parent::Caller))?
+        }
+    };
     let spawn::Spawned {
         pid: main,
         pidfd,
         exec_errno: exec_failed,
-    } = spawn::spawn(program, &raw, spawn::Parent::Caller)?;
+    } = spawned?;
     let pidfd = pidfd.ok_or_else(|| io::Error::other("clone gave no pidfd"))?;
     let init_kib = own_high_water_kib();
     // Hold nothing of the program's: its pipes must close when it and its children end.
@@ -650,14 +800,20 @@ fn micros(time: libc::timeval) -> u64 {
     u64::try_from(time.tv_sec).unwrap_or(0) * 1_000_000 + u64::try_from(time.tv_usec).unwrap_or(0)
 }
 
+/// A run's program, and the thread that starts it.
+enum Program {
+    /// Under the syscall filter (or where there is none to install): started by the main
+    /// thread, whose filter it inherits.
+    Filtered(spawn::Plan),
+    /// A language's that goes without the filter: started by the unfiltered thread.
+    Unfiltered(spawn::Plan),
+}
+
 /// The program's exec, built from the judge's launch before the clone.
-fn plan(
-    launch: &Launch,
-    config: &ZygoteConfig,
-    cgroup: Option<&Cgroup>,
-) -> io::Result<spawn::Plan> {
+fn plan(launch: &Launch, config: &ZygoteConfig, cgroup: Option<&Cgroup>) -> io::Result<Program> {
     let c = |bytes: &Vec<u8>| spawn::c_string(bytes);
-    Ok(spawn::Plan {
+    let inherits_filter = launch.syscall_filter && !syscall_filters().is_empty();
+    let plan = spawn::Plan {
         argv: launch.argv.iter().map(c).collect::<io::Result<_>>()?,
         env: launch.env.iter().map(c).collect::<io::Result<_>>()?,
         target: match &launch.exec {
@@ -682,17 +838,23 @@ fn plan(
             })
             .unwrap_or_default(),
         shell_fallback: false,
-        clear_user_keyrings: config.user_keyrings_per_namespace,
-        syscall_filters: if launch.syscall_filter {
-            syscall_filters()
+        keyrings: if inherits_filter {
+            spawn::Keyrings::Inherited
         } else {
-            &[]
+            spawn::Keyrings::Fresh {
+                clear_user: config.user_keyrings_per_namespace,
+            }
         },
+    };
+    Ok(if launch.syscall_filter || syscall_filters().is_empty() {
+        Program::Filtered(plan)
+    } else {
+        Program::Unfiltered(plan)
     })
 }
 
-/// The seccomp filters of a run, built once; none on an architecture seccompiler does not
-/// build for.
+/// The seccomp filters of the runs, built once (and installed once, on the init's main
+/// thread); none on an architecture seccompiler does not build for.
 fn syscall_filters() -> &'static [seccompiler::BpfProgram] {
     static FILTERS: std::sync::OnceLock<Vec<seccompiler::BpfProgram>> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| super::filter::programs().unwrap_or_default())

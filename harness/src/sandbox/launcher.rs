@@ -203,8 +203,7 @@ fn plan(request: &Request) -> io::Result<Plan> {
         own_group: true,
         cgroup_tasks: Vec::new(),
         shell_fallback: true,
-        clear_user_keyrings: false,
-        syscall_filters: &[],
+        keyrings: spawn::Keyrings::Inherited,
     })
 }
 

@@ -61,12 +61,21 @@ pub(super) struct Plan {
     /// A file exec does not recognise (a script without `#!`) runs with /bin/sh, as `execvp`
     /// runs it.
     pub shell_fallback: bool,
-    /// For a confined program: empty its user's own keyrings (`@u`, `@us`) before exec, which
-    /// Linux ≥ 5.3 keeps per user namespace (the worker's), so that nothing one run plants
-    /// there reaches the next. Never where they are the user's own, machine-wide.
-    pub clear_user_keyrings: bool,
-    /// Seccomp filters installed last before exec, after `no_new_privs` (see `filter`).
-    pub syscall_filters: &'static [seccompiler::BpfProgram],
+    /// For a confined program: what its keyrings are when it starts.
+    pub keyrings: Keyrings,
+}
+
+/// A confined program's keyrings.
+pub(super) enum Keyrings {
+    /// The caller's: for a program the init starts from its filtered thread, which inherits
+    /// the syscall filter, and the filter refuses every key system call (the worker's
+    /// session keyring, which the init made fresh and empty, is out of its reach).
+    Inherited,
+    /// A new, empty session keyring of its own; with `clear_user`, its user's own keyrings
+    /// (`@u`, `@us`) emptied too, which Linux ≥ 5.3 keeps per user namespace (the worker's),
+    /// so that nothing one run plants there reaches the next. Never `clear_user` where they
+    /// are the user's own, machine-wide.
+    Fresh { clear_user: bool },
 }
 
 /// `bytes` (an argument, a variable, a path from a message) as exec takes it.
@@ -210,11 +219,8 @@ extern "C" fn run_child(arg: *mut libc::c_void) -> libc::c_int {
 /// session (which it would otherwise inherit and possess) are out of its reach and nothing it
 /// adds outlives it; with `clear_user`, also empties its user and user-session keyrings. A
 /// kernel without keys (`ENOSYS`) has nothing to hide. Async-signal-safe: system calls only.
-fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
+pub(super) fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
     const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
-    const KEYCTL_CLEAR: libc::c_long = 7;
-    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
-    const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
     let errno = || {
         io::Error::last_os_error()
             .raw_os_error()
@@ -235,11 +241,23 @@ fn fresh_keyrings(clear_user: bool) -> Result<(), i32> {
         };
     }
     if clear_user {
-        for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
-            // SAFETY: keyctl with integer arguments.
-            if unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring) } < 0 {
-                return Err(errno());
-            }
+        clear_user_keyrings()?;
+    }
+    Ok(())
+}
+
+/// Empties the caller's user and user-session keyrings (`@u`, `@us`), which Linux ≥ 5.3 keeps
+/// per user namespace. Async-signal-safe: system calls only.
+pub(super) fn clear_user_keyrings() -> Result<(), i32> {
+    const KEYCTL_CLEAR: libc::c_long = 7;
+    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+    const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
+    for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
+        // SAFETY: keyctl with integer arguments.
+        if unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring) } < 0 {
+            return Err(io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO));
         }
     }
     Ok(())
@@ -327,32 +345,12 @@ fn exec(child: &mut Child<'_>) -> i32 {
                     return errno();
                 }
             }
-            if let Err(errno) = fresh_keyrings(plan.clear_user_keyrings) {
-                return errno;
+            if let Keyrings::Fresh { clear_user } = plan.keyrings {
+                if let Err(errno) = fresh_keyrings(clear_user) {
+                    return errno;
+                }
             }
             libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-        }
-        // Last: from here the program's own calls are filtered, and exec is not refused.
-        for program in plan.syscall_filters {
-            #[repr(C)]
-            struct SockFprog {
-                len: libc::c_ushort,
-                filter: *const seccompiler::sock_filter,
-            }
-            let fprog = SockFprog {
-                len: program.len() as libc::c_ushort,
-                filter: program.as_ptr(),
-            };
-            const SECCOMP_SET_MODE_FILTER: libc::c_long = 1;
-            if libc::syscall(
-                libc::SYS_seccomp,
-                SECCOMP_SET_MODE_FILTER,
-                0,
-                &raw const fprog,
-            ) != 0
-            {
-                return errno();
-            }
         }
         match &plan.target {
             Target::Path(path) => {

@@ -217,6 +217,23 @@ pub(crate) fn clone_into(flags: u64) -> io::Result<Cloned> {
 /// one) and returns the listener its `SECCOMP_RET_USER_NOTIF` answers go to (close-on-exec).
 /// Needs `no_new_privs` or `CAP_SYS_ADMIN` in the user namespace.
 pub(crate) fn seccomp_listener(program: &[seccompiler::sock_filter]) -> io::Result<OwnedFd> {
+    let fd = set_mode_filter(program, libc::SECCOMP_FILTER_FLAG_NEW_LISTENER)
+        .map_err(|_| fail("install the exit listener's seccomp filter"))?;
+    // SAFETY: the descriptor is fresh and ours alone.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// Installs the seccomp filters `programs` on this thread, and so on every process it
+/// starts from now on. Needs `no_new_privs` or `CAP_SYS_ADMIN` in the user namespace.
+pub(crate) fn install_filters(programs: &[seccompiler::BpfProgram]) -> io::Result<()> {
+    for program in programs {
+        set_mode_filter(program, 0).map_err(|_| fail("install the syscall filter"))?;
+    }
+    Ok(())
+}
+
+/// `seccomp(SECCOMP_SET_MODE_FILTER, flags, program)`: what it returns, or -1 with errno set.
+fn set_mode_filter(program: &[seccompiler::sock_filter], flags: libc::c_ulong) -> io::Result<i64> {
     #[repr(C)]
     struct SockFprog {
         len: libc::c_ushort,
@@ -228,19 +245,18 @@ pub(crate) fn seccomp_listener(program: &[seccompiler::sock_filter]) -> io::Resu
         filter: program.as_ptr(),
     };
     // SAFETY: the program outlives the call, which copies it; the flags are integers.
-    let fd = unsafe {
+    let rc = unsafe {
         libc::syscall(
             libc::SYS_seccomp,
             libc::SECCOMP_SET_MODE_FILTER,
-            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            flags,
             &raw const fprog,
         )
     };
-    if fd < 0 {
-        return Err(fail("install the exit listener's seccomp filter"));
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
     }
-    // SAFETY: the descriptor is fresh and ours alone.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+    Ok(rc)
 }
 
 /// Sends SIGKILL through a pidfd: never hits a recycled pid.
