@@ -118,7 +118,13 @@ impl Project {
     /// The real `harness` binary, run in the project without colors, with the project's own
     /// build cache and config home.
     pub fn harness(&self) -> Command {
-        let mut command = harness_in(self.path());
+        Command::from_std(self.process())
+    }
+
+    /// The same as a `std::process::Command`, for a test that spawns it and talks to it while
+    /// it runs (a server).
+    pub fn process(&self) -> std::process::Command {
+        let mut command = process_in(self.path());
         command
             .env("XDG_CACHE_HOME", self.cache_home())
             .env("XDG_CONFIG_HOME", self.config_home());
@@ -188,7 +194,12 @@ pub fn write_case(root: &Path, problem: &str, name: &str, input: &str, answer: O
 /// builds uses [`Project::harness`]); the tester's own config file (its languages, its default
 /// project) plays no part: a test that wants one sets `XDG_CONFIG_HOME` after this.
 pub fn harness_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").expect("the harness binary");
+    Command::from_std(process_in(dir))
+}
+
+/// [`harness_in`] as a `std::process::Command`.
+fn process_in(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
     command
         .current_dir(dir)
         .env("NO_COLOR", "1")
