@@ -5,23 +5,18 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-use common::project::{harness_in, write_case, Project};
+use common::project::{write_case, Project};
 
 const ERROR: i32 = 2;
 
-fn project(judge_toml: &str) -> tempfile::TempDir {
-    Project::new().file("judge.toml", judge_toml).into_dir()
+fn project(judge_toml: &str) -> Project {
+    Project::new().file("judge.toml", judge_toml)
 }
 
 fn with_case(dir: &Path, name: &str, input: &str, answer: Option<&str>) {
     write_case(dir, "sum", name, input, answer);
-}
-
-fn harness(dir: &Path) -> Command {
-    harness_in(dir)
 }
 
 fn no_panic() -> impl Predicate<str> {
@@ -31,7 +26,7 @@ fn no_panic() -> impl Predicate<str> {
 #[test]
 fn malformed_toml_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\ntime-limit = 1s\n");
-    harness(dir.path())
+    dir.harness()
         .arg("--no-build")
         .assert()
         .code(ERROR)
@@ -42,7 +37,7 @@ fn malformed_toml_names_line_and_column() {
 #[test]
 fn unknown_key_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limt = \"1MiB\"\n");
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("judge.toml:3:1"))
@@ -53,7 +48,7 @@ fn unknown_key_names_line_and_column() {
 #[test]
 fn bad_value_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limit = \"64\"\n");
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("judge.toml:3:16"))
@@ -63,8 +58,8 @@ fn bad_value_names_line_and_column() {
 
 #[test]
 fn missing_judge_toml_says_where_it_looked() {
-    let dir = tempfile::tempdir().unwrap();
-    harness(dir.path())
+    let dir = Project::new();
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("no `judge.toml`"))
@@ -77,7 +72,8 @@ fn judge_toml_is_found_from_a_subfolder() {
     let sub = dir.path().join("deep/er");
     std::fs::create_dir_all(&sub).unwrap();
     // The problem has no case folder: the error proves the file above was found and read.
-    harness(&sub)
+    dir.harness()
+        .current_dir(&sub)
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("cases/sum"))
@@ -88,7 +84,7 @@ fn judge_toml_is_found_from_a_subfolder() {
 #[test]
 fn unknown_problem_lists_the_known_ones() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
-    harness(dir.path())
+    dir.harness()
         .args(["run", "--problem", "summ"])
         .assert()
         .code(ERROR)
@@ -101,7 +97,7 @@ fn unknown_problem_lists_the_known_ones() {
 fn missing_answer_file_names_the_path_and_the_fix() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "1 2\n", None);
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("missing answer file"))
@@ -114,7 +110,7 @@ fn missing_answer_file_names_the_path_and_the_fix() {
 fn missing_solution_says_how_to_build_it() {
     let dir = project("[problems.sum]\nsolution = \"target/release/sum\"\n");
     with_case(dir.path(), "01", "1 2\n", Some("3\n"));
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("target/release/sum"))
@@ -128,7 +124,7 @@ fn a_failing_build_stops_the_run() {
         "[defaults]\nbuild = [\"sh\", \"-c\", \"echo broken >&2; exit 7\"]\n[problems.sum]\nsolution = \"/bin/cat\"\n",
     );
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(ERROR)
         .stderr(predicate::str::contains("broken"))
@@ -140,7 +136,7 @@ fn a_failing_build_stops_the_run() {
 fn a_case_pattern_that_matches_nothing_is_an_error() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    harness(dir.path())
+    dir.harness()
         .args(["--case", "nope*"])
         .assert()
         .code(ERROR)
@@ -152,9 +148,10 @@ fn a_case_pattern_that_matches_nothing_is_an_error() {
 fn config_may_come_before_the_command() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    let elsewhere = tempfile::tempdir().unwrap();
+    let elsewhere = Project::new();
     let config = dir.path().join("judge.toml");
-    harness(elsewhere.path())
+    elsewhere
+        .harness()
         .arg("--config")
         .arg(&config)
         .args(["run", "--no-build"])
@@ -166,7 +163,7 @@ fn config_may_come_before_the_command() {
 #[test]
 fn run_options_before_another_command_are_refused() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
-    harness(dir.path())
+    dir.harness()
         .args(["-p", "sum", "validate"])
         .assert()
         .code(ERROR)
@@ -206,7 +203,7 @@ fn out_of_bounds_values_name_their_key() {
         let dir = project(&format!(
             "[problems.sum]\nsolution = \"/bin/cat\"\n{line}\n"
         ));
-        harness(dir.path())
+        dir.harness()
             .arg("--no-build")
             .assert()
             .code(ERROR)
@@ -223,7 +220,7 @@ fn a_huge_time_multiplier_is_refused_with_its_line() {
         let dir = project(&format!(
             "[problems.sum]\nsolution = \"/bin/cat\"\n[languages.py]\nextensions = [\"py\"]\nrun = [\"python3\", \"{{source}}\"]\ntime-multiplier = {value}\n"
         ));
-        harness(dir.path())
+        dir.harness()
             .arg("--no-build")
             .assert()
             .code(ERROR)
@@ -240,7 +237,7 @@ fn a_seed_range_past_the_maximum_is_refused_without_collecting_it() {
          [[problems.sum.generators]]\nname = \"r{seed}\"\ncommand = [\"/bin/echo\", \"{seed}\"]\n\
          seeds = \"0..=18446744073709551615\"\n",
     );
-    harness(dir.path())
+    dir.harness()
         .args(["gen", "--check"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()
