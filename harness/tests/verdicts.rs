@@ -8,13 +8,12 @@ use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
+use common::expect::NO_ARGUMENTS;
 use common::project::Project;
 use serde_json::Value;
 
 const OK: i32 = 0;
 const FAILED: i32 = 1;
-/// `harness` alone judges every problem of the project.
-const NO_ARGUMENTS: [&str; 0] = [];
 
 /// A project whose every problem is the sum of two numbers, each judged with one fixture as
 /// its solution. Limits are small so that the misbehaving fixtures come back soon.

@@ -17,6 +17,9 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+/// The arguments of `harness` alone (which judges every problem of the project).
+pub const NO_ARGUMENTS: [&str; 0] = [];
+
 /// The command and its expectations; nothing runs until [`Run::run`].
 #[must_use = "a `Run` does nothing until `.run()`"]
 pub struct Run {
@@ -74,6 +77,18 @@ impl Run {
     pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Run {
         let _ = write!(self.described, " {}", arg.as_ref().to_string_lossy());
         self.command.arg(arg);
+        self
+    }
+
+    /// More arguments.
+    pub fn args<I, S>(mut self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        for arg in args {
+            self = self.arg(arg);
+        }
         self
     }
 
