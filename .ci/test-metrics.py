@@ -67,6 +67,8 @@ def functions(code):
     return result
 
 BUILDER = re.compile(r'\bProject\b')
+# A run stated as expectations on the builder: `….args([..]).status(..)….run()`.
+EXPECT = re.compile(r'\.run\(\)')
 HAND = re.compile(r'\btempdir\s*\(|\bTempDir\b|\bNamedTempFile\b|\btempfile::')
 
 def classify(path):
@@ -95,18 +97,21 @@ def classify(path):
         if reaches(name, BUILDER, frozenset()): kind = 'builder'
         elif reaches(name, HAND, frozenset()): kind = 'hand'
         else: kind = 'none'
-        rows.append((name, kind))
+        rows.append((name, kind, kind == 'builder' and reaches(name, EXPECT, frozenset())))
     return rows
 
 totals = {'builder': 0, 'hand': 0, 'none': 0}
+totals_expect = [0]
 lines = []
 for f in sorted(os.listdir(tests_dir)):
     if not f.endswith('.rs'): continue
     rows = classify(os.path.join(tests_dir, f))
-    counts = {k: sum(1 for _, kind in rows if kind == k) for k in totals}
+    counts = {k: sum(1 for _, kind, _ in rows if kind == k) for k in totals}
+    expecting = sum(1 for _, _, e in rows if e)
+    totals_expect[0] += expecting
     for k in totals: totals[k] += counts[k]
     own = 'own harness()' if re.search(r'\bfn harness\s*\(', open(os.path.join(tests_dir, f)).read()) else ''
-    lines.append(f'{f:28} tests={len(rows):3} builder={counts["builder"]:3} hand={counts["hand"]:3} none={counts["none"]:3} {own}')
+    lines.append(f'{f:28} tests={len(rows):3} builder={counts["builder"]:3} hand={counts["hand"]:3} none={counts["none"]:3} expect={expecting:3} {own}')
 if per_file:
     print('\n'.join(lines))
 all_tests = sum(totals.values())
@@ -115,4 +120,5 @@ print(f'integration tests: {all_tests}; on the builder: {totals["builder"]} '
       f'({100 * totals["builder"] / all_tests:.0f}%); temporary folder by hand: {totals["hand"]}; '
       f'no files: {totals["none"]}; of the tests that make files, on the builder: '
       f'{100 * totals["builder"] / max(1, makes_files):.0f}%')
+print(f'on the builder with its expectations (.run()): {totals_expect[0]}')
 print('own harness() helpers:', sum(1 for l in lines if l.endswith('own harness()')))
