@@ -98,6 +98,10 @@ impl Project {
         self.project.harness()
     }
 
+    fn args<const N: usize>(&self, args: [&str; N]) -> common::expect::Run {
+        self.project.args(args)
+    }
+
     /// The names in the case folder, sorted: what a test expects to find there and no more.
     fn case_files(&self) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(self.path("cases/sum"))
@@ -119,24 +123,20 @@ fn no_panic() -> impl Predicate<str> {
 fn validate_lists_each_invalid_case_with_its_reason() {
     let project = Project::new();
     project
-        .harness()
-        .arg("validate")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("sum: 1 inputs valid"));
+        .args(["validate"])
+        .status(0)
+        .stdout_contains("sum: 1 inputs valid")
+        .run();
 
     project.write("cases/sum/big.in", "500 1\n");
     project.write("cases/sum/big.ans", "501\n");
     project
-        .harness()
-        .arg("validate")
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains(
-            "INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]",
-        ))
-        .stdout(predicate::str::contains("sum: 1 of 2 inputs invalid"))
-        .stderr(no_panic());
+        .args(["validate"])
+        .status(FAILED)
+        .stdout_contains("INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]")
+        .stdout_contains("sum: 1 of 2 inputs invalid")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
@@ -164,18 +164,13 @@ exit 42
     project.write("cases/sum/zero.in", "0 1\n");
     project.write("cases/sum/zero.ans", "1\n");
     project
-        .harness()
-        .arg("validate")
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains(
-            "INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]",
-        ))
-        .stdout(predicate::str::contains(
-            "INVALID  cases/sum/zero.in: rejected (exit 0) without a reason",
-        ))
-        .stdout(predicate::str::contains("sum: 2 of 3 inputs invalid"))
-        .stderr(no_panic());
+        .args(["validate"])
+        .status(FAILED)
+        .stdout_contains("INVALID  cases/sum/big.in: line 1: 500 is out of [0, 100]")
+        .stdout_contains("INVALID  cases/sum/zero.in: rejected (exit 0) without a reason")
+        .stdout_contains("sum: 2 of 3 inputs invalid")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
@@ -196,11 +191,10 @@ fn run_refuses_invalid_inputs_unless_told_not_to() {
         .stderr(predicate::str::contains("--no-validate"));
 
     project
-        .harness()
         .args(["run", "--no-validate"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("all 2 cases AC"));
+        .status(0)
+        .stdout_contains("all 2 cases AC")
+        .run();
 }
 
 // ---- add ------------------------------------------------------------------------------------
@@ -227,16 +221,13 @@ fn add_picks_the_next_free_name_and_answers_with_the_reference() {
     project.write("mine.in", "20 22\n");
     for expected in ["added-1", "added-2"] {
         project
-            .harness()
             .args(["add", "sum", "--input", "mine.in"])
-            .assert()
-            .success()
-            .stdout(predicate::str::contains(format!(
-                "wrote cases/sum/{expected}.in (6 bytes)"
-            )))
-            .stdout(predicate::str::contains(format!(
+            .status(0)
+            .stdout_contains(&format!("wrote cases/sum/{expected}.in (6 bytes)"))
+            .stdout_contains(&format!(
                 "wrote cases/sum/{expected}.ans (3 bytes, answer from the reference)"
-            )));
+            ))
+            .run();
         assert_eq!(project.read(&format!("cases/sum/{expected}.in")), "20 22\n");
         assert_eq!(project.read(&format!("cases/sum/{expected}.ans")), "42\n");
     }
@@ -301,7 +292,6 @@ fn add_keeps_a_given_answer_but_warns_when_the_reference_disagrees() {
     project.write("right.txt", "4\n");
     project.write("wrong.txt", "5\n");
     project
-        .harness()
         .args([
             "add",
             "sum",
@@ -311,18 +301,12 @@ fn add_keeps_a_given_answer_but_warns_when_the_reference_disagrees() {
             "--answer",
             "right.txt",
         ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("answer as given"))
-        .stderr(predicate::str::contains("warning").not());
+        .status(0)
+        .stdout_contains("answer as given")
+        .stderr_lacks("warning")
+        .run();
     project
-        .harness()
-        .args(["add", "sum", "odd", "--input", "in.txt", "--answer", "wrong.txt"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "warning: the given answer disagrees with the reference's (WA: line 1, token 1: expected 4, found 5)",
-        ));
+        .args(["add", "sum", "odd", "--input", "in.txt", "--answer", "wrong.txt"]).status(0).stderr_contains("warning: the given answer disagrees with the reference's (WA: line 1, token 1: expected 4, found 5)").run();
     assert_eq!(project.read("cases/sum/odd.ans"), "5\n");
 }
 
@@ -363,27 +347,21 @@ fn gen_writes_the_generated_cases_and_leaves_hand_added_ones_alone() {
     project.write("cases/sum/mine.in", "1 1\n");
     project.write("cases/sum/mine.ans", "hand-made\n");
     project
-        .harness()
-        .arg("gen")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("new      cases/sum/g01"))
-        .stdout(predicate::str::contains(
-            "sum: 3 cases, 3 written, 0 unchanged",
-        ));
+        .args(["gen"])
+        .status(0)
+        .stdout_contains("new      cases/sum/g01")
+        .stdout_contains("sum: 3 cases, 3 written, 0 unchanged")
+        .run();
     assert_eq!(project.read("cases/sum/g02.in"), "2 4\n");
     assert_eq!(project.read("cases/sum/g02.ans"), "6\n");
     assert_eq!(project.read("cases/sum/mine.ans"), "hand-made\n");
     assert_eq!(project.read("cases/sum/sample-1.ans"), "3\n");
 
     project
-        .harness()
-        .arg("gen")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "sum: 3 cases, 0 written, 3 unchanged",
-        ));
+        .args(["gen"])
+        .status(0)
+        .stdout_contains("sum: 3 cases, 0 written, 3 unchanged")
+        .run();
     // The scratch folder went away.
     let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
         .unwrap()
@@ -423,67 +401,59 @@ fn a_killed_gens_scratch_folder_is_removed_by_the_next_gen() {
     );
 
     fs::remove_file(project.path("slow-seed")).unwrap();
-    project.harness().arg("gen").assert().success();
+    project.args(["gen"]).status(0).run();
     assert_eq!(scratch(&project), Vec::<String>::new());
 }
 
 #[test]
 fn gen_check_passes_on_unchanged_cases_and_reports_changed_and_missing_ones() {
     let project = Project::new();
-    project.harness().arg("gen").assert().success();
+    project.args(["gen"]).status(0).run();
     project
-        .harness()
         .args(["gen", "--check"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("sum: 3 cases match"));
+        .status(0)
+        .stdout_contains("sum: 3 cases match")
+        .run();
 
     project.write("cases/sum/g02.ans", "7\n");
     fs::remove_file(project.path("cases/sum/g03.in")).unwrap();
     fs::remove_file(project.path("cases/sum/g03.ans")).unwrap();
     project
-        .harness()
         .args(["gen", "--check"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("DIFFERS  cases/sum/g02: answer"))
-        .stdout(predicate::str::contains("MISSING  cases/sum/g03"))
-        .stdout(predicate::str::contains("sum: 2 of 3 cases differ"));
+        .status(FAILED)
+        .stdout_contains("DIFFERS  cases/sum/g02: answer")
+        .stdout_contains("MISSING  cases/sum/g03")
+        .stdout_contains("sum: 2 of 3 cases differ")
+        .run();
     // --check writes nothing.
     assert_eq!(project.read("cases/sum/g02.ans"), "7\n");
     assert!(!project.path("cases/sum/g03.in").exists());
 
     // A generator that changed its mind is caught the same way.
-    project.harness().arg("gen").assert().success();
+    project.args(["gen"]).status(0).run();
     project.write("gen.sh", "echo \"$1 0\"\n");
     project
-        .harness()
         .args(["gen", "--check", "sum"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains(
-            "DIFFERS  cases/sum/g01: input and answer",
-        ));
+        .status(FAILED)
+        .stdout_contains("DIFFERS  cases/sum/g01: input and answer")
+        .run();
 }
 
 #[test]
 fn a_failing_generator_loses_nothing() {
     let project = Project::new();
-    project.harness().arg("gen").assert().success();
+    project.args(["gen"]).status(0).run();
     // Seed 1 would now give another case, but seed 3 fails: nothing may change.
     project.write("gen.sh", &GENERATE.replace("% 101", "% 101 + 1"));
     project.write("fail-seed", "3\n");
     project
-        .harness()
-        .arg("gen")
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "1 of 3 cases could not be generated",
-        ))
-        .stderr(predicate::str::contains("`g03`"))
-        .stderr(predicate::str::contains("exit 4: seed 3: out of ideas"))
-        .stderr(no_panic());
+        .args(["gen"])
+        .status(ERROR)
+        .stderr_contains("1 of 3 cases could not be generated")
+        .stderr_contains("`g03`")
+        .stderr_contains("exit 4: seed 3: out of ideas")
+        .stderr_lacks("panicked")
+        .run();
     assert_eq!(project.read("cases/sum/g01.in"), "1 2\n");
     assert_eq!(project.read("cases/sum/g01.ans"), "3\n");
     let leftovers: Vec<_> = fs::read_dir(project.path("cases"))
@@ -498,13 +468,7 @@ fn a_generated_input_the_validator_rejects_stops_gen() {
     let project = Project::new();
     project.write("gen.sh", "echo \"$1 $(( $1 * 60 ))\"\n");
     project
-        .harness()
-        .arg("gen")
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-        "`g02`: the generator `sh gen.sh 2` made an invalid input: line 1: 120 is out of [0, 100]",
-    ));
+        .args(["gen"]).status(ERROR).stderr_contains("`g02`: the generator `sh gen.sh 2` made an invalid input: line 1: 120 is out of [0, 100]").run();
     assert_eq!(project.case_files(), ["sample-1.ans", "sample-1.in"]);
 }
 
@@ -525,30 +489,24 @@ fn stress_shrinks_and_saves_the_minimal_input_as_a_case() {
     let project = Project::new();
     project.write("wrong.c", OFF_BY_ONE_FROM_3);
     project
-        .harness()
         .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("WA on input 1 (seed 40)"))
-        .stdout(predicate::str::contains("minimal failing input:\n  3 0\n"))
-        .stdout(predicate::str::contains("expected (reference):\n  3\n"))
-        .stdout(predicate::str::contains("received:\n  4\n"))
-        .stdout(predicate::str::contains("saved as case `tiny`"))
-        .stdout(predicate::str::contains(
-            "reproduce: harness stress sum wrong.c --seed 40 -n 1",
-        ));
+        .status(FAILED)
+        .stdout_contains("WA on input 1 (seed 40)")
+        .stdout_contains("minimal failing input:\n  3 0\n")
+        .stdout_contains("expected (reference):\n  3\n")
+        .stdout_contains("received:\n  4\n")
+        .stdout_contains("saved as case `tiny`")
+        .stdout_contains("reproduce: harness stress sum wrong.c --seed 40 -n 1")
+        .run();
     assert_eq!(project.read("cases/sum/tiny.in"), "3 0\n");
     assert_eq!(project.read("cases/sum/tiny.ans"), "3\n");
 
     // Saving never overwrites.
     project
-        .harness()
         .args(["stress", "sum", "wrong.c", "--seed", "40", "--save", "tiny"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "the failing input was not saved: problem `sum` already has a case `tiny`",
-        ));
+        .status(ERROR)
+        .stderr_contains("the failing input was not saved: problem `sum` already has a case `tiny`")
+        .run();
 }
 
 #[test]
@@ -586,12 +544,11 @@ fn stress_without_a_shrink_command_uses_the_built_in_shrinker() {
         assert_eq!(json["output"], "4\n");
     }
     project
-        .harness()
         .args(["stress", "sum", "wrong.c", "--seed", "1"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("shrunk by the built-in shrinker"))
-        .stdout(predicate::str::contains("cannot know"));
+        .status(FAILED)
+        .stdout_contains("shrunk by the built-in shrinker")
+        .stdout_contains("cannot know")
+        .run();
 }
 
 #[test]
@@ -599,12 +556,11 @@ fn stress_reports_a_compile_error() {
     let project = Project::new();
     project.write("broken.c", "int main( {\n");
     project
-        .harness()
         .args(["stress", "sum", "broken.c"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("CE"))
-        .stdout(predicate::str::contains("does not compile"));
+        .status(FAILED)
+        .stdout_contains("CE")
+        .stdout_contains("does not compile")
+        .run();
 }
 
 #[test]
@@ -613,13 +569,7 @@ fn stress_blames_the_generator_for_an_invalid_input() {
     project.write("gen.sh", "echo \"$1 500\"\n");
     project.write("wrong.c", OFF_BY_ONE_FROM_3);
     project
-        .harness()
-        .args(["stress", "sum", "wrong.c", "--seed", "5"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]",
-        ));
+        .args(["stress", "sum", "wrong.c", "--seed", "5"]).status(ERROR).stderr_contains("seed 5: the stress generator `sh gen.sh 5` made an invalid input: line 1: 500 is out of [0, 100]").run();
 }
 
 #[test]
@@ -633,13 +583,10 @@ fn stress_without_a_generator_says_so_before_any_seed() {
     project.write("judge.toml", &toml);
     project.write("wrong.c", OFF_BY_ONE_FROM_3);
     project
-        .harness()
         .args(["stress", "sum", "wrong.c"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "problem `sum` has no stress generator",
-        ))
-        .stderr(predicate::str::contains("--gen"))
-        .stderr(predicate::str::contains("first seed").not());
+        .status(ERROR)
+        .stderr_contains("problem `sum` has no stress generator")
+        .stderr_contains("--gen")
+        .stderr_lacks("first seed")
+        .run();
 }

@@ -5,23 +5,19 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-use common::project::{harness_in, write_case, Project};
+use common::expect::NO_ARGUMENTS;
+use common::project::{write_case, Project};
 
 const ERROR: i32 = 2;
 
-fn project(judge_toml: &str) -> tempfile::TempDir {
-    Project::new().file("judge.toml", judge_toml).into_dir()
+fn project(judge_toml: &str) -> Project {
+    Project::new().file("judge.toml", judge_toml)
 }
 
 fn with_case(dir: &Path, name: &str, input: &str, answer: Option<&str>) {
     write_case(dir, "sum", name, input, answer);
-}
-
-fn harness(dir: &Path) -> Command {
-    harness_in(dir)
 }
 
 fn no_panic() -> impl Predicate<str> {
@@ -31,44 +27,43 @@ fn no_panic() -> impl Predicate<str> {
 #[test]
 fn malformed_toml_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\ntime-limit = 1s\n");
-    harness(dir.path())
-        .arg("--no-build")
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("judge.toml:3:"))
-        .stderr(no_panic());
+    dir.args(["--no-build"])
+        .status(ERROR)
+        .stderr_contains("judge.toml:3:")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn unknown_key_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limt = \"1MiB\"\n");
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("judge.toml:3:1"))
-        .stderr(predicate::str::contains("memory-limt"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("judge.toml:3:1")
+        .stderr_contains("memory-limt")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn bad_value_names_line_and_column() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\nmemory-limit = \"64\"\n");
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("judge.toml:3:16"))
-        .stderr(predicate::str::contains("no unit"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("judge.toml:3:16")
+        .stderr_contains("no unit")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn missing_judge_toml_says_where_it_looked() {
-    let dir = tempfile::tempdir().unwrap();
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("no `judge.toml`"))
-        .stderr(no_panic());
+    let dir = Project::new();
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("no `judge.toml`")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
@@ -77,49 +72,49 @@ fn judge_toml_is_found_from_a_subfolder() {
     let sub = dir.path().join("deep/er");
     std::fs::create_dir_all(&sub).unwrap();
     // The problem has no case folder: the error proves the file above was found and read.
-    harness(&sub)
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("cases/sum"))
-        .stderr(predicate::str::contains("does not exist"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .current_dir(&sub)
+        .status(ERROR)
+        .stderr_contains("cases/sum")
+        .stderr_contains("does not exist")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn unknown_problem_lists_the_known_ones() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
-    harness(dir.path())
-        .args(["run", "--problem", "summ"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("unknown problem `summ`"))
-        .stderr(predicate::str::contains("`sum`"))
-        .stderr(no_panic());
+    dir.args(["run", "--problem", "summ"])
+        .status(ERROR)
+        .stderr_contains("unknown problem `summ`")
+        .stderr_contains("`sum`")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn missing_answer_file_names_the_path_and_the_fix() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "1 2\n", None);
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("missing answer file"))
-        .stderr(predicate::str::contains("cases/sum/01.ans"))
-        .stderr(predicate::str::contains("harness add"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("missing answer file")
+        .stderr_contains("cases/sum/01.ans")
+        .stderr_contains("harness add")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn missing_solution_says_how_to_build_it() {
     let dir = project("[problems.sum]\nsolution = \"target/release/sum\"\n");
     with_case(dir.path(), "01", "1 2\n", Some("3\n"));
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("target/release/sum"))
-        .stderr(predicate::str::contains("does not exist"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("target/release/sum")
+        .stderr_contains("does not exist")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
@@ -128,50 +123,48 @@ fn a_failing_build_stops_the_run() {
         "[defaults]\nbuild = [\"sh\", \"-c\", \"echo broken >&2; exit 7\"]\n[problems.sum]\nsolution = \"/bin/cat\"\n",
     );
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    harness(dir.path())
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("broken"))
-        .stderr(predicate::str::contains("failed"))
-        .stderr(no_panic());
+    dir.args(NO_ARGUMENTS)
+        .status(ERROR)
+        .stderr_contains("broken")
+        .stderr_contains("failed")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn a_case_pattern_that_matches_nothing_is_an_error() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    harness(dir.path())
-        .args(["--case", "nope*"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("no case matches `nope*`"))
-        .stderr(no_panic());
+    dir.args(["--case", "nope*"])
+        .status(ERROR)
+        .stderr_contains("no case matches `nope*`")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 #[test]
 fn config_may_come_before_the_command() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
     with_case(dir.path(), "01", "3\n", Some("3\n"));
-    let elsewhere = tempfile::tempdir().unwrap();
+    let elsewhere = Project::new();
     let config = dir.path().join("judge.toml");
-    harness(elsewhere.path())
-        .arg("--config")
+    elsewhere
+        .args(["--config"])
         .arg(&config)
         .args(["run", "--no-build"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains("sum: 1/1 AC"));
+        .status(0)
+        .stdout_contains("sum: 1/1 AC")
+        .run();
 }
 
 #[test]
 fn run_options_before_another_command_are_refused() {
     let dir = project("[problems.sum]\nsolution = \"/bin/cat\"\n");
-    harness(dir.path())
-        .args(["-p", "sum", "validate"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("go after a command's name"))
-        .stderr(no_panic());
+    dir.args(["-p", "sum", "validate"])
+        .status(ERROR)
+        .stderr_contains("go after a command's name")
+        .stderr_lacks("panicked")
+        .run();
 }
 
 /// Values past the sane bounds: exit 2 with `judge.toml:LINE:COL` and the key's name, never a
@@ -206,14 +199,13 @@ fn out_of_bounds_values_name_their_key() {
         let dir = project(&format!(
             "[problems.sum]\nsolution = \"/bin/cat\"\n{line}\n"
         ));
-        harness(dir.path())
-            .arg("--no-build")
-            .assert()
-            .code(ERROR)
-            .stderr(predicate::str::contains("judge.toml:3:"))
-            .stderr(predicate::str::contains(format!("`{key}`")))
-            .stderr(predicate::str::contains(why))
-            .stderr(no_panic());
+        dir.args(["--no-build"])
+            .status(ERROR)
+            .stderr_contains("judge.toml:3:")
+            .stderr_contains(&format!("`{key}`"))
+            .stderr_contains(why)
+            .stderr_lacks("panicked")
+            .run();
     }
 }
 
@@ -223,13 +215,12 @@ fn a_huge_time_multiplier_is_refused_with_its_line() {
         let dir = project(&format!(
             "[problems.sum]\nsolution = \"/bin/cat\"\n[languages.py]\nextensions = [\"py\"]\nrun = [\"python3\", \"{{source}}\"]\ntime-multiplier = {value}\n"
         ));
-        harness(dir.path())
-            .arg("--no-build")
-            .assert()
-            .code(ERROR)
-            .stderr(predicate::str::contains("judge.toml:6:"))
-            .stderr(predicate::str::contains("`time-multiplier`"))
-            .stderr(no_panic());
+        dir.args(["--no-build"])
+            .status(ERROR)
+            .stderr_contains("judge.toml:6:")
+            .stderr_contains("`time-multiplier`")
+            .stderr_lacks("panicked")
+            .run();
     }
 }
 
@@ -240,7 +231,7 @@ fn a_seed_range_past_the_maximum_is_refused_without_collecting_it() {
          [[problems.sum.generators]]\nname = \"r{seed}\"\ncommand = [\"/bin/echo\", \"{seed}\"]\n\
          seeds = \"0..=18446744073709551615\"\n",
     );
-    harness(dir.path())
+    dir.harness()
         .args(["gen", "--check"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()

@@ -176,7 +176,7 @@ fn timed_text() -> insta::Settings {
 /// Runs the harness in `project` and returns `exit: N` followed by stdout parsed as one JSON
 /// document, redacted.
 fn json_document(project: &Project, args: &[&str]) -> String {
-    let output = harness(project).args(args).output().unwrap();
+    let output = project.harness().args(args).output().unwrap();
     let mut json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
         panic!(
             "stdout of {args:?} is not one JSON document ({error}):\n{}\nstderr:\n{}",
@@ -195,7 +195,7 @@ fn json_document(project: &Project, args: &[&str]) -> String {
 
 /// `exit: N` and stdout as it is, for commands without JSON.
 fn text_output(project: &Project, args: &[&str]) -> String {
-    let output = harness(project).args(args).output().unwrap();
+    let output = project.harness().args(args).output().unwrap();
     format!(
         "exit: {}\n{}",
         output.status.code().unwrap(),
@@ -206,16 +206,6 @@ fn text_output(project: &Project, args: &[&str]) -> String {
 /// A file the harness wrote, with the machine's paths replaced.
 fn written(project: &Project, relative: &str) -> String {
     unpath(&project.read(relative), project.path())
-}
-
-/// The real harness in the project, its caches inside it (nothing of the user's is read).
-fn harness(project: &Project) -> assert_cmd::Command {
-    let mut command = project.harness();
-    command
-        .env("HARNESS_CACHE_DIR", project.join(".cache/build"))
-        .env("XDG_CACHE_HOME", project.join(".cache"))
-        .env("XDG_CONFIG_HOME", project.join(".config"));
-    command
 }
 
 /// Right for `a b`: prints a + b.

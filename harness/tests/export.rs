@@ -4,24 +4,18 @@
 //! problem.yaml at the root, as DOMjudge wants.
 #![cfg(unix)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
+use common::project::Project;
+
 fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
-fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command
-        .current_dir(dir)
-        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
-        .env("NO_COLOR", "1");
-    command
 }
 
 /// Verdicts by submission file name, from `verify --format json`.
@@ -41,9 +35,10 @@ fn verdicts(output: &[u8]) -> BTreeMap<String, String> {
 
 #[test]
 fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
-    let original = harness(dir.path())
+    let original = dir
+        .harness()
         .args(["verify", "queens-boards", "--format", "json", "--config"])
         .arg(&config)
         .output()
@@ -60,7 +55,7 @@ fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
     }
     assert!(expected.len() >= 5, "{expected:?}");
 
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -73,7 +68,8 @@ fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
         .assert()
         .success()
         .stdout(predicates::str::contains("an output validator"));
-    let exported = harness(dir.path())
+    let exported = dir
+        .harness()
         .args(["verify", "queens-boards", "--format", "json"])
         .output()
         .unwrap();
@@ -88,9 +84,9 @@ fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
 
 #[test]
 fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -130,7 +126,7 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
         "output_validator_flags: \"case_sensitive\"\ninput_validator_flags: \"checker-challenge\"\non_reject: continue\nrange: 0 100\ngrader_flags: ignore_sample\n"
     );
 
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -147,9 +143,9 @@ fn a_zip_has_problem_yaml_at_its_root_and_is_never_overwritten() {
 
 #[test]
 fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export-sum/judge.toml");
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -166,7 +162,7 @@ fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
         .join("sumtwo/input_validators/validate/validate.py")
         .is_file());
     assert!(dir.path().join("sumtwo/statement/problem.en.md").is_file());
-    harness(dir.path())
+    dir.harness()
         .args(["validate", "sumtwo"])
         .assert()
         .code(0)
@@ -174,21 +170,21 @@ fn a_python_validator_is_carried_and_answers_as_kattis_wants() {
     // A case the project's validator rejects is rejected through the wrapper, with its reason.
     std::fs::write(dir.path().join("sumtwo/data/secret/03.in"), "007 1\n").unwrap();
     std::fs::write(dir.path().join("sumtwo/data/secret/03.ans"), "8\n").unwrap();
-    harness(dir.path())
+    dir.harness()
         .args(["validate", "sumtwo"])
         .assert()
         .code(1)
         .stdout(predicates::str::contains(
-            "INVALID secret/03 by input_validators/validate: exit 43: line 1: expected two integers",
-        ));
+        "INVALID secret/03 by input_validators/validate: exit 43: line 1: expected two integers",
+    ));
 }
 
 #[test]
 fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
     // No --out: the zip is named by the short name, letters and digits only.
-    harness(dir.path())
+    dir.harness()
         .args(["export", "--no-measure", "queens-boards", "--config"])
         .arg(&config)
         .assert()
@@ -199,7 +195,7 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
     assert!(dir.path().join("queensboards.zip").is_file());
 
     // A folder named otherwise is written, with a note saying what to name it.
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -239,13 +235,13 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
     );
 
     // The package's validator, built from that source, validates the package's cases.
-    harness(dir.path())
+    dir.harness()
         .args(["validate", "queens-boards"])
         .assert()
         .code(0)
         .stdout(predicates::str::contains("10 of 10 case checks valid"));
     std::fs::write(package.join("data/secret/n9.in"), "10\n").unwrap();
-    harness(dir.path())
+    dir.harness()
         .args(["validate", "queens-boards"])
         .assert()
         .code(1)
@@ -256,7 +252,7 @@ fn a_shipped_problem_carries_its_validator_source_under_a_short_name() {
 
 #[test]
 fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let cases = dir.path().join("cases/p");
     std::fs::create_dir_all(&cases).unwrap();
     std::fs::write(cases.join("sample-1.in"), "1\n").unwrap();
@@ -286,7 +282,7 @@ fn a_validator_the_package_cannot_carry_is_left_out_saying_why() {
         )
         .unwrap();
         let out = format!("p{index}");
-        harness(dir.path())
+        dir.harness()
             .args(["export", "--no-measure", "p", "--out", &out])
             .assert()
             .success()
@@ -326,42 +322,35 @@ while True:
 "#;
 
 /// An interactive problem whose Kattis-protocol interactor is a Python source.
-fn interactive_project(protocol: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::write(
-        root.join("judge.toml"),
-        format!(
-            "[problems.guess]\ncases = \"cases/guess\"\ninteractor = \"interactor.py\"\n\
-             interactor-protocol = \"{protocol}\"\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(root.join("interactor.py"), GUESS_INTERACTOR).unwrap();
-    std::fs::create_dir_all(root.join("cases/guess")).unwrap();
+fn interactive_project(protocol: &str) -> Project {
+    let mut project = Project::new()
+        .file(
+            "judge.toml",
+            &format!(
+                "[problems.guess]\ncases = \"cases/guess\"\ninteractor = \"interactor.py\"\n\
+                 interactor-protocol = \"{protocol}\"\n"
+            ),
+        )
+        .file("interactor.py", GUESS_INTERACTOR);
     for (name, secret) in [("sample-1", "37"), ("2", "1"), ("3", "100")] {
-        std::fs::write(root.join(format!("cases/guess/{name}.in")), secret).unwrap();
-        std::fs::write(root.join(format!("cases/guess/{name}.ans")), secret).unwrap();
+        project = project.case("guess", name, secret, secret);
     }
-    for (folder, file, text) in [
-        ("accepted", "binary.py", BINARY_SEARCH),
-        (
-            "wrong_answer",
-            "stubborn.py",
+    project
+        .file(
+            "solutions/submissions/guess/accepted/binary.py",
+            BINARY_SEARCH,
+        )
+        .file(
+            "solutions/submissions/guess/wrong_answer/stubborn.py",
             "while True:\n    print(1, flush=True)\n    input()\n",
-        ),
-    ] {
-        let folder = root.join("solutions/submissions/guess").join(folder);
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join(file), text).unwrap();
-    }
-    dir
+        )
 }
 
 #[test]
 fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
     let dir = interactive_project("kattis");
-    let original = harness(dir.path())
+    let original = dir
+        .harness()
         .args(["verify", "guess", "--format", "json"])
         .output()
         .unwrap();
@@ -376,9 +365,9 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
         String::from_utf8_lossy(&original.stderr)
     );
 
-    let out = tempfile::tempdir().unwrap();
+    let out = Project::new();
     let package = out.path().join("guess");
-    harness(dir.path())
+    dir.harness()
         .args(["export", "--no-measure", "guess", "--out"])
         .arg(&package)
         .assert()
@@ -390,7 +379,8 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
         GUESS_INTERACTOR
     );
     // The package, read as a package, judges the submissions as judge.toml did.
-    let exported = harness(out.path())
+    let exported = out
+        .harness()
         .args(["verify", "guess", "--format", "json"])
         .output()
         .unwrap();
@@ -403,9 +393,9 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
 
     // DOMjudge's dialect: the legacy keys, the interactor where DOMjudge 8.3 looks; read back,
     // the same verdicts.
-    let out = tempfile::tempdir().unwrap();
+    let out = Project::new();
     let package = out.path().join("guess");
-    harness(dir.path())
+    dir.harness()
         .args([
             "export",
             "--no-measure",
@@ -428,7 +418,8 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
             .unwrap(),
         GUESS_INTERACTOR
     );
-    let exported = harness(out.path())
+    let exported = out
+        .harness()
         .args(["verify", "guess", "--format", "json"])
         .output()
         .unwrap();
@@ -443,8 +434,8 @@ fn an_interactive_problem_exports_its_interactor_as_the_output_validator() {
 #[test]
 fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
     let dir = interactive_project("testlib");
-    let out = tempfile::tempdir().unwrap();
-    harness(dir.path())
+    let out = Project::new();
+    dir.harness()
         .args(["export", "--no-measure", "guess", "--out"])
         .arg(out.path().join("guess"))
         .assert()
@@ -458,7 +449,7 @@ fn an_interactor_the_format_cannot_run_is_refused_saying_why() {
     // program.
     let dir = interactive_project("kattis");
     std::fs::remove_file(dir.path().join("interactor.py")).unwrap();
-    harness(dir.path())
+    dir.harness()
         .args(["export", "--no-measure", "guess", "--out"])
         .arg(out.path().join("guess"))
         .assert()
@@ -489,20 +480,19 @@ fn the_time_limit_is_checked_against_problemtools_rule() {
             "note: time limit 1000 ms keeps problemtools' rule: slowest accepted",
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::write(
-            root.join("judge.toml"),
-            "[problems.sum]\ncases = \"cases/sum\"\ntime-limit = \"1s\"\n",
-        )
-        .unwrap();
-        std::fs::create_dir_all(root.join("cases/sum")).unwrap();
-        std::fs::write(root.join("cases/sum/sample-1.in"), "1 2\n").unwrap();
-        std::fs::write(root.join("cases/sum/sample-1.ans"), "3\n").unwrap();
-        let accepted = root.join("solutions/submissions/sum/accepted");
-        std::fs::create_dir_all(&accepted).unwrap();
-        std::fs::write(accepted.join("spin.c"), spinning_sum(seconds)).unwrap();
-        let output = harness(root)
+        let project = Project::new()
+            .file(
+                "judge.toml",
+                "[problems.sum]\ncases = \"cases/sum\"\ntime-limit = \"1s\"\n",
+            )
+            .case("sum", "sample-1", "1 2\n", "3\n")
+            .file(
+                "solutions/submissions/sum/accepted/spin.c",
+                &spinning_sum(seconds),
+            );
+        let root = project.path();
+        let output = project
+            .harness()
             .args(["export", "sum", "--out", "sum"])
             .output()
             .unwrap();

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use common::project::harness_in;
+use common::project::Project;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Version {
@@ -250,10 +250,10 @@ fn repo() -> PathBuf {
 }
 
 /// `harness export ID --for DIALECT --out DIR/SHORT.zip` on the repository's judge.toml.
-fn export(dir: &Path, config: &Path, id: &str, short: &str, dialect: &str) -> PathBuf {
-    let out = dir.join(dialect).join(format!("{short}.zip"));
-    let output = harness_in(dir)
-        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
+fn export(project: &Project, config: &Path, id: &str, short: &str, dialect: &str) -> PathBuf {
+    let out = project.join(dialect).join(format!("{short}.zip"));
+    let output = project
+        .harness()
         .args(["export", "--no-measure", id, "--for", dialect, "--out"])
         .arg(&out)
         .arg("--config")
@@ -277,7 +277,7 @@ fn export(dir: &Path, config: &Path, id: &str, short: &str, dialect: &str) -> Pa
 
 #[test]
 fn domjudge_reads_the_limit_flags_cases_statement_and_expected_results_of_its_dialect() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
     for (id, short, flags, validator, cases, ole) in [
         // Default-validator flags, 651 cases.
@@ -299,7 +299,7 @@ fn domjudge_reads_the_limit_flags_cases_statement_and_expected_results_of_its_di
             Some("submissions/run_time_error/endless_printer.cpp"),
         ),
     ] {
-        let zip = export(dir.path(), &config, id, short, "domjudge");
+        let zip = export(&dir, &config, id, short, "domjudge");
         for version in [Version::V8_3_2, Version::V9_0_0] {
             let imported = import(&zip, version).unwrap();
             let context = format!("{id} {version:?}");
@@ -350,10 +350,10 @@ fn domjudge_reads_the_limit_flags_cases_statement_and_expected_results_of_its_di
 
 #[test]
 fn the_default_dialect_keeps_the_limit_and_says_what_domjudge_loses() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
     let zip = export(
-        dir.path(),
+        &dir,
         &config,
         "checker-challenge",
         "checkerchallenge",
@@ -368,13 +368,7 @@ fn the_default_dialect_keeps_the_limit_and_says_what_domjudge_loses() {
         assert!(imported.statement.is_some(), "{version:?}");
     }
     // An output validator: 9.0 finds `output_validator/`, 8.3 does not look there.
-    let zip = export(
-        dir.path(),
-        &config,
-        "queens-boards",
-        "queensboards",
-        "kattis",
-    );
+    let zip = export(&dir, &config, "queens-boards", "queensboards", "kattis");
     assert!(import(&zip, Version::V8_3_2).unwrap().validator.is_none());
     assert_eq!(
         import(&zip, Version::V9_0_0).unwrap().validator,
@@ -398,7 +392,7 @@ fn an_interactive_problem_is_a_run_validator_for_domjudge() {
         // `type: interactive` as one string: 9.0 splits it on spaces.
         ("kattis", &[Version::V9_0_0][..]),
     ] {
-        let zip = export(project.path(), &config, "guess", "guess", dialect);
+        let zip = export(&project, &config, "guess", "guess", dialect);
         for version in versions {
             let imported = import(&zip, *version).unwrap();
             assert_eq!(
@@ -412,11 +406,11 @@ fn an_interactive_problem_is_a_run_validator_for_domjudge() {
 
 #[test]
 fn a_contest_is_what_domjudges_contest_import_takes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let config = repo().join("judge.toml");
     let out = dir.path().join("contest");
-    let output = harness_in(dir.path())
-        .env("HARNESS_CACHE_DIR", dir.path().join(".cache"))
+    let output = dir
+        .harness()
         .args([
             "export",
             "--no-measure",

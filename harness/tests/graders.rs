@@ -288,19 +288,17 @@ grader-files = ["graders/add.h"]
 fn a_judge_toml_grader_links_with_the_contestants_file_in_judge() {
     let project = add_project(GRADER_CPP);
     project
-        .harness()
         .args(["judge", "add", "solutions/submissions/add/accepted/add.cpp"])
-        .assert()
-        .code(0);
+        .status(0)
+        .run();
     project
-        .harness()
         .args([
             "judge",
             "add",
             "solutions/submissions/add/accepted/solution.py",
         ])
-        .assert()
-        .code(0);
+        .status(0)
+        .run();
     // The contestant's own mistake beside a good grader is still the contestant's CE.
     project.write(
         "broken.cpp",
@@ -376,10 +374,9 @@ fn grader_keys_name_a_language_and_a_file_that_is_there() {
 fn export_writes_the_graders_as_include_and_reads_back_with_the_same_verdicts() {
     let project = add_project(GRADER_CPP);
     project
-        .harness()
         .args(["export", "add", "--out", "out/add"])
-        .assert()
-        .code(0);
+        .status(0)
+        .run();
     assert_eq!(project.read("out/add/include/cpp/grader.cpp"), GRADER_CPP);
     assert_eq!(project.read("out/add/include/default/add.h"), ADD_H);
     assert!(project

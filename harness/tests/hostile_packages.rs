@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use common::project::Project;
 
 const OK: i32 = 0;
 const FAILED: i32 = 1;
@@ -30,26 +30,16 @@ fn executable(root: &Path, relative: &str, text: &str) {
     std::fs::set_permissions(root.join(relative), std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-/// The harness, run in `dir`, with its build cache and `$HOME` inside it.
-fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command
-        .current_dir(dir)
-        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
-        .env("HOME", dir.join("home"))
-        .env("NO_COLOR", "1")
-        .timeout(Duration::from_secs(120));
-    command
-}
-
-/// Runs the harness and returns (exit code, stdout, stderr).
-fn run(command: &mut Command) -> (Option<i32>, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+/// Runs `harness ARGS` in the project with `$HOME` inside it (where a hostile program plants
+/// files) and a backstop against a hung judge; returns (exit code, stdout, stderr).
+fn harness(project: &Project, args: &[&str]) -> (Option<i32>, String, String) {
+    let ran = project
+        .args(args)
+        .env("HOME", project.join("home"))
+        .timeout(Duration::from_secs(120))
+        .any_status()
+        .run();
+    (ran.status, ran.stdout, ran.stderr)
 }
 
 /// An "echo" package (legacy Kattis): print the number read. Its submissions are one right
@@ -74,9 +64,9 @@ fn echo_package(root: &Path) {
 }
 
 /// Expects a refusal: exit 2 (never 101), and every one of `words` in the message.
-fn refused(dir: &Path, args: &[&str], words: &[&str]) -> String {
+fn refused(project: &Project, args: &[&str], words: &[&str]) -> String {
     let started = Instant::now();
-    let (code, stdout, stderr) = run(harness(dir).args(args));
+    let (code, stdout, stderr) = harness(project, args);
     assert_eq!(
         code,
         Some(ERROR),
@@ -137,14 +127,14 @@ const LIMITS: (&str, &str) = ("1000", "268435456");
 
 #[test]
 fn a_polygon_file_name_that_leaves_the_run_folder_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("pwned");
+    let project = Project::new();
+    let target = project.path().join("pwned");
     for name in [
         "../../pwned".to_string(),
         target.display().to_string(),
         "..".to_string(),
     ] {
-        let root = dir.path().join("sum");
+        let root = project.path().join("sum");
         polygon_package(
             &root,
             &format!("input-file=\"{name}\" output-file=\"sum.out\""),
@@ -152,7 +142,7 @@ fn a_polygon_file_name_that_leaves_the_run_folder_is_refused() {
             LIMITS,
         );
         refused(
-            dir.path(),
+            &project,
             &["verify", "sum"],
             &["problem.xml", "input-file", "not a plain file name"],
         );
@@ -163,7 +153,7 @@ fn a_polygon_file_name_that_leaves_the_run_folder_is_refused() {
             LIMITS,
         );
         refused(
-            dir.path(),
+            &project,
             &["verify", "sum"],
             &["problem.xml", "output-file", "not a plain file name"],
         );
@@ -174,37 +164,38 @@ fn a_polygon_file_name_that_leaves_the_run_folder_is_refused() {
         );
     }
     // Plain names still work.
-    let root = dir.path().join("sum");
+    let root = project.path().join("sum");
     polygon_package(
         &root,
         "input-file=\"sum.in\" output-file=\"sum.out\"",
         PLAIN,
         LIMITS,
     );
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "sum"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "sum"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
 }
 
 #[test]
 fn polygon_paths_that_leave_the_package_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "outside/01", "1 2\n");
-    write(dir.path(), "outside/01.a", "3\n");
-    let root = dir.path().join("sum");
+    let project = Project::new();
+    write(project.path(), "outside/01", "1 2\n");
+    write(project.path(), "outside/01.a", "3\n");
+    let root = project.path().join("sum");
     for (patterns, word) in [
         (("../outside/%02d", "tests/%02d.a"), "input-path-pattern"),
         (("tests/%02d", "../outside/%02d.a"), "answer-path-pattern"),
         (("tests/%02d", "/etc/passwd"), "answer-path-pattern"),
     ] {
         polygon_package(&root, "input-file=\"\" output-file=\"\"", patterns, LIMITS);
-        refused(dir.path(), &["verify", "sum"], &["problem.xml", word]);
+        refused(&project, &["verify", "sum"], &["problem.xml", word]);
     }
     // A test file that is a symlink out of the package.
     polygon_package(&root, "input-file=\"\" output-file=\"\"", PLAIN, LIMITS);
     std::fs::remove_file(root.join("tests/01.a")).unwrap();
-    std::os::unix::fs::symlink(dir.path().join("outside/01.a"), root.join("tests/01.a")).unwrap();
+    std::os::unix::fs::symlink(project.path().join("outside/01.a"), root.join("tests/01.a"))
+        .unwrap();
     refused(
-        dir.path(),
+        &project,
         &["verify", "sum"],
         &["tests/01.a", "outside the package"],
     );
@@ -212,50 +203,51 @@ fn polygon_paths_that_leave_the_package_are_refused() {
 
 #[test]
 fn kattis_data_symlinks_out_of_the_package_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
-    write(dir.path(), "secret.txt", "7\n");
+    write(project.path(), "secret.txt", "7\n");
     std::fs::remove_file(root.join("data/secret/2.ans")).unwrap();
     std::os::unix::fs::symlink(
-        dir.path().join("secret.txt"),
+        project.path().join("secret.txt"),
         root.join("data/secret/2.ans"),
     )
     .unwrap();
     refused(
-        dir.path(),
+        &project,
         &["verify", "echo"],
         &["data/secret/2.ans", "outside the package"],
     );
     std::fs::remove_file(root.join("data/secret/2.ans")).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", root.join("data/secret/2.ans")).unwrap();
     refused(
-        dir.path(),
+        &project,
         &["judge", "echo", "echo/submissions/accepted/echo.py"],
         &["data/secret/2.ans", "outside the package"],
     );
     // A whole group linked from outside.
     std::fs::remove_file(root.join("data/secret/2.ans")).unwrap();
     write(&root, "data/secret/2.ans", "7\n");
-    write(dir.path(), "elsewhere/3.in", "1\n");
-    write(dir.path(), "elsewhere/3.ans", "1\n");
-    std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("data/secret/g")).unwrap();
+    write(project.path(), "elsewhere/3.in", "1\n");
+    write(project.path(), "elsewhere/3.ans", "1\n");
+    std::os::unix::fs::symlink(project.path().join("elsewhere"), root.join("data/secret/g"))
+        .unwrap();
     refused(
-        dir.path(),
+        &project,
         &["verify", "echo"],
         &["data/secret/g", "outside the package"],
     );
     // Inside the package, a group linked from another is fine (Kodsport includes groups so).
     std::fs::remove_file(root.join("data/secret/g")).unwrap();
     std::os::unix::fs::symlink("../sample", root.join("data/secret/again")).unwrap();
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
 }
 
 #[test]
 fn fifos_in_a_package_never_hold_the_judge() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     let fifo = |path: &Path| {
         let made = std::process::Command::new("mkfifo")
@@ -265,13 +257,13 @@ fn fifos_in_a_package_never_hold_the_judge() {
         assert!(made.success());
     };
     fifo(&root.join("submissions/accepted/fifo.py"));
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("not a regular file"), "{stdout}");
     write(&root, "data/secret/3.ans", "1\n");
     fifo(&root.join("data/secret/3.in"));
     refused(
-        dir.path(),
+        &project,
         &["verify", "echo"],
         &["data/secret/3.in", "not a regular file"],
     );
@@ -279,45 +271,33 @@ fn fifos_in_a_package_never_hold_the_judge() {
 
 #[test]
 fn symlink_loops_in_data_are_refused_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     std::fs::create_dir_all(root.join("data/secret/a")).unwrap();
     // Two links back up: walking them naively doubles at every level.
     std::os::unix::fs::symlink("..", root.join("data/secret/a/x")).unwrap();
     std::os::unix::fs::symlink("..", root.join("data/secret/a/y")).unwrap();
-    refused(
-        dir.path(),
-        &["verify", "echo"],
-        &["data/secret/a/x", "loop"],
-    );
+    refused(&project, &["verify", "echo"], &["data/secret/a/x", "loop"]);
     // Links that lead to each other.
     std::fs::remove_file(root.join("data/secret/a/x")).unwrap();
     std::fs::remove_file(root.join("data/secret/a/y")).unwrap();
     std::os::unix::fs::symlink("y", root.join("data/secret/a/x")).unwrap();
     std::os::unix::fs::symlink("x", root.join("data/secret/a/y")).unwrap();
-    refused(
-        dir.path(),
-        &["verify", "echo"],
-        &["data/secret/a/x", "loop"],
-    );
+    refused(&project, &["verify", "echo"], &["data/secret/a/x", "loop"]);
     // And with a generators.yaml, whose check looks into the data folders too.
     write(
         &root,
         "generators/generators.yaml",
         "data:\n  secret:\n    data:\n      - big: gen.py\n",
     );
-    refused(
-        dir.path(),
-        &["verify", "echo"],
-        &["data/secret/a/x", "loop"],
-    );
+    refused(&project, &["verify", "echo"], &["data/secret/a/x", "loop"]);
 }
 
 #[test]
 fn yaml_nested_past_reason_or_too_large_is_refused_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     let deep = 200_000;
     let nested = format!(
@@ -326,16 +306,16 @@ fn yaml_nested_past_reason_or_too_large_is_refused_at_once() {
         "]".repeat(deep)
     );
     write(&root, "problem.yaml", &nested);
-    refused(dir.path(), &["verify", "echo"], &["problem.yaml", "nested"]);
+    refused(&project, &["verify", "echo"], &["problem.yaml", "nested"]);
     // Block sequences nest too, two characters a level.
     let dashes = format!("name: Echo\nx:\n{}1\n", "- ".repeat(deep));
     write(&root, "problem.yaml", &dashes);
-    refused(dir.path(), &["verify", "echo"], &["problem.yaml", "nested"]);
+    refused(&project, &["verify", "echo"], &["problem.yaml", "nested"]);
     // In a group's testdata.yaml, the same.
     write(&root, "problem.yaml", "name: Echo\n");
     write(&root, "data/secret/testdata.yaml", &nested);
     refused(
-        dir.path(),
+        &project,
         &["verify", "echo"],
         &["data/secret/testdata.yaml", "nested"],
     );
@@ -343,21 +323,21 @@ fn yaml_nested_past_reason_or_too_large_is_refused_at_once() {
     // A file far larger than any package's YAML.
     let huge = format!("name: Echo\n# {}\n", "x".repeat(20 << 20));
     write(&root, "problem.yaml", &huge);
-    refused(dir.path(), &["verify", "echo"], &["problem.yaml", "MiB"]);
+    refused(&project, &["verify", "echo"], &["problem.yaml", "MiB"]);
     // Ordinary nesting is read as before.
     write(
         &root,
         "problem.yaml",
         "name: Echo\nlimits:\n  memory: 256\nkeywords: [[a, [b, {c: [d]}]]]\n",
     );
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
 }
 
 #[test]
 fn every_limit_is_validated_with_its_file_and_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     std::fs::remove_file(root.join(".timelimit")).unwrap();
     for (limits, key) in [
@@ -387,21 +367,21 @@ fn every_limit_is_validated_with_its_file_and_key() {
             "problem.yaml",
             &format!("name: Echo\nlimits:\n  {limits}\n"),
         );
-        refused(dir.path(), &["verify", "echo"], &["problem.yaml", key]);
+        refused(&project, &["verify", "echo"], &["problem.yaml", key]);
     }
     write(&root, "problem.yaml", "name: Echo\n");
     write(&root, ".timelimit", "1e30\n");
-    refused(dir.path(), &["verify", "echo"], &[".timelimit"]);
+    refused(&project, &["verify", "echo"], &[".timelimit"]);
     std::fs::remove_file(root.join(".timelimit")).unwrap();
     write(&root, "domjudge-problem.ini", "timelimit='1e30'\n");
     refused(
-        dir.path(),
+        &project,
         &["verify", "echo"],
         &["domjudge-problem.ini", "timelimit"],
     );
     std::fs::remove_file(root.join("domjudge-problem.ini")).unwrap();
 
-    let root = dir.path().join("sum");
+    let root = project.path().join("sum");
     for (limits, key) in [
         (("0", "268435456"), "time-limit"),
         (("99999999999999999999", "268435456"), "time-limit"),
@@ -410,14 +390,14 @@ fn every_limit_is_validated_with_its_file_and_key() {
         (("1000", "1e30"), "memory-limit"),
     ] {
         polygon_package(&root, "input-file=\"\" output-file=\"\"", PLAIN, limits);
-        refused(dir.path(), &["verify", "sum"], &["problem.xml", key]);
+        refused(&project, &["verify", "sum"], &["problem.xml", key]);
     }
 }
 
 #[test]
 fn a_long_validator_folder_name_is_built() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     write(
         &root,
@@ -430,7 +410,7 @@ fn a_long_validator_folder_name_is_built() {
         &format!("output_validators/{name}/validate.py"),
         "import sys\nteam = sys.stdin.read().split()\njudge = open(sys.argv[2]).read().split()\nsys.exit(42 if team == judge else 43)\n",
     );
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("all 2 submissions"), "{stdout}");
 }
@@ -449,21 +429,21 @@ fn sandbox_available() -> bool {
 /// the project (by their real paths, which an attacker can guess), and connect to a server on
 /// the loopback.
 struct Target {
-    dir: tempfile::TempDir,
+    project: Project,
     listener: TcpListener,
 }
 
 impl Target {
     fn new() -> Target {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        let project = Project::new();
+        std::fs::create_dir_all(project.join("home")).unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
-        Target { dir, listener }
+        Target { project, listener }
     }
 
     fn path(&self) -> &Path {
-        self.dir.path()
+        self.project.path()
     }
 
     /// `attack.py`: `attack(tag)` tries each, quietly.
@@ -580,13 +560,13 @@ if __name__ == '__main__':
     sys.exit(42)
 "#,
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("all 2 submissions"), "{stdout}");
     target.assert_held("validator");
     // Its judgemessage.txt is still the reason.
     write(target.path(), "wrong.py", "print(1)\n");
-    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "wrong.py"]));
+    let (code, stdout, stderr) = harness(&target.project, &["judge", "echo", "wrong.py"]);
     assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
     assert!(stdout.contains("['1'] is not ['5']"), "{stdout}");
     target.assert_held("validator");
@@ -615,7 +595,7 @@ fn a_hostile_judgemessage_link_is_not_followed() {
         ),
     );
     write(target.path(), "mine.py", "print(int(input()))\n");
-    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "mine.py"]));
+    let (code, stdout, stderr) = harness(&target.project, &["judge", "echo", "mine.py"]);
     assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
     assert!(!stdout.contains("the user's secret"), "{stdout}");
 }
@@ -638,13 +618,13 @@ fn a_hostile_input_validator_is_held_and_still_validates() {
         "input_validators/hostile/check.py",
         "import sys\nfrom attack import attack\nif __name__ == '__main__':\n    attack('input-validator')\n    sys.exit(42 if sys.stdin.read().strip().isdigit() else 43)\n",
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["validate", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["validate", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("2 of 2 case checks valid"), "{stdout}");
     target.assert_held("input-validator");
     write(&root, "data/secret/3.in", "seven\n");
     write(&root, "data/secret/3.ans", "7\n");
-    let (code, stdout, stderr) = run(harness(target.path()).args(["validate", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["validate", "echo"]);
     assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
     assert!(stdout.contains("INVALID secret/3"), "{stdout}");
 }
@@ -684,12 +664,12 @@ if __name__ == '__main__':
     sys.exit(42)
 "#,
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("all 2 submissions"), "{stdout}");
     target.assert_held("interactor");
     write(target.path(), "wrong.py", "input()\nprint(0)\n");
-    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "echo", "wrong.py"]));
+    let (code, stdout, stderr) = harness(&target.project, &["judge", "echo", "wrong.py"]);
     assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
     assert!(stdout.contains("said 0 for 5"), "{stdout}");
 }
@@ -723,7 +703,7 @@ fn hostile_build_and_run_scripts_are_held_and_still_judge() {
         "output_validators/scripts/run",
         "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/built.py\" \"$@\"\n",
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["verify", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     assert!(stdout.contains("all 2 submissions"), "{stdout}");
     target.assert_held("build");
@@ -757,7 +737,7 @@ fn a_hostile_generator_and_solution_are_held_and_still_generate() {
             target.attack_py()
         ),
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["gen", "echo"]));
+    let (code, stdout, stderr) = harness(&target.project, &["gen", "echo"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     target.assert_held("generator");
     target.assert_held("solution");
@@ -801,11 +781,11 @@ fn a_hostile_testlib_checker_is_held_and_still_judges() {
             target.attack_c()
         ),
     );
-    let (code, stdout, stderr) = run(harness(target.path()).args(["verify", "sum"]));
+    let (code, stdout, stderr) = harness(&target.project, &["verify", "sum"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     target.assert_held("checker");
     write(target.path(), "far.py", "print(100)\n");
-    let (code, stdout, stderr) = run(harness(target.path()).args(["judge", "sum", "far.py"]));
+    let (code, stdout, stderr) = harness(&target.project, &["judge", "sum", "far.py"]);
     assert_eq!(code, Some(FAILED), "{stdout}\n{stderr}");
     assert!(stdout.contains("expected 3, found 100"), "{stdout}");
     target.assert_held("checker");
@@ -813,8 +793,8 @@ fn a_hostile_testlib_checker_is_held_and_still_judges() {
 
 #[test]
 fn package_code_without_the_sandbox_is_said_before_it_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     echo_package(&root);
     write(
         &root,
@@ -827,11 +807,11 @@ fn package_code_without_the_sandbox_is_said_before_it_runs() {
         "import sys\nteam = sys.stdin.read().split()\njudge = open(sys.argv[2]).read().split()\nsys.exit(42 if team == judge else 43)\n",
     );
     write(
-        dir.path(),
+        project.path(),
         "judge.toml",
         "[defaults]\nsandbox = \"off\"\n\n[problems.e]\npackage = \"echo\"\n",
     );
-    let (code, stdout, stderr) = run(harness(dir.path()).args(["verify", "e"]));
+    let (code, stdout, stderr) = harness(&project, &["verify", "e"]);
     assert_eq!(code, Some(OK), "{stdout}\n{stderr}");
     let said: Vec<&str> = stderr
         .lines()

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::browser::chromium;
-use common::project::harness_in;
+use common::project::Project;
 
 const FAILED: i32 = 1;
 /// Chromium starts in a second or two; a loaded machine gets far more.
@@ -130,7 +130,7 @@ fn has_class(node: &roxmltree::Node<'_, '_>, class: &str) -> bool {
 /// The verify report of the shipped `queens-boards` with one more stored submission, a right
 /// program stored as a wrong answer (a MISMATCH), made once for the tests of this file.
 struct Verified {
-    _dir: tempfile::TempDir,
+    _project: Project,
     page: PathBuf,
     submissions: usize,
     cases: usize,
@@ -139,8 +139,8 @@ struct Verified {
 fn verified() -> &'static Verified {
     static MADE: OnceLock<Verified> = OnceLock::new();
     MADE.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let stored = dir.path().join("submissions/queens-boards");
+        let project = Project::new();
+        let stored = project.join("submissions/queens-boards");
         let shipped = repo().join("solutions/submissions/queens-boards");
         let mut submissions = 0;
         for entry in walkdir(&shipped) {
@@ -162,18 +162,19 @@ fn verified() -> &'static Verified {
                     .is_some_and(|x| x == "in")
             })
             .count();
-        let page = dir.path().join("report.html");
-        harness_in(dir.path())
+        let page = project.join("report.html");
+        project
+            .harness()
             .args(["verify", "queens-boards", "-j", "2", "--config"])
             .arg(repo().join("judge.toml"))
             .arg("--submissions")
-            .arg(dir.path().join("submissions"))
+            .arg(project.join("submissions"))
             .arg("--html")
             .arg(&page)
             .assert()
             .code(FAILED);
         Verified {
-            _dir: dir,
+            _project: project,
             page,
             submissions,
             cases,
@@ -336,7 +337,8 @@ fn the_report_fetches_nothing() {
 /// The verify report of the shipped `two-n-queens` (scored by subtasks: `small` 30, `middle`
 /// 30, `large` 40, the samples nothing) with four of its stored submissions: one that passes
 /// all, one too slow for `large`, one right for `small` only, one wrong everywhere.
-fn scored_page(dir: &Path) -> PathBuf {
+fn scored_page(project: &Project) -> PathBuf {
+    let dir = project.path();
     let shipped = repo().join("solutions/submissions/two-n-queens");
     for stored in [
         "accepted/pairs.cpp",
@@ -349,7 +351,8 @@ fn scored_page(dir: &Path) -> PathBuf {
         std::fs::copy(shipped.join(stored), &target).unwrap();
     }
     let page = dir.join("scored.html");
-    harness_in(dir)
+    project
+        .harness()
         .args(["verify", "two-n-queens", "-j", "2", "--config"])
         .arg(repo().join("judge.toml"))
         .arg("--submissions")
@@ -366,8 +369,8 @@ fn a_scored_problems_matrix_shows_a_band_per_subtask_and_each_submissions_points
     let Some(browser) = chromium("the scored verify report in chromium") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let page = scored_page(dir.path());
+    let project = Project::new();
+    let page = scored_page(&project);
     let xml = dom(&browser, &page);
     let document = parse(&xml);
     let cases = std::fs::read_dir(repo().join("cases/two-n-queens"))

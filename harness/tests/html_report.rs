@@ -32,10 +32,9 @@ fn project() -> Project {
 fn run_writes_one_page_with_every_case_escaped() {
     let project = project();
     project
-        .harness()
         .args(["run", "-p", "sum", "--html", "out/report.html"])
-        .assert()
-        .code(FAILED);
+        .status(FAILED)
+        .run();
     let html = project.read("out/report.html");
     assert!(html.starts_with(MARKER), "{html}");
     assert!(
@@ -76,18 +75,16 @@ fn a_file_the_user_wrote_is_kept_unless_forced_and_an_earlier_report_replaced() 
     assert_eq!(project.read("notes.html"), "<p>my notes</p>\n");
 
     project
-        .harness()
         .args(["run", "-p", "sum", "--html", "notes.html", "--force"])
-        .assert()
-        .code(FAILED);
+        .status(FAILED)
+        .run();
     assert!(project.read("notes.html").starts_with(MARKER));
     // Now it is ours: the next run replaces it without being told.
     project.write("cases/sum/wrong.ans", "4\n");
     project
-        .harness()
         .args(["run", "-p", "sum", "--html", "notes.html"])
-        .assert()
-        .success();
+        .status(0)
+        .run();
     let html = project.read("notes.html");
     assert!(
         html.contains("data-case=\"wrong\" data-verdict=\"AC\""),
@@ -99,12 +96,11 @@ fn a_file_the_user_wrote_is_kept_unless_forced_and_an_earlier_report_replaced() 
 fn judge_writes_it_too() {
     let project = project();
     project
-        .harness()
         .args(["judge", "sum"])
         .arg(fixture_source("wrong-sum"))
         .args(["--html", "judge.html"])
-        .assert()
-        .code(FAILED);
+        .status(FAILED)
+        .run();
     let judged = project.read("judge.html");
     assert!(judged.starts_with(MARKER));
     assert!(judged.contains("<h1>harness judge</h1>"), "{judged}");
@@ -191,7 +187,6 @@ fn calibrate_draws_the_case_times_and_the_suggested_limit() {
     let project = project();
     project.write("cases/sum/wrong.ans", "4\n");
     project
-        .harness()
         .args([
             "calibrate",
             "sum",
@@ -200,8 +195,8 @@ fn calibrate_draws_the_case_times_and_the_suggested_limit() {
             "--html",
             "calibrate.html",
         ])
-        .assert()
-        .success();
+        .status(0)
+        .run();
     let html = project.read("calibrate.html");
     assert!(html.starts_with(MARKER));
     assert!(html.contains("<h1>harness calibrate</h1>"), "{html}");
@@ -345,10 +340,9 @@ fn junit_never_truncates_a_file_of_the_user_nor_opens_a_fifo_and_replaces_an_ear
     // A report of ours is replaced by the next run, as before.
     for _ in 0..2 {
         project
-            .harness()
             .args(["run", "-p", "sum", "--junit", "reports/run.xml"])
-            .assert()
-            .code(FAILED);
+            .status(FAILED)
+            .run();
     }
     assert!(project.read("reports/run.xml").starts_with(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"harness run\""

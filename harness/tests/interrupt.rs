@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::project::Project;
@@ -16,22 +16,18 @@ const INTERRUPTED: i32 = 130;
 #[test]
 fn ctrl_c_kills_the_running_program_and_exits_130() {
     let sleeper = common::fixture("sleep-30s");
-    let dir = tempfile::tempdir().unwrap();
     // Limits far above the test's patience: only the interrupt can end this run early.
     let toml = format!(
         "[problems.sum]\nsolution = \"{}\"\ntime-limit = \"20s\"\n",
         sleeper.display()
     );
-    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
-    let cases = dir.path().join("cases/sum");
-    std::fs::create_dir_all(&cases).unwrap();
-    for name in ["01", "02", "03"] {
-        std::fs::write(cases.join(format!("{name}.in")), "1 2\n").unwrap();
-        std::fs::write(cases.join(format!("{name}.ans")), "3\n").unwrap();
-    }
-    let mut harness = Command::new(assert_cmd::cargo::cargo_bin("harness"))
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
+    let project = Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "01", "1 2\n", "3\n")
+        .case("sum", "02", "1 2\n", "3\n")
+        .case("sum", "03", "1 2\n", "3\n");
+    let mut harness = project
+        .process()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -73,14 +69,13 @@ fn ctrl_c_kills_the_running_program_and_exits_130() {
     assert!(!stdout.contains(" 02 "), "stdout: {stdout}");
 }
 
-/// Starts the harness with `args` in `dir`, waits until `child` runs, presses Ctrl-C, and
+/// Starts the harness with `args` in the project, waits until `child` runs, presses Ctrl-C, and
 /// returns the harness's stderr and how long it took to exit after Ctrl-C. Asserts the exit
 /// code 130 and that `child` did not outlive the harness.
-fn interrupt_while_running(dir: &Path, args: &[&str], child: &Path) -> (String, Duration) {
-    let mut harness = Command::new(assert_cmd::cargo::cargo_bin("harness"))
+fn interrupt_while_running(project: &Project, args: &[&str], child: &Path) -> (String, Duration) {
+    let mut harness = project
+        .process()
         .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -165,7 +160,7 @@ fn ctrl_c_kills_a_running_checker() {
             sleeper.display()
         ),
     );
-    interrupt_while_running(dir.path(), &[], &sleeper);
+    interrupt_while_running(&dir, &[], &sleeper);
 }
 
 /// A compiler that hangs would otherwise hold the judge for its 120 s compile time limit.
@@ -175,7 +170,7 @@ fn ctrl_c_kills_a_running_compiler() {
     let sleeper = own_copy(&dir, "sleep-30s");
     append(&dir, &slow_language(&sleeper));
     dir.write("sol.slow", "");
-    let (stderr, _) = interrupt_while_running(dir.path(), &["judge", "sum", "sol.slow"], &sleeper);
+    let (stderr, _) = interrupt_while_running(&dir, &["judge", "sum", "sol.slow"], &sleeper);
     assert!(!stderr.contains("CE"), "stderr: {stderr}");
 }
 
@@ -186,7 +181,7 @@ fn ctrl_c_kills_a_compiler_that_allocates() {
     let allocator = own_copy(&dir, "alloc-forever");
     append(&dir, &slow_language(&allocator));
     dir.write("sol.slow", "");
-    interrupt_while_running(dir.path(), &["judge", "sum", "sol.slow"], &allocator);
+    interrupt_while_running(&dir, &["judge", "sum", "sol.slow"], &allocator);
 }
 
 /// A language `slow` (files `*.slow`) whose compiler is `compiler`.

@@ -8,9 +8,13 @@
 //! `pub use` of a sibling's item inside one top-level module is a re-export, not a use: a path
 //! to the re-exported name counts as a path to where it is defined.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use common::project::Project;
 
 /// A module path from the crate root: `["judge", "suite"]`.
 type ModPath = Vec<String>;
@@ -788,15 +792,12 @@ fn harness_layers_point_down_and_no_module_depends_on_itself() {
     );
 }
 
-/// A synthetic source tree in a temporary folder: (path, contents) pairs.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-    dir
+/// A synthetic source tree in a temporary folder (the shared builder's): (path, contents)
+/// pairs.
+fn tree(files: &[(&str, &str)]) -> Project {
+    files
+        .iter()
+        .fold(Project::new(), |tree, (path, text)| tree.file(path, text))
 }
 
 const LIB: &str = "//! Layers:\n//!\n\

@@ -97,14 +97,11 @@ fn all_answers_right_is_accepted_with_full_score_and_the_human_report_says_answe
         .file("answers/03.out", "9\n")
         .file("answers/04.out", "16\n");
     project
-        .harness()
         .args(["judge", "sq", "answers"])
-        .assert()
-        .code(OK)
-        .stdout(predicate::str::contains(
-            "sq: answers (answer files), 4 cases",
-        ))
-        .stdout(predicate::str::contains("verdict: AC, score 100/100"));
+        .status(OK)
+        .stdout_contains("sq: answers (answer files), 4 cases")
+        .stdout_contains("verdict: AC, score 100/100")
+        .run();
 }
 
 #[test]
@@ -181,19 +178,15 @@ fn an_entry_above_the_output_limit_is_not_inflated() {
 fn what_is_not_answers_is_a_clear_error() {
     let project = squares().file("answers.txt", "not a zip\n");
     project
-        .harness()
         .args(["judge", "sq", "answers.txt"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "answers `answers.txt` are a file that is not a zip",
-        ));
+        .status(ERROR)
+        .stderr_contains("answers `answers.txt` are a file that is not a zip")
+        .run();
     project
-        .harness()
         .args(["judge", "sq", "nowhere"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("answers `nowhere` do not exist"));
+        .status(ERROR)
+        .stderr_contains("answers `nowhere` do not exist")
+        .run();
 }
 
 #[test]
@@ -206,14 +199,11 @@ fn a_key_that_runs_a_program_beside_output_only_is_an_error_at_its_line() {
         .case("sq", "01", "1\n", "1\n")
         .file("answers/01.out", "1\n");
     project
-        .harness()
         .args(["judge", "sq", "answers"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains("judge.toml:3:"))
-        .stderr(predicate::str::contains(
-            "problem `sq` is output-only, so `solution` means nothing",
-        ));
+        .status(ERROR)
+        .stderr_contains("judge.toml:3:")
+        .stderr_contains("problem `sq` is output-only, so `solution` means nothing")
+        .run();
 }
 
 /// The repository's own `queens-any`: its judge.toml table, its cases, its checker and the
@@ -316,13 +306,10 @@ fn a_kattis_submit_answer_package_judges_a_folder_of_answers() {
 fn export_refuses_an_output_only_problem_instead_of_writing_a_batch_one() {
     let project = squares();
     project
-        .harness()
         .args(["export", "--no-measure", "sq", "--out", "sq-pkg"])
-        .assert()
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "problem `sq` is output-only, which the package this writes cannot say",
-        ));
+        .status(ERROR)
+        .stderr_contains("problem `sq` is output-only, which the package this writes cannot say")
+        .run();
     assert!(!project.join("sq-pkg").exists());
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use common::project::Project;
 use predicates::prelude::*;
 
 const OK: i32 = 0;
@@ -18,16 +18,6 @@ fn write(root: &Path, relative: &str, text: &str) {
     let path = root.join(relative);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-/// The harness, run in `dir`, with its build cache in a folder of the test's own.
-fn harness(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").unwrap();
-    command
-        .current_dir(dir)
-        .env("HARNESS_CACHE_DIR", dir.join(".cache"))
-        .env("NO_COLOR", "1");
-    command
 }
 
 /// A legacy package: "print the average of the numbers" with `float_tolerance 1e-6` for the
@@ -84,10 +74,11 @@ fn average_package(root: &Path) {
 
 #[test]
 fn verify_a_legacy_package_with_group_flags_and_folders_for_verdicts() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("average");
+    let project = Project::new();
+    let root = project.path().join("average");
     average_package(&root);
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "average"])
         .assert()
         .code(OK)
@@ -132,11 +123,12 @@ fn verify_a_legacy_package_with_group_flags_and_folders_for_verdicts() {
 
 #[test]
 fn judge_a_package_source_and_show_the_default_validator_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("average");
+    let project = Project::new();
+    let root = project.path().join("average");
     average_package(&root);
-    write(dir.path(), "mine.py", "print('1.5')\n");
-    harness(dir.path())
+    write(project.path(), "mine.py", "print('1.5')\n");
+    project
+        .harness()
         .args(["judge", "average", "mine.py"])
         .assert()
         .code(FAILED)
@@ -146,17 +138,19 @@ fn judge_a_package_source_and_show_the_default_validator_reason() {
 
 #[test]
 fn validate_a_package_with_its_input_validators() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("average");
+    let project = Project::new();
+    let root = project.path().join("average");
     average_package(&root);
-    harness(dir.path())
+    project
+        .harness()
         .args(["validate", "average"])
         .assert()
         .code(OK)
         .stdout(predicate::str::contains("3 of 3 case checks valid"));
     write(&root, "data/secret/a/03.in", "\n");
     write(&root, "data/secret/a/03.ans", "0\n");
-    harness(dir.path())
+    project
+        .harness()
         .args(["validate", "average"])
         .assert()
         .code(FAILED)
@@ -211,10 +205,11 @@ sys.exit(42)
 
 #[test]
 fn a_custom_validator_judges_and_its_judgemessage_is_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("divisor");
+    let project = Project::new();
+    let root = project.path().join("divisor");
     divisor_package(&root);
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "divisor"])
         .assert()
         .code(OK)
@@ -233,8 +228,9 @@ fn a_custom_validator_judges_and_its_judgemessage_is_the_reason() {
     );
     assert!(stdout.contains("1 unchecked"), "{stdout}");
 
-    write(dir.path(), "bad.py", "input()\nprint(4)\n");
-    harness(dir.path())
+    write(project.path(), "bad.py", "input()\nprint(4)\n");
+    project
+        .harness()
         .args(["judge", "divisor", "bad.py"])
         .assert()
         .code(FAILED)
@@ -243,8 +239,8 @@ fn a_custom_validator_judges_and_its_judgemessage_is_the_reason() {
 
 #[test]
 fn a_broken_custom_validator_is_a_judge_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("divisor");
+    let project = Project::new();
+    let root = project.path().join("divisor");
     divisor_package(&root);
     write(
         &root,
@@ -252,7 +248,8 @@ fn a_broken_custom_validator_is_a_judge_error() {
         "import sys\nsys.exit(0)\n",
     );
     write(&root, ".timelimit", "1\n");
-    harness(dir.path())
+    project
+        .harness()
         .args([
             "judge",
             "divisor",
@@ -324,10 +321,11 @@ judge(43, 'not found in 10 guesses')
 
 #[test]
 fn an_interactive_package_is_judged_with_its_validator_as_the_interactor() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("guess");
+    let project = Project::new();
+    let root = project.path().join("guess");
     guess_package(&root);
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "guess"])
         .assert()
         .code(OK)
@@ -348,7 +346,8 @@ fn an_interactive_package_is_judged_with_its_validator_as_the_interactor() {
     assert!(stdout.contains("all 3 submissions"), "{stdout}");
 
     // The validator's judgemessage.txt is the reason, and the transcript shows the dialogue.
-    harness(dir.path())
+    project
+        .harness()
         .args(["judge", "guess", "guess/submissions/wrong_answer/count.py"])
         .assert()
         .code(FAILED)
@@ -358,8 +357,8 @@ fn an_interactive_package_is_judged_with_its_validator_as_the_interactor() {
 
 #[test]
 fn an_interactive_package_without_its_interactor_is_refused_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("guess");
+    let project = Project::new();
+    let root = project.path().join("guess");
     guess_package(&root);
     std::fs::remove_dir_all(root.join("output_validators")).unwrap();
     write(
@@ -367,7 +366,8 @@ fn an_interactive_package_without_its_interactor_is_refused_with_the_reason() {
         "problem.yaml",
         "problem_format_version: 2025-09\nname: Guess\ntype: interactive\n",
     );
-    harness(dir.path())
+    project
+        .harness()
         .args(["verify", "guess"])
         .assert()
         .code(ERROR)
@@ -378,11 +378,12 @@ fn an_interactive_package_without_its_interactor_is_refused_with_the_reason() {
 
 #[test]
 fn a_malformed_problem_yaml_names_its_line_and_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("divisor");
+    let project = Project::new();
+    let root = project.path().join("divisor");
     divisor_package(&root);
     write(&root, "problem.yaml", "name: Divisor\nlimits: [1,\n");
-    harness(dir.path())
+    project
+        .harness()
         .args(["verify", "divisor"])
         .assert()
         .code(ERROR)
@@ -480,10 +481,11 @@ fn a_polygon_package_with_a_testlib_checker() {
     else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("near-sum");
+    let project = Project::new();
+    let root = project.path().join("near-sum");
     polygon_package(&root, &testlib);
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "near-sum"])
         .assert()
         .code(OK)
@@ -509,8 +511,9 @@ fn a_polygon_package_with_a_testlib_checker() {
             .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
         assert!(line.contains("OK"), "{line}");
     }
-    write(dir.path(), "far.py", "print(100)\n");
-    harness(dir.path())
+    write(project.path(), "far.py", "print(100)\n");
+    project
+        .harness()
         .args(["judge", "near-sum", "far.py"])
         .assert()
         .code(FAILED)
@@ -521,8 +524,8 @@ fn a_polygon_package_with_a_testlib_checker() {
 
 #[test]
 fn a_standard_polygon_package_is_refused_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("near-sum");
+    let project = Project::new();
+    let root = project.path().join("near-sum");
     polygon_package(&root, Path::new("/dev/null"));
     std::fs::remove_file(root.join("tests/02")).unwrap();
     std::fs::remove_file(root.join("tests/02.a")).unwrap();
@@ -536,7 +539,8 @@ fn a_standard_polygon_package_is_refused_with_the_reason() {
         ),
     );
     write(&root, "doall.sh", "#!/bin/sh\n");
-    harness(dir.path())
+    project
+        .harness()
         .args(["verify", "near-sum"])
         .assert()
         .code(ERROR)
@@ -548,10 +552,10 @@ fn a_standard_polygon_package_is_refused_with_the_reason() {
 
 #[test]
 fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
-    let dir = tempfile::tempdir().unwrap();
-    average_package(&dir.path().join("pkgs/average"));
+    let project = Project::new();
+    average_package(&project.path().join("pkgs/average"));
     write(
-        dir.path(),
+        project.path(),
         "judge.toml",
         "[problems.avg]\npackage = \"pkgs/average\"\nsolution = \"avg.sh\"\ntime-limit = \"3s\"\n",
     );
@@ -559,16 +563,17 @@ fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
     // "2.5000000001" is within the package's float tolerance, and "word" is wrong only where
     // the group is case-sensitive.
     write(
-        dir.path(),
+        project.path(),
         "avg.sh",
         "#!/bin/sh\nread line\ncase \"$line\" in\n  word) echo word ;;\n  \"1 2\") echo 1.5 ;;\n  *) echo 2.5000000001 ;;\nesac\n",
     );
     std::fs::set_permissions(
-        dir.path().join("avg.sh"),
+        project.path().join("avg.sh"),
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    harness(dir.path())
+    project
+        .harness()
         .arg("run")
         .assert()
         .code(FAILED)
@@ -577,7 +582,8 @@ fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
         ))
         .stdout(predicate::str::contains("secret/words/02"))
         .stdout(predicate::str::contains("2/3 AC"));
-    harness(dir.path())
+    project
+        .harness()
         .args(["verify", "avg"])
         .assert()
         .code(OK)
@@ -586,8 +592,8 @@ fn judge_toml_reads_a_problem_from_a_package_by_its_id() {
 
 #[test]
 fn a_polygon_package_with_file_input_and_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("near-sum");
+    let project = Project::new();
+    let root = project.path().join("near-sum");
     polygon_package(&root, Path::new("/dev/null"));
     let xml = std::fs::read_to_string(root.join("problem.xml")).unwrap();
     // A std:: checker, so no testlib.h is needed; the program reads and writes files.
@@ -602,11 +608,12 @@ fn a_polygon_package_with_file_input_and_output() {
         );
     write(&root, "problem.xml", &xml);
     write(
-        dir.path(),
+        project.path(),
         "files.c",
         "#include <stdio.h>\nint main(void) { long long a, b; FILE *in = fopen(\"sum.in\", \"r\"), *out = fopen(\"sum.out\", \"w\"); if (!in || !out || fscanf(in, \"%lld %lld\", &a, &b) != 2) return 1; fprintf(out, \"%lld\\n\", a + b); return 0; }\n",
     );
-    harness(dir.path())
+    project
+        .harness()
         .args(["judge", "near-sum", "files.c"])
         .assert()
         .code(OK)
@@ -690,10 +697,11 @@ fn a_polygon_package_with_a_testlib_interactor() {
     else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("guess");
+    let project = Project::new();
+    let root = project.path().join("guess");
     polygon_guess_package(&root, &testlib);
-    let output = harness(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "guess"])
         .assert()
         .code(OK)
@@ -710,7 +718,8 @@ fn a_polygon_package_with_a_testlib_interactor() {
             .unwrap_or_else(|| panic!("no row {row}: {stdout}"));
         assert!(line.contains(got) && line.contains(" OK"), "{line}");
     }
-    harness(dir.path())
+    project
+        .harness()
         .args(["judge", "guess", "guess/solutions/stubborn.c"])
         .assert()
         .code(FAILED)
@@ -754,12 +763,9 @@ fn bapctools_style_package(root: &Path) {
 
 #[test]
 fn a_bapctools_style_package_reads_folder_keys_and_every_script_extension() {
-    let dir = tempfile::tempdir().unwrap();
-    bapctools_style_package(&dir.path().join("echo"));
-    let assert = harness(dir.path())
-        .args(["verify", "echo"])
-        .assert()
-        .code(OK);
+    let project = Project::new();
+    bapctools_style_package(&project.path().join("echo"));
+    let assert = project.harness().args(["verify", "echo"]).assert().code(OK);
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     for (row, expected, got) in [
         ("echo/accepted/echo.py3", "AC", "AC"),
@@ -781,8 +787,8 @@ fn a_bapctools_style_package_reads_folder_keys_and_every_script_extension() {
 /// generate` has written the cases, judging the samples alone would pass wrong submissions.
 #[test]
 fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("echo");
+    let project = Project::new();
+    let root = project.path().join("echo");
     bapctools_style_package(&root);
     std::fs::remove_dir_all(root.join("data/secret")).unwrap();
     write(
@@ -790,7 +796,8 @@ fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
         "generators/generators.yaml",
         "solution: /submissions/accepted/echo.py3\ndata:\n  sample:\n    data: []\n  secret:\n    data:\n      - big: gen.py 1000\n",
     );
-    harness(dir.path())
+    project
+        .harness()
         .args(["verify", "echo"])
         .assert()
         .code(ERROR)
@@ -803,18 +810,15 @@ fn a_package_whose_data_bapctools_must_generate_is_refused_with_the_reason() {
     // Once generated, the package is judged as it is.
     write(&root, "data/secret/big.in", "1000\n");
     write(&root, "data/secret/big.ans", "1000\n");
-    harness(dir.path())
-        .args(["verify", "echo"])
-        .assert()
-        .code(OK);
+    project.harness().args(["verify", "echo"]).assert().code(OK);
 }
 
 /// 2025-09 `constants`: `{{name}}` and `{{name.variant}}` in a validator's source are replaced
 /// when it is built; a submission's text is left as written, as BAPCtools judges it.
 #[test]
 fn constants_are_replaced_in_validators_but_not_in_submissions() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("answer");
+    let project = Project::new();
+    let root = project.path().join("answer");
     write(
         &root,
         "problem.yaml",
@@ -838,7 +842,8 @@ fn constants_are_replaced_in_validators_but_not_in_submissions() {
         "submissions/wrong_answer/literal.py",
         "print('{{ANSWER}}')\n",
     );
-    let assert = harness(dir.path())
+    let assert = project
+        .harness()
         .args(["verify", "answer"])
         .assert()
         .code(OK);
@@ -853,8 +858,8 @@ fn constants_are_replaced_in_validators_but_not_in_submissions() {
 /// on Linux rejects: the rejection says so.
 #[test]
 fn a_rejected_input_with_crlf_line_ends_gets_the_hint() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("strict");
+    let project = Project::new();
+    let root = project.path().join("strict");
     write(
         &root,
         "problem.yaml",
@@ -869,7 +874,8 @@ fn a_rejected_input_with_crlf_line_ends_gets_the_hint() {
         "input_validators/strict.py",
         "import sys\ndata = sys.stdin.buffer.read()\nif b'\\r' in data:\n    print('expected EOLN', file=sys.stderr)\n    sys.exit(43)\nsys.exit(42)\n",
     );
-    let assert = harness(dir.path())
+    let assert = project
+        .harness()
         .args(["validate", "strict"])
         .assert()
         .code(FAILED);

@@ -20,19 +20,14 @@ fn stderr(assert: &Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
-/// A folder with no judge.toml above it and a user config of its own, so the tester's
-/// `~/.config/harness` plays no part.
+/// A folder with no judge.toml above it; the builder gives it a user config home of its own, so
+/// the tester's `~/.config/harness` plays no part.
 fn folder() -> Project {
     Project::new()
 }
 
 fn harness(project: &Project, args: &[&str]) -> Assert {
-    project
-        .harness()
-        .env("XDG_CONFIG_HOME", project.join("config"))
-        .env("XDG_CACHE_HOME", project.join("cache"))
-        .args(args)
-        .assert()
+    project.harness().args(args).assert()
 }
 
 /// Writes one element past a `new int[4]`: malloc's rounding leaves room, so a plain build

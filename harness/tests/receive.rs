@@ -4,6 +4,8 @@
 //! would right after.
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -11,6 +13,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::project::Project;
 use nix::sys::resource::Resource;
 use serde_json::json;
 
@@ -27,22 +30,23 @@ struct Listener {
 }
 
 impl Listener {
-    /// Starts `harness listen --port 0 --dir DIR ARGS…` and reads the port it chose. The
-    /// user config is `DIR/.xdg/harness/config.toml`, if a test writes one.
-    fn start(dir: &Path, args: &[&str]) -> Listener {
-        Listener::start_with(dir, args, |_| {})
+    /// Starts `harness listen --port 0 --dir DIR ARGS…` in the project and reads the port it
+    /// chose.
+    fn start(project: &Project, args: &[&str]) -> Listener {
+        Listener::start_with(project, args, |_| {})
     }
 
     /// The same, with the command changed by `configure` first (its limits, say).
-    fn start_with(dir: &Path, args: &[&str], configure: impl FnOnce(&mut Command)) -> Listener {
-        let mut command = Command::new(HARNESS);
+    fn start_with(
+        project: &Project,
+        args: &[&str],
+        configure: impl FnOnce(&mut Command),
+    ) -> Listener {
+        let mut command = project.process();
         command
             .args(["listen", "--port", "0", "--dir"])
-            .arg(dir)
+            .arg(project.path())
             .args(args)
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env("XDG_CONFIG_HOME", dir.join(".xdg"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -168,20 +172,9 @@ fn response(stream: &mut TcpStream) -> (u16, String) {
     (status, body)
 }
 
-fn harness(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(HARNESS)
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("XDG_CONFIG_HOME", dir.join(".xdg"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+fn harness(project: &Project, args: &[&str]) -> (i32, String, String) {
+    let ran = project.args(args).any_status().run();
+    (ran.status.unwrap_or(-1), ran.stdout, ran.stderr)
 }
 
 fn read(path: impl AsRef<Path>) -> String {
@@ -228,8 +221,8 @@ int main() {
 
 #[test]
 fn a_codeforces_problem_is_received_and_judged_right_after() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("received as `cf1900a`"), "{body}");
@@ -246,7 +239,7 @@ fn a_codeforces_problem_is_received_and_judged_right_after() {
         "{stdout}"
     );
 
-    let config = dir.path().join("judge.toml");
+    let config = project.path().join("judge.toml");
     let toml = read(&config);
     assert!(
         toml.ends_with(
@@ -255,18 +248,18 @@ fn a_codeforces_problem_is_received_and_judged_right_after() {
         "{toml}"
     );
     assert_eq!(
-        read(dir.path().join("cases/cf1900a/sample-1.ans")),
+        read(project.path().join("cases/cf1900a/sample-1.ans")),
         "2\n2\n5\n0\n2\n"
     );
 
-    std::fs::write(dir.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf1900a", "sol.cpp"]);
+    std::fs::write(project.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "cf1900a", "sol.cpp"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("AC"), "{stdout}");
 
     let wrong = COVER_IN_WATER_CPP.replace("std::cout << 2 << '\\n';", "std::cout << 3 << '\\n';");
-    std::fs::write(dir.path().join("wrong.cpp"), wrong).unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf1900a", "wrong.cpp"]);
+    std::fs::write(project.path().join("wrong.cpp"), wrong).unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "cf1900a", "wrong.cpp"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("WA"), "{stdout}");
 }
@@ -302,8 +295,8 @@ int main(void) {
 
 #[test]
 fn a_usaco_file_io_problem_judges_the_file_the_program_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let (status, body) = listener.post_json(&usaco_paint());
     assert_eq!(status, 200, "{body}");
     let (exit, stdout, stderr) = listener.wait();
@@ -316,22 +309,22 @@ fn a_usaco_file_io_problem_judges_the_file_the_program_writes() {
         stdout.contains("file I/O: reads paint.in, writes paint.out"),
         "{stdout}"
     );
-    let config = dir.path().join("judge.toml");
+    let config = project.path().join("judge.toml");
     let toml = read(&config);
     assert!(
         toml.contains("input-file = \"paint.in\"\noutput-file = \"paint.out\"\n"),
         "{toml}"
     );
 
-    std::fs::write(dir.path().join("paint.c"), PAINT_C).unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "usaco567", "paint.c"]);
+    std::fs::write(project.path().join("paint.c"), PAINT_C).unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "usaco567", "paint.c"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("AC"), "{stdout}");
 
     // The right answer, but on stdout: the judge reads paint.out, which is not there.
     let to_stdout = PAINT_C.replace("fopen(\"paint.out\", \"w\")", "stdout");
-    std::fs::write(dir.path().join("stdout.c"), to_stdout).unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "usaco567", "stdout.c"]);
+    std::fs::write(project.path().join("stdout.c"), to_stdout).unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "usaco567", "stdout.c"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("WA"), "{stdout}");
     assert!(
@@ -339,13 +332,13 @@ fn a_usaco_file_io_problem_judges_the_file_the_program_writes() {
         "{stdout}"
     );
     // Nothing the programs wrote lands in the workspace.
-    assert!(!dir.path().join("paint.out").exists());
+    assert!(!project.path().join("paint.out").exists());
 }
 
 #[test]
 fn an_atcoder_problem_with_windows_line_endings() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let payload = json!({
         "name": "A - First ABC",
         "group": "AtCoder - AtCoder Beginner Contest 311",
@@ -371,12 +364,12 @@ fn an_atcoder_problem_with_windows_line_endings() {
         stdout.contains("received `abc311_a` A - First ABC: 3 samples, 2s, 1GiB"),
         "{stdout}"
     );
-    let cases = dir.path().join("cases/abc311_a");
+    let cases = project.path().join("cases/abc311_a");
     assert_eq!(read(cases.join("sample-1.in")), "5\nACABB\n");
     assert_eq!(read(cases.join("sample-1.ans")), "4\n");
     // A missing final newline is added, as the judges' own files have one.
     assert_eq!(read(cases.join("sample-3.ans")), "17\n");
-    let toml = read(dir.path().join("judge.toml"));
+    let toml = read(project.path().join("judge.toml"));
     assert!(toml.contains("memory-limit = \"1GiB\""), "{toml}");
 }
 
@@ -403,8 +396,8 @@ fn contest_problem(letter: char, samples: usize, interactive: bool) -> serde_jso
 
 #[test]
 fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     // E has no samples; D is interactive.
     for (letter, samples, interactive) in [
         ('c', 2, false),
@@ -450,9 +443,9 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         stdout.contains("the page had no samples"),
         "the 0-sample problem is pointed out: {stdout}"
     );
-    assert!(dir.path().join("cases/cf1873e").is_dir());
+    assert!(project.path().join("cases/cf1873e").is_dir());
     // judge.toml too lists them in contest order, not in the order they arrived.
-    let toml = read(dir.path().join("judge.toml"));
+    let toml = read(project.path().join("judge.toml"));
     let places: Vec<usize> = "abcdef"
         .chars()
         .map(|letter| {
@@ -467,10 +460,10 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
     );
 
     // Judging the interactive one says it cannot, instead of giving a verdict.
-    let config = dir.path().join("judge.toml");
+    let config = project.path().join("judge.toml");
     assert!(read(&config).contains("[problems.cf1873d]\ntitle = \"D. Problem d\"\nurl = \"https://codeforces.com/contest/1873/problem/D\"\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\ninteractive = true\n"));
-    std::fs::write(dir.path().join("d.c"), "int main(void) { return 0; }\n").unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf1873d", "d.c"]);
+    std::fs::write(project.path().join("d.c"), "int main(void) { return 0; }\n").unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "cf1873d", "d.c"]);
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains(
@@ -479,7 +472,7 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
         "{stderr}"
     );
     // `harness run` has nothing to run: every problem lacks a solution, and says so.
-    let (code, _, stderr) = harness(dir.path(), &["run"]);
+    let (code, _, stderr) = harness(&project, &["run"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("problem `cf1873a` has no `solution`"),
@@ -494,18 +487,18 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
     // the samples, the newest of each: an older wrong one of cf1873a is not the one.
     let sum = "a = input()\nb = input().split()\nprint(int(b[0]) + int(b[1]))\n";
     std::fs::write(
-        dir.path().join("cf1873a.c"),
+        project.path().join("cf1873a.c"),
         "int main(void) { return 1; }\n",
     )
     .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(50));
-    std::fs::write(dir.path().join("cf1873a.py"), sum).unwrap();
+    std::fs::write(project.path().join("cf1873a.py"), sum).unwrap();
     std::fs::write(
-        dir.path().join("cf1873b.py"),
+        project.path().join("cf1873b.py"),
         "input()\ninput()\nprint(0)\n",
     )
     .unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["run", "-p", "cf1873a", "-p", "cf1873b"]);
+    let (code, stdout, stderr) = harness(&project, &["run", "-p", "cf1873a", "-p", "cf1873b"]);
     assert_eq!(code, 1, "cf1873b is wrong: {stdout}{stderr}");
     assert!(
         stderr.contains("problem `cf1873a` has no `solution`: judging `cf1873a.py`, the newest source named after it"),
@@ -517,18 +510,18 @@ fn a_contest_arriving_out_of_order_prints_one_table_in_contest_order() {
 
 #[test]
 fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     // The user's own files: a judge.toml with a comment, and a problem of the same id.
-    let config = dir.path().join("judge.toml");
+    let config = project.path().join("judge.toml");
     let mine = "# my practice problems\n[problems.cf1900a]\ntitle = \"mine\"\n";
     std::fs::write(&config, mine).unwrap();
-    std::fs::create_dir_all(dir.path().join("cases/cf1900a")).unwrap();
-    std::fs::write(dir.path().join("cases/cf1900a/mine.in"), "1\n").unwrap();
+    std::fs::create_dir_all(project.path().join("cases/cf1900a")).unwrap();
+    std::fs::write(project.path().join("cases/cf1900a/mine.in"), "1\n").unwrap();
     // A template for solutions, and a solution the user already started.
-    std::fs::write(dir.path().join("template.cpp"), "// template\n").unwrap();
-    std::fs::write(dir.path().join("cf1900a-3.cpp"), "// mine\n").unwrap();
+    std::fs::write(project.path().join("template.cpp"), "// template\n").unwrap();
+    std::fs::write(project.path().join("cf1900a-3.cpp"), "// mine\n").unwrap();
 
-    let listener = Listener::start(dir.path(), &["--template", "template.cpp"]);
+    let listener = Listener::start(&project, &["--template", "template.cpp"]);
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("`cf1900a-2`"), "{body}");
@@ -554,16 +547,16 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
         "the user's table is untouched: {toml}"
     );
     assert!(toml.contains("[problems.cf1900a-2]") && !toml.contains("[problems.cf1900a-3]"));
-    assert_eq!(read(dir.path().join("cases/cf1900a/mine.in")), "1\n");
-    assert!(!dir.path().join("cases/cf1900a/sample-1.in").exists());
-    assert!(dir.path().join("cases/cf1900a-2/sample-1.in").is_file());
-    assert!(!dir.path().join("cases/cf1900a-3").exists());
+    assert_eq!(read(project.path().join("cases/cf1900a/mine.in")), "1\n");
+    assert!(!project.path().join("cases/cf1900a/sample-1.in").exists());
+    assert!(project.path().join("cases/cf1900a-2/sample-1.in").is_file());
+    assert!(!project.path().join("cases/cf1900a-3").exists());
     assert!(
         stdout.contains("sent again: its samples replaced"),
         "{stdout}"
     );
-    assert_eq!(read(dir.path().join("cf1900a-2.cpp")), "// template\n");
-    assert_eq!(read(dir.path().join("cf1900a-3.cpp")), "// mine\n");
+    assert_eq!(read(project.path().join("cf1900a-2.cpp")), "// template\n");
+    assert_eq!(read(project.path().join("cf1900a-3.cpp")), "// mine\n");
     assert!(
         stdout.contains("solution `cf1900a-2.cpp` made from the template"),
         "{stdout}"
@@ -576,8 +569,8 @@ fn a_duplicate_gets_a_new_id_and_ctrl_c_stops_cleanly() {
 
 #[test]
 fn malformed_json_and_an_empty_body_are_refused_and_write_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let (status, body) =
         listener.post(br#"{"name": "A. Cover in Water", "tests": [{"input": "1\n"#);
     assert_eq!(status, 400, "{body}");
@@ -591,8 +584,8 @@ fn malformed_json_and_an_empty_body_are_refused_and_write_nothing() {
     let (status, body) = listener.post(br#"{"tests": []}"#);
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("missing field `name`"), "{body}");
-    assert!(!dir.path().join("judge.toml").exists());
-    assert!(!dir.path().join("cases").exists());
+    assert!(!project.path().join("judge.toml").exists());
+    assert!(!project.path().join("cases").exists());
 
     // The server is still there for the next, good problem.
     let (status, _) = listener.post_json(&codeforces_1900a());
@@ -608,10 +601,10 @@ fn malformed_json_and_an_empty_body_are_refused_and_write_nothing() {
 
 #[test]
 fn a_port_in_use_is_a_clear_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
-    let (code, stdout, stderr) = harness(dir.path(), &["listen", "--port", &port]);
+    let (code, stdout, stderr) = harness(&project, &["listen", "--port", &port]);
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -620,13 +613,13 @@ fn a_port_in_use_is_a_clear_error() {
         "{stderr}"
     );
     assert!(stderr.contains("--port"), "{stderr}");
-    assert!(!dir.path().join("judge.toml").exists());
+    assert!(!project.path().join("judge.toml").exists());
 }
 
 #[test]
 fn a_problem_from_an_unknown_site_is_named_from_its_title() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let payload = json!({
         "name": "Snakes & Ladders (hard version)",
         "group": "Some Judge - Round 1",
@@ -638,7 +631,7 @@ fn a_problem_from_an_unknown_site_is_named_from_its_title() {
     assert_eq!(status, 200, "{body}");
     let (exit, stdout, stderr) = listener.wait();
     assert!(exit.success(), "{stdout}{stderr}");
-    let toml = read(dir.path().join("judge.toml"));
+    let toml = read(project.path().join("judge.toml"));
     assert!(
         toml.contains("[problems.snakes-ladders-hard-version]\n"),
         "{toml}"
@@ -650,8 +643,8 @@ fn a_problem_from_an_unknown_site_is_named_from_its_title() {
 
 #[test]
 fn a_contest_that_goes_quiet_prints_what_came_and_what_is_missing() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once", "--batch-timeout", "1s"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once", "--batch-timeout", "1s"]);
     for letter in ['b', 'a'] {
         let mut problem = contest_problem(letter, 1, false);
         problem["batch"]["size"] = json!(3);
@@ -669,11 +662,11 @@ fn a_contest_that_goes_quiet_prints_what_came_and_what_is_missing() {
 
 #[test]
 fn an_oversized_body_or_a_broken_judge_toml_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("judge.toml");
+    let project = Project::new();
+    let config = project.path().join("judge.toml");
     let broken = "[problems.a\ntitle = 1\n";
     std::fs::write(&config, broken).unwrap();
-    let listener = Listener::start(dir.path(), &[]);
+    let listener = Listener::start(&project, &[]);
 
     // Refused from its Content-Length alone, before a byte of the body is read.
     let mut stream = TcpStream::connect(("127.0.0.1", listener.port)).unwrap();
@@ -697,13 +690,13 @@ fn an_oversized_body_or_a_broken_judge_toml_writes_nothing() {
         "{stderr}"
     );
     assert_eq!(read(&config), broken);
-    assert!(!dir.path().join("cases/cf1900a").exists());
+    assert!(!project.path().join("cases/cf1900a").exists());
 }
 
 #[test]
 fn a_codeforces_yes_no_problem_accepts_any_case() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     // Codeforces 4A, "Watermelon": YES if w splits into two even parts.
     let payload = json!({
         "name": "A. Watermelon",
@@ -725,18 +718,18 @@ fn a_codeforces_yes_no_problem_accepts_any_case() {
         "{stdout}"
     );
     std::fs::write(
-        dir.path().join("w.py"),
+        project.path().join("w.py"),
         "w = int(input())\nprint('yes' if w > 2 and w % 2 == 0 else 'no')\n",
     )
     .unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "cf4a", "w.py"]);
+    let (code, stdout, stderr) = harness(&project, &["judge", "cf4a", "w.py"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
 
 #[test]
 fn the_template_comes_from_the_user_config() {
-    let dir = tempfile::tempdir().unwrap();
-    let config_dir = dir.path().join(".xdg/harness");
+    let project = Project::new();
+    let config_dir = project.config_home().join("harness");
     std::fs::create_dir_all(&config_dir).unwrap();
     std::fs::write(
         config_dir.join("config.toml"),
@@ -744,16 +737,16 @@ fn the_template_comes_from_the_user_config() {
     )
     .unwrap();
     std::fs::write(config_dir.join("main.py"), "import sys\n").unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let listener = Listener::start(&project, &["--once"]);
     let (status, _) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200);
     let (exit, stdout, stderr) = listener.wait();
     assert!(exit.success(), "{stdout}{stderr}");
-    assert_eq!(read(dir.path().join("cf1900a.py")), "import sys\n");
+    assert_eq!(read(project.path().join("cf1900a.py")), "import sys\n");
 
     // A template the config names but that is not there stops listen before it binds.
     std::fs::remove_file(config_dir.join("main.py")).unwrap();
-    let (code, _, stderr) = harness(dir.path(), &["listen", "--port", "0"]);
+    let (code, _, stderr) = harness(&project, &["listen", "--port", "0"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("cannot read template") && stderr.contains("named by `template` in"),
@@ -771,8 +764,8 @@ fn problem_at(url: &str) -> Vec<u8> {
 
 #[test]
 fn competitive_companion_is_received_with_the_headers_chrome_and_firefox_send() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &[]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &[]);
     let port = listener.port;
     // The extension's fetch() from its background (src/hosts/Host.ts, CustomHost.ts): POST
     // to http://localhost:PORT/ with Content-Type application/json; the browser adds the rest,
@@ -826,14 +819,17 @@ fn competitive_companion_is_received_with_the_headers_chrome_and_firefox_send() 
     for id in [
         "cf1900a", "cf1900b", "cf1900c", "cf1900d", "cf1900e", "cf1900f",
     ] {
-        assert!(dir.path().join("cases").join(id).is_dir(), "{id}: {stdout}");
+        assert!(
+            project.path().join("cases").join(id).is_dir(),
+            "{id}: {stdout}"
+        );
     }
 }
 
 #[test]
 fn a_web_page_cannot_send_problems_and_is_told_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let port = listener.port;
     let body = codeforces_1900a().to_string();
     let with = |headers: &str| {
@@ -899,8 +895,8 @@ fn a_web_page_cannot_send_problems_and_is_told_why() {
         b"",
     );
     assert_eq!(status, 403);
-    assert!(!dir.path().join("judge.toml").exists());
-    assert!(!dir.path().join("cases").exists());
+    assert!(!project.path().join("judge.toml").exists());
+    assert!(!project.path().join("cases").exists());
 
     // The extension is still heard.
     let (status, _) = listener.post(body.as_bytes());
@@ -926,8 +922,8 @@ fn slow_client(port: u16) -> TcpStream {
 
 #[test]
 fn slow_clients_are_cut_off_and_never_hold_up_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &[]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &[]);
     let port = listener.port;
     // One slow client holds one connection thread, not the server.
     let started = Instant::now();
@@ -984,9 +980,9 @@ fn limit(command: &mut Command, resource: Resource, value: u64) {
 
 #[test]
 fn out_of_file_descriptors_the_server_waits_and_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     // Room for the harness's own descriptors and a few connections.
-    let listener = Listener::start_with(dir.path(), &[], |command| {
+    let listener = Listener::start_with(&project, &[], |command| {
         limit(command, Resource::RLIMIT_NOFILE, 16);
     });
     let port = listener.port;
@@ -1054,9 +1050,9 @@ fn a_server_that_cannot_make_its_threads_says_why_and_stops() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     std::fs::set_permissions(
-        dir.path(),
+        project.path(),
         std::os::unix::fs::PermissionsExt::from_mode(0o777),
     )
     .unwrap();
@@ -1070,11 +1066,11 @@ fn a_server_that_cannot_make_its_threads_says_why_and_stops() {
             HARNESS,
         ])
         .args(["listen", "--port", "0", "--dir"])
-        .arg(dir.path())
-        .current_dir(dir.path())
+        .arg(project.path())
+        .current_dir(project.path())
         .env("NO_COLOR", "1")
-        .env("HOME", dir.path())
-        .env("XDG_CONFIG_HOME", dir.path().join(".xdg"))
+        .env("HOME", project.path())
+        .env("XDG_CONFIG_HOME", project.path().join(".xdg"))
         .stdin(Stdio::null());
     limit(&mut command, Resource::RLIMIT_NPROC, 1);
     let output = command.output().unwrap();
@@ -1093,23 +1089,23 @@ fn a_server_that_cannot_make_its_threads_says_why_and_stops() {
 
 #[test]
 fn an_id_from_a_url_never_starts_with_a_dash() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &["--once"]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &["--once"]);
     let (status, body) = listener.post(&problem_at("https://open.kattis.com/problems/--help"));
     assert_eq!((status, body.trim()), (200, "received as `help`"));
     let (exit, stdout, stderr) = listener.wait();
     assert!(exit.success(), "{stdout}{stderr}");
-    assert!(read(dir.path().join("judge.toml")).contains("[problems.help]"));
+    assert!(read(project.path().join("judge.toml")).contains("[problems.help]"));
     // A name every command takes as a problem, not as an option.
-    std::fs::write(dir.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
-    let (code, stdout, stderr) = harness(dir.path(), &["judge", "help", "sol.cpp"]);
+    std::fs::write(project.path().join("sol.cpp"), COVER_IN_WATER_CPP).unwrap();
+    let (code, stdout, stderr) = harness(&project, &["judge", "help", "sol.cpp"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
 
 #[test]
 fn a_flood_of_samples_is_refused_at_once_writing_nothing_and_the_next_problem_is_received() {
-    let dir = tempfile::tempdir().unwrap();
-    let listener = Listener::start(dir.path(), &[]);
+    let project = Project::new();
+    let listener = Listener::start(&project, &[]);
     // 6 MB: under the body's bound, and 400,000 files had it been taken (an old harness
     // wrote them on the serving thread for 17 minutes; DEADLINE cuts this test short).
     let mut flood = codeforces_1900a();
@@ -1130,14 +1126,14 @@ fn a_flood_of_samples_is_refused_at_once_writing_nothing_and_the_next_problem_is
         body.contains("5.0 MiB of samples, more than the 4 MiB"),
         "{body}"
     );
-    assert!(!dir.path().join("judge.toml").exists());
-    assert!(!dir.path().join("cases").exists());
+    assert!(!project.path().join("judge.toml").exists());
+    assert!(!project.path().join("cases").exists());
 
     let (status, body) = listener.post_json(&codeforces_1900a());
     assert_eq!(status, 200, "{body}");
     let (exit, stdout, stderr) = listener.interrupt();
     assert_eq!(exit.code(), Some(130), "{stdout}{stderr}");
     assert!(stderr.contains("refused (413)"), "{stderr}");
-    assert!(dir.path().join("cases/cf1900a/sample-1.in").is_file());
-    assert!(!dir.path().join("cases/cf1900a/sample-2.in").exists());
+    assert!(project.path().join("cases/cf1900a/sample-1.in").is_file());
+    assert!(!project.path().join("cases/cf1900a/sample-2.in").exists());
 }

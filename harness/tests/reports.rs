@@ -13,7 +13,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use common::fixture;
-use common::project::{harness_in, write_case, Project};
+use common::project::{write_case, Project};
 
 const FAILED: i32 = 1;
 const JUDGE_ERROR: i32 = 3;
@@ -24,7 +24,7 @@ const JUDGE_ERROR: i32 = 3;
 /// - `broken-checker`: its checker fails (JE);
 /// - `spin`: spins until the 300 ms limit (TLE), so the run lasts long enough that a
 ///   progress bar would have appeared.
-fn project() -> tempfile::TempDir {
+fn project() -> Project {
     let project = Project::new();
     let toml = format!(
         r#"[defaults]
@@ -64,7 +64,7 @@ time-limit = "300ms"
     }
     project.add_case("broken-checker", "only", "1 2\n", Some("3\n"));
     project.add_case("spin", "forever", "1 2\n", Some("3\n"));
-    project.into_dir()
+    project
 }
 
 fn case(root: &Path, problem: &str, name: &str, input: &str, answer: &str) {
@@ -72,16 +72,16 @@ fn case(root: &Path, problem: &str, name: &str, input: &str, answer: &str) {
 }
 
 /// Colors are what some of these tests check: NO_COLOR is not set for them.
-fn harness(dir: &Path) -> Command {
-    let mut command = harness_in(dir);
+fn harness(project: &Project) -> Command {
+    let mut command = project.harness();
     command.env_remove("NO_COLOR");
     command
 }
 
 /// Runs the harness with `args` and parses stdout as one JSON document: nothing else may
 /// be on stdout.
-fn json_run(dir: &Path, args: &[&str]) -> (Value, i32) {
-    let output = harness(dir)
+fn json_run(project: &Project, args: &[&str]) -> (Value, i32) {
+    let output = harness(project)
         .args(args)
         .args(["--format", "json"])
         .output()
@@ -117,10 +117,7 @@ fn verdicts(json: &Value) -> BTreeMap<String, String> {
 #[test]
 fn json_is_the_only_thing_on_stdout_and_agrees_with_the_cases() {
     let dir = project();
-    let output = harness(dir.path())
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let output = harness(&dir).args(["--format", "json"]).output().unwrap();
     // The build step's stdout went to stderr: stdout parses as exactly one document.
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("build-says-this-on-stdout"), "{stderr}");
@@ -161,7 +158,7 @@ fn json_is_the_only_thing_on_stdout_and_agrees_with_the_cases() {
 fn junit_counts_match_the_run() {
     let dir = project();
     let junit = dir.path().join("reports/junit.xml");
-    let (json, _) = json_run(dir.path(), &["--junit", junit.to_str().unwrap(), "-j", "2"]);
+    let (json, _) = json_run(&dir, &["--junit", junit.to_str().unwrap(), "-j", "2"]);
     let text = std::fs::read_to_string(&junit).unwrap();
     let xml = roxmltree::Document::parse(&text).expect("well-formed XML");
     let root = xml.root_element();
@@ -240,7 +237,7 @@ fn no_escape_codes_when_piped_or_with_no_color() {
     let dir = project();
     let has_escape = |bytes: &[u8]| bytes.contains(&0x1b);
     // Piped (assert_cmd captures both streams), NO_COLOR unset.
-    let piped = harness(dir.path()).arg("--no-build").output().unwrap();
+    let piped = harness(&dir).arg("--no-build").output().unwrap();
     assert!(
         !has_escape(&piped.stdout),
         "{}",
@@ -254,14 +251,14 @@ fn no_escape_codes_when_piped_or_with_no_color() {
         String::from_utf8_lossy(&piped.stderr)
     );
 
-    let no_color = harness(dir.path())
+    let no_color = harness(&dir)
         .args(["--no-build", "-p", "sum"])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
     assert!(!has_escape(&no_color.stdout));
 
-    let forced = harness(dir.path())
+    let forced = harness(&dir)
         .args(["--no-build", "-p", "sum", "--color", "always"])
         .output()
         .unwrap();
@@ -271,14 +268,14 @@ fn no_escape_codes_when_piped_or_with_no_color() {
     assert!(stdout.contains("\u{1b}[31m"), "{stdout}");
 
     // An explicit `--color always` outranks NO_COLOR, as with cargo.
-    let forced_over_no_color = harness(dir.path())
+    let forced_over_no_color = harness(&dir)
         .args(["--no-build", "-p", "sum", "--color", "always"])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
     assert!(has_escape(&forced_over_no_color.stdout));
 
-    let never = harness(dir.path())
+    let never = harness(&dir)
         .args(["--no-build", "-p", "sum", "--color", "never"])
         .output()
         .unwrap();
@@ -288,7 +285,7 @@ fn no_escape_codes_when_piped_or_with_no_color() {
 #[test]
 fn run_shows_the_end_of_a_crashs_stderr_as_judge_does() {
     let dir = project();
-    let output = harness(dir.path())
+    let output = harness(&dir)
         .args(["run", "--no-build", "-p", "crash"])
         .output()
         .unwrap();
@@ -306,8 +303,8 @@ fn run_shows_the_end_of_a_crashs_stderr_as_judge_does() {
 #[test]
 fn parallel_runs_give_the_same_verdicts() {
     let dir = project();
-    let (one, code_one) = json_run(dir.path(), &["--no-build", "-j", "1"]);
-    let (two, code_two) = json_run(dir.path(), &["--no-build", "-j", "2"]);
+    let (one, code_one) = json_run(&dir, &["--no-build", "-j", "1"]);
+    let (two, code_two) = json_run(&dir, &["--no-build", "-j", "2"]);
     assert_eq!(verdicts(&one), verdicts(&two));
     assert_eq!(code_one, code_two);
     assert_eq!((&one["jobs"], &one["parallel"]), (&1.into(), &false.into()));
@@ -317,13 +314,13 @@ fn parallel_runs_give_the_same_verdicts() {
 #[test]
 fn partitions_split_the_cases_without_overlap() {
     let dir = project();
-    let (whole, _) = json_run(dir.path(), &["--no-build", "-p", "sum", "-p", "crash"]);
+    let (whole, _) = json_run(&dir, &["--no-build", "-p", "sum", "-p", "crash"]);
     let whole: BTreeSet<String> = verdicts(&whole).into_keys().collect();
     let mut union = BTreeSet::new();
     for index in 1..=3 {
         let slice = format!("{index}/3");
         let (json, _) = json_run(
-            dir.path(),
+            &dir,
             &[
                 "--no-build",
                 "-p",
@@ -341,7 +338,7 @@ fn partitions_split_the_cases_without_overlap() {
     }
     assert_eq!(union, whole);
 
-    harness(dir.path())
+    harness(&dir)
         .args(["--no-build", "--partition", "4/3"])
         .assert()
         .code(2)
@@ -352,19 +349,19 @@ fn partitions_split_the_cases_without_overlap() {
 fn failed_reruns_only_what_failed_last_time() {
     let dir = project();
     let store = dir.path().join("target/harness/failed.json");
-    harness(dir.path())
+    harness(&dir)
         .args(["--failed", "-p", "sum"])
         .assert()
         .success()
         .stdout(predicate::str::contains("nothing failed last time"));
 
-    harness(dir.path())
+    harness(&dir)
         .args(["--no-build", "-p", "sum", "-p", "crash"])
         .assert()
         .code(FAILED);
     assert!(store.is_file(), "kept under target/harness");
 
-    let (json, code) = json_run(dir.path(), &["--no-build", "--failed"]);
+    let (json, code) = json_run(&dir, &["--no-build", "--failed"]);
     assert_eq!(code, FAILED);
     let rerun: Vec<String> = verdicts(&json).into_keys().collect();
     assert_eq!(
@@ -374,16 +371,16 @@ fn failed_reruns_only_what_failed_last_time() {
 
     // Fix the wrong answer: the rerun passes for `sum`, and `sum` is forgotten.
     case(dir.path(), "sum", "wrong", "2 2\n", "4\n");
-    let (json, _) = json_run(dir.path(), &["--no-build", "--failed", "-p", "sum"]);
+    let (json, _) = json_run(&dir, &["--no-build", "--failed", "-p", "sum"]);
     assert_eq!(json["verdict"], "AC");
     assert_eq!(json["case_count"], 1);
-    harness(dir.path())
+    harness(&dir)
         .args(["--no-build", "--failed", "-p", "sum"])
         .assert()
         .success()
         .stdout(predicate::str::contains("nothing failed last time"));
     // `crash` was not judged by the reruns of `sum`: still remembered.
-    let (json, _) = json_run(dir.path(), &["--no-build", "--failed"]);
+    let (json, _) = json_run(&dir, &["--no-build", "--failed"]);
     assert_eq!(json["case_count"], 4);
 }
 
@@ -399,7 +396,7 @@ fn submission(root: &Path, problem: &str, expected: &str, file: &str, source: &s
 
 #[test]
 fn calibrate_suggests_a_limit_and_catches_a_slow_submission_that_passes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let root = dir.path();
     let toml = format!(
         r#"[problems.sum]
@@ -437,7 +434,7 @@ run = ["{{exe}}"]
         "#include <stdio.h>\n#include <time.h>\nint main(void) {\n  while (clock() < CLOCKS_PER_SEC / 50) {}\n  long long a, b;\n  if (scanf(\"%lld %lld\", &a, &b) != 2) return 1;\n  printf(\"%lld\\n\", a + b);\n  return 0;\n}\n",
     );
 
-    let output = harness(root)
+    let output = harness(&dir)
         .args(["calibrate", "--repeat", "2", "--format", "json"])
         .output()
         .unwrap();
@@ -479,7 +476,7 @@ run = ["{{exe}}"]
     );
 
     // The human report prints a suggestion per problem, in judge.toml's words.
-    let output = harness(root)
+    let output = harness(&dir)
         .args(["calibrate", "--repeat", "1"])
         .env("NO_COLOR", "1")
         .output()
@@ -499,8 +496,8 @@ run = ["{{exe}}"]
 
 /// A project with stored submissions of `sum`, compiled from the fixtures' C sources: a
 /// right one, a wrong one stored as wrong, a crashing one stored as accepted (a mismatch).
-fn project_with_submissions() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn project_with_submissions() -> Project {
+    let dir = Project::new();
     let root = dir.path();
     let toml = format!(
         r#"[problems.sum]
@@ -552,7 +549,7 @@ fn judge_json_and_junit_agree() {
     let source = root.join("solutions/submissions/sum/wrong_answer/wrong-sum.c");
     let junit = root.join("judge.xml");
     let (json, code) = json_run(
-        root,
+        &dir,
         &[
             "judge",
             "sum",
@@ -587,7 +584,7 @@ fn judge_json_and_junit_agree() {
     let mut union = BTreeSet::new();
     for slice in ["1/2", "2/2"] {
         let (json, _) = json_run(
-            root,
+            &dir,
             &[
                 "judge",
                 "sum",
@@ -610,7 +607,7 @@ fn judge_verbose_lists_every_case_and_quiet_only_failures() {
     let dir = project_with_submissions();
     let root = dir.path();
     let source = root.join("solutions/submissions/sum/accepted/exit-3.c");
-    let verbose = harness(root)
+    let verbose = harness(&dir)
         .args(["judge", "sum", source.to_str().unwrap(), "-v"])
         .output()
         .unwrap();
@@ -620,21 +617,21 @@ fn judge_verbose_lists_every_case_and_quiet_only_failures() {
         "{stdout}"
     );
     let right = root.join("solutions/submissions/sum/accepted/echo-sum.c");
-    harness(root)
+    harness(&dir)
         .args(["judge", "sum", right.to_str().unwrap(), "-v"])
         .assert()
         .success()
         .stdout(predicate::str::contains("AC   06"));
     // `-a` says the same as `-v`, and saying both is no error.
     for all in [&["-a"][..], &["--all", "-v"], &["-v", "-a"]] {
-        harness(root)
+        harness(&dir)
             .args(["judge", "sum", right.to_str().unwrap()])
             .args(all)
             .assert()
             .success()
             .stdout(predicate::str::contains("AC   06"));
     }
-    harness(root)
+    harness(&dir)
         .args(["judge", "sum", right.to_str().unwrap(), "-q"])
         .assert()
         .success()
@@ -647,7 +644,7 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
     let dir = project_with_submissions();
     let root = dir.path();
     let junit = root.join("target/junit/verify.xml");
-    let (json, code) = json_run(root, &["verify", "--junit", junit.to_str().unwrap()]);
+    let (json, code) = json_run(&dir, &["verify", "--junit", junit.to_str().unwrap()]);
     assert_eq!(code, FAILED);
     assert_eq!(json["mismatches"], 1);
     assert_eq!(json["partition"], Value::Null);
@@ -661,7 +658,7 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
         "{text}"
     );
 
-    let quiet = harness(root).args(["verify", "-q"]).output().unwrap();
+    let quiet = harness(&dir).args(["verify", "-q"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&quiet.stdout);
     assert!(stdout.contains("sum/accepted/exit-3.c"), "{stdout}");
     assert!(!stdout.contains("sum/accepted/echo-sum.c"), "{stdout}");
@@ -670,7 +667,7 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
         "{stdout}"
     );
 
-    let verbose = harness(root)
+    let verbose = harness(&dir)
         .args(["verify", "-v", "-j", "1"])
         .output()
         .unwrap();
@@ -683,7 +680,7 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
     // Slices split the stored submissions, each in exactly one.
     let mut names = BTreeSet::new();
     for slice in ["1/2", "2/2"] {
-        let (json, _) = json_run(root, &["verify", "--partition", slice]);
+        let (json, _) = json_run(&dir, &["verify", "--partition", slice]);
         assert_eq!(json["partition"], slice);
         for entry in json["submissions"].as_array().unwrap() {
             assert!(names.insert(entry["name"].as_str().unwrap().to_string()));
@@ -694,7 +691,7 @@ fn verify_json_and_junit_agree_and_quiet_shows_only_mismatches() {
 
 #[test]
 fn calibrate_compiles_a_source_solution_as_run_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Project::new();
     let root = dir.path();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("echo-sum.c"), root.join("sol.c")).unwrap();
@@ -705,7 +702,7 @@ fn calibrate_compiles_a_source_solution_as_run_does() {
     .unwrap();
     case(root, "sum", "1", "1 2\n", "3\n");
 
-    let output = harness(root)
+    let output = harness(&dir)
         .args(["calibrate", "--repeat", "1", "--format", "json"])
         .output()
         .unwrap();

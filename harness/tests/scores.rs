@@ -456,9 +456,9 @@ fn oddecho_scores_as_verifyproblem_does() {
     else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     // A copy named as the package, so that nothing is written into the shared examples.
-    let package = dir.path().join("oddecho");
+    let package = project.path().join("oddecho");
     let copied = std::process::Command::new("cp")
         .arg("-r")
         .arg(examples.join("oddecho"))
@@ -466,7 +466,8 @@ fn oddecho_scores_as_verifyproblem_does() {
         .status()
         .unwrap();
     assert!(copied.success());
-    let output = common::project::harness_in(dir.path())
+    let output = project
+        .harness()
         .args(["verify", "oddecho", "--format", "json"])
         .output()
         .unwrap();
@@ -591,9 +592,10 @@ sys.exit(43)
 
 #[test]
 fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let package = guess_package(dir.path());
-    let output = common::project::harness_in(dir.path())
+    let project = Project::new();
+    let package = guess_package(project.path());
+    let output = project
+        .harness()
         .args(["verify", "guess", "--format", "json"])
         .output()
         .unwrap();
@@ -701,9 +703,10 @@ const SQUARES_2025: [(&str, f64, [f64; 4]); 3] = [
     ),
 ];
 
-/// `harness verify PACKAGE --format json` in `dir`: the exit code and the document.
-fn verify_json(dir: &std::path::Path, package: &str) -> (i32, Value) {
-    let output = common::project::harness_in(dir)
+/// `harness verify PACKAGE --format json` in the project: the exit code and the document.
+fn verify_json(project: &Project, package: &str) -> (i32, Value) {
+    let output = project
+        .harness()
         .args(["verify", package, "--format", "json"])
         .output()
         .unwrap();
@@ -738,9 +741,9 @@ fn group_score(entry: &Value, group: &str) -> Value {
 
 #[test]
 fn a_2025_09_scoring_package_is_scored_by_its_test_groups() {
-    let dir = tempfile::tempdir().unwrap();
-    let package = squares_2025(dir.path(), &[]);
-    let (code, document) = verify_json(dir.path(), "sq");
+    let project = Project::new();
+    let package = squares_2025(project.path(), &[]);
+    let (code, document) = verify_json(&project, "sq");
     assert_eq!(code, 0, "{document}");
     for (name, total, groups) in SQUARES_2025 {
         let entry = submission(&document, &format!("sq/{name}"));
@@ -754,7 +757,8 @@ fn a_2025_09_scoring_package_is_scored_by_its_test_groups() {
         }
     }
     // `judge` gives the same score, in the human report.
-    let output = common::project::harness_in(dir.path())
+    let output = project
+        .harness()
         .args(["judge", "sq", "sq/submissions/partially_accepted/small.py"])
         .output()
         .unwrap();
@@ -788,8 +792,8 @@ fn a_2025_09_scoring_package_is_scored_by_its_test_groups() {
 fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
     // No test_group.yaml at all: `secret` is `sum` of 100 over its cases (the spec's
     // defaults), four cases worth 25; small.py passes the two with n < 100.
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("flat");
+    let project = Project::new();
+    let root = project.path().join("flat");
     let write = |relative: &str, text: &str| {
         let path = root.join(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -811,7 +815,7 @@ fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
         "submissions/partially_accepted/small.py",
         "n = int(input())\nprint(n * n if n < 100 else 0)\n",
     );
-    let (code, document) = verify_json(dir.path(), "flat");
+    let (code, document) = verify_json(&project, "flat");
     assert_eq!(code, 0, "{document}");
     assert_eq!(
         submission(&document, "flat/accepted/right.py")["score"],
@@ -827,7 +831,7 @@ fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
         "problem.yaml",
         "problem_format_version: 2023-07-draft\ntype: scoring\nname: Flat\nlimits:\n  time_limit: 2\n",
     );
-    let (_, document) = verify_json(dir.path(), "flat");
+    let (_, document) = verify_json(&project, "flat");
     assert_eq!(
         submission(&document, "flat/accepted/right.py")["score"],
         4.0
@@ -840,13 +844,10 @@ fn a_2025_09_package_without_test_groups_sums_secret_to_100() {
 
 #[test]
 fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     let refused = |extra: &[(&str, &str)], file: &str, words: &str| {
-        let package = squares_2025(dir.path(), extra);
-        let output = common::project::harness_in(dir.path())
-            .args(["verify", "sq"])
-            .output()
-            .unwrap();
+        let package = squares_2025(project.path(), extra);
+        let output = project.harness().args(["verify", "sq"]).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
         assert!(stderr.contains(file), "{file}: {stderr}");
@@ -892,11 +893,8 @@ fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
 }
 
 /// `harness verify sq` (human): the exit code and stdout.
-fn verify_human(dir: &std::path::Path) -> (i32, String) {
-    let output = common::project::harness_in(dir)
-        .args(["verify", "sq"])
-        .output()
-        .unwrap();
+fn verify_human(project: &Project) -> (i32, String) {
+    let output = project.harness().args(["verify", "sq"]).output().unwrap();
     (
         output.status.code().unwrap(),
         String::from_utf8_lossy(&output.stdout).into_owned()
@@ -908,10 +906,10 @@ fn verify_human(dir: &std::path::Path) -> (i32, String) {
 fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups() {
     // 2025-09: `score` is the submission's score (a number, or an inclusive range), or under a
     // test data group's key that group's aggregated score. The scores are SQUARES_2025's.
-    let dir = tempfile::tempdir().unwrap();
+    let project = Project::new();
     let met = "partially_accepted/small.py:\n  score: 40\n  secret/group2:\n    score: [15, 25]\npartially_accepted/nosample.py:\n  score: [45, 55]\n  secret/group3:\n    score: 0\naccepted:\n  secret/*:\n    score: [20, 50]\n";
-    squares_2025(dir.path(), &[("submissions/submissions.yaml", met)]);
-    let (code, document) = verify_json(dir.path(), "sq");
+    squares_2025(project.path(), &[("submissions/submissions.yaml", met)]);
+    let (code, document) = verify_json(&project, "sq");
     assert_eq!(code, 0, "{document}");
     let small = submission(&document, "sq/partially_accepted/small.py");
     assert_eq!(small["expected_score"], "40", "{small}");
@@ -922,8 +920,12 @@ fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups(
 
     // Each one broken: the submission's score, a group's, a glob that names no group.
     let broken = "partially_accepted/small.py:\n  score: 60\npartially_accepted/nosample.py:\n  secret/group2:\n    score: 20\naccepted/right.py:\n  secret/group9:\n    score: 1\n";
-    std::fs::write(dir.path().join("sq/submissions/submissions.yaml"), broken).unwrap();
-    let (code, said) = verify_human(dir.path());
+    std::fs::write(
+        project.path().join("sq/submissions/submissions.yaml"),
+        broken,
+    )
+    .unwrap();
+    let (code, said) = verify_human(&project);
     assert_eq!(code, FAILED, "{said}");
     for line in [
         "expected score 60, got 40",
@@ -936,17 +938,18 @@ fn submissions_yaml_scores_are_expected_scores_of_the_submission_and_its_groups(
 
     // A comment's `@EXPECTED_SCORE@` and submissions.yaml's `score` must both hold.
     std::fs::write(
-        dir.path().join("sq/submissions/submissions.yaml"),
+        project.path().join("sq/submissions/submissions.yaml"),
         "partially_accepted/small.py:\n  score: [30, 50]\n",
     )
     .unwrap();
     std::fs::write(
-        dir.path()
+        project
+            .path()
             .join("sq/submissions/partially_accepted/small.py"),
         "# @EXPECTED_SCORE@: 60\nn = int(input())\nprint(n * n if n < 100 else 0)\n",
     )
     .unwrap();
-    let (code, said) = verify_human(dir.path());
+    let (code, said) = verify_human(&project);
     assert_eq!(code, ERROR, "{said}");
     assert!(
         said.contains(
@@ -1072,9 +1075,9 @@ const POLYGON_SQUARES: [(&str, f64, [f64; 4]); 4] = [
 
 #[test]
 fn a_polygon_package_is_scored_by_its_groups_points_and_dependencies() {
-    let dir = tempfile::tempdir().unwrap();
-    polygon_squares(dir.path());
-    let (code, document) = verify_json(dir.path(), "psq");
+    let project = Project::new();
+    polygon_squares(project.path());
+    let (code, document) = verify_json(&project, "psq");
     assert_eq!(code, 0, "{document}");
     for (name, total, groups) in POLYGON_SQUARES {
         let entry = submission(&document, &format!("psq/{name}"));
@@ -1085,17 +1088,14 @@ fn a_polygon_package_is_scored_by_its_groups_points_and_dependencies() {
         }
     }
     // A problem.xml whose points do not add up is refused, naming it.
-    let xml = dir.path().join("psq/problem.xml");
+    let xml = project.path().join("psq/problem.xml");
     let text = std::fs::read_to_string(&xml).unwrap();
     std::fs::write(
         &xml,
         text.replace("name=\"g2\" points=\"30.0\"", "name=\"g2\" points=\"35.0\""),
     )
     .unwrap();
-    let output = common::project::harness_in(dir.path())
-        .args(["verify", "psq"])
-        .output()
-        .unwrap();
+    let output = project.harness().args(["verify", "psq"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(ERROR), "{stderr}");
     assert!(stderr.contains("psq/problem.xml"), "{stderr}");

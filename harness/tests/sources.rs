@@ -111,7 +111,7 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     let project = project();
     let root = project.path();
 
-    project.harness().args(["gen", "sum"]).assert().code(OK);
+    project.args(["gen", "sum"]).status(OK).run();
     assert_eq!(project.read("cases/sum/g2.in"), "2 6\n");
     assert_eq!(project.read("cases/sum/g2.ans"), "8\n");
     // What gen uses: gen.cpp, val.py and brute.py (not the checker, nor the solution).
@@ -144,11 +144,10 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     project.write("cases/sum/bad.in", "101 0\n");
     project.write("cases/sum/bad.ans", "101\n");
     project
-        .harness()
         .args(["validate", "sum"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("101 is out of [0, 100]"));
+        .status(FAILED)
+        .stdout_contains("101 is out of [0, 100]")
+        .run();
     fs::remove_file(root.join("cases/sum/bad.in")).unwrap();
     fs::remove_file(root.join("cases/sum/bad.ans")).unwrap();
 
@@ -165,19 +164,17 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     // The checker's verdict is what counts: a wrong answer file is WA through check.cpp.
     project.write("cases/sum/mine.ans", "41\n");
     project
-        .harness()
-        .arg("run")
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("WA"));
+        .args(["run"])
+        .status(FAILED)
+        .stdout_contains("WA")
+        .run();
     project.write("cases/sum/mine.ans", "42\n");
 
     project
-        .harness()
         .args(["stress", "sum", "buggy.cpp", "-n", "200", "-j", "1"])
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("7 "));
+        .status(FAILED)
+        .stdout_contains("7 ")
+        .run();
 
     // Nothing above compiled a program twice: the same builds, untouched, and the stressed
     // submission's beside them.
@@ -189,7 +186,7 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
     assert!(after_stress
         .keys()
         .any(|name| name.starts_with("buggy-cpp-")));
-    project.harness().arg("run").assert().code(OK);
+    project.args(["run"]).status(OK).run();
     assert_eq!(
         builds(&project),
         after_stress,
@@ -198,7 +195,7 @@ fn source_files_in_judge_toml_are_compiled_once_and_used_by_every_command() {
 
     // An edited source is a new build; the old one is not used.
     project.write("brute.py", &format!("{BRUTE}# edited\n"));
-    project.harness().args(["gen", "sum"]).assert().code(OK);
+    project.args(["gen", "sum"]).status(OK).run();
     assert_eq!(builds(&project).len(), 7);
 }
 
@@ -230,18 +227,10 @@ fn an_author_program_that_does_not_compile_is_an_error_naming_it() {
 fn a_command_compiles_only_the_programs_it_uses() {
     // Half-way through writing the generator: judging and validating still work.
     let project = project().file("gen.cpp", "int main() { this is not C++ }\n");
-    project.harness().arg("run").assert().code(OK);
-    project
-        .harness()
-        .args(["validate", "sum"])
-        .assert()
-        .code(OK);
-    project
-        .harness()
-        .args(["judge", "sum", "sol.cpp"])
-        .assert()
-        .code(OK);
-    project.harness().args(["gen", "sum"]).assert().code(ERROR);
+    project.args(["run"]).status(OK).run();
+    project.args(["validate", "sum"]).status(OK).run();
+    project.args(["judge", "sum", "sol.cpp"]).status(OK).run();
+    project.args(["gen", "sum"]).status(ERROR).run();
 }
 
 #[test]

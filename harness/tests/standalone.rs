@@ -7,8 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+use common::project::Project;
 
 const OK: i32 = 0;
 const FAILED: i32 = 1;
@@ -22,65 +21,29 @@ const WATERMELON_CPP: &str = r#"#include <iostream>
 int main() { int w; std::cin >> w; std::cout << (w % 2 == 0 && w > 2 ? "YES" : "NO") << "\n"; }
 "#;
 
-/// A folder with no judge.toml above it (the temp dir), the samples in `test/`, a user
-/// config folder of its own so the tester's `~/.config/harness` plays no part, and a build
-/// cache of its own outside the folder (the judge must leave nothing in it).
-struct Folder {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Folder {
-    fn new() -> Folder {
-        let folder = Folder {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        for (name, input, answer) in SAMPLES {
-            folder.write(&format!("test/{name}.in"), input);
-            folder.write(&format!("test/{name}.out"), answer);
-        }
-        folder
+/// A folder with no judge.toml above it (the temp dir) and the samples in `test/`; the
+/// builder gives it a user config home and a build cache of its own outside it (the judge must
+/// leave nothing in it).
+fn folder() -> Project {
+    let mut project = Project::new();
+    for (name, input, answer) in SAMPLES {
+        project = project
+            .file(&format!("test/{name}.in"), input)
+            .file(&format!("test/{name}.out"), answer);
     }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn command(&self) -> Command {
-        let mut command = Command::cargo_bin("harness").unwrap();
-        command
-            .current_dir(self.path())
-            .env("XDG_CONFIG_HOME", self.path().join("config"))
-            .env("XDG_CACHE_HOME", self.home.path().join("cache"))
-            .env("NO_COLOR", "1");
-        command
-    }
-
-    fn harness(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        self.command().args(args).assert()
-    }
-}
-
-fn stdout(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+    project
 }
 
 #[test]
 fn a_source_and_oj_samples_are_all_it_takes() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("a.cpp", WATERMELON_CPP);
     assert!(std::fs::read_dir(folder.path()).unwrap().count() == 2);
-    let assert = folder
-        .harness(&["judge", "a.cpp", "--cases", "test"])
-        .code(OK);
-    let text = stdout(&assert);
+    let text = folder
+        .args(["judge", "a.cpp", "--cases", "test"])
+        .status(OK)
+        .run()
+        .stdout;
     assert!(text.contains("a.cpp (C++17), 2 cases"), "{text}");
     assert!(text.contains("verdict: AC"), "{text}");
     // The judge left nothing behind in the user's folder.
@@ -94,24 +57,25 @@ fn a_source_and_oj_samples_are_all_it_takes() {
 
 #[test]
 fn test_is_the_default_folder_and_upper_case_c_is_cpp() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("b.C", WATERMELON_CPP);
     folder
-        .harness(&["judge", "b.C"])
-        .code(OK)
-        .stdout(predicate::str::contains("b.C (C++17)"));
+        .args(["judge", "b.C"])
+        .status(OK)
+        .stdout_contains("b.C (C++17)")
+        .run();
 }
 
 #[test]
 fn limits_and_checker_come_from_the_command_line() {
-    let folder = Folder::new();
+    let folder = folder();
     // Right, but in lower case: WA for tokens, AC for tokens-ignore-case.
     folder.write(
         "lower.py",
         "w = int(input())\nprint('yes' if w % 2 == 0 and w > 2 else 'no')\n",
     );
     folder
-        .harness(&[
+        .args([
             "judge",
             "lower.py",
             "--time-limit",
@@ -119,70 +83,71 @@ fn limits_and_checker_come_from_the_command_line() {
             "--memory-limit",
             "128MiB",
         ])
-        .code(FAILED)
-        .stdout(predicate::str::contains(
-            "limits 6000 ms CPU (3000 ms × 2 for Python 3), 128.0 MiB",
-        ))
-        .stdout(predicate::str::contains("expected YES, found yes"));
+        .status(FAILED)
+        .stdout_contains("limits 6000 ms CPU (3000 ms × 2 for Python 3), 128.0 MiB")
+        .stdout_contains("expected YES, found yes")
+        .run();
     folder
-        .harness(&["judge", "lower.py", "--checker", "tokens-ignore-case"])
-        .code(OK);
+        .args(["judge", "lower.py", "--checker", "tokens-ignore-case"])
+        .status(OK)
+        .run();
     folder
-        .harness(&["judge", "lower.py", "--checker", "tokenz"])
-        .code(ERROR)
-        .stderr(predicate::str::contains("unknown checker `tokenz`"));
+        .args(["judge", "lower.py", "--checker", "tokenz"])
+        .status(ERROR)
+        .stderr_contains("unknown checker `tokenz`")
+        .run();
 }
 
 #[test]
 fn the_user_config_changes_compile_flags() {
-    let folder = Folder::new();
+    let folder = folder();
     // Prints the answer only when compiled with -DLOCAL_FLAG: the user's table is the one used.
     folder.write(
         "flag.cpp",
         "#include <cstdio>\nint main(){int w;scanf(\"%d\",&w);\n#ifdef LOCAL_FLAG\nputs(w%2==0&&w>2?\"YES\":\"NO\");\n#endif\n}\n",
     );
     folder
-        .harness(&["judge", "flag.cpp"])
-        .code(FAILED)
-        .stdout(predicate::str::contains("output is empty"));
-    folder.write(
-        "config/harness/config.toml",
+        .args(["judge", "flag.cpp"])
+        .status(FAILED)
+        .stdout_contains("output is empty")
+        .run();
+    folder.write_user_config(
         "[languages.cpp]\nname = \"My C++\"\nextensions = [\"cpp\"]\ncompile = [\"g++\", \"-DLOCAL_FLAG\", \"-o\", \"{exe}\", \"{source}\"]\nrun = [\"{exe}\"]\n",
     );
     folder
-        .harness(&["judge", "flag.cpp"])
-        .code(OK)
-        .stdout(predicate::str::contains("(My C++)"));
-    folder.write(
-        "config/harness/config.toml",
-        "[languages.cpp]\nextension = 1\n",
-    );
+        .args(["judge", "flag.cpp"])
+        .status(OK)
+        .stdout_contains("(My C++)")
+        .run();
+    folder.write_user_config("[languages.cpp]\nextension = 1\n");
+    let config = folder.config_home().join("harness/config.toml");
     folder
-        .harness(&["judge", "flag.cpp"])
-        .code(ERROR)
-        .stderr(predicate::str::contains("config/harness/config.toml:2:1"));
+        .args(["judge", "flag.cpp"])
+        .status(ERROR)
+        .stderr_contains(&format!("{}:2:1", config.display()))
+        .run();
 }
 
 #[test]
 fn missing_cases_and_sources_are_clear_errors() {
-    let folder = Folder::new();
+    let folder = folder();
     folder
-        .harness(&["judge", "nothing.cpp"])
-        .code(ERROR)
-        .stderr(predicate::str::contains(
-            "submission `nothing.cpp` does not exist",
-        ));
+        .args(["judge", "nothing.cpp"])
+        .status(ERROR)
+        .stderr_contains("submission `nothing.cpp` does not exist")
+        .run();
     folder.write("a.cpp", WATERMELON_CPP);
     folder
-        .harness(&["judge", "a.cpp", "--cases", "tests"])
-        .code(ERROR)
-        .stderr(predicate::str::contains("case folder"))
-        .stderr(predicate::str::contains("does not exist"));
+        .args(["judge", "a.cpp", "--cases", "tests"])
+        .status(ERROR)
+        .stderr_contains("case folder")
+        .stderr_contains("does not exist")
+        .run();
 }
 
 #[test]
 fn a_wrong_answer_shows_the_cases_path_and_input() {
-    let folder = Folder::new();
+    let folder = folder();
     // A generated case after the samples: the samples pass, this one fails.
     let many: String = (1..=10).map(|i| format!("{}\n", i * 100)).collect();
     folder.write("test/random-07.in", &format!("10\n{many}"));
@@ -191,8 +156,11 @@ fn a_wrong_answer_shows_the_cases_path_and_input() {
         "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
     );
     folder.write("test/random-07.out", "NO\n");
-    let assert = folder.harness(&["judge", "first.py"]).code(FAILED);
-    let text = stdout(&assert);
+    let text = folder
+        .args(["judge", "first.py"])
+        .status(FAILED)
+        .run()
+        .stdout;
     insta::with_settings!({filters => vec![
         (r"\d+(\.\d+)? (ms|s)\b", "[time]"),
         // With its padding: how wide the number is depends on how memory is measured here.
@@ -217,10 +185,11 @@ fn a_wrong_answer_shows_the_cases_path_and_input() {
         verdict: WA (first failing case: random-07) — 2 AC, 1 WA; max [time], [memory]
         ");
     });
-    let assert = folder
-        .harness(&["judge", "first.py", "--format", "json"])
-        .code(FAILED);
-    let json: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let ran = folder
+        .args(["judge", "first.py", "--format", "json"])
+        .status(FAILED)
+        .run();
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     let case = &json["cases"][2];
     assert_eq!(case["name"], "random-07");
     // Absolute, for editors that open it whatever their own folder.
@@ -249,7 +218,7 @@ fn hello_world_in_every_language_found() {
         ("go", "hello.go", "package main\nimport \"fmt\"\nfunc main() { fmt.Println(\"hello\") }\n", &["go"], false),
         ("javascript", "hello.js", "console.log('hello');\n", &["node"], false),
     ];
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("hello/1.in", "");
     folder.write("hello/1.out", "hello\n");
     let mut judged = Vec::new();
@@ -263,8 +232,8 @@ fn hello_world_in_every_language_found() {
             continue;
         }
         folder.write(file, source);
-        let assert = folder
-            .harness(&[
+        let text = folder
+            .args([
                 "judge",
                 file,
                 "--cases",
@@ -274,8 +243,9 @@ fn hello_world_in_every_language_found() {
                 "--memory-limit",
                 "256MiB",
             ])
-            .code(OK);
-        let text = stdout(&assert);
+            .status(OK)
+            .run()
+            .stdout;
         assert!(text.contains("verdict: AC"), "{id}: {text}");
         judged.push(id);
     }
@@ -289,7 +259,7 @@ fn on_path(program: &str) -> bool {
 
 #[test]
 fn failed_reruns_only_what_failed_last_time() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("test/n-1.in", "2\n");
     folder.write("test/n-1.out", "NO\n");
     // Forgets that 2 cannot be split: only n-1 fails.
@@ -298,58 +268,60 @@ fn failed_reruns_only_what_failed_last_time() {
         "w = int(input())\nprint('YES' if w % 2 == 0 else 'NO')\n",
     );
     folder
-        .harness(&["judge", "a.py"])
-        .code(FAILED)
-        .stdout(predicate::str::contains("3 cases"));
+        .args(["judge", "a.py"])
+        .status(FAILED)
+        .stdout_contains("3 cases")
+        .run();
     // The list is kept in the cache folder, not in the user's folder.
     assert!(!folder.path().join("target").exists());
     folder
-        .harness(&["judge", "a.py", "--failed"])
-        .code(FAILED)
-        .stdout(predicate::str::contains("1 case,"))
-        .stdout(predicate::str::contains("WA   n-1"));
+        .args(["judge", "a.py", "--failed"])
+        .status(FAILED)
+        .stdout_contains("1 case,")
+        .stdout_contains("WA   n-1")
+        .run();
     folder.write(
         "a.py",
         "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
     );
     folder
-        .harness(&["judge", "a.py", "--failed"])
-        .code(OK)
-        .stdout(predicate::str::contains("verdict: AC — 1 AC"));
+        .args(["judge", "a.py", "--failed"])
+        .status(OK)
+        .stdout_contains("verdict: AC — 1 AC")
+        .run();
     folder
-        .harness(&["judge", "a.py", "--failed"])
-        .code(OK)
-        .stdout(predicate::str::contains("nothing failed last time"));
+        .args(["judge", "a.py", "--failed"])
+        .status(OK)
+        .stdout_contains("nothing failed last time")
+        .run();
 }
 
 #[test]
 fn input_runs_the_submission_on_a_typed_input() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("a.cpp", WATERMELON_CPP);
     folder
-        .command()
         .args(["judge", "a.cpp", "--input", "-"])
-        .write_stdin("10\n")
-        .assert()
-        .code(OK)
-        .stdout(predicate::str::contains("output:\n  YES\n"))
-        .stdout(predicate::str::contains(
-            "not checked: no reference to compare with",
-        ));
+        .stdin("10\n")
+        .stdout_contains("output:\n  YES\n")
+        .stdout_contains("not checked: no reference to compare with")
+        .run();
     folder.write("mine.in", "7\n");
     folder
-        .harness(&["judge", "a.cpp", "--input", "mine.in"])
-        .code(OK)
-        .stdout(predicate::str::contains("output:\n  NO\n"));
+        .args(["judge", "a.cpp", "--input", "mine.in"])
+        .status(OK)
+        .stdout_contains("output:\n  NO\n")
+        .run();
     folder
-        .harness(&["judge", "a.cpp", "--input", "gone.in"])
-        .code(ERROR)
-        .stderr(predicate::str::contains("input `gone.in` does not exist"));
+        .args(["judge", "a.cpp", "--input", "gone.in"])
+        .status(ERROR)
+        .stderr_contains("input `gone.in` does not exist")
+        .run();
 }
 
 #[test]
 fn input_with_a_reference_shows_its_answer_and_the_verdict() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write(
         "judge.toml",
         "[problems.w]\nsolution = \"ref.sh\"\nreference = \"ref.sh\"\ncases = \"test\"\n",
@@ -367,13 +339,12 @@ fn input_with_a_reference_shows_its_answer_and_the_verdict() {
     );
     folder.write("two.in", "2\n");
     folder
-        .harness(&["judge", "w", "a.py", "--input", "two.in"])
-        .code(FAILED)
-        .stdout(predicate::str::contains(
-            "output:\n  YES\nexpected (reference):\n  NO\n",
-        ))
-        .stdout(predicate::str::contains("WA "))
-        .stdout(predicate::str::contains("expected NO, found YES"));
+        .args(["judge", "w", "a.py", "--input", "two.in"])
+        .status(FAILED)
+        .stdout_contains("output:\n  YES\nexpected (reference):\n  NO\n")
+        .stdout_contains("WA ")
+        .stdout_contains("expected NO, found YES")
+        .run();
 }
 
 #[test]
@@ -381,13 +352,10 @@ fn watch_judges_again_when_the_source_changes() {
     use std::io::Read;
     use std::process::Stdio;
 
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("a.py", "print('NO')\n");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
-        .current_dir(folder.path())
-        .env("XDG_CONFIG_HOME", folder.path().join("config"))
-        .env("XDG_CACHE_HOME", folder.home.path().join("cache"))
-        .env("NO_COLOR", "1")
+    let mut child = folder
+        .process()
         .args(["judge", "a.py", "--watch"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -436,15 +404,12 @@ struct Watch {
 }
 
 impl Watch {
-    fn start(folder: &Folder, args: &[&str]) -> Watch {
+    fn start(folder: &Project, args: &[&str]) -> Watch {
         use std::io::Read;
         use std::process::Stdio;
 
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
-            .current_dir(folder.path())
-            .env("XDG_CONFIG_HOME", folder.path().join("config"))
-            .env("XDG_CACHE_HOME", folder.home.path().join("cache"))
-            .env("NO_COLOR", "1")
+        let mut child = folder
+            .process()
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -511,7 +476,7 @@ impl Watch {
 
 #[test]
 fn watch_judges_again_when_a_case_is_added() {
-    let folder = Folder::new();
+    let folder = folder();
     // Right on the samples; wrong on 2 (two odd parts).
     folder.write(
         "a.py",
@@ -532,7 +497,7 @@ fn watch_judges_again_when_a_case_is_added() {
 
 #[test]
 fn watch_judges_again_when_a_case_changes_but_not_for_its_own_report() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write(
         "a.py",
         "w = int(input())\nprint('YES' if w % 2 == 0 and w > 2 else 'NO')\n",
@@ -555,22 +520,24 @@ fn watch_judges_again_when_a_case_changes_but_not_for_its_own_report() {
 
 #[test]
 fn run_compiles_a_source_solution() {
-    let folder = Folder::new();
+    let folder = folder();
     folder.write(
         "judge.toml",
         "[problems.w]\nsolution = \"sol.cpp\"\ncases = \"test\"\n",
     );
     folder.write("sol.cpp", WATERMELON_CPP);
     folder
-        .harness(&["run"])
-        .code(OK)
-        .stdout(predicate::str::contains("w: 2/2 AC"));
+        .args(["run"])
+        .status(OK)
+        .stdout_contains("w: 2/2 AC")
+        .run();
     folder.write("sol.cpp", "int main( {\n");
     folder
-        .harness(&["run"])
-        .code(ERROR)
-        .stderr(predicate::str::contains("problem `w`: solution `"))
-        .stderr(predicate::str::contains("does not compile as C++17"));
+        .args(["run"])
+        .status(ERROR)
+        .stderr_contains("problem `w`: solution `")
+        .stderr_contains("does not compile as C++17")
+        .run();
 }
 
 #[test]
@@ -579,13 +546,16 @@ fn a_runtime_that_cannot_start_shows_its_own_message() {
         common::skipped("no JDK on PATH");
         return;
     }
-    let folder = Folder::new();
+    let folder = folder();
     folder.write(
         "NoMain.java",
         "public class NoMain {\n  static int x = 1;\n}\n",
     );
-    let assert = folder.harness(&["judge", "NoMain.java"]).code(FAILED);
-    let text = stdout(&assert);
+    let text = folder
+        .args(["judge", "NoMain.java"])
+        .status(FAILED)
+        .run()
+        .stdout;
     assert!(text.contains("RE "), "{text}");
     // The JVM's own words, not a bare exit code.
     assert!(text.to_lowercase().contains("main method"), "{text}");
@@ -599,7 +569,7 @@ fn a_java_class_that_is_not_public_runs_by_the_file_name() {
         common::skipped("no JDK on PATH");
         return;
     }
-    let folder = Folder::new();
+    let folder = folder();
     folder.write("hello/1.in", "");
     folder.write("hello/1.out", "hello\n");
     folder.write(
@@ -607,8 +577,9 @@ fn a_java_class_that_is_not_public_runs_by_the_file_name() {
         "class Helper {}\nclass TestHello {\n  public static void main(String[] a) {\n    System.out.println(\"hello\");\n  }\n}\n",
     );
     folder
-        .harness(&["judge", "TestHello.java", "--cases", "hello"])
-        .code(OK);
+        .args(["judge", "TestHello.java", "--cases", "hello"])
+        .status(OK)
+        .run();
 }
 
 /// A project whose judge.toml names a package: `harness judge a.c --cases test/` is about the
@@ -617,7 +588,7 @@ fn a_java_class_that_is_not_public_runs_by_the_file_name() {
 /// submissions to compute one (and here fail): the old load did that before every command.
 #[test]
 fn a_judge_of_a_folder_of_cases_never_reads_the_projects_packages() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file(
             "judge.toml",
             "[problems.slow]\npackage = \"pkgs/slow\"\n",
@@ -632,24 +603,20 @@ fn a_judge_of_a_folder_of_cases_never_reads_the_projects_packages() {
             "a.c",
             "#include <stdio.h>\nint main(void) { int x; scanf(\"%d\", &x); printf(\"%d\\n\", x); }\n",
         );
-    let assert = project
-        .harness()
+    // The package was never read: nothing about it on stderr.
+    project
         .args(["judge", "a.c", "--cases", "test"])
-        .assert()
-        .code(OK);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(
-        !stderr.contains("slow") && !stderr.contains("Slow To Load"),
-        "the package was read: {stderr}"
-    );
-    assert!(stdout(&assert).contains("AC"), "{}", stdout(&assert));
+        .stderr_lacks("slow")
+        .stderr_lacks("Slow To Load")
+        .stdout_contains("AC")
+        .run();
 }
 
 /// The same project, judged on its own problem and asked `doctor`: neither is about the
 /// package, so neither reads it.
 #[test]
 fn a_command_about_another_problem_never_reads_the_projects_packages() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file(
             "judge.toml",
             "[problems.slow]\npackage = \"pkgs/slow\"\n\n[problems.echo]\ntime-limit = \"2s\"\n",
@@ -681,7 +648,7 @@ fn a_command_about_another_problem_never_reads_the_projects_packages() {
 /// spins; a file that is neither says which languages there are.
 #[test]
 fn a_prebuilt_executable_or_script_is_judged_as_it_is() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file("test/1.in", "8\n")
         .file("test/1.ans", "8\n")
         .file(
@@ -734,7 +701,7 @@ fn a_prebuilt_executable_or_script_is_judged_as_it_is() {
 /// before anything runs.
 #[test]
 fn a_command_line_is_judged_with_the_files_of_its_folder() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file("test/1.in", "8\n")
         .file("test/1.ans", "8\n")
         .file("secret.ans", "8\n")
@@ -790,7 +757,7 @@ fn a_command_line_is_judged_with_the_files_of_its_folder() {
 /// interactive problem is refused with a hint, before anything runs.
 #[test]
 fn a_command_line_is_judged_on_a_problem_of_judge_toml() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file(
             "judge.toml",
             "[problems.half]\nchecker = \"float\"\ntime-limit = \"5s\"\n\n[problems.talk]\ninteractive = true\ninteractor = \"talk.py\"\n",
@@ -829,7 +796,7 @@ fn a_java_command_finds_its_classes() {
         println!("skipped: javac not found");
         return;
     }
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file("test/1.in", "8\n")
         .file("test/1.ans", "8\n")
         .file(
@@ -858,7 +825,6 @@ fn a_java_command_finds_its_classes() {
 /// wins; `--no-default` ends it; a default project with no judge.toml is named in the error.
 #[test]
 fn a_default_project_is_reached_from_any_folder() {
-    use common::project::Project;
     let project = Project::new()
         .file("judge.toml", "[problems.echo]\ntime-limit = \"5s\"\n")
         .case("echo", "1", "8\n", "8\n");
@@ -935,7 +901,7 @@ fn a_default_project_is_reached_from_any_folder() {
 /// does not even compile, so a load cannot pass unseen.
 #[test]
 fn a_source_on_a_folder_of_cases_never_loads_a_package_of_the_project() {
-    let project = common::project::Project::new()
+    let project = Project::new()
         .file("judge.toml", "[problems.slow]\npackage = \"pkg\"\n")
         .file("pkg/problem.yaml", "name: slow\n")
         .file("pkg/data/secret/1.in", "1\n")

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::project::Project;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 const FAILED: i32 = 1;
@@ -39,23 +38,15 @@ print(n)
 print(*[r.randint(0, 60) for _ in range(n)])
 "#;
 
-fn folder() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
-    write("wrong.c", WRONG_SUM_C);
-    write("brute.py", BRUTE_PY);
-    write("gen.py", GEN_PY);
-    dir
+fn folder() -> Project {
+    Project::new()
+        .file("wrong.c", WRONG_SUM_C)
+        .file("brute.py", BRUTE_PY)
+        .file("gen.py", GEN_PY)
 }
 
-fn harness(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("harness")
-        .unwrap()
-        .current_dir(dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("NO_COLOR", "1")
-        .args(args)
-        .assert()
+fn harness(project: &Project, args: &[&str]) -> assert_cmd::assert::Assert {
+    project.harness().args(args).assert()
 }
 
 fn json(assert: &assert_cmd::assert::Assert) -> serde_json::Value {
@@ -66,7 +57,7 @@ fn json(assert: &assert_cmd::assert::Assert) -> serde_json::Value {
 fn sources_for_brute_and_generator_and_a_planted_bug_shrunk_to_one_number() {
     let dir = folder();
     let assert = harness(
-        dir.path(),
+        &dir,
         &[
             "stress", "wrong.c", "--brute", "brute.py", "--gen", "gen.py", "--seed", "1",
             "--format", "json",
@@ -82,7 +73,7 @@ fn sources_for_brute_and_generator_and_a_planted_bug_shrunk_to_one_number() {
     assert_eq!(report["output"], "52\n");
 
     let assert = harness(
-        dir.path(),
+        &dir,
         &[
             "stress",
             "wrong.c",
@@ -121,7 +112,7 @@ fn a_checker_program_needs_no_brute_force() {
     )
     .unwrap();
     let assert = harness(
-        dir.path(),
+        &dir,
         &[
             "stress",
             "big.py",
@@ -147,18 +138,18 @@ fn a_checker_program_needs_no_brute_force() {
 #[test]
 fn what_is_missing_is_said_before_any_seed() {
     let dir = folder();
-    harness(dir.path(), &["stress", "wrong.c", "--brute", "brute.py"])
+    harness(&dir, &["stress", "wrong.c", "--brute", "brute.py"])
         .code(ERROR)
         .stderr(predicate::str::contains("needs --gen"))
         .stderr(predicate::str::contains("first seed").not());
-    harness(dir.path(), &["stress", "wrong.c", "--gen", "gen.py"])
+    harness(&dir, &["stress", "wrong.c", "--gen", "gen.py"])
         .code(ERROR)
         .stderr(predicate::str::contains(
             "nothing answers the random inputs",
         ))
         .stderr(predicate::str::contains("first seed").not());
     harness(
-        dir.path(),
+        &dir,
         &["stress", "wrong.c", "--gen", "gen.py", "--brute", "./nope"],
     )
     .code(ERROR)
@@ -201,7 +192,7 @@ fn a_repeated_input_is_answered_once_by_the_brute_force() {
             "1",
         ];
         args.extend_from_slice(more);
-        harness(dir.path(), &args).success()
+        harness(&dir, &args).success()
     };
     let report = json(&stress("30", &["--format", "json"]));
     assert_eq!(report["found"], false, "{report:#}");
@@ -481,7 +472,8 @@ fn ctrl_c_while_shrinking_prints_and_keeps_the_failing_input() {
         ),
     );
     // Spawned rather than asserted: the test signals it while it runs.
-    let mut harness = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+    let mut harness = project
+        .process()
         .args([
             "stress",
             "slow.py",
@@ -496,10 +488,6 @@ fn ctrl_c_while_shrinking_prints_and_keeps_the_failing_input() {
             "-j",
             "1",
         ])
-        .current_dir(project.path())
-        .env("NO_COLOR", "1")
-        .env("XDG_CACHE_HOME", project.cache_home())
-        .env("XDG_CONFIG_HOME", project.join("config"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

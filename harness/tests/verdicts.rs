@@ -6,10 +6,10 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-use common::project::{harness_in, Project};
+use common::expect::NO_ARGUMENTS;
+use common::project::Project;
 use serde_json::Value;
 
 const OK: i32 = 0;
@@ -17,7 +17,7 @@ const FAILED: i32 = 1;
 
 /// A project whose every problem is the sum of two numbers, each judged with one fixture as
 /// its solution. Limits are small so that the misbehaving fixtures come back soon.
-fn project(fixtures: &[&str]) -> tempfile::TempDir {
+fn project(fixtures: &[&str]) -> Project {
     let mut toml = String::from(
         "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\noutput-limit = \"1MiB\"\n",
     );
@@ -31,18 +31,14 @@ fn project(fixtures: &[&str]) -> tempfile::TempDir {
     Project::new()
         .file("judge.toml", &toml)
         .case("sum", "01", "1 2\n", "3\n")
-        .into_dir()
-}
-
-fn harness(dir: &Path) -> Command {
-    harness_in(dir)
 }
 
 /// Judges one fixture and returns its case's JSON entry and the exit code.
 fn judge_json(fixture: &str) -> (Value, i32, Duration) {
     let dir = project(&[fixture]);
     let started = Instant::now();
-    let output = harness(dir.path())
+    let output = dir
+        .harness()
         .args(["run", "--format", "json"])
         .output()
         .unwrap();
@@ -140,7 +136,7 @@ fn deep_recursion_is_ac_because_the_stack_follows_the_memory_limit() {
 fn writing_files_is_ac_and_leaves_nothing_in_the_project() {
     let dir = project(&["write-files"]);
     let before = listing(dir.path());
-    harness(dir.path()).assert().code(OK);
+    dir.harness().assert().code(OK);
     assert_eq!(
         listing(dir.path()),
         before,
@@ -160,7 +156,7 @@ fn listing(root: &Path) -> Vec<String> {
 #[test]
 fn wrong_answer_report_has_reason_and_diff_and_summary() {
     let dir = project(&["wrong-sum"]);
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(FAILED)
         .stdout(predicate::str::contains("WA"))
@@ -178,12 +174,7 @@ fn wrong_answer_report_has_reason_and_diff_and_summary() {
 #[test]
 fn a_passing_problem_is_one_compact_line() {
     let dir = project(&["echo-sum"]);
-    let output = harness(dir.path())
-        .assert()
-        .code(OK)
-        .get_output()
-        .stdout
-        .clone();
+    let output = dir.harness().assert().code(OK).get_output().stdout.clone();
     let text = String::from_utf8(output).unwrap();
     // Times and memory vary from run to run; the snapshot keeps only the shape.
     insta::with_settings!({filters => vec![
@@ -200,7 +191,7 @@ fn a_passing_problem_is_one_compact_line() {
 #[test]
 fn several_problems_one_failing_sets_the_exit_code() {
     let dir = project(&["echo-sum", "exit-3"]);
-    harness(dir.path())
+    dir.harness()
         .assert()
         .code(FAILED)
         .stdout(predicate::str::contains("echo-sum: 1/1 AC"))
@@ -210,7 +201,7 @@ fn several_problems_one_failing_sets_the_exit_code() {
 #[test]
 fn picking_one_problem_judges_only_it() {
     let dir = project(&["echo-sum", "exit-3"]);
-    harness(dir.path())
+    dir.harness()
         .args(["--problem", "echo-sum"])
         .assert()
         .code(OK)
@@ -223,7 +214,6 @@ fn picking_one_problem_judges_only_it() {
 /// as the child's ru_maxrss.)
 #[test]
 fn a_large_output_held_earlier_does_not_inflate_the_next_programs_memory() {
-    let dir = tempfile::tempdir().unwrap();
     let toml = format!(
         "[defaults]\noutput-limit = \"64MiB\"\n\
          [problems.a-flood]\nsolution = \"{}\"\ncases = \"cases/sum\"\n\
@@ -231,16 +221,14 @@ fn a_large_output_held_earlier_does_not_inflate_the_next_programs_memory() {
         common::fixture("print-forever").display(),
         common::fixture("echo-sum").display()
     );
-    std::fs::write(dir.path().join("judge.toml"), toml).unwrap();
-    let cases = dir.path().join("cases/sum");
-    std::fs::create_dir_all(&cases).unwrap();
-    std::fs::write(cases.join("01.in"), "1 2\n").unwrap();
-    std::fs::write(cases.join("01.ans"), "3\n").unwrap();
-    harness(dir.path())
-        .assert()
-        .code(FAILED)
-        .stdout(predicate::str::contains("a-flood: 0/1 AC, 1 OLE"))
-        .stdout(predicate::str::contains("b-small: 1/1 AC"));
+    Project::new()
+        .file("judge.toml", &toml)
+        .case("sum", "01", "1 2\n", "3\n")
+        .args(NO_ARGUMENTS)
+        .status(FAILED)
+        .stdout_contains("a-flood: 0/1 AC, 1 OLE")
+        .stdout_contains("b-small: 1/1 AC")
+        .run();
 }
 
 #[test]

@@ -9,6 +9,7 @@
 )]
 
 pub mod browser;
+pub mod expect;
 pub mod project;
 pub mod serve;
 

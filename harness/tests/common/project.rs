@@ -5,7 +5,7 @@
 //! let project = Project::new()
 //!     .file("judge.toml", TOML)
 //!     .case("sum", "01", "1 2\n", "3\n");
-//! project.harness().args(["judge", "sum", "a.c"]).assert().success();
+//! project.args(["judge", "sum", "a.c"]).stdout_contains("verdict: AC").run();
 //! ```
 
 use std::fs;
@@ -14,11 +14,16 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// A temporary folder holding a project, and a build cache of its own beside it (its
-/// `XDG_CACHE_HOME`, so that no test sees another's builds); removed when dropped.
+use super::expect::Run;
+
+/// A temporary folder holding a project, and beside it a build cache of its own (its
+/// `XDG_CACHE_HOME`, so that no test sees another's builds) and a user config home of its own
+/// (`XDG_CONFIG_HOME`: empty unless [`Project::user_config`] writes it, so the tester's
+/// `~/.config/harness` plays no part); removed when dropped.
 pub struct Project {
     dir: tempfile::TempDir,
     cache: tempfile::TempDir,
+    config: tempfile::TempDir,
 }
 
 impl Default for Project {
@@ -33,6 +38,7 @@ impl Project {
         Project {
             dir: tempfile::tempdir().expect("a temporary folder"),
             cache: tempfile::tempdir().expect("a temporary folder"),
+            config: tempfile::tempdir().expect("a temporary folder"),
         }
     }
 
@@ -48,6 +54,22 @@ impl Project {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755))
             .unwrap_or_else(|error| panic!("cannot chmod `{}`: {error}", path.display()));
         self
+    }
+
+    /// With `text` as the user's config file (`harness/config.toml` in the project's own
+    /// config home, outside the project).
+    pub fn user_config(self, text: &str) -> Project {
+        self.write_user_config(text);
+        self
+    }
+
+    /// Writes the user's config file now (see [`Project::user_config`]).
+    pub fn write_user_config(&self, text: &str) {
+        let path = self.config_home().join("harness/config.toml");
+        fs::create_dir_all(path.parent().expect("a folder"))
+            .unwrap_or_else(|error| panic!("cannot make `{}`: {error}", path.display()));
+        fs::write(&path, text)
+            .unwrap_or_else(|error| panic!("cannot write `{}`: {error}", path.display()));
     }
 
     /// With the case `cases/<problem>/<name>.in` and its `.ans`.
@@ -94,11 +116,33 @@ impl Project {
     }
 
     /// The real `harness` binary, run in the project without colors, with the project's own
-    /// build cache.
+    /// build cache and config home.
     pub fn harness(&self) -> Command {
-        let mut command = harness_in(self.path());
-        command.env("XDG_CACHE_HOME", self.cache_home());
+        Command::from_std(self.process())
+    }
+
+    /// The same as a `std::process::Command`, for a test that spawns it and talks to it while
+    /// it runs (a server).
+    pub fn process(&self) -> std::process::Command {
+        let mut command = process_in(self.path());
         command
+            .env("XDG_CACHE_HOME", self.cache_home())
+            .env("XDG_CONFIG_HOME", self.config_home());
+        command
+    }
+
+    /// `harness ARGS` in the project, with the expectations the test adds before `.run()`.
+    pub fn args<I, S>(&self, args: I) -> Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        Run::new(self.harness(), args)
+    }
+
+    /// The project's `XDG_CONFIG_HOME`: the user's config is `harness/config.toml` below it.
+    pub fn config_home(&self) -> &Path {
+        self.config.path()
     }
 
     /// The project's `XDG_CACHE_HOME`: its builds are below `harness/build`.
@@ -150,7 +194,12 @@ pub fn write_case(root: &Path, problem: &str, name: &str, input: &str, answer: O
 /// builds uses [`Project::harness`]); the tester's own config file (its languages, its default
 /// project) plays no part: a test that wants one sets `XDG_CONFIG_HOME` after this.
 pub fn harness_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("harness").expect("the harness binary");
+    Command::from_std(process_in(dir))
+}
+
+/// [`harness_in`] as a `std::process::Command`.
+fn process_in(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
     command
         .current_dir(dir)
         .env("NO_COLOR", "1")
