@@ -1109,8 +1109,9 @@ fn the_filter_holds_on_a_worker_that_also_ran_a_program_without_it() {
 /// One worker (`-j 1`): a program whose language lifts the filter plants a key in each keyring
 /// it reaches, its user's among them (kept per user namespace, the worker's); then a program
 /// under the filter, which refuses it every key call, looks for it in /proc/keys. The init
-/// empties the user's keyrings after a run without the filter, so nothing planted there
-/// reaches a later run.
+/// empties the user's keyrings after a run without the filter and masks /proc/keys (where a
+/// dead session keyring's key shows until it is collected), so nothing planted reaches a
+/// later run.
 #[test]
 fn a_key_a_program_without_the_filter_planted_is_gone_for_the_next_run() {
     if !sandbox_available() {

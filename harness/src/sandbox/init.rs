@@ -180,6 +180,21 @@ fn set_up(config: &ZygoteConfig) -> io::Result<Hidden> {
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         None,
     )?;
+    // /proc/keys and /proc/key-users list the keys a program's user may view, also those of
+    // an earlier run not yet collected (a dead session keyring's): empty here, as Docker
+    // masks them. A kernel without keys has neither file.
+    for listing in ["/proc/keys", "/proc/key-users"] {
+        match sys::mount(
+            Some(Path::new("/dev/null")),
+            Path::new(listing),
+            None,
+            libc::MS_BIND,
+            None,
+        ) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            other => other?,
+        }
+    }
     let folder = nix::fcntl::open(
         HIDDEN_AT,
         nix::fcntl::OFlag::O_PATH | nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_CLOEXEC,
