@@ -253,6 +253,46 @@ pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
     args.extend(case.args.iter().map(OsString::from));
     args
 }
+/// The submission as one party of a run beside another program (an interactor, a manager):
+/// sandboxed, its memory counted for its main process.
+pub(crate) fn submission_party<'a>(
+    program: &'a Program,
+    args: &'a [OsString],
+    limits: crate::sandbox::run::Limits,
+    env: &'a [(OsString, OsString)],
+) -> crate::sandbox::pair::Party<'a> {
+    crate::sandbox::pair::Party {
+        program: &program.executable,
+        args,
+        limits,
+        scope: crate::sandbox::run::Scope::Process,
+        workdir: None,
+        isolation: crate::sandbox::run::Isolation::Sandbox,
+        syscall_filter: program.syscall_filter,
+        env,
+        address_space_cap: program.address_space_cap(),
+    }
+}
+
+/// Why a run of the submission beside the judge's own program (`role`: the interactor, the
+/// manager) failed. That program failing to start is never the contestant's fault, and is
+/// said as its own, with how to fix it.
+pub(crate) fn beside_error(
+    error: crate::sandbox::run::RunError,
+    program: &Program,
+    role: &str,
+) -> String {
+    match error {
+        crate::sandbox::run::RunError::Spawn {
+            program: failed_program,
+            source,
+        } if failed_program != program.executable => format!(
+            "the {role} cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: {role} = [\"python3\", \"{role}.py\"])",
+            failed_program.display()
+        ),
+        error => error.to_string(),
+    }
+}
 
 /// The output a file-I/O program wrote, or the verdict when it wrote none, too much, or
 /// something that is not a file of its own (a link, a FIFO), which the runner never read.
