@@ -145,6 +145,13 @@ impl Files {
     }
 }
 
+/// The package as it is gathered: its files, and what the export says of it.
+struct Package {
+    files: Files,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+}
+
 /// The checkers with no default-validator flags, as Kattis output validators in Python 3.
 const LINES_VALIDATOR: &str = include_str!("lines_validator.py");
 const UNORDERED_BLOCKS_VALIDATOR: &str = include_str!("unordered_blocks_validator.py");
@@ -411,11 +418,13 @@ fn package_files(
             problem: problem.name.clone(),
         });
     }
-    let mut files = Files {
-        entries: Vec::new(),
+    let mut package = Package {
+        files: Files {
+            entries: Vec::new(),
+        },
+        notes: Vec::new(),
+        warnings: Vec::new(),
     };
-    let mut notes = Vec::new();
-    let mut warnings = Vec::new();
 
     let (validator, flags) = output_validator_of(config, problem)?;
 
@@ -426,7 +435,7 @@ fn package_files(
         why,
     })?;
     if layout.is_some() && dialect == Dialect::Domjudge {
-        warnings.push(
+        package.warnings.push(
             "DOMjudge 8.3 and 9.0 judge a scoring problem pass-fail (DOMjudge 10 reads the scoring keys of testdata.yaml and `@EXPECTED_SCORE@`)"
                 .to_string(),
         );
@@ -439,37 +448,42 @@ fn package_files(
         flags: flags.clone(),
         ac_to_time_limit: None,
     };
-    files.add("problem.yaml", problem_yaml(problem, dialect, &shape));
+    package
+        .files
+        .add("problem.yaml", problem_yaml(problem, dialect, &shape));
     // DOMjudge 8.3 and 9.0 take the limit from here; problemtools allows the file at the
     // root (problemtools/checks/problem_package.py) and reads problem.yaml's.
-    files.add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
+    package
+        .files
+        .add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
 
-    let mut testdata = default_validator_testdata(&flags, dialect, &mut warnings);
-    add_output_validator(&mut files, &mut warnings, validator.as_ref(), dialect)?;
-    add_graders(&mut files, &mut warnings, problem, dialect)?;
-    add_cases(&mut files, &mut notes, &cases, layout.as_ref())?;
-    add_statement(&mut files, &mut notes, config, problem, dialect)?;
-    add_input_validator(&mut files, &mut notes, &mut testdata, config, problem)?;
+    let mut testdata = default_validator_testdata(&flags, dialect, &mut package.warnings);
+    add_output_validator(&mut package, validator.as_ref(), dialect)?;
+    add_graders(&mut package, problem, dialect)?;
+    add_cases(&mut package, &cases, layout.as_ref())?;
+    add_statement(&mut package, config, problem, dialect)?;
+    add_input_validator(&mut package, &mut testdata, config, problem)?;
     if let Some(layout) = &layout {
         for (folder, keys) in &layout.testdata {
             if folder.is_empty() {
                 testdata.push(keys.clone());
             } else {
-                files.add(format!("data/{folder}/testdata.yaml"), keys.clone());
+                package
+                    .files
+                    .add(format!("data/{folder}/testdata.yaml"), keys.clone());
             }
         }
     }
     if !testdata.is_empty() {
-        files.add("data/testdata.yaml", testdata.concat());
+        package.files.add("data/testdata.yaml", testdata.concat());
     }
     add_submissions(
-        &mut files,
-        &mut notes,
+        &mut package,
         problem,
         &submissions.join(&problem.name),
         layout.is_some(),
     )?;
-    Ok((files, shape, notes, warnings))
+    Ok((package.files, shape, package.notes, package.warnings))
 }
 
 /// The bytes of a file the package carries.
@@ -571,11 +585,13 @@ fn default_validator_testdata(
 
 /// The output validator's (or interactor's) source, in the folder `dialect` reads it from.
 fn add_output_validator(
-    files: &mut Files,
-    warnings: &mut Vec<String>,
+    package: &mut Package,
     validator: Option<&Validator>,
     dialect: Dialect,
 ) -> Result<(), ExportError> {
+    let Package {
+        files, warnings, ..
+    } = package;
     let validator_folder = match (dialect, validator) {
         (Dialect::Kattis, _) => "output_validator".to_string(),
         (Dialect::Domjudge, Some(Validator::Interactor(_))) => {
@@ -608,11 +624,13 @@ fn add_output_validator(
 /// judge.toml's graders: the package's `include/`, which problemtools copies onto each
 /// submission and compiles with it (`{files}`).
 fn add_graders(
-    files: &mut Files,
-    warnings: &mut Vec<String>,
+    package: &mut Package,
     problem: &Problem,
     dialect: Dialect,
 ) -> Result<(), ExportError> {
+    let Package {
+        files, warnings, ..
+    } = package;
     if problem.graders.is_empty() {
         return Ok(());
     }
@@ -638,11 +656,11 @@ fn add_graders(
 
 /// The cases: samples are the cases named `sample…`; a scored problem's in its groups.
 fn add_cases(
-    files: &mut Files,
-    notes: &mut Vec<String>,
+    package: &mut Package,
     cases: &[discover::Case],
     layout: Option<&scoring::Layout>,
 ) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
     for case in cases {
         let flat = case.name.replace('/', "-");
         let group = if flat.starts_with("sample") {
@@ -674,12 +692,12 @@ fn add_cases(
 /// The statement, where the project keeps it: the format's Markdown, and a form DOMjudge
 /// shows.
 fn add_statement(
-    files: &mut Files,
-    notes: &mut Vec<String>,
+    package: &mut Package,
     config: &Config,
     problem: &Problem,
     dialect: Dialect,
 ) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
     let statement = [
         config
             .root
@@ -725,12 +743,12 @@ fn add_statement(
 
 /// The input validator, when the package can carry its source; its flags go to `testdata`.
 fn add_input_validator(
-    files: &mut Files,
-    notes: &mut Vec<String>,
+    package: &mut Package,
     testdata: &mut Vec<String>,
     config: &Config,
     problem: &Problem,
 ) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
     let Some(command) = &problem.validator else {
         notes.push("no input validator in judge.toml".to_string());
         return Ok(());
@@ -782,12 +800,12 @@ fn entries_of(folder: &Path) -> Result<Vec<PathBuf>, ExportError> {
 
 /// The stored submissions in `folder`, one folder per verdict, under the package's folders.
 fn add_submissions(
-    files: &mut Files,
-    notes: &mut Vec<String>,
+    package: &mut Package,
     problem: &Problem,
     folder: &Path,
     scored: bool,
 ) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
     if !folder.is_dir() {
         return Ok(());
     }
