@@ -155,24 +155,7 @@ pub(crate) fn check_run_with(
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());
     }
-    let stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
-    let mut outcome = CaseOutcome {
-        case: case.name.clone(),
-        verdict: Verdict::Accepted,
-        reason: String::new(),
-        cpu_time: result.cpu_time,
-        wall_time: result.wall_time,
-        peak_memory_bytes: result.resident_peak_bytes,
-        time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
-        stderr_tail,
-        mismatch: None,
-        interaction: None,
-        unanswered: None,
-        input: None,
-        credit: None,
-        score: None,
-        max_score: None,
-    };
+    let mut outcome = measured(case, &result, &limits);
     let mut answer = Vec::new();
     let mut output = Vec::new();
     let unanswered = case.unanswered();
@@ -180,21 +163,13 @@ pub(crate) fn check_run_with(
         if unanswered {
             return Judgement::accepted(NO_ANSWER);
         }
-        answer = match std::fs::read(&case.answer) {
+        answer = match read_answer(case) {
             Ok(answer) => answer,
-            Err(error) => {
-                return Judgement::judge_error(format!(
-                    "cannot read answer file `{}`: {error}",
-                    case.answer.display()
-                ))
-            }
+            Err(judgement) => return judgement,
         };
-        output = match (&files.output, &result.output_file) {
-            (Some(name), Some(read)) => match output_file(read, name, &result, &limits) {
-                Ok(output) => output,
-                Err(judgement) => return judgement,
-            },
-            _ => result.stdout.clone(),
+        output = match program_output(files.output.as_deref(), &result, &limits) {
+            Ok(output) => output,
+            Err(judgement) => return judgement,
         };
         let case_files = CaseFiles {
             input: &case.input,
@@ -225,6 +200,49 @@ pub(crate) fn check_run_with(
         outcome.mismatch = Some(mismatch(settings.checker, output, answer));
     }
     outcome
+}
+
+/// The outcome of a run before it is judged: its numbers and its stderr.
+fn measured(case: &Case, result: &run::RunResult, limits: &Limits) -> CaseOutcome {
+    CaseOutcome {
+        case: case.name.clone(),
+        verdict: Verdict::Accepted,
+        reason: String::new(),
+        cpu_time: result.cpu_time,
+        wall_time: result.wall_time,
+        peak_memory_bytes: result.resident_peak_bytes,
+        time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
+        stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
+        mismatch: None,
+        interaction: None,
+        unanswered: None,
+        input: None,
+        credit: None,
+        score: None,
+        max_score: None,
+    }
+}
+
+/// The case's answer file.
+fn read_answer(case: &Case) -> Result<Vec<u8>, Judgement> {
+    std::fs::read(&case.answer).map_err(|error| {
+        Judgement::judge_error(format!(
+            "cannot read answer file `{}`: {error}",
+            case.answer.display()
+        ))
+    })
+}
+
+/// What the program answered: its stdout, or the file judge.toml names (`output_name`).
+fn program_output(
+    output_name: Option<&str>,
+    result: &run::RunResult,
+    limits: &Limits,
+) -> Result<Vec<u8>, Judgement> {
+    match (output_name, &result.output_file) {
+        (Some(name), Some(read)) => output_file(read, name, result, limits),
+        _ => Ok(result.stdout.clone()),
+    }
 }
 
 /// What the diff of a wrong output shows: the output and the answer, each cut to a few MiB,
