@@ -14,6 +14,8 @@ use common::project::Project;
 
 const OK: i32 = 0;
 const ERROR: i32 = 2;
+/// The judge's own part failed on some try (exit::JUDGE_ERROR).
+const JUDGE_ERROR: i32 = 3;
 
 /// A contest of two Python-friendly problems: A (`hello`: print hello) and B (`echo`: print
 /// the input), 2 hours, a 30-minute freeze, 20 minutes a rejected try.
@@ -407,7 +409,15 @@ fn bad_input_is_named_by_its_file() {
             stderr(&output)
         );
     }
-    let clics_table: [(&str, &str); 4] = [
+    let clics_table: [(&str, &str); 6] = [
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "2:00:01"}]"#,
+            "`pkg/submissions.json`: submission `s1`: its time 2:00:01.000 is outside the contest (0:00:00.000 to 2:00:00.000) (hint: a try after the end does not count",
+        ),
+        (
+            r#"[{"id": "s1", "team_id": "t1", "problem_id": "hello", "language_id": "python3", "contest_time": "-0:01:00"}]"#,
+            "submission `s1`: its time -0:01:00.000 is outside the contest (0:00:00.000 to 2:00:00.000) (hint: a try before the start is a time noted wrong",
+        ),
         (
             r#"[{"id": "s1", "team_id": "nobody", "problem_id": "hello", "language_id": "python3", "contest_time": "0:05:00"}]"#,
             "`pkg/submissions.json`: submission `s1`: team `nobody` is not in",
@@ -552,7 +562,8 @@ fn training() -> Project {
 }
 
 /// `harness contest --submissions submissions` in the example's folder (its judge.toml is
-/// the contest).
+/// the contest). It exits with the judge error's code, saying which try it failed on: the
+/// coach's checker of A fails on eli's try.
 fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
     let output = project
         .harness()
@@ -563,9 +574,14 @@ fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
         .unwrap();
     assert_eq!(
         output.status.code(),
-        Some(OK),
+        Some(JUDGE_ERROR),
         "{}{}",
         stdout(&output),
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("the judge failed on 1 submission(s) (`eli/A.py`): not the teams' fault, and not counted against them; they are pending on the board, and judged again on the next run (hint: `harness judge queens-boards submissions/eli/A.py` shows why)"),
+        "{}",
         stderr(&output)
     );
     (stdout(&output), stderr(&output))
@@ -573,19 +589,28 @@ fn judge_training(project: &Project, extra: &[&str]) -> (String, String) {
 
 /// The example's boards, worked out by hand from `submissions/times` (5 hours, 20 minutes a
 /// rejected try, the last hour frozen):
+/// - eli: A at 5, a judge error: its program never checks the anti-diagonals, nor does the
+///   coach's checker (checkers/boards.py), which takes eli's extra boards for valid ones the
+///   answer lacks and fails (exit 3). As DOMjudge shows a try whose judging failed (it gives
+///   the judging back, to be judged again): pending, `?1`, no penalty, not judged; and since
+///   it may yet be right, the later solves of A (ada's and cy's at 12) are no first solve.
+///   C TLE (it sleeps) at 30, right at 40 (40 + 20 = 60), the first solve of C; D partial
+///   twice. 1 solved, 60.
 /// - ada: A at 12; B wrong at 30 (75 points: short_count.py overflows at n = 13), right at
-///   45 (45 + 20 = 65); C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 = 267, last 120.
+///   45 (45 + 20 = 65), B's first solve; C at 70; D at 120. 4 solved, 12 + 65 + 70 + 120 =
+///   267, last 120.
 /// - cy: A at 12, B at 65, C at 70, D at 120 (a wrong try after it changes nothing): 267,
-///   last 120 as ada: tied at rank 1. A's first solve is both's (minute 12), D's too.
+///   last 120 as ada: tied at rank 1. D's first solve is both's (minute 120).
 /// - bo: a CE on A at 8 (costs nothing), A at 15; C wrong at 50, RTE at 60, right at 80
 ///   (80 + 40 = 120); D partial at 180, right at 250 in the freeze (250 + 20 = 270).
-///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 135, D `-1 ?1`.
-/// - eli: C TLE (it sleeps) at 30, right at 40 (60), the first solve of C; D partial twice.
+///   3 solved, 15 + 120 + 270 = 405. Frozen: 2 solved, 15 + 120 = 135, D `-1 ?1`; eli's JE
+///   was sent before the freeze and is pending there too.
 /// - dee: an empty folder.
 ///
 /// As a score contest (100 a pass-fail problem): ada and cy 400 (last improved at 2:00,
-/// tied), bo 300, eli 100 on C and on D small (30, D.py) + middle and large (70, D-2.py) =
-/// 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30 shown).
+/// tied), bo 300, eli's A pending (0), 100 on C and on D small (30, D.py) + middle and large
+/// (70, D-2.py) = 200 by subtask, 170 by best try; bo at the freeze 230 (D's 100 hidden, 30
+/// shown).
 #[test]
 fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     let project = training();
@@ -596,12 +621,19 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         "{text}"
     );
     assert_eq!(lines[1], "rank team solved time A B C D", "{text}");
-    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
-    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[2], "1 ada 4 267 + 12 +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12 + 65 + 70 + 120*", "{text}");
     assert_eq!(lines[4], "3 bo 3 405 + 15 . +2 80 +1 250", "{text}");
-    assert_eq!(lines[5], "4 eli 1 60 . . +1 40* -2", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 ?1 . +1 40* -2", "{text}");
     assert_eq!(lines[6], "5 dee 0 0 . . . .", "{text}");
+    assert!(
+        lines[7].ends_with(
+            "?N: N tries the judge failed on (JE: no result until judged again, no penalty)"
+        ),
+        "{text}"
+    );
     for line in [
+        "0:05:00.000 A JE eli/A.py first failing case `sample-1`: checker `checkers/boards.py` failed (exit 3): board 2 is valid but not in the answer file: the answer must be wrong",
         "0:08:00.000 A CE bo/A.cpp",
         "1:00:00.000 C RE bo/C/2.py first failing case `sample-1`",
         "0:30:00.000 C TLE eli/C.cpp first failing case `sample-1`",
@@ -611,14 +643,21 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         assert!(lines.iter().any(|l| l.starts_with(line)), "{line}\n{text}");
     }
 
+    assert!(
+        text.contains("board 2 is valid but not in the answer file: the answer must be wrong"),
+        "{text}"
+    );
+
+    // eli's JE is judged again (and fails again); nothing else is.
     let (text, errors) = judge_training(&project, &["--frozen"]);
     assert!(
-        errors.contains("21 of 21 submissions were judged before"),
+        errors.contains("21 of 22 submissions were judged before"),
         "{errors}"
     );
     let lines = rows(&text);
     assert!(lines[0].contains("at the freeze (4:00:00.000)"), "{text}");
     assert_eq!(lines[4], "3 bo 2 135 + 15 . +2 80 -1 ?1", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 ?1 . +1 40* -2", "{text}");
 
     // The page: the board, each team's tries; never over a file of the coach's.
     judge_training(&project, &["--html", "../board.html"]);
@@ -626,6 +665,17 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert!(page.contains("<td class=\"cell first\" data-problem=\"C\"><a href=\"#team-4-2\">40<small>2 tries</small></a></td>"), "{page}");
     assert!(
         page.contains("first failing case <code>n13</code>"),
+        "{page}"
+    );
+    // eli's A: pending (blue, `?1`), and in eli's tries the JE with the checker's words.
+    assert!(page.contains("<td class=\"cell pending\" data-problem=\"A\"><a href=\"#team-4-0\"><small>?1 JE</small></a></td>"), "{page}");
+    assert!(
+        page.contains("<span class=\"badge v-JE\">JE</span>"),
+        "{page}"
+    );
+    assert!(page.contains("first failing case <code>sample-1</code>: checker `checkers/boards.py` failed (exit 3): board 2 is valid but not in the answer file"), "{page}");
+    assert!(
+        page.contains("?N: tries the judge failed on (JE): no result until judged again"),
         "{page}"
     );
     project.write("notes.html", "my notes\n");
@@ -656,6 +706,18 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     );
     let board: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(board["rows"][0]["score"]["total_time"], "4:27:00.000");
+    // eli's A: one pending, none judged.
+    let eli = &board["rows"][3];
+    assert_eq!(eli["team_id"], "eli");
+    assert_eq!(
+        (
+            &eli["problems"][0]["num_pending"],
+            &eli["problems"][0]["num_judged"]
+        ),
+        (&serde_json::json!(1), &serde_json::json!(0))
+    );
+    let feed = project.read("feed.ndjson");
+    assert!(feed.contains("\"judgement_type_id\":\"JE\""), "{feed}");
     assert_eq!(board["state"]["started"], "2026-12-05T09:00:00.000Z");
     let scoreboard = project.join("scoreboard.json");
     std::fs::write(&scoreboard, &json).unwrap();
@@ -670,7 +732,7 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
         .replace("scoreboard_type: pass-fail", "scoreboard_type: score");
     project.write("training/contest.yaml", &yaml);
     let (text, errors) = judge_training(&project, &[]);
-    assert!(errors.contains("21 of 21 submissions"), "{errors}");
+    assert!(errors.contains("21 of 22 submissions"), "{errors}");
     let lines = rows(&text);
     assert!(
         lines[0].contains("(score: each subtask's best try, summed)"),
@@ -679,15 +741,45 @@ fn the_shipped_training_contest_gives_the_hand_checked_icpc_and_ioi_boards() {
     assert_eq!(lines[2], "1 ada 400 100 100 100 100", "{text}");
     assert_eq!(lines[3], "1 cy 400 100 100 100 100", "{text}");
     assert_eq!(lines[4], "3 bo 300 100 . 100 100", "{text}");
-    assert_eq!(lines[5], "4 eli 200 . . 100 100", "{text}");
+    assert_eq!(lines[5], "4 eli 200 ?1 . 100 100", "{text}");
     assert_eq!(lines[6], "5 dee 0 . . . .", "{text}");
     let (text, _) = judge_training(&project, &["--score-by", "best-submission"]);
-    assert_eq!(rows(&text)[5], "4 eli 170 . . 100 70", "{text}");
+    assert_eq!(rows(&text)[5], "4 eli 170 ?1 . 100 70", "{text}");
     let (text, _) = judge_training(&project, &["--frozen"]);
     assert_eq!(rows(&text)[4], "3 bo 230 100 . 100 30 ?1", "{text}");
     let (json, _) = judge_training(&project, &["--format", "json"]);
     std::fs::write(&scoreboard, &json).unwrap();
     validate("scoreboard", &scoreboard);
+
+    // The coach mends the checker (the anti-diagonals too) and runs the day again: A's tries
+    // are judged again with it, eli's is WA (unsolved: it costs nothing), and with no try of A
+    // left without a result, ada's and cy's solves at 12 are the first.
+    let yaml = yaml.replace("scoreboard_type: score", "scoreboard_type: pass-fail");
+    project.write("training/contest.yaml", &yaml);
+    let checker = project.read("training/checkers/boards.py");
+    let mended = checker.replace(
+        "len({r - c for r, c in enumerate(columns)}) == n",
+        "len({r - c for r, c in enumerate(columns)}) == n and len({r + c for r, c in enumerate(columns)}) == n",
+    );
+    assert_ne!(mended, checker);
+    project.write("training/checkers/boards.py", &mended);
+    let output = project
+        .harness()
+        .current_dir(project.join("training"))
+        .args(["contest", "--submissions", "submissions"])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(OK), "{text}{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("17 of 22 submissions were judged before"),
+        "{}",
+        stderr(&output)
+    );
+    let lines = rows(&text);
+    assert_eq!(lines[2], "1 ada 4 267 + 12* +1 45* + 70 + 120*", "{text}");
+    assert_eq!(lines[3], "1 cy 4 267 + 12* + 65 + 70 + 120*", "{text}");
+    assert_eq!(lines[5], "4 eli 1 60 -1 . +1 40* -2", "{text}");
 }
 
 /// A judge.toml of two labelled problems (and one without a label, no part of the contest).
@@ -812,6 +904,24 @@ fn a_judge_toml_contest_names_what_is_wrong_with_it() {
     );
 }
 
+/// Every file under `dir`, relative to the project (`pkg/a/b`), in no order.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let parent = dir.parent().unwrap();
+                files.push(path.strip_prefix(parent).unwrap().display().to_string());
+            }
+        }
+    }
+    files
+}
+
 /// `harness export --contest --with-submissions` in the training folder, into `../pkg`.
 fn hand_off(project: &Project) -> std::process::Output {
     project
@@ -848,7 +958,7 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
     );
     let text = stdout(&output);
     assert!(
-        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 21 submissions at their ids and times"),
+        text.contains("with the day of submissions: 5 teams (groups.json, teams.json, accounts.json) and 22 submissions at their ids and times"),
         "{text}"
     );
     assert!(
@@ -896,14 +1006,49 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
             break;
         }
     }
-    // The package judged as a contest folder, its day as a CLICS package's: the same board.
+    // The coach's checker goes with A, wrapped to answer as a package's output validator.
+    let validators: Vec<String> = walk(&project.join("pkg"))
+        .into_iter()
+        .filter(|f| f.ends_with("output_validator/validate.py"))
+        .collect();
+    assert_eq!(validators.len(), 1, "{validators:?}");
+    assert!(project
+        .read(&validators[0])
+        .contains("the answer must be wrong"));
+    // The package judged as a contest folder, its day as a CLICS package's: the same board,
+    // eli's try on A a judge error there too (the wrapped checker fails as it did).
     let judged = project
         .harness()
-        .args(["contest", "pkg", "--submissions", "pkg"])
+        .args([
+            "contest",
+            "pkg",
+            "--submissions",
+            "pkg",
+            "--event-feed",
+            "pkg-feed.ndjson",
+        ])
         .output()
         .unwrap();
     let board = stdout(&judged);
-    assert_eq!(judged.status.code(), Some(OK), "{board}{}", stderr(&judged));
+    assert_eq!(
+        judged.status.code(),
+        Some(JUDGE_ERROR),
+        "{board}{}",
+        stderr(&judged)
+    );
+    let eli_a = submissions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["team_id"] == "eli" && s["contest_time"] == "0:05:00.000")
+        .expect("eli's try on A");
+    let judgement = project
+        .read("pkg-feed.ndjson")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .rfind(|e| e["type"] == "judgements" && e["data"]["submission_id"] == eli_a["id"])
+        .expect("a judgement of eli's try");
+    assert_eq!(judgement["data"]["judgement_type_id"], "JE", "{judgement}");
     let lines = rows(&board);
     let start = lines
         .iter()
@@ -915,7 +1060,7 @@ fn the_hand_off_is_a_clics_package_whose_day_judges_to_the_same_score_board() {
             "1 ada 400 100 100 100 100",
             "1 cy 400 100 100 100 100",
             "3 bo 300 100 . 100 100",
-            "4 eli 200 . . 100 100",
+            "4 eli 200 ?1 . 100 100",
             "5 dee 0 . . . .",
         ],
         "{board}"
@@ -936,6 +1081,16 @@ fn the_hand_off_of_an_icpc_day_warns_of_scored_problems_and_checks_the_day_first
         text.contains("warning: problem D (`two-n-queens`) is scored"),
         "{text}"
     );
+    // A second hand-off into the same folder writes nothing over what is there.
+    project.write("pkg/notes.txt", "my notes\n");
+    let again = hand_off(&project);
+    assert_eq!(again.status.code(), Some(ERROR), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already exists"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(project.read("pkg/notes.txt"), "my notes\n");
     // A bad try stops it before anything is written, naming the file.
     let project = training();
     project.write("training/submissions/ada/Q.py", HELLO);
@@ -1139,4 +1294,171 @@ fn verify_of_a_contest_with_a_missing_problem_verifies_the_others_and_names_it()
         "{}",
         stderr(&output)
     );
+}
+
+/// A Kattis interactor that reads one line and says `code`.
+fn says(code: u8) -> String {
+    format!("import sys\nsys.stdin.readline()\nsys.exit({code})\n")
+}
+
+#[test]
+fn an_edited_interactor_judges_its_problems_tries_again() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.ask]\nlabel = \"A\"\ninteractor = \"inter.py\"\ninteractor-protocol = \"kattis\"\n",
+        )
+        .file("inter.py", &says(43))
+        .case("ask", "1", "1\n", "1\n")
+        .file("subs/ann/A.py", "print(1)\n")
+        .file("subs/times", "ann/A.py 5\n");
+    let run = || {
+        let output = project
+            .harness()
+            .args(["contest", "--submissions", "subs"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(OK),
+            "{}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        (rows(&stdout(&output)), stderr(&output))
+    };
+    let (lines, _) = run();
+    assert_eq!(lines[2], "1 ann 0 0 -1", "{lines:?}");
+    // The interactor mended: its bytes are part of the judgement's key, its path alone is not.
+    project.write("inter.py", &says(42));
+    let (lines, errors) = run();
+    assert!(!errors.contains("judged before"), "{errors}");
+    assert_eq!(lines[2], "1 ann 1 5 + 5*", "{lines:?}");
+    let (_, errors) = run();
+    assert!(
+        errors.contains("1 of 1 submissions were judged before"),
+        "{errors}"
+    );
+}
+
+/// A coach's testlib checker in Python: 0 for the answer, 1 for another, 3 (its own failure)
+/// when the output says `fail`, and a crash when it says `crash`.
+const CHECK_PY: &str = r#"import sys
+output = open(sys.argv[2]).read().split()
+answer = open(sys.argv[3]).read().split()
+if output == ["fail"]:
+    print("FAIL the answer file must be wrong", file=sys.stderr)
+    sys.exit(3)
+if output == ["crash"]:
+    raise ValueError("a bug of the checker's")
+if output != answer:
+    print("wrong answer %s instead of %s" % (output, answer), file=sys.stderr)
+    sys.exit(1)
+sys.exit(0)
+"#;
+
+/// The output validator problemtools reads, as `harness export` carries the checker above.
+#[test]
+fn an_exported_python_checker_answers_as_kattis_wants_and_its_failure_stays_a_judge_error() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.sum]\ntime-limit = \"2s\"\nchecker = { type = \"command\", command = [\"checkers/check.py\"] }\n",
+        )
+        .file("checkers/check.py", CHECK_PY)
+        .case("sum", "sample-1", "1 2\n", "3\n")
+        .case("sum", "1", "20 22\n", "42\n")
+        .file(
+            "solutions/submissions/sum/accepted/sum.py",
+            "a, b = map(int, input().split())\nprint(a + b)\n",
+        )
+        .file(
+            "solutions/submissions/sum/wrong_answer/product.py",
+            "a, b = map(int, input().split())\nprint(a * b)\n",
+        );
+    let output = project
+        .harness()
+        .args(["export", "sum", "--out", "pkg", "--no-measure"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(OK),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let validator = project.join("pkg/output_validator/validate.py");
+    assert!(validator.is_file(), "{:?}", walk(&project.join("pkg")));
+    // `validate INPUT ANSWER FEEDBACK_DIR < OUTPUT`, as a judge runs it.
+    let run = |output: &str| {
+        let feedback = tempfile::tempdir_in(project.path()).unwrap();
+        let mut child = Process::new("python3")
+            .arg(&validator)
+            .arg(project.join("cases/sum/1.in"))
+            .arg(project.join("cases/sum/1.ans"))
+            .arg(format!("{}/", feedback.path().display()))
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), output.as_bytes()).unwrap();
+        let done = child.wait_with_output().unwrap();
+        let message =
+            std::fs::read_to_string(feedback.path().join("judgemessage.txt")).unwrap_or_default();
+        (done.status.code(), message)
+    };
+    assert_eq!(run("42\n").0, Some(42));
+    let (code, message) = run("41\n");
+    assert_eq!(code, Some(43));
+    assert!(
+        message.contains("wrong answer ['41'] instead of ['42']"),
+        "{message}"
+    );
+    // Its failure and its crash: neither 42 nor 43, a judge error wherever it is judged.
+    let (code, message) = run("fail\n");
+    assert!(!matches!(code, Some(42 | 43)), "{code:?}");
+    assert!(
+        message.contains("FAIL the answer file must be wrong"),
+        "{message}"
+    );
+    let (code, message) = run("crash\n");
+    assert!(!matches!(code, Some(42 | 43)), "{code:?}");
+    assert!(
+        message.contains("ValueError: a bug of the checker's"),
+        "{message}"
+    );
+
+    // problemtools judges the stored submissions with it as they are filed.
+    let installed = Process::new("verifyproblem")
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "verifyproblem is not installed: CI runs .ci/install-tools, which installs it"
+        );
+        common::skipped(
+            "verifyproblem is not installed (pip install problemtools; .ci/install-tools does)",
+        );
+        return;
+    }
+    let output = Process::new("verifyproblem")
+        .args(["-p", "submissions", "--"])
+        .arg(project.join("pkg"))
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let text = stdout(&output) + &stderr(&output);
+    assert!(output.status.success(), "verifyproblem:\n{text}");
+    for line in [
+        "accepted/sum.py",
+        "OK: AC",
+        "wrong_answer/product.py",
+        "OK: WA",
+        "0 errors",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
 }

@@ -148,7 +148,7 @@ pub fn prepare(
     if !parts.contains(&Part::Checker) {
         return Ok(prepared);
     }
-    if let Checker::Command { program, args } = &problem.checker {
+    if let Checker::Command { program, args, .. } = &problem.checker {
         let template: Vec<String> = std::iter::once(program.display().to_string())
             .chain(args.iter().cloned())
             .collect();
@@ -157,6 +157,14 @@ pub fn prepare(
             prepared.checker = Checker::Command {
                 program: command[0].clone().into(),
                 args: command[1..].to_vec(),
+                // Its messages name the source, not the build that runs.
+                shown: Some(
+                    program
+                        .strip_prefix(&config.root)
+                        .unwrap_or(program)
+                        .display()
+                        .to_string(),
+                ),
             };
         }
     }

@@ -1,7 +1,7 @@
 //! The checkers a problem can name, and the one function that compares an output with its
 //! answer by dispatching to the checker's own module.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::case_files::CaseFiles;
 use super::command::{self, COMMAND_TIMEOUT};
@@ -36,6 +36,9 @@ pub enum Checker {
         program: PathBuf,
         /// Arguments before the three paths.
         args: Vec<String>,
+        /// What judge.toml names, when `program` is a build of it (`checkers/boards.py`): the
+        /// name its messages give, rather than the build cache's.
+        shown: Option<String>,
     },
     /// A problem package's check: the Kattis default validator with its flags, or the
     /// package's own output validator (see [`package`](super::package)).
@@ -60,9 +63,18 @@ pub fn check(checker: &Checker, case: &CaseFiles<'_>, output: &[u8], answer: &[u
         Checker::Lines => lines::lines(output, answer),
         Checker::Exact => exact::exact(output, answer),
         Checker::UnorderedBlocks => unordered_blocks::unordered_blocks(output, answer),
-        Checker::Command { program, args } => {
-            command::command(program, args, case, output, COMMAND_TIMEOUT)
-        }
+        Checker::Command {
+            program,
+            args,
+            shown,
+        } => command::command(
+            program,
+            shown.as_deref().map(Path::new),
+            args,
+            case,
+            output,
+            COMMAND_TIMEOUT,
+        ),
         Checker::Package(checker) => checker.check(case, output, answer),
     }
 }

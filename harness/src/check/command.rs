@@ -32,14 +32,20 @@ const EXIT_PRESENTATION_ERROR: i32 = 2;
 const EXIT_FAIL: i32 = 3;
 /// testlib's `_points` (`quitp`): the checker gives a score, not a verdict.
 const EXIT_POINTS: i32 = 7;
+/// The line that opens the report of an uncaught Python exception.
+const PYTHON_TRACEBACK: &str = "Traceback (most recent call last):";
 
+/// Runs `program` on the case; its messages call it `shown` when given (what judge.toml names,
+/// where `program` is a build of it).
 pub(super) fn command(
     program: &Path,
+    shown: Option<&Path>,
     args: &[String],
     case: &CaseFiles<'_>,
     output: &[u8],
     timeout: Duration,
 ) -> Judgement {
+    let name = shown.unwrap_or(program);
     let file = tempfile::Builder::new()
         .prefix("harness-output-")
         .tempfile()
@@ -53,7 +59,7 @@ pub(super) fn command(
         Err(err) => {
             return Judgement::judge_error(format!(
                 "cannot write the output for checker `{}`: {err}",
-                program.display()
+                name.display()
             ))
         }
     };
@@ -81,13 +87,13 @@ pub(super) fn command(
             };
             return Judgement::judge_error(format!(
                 "cannot start checker `{}`: {source}{hint}",
-                program.display()
+                name.display()
             ));
         }
         Err(error) => {
             return Judgement::judge_error(format!(
                 "checker `{}` could not run: {error}",
-                program.display()
+                name.display()
             ))
         }
     };
@@ -98,16 +104,16 @@ pub(super) fn command(
     match collected.result.limit_hit {
         Some(LimitHit::WallTime | LimitHit::CpuTime) => Judgement::judge_error(format!(
             "checker `{}` did not finish within {}s and was killed",
-            program.display(),
+            name.display(),
             timeout.as_secs_f64()
         )),
         Some(LimitHit::Memory) => Judgement::judge_error(format!(
             "checker `{}` used more than {} and was killed",
-            program.display(),
+            name.display(),
             format_size_limit(COMMAND_MEMORY)
         )),
         Some(LimitHit::Output) | None => classify_command(
-            program,
+            name,
             collected.result.termination,
             &collected.stdout,
             &collected.stderr,
@@ -140,7 +146,17 @@ pub(super) fn classify_command(
         Termination::Exited(code) => Some(code),
         Termination::Signaled(_) => None,
     };
+    // Python exits 1 on an uncaught exception, testlib's WA: a checker that crashed would
+    // blame the team. Its traceback says it crashed.
+    let traceback = String::from_utf8_lossy(stderr)
+        .lines()
+        .any(|l| l.trim_end() == PYTHON_TRACEBACK);
     match code {
+        Some(EXIT_WRONG_ANSWER) if traceback => Judgement::judge_error(format!(
+            "checker `{}` crashed (a Python traceback, exit 1){}",
+            program.display(),
+            message(true).map(|m| format!(": {m}")).unwrap_or_default()
+        )),
         Some(EXIT_ACCEPTED) => Judgement::accepted(message(false).unwrap_or_default()),
         Some(EXIT_WRONG_ANSWER) => Judgement::wrong_answer(
             message(false).unwrap_or_else(|| "checker says wrong answer (no message)".into()),
@@ -210,7 +226,7 @@ mod tests {
             answer: &answer,
         };
         let args: Vec<String> = args.iter().map(std::string::ToString::to_string).collect();
-        command(program, &args, &case, b"5\n", timeout)
+        command(program, None, &args, &case, b"5\n", timeout)
     }
 
     #[test]
@@ -229,6 +245,9 @@ mod tests {
             ("echo 'points many' >&2; exit 7", JE, "gave points (testlib `quitp`, exit 7) that cannot be used: testlib's `quitp` points is not a number: \"many\""),
             ("exit 9", JE, "exited with unknown code 9"),
             ("echo 'Traceback:' >&2; echo 'ValueError: x' >&2; exit 42", JE, "exited with unknown code 42: ValueError: x"),
+            // Python's own exit on an uncaught exception is testlib's WA: the traceback tells.
+            ("echo 'Traceback (most recent call last):' >&2; echo '  File \"c.py\", line 3' >&2; echo 'IndexError: list index out of range' >&2; exit 1", JE, "crashed (a Python traceback, exit 1): IndexError: list index out of range"),
+            ("echo 'wrong answer: see the Traceback (most recent call last): line' >&2; exit 1", WA, "wrong answer: see the Traceback (most recent call last): line"),
             ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
         ];
         for (i, (body, verdict, reason)) in rows.iter().enumerate() {
@@ -241,6 +260,32 @@ mod tests {
                 result.reason
             );
         }
+    }
+
+    #[test]
+    fn a_built_checker_is_named_as_judge_toml_names_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let program = script(dir.path(), "main.bin", "echo 'FAIL no' >&2; exit 3");
+        let input = dir.path().join("case.in");
+        std::fs::write(&input, "1\n").expect("write input");
+        let case = CaseFiles {
+            input: &input,
+            answer: &input,
+        };
+        let shown = Path::new("checkers/boards.py");
+        let result = command(
+            &program,
+            Some(shown),
+            &[],
+            &case,
+            b"1\n",
+            Duration::from_secs(20),
+        );
+        assert_eq!(result.verdict, JE, "{}", result.reason);
+        assert_eq!(
+            result.reason,
+            "checker `checkers/boards.py` failed (exit 3): FAIL no"
+        );
     }
 
     #[test]

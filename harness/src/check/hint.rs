@@ -51,6 +51,7 @@ mod tests {
         let command = Checker::Command {
             program: "chk".into(),
             args: Vec::new(),
+            shown: None,
         };
         let case = Some("only the letter case differs: --checker tokens-ignore-case accepts it");
         let numbers = Some("the numbers are equal within 1e-6: --checker float accepts it");

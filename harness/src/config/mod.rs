@@ -116,7 +116,8 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
             config.problem("c").unwrap().checker,
             Checker::Command {
                 program: dir.path().join("checkers/c"),
-                args: vec!["--strict".to_string()]
+                args: vec!["--strict".to_string()],
+                shown: None,
             }
         );
     }
@@ -268,6 +269,7 @@ reference = ["python3", "brute.py"]
             Checker::Command {
                 program: PathBuf::from("python3"),
                 args: vec![at("check.py")],
+                shown: None,
             }
         );
         assert_eq!(

@@ -71,6 +71,7 @@ pub(super) fn resolve_checker(
             Checker::Command {
                 program,
                 args: command,
+                shown: None,
             }
         }
     })

@@ -120,6 +120,7 @@ pub fn parse_checker(text: &str) -> Result<Checker, String> {
     Ok(Checker::Command {
         program,
         args: words.collect(),
+        shown: None,
     })
 }
 
@@ -156,7 +157,7 @@ mod tests {
             Checker::Float { .. }
         ));
         match parse_checker("./chk --strict").unwrap() {
-            Checker::Command { program, args } => {
+            Checker::Command { program, args, .. } => {
                 assert!(program.is_absolute());
                 assert_eq!(args, ["--strict"]);
             }

@@ -1,6 +1,7 @@
 //! What each submission got, kept between runs of `harness contest` in the user's cache
 //! folder (never in the coach's folders), keyed by a hash of everything that decides it: the
-//! source's bytes, its language's commands, the problem's cases and limits and checker. A
+//! source's bytes, its language's commands, the problem's cases and limits, and its checker's
+//! and interactor's bytes. A
 //! second run judges only what is new or changed; `--rejudge` judges everything again.
 
 use std::collections::HashMap;
@@ -67,6 +68,26 @@ pub fn problem_key(
         problem.checker,
         scoring.map(crate::score::Scoring::root)
     ));
+    // The bytes of the judge's own programs, whose paths alone say nothing of an edit: an
+    // interactor's source is compiled when it runs, and a script runs as it is on disk.
+    if let Some(interactor) = &problem.interactor {
+        hash.update(format!("{:?}", interactor.protocol));
+        let words: Vec<PathBuf> = match &interactor.program {
+            crate::config::InteractorProgram::Source(path) => vec![path.clone()],
+            crate::config::InteractorProgram::Command { program, args } => {
+                std::iter::once(program.clone())
+                    .chain(args.iter().map(PathBuf::from))
+                    .collect()
+            }
+            crate::config::InteractorProgram::Package(program) => program_words(program),
+        };
+        hash_files(&mut hash, &words)?;
+        if let Some(checker) = &interactor.checker {
+            hash.update(format!("{checker:?}"));
+            hash_files(&mut hash, &checker_words(checker))?;
+        }
+    }
+    hash_files(&mut hash, &checker_words(&problem.checker))?;
     for case in cases {
         hash.update(case.name.as_bytes());
         hash.update([0]);
@@ -80,6 +101,38 @@ pub fn problem_key(
         hash.update(case.args.join("\0"));
     }
     Ok(format!("{:x}", hash.finalize()))
+}
+
+/// The words of a checker's command that may be files.
+fn checker_words(checker: &crate::check::Checker) -> Vec<PathBuf> {
+    match checker {
+        crate::check::Checker::Command { program, args, .. } => std::iter::once(program.clone())
+            .chain(args.iter().map(PathBuf::from))
+            .collect(),
+        crate::check::Checker::Package(checker) => match &checker.validator {
+            crate::check::package::OutputValidator::Custom(program)
+            | crate::check::package::OutputValidator::Testlib(program) => program_words(program),
+            crate::check::package::OutputValidator::Default => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn program_words(program: &crate::check::package::PackageProgram) -> Vec<PathBuf> {
+    std::iter::once(program.program.clone())
+        .chain(program.args.iter().map(PathBuf::from))
+        .collect()
+}
+
+/// Each of `words` that names a file, its path and bytes.
+fn hash_files(hash: &mut Sha256, words: &[PathBuf]) -> std::io::Result<()> {
+    for word in words.iter().filter(|w| w.is_file()) {
+        hash.update(word.as_os_str().as_encoded_bytes());
+        hash.update([0]);
+        hash.update(std::fs::read(word)?);
+        hash.update([0]);
+    }
+    Ok(())
 }
 
 /// One submission's key.

@@ -1,9 +1,12 @@
 //! The scoreboard, a pure function of the contest's rules and its judged tries. ICPC
 //! (pass-fail) as DOMjudge's ScoreboardService and the CLICS requirements rank: problems
 //! solved, then penalty time (the minute of each first accepted try, plus `penalty_time` for
-//! each rejected try before it; compile errors and judge errors cost nothing, as DOMjudge's
-//! default `compile_penalty: false`), then the minute of the last solve; teams equal in all
-//! three share a rank. IOI (score): the sum over problems of the best score, or of each
+//! each rejected try before it; compile errors cost nothing, as DOMjudge's default
+//! `compile_penalty: false`), then the minute of the last solve; teams equal in all three share
+//! a rank. A try the judge failed on (JE: its checker or interactor broke) has no result yet,
+//! as in DOMjudge, which gives such a judging back to be judged again: it is pending, costs
+//! nothing, and a later solve of its problem is no first solve while it waits (it may yet be
+//! right: DOMjudge's first-to-solve query counts every earlier try without a result). IOI (score): the sum over problems of the best score, or of each
 //! subtask's best across tries (CMS's `max_subtask`), then the time of the last improvement
 //! (CLICS's `score.time`). A freeze hides the results of the tries in its last minutes: the
 //! frozen board shows them as pending.
@@ -90,8 +93,11 @@ pub enum View {
 pub struct Cell {
     /// Judged tries up to and including the first accepted one (CE and JE not counted).
     pub judged: usize,
-    /// Tries whose result the board hides (submitted during the freeze).
+    /// Tries whose result the board hides (submitted during the freeze) or does not have (the
+    /// judge failed on them: JE).
     pub pending: usize,
+    /// Of the pending tries, those the judge failed on, shown as such outside the freeze.
+    pub failed: usize,
     /// Rejected tries before the solve (each costs `penalty_time`).
     pub rejected: usize,
     pub solved: bool,
@@ -209,9 +215,16 @@ pub fn board(rules: &Rules, teams: &[&str], problems: usize, tries: &[Try], view
                 .iter()
                 .filter_map(|r| r.cells[problem].solved.then_some(r.cells[problem].time?))
                 .min();
+            // A try still without a result before the first solve may be the first solve.
+            let waiting = tries
+                .iter()
+                .filter(|t| t.problem == problem && t.verdict == Verdict::JudgeError)
+                .map(|t| t.time)
+                .min();
+            let first = first.filter(|&solve| waiting.is_none_or(|w| w >= solve));
             for row in &mut rows {
                 let cell = &mut row.cells[problem];
-                cell.first = cell.solved && cell.time == first;
+                cell.first = cell.solved && first.is_some() && cell.time == first;
             }
         }
     }
@@ -235,7 +248,11 @@ fn pass_fail_cell(rules: &Rules, tries: &[&Try], hidden_from: Option<Millis>) ->
                 // What a team sends after its solve changes nothing.
                 break;
             }
-            Verdict::CompileError | Verdict::JudgeError => {}
+            Verdict::CompileError => {}
+            Verdict::JudgeError => {
+                cell.pending += 1;
+                cell.failed += 1;
+            }
             _ => {
                 cell.judged += 1;
                 cell.rejected += 1;
@@ -253,8 +270,14 @@ fn score_cell(rules: &Rules, tries: &[&Try], hidden_from: Option<Millis>) -> Cel
             cell.pending += 1;
             continue;
         }
-        if matches!(t.verdict, Verdict::CompileError | Verdict::JudgeError) {
-            continue;
+        match t.verdict {
+            Verdict::CompileError => continue,
+            Verdict::JudgeError => {
+                cell.pending += 1;
+                cell.failed += 1;
+                continue;
+            }
+            _ => {}
         }
         cell.judged += 1;
         let before = cell.score;
@@ -336,9 +359,10 @@ mod tests {
             // carol: A at 20, B at 60: 2 solved, 80, but the last solve is later.
             t(0, 0, 20, AC),
             t(0, 1, 60, AC),
-            // dave: CE and JE cost nothing; one solve at 100.
+            // dave: CE and JE cost nothing; one solve at 100. (The JE comes after alice's
+            // first solve, so it does not hold that back.)
             t(3, 0, 1, CE),
-            t(3, 0, 2, JE),
+            t(3, 0, 12, JE),
             t(3, 0, 100, AC),
             // erin: nothing at all.
         ];
@@ -360,8 +384,67 @@ mod tests {
         // B: alice and bob at minute 50 both first.
         assert!(board.rows[0].cells[1].first && board.rows[1].cells[1].first);
         let dave = &board.rows[3];
-        assert_eq!((dave.cells[0].judged, dave.cells[0].rejected), (1, 0));
+        assert_eq!(
+            (dave.cells[0].judged, dave.cells[0].rejected),
+            (1, 0),
+            "neither the CE nor the JE is judged"
+        );
+        assert_eq!((dave.cells[0].pending, dave.cells[0].failed), (1, 1));
         assert_eq!(board.rows[4].cells, vec![Cell::default(); 2]);
+    }
+
+    #[test]
+    fn a_judge_error_waits_costs_nothing_and_holds_back_the_first_solve() {
+        let teams = ["a", "b", "c"];
+        let tries = [
+            // a: A solved at 10, the earliest solve; but b's try at 5 has no result.
+            t(0, 0, 10, AC),
+            // b: a JE at 5 (pending, no penalty), then a WA and a solve at 30: 30 + 20.
+            t(1, 0, 5, JE),
+            t(1, 0, 20, WA),
+            t(1, 0, 30, AC),
+            // c: a JE after a's and b's solves holds back nothing; and one on B, unsolved.
+            t(2, 0, 40, JE),
+            t(2, 1, 50, JE),
+            // A JE after a team's own solve is no pending try of it (nothing more counts).
+            t(0, 0, 60, JE),
+        ];
+        let final_board = board(&icpc(), &teams, 2, &tries, View::Final);
+        assert_eq!(
+            summary(&final_board, &teams),
+            [
+                ("a".into(), 1, 1, 10),
+                ("b".into(), 2, 1, 50),
+                ("c".into(), 3, 0, 0),
+            ]
+        );
+        let cell = |row: usize, problem: usize| &final_board.rows[row].cells[problem];
+        assert!(
+            !cell(0, 0).first && !cell(1, 0).first,
+            "b's try at 5 may have been right"
+        );
+        assert_eq!((cell(0, 0).pending, cell(0, 0).failed), (0, 0));
+        let b = cell(1, 0);
+        assert_eq!((b.judged, b.rejected, b.pending, b.failed), (2, 1, 1, 1));
+        let c = cell(2, 0);
+        assert_eq!((c.judged, c.pending, c.failed, c.solved), (0, 1, 1, false));
+        assert_eq!((cell(2, 1).pending, cell(2, 1).failed), (1, 1));
+        // Without b's JE, a's solve is the first.
+        let judged: Vec<Try> = tries
+            .iter()
+            .filter(|t| (t.team, t.time) != (1, 5 * MIN))
+            .cloned()
+            .collect();
+        let without = board(&icpc(), &teams, 2, &judged, View::Final);
+        assert!(without.rows[0].cells[0].first);
+        // In a score contest too: pending, scoring nothing, judged never.
+        let rules = Rules {
+            kind: Kind::Score,
+            ..icpc()
+        };
+        let scored = board(&rules, &teams, 2, &tries, View::Final);
+        let c = &scored.rows[2].cells[1];
+        assert_eq!((c.judged, c.pending, c.failed, c.score), (0, 1, 1, 0.0));
     }
 
     #[test]

@@ -86,8 +86,13 @@ impl Context<'_> {
 
     fn check_time(&self, time: Millis) -> Result<(), String> {
         if time < 0 || time > self.duration {
+            let hint = if time < 0 {
+                "a try before the start is a time noted wrong, or a start_time in contest.yaml that is late"
+            } else {
+                "a try after the end does not count; leave it out"
+            };
             return Err(format!(
-                "its time {} is outside the contest ({} to {}) (hint: a try after the end does not count; leave it out)",
+                "its time {} is outside the contest ({} to {}) (hint: {hint})",
                 time::format_reltime(time),
                 time::format_reltime(0),
                 time::format_reltime(self.duration)

@@ -287,6 +287,8 @@ enum Validator {
     Own(&'static str),
     /// The interactor's source, with its file name.
     Interactor(PathBuf),
+    /// A testlib-protocol Python checker inside the wrapper that answers Kattis' way.
+    Wrapped(String),
 }
 
 /// What problem.yaml says beside the problem's own limits.
@@ -521,12 +523,19 @@ fn output_validator_of(
         _ if interactor.is_some() => interactor.map(Validator::Interactor),
         (Checker::Lines, None) => Some(Validator::Own(LINES_VALIDATOR)),
         (Checker::UnorderedBlocks, None) => Some(Validator::Own(UNORDERED_BLOCKS_VALIDATOR)),
-        (Checker::Command { program, .. }, None) => {
-            return Err(ExportError::CommandChecker {
-                problem: problem.name.clone(),
-                program: program.clone(),
-            })
-        }
+        (Checker::Command { program, args, .. }, None) => match carried_checker(program, args) {
+            Some(source) => Some(Validator::Wrapped(checker_wrapper(
+                &crate::package::file_name(&source),
+                &String::from_utf8_lossy(&read(&source)?),
+                args_after(program, args),
+            ))),
+            None => {
+                return Err(ExportError::CommandChecker {
+                    problem: problem.name.clone(),
+                    program: program.clone(),
+                })
+            }
+        },
         (Checker::Package(_), None) => {
             return Err(ExportError::CommandChecker {
                 problem: problem.name.clone(),
@@ -603,6 +612,11 @@ fn add_output_validator(
         Some(Validator::Own(source)) => files.entries.push((
             format!("{validator_folder}/validate.py"),
             source.as_bytes().to_vec(),
+            true,
+        )),
+        Some(Validator::Wrapped(text)) => files.entries.push((
+            format!("{validator_folder}/validate.py"),
+            text.clone().into_bytes(),
             true,
         )),
         Some(Validator::Interactor(source)) => files.entries.push((
@@ -953,6 +967,88 @@ fn carried_validator(
             "answers 0 for a valid input, and only a Python one can be wrapped to answer Kattis' 42 (hint: make it exit 42 and 43, and set validator-protocol = \"kattis\")".to_string(),
         ),
     }
+}
+
+/// Whether `program` is `python3` running a script.
+fn is_python(program: &Path) -> bool {
+    program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("python3"))
+}
+
+/// The Python source of a `command` checker (`checkers/x.py`, or `python3 checkers/x.py`), the
+/// one kind the package can carry: wrapped, it answers Kattis' way. `None` for any other (a
+/// built program, a C++ source, whose exit codes no wrapper can take over).
+fn carried_checker(program: &Path, args: &[String]) -> Option<PathBuf> {
+    let source = match args.first() {
+        Some(script) if is_python(program) && script.ends_with(".py") => PathBuf::from(script),
+        _ => program.to_path_buf(),
+    };
+    (source.extension().is_some_and(|e| e == "py") && source.is_file()).then_some(source)
+}
+
+/// A checker's own arguments, before the three files (the script itself left out).
+fn args_after<'a>(program: &Path, args: &'a [String]) -> &'a [String] {
+    match args.split_first() {
+        Some((script, rest)) if is_python(program) && script.ends_with(".py") => rest,
+        _ => args,
+    }
+}
+
+/// A Kattis output validator (`validate INPUT ANSWER FEEDBACK_DIR < OUTPUT`: 42 accepted, 43
+/// wrong, anything else a judge error) that runs the project's testlib-protocol checker
+/// (`checker INPUT OUTPUT ANSWER`: 0, 1 or 2, and 3 for its own failure), carried inside as
+/// text. A checker that fails, or crashes, stays a judge error where the package is judged:
+/// the day's board reads the same there.
+fn checker_wrapper(name: &str, source: &str, args: &[String]) -> String {
+    let args: Vec<String> = args.iter().map(|a| yaml_string(a)).collect();
+    // A JSON string is a valid Python string literal.
+    format!(
+        r#"#!/usr/bin/env python3
+# Written by `harness export`: runs the project's checker {name} (testlib's exit codes: 0
+# accepted, 1 wrong, 2 presentation error, 3 the checker failed), carried below as text, as
+# a Kattis output validator: exit 42 accepted, 43 wrong, and a failed or crashed checker
+# anything else, which the judge reads as its own error, never the team's.
+import io
+import os
+import sys
+import tempfile
+import traceback
+
+SOURCE = {source}
+
+input_file, answer_file, feedback_dir = sys.argv[1:4]
+with tempfile.NamedTemporaryFile(prefix="output-", delete=False) as output:
+    output.write(sys.stdin.buffer.read())
+sys.argv = [{name_literal}] + [{args}] + [input_file, output.name, answer_file]
+said, stderr = io.StringIO(), sys.stderr
+sys.stderr = said
+try:
+    exec(compile(SOURCE, {name_literal}, "exec"), {{"__name__": "__main__"}})
+    code = 0
+except SystemExit as stop:
+    if isinstance(stop.code, str):
+        print(stop.code, file=said)
+        code = 1
+    else:
+        code = stop.code or 0
+except Exception:
+    traceback.print_exc(file=said)
+    code = "crashed"
+sys.stderr = stderr
+os.unlink(output.name)
+with open(os.path.join(feedback_dir, "judgemessage.txt"), "a") as message:
+    message.write(said.getvalue())
+stderr.write(said.getvalue())
+sys.stdout.flush()
+stderr.flush()
+os._exit({{0: 42, 1: 43, 2: 43}}.get(code, 1))
+"#,
+        source = yaml_string(source),
+        name_literal = yaml_string(name),
+        args = args.join(", ")
+    )
 }
 
 /// The source of a Kattis-protocol interactor the package can carry (the format's interactor

@@ -1,5 +1,6 @@
 //! A contest day on the terminal: the scoreboard (one row per team, one cell per problem,
-//! first solves starred, the freeze's pending tries shown as such) and the debrief (each
+//! first solves starred, the freeze's pending tries and those the judge failed on shown as
+//! such) and the debrief (each
 //! team's tries in order, with its verdict and the case that decided it).
 
 use std::io::{self, Write};
@@ -155,10 +156,20 @@ pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> i
         Kind::PassFail => "+N M: solved at minute M after N rejected tries (* first to solve); -N: N rejected tries",
         Kind::Score => "the problem's score",
     };
-    let pending = if board.view == View::Frozen {
-        "; ?N: N tries sent during the freeze"
-    } else {
-        ""
+    let failed = board
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.failed > 0);
+    let pending = match (board.view, failed) {
+        (View::Frozen, false) => "; ?N: N tries sent during the freeze",
+        (View::Frozen, true) => {
+            "; ?N: N tries sent during the freeze, or the judge failed on (JE: no result until judged again)"
+        }
+        (View::Final, true) => {
+            "; ?N: N tries the judge failed on (JE: no result until judged again, no penalty)"
+        }
+        (View::Final, false) => "",
     };
     writeln!(out, "{DIM}{legend}{pending}{DIM:#}")
 }

@@ -382,10 +382,13 @@ impl Session {
             .into_iter()
             .map(|j| j.expect("every submission judged"))
             .collect();
+        // A judge error is no judgement of the try: as DOMjudge gives such a judging back,
+        // the next run judges it again (the checker mended, or the fault passed).
         let kept: HashMap<String, Judgement> = keys
             .iter()
             .cloned()
             .zip(judgements.iter().cloned())
+            .filter(|(_, j)| j.verdict() != crate::verdict::Verdict::JudgeError)
             .collect();
         if let Err(error) = store.save(kept) {
             let _ = notice::write_warning(
@@ -456,30 +459,57 @@ impl Session {
             }
         }
         std::io::Write::flush(&mut stdout)?;
-        let broken: Vec<&str> = day
+        let broken: Vec<&submissions::Submission> = day
             .submissions
             .iter()
             .zip(&record.judgements)
             .filter(|(_, j)| j.verdict() == crate::verdict::Verdict::JudgeError)
-            .map(|(s, _)| s.shown.as_str())
+            .map(|(s, _)| s)
             .collect();
-        if broken.is_empty() {
+        let Some(first) = broken.first() else {
             return Ok(exit::OK);
-        }
+        };
+        // The command that judges the first of them alone, with the judge's own words.
+        let problem = &named.problems[first.problem];
+        // A source unpacked from a CLICS `files.zip` is gone by now.
+        let source = if first.source.starts_with(&request.submissions) {
+            shell_word(&first.source)
+        } else {
+            "SOURCE".to_string()
+        };
         let how = match (&request.contest, &named.table) {
-            (_, Some(_)) => "harness judge PROBLEM SOURCE".to_string(),
-            (Some(dir), None) => format!("harness judge {} LABEL SOURCE", dir.display()),
-            (None, None) => "harness judge CONTEST LABEL SOURCE".to_string(),
+            (_, Some(_)) => format!("harness judge {} {}", problem.id, source),
+            (Some(dir), None) => format!(
+                "harness judge {} {} {}",
+                shell_word(dir),
+                problem.label,
+                source
+            ),
+            (None, None) => format!("harness judge CONTEST {} {}", problem.label, source),
         };
         let _ = notice::write_warning(
             &mut anstream::stderr(),
             format_args!(
-                "the judge failed on {} submission(s) ({}): not the teams' fault, and not counted against them; the board may change once it is fixed (hint: `{how}` shows why)",
+                "the judge failed on {} submission(s) ({}): not the teams' fault, and not counted against them; they are pending on the board, and judged again on the next run (hint: `{how}` shows why)",
                 broken.len(),
-                broken.iter().take(5).map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
+                broken.iter().take(5).map(|s| format!("`{}`", s.shown)).collect::<Vec<_>>().join(", "),
             ),
         );
         Ok(exit::JUDGE_ERROR)
+    }
+}
+
+/// `path` as a word for a command line to copy: as it is when it needs no quoting.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c));
+    if plain {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 

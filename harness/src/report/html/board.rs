@@ -53,8 +53,14 @@ fn score_text(score: f64) -> String {
 /// The class of a cell's colour and what it says: the solve's minute and tries, a score, the
 /// rejected tries, the pending ones.
 fn cell(kind: Kind, cell: &Cell, max_score: Option<f64>) -> (&'static str, String) {
+    // Which of the pending tries the judge failed on, said where there is room for it.
+    let failed = match cell.failed {
+        0 => String::new(),
+        n if n == cell.pending => " JE".to_string(),
+        n => format!(" ({n} JE)"),
+    };
     let pending = if cell.pending > 0 {
-        format!("<small>?{}</small>", cell.pending)
+        format!("<small>?{}{failed}</small>", cell.pending)
     } else {
         String::new()
     };
@@ -134,7 +140,12 @@ pub fn page(record: &Record<'_>, board: &Board) -> String {
         esc(&format_reltime(rules.duration)),
     );
     board_table(&mut html, record, board);
-    legend(&mut html, rules.kind, board.view);
+    let failed = board
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.failed > 0);
+    legend(&mut html, rules.kind, board.view, failed);
     tries(&mut html, record, board);
     html.push_str("</body></html>\n");
     html
@@ -192,7 +203,8 @@ fn board_table(html: &mut String, record: &Record<'_>, board: &Board) {
     html.push_str("</tbody></table></div>\n");
 }
 
-fn legend(html: &mut String, kind: Kind, view: View) {
+/// `failed`: some try has no result, the judge having failed on it.
+fn legend(html: &mut String, kind: Kind, view: View, failed: bool) {
     html.push_str("<p class=\"legend\">");
     match kind {
         Kind::PassFail => html.push_str(
@@ -202,8 +214,11 @@ fn legend(html: &mut String, kind: Kind, view: View) {
             "<span class=\"sw solved\"></span> full score · <span class=\"sw partial\"></span> part of it · <span class=\"sw rejected\"></span> nothing",
         ),
     }
-    if view == View::Frozen {
-        html.push_str(" · <span class=\"sw pending\"></span> ?N: tries sent during the freeze, their results hidden");
+    match (view, failed) {
+        (View::Frozen, false) => html.push_str(" · <span class=\"sw pending\"></span> ?N: tries sent during the freeze, their results hidden"),
+        (View::Frozen, true) => html.push_str(" · <span class=\"sw pending\"></span> ?N: tries sent during the freeze, their results hidden, or the judge failed on (JE)"),
+        (View::Final, true) => html.push_str(" · <span class=\"sw pending\"></span> ?N: tries the judge failed on (JE): no result until judged again, no penalty"),
+        (View::Final, false) => {}
     }
     html.push_str("</p>\n");
 }
