@@ -204,23 +204,13 @@ pub(crate) fn check_run_with(
 
 /// The outcome of a run before it is judged: its numbers and its stderr.
 fn measured(case: &Case, result: &run::RunResult, limits: &Limits) -> CaseOutcome {
-    CaseOutcome {
-        case: case.name.clone(),
-        verdict: Verdict::Accepted,
-        reason: String::new(),
-        cpu_time: result.cpu_time,
-        wall_time: result.wall_time,
-        peak_memory_bytes: result.resident_peak_bytes,
-        time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
-        stderr_tail: String::from_utf8_lossy(&result.stderr_tail).into_owned(),
-        mismatch: None,
-        interaction: None,
-        unanswered: None,
-        input: None,
-        credit: None,
-        score: None,
-        max_score: None,
-    }
+    let mut outcome = CaseOutcome::new(case.name.clone(), Verdict::Accepted, String::new());
+    outcome.cpu_time = result.cpu_time;
+    outcome.wall_time = result.wall_time;
+    outcome.peak_memory_bytes = result.resident_peak_bytes;
+    outcome.time_sensitive = verdict::is_time_sensitive(result.cpu_time, limits.cpu_time);
+    outcome.stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+    outcome
 }
 
 /// The case's answer file.

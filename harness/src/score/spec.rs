@@ -124,14 +124,7 @@ pub fn points(cases: &[CaseRef], spec: &PointsSpec) -> Result<Scoring, ScoringEr
         .count();
     let total = match (spec.total, sharing) {
         (Some(total), 0) => {
-            if !same_score(given, total) {
-                return Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
-                    sum: format_score(given),
-                    total: format_score(total),
-                    within: None,
-                })
-                .at(Place::Total));
-            }
+            check_adds_up(given, total)?;
             total
         }
         (None, 0) => given,
@@ -165,6 +158,19 @@ pub fn points(cases: &[CaseRef], spec: &PointsSpec) -> Result<Scoring, ScoringEr
         })
         .collect();
     Scoring::new(Group::new("", Rule::Sum, Some(total), items))
+}
+
+/// The points given add up to the `total` the spec states.
+fn check_adds_up(sum: f64, total: f64) -> Result<(), ScoringError> {
+    if same_score(sum, total) {
+        return Ok(());
+    }
+    Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
+        sum: format_score(sum),
+        total: format_score(total),
+        within: None,
+    })
+    .at(Place::Total))
 }
 
 /// The entry of `spec.cases` whose glob names each case (`None`: none does); a case two
@@ -213,14 +219,7 @@ pub fn groups(cases: &[CaseRef], spec: &GroupsSpec) -> Result<Scoring, ScoringEr
     let (members, samples) = members_of(cases, spec, &matchers)?;
     let sum: f64 = spec.groups.iter().map(|g| g.points).sum();
     if let Some(total) = spec.total {
-        if !same_score(sum, total) {
-            return Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
-                sum: format_score(sum),
-                total: format_score(total),
-                within: None,
-            })
-            .at(Place::Total));
-        }
+        check_adds_up(sum, total)?;
     }
     let mut items: Vec<Item> = samples
         .iter()
