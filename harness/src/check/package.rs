@@ -312,14 +312,7 @@ pub fn custom_in(
             ))
         }
     };
-    let mut all_args = args;
-    all_args.push(absolute(case.input));
-    all_args.push(absolute(case.answer));
-    // The trailing slash is part of the protocol: validators concatenate file names to it.
-    let mut feedback_arg = feedback.as_os_str().to_owned();
-    feedback_arg.push("/");
-    all_args.push(feedback_arg);
-    all_args.extend(flags.iter().map(OsString::from));
+    let all_args = validator_args(args, case, feedback, flags);
     let result = match run_in(&program, &all_args, Stdin::Bytes(output), folder.path()) {
         Ok(result) => result,
         Err(error) => {
@@ -376,6 +369,24 @@ pub fn custom_in(
             Judgement::judge_error(format!("output validator `{name}` {how}{detail}"))
         }
     }
+}
+
+/// An output validator's arguments: its own, then the input, the answer, the feedback
+/// folder and the flags.
+fn validator_args(
+    mut args: Vec<OsString>,
+    case: &CaseFiles<'_>,
+    feedback: &Path,
+    flags: &[String],
+) -> Vec<OsString> {
+    args.push(absolute(case.input));
+    args.push(absolute(case.answer));
+    // The trailing slash is part of the protocol: validators concatenate file names to it.
+    let mut feedback_arg = feedback.as_os_str().to_owned();
+    feedback_arg.push("/");
+    args.push(feedback_arg);
+    args.extend(flags.iter().map(OsString::from));
+    args
 }
 
 /// Which of [`VALIDATOR_LIMITS`] a package program ran into.

@@ -390,28 +390,8 @@ fn compile(
                 submit::CompilerError::Log(error) => SubmitError::Log(error),
             })
         };
-        let compiled = match super::pch::include_dir(command, &program, &main, limits) {
-            Some(pch) => {
-                let with = run_compiler(&super::pch::with_include(&pch, &args))?;
-                // A compile that fails with the PCH is compiled again without it: the
-                // verdict and the message are those of the compile without (the same, but
-                // for a PCH file cut short, which is then thrown away). One stopped by a
-                // limit is not: it would only be slower without.
-                let retry = !with.result.succeeded()
-                    && with.result.limit_hit.is_none()
-                    && !crate::sandbox::interrupt::is_interrupted();
-                if retry {
-                    let without = run_compiler(&args)?;
-                    if without.result.succeeded() {
-                        super::pch::discard(&pch);
-                    }
-                    without
-                } else {
-                    with
-                }
-            }
-            None => run_compiler(&args)?,
-        };
+        let pch = super::pch::include_dir(command, &program, &main, limits);
+        let compiled = compile_with_pch(pch.as_deref(), &args, &run_compiler)?;
         if crate::sandbox::interrupt::is_interrupted() {
             // Killed by our own Ctrl-C handler: not a compile error of the program.
             return Err(SubmitError::Interrupted(shown.to_path_buf()));
@@ -438,6 +418,32 @@ fn compile(
         });
     }
     Ok(Ok(message))
+}
+
+/// Compiles with the precompiled header in `pch` when there is one. A compile that fails
+/// with the PCH is compiled again without it: the verdict and the message are those of the
+/// compile without (the same, but for a PCH file cut short, which is then thrown away). One
+/// stopped by a limit is not: it would only be slower without.
+fn compile_with_pch(
+    pch: Option<&Path>,
+    args: &[OsString],
+    run_compiler: &dyn Fn(&[OsString]) -> Result<submit::CompilerRun, SubmitError>,
+) -> Result<submit::CompilerRun, SubmitError> {
+    let Some(pch) = pch else {
+        return run_compiler(args);
+    };
+    let with = run_compiler(&super::pch::with_include(pch, args))?;
+    let retry = !with.result.succeeded()
+        && with.result.limit_hit.is_none()
+        && !crate::sandbox::interrupt::is_interrupted();
+    if !retry {
+        return Ok(with);
+    }
+    let without = run_compiler(args)?;
+    if without.result.succeeded() {
+        super::pch::discard(pch);
+    }
+    Ok(without)
 }
 
 /// The C and C++ files compiled with `main`, as problemtools' `{files}` takes every file of

@@ -27,6 +27,7 @@
 //!   `@EXPECTED_RESULTS@:` list wins only when it leaves out the folder's verdict, else the
 //!   folder's verdict alone is expected (712-745).
 
+use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -142,6 +143,13 @@ impl Files {
     fn add(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
         self.entries.push((path.into(), bytes.into(), false));
     }
+}
+
+/// The package as it is gathered: its files, and what the export says of it.
+struct Package {
+    files: Files,
+    notes: Vec<String>,
+    warnings: Vec<String>,
 }
 
 /// The checkers with no default-validator flags, as Kattis output validators in Python 3.
@@ -305,95 +313,76 @@ fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
         ref flags,
         ac_to_time_limit,
     } = *shape;
+    // Writing to a String cannot fail.
     let mut yaml = String::new();
-    let line = |yaml: &mut String, text: String| {
-        yaml.push_str(&text);
-        yaml.push('\n');
-    };
     match dialect {
         Dialect::Kattis => {
             yaml.push_str(
                 "# Exported by harness (`harness export`) from judge.toml, for problemtools.\n",
             );
             yaml.push_str("problem_format_version: 2023-07-draft\n");
-            line(
-                &mut yaml,
-                format!("name:\n  en: {}", yaml_string(&problem.title)),
-            );
+            let _ = writeln!(yaml, "name:\n  en: {}", yaml_string(&problem.title));
         }
         Dialect::Domjudge => {
             yaml.push_str("# Exported by harness (`harness export --for domjudge`) from judge.toml: the legacy\n# format, with the keys DOMjudge 8.3 and 9.0 read (the time limit is in .timelimit).\n");
-            line(&mut yaml, format!("name: {}", yaml_string(&problem.title)));
+            let _ = writeln!(yaml, "name: {}", yaml_string(&problem.title));
         }
     }
-    line(&mut yaml, format!("uuid: {}", uuid(&problem.name)));
+    let _ = writeln!(yaml, "uuid: {}", uuid(&problem.name));
     match dialect {
         // One string, not a list: DOMjudge 9.0 splits `type` on spaces (a list breaks its
         // import), and problemtools takes either.
-        Dialect::Kattis => line(
-            &mut yaml,
-            format!(
-                "type: {}",
-                match (interactive, scoring) {
-                    (true, true) => "interactive scoring",
-                    (true, false) => "interactive",
-                    (false, true) => "scoring",
-                    (false, false) => "pass-fail",
-                }
-            ),
-        ),
+        Dialect::Kattis => {
+            let kind = match (interactive, scoring) {
+                (true, true) => "interactive scoring",
+                (true, false) => "interactive",
+                (false, true) => "scoring",
+                (false, false) => "pass-fail",
+            };
+            let _ = writeln!(yaml, "type: {kind}");
+        }
         Dialect::Domjudge => {
             // Legacy's own key, as problemtools and DOMjudge 10 read it.
             if scoring {
-                line(&mut yaml, "type: scoring".to_string());
+                yaml.push_str("type: scoring\n");
             }
             if custom {
-                line(
-                    &mut yaml,
-                    format!(
-                        "validation: {}",
-                        if interactive {
-                            "custom interactive"
-                        } else {
-                            "custom"
-                        }
-                    ),
-                );
+                let validation = if interactive {
+                    "custom interactive"
+                } else {
+                    "custom"
+                };
+                let _ = writeln!(yaml, "validation: {validation}");
             }
             if !flags.is_empty() {
-                line(
-                    &mut yaml,
-                    format!("validator_flags: {}", yaml_string(&flags.join(" "))),
-                );
+                let _ = writeln!(yaml, "validator_flags: {}", yaml_string(&flags.join(" ")));
             }
         }
     }
-    line(
-        &mut yaml,
-        format!(
-            "source: {}",
-            yaml_string(&format!("{} (harness)", problem.name))
-        ),
-    );
+    let source = format!("{} (harness)", problem.name);
+    let _ = writeln!(yaml, "source: {}", yaml_string(&source));
     yaml.push_str("license: unknown\n");
-    line(
-        &mut yaml,
-        format!(
-            "rights_owner: {}",
-            yaml_string("the authors of this problem set")
-        ),
-    );
+    let owner = yaml_string("the authors of this problem set");
+    let _ = writeln!(yaml, "rights_owner: {owner}");
+    write_limits(&mut yaml, problem, dialect, ac_to_time_limit);
+    yaml
+}
+
+/// problem.yaml's `limits`.
+fn write_limits(
+    yaml: &mut String,
+    problem: &Problem,
+    dialect: Dialect,
+    ac_to_time_limit: Option<f64>,
+) {
     yaml.push_str("limits:\n");
     match dialect {
         Dialect::Kattis => {
-            line(
-                &mut yaml,
-                format!("  time_limit: {}", seconds(problem.time_limit)),
-            );
+            let _ = writeln!(yaml, "  time_limit: {}", seconds(problem.time_limit));
             if let Some(multiplier) = ac_to_time_limit {
-                line(
-                    &mut yaml,
-                    format!("  time_multipliers:\n    ac_to_time_limit: {multiplier:?}"),
+                let _ = writeln!(
+                    yaml,
+                    "  time_multipliers:\n    ac_to_time_limit: {multiplier:?}"
                 );
             }
         }
@@ -401,28 +390,21 @@ fn problem_yaml(problem: &Problem, dialect: Dialect, shape: &Shape) -> String {
         // 2023-07 defaults, as `bt zip --legacy` writes them, so that problemtools computes
         // its limit by the same rule the default dialect is checked against.
         Dialect::Domjudge => {
-            line(
-                &mut yaml,
-                format!(
-                    "  time_multiplier: {:?}",
-                    ac_to_time_limit.unwrap_or(timing::AC_TO_TIME_LIMIT)
-                ),
-            );
-            line(
-                &mut yaml,
-                format!("  time_safety_margin: {:?}", timing::TIME_LIMIT_TO_TLE),
+            let multiplier = ac_to_time_limit.unwrap_or(timing::AC_TO_TIME_LIMIT);
+            let _ = writeln!(yaml, "  time_multiplier: {multiplier:?}");
+            let _ = writeln!(
+                yaml,
+                "  time_safety_margin: {:?}",
+                timing::TIME_LIMIT_TO_TLE
             );
         }
     }
-    line(
-        &mut yaml,
-        format!("  memory: {}", problem.memory_limit.div_ceil(MIB)),
+    let _ = writeln!(yaml, "  memory: {}", problem.memory_limit.div_ceil(MIB));
+    let _ = writeln!(
+        yaml,
+        "  output: {}",
+        problem.output_limit.div_ceil(MIB).max(1)
     );
-    line(
-        &mut yaml,
-        format!("  output: {}", problem.output_limit.div_ceil(MIB).max(1)),
-    );
-    yaml
 }
 
 /// Builds the package's files for `problem`.
@@ -438,18 +420,88 @@ fn package_files(
             problem: problem.name.clone(),
         });
     }
-    let mut files = Files {
-        entries: Vec::new(),
-    };
-    let mut notes = Vec::new();
-    let mut warnings = Vec::new();
-    let read = |path: &Path| {
-        std::fs::read(path).map_err(|source| ExportError::Read {
-            path: path.to_path_buf(),
-            source,
-        })
+    let mut package = Package {
+        files: Files {
+            entries: Vec::new(),
+        },
+        notes: Vec::new(),
+        warnings: Vec::new(),
     };
 
+    let (validator, flags) = output_validator_of(config, problem)?;
+
+    // A scored problem's cases go into the folders of its groups.
+    let cases = discover::discover(&problem.cases)?;
+    let layout = scoring::layout(problem, &cases).map_err(|why| ExportError::Scoring {
+        problem: problem.name.clone(),
+        why,
+    })?;
+    if layout.is_some() && dialect == Dialect::Domjudge {
+        package.warnings.push(
+            "DOMjudge 8.3 and 9.0 judge a scoring problem pass-fail (DOMjudge 10 reads the scoring keys of testdata.yaml and `@EXPECTED_SCORE@`)"
+                .to_string(),
+        );
+    }
+
+    let shape = Shape {
+        interactive: matches!(validator, Some(Validator::Interactor(_))),
+        scoring: layout.is_some(),
+        custom: validator.is_some(),
+        flags: flags.clone(),
+        ac_to_time_limit: None,
+    };
+    package
+        .files
+        .add("problem.yaml", problem_yaml(problem, dialect, &shape));
+    // DOMjudge 8.3 and 9.0 take the limit from here; problemtools allows the file at the
+    // root (problemtools/checks/problem_package.py) and reads problem.yaml's.
+    package
+        .files
+        .add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
+
+    let mut testdata = default_validator_testdata(&flags, dialect, &mut package.warnings);
+    add_output_validator(&mut package, validator.as_ref(), dialect)?;
+    add_graders(&mut package, problem, dialect)?;
+    add_cases(&mut package, &cases, layout.as_ref())?;
+    add_statement(&mut package, config, problem, dialect)?;
+    add_input_validator(&mut package, &mut testdata, config, problem)?;
+    if let Some(layout) = &layout {
+        for (folder, keys) in &layout.testdata {
+            if folder.is_empty() {
+                testdata.push(keys.clone());
+            } else {
+                package
+                    .files
+                    .add(format!("data/{folder}/testdata.yaml"), keys.clone());
+            }
+        }
+    }
+    if !testdata.is_empty() {
+        package.files.add("data/testdata.yaml", testdata.concat());
+    }
+    add_submissions(
+        &mut package,
+        problem,
+        &submissions.join(&problem.name),
+        layout.is_some(),
+    )?;
+    Ok((package.files, shape, package.notes, package.warnings))
+}
+
+/// The bytes of a file the package carries.
+fn read(path: &Path) -> Result<Vec<u8>, ExportError> {
+    std::fs::read(path).map_err(|source| ExportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The problem's output validator the package carries, if any, and the default validator's
+/// flags otherwise (empty for its plain token comparison).
+fn output_validator_of(
+    config: &Config,
+    problem: &Problem,
+) -> Result<(Option<Validator>, Vec<String>), ExportError> {
     // An interactive problem's output validator is its interactor, carried as source.
     let interactor =
         match &problem.interactor {
@@ -468,7 +520,7 @@ fn package_files(
         default_validator_flags(&problem.checker)
     };
     let validator = match (&problem.checker, &flags) {
-        _ if interactor.is_some() => interactor.clone().map(Validator::Interactor),
+        _ if interactor.is_some() => interactor.map(Validator::Interactor),
         (Checker::Lines, None) => Some(Validator::Own(LINES_VALIDATOR)),
         (Checker::UnorderedBlocks, None) => Some(Validator::Own(UNORDERED_BLOCKS_VALIDATOR)),
         (Checker::Command { program, args, .. }, None) => match carried_checker(program, args) {
@@ -508,33 +560,15 @@ fn package_files(
             None,
         ) => None,
     };
-    let flags = flags.unwrap_or_default();
+    Ok((validator, flags.unwrap_or_default()))
+}
 
-    // A scored problem's cases go into the folders of its groups.
-    let cases = discover::discover(&problem.cases)?;
-    let layout = scoring::layout(problem, &cases).map_err(|why| ExportError::Scoring {
-        problem: problem.name.clone(),
-        why,
-    })?;
-    if layout.is_some() && dialect == Dialect::Domjudge {
-        warnings.push(
-            "DOMjudge 8.3 and 9.0 judge a scoring problem pass-fail (DOMjudge 10 reads the scoring keys of testdata.yaml and `@EXPECTED_SCORE@`)"
-                .to_string(),
-        );
-    }
-
-    let shape = Shape {
-        interactive: interactor.is_some(),
-        scoring: layout.is_some(),
-        custom: validator.is_some(),
-        flags: flags.clone(),
-        ac_to_time_limit: None,
-    };
-    files.add("problem.yaml", problem_yaml(problem, dialect, &shape));
-    // DOMjudge 8.3 and 9.0 take the limit from here; problemtools allows the file at the
-    // root (problemtools/checks/problem_package.py) and reads problem.yaml's.
-    files.add(".timelimit", format!("{}\n", seconds(problem.time_limit)));
-
+/// The lines of data/testdata.yaml that carry the default validator's flags.
+fn default_validator_testdata(
+    flags: &[String],
+    dialect: Dialect,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
     // Flags go in data/testdata.yaml as space-separated strings: the keys problemtools
     // reads (it does not read 2025-09's test_group.yaml and its lists yet). DOMjudge reads
     // the output validator's only from problem.yaml's `validator_flags`.
@@ -555,14 +589,26 @@ fn package_files(
             Dialect::Domjudge => {}
         }
     }
-    let validator_folder = match (dialect, &validator) {
+    testdata
+}
+
+/// The output validator's (or interactor's) source, in the folder `dialect` reads it from.
+fn add_output_validator(
+    package: &mut Package,
+    validator: Option<&Validator>,
+    dialect: Dialect,
+) -> Result<(), ExportError> {
+    let Package {
+        files, warnings, ..
+    } = package;
+    let validator_folder = match (dialect, validator) {
         (Dialect::Kattis, _) => "output_validator".to_string(),
         (Dialect::Domjudge, Some(Validator::Interactor(_))) => {
             "output_validators/interactor".to_string()
         }
         (Dialect::Domjudge, _) => "output_validators/validate".to_string(),
     };
-    match &validator {
+    match validator {
         Some(Validator::Own(source)) => files.entries.push((
             format!("{validator_folder}/validate.py"),
             source.as_bytes().to_vec(),
@@ -586,31 +632,50 @@ fn package_files(
                 .to_string(),
         );
     }
+    Ok(())
+}
 
-    // judge.toml's graders: the package's `include/`, which problemtools copies onto each
-    // submission and compiles with it (`{files}`).
-    if !problem.graders.is_empty() {
-        if dialect == Dialect::Domjudge {
-            warnings.push(
-                "DOMjudge compiles a submission's own files only: it has no `include/`, so a submission that is a function has no `main` there".to_string(),
-            );
-        }
-        for path in &problem.graders.files {
-            files.add(
-                format!("include/default/{}", crate::package::file_name(path)),
-                read(path)?,
-            );
-        }
-        for (code, path) in &problem.graders.sources {
-            files.add(
-                format!("include/{code}/{}", grader_name(code, path)),
-                read(path)?,
-            );
-        }
+/// judge.toml's graders: the package's `include/`, which problemtools copies onto each
+/// submission and compiles with it (`{files}`).
+fn add_graders(
+    package: &mut Package,
+    problem: &Problem,
+    dialect: Dialect,
+) -> Result<(), ExportError> {
+    let Package {
+        files, warnings, ..
+    } = package;
+    if problem.graders.is_empty() {
+        return Ok(());
     }
+    if dialect == Dialect::Domjudge {
+        warnings.push(
+            "DOMjudge compiles a submission's own files only: it has no `include/`, so a submission that is a function has no `main` there".to_string(),
+        );
+    }
+    for path in &problem.graders.files {
+        files.add(
+            format!("include/default/{}", crate::package::file_name(path)),
+            read(path)?,
+        );
+    }
+    for (code, path) in &problem.graders.sources {
+        files.add(
+            format!("include/{code}/{}", grader_name(code, path)),
+            read(path)?,
+        );
+    }
+    Ok(())
+}
 
-    // Cases: samples are the cases named `sample…`; a scored problem's in its groups.
-    for case in &cases {
+/// The cases: samples are the cases named `sample…`; a scored problem's in its groups.
+fn add_cases(
+    package: &mut Package,
+    cases: &[discover::Case],
+    layout: Option<&scoring::Layout>,
+) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
+    for case in cases {
         let flat = case.name.replace('/', "-");
         let group = if flat.starts_with("sample") {
             "sample"
@@ -618,7 +683,7 @@ fn package_files(
             "secret"
         };
         let own = [format!("{group}/{flat}")];
-        let places = match &layout {
+        let places = match layout {
             Some(layout) => layout
                 .places
                 .iter()
@@ -635,9 +700,18 @@ fn package_files(
     if !cases.iter().any(|c| c.name.starts_with("sample")) {
         notes.push("no case is named `sample…`: every case went to data/secret".to_string());
     }
+    Ok(())
+}
 
-    // The statement, where the project keeps it: the format's Markdown, and a form DOMjudge
-    // shows.
+/// The statement, where the project keeps it: the format's Markdown, and a form DOMjudge
+/// shows.
+fn add_statement(
+    package: &mut Package,
+    config: &Config,
+    problem: &Problem,
+    dialect: Dialect,
+) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
     let statement = [
         config
             .root
@@ -650,176 +724,190 @@ fn package_files(
     ]
     .into_iter()
     .find(|p| p.is_file());
-    match statement {
-        Some(path) => {
-            let markdown = read(&path)?;
-            let shown = statement::shown(&markdown, &problem.title);
-            let folder = match dialect {
-                Dialect::Kattis => {
-                    files.add("statement/problem.en.md", markdown.clone());
-                    ""
-                }
-                Dialect::Domjudge => {
-                    files.add(
-                        "problem_statement/problem.en.tex",
-                        statement::latex(&markdown, &problem.title),
-                    );
-                    "problem_statement/"
-                }
-            };
-            files.add(format!("{folder}problem.{}", shown.extension), shown.bytes);
-            if let Some(why) = shown.fallback {
-                notes.push(format!(
-                    "the statement DOMjudge shows is the Markdown as text ({folder}problem.txt): {why}"
-                ));
-            }
-        }
-        None => notes.push(format!(
+    let Some(path) = statement else {
+        notes.push(format!(
             "no statement: none at `docs/problems/{}.md`",
             problem.name
+        ));
+        return Ok(());
+    };
+    let markdown = read(&path)?;
+    let shown = statement::shown(&markdown, &problem.title);
+    let folder = match dialect {
+        Dialect::Kattis => {
+            files.add("statement/problem.en.md", markdown.clone());
+            ""
+        }
+        Dialect::Domjudge => {
+            files.add(
+                "problem_statement/problem.en.tex",
+                statement::latex(&markdown, &problem.title),
+            );
+            "problem_statement/"
+        }
+    };
+    files.add(format!("{folder}problem.{}", shown.extension), shown.bytes);
+    if let Some(why) = shown.fallback {
+        notes.push(format!(
+            "the statement DOMjudge shows is the Markdown as text ({folder}problem.txt): {why}"
+        ));
+    }
+    Ok(())
+}
+
+/// The input validator, when the package can carry its source; its flags go to `testdata`.
+fn add_input_validator(
+    package: &mut Package,
+    testdata: &mut Vec<String>,
+    config: &Config,
+    problem: &Problem,
+) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
+    let Some(command) = &problem.validator else {
+        notes.push("no input validator in judge.toml".to_string());
+        return Ok(());
+    };
+    match carried_validator(config, problem, command) {
+        Ok(Carried::Kattis { source, args }) => {
+            let name = crate::package::file_name(&source);
+            let stem = source
+                .file_stem()
+                .map_or_else(|| "validate".into(), |s| s.to_string_lossy().into_owned());
+            files.entries.push((
+                format!("input_validators/{stem}/{name}"),
+                read(&source)?,
+                false,
+            ));
+            if !args.is_empty() {
+                testdata.push(format!(
+                    "input_validator_flags: {}\n",
+                    yaml_string(&args.join(" "))
+                ));
+            }
+        }
+        Ok(Carried::Wrapped { source, args }) => {
+            // One file, the project's validator inside its wrapper: problemtools builds
+            // a folder of several Python files less reliably than one.
+            let text = String::from_utf8_lossy(&read(&source)?).into_owned();
+            let name = crate::package::file_name(&source);
+            files.entries.push((
+                "input_validators/validate/validate.py".to_string(),
+                validator_wrapper(&name, &text, &args).into_bytes(),
+                true,
+            ));
+        }
+        Err(why) => notes.push(format!(
+            "input validator not exported: `{}` {why} (DOMjudge does not need one; problemtools' verifyproblem will ask for it)",
+            command.join(" ")
         )),
     }
+    Ok(())
+}
 
-    // The input validator, when the package can carry its source.
-    match &problem.validator {
-        Some(command) => match carried_validator(config, problem, command) {
-            Ok(Carried::Kattis { source, args }) => {
-                let name = crate::package::file_name(&source);
-                let stem = source
-                    .file_stem()
-                    .map_or_else(|| "validate".into(), |s| s.to_string_lossy().into_owned());
-                files.entries.push((
-                    format!("input_validators/{stem}/{name}"),
-                    read(&source)?,
-                    false,
-                ));
-                if !args.is_empty() {
-                    testdata.push(format!(
-                        "input_validator_flags: {}\n",
-                        yaml_string(&args.join(" "))
-                    ));
-                }
-            }
-            Ok(Carried::Wrapped { source, args }) => {
-                // One file, the project's validator inside its wrapper: problemtools builds
-                // a folder of several Python files less reliably than one.
-                let text = String::from_utf8_lossy(&read(&source)?).into_owned();
-                let name = crate::package::file_name(&source);
-                files.entries.push((
-                    "input_validators/validate/validate.py".to_string(),
-                    validator_wrapper(&name, &text, &args).into_bytes(),
-                    true,
-                ));
-            }
-            Err(why) => notes.push(format!(
-                "input validator not exported: `{}` {why} (DOMjudge does not need one; problemtools' verifyproblem will ask for it)",
-                command.join(" ")
-            )),
-        },
-        None => notes.push("no input validator in judge.toml".to_string()),
-    }
-    if let Some(layout) = &layout {
-        for (folder, keys) in &layout.testdata {
-            if folder.is_empty() {
-                testdata.push(keys.clone());
-            } else {
-                files.add(format!("data/{folder}/testdata.yaml"), keys.clone());
-            }
-        }
-    }
-    if !testdata.is_empty() {
-        files.add("data/testdata.yaml", testdata.concat());
-    }
+/// A sorted listing of `folder`, as an export error.
+fn entries_of(folder: &Path) -> Result<Vec<PathBuf>, ExportError> {
+    crate::package::sorted_entries(folder).map_err(|e| ExportError::Read {
+        path: folder.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
 
-    // Stored submissions.
-    let folder = submissions.join(&problem.name);
-    if folder.is_dir() {
-        for verdict_dir in
-            crate::package::sorted_entries(&folder).map_err(|e| ExportError::Read {
-                path: folder.clone(),
-                source: std::io::Error::other(e.to_string()),
-            })?
-        {
-            let verdict_name = crate::package::file_name(&verdict_dir);
-            let folder = if verdict_name == "partially_accepted" {
-                if layout.is_none() {
-                    notes.push(format!(
-                        "`{verdict_name}` submissions not exported: the problem is pass-fail"
-                    ));
-                    continue;
-                }
-                Some(("partially_accepted", None))
-            } else {
-                let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
-                    continue;
-                };
-                kattis_folder(verdict)
-            };
-            let Some((target, expected)) = folder else {
+/// The stored submissions in `folder`, one folder per verdict, under the package's folders.
+fn add_submissions(
+    package: &mut Package,
+    problem: &Problem,
+    folder: &Path,
+    scored: bool,
+) -> Result<(), ExportError> {
+    let Package { files, notes, .. } = package;
+    if !folder.is_dir() {
+        return Ok(());
+    }
+    for verdict_dir in entries_of(folder)? {
+        let verdict_name = crate::package::file_name(&verdict_dir);
+        let folder = if verdict_name == "partially_accepted" {
+            if !scored {
                 notes.push(format!(
-                    "`{verdict_name}` submissions not exported: the format has no folder for them"
+                    "`{verdict_name}` submissions not exported: the problem is pass-fail"
                 ));
                 continue;
-            };
-            if let Some(list) = expected {
-                notes.push(format!(
-                    "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
-                ));
             }
-            let entries =
-                crate::package::sorted_entries(&verdict_dir).map_err(|e| ExportError::Read {
-                    path: verdict_dir.clone(),
-                    source: std::io::Error::other(e.to_string()),
-                })?;
-            for source in entries.into_iter().filter(|p| p.is_file()) {
-                let name = crate::package::file_name(&source);
-                let mut path = format!("submissions/{target}/{name}");
-                if files.entries.iter().any(|(p, _, _)| *p == path) {
-                    path = format!("submissions/{target}/{verdict_name}-{name}");
-                }
-                let mut bytes = read(&source)?;
-                // An expected score judge.toml states, written where DOMjudge and the
-                // harness read one in a package: the source's `@EXPECTED_SCORE@`.
-                if layout.is_some() {
-                    let key = format!("{verdict_name}/{name}");
-                    let stated = problem.expected_scores.iter().find(|(p, _)| *p == key);
-                    let annotated =
-                        crate::score::expected_score_annotation(&String::from_utf8_lossy(&bytes))
-                            .is_ok_and(|a| a.is_some());
-                    match stated {
-                        Some((_, crate::score::ExpectedScore::Exactly(score))) if !annotated => {
-                            let text = format!(
-                                "@EXPECTED_SCORE@: {}",
-                                crate::score::format_score(*score)
-                            );
-                            match with_comment(&name, &bytes, &text) {
-                                Some(with) => bytes = with,
-                                None => notes.push(format!(
-                                    "`{key}`: its expected score {} not written into it: the harness does not know how to write a comment in its language",
-                                    crate::score::format_score(*score)
-                                )),
-                            }
-                        }
-                        Some((_, range @ crate::score::ExpectedScore::Between(..))) => notes.push(format!(
-                            "`{key}`: its expected score {range} not written into it: `@EXPECTED_SCORE@` says one score, not a range"
-                        )),
-                        // Said in the source already, or not stated: nothing to write.
-                        Some((_, crate::score::ExpectedScore::Exactly(_))) | None => {}
-                    }
-                }
-                match expected {
-                    None => files.add(path, bytes),
-                    Some(list) => match with_expected_results(&name, &bytes, list) {
-                        Some(annotated) => files.add(path, annotated),
-                        None => notes.push(format!(
-                            "`{verdict_name}/{name}` not exported: the harness does not know how to write a `@EXPECTED_RESULTS@` comment in its language"
-                        )),
-                    },
-                }
+            Some(("partially_accepted", None))
+        } else {
+            let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
+                continue;
+            };
+            kattis_folder(verdict)
+        };
+        let Some((target, expected)) = folder else {
+            notes.push(format!(
+                "`{verdict_name}` submissions not exported: the format has no folder for them"
+            ));
+            continue;
+        };
+        if let Some(list) = expected {
+            notes.push(format!(
+                "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
+            ));
+        }
+        for source in entries_of(&verdict_dir)?
+            .into_iter()
+            .filter(|p| p.is_file())
+        {
+            let name = crate::package::file_name(&source);
+            let mut path = format!("submissions/{target}/{name}");
+            if files.entries.iter().any(|(p, _, _)| *p == path) {
+                path = format!("submissions/{target}/{verdict_name}-{name}");
+            }
+            let mut bytes = read(&source)?;
+            if scored {
+                bytes = with_expected_score(notes, problem, &verdict_name, &name, bytes);
+            }
+            match expected {
+                None => files.add(path, bytes),
+                Some(list) => match with_expected_results(&name, &bytes, list) {
+                    Some(annotated) => files.add(path, annotated),
+                    None => notes.push(format!(
+                        "`{verdict_name}/{name}` not exported: the harness does not know how to write a `@EXPECTED_RESULTS@` comment in its language"
+                    )),
+                },
             }
         }
     }
-    Ok((files, shape, notes, warnings))
+    Ok(())
+}
+
+/// A submission's source with the expected score judge.toml states, written where DOMjudge
+/// and the harness read one in a package: the source's `@EXPECTED_SCORE@`.
+fn with_expected_score(
+    notes: &mut Vec<String>,
+    problem: &Problem,
+    verdict_name: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> Vec<u8> {
+    let key = format!("{verdict_name}/{name}");
+    let stated = problem.expected_scores.iter().find(|(p, _)| *p == key);
+    let annotated = crate::score::expected_score_annotation(&String::from_utf8_lossy(&bytes))
+        .is_ok_and(|a| a.is_some());
+    match stated {
+        Some((_, crate::score::ExpectedScore::Exactly(score))) if !annotated => {
+            let text = format!("@EXPECTED_SCORE@: {}", crate::score::format_score(*score));
+            match with_comment(name, &bytes, &text) {
+                Some(with) => return with,
+                None => notes.push(format!(
+                    "`{key}`: its expected score {} not written into it: the harness does not know how to write a comment in its language",
+                    crate::score::format_score(*score)
+                )),
+            }
+        }
+        Some((_, range @ crate::score::ExpectedScore::Between(..))) => notes.push(format!(
+            "`{key}`: its expected score {range} not written into it: `@EXPECTED_SCORE@` says one score, not a range"
+        )),
+        // Said in the source already, or not stated: nothing to write.
+        Some((_, crate::score::ExpectedScore::Exactly(_))) | None => {}
+    }
+    bytes
 }
 
 /// An input validator as the package carries it.

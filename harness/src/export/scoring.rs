@@ -172,40 +172,7 @@ fn groups(scoring: &Scoring, layout: &mut Layout) -> Result<(), String> {
         let folder = format!("secret/{}", group.name);
         let required = required_groups(scoring, &group.name);
         let sum = group.rule == Rule::Sum;
-        // Where its own cases go, and where the copies of the cases it requires.
-        let (own, copies) = match (sum, required.is_empty()) {
-            (false, _) => {
-                layout.testdata.insert(
-                    folder.clone(),
-                    folder_yaml("break", points, Some(points), &["min"]),
-                );
-                (folder.clone(), folder.clone())
-            }
-            (true, true) => {
-                layout.testdata.insert(
-                    folder.clone(),
-                    folder_yaml("continue", points, Some(points), &["avg"]),
-                );
-                (folder.clone(), folder.clone())
-            }
-            (true, false) => {
-                layout.testdata.insert(
-                    folder.clone(),
-                    folder_yaml("break", points, Some(points), &["min"]),
-                );
-                let requires = format!("{folder}/0-requires");
-                let cases = format!("{folder}/1-cases");
-                layout.testdata.insert(
-                    requires.clone(),
-                    folder_yaml("break", points, Some(points), &["min"]),
-                );
-                layout.testdata.insert(
-                    cases.clone(),
-                    folder_yaml("continue", points, Some(points), &["avg"]),
-                );
-                (cases, requires)
-            }
-        };
+        let (own, copies) = group_folders(layout, &folder, points, sum, required.is_empty());
         for case in group.cases() {
             let place = format!("{own}/{}", flat(&case.name));
             match layout.places.iter_mut().find(|(n, _)| *n == case.name) {
@@ -227,6 +194,51 @@ fn groups(scoring: &Scoring, layout: &mut Layout) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The testdata.yaml of a group's folders: where its own cases go, and where the copies of
+/// the cases it requires. A summed group that requires others gets two folders below its
+/// own: one for those copies, one for its own cases.
+fn group_folders(
+    layout: &mut Layout,
+    folder: &str,
+    points: f64,
+    sum: bool,
+    requires_none: bool,
+) -> (String, String) {
+    match (sum, requires_none) {
+        (false, _) => {
+            layout.testdata.insert(
+                folder.to_string(),
+                folder_yaml("break", points, Some(points), &["min"]),
+            );
+            (folder.to_string(), folder.to_string())
+        }
+        (true, true) => {
+            layout.testdata.insert(
+                folder.to_string(),
+                folder_yaml("continue", points, Some(points), &["avg"]),
+            );
+            (folder.to_string(), folder.to_string())
+        }
+        (true, false) => {
+            layout.testdata.insert(
+                folder.to_string(),
+                folder_yaml("break", points, Some(points), &["min"]),
+            );
+            let requires = format!("{folder}/0-requires");
+            let cases = format!("{folder}/1-cases");
+            layout.testdata.insert(
+                requires.clone(),
+                folder_yaml("break", points, Some(points), &["min"]),
+            );
+            layout.testdata.insert(
+                cases.clone(),
+                folder_yaml("continue", points, Some(points), &["avg"]),
+            );
+            (cases, requires)
+        }
+    }
 }
 
 /// The groups `name` depends on, directly or through others, in declaration order.

@@ -124,17 +124,7 @@ pub fn judge_case(
         .collect();
     let users = args
         .iter()
-        .map(|args| Party {
-            program: &program.executable,
-            args,
-            limits,
-            scope: Scope::Process,
-            workdir: None,
-            isolation: Isolation::Sandbox,
-            syscall_filter: program.syscall_filter,
-            env: &env,
-            address_space_cap: program.address_space_cap(),
-        })
+        .map(|args| super::plain::submission_party(program, args, limits, &env))
         .collect();
     let request = CommunicationRequest {
         users,
@@ -156,16 +146,7 @@ pub fn judge_case(
     };
     let result = match communication::run_communication(&request) {
         Ok(result) => result,
-        Err(RunError::Spawn {
-            program: failed_program,
-            source,
-        }) if failed_program != program.executable => {
-            return failed(format!(
-                "the manager cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: manager = [\"python3\", \"manager.py\"])",
-                failed_program.display()
-            ))
-        }
-        Err(error) => return failed(error.to_string()),
+        Err(error) => return failed(super::plain::beside_error(error, program, "manager")),
     };
     if crate::sandbox::interrupt::is_interrupted() {
         return failed(RunError::Interrupted.to_string());

@@ -111,34 +111,13 @@ pub fn run_on_input(
     }
     let judgement = verdict::decide(&result, &limits, || match &expected {
         None => Judgement::accepted(why_unchecked),
-        Some(answer) => {
-            // An external checker reads the answer from a file.
-            let dir = match tempfile::tempdir() {
-                Ok(dir) => dir,
-                Err(error) => return Judgement::judge_error(format!("no scratch folder: {error}")),
-            };
-            let answer_path = match &answer_file {
-                Some(path) => path.clone(),
-                None => {
-                    let path = dir.path().join("input.ans");
-                    if let Err(error) = std::fs::write(&path, answer) {
-                        return Judgement::judge_error(format!("cannot write the answer: {error}"));
-                    }
-                    path
-                }
-            };
-            let files = CaseFiles {
-                input,
-                answer: &answer_path,
-            };
-            let mut judgement = check::check(checker, &files, &result.stdout, answer);
-            if judgement.verdict == Verdict::WrongAnswer {
-                if let Some(hint) = check::hint::near_miss(checker, &result.stdout, answer) {
-                    judgement.reason = format!("{} (hint: {hint})", judgement.reason);
-                }
-            }
-            judgement
-        }
+        Some(answer) => check_against(
+            checker,
+            input,
+            answer,
+            answer_file.as_deref(),
+            &result.stdout,
+        ),
     });
     let mut stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
     let mut reason = judgement.reason;
@@ -162,6 +141,43 @@ pub fn run_on_input(
         expected,
         answer_file,
     })
+}
+
+/// The program's output judged against `answer`, which an external checker reads from
+/// `answer_file` (or a scratch copy when the answer came from a reference).
+fn check_against(
+    checker: &Checker,
+    input: &Path,
+    answer: &[u8],
+    answer_file: Option<&Path>,
+    output: &[u8],
+) -> Judgement {
+    // An external checker reads the answer from a file.
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(error) => return Judgement::judge_error(format!("no scratch folder: {error}")),
+    };
+    let answer_path = match answer_file {
+        Some(path) => path.to_path_buf(),
+        None => {
+            let path = dir.path().join("input.ans");
+            if let Err(error) = std::fs::write(&path, answer) {
+                return Judgement::judge_error(format!("cannot write the answer: {error}"));
+            }
+            path
+        }
+    };
+    let files = CaseFiles {
+        input,
+        answer: &answer_path,
+    };
+    let mut judgement = check::check(checker, &files, output, answer);
+    if judgement.verdict == Verdict::WrongAnswer {
+        if let Some(hint) = check::hint::near_miss(checker, output, answer) {
+            judgement.reason = format!("{} (hint: {hint})", judgement.reason);
+        }
+    }
+    judgement
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::compile::submission::Compiled;
 use crate::compile::submit::SubmitError;
 use crate::config::{self, Config, InteractorProgram};
 use crate::sandbox::pair::{self, PairRequest, Party};
-use crate::sandbox::run::{Isolation, RunError, Scope};
+use crate::sandbox::run::{RunError, Scope};
 use crate::verdict::InteractorProtocol;
 use crate::verdict::{self, Verdict};
 
@@ -127,17 +127,7 @@ pub fn judge_case(
     let submission_args = super::plain::case_args(program, case);
     let env = program.env();
     let request = PairRequest {
-        submission: Party {
-            program: &program.executable,
-            args: &submission_args,
-            limits,
-            scope: Scope::Process,
-            workdir: None,
-            isolation: Isolation::Sandbox,
-            syscall_filter: program.syscall_filter,
-            env: &env,
-            address_space_cap: program.address_space_cap(),
-        },
+        submission: super::plain::submission_party(program, &submission_args, limits, &env),
         interactor: Party {
             program: &interactor_program,
             args: &args,
@@ -156,17 +146,7 @@ pub fn judge_case(
     };
     let result = match pair::run_pair(&request) {
         Ok(result) => result,
-        // The judge's own program: never the contestant's fault, and said as its own.
-        Err(RunError::Spawn {
-            program: failed_program,
-            source,
-        }) if failed_program != program.executable => {
-            return failed(format!(
-                "the interactor cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: interactor = [\"python3\", \"interactor.py\"])",
-                failed_program.display()
-            ))
-        }
-        Err(error) => return failed(error.to_string()),
+        Err(error) => return failed(super::plain::beside_error(error, program, "interactor")),
     };
     if crate::sandbox::interrupt::is_interrupted() {
         return failed(RunError::Interrupted.to_string());
@@ -176,13 +156,30 @@ pub fn judge_case(
         &feedback,
         &result.interactor.stderr_tail,
     );
+    let said = said_of(interactor, &result, &limits, &message);
+    let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
+    credit_of(&mut judgement, interactor, &feedback, &result.interactor);
+    // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
+    if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
+        check_output(&mut judgement, checker, case, &output);
+    }
+    outcome_of(case, program, &limits, judgement, result, &message)
+}
+
+/// What the interactor said of the dialogue.
+fn said_of(
+    interactor: &ReadyInteractor,
+    result: &pair::PairResult,
+    limits: &crate::sandbox::run::Limits,
+    message: &str,
+) -> verdict::InteractorSaid {
     // Not stopped by the pair's wall clock: it ended on its own (or by its other limits).
     let submission_ended = result.submission.limit_hit != Some(crate::verdict::LimitHit::WallTime);
     let mut said = verdict::interactor_said(
         interactor.protocol,
         &result.interactor,
         &interactor_limits(limits.wall_time),
-        &message,
+        message,
         submission_ended,
     );
     // A Kattis interactor's reason is its judgemessage.txt, which one that crashed never
@@ -199,7 +196,17 @@ pub fn judge_case(
             ));
         }
     }
-    let mut judgement = verdict::blame(&result.submission, &limits, &said, result.first);
+    said
+}
+
+/// The score an accepting interactor gives: a Kattis one's in its feedback folder, a
+/// testlib one's by `quitp`.
+fn credit_of(
+    judgement: &mut crate::check::Judgement,
+    interactor: &ReadyInteractor,
+    feedback: &std::path::Path,
+    run: &crate::sandbox::run::RunResult,
+) {
     // A Kattis interactor of a scoring problem leaves the case's score in its feedback folder.
     if judgement.verdict == Verdict::Accepted && interactor.protocol == InteractorProtocol::Kattis {
         // A package's interactor by its format's rules; judge.toml's by the current format's.
@@ -207,10 +214,10 @@ pub fn judge_case(
             .package
             .as_ref()
             .map_or_else(crate::score::FeedbackRules::default, |p| p.feedback);
-        match crate::check::package::feedback_credit(&feedback, rules) {
+        match crate::check::package::feedback_credit(feedback, rules) {
             Ok(credit) => judgement.credit = credit,
             Err(error) => {
-                judgement = crate::check::Judgement::judge_error(format!(
+                *judgement = crate::check::Judgement::judge_error(format!(
                     "the interactor accepted, but its score cannot be used: {error}"
                 ));
             }
@@ -220,38 +227,55 @@ pub fn judge_case(
     // read as a checker's are (check/command.rs); what they are worth is the case's rule.
     let quitp = interactor.protocol == InteractorProtocol::Testlib
         && matches!(
-            result.interactor.termination,
+            run.termination,
             crate::sandbox::run::Termination::Exited(crate::score::TESTLIB_POINTS_EXIT)
         );
     if judgement.verdict == Verdict::Accepted && quitp {
-        match crate::score::testlib_points(&result.interactor.stderr_tail) {
+        match crate::score::testlib_points(&run.stderr_tail) {
             Ok(credit) => judgement.credit = Some(credit),
             Err(error) => {
-                judgement = crate::check::Judgement::judge_error(format!(
+                *judgement = crate::check::Judgement::judge_error(format!(
                     "the interactor gave points (testlib `quitp`, exit 7) that cannot be used: {error}"
                 ));
             }
         }
     }
-    // testlib: an accepted dialogue may still have its OUTPUT judged, as on Codeforces.
-    if let (Verdict::Accepted, Some(checker)) = (judgement.verdict, &interactor.checker) {
-        let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
-        // Read as the interactor left it, never through a link it made.
-        let written = output
-            .parent()
-            .and_then(|folder| read_left(folder, "output", OUTPUT_BYTES))
-            .unwrap_or_default();
-        let files = CaseFiles {
-            input: &case.input,
-            answer: &case.answer,
-        };
-        let points = judgement.credit;
-        judgement = check::check(checker, &files, &written, &answer_bytes);
-        // The checker's own credit wins; an accepted OUTPUT keeps the interactor's points.
-        if judgement.verdict == Verdict::Accepted && judgement.credit.is_none() {
-            judgement.credit = points;
-        }
+}
+
+/// Judges the OUTPUT file a testlib interactor wrote with the problem's checker.
+fn check_output(
+    judgement: &mut crate::check::Judgement,
+    checker: &crate::check::Checker,
+    case: &Case,
+    output: &std::path::Path,
+) {
+    let answer_bytes = std::fs::read(&case.answer).unwrap_or_default();
+    // Read as the interactor left it, never through a link it made.
+    let written = output
+        .parent()
+        .and_then(|folder| read_left(folder, "output", OUTPUT_BYTES))
+        .unwrap_or_default();
+    let files = CaseFiles {
+        input: &case.input,
+        answer: &case.answer,
+    };
+    let points = judgement.credit;
+    *judgement = check::check(checker, &files, &written, &answer_bytes);
+    // The checker's own credit wins; an accepted OUTPUT keeps the interactor's points.
+    if judgement.verdict == Verdict::Accepted && judgement.credit.is_none() {
+        judgement.credit = points;
     }
+}
+
+/// The case's outcome: the submission's numbers, and the dialogue.
+fn outcome_of(
+    case: &Case,
+    program: &Program,
+    limits: &crate::sandbox::run::Limits,
+    judgement: crate::check::Judgement,
+    result: pair::PairResult,
+    message: &str,
+) -> CaseOutcome {
     let submission = &result.submission;
     CaseOutcome {
         case: case.name.clone(),

@@ -155,24 +155,7 @@ pub(crate) fn check_run_with(
         // Killed by our own Ctrl-C handler: whatever it shows is not the program's verdict.
         return judge_error(case, RunError::Interrupted.to_string());
     }
-    let stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
-    let mut outcome = CaseOutcome {
-        case: case.name.clone(),
-        verdict: Verdict::Accepted,
-        reason: String::new(),
-        cpu_time: result.cpu_time,
-        wall_time: result.wall_time,
-        peak_memory_bytes: result.resident_peak_bytes,
-        time_sensitive: verdict::is_time_sensitive(result.cpu_time, limits.cpu_time),
-        stderr_tail,
-        mismatch: None,
-        interaction: None,
-        unanswered: None,
-        input: None,
-        credit: None,
-        score: None,
-        max_score: None,
-    };
+    let mut outcome = measured(case, &result, &limits);
     let mut answer = Vec::new();
     let mut output = Vec::new();
     let unanswered = case.unanswered();
@@ -180,21 +163,13 @@ pub(crate) fn check_run_with(
         if unanswered {
             return Judgement::accepted(NO_ANSWER);
         }
-        answer = match std::fs::read(&case.answer) {
+        answer = match read_answer(case) {
             Ok(answer) => answer,
-            Err(error) => {
-                return Judgement::judge_error(format!(
-                    "cannot read answer file `{}`: {error}",
-                    case.answer.display()
-                ))
-            }
+            Err(judgement) => return judgement,
         };
-        output = match (&files.output, &result.output_file) {
-            (Some(name), Some(read)) => match output_file(read, name, &result, &limits) {
-                Ok(output) => output,
-                Err(judgement) => return judgement,
-            },
-            _ => result.stdout.clone(),
+        output = match program_output(files.output.as_deref(), &result, &limits) {
+            Ok(output) => output,
+            Err(judgement) => return judgement,
         };
         let case_files = CaseFiles {
             input: &case.input,
@@ -227,6 +202,39 @@ pub(crate) fn check_run_with(
     outcome
 }
 
+/// The outcome of a run before it is judged: its numbers and its stderr.
+fn measured(case: &Case, result: &run::RunResult, limits: &Limits) -> CaseOutcome {
+    let mut outcome = CaseOutcome::new(case.name.clone(), Verdict::Accepted, String::new());
+    outcome.cpu_time = result.cpu_time;
+    outcome.wall_time = result.wall_time;
+    outcome.peak_memory_bytes = result.resident_peak_bytes;
+    outcome.time_sensitive = verdict::is_time_sensitive(result.cpu_time, limits.cpu_time);
+    outcome.stderr_tail = String::from_utf8_lossy(&result.stderr_tail).into_owned();
+    outcome
+}
+
+/// The case's answer file.
+fn read_answer(case: &Case) -> Result<Vec<u8>, Judgement> {
+    std::fs::read(&case.answer).map_err(|error| {
+        Judgement::judge_error(format!(
+            "cannot read answer file `{}`: {error}",
+            case.answer.display()
+        ))
+    })
+}
+
+/// What the program answered: its stdout, or the file judge.toml names (`output_name`).
+fn program_output(
+    output_name: Option<&str>,
+    result: &run::RunResult,
+    limits: &Limits,
+) -> Result<Vec<u8>, Judgement> {
+    match (output_name, &result.output_file) {
+        (Some(name), Some(read)) => output_file(read, name, result, limits),
+        _ => Ok(result.stdout.clone()),
+    }
+}
+
 /// What the diff of a wrong output shows: the output and the answer, each cut to a few MiB,
 /// and a looser checker that would accept it.
 pub(crate) fn mismatch(checker: &Checker, output: Vec<u8>, answer: Vec<u8>) -> Mismatch {
@@ -252,6 +260,46 @@ pub(crate) fn case_args(program: &Program, case: &Case) -> Vec<OsString> {
     let mut args = program.args.clone();
     args.extend(case.args.iter().map(OsString::from));
     args
+}
+/// The submission as one party of a run beside another program (an interactor, a manager):
+/// sandboxed, its memory counted for its main process.
+pub(crate) fn submission_party<'a>(
+    program: &'a Program,
+    args: &'a [OsString],
+    limits: crate::sandbox::run::Limits,
+    env: &'a [(OsString, OsString)],
+) -> crate::sandbox::pair::Party<'a> {
+    crate::sandbox::pair::Party {
+        program: &program.executable,
+        args,
+        limits,
+        scope: crate::sandbox::run::Scope::Process,
+        workdir: None,
+        isolation: crate::sandbox::run::Isolation::Sandbox,
+        syscall_filter: program.syscall_filter,
+        env,
+        address_space_cap: program.address_space_cap(),
+    }
+}
+
+/// Why a run of the submission beside the judge's own program (`role`: the interactor, the
+/// manager) failed. That program failing to start is never the contestant's fault, and is
+/// said as its own, with how to fix it.
+pub(crate) fn beside_error(
+    error: crate::sandbox::run::RunError,
+    program: &Program,
+    role: &str,
+) -> String {
+    match error {
+        crate::sandbox::run::RunError::Spawn {
+            program: failed_program,
+            source,
+        } if failed_program != program.executable => format!(
+            "the {role} cannot start (`{}`: {source}) (hint: make it executable, or name its interpreter in judge.toml: {role} = [\"python3\", \"{role}.py\"])",
+            failed_program.display()
+        ),
+        error => error.to_string(),
+    }
 }
 
 /// The output a file-I/O program wrote, or the verdict when it wrote none, too much, or

@@ -528,57 +528,9 @@ impl Parser<'_> {
             test_group,
         });
         self.known.entry(key.to_string()).or_default();
-        // Includes name earlier keys: their cases are linked here.
-        let mut included: Vec<Made> = Vec::new();
-        if let Some(list) = yaml.get("include") {
-            let Some(list) = list.as_sequence() else {
-                return Err(recipe_error(
-                    self.path,
-                    at,
-                    "`include` must be a list of keys",
-                ));
-            };
-            for item in list {
-                let Some(name) = item.as_str() else {
-                    return Err(recipe_error(
-                        self.path,
-                        at,
-                        "`include` lists keys (strings)",
-                    ));
-                };
-                self.check_key(at, "`include:`", name)?;
-                let made = self.known.get(name).ok_or_else(|| {
-                    recipe_error(
-                        self.path,
-                        at,
-                        format!("`include: {name}` names no earlier case or folder"),
-                    )
-                })?;
-                included.extend(made.iter().cloned());
-                let naming: usize = included.iter().map(Made::len).sum();
-                self.check_cases(at, naming)?;
-            }
-        }
+        let included = self.included(yaml, at)?;
         let numbered = matches!(yaml.get("data"), Some(Value::Sequence(_)));
-        let entries: Vec<&serde_norway::Mapping> = match yaml.get("data") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Mapping(map)) => vec![map],
-            Some(Value::Sequence(items)) => items
-                .iter()
-                .map(|item| {
-                    item.as_mapping().ok_or_else(|| {
-                        recipe_error(self.path, at, "a numbered `data` list holds one-key maps")
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            Some(_) => {
-                return Err(recipe_error(
-                    self.path,
-                    at,
-                    "`data` must be a map or a list",
-                ))
-            }
-        };
+        let entries = self.data_entries(yaml, at)?;
         let groups_here = entries
             .iter()
             .flat_map(|m| m.values())
@@ -593,38 +545,7 @@ impl Parser<'_> {
                     "each item of a numbered `data` list is a map of one key (hint: indent a case's keys one more level)",
                 ));
             }
-            let mut keys: Vec<(String, &Value)> = Vec::new();
-            for (k, v) in entry {
-                let name = match k {
-                    Value::String(s) => s.clone(),
-                    Value::Null => String::new(),
-                    Value::Number(n) => n.to_string(),
-                    _ => return Err(recipe_error(self.path, at, "keys of `data` are names")),
-                };
-                if !name.is_empty() {
-                    self.check_key(&format!("{at}.data.{name}"), "the name", &name)?;
-                }
-                keys.push((name, v));
-            }
-            if path.is_empty() {
-                // The top folders, in BAPCtools' order.
-                for (name, _) in &keys {
-                    if !ROOT_FOLDERS.contains(&name.as_str()) {
-                        return Err(recipe_error(
-                            self.path,
-                            at,
-                            format!(
-                                "`{name}` is not a folder of `data/` (hint: one of {})",
-                                ROOT_FOLDERS.join(", ")
-                            ),
-                        ));
-                    }
-                }
-                keys.sort_by_key(|(name, _)| ROOT_FOLDERS.iter().position(|r| r == name));
-            } else {
-                keys.sort_by(|a, b| a.0.cmp(&b.0));
-            }
-            for (name, value) in keys {
+            for (name, value) in self.entry_keys(entry, path, at)? {
                 let child_at = format!("{at}.data.{name}");
                 let case = is_case(value);
                 if !case && !value.is_mapping() {
@@ -641,50 +562,12 @@ impl Parser<'_> {
                         "a case or folder needs a name",
                     ));
                 }
-                let numbered_name = |number: usize, width: usize| {
-                    let prefix = format!("{number:0width$}");
-                    if name.is_empty() {
-                        prefix
-                    } else {
-                        format!("{prefix}-{name}")
-                    }
-                };
                 if case {
-                    let values = counts(value, self.path, &child_at)?;
-                    let consecutive = values.iter().max().copied().unwrap_or(1)
-                        - values.iter().min().copied().unwrap_or(1)
-                        == values.len() as i64 - 1;
-                    let padding = if consecutive {
-                        values
-                            .iter()
-                            .map(|v| v.to_string().len())
-                            .max()
-                            .unwrap_or(1)
-                    } else {
-                        0
-                    };
-                    let first_case = self.cases.len();
-                    for &count in &values {
-                        let mut case_name = if numbered {
-                            self.next_case += 1;
-                            numbered_name(self.next_case, self.case_width)
-                        } else {
-                            name.clone()
-                        };
-                        if value.get("count").is_some() {
-                            case_name.push_str(&format!("-{count:0padding$}"));
-                        }
-                        let case_path = join(path, &case_name);
-                        self.case(&case_path, value, &config, count, &child_at)?;
-                    }
-                    self.known
-                        .entry(name.clone())
-                        .or_default()
-                        .push(Made::Cases(first_case..self.cases.len()));
+                    self.cases_of(path, &name, value, &config, &child_at, numbered)?;
                 } else {
                     let folder_name = if numbered {
                         next_group += 1;
-                        numbered_name(next_group, groups_here.to_string().len())
+                        numbered_name(next_group, groups_here.to_string().len(), &name)
                     } else {
                         name.clone()
                     };
@@ -700,6 +583,158 @@ impl Parser<'_> {
                 }
             }
         }
+        self.link_included(path, &included);
+        Ok(())
+    }
+
+    /// What a folder's `include` names: earlier keys, whose cases are linked here.
+    fn included(&self, yaml: &Value, at: &str) -> Result<Vec<Made>, GenError> {
+        let mut included: Vec<Made> = Vec::new();
+        let Some(list) = yaml.get("include") else {
+            return Ok(included);
+        };
+        let Some(list) = list.as_sequence() else {
+            return Err(recipe_error(
+                self.path,
+                at,
+                "`include` must be a list of keys",
+            ));
+        };
+        for item in list {
+            let Some(name) = item.as_str() else {
+                return Err(recipe_error(
+                    self.path,
+                    at,
+                    "`include` lists keys (strings)",
+                ));
+            };
+            self.check_key(at, "`include:`", name)?;
+            let made = self.known.get(name).ok_or_else(|| {
+                recipe_error(
+                    self.path,
+                    at,
+                    format!("`include: {name}` names no earlier case or folder"),
+                )
+            })?;
+            included.extend(made.iter().cloned());
+            let naming: usize = included.iter().map(Made::len).sum();
+            self.check_cases(at, naming)?;
+        }
+        Ok(included)
+    }
+
+    /// A folder's `data`: one map, or a numbered list of one-key maps.
+    fn data_entries<'y>(
+        &self,
+        yaml: &'y Value,
+        at: &str,
+    ) -> Result<Vec<&'y serde_norway::Mapping>, GenError> {
+        match yaml.get("data") {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Mapping(map)) => Ok(vec![map]),
+            Some(Value::Sequence(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_mapping().ok_or_else(|| {
+                        recipe_error(self.path, at, "a numbered `data` list holds one-key maps")
+                    })
+                })
+                .collect(),
+            Some(_) => Err(recipe_error(
+                self.path,
+                at,
+                "`data` must be a map or a list",
+            )),
+        }
+    }
+
+    /// The names and values of one map of `data`, checked, in the order they are made.
+    fn entry_keys<'y>(
+        &self,
+        entry: &'y serde_norway::Mapping,
+        path: &str,
+        at: &str,
+    ) -> Result<Vec<(String, &'y Value)>, GenError> {
+        let mut keys: Vec<(String, &Value)> = Vec::new();
+        for (k, v) in entry {
+            let name = match k {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err(recipe_error(self.path, at, "keys of `data` are names")),
+            };
+            if !name.is_empty() {
+                self.check_key(&format!("{at}.data.{name}"), "the name", &name)?;
+            }
+            keys.push((name, v));
+        }
+        if path.is_empty() {
+            // The top folders, in BAPCtools' order.
+            for (name, _) in &keys {
+                if !ROOT_FOLDERS.contains(&name.as_str()) {
+                    return Err(recipe_error(
+                        self.path,
+                        at,
+                        format!(
+                            "`{name}` is not a folder of `data/` (hint: one of {})",
+                            ROOT_FOLDERS.join(", ")
+                        ),
+                    ));
+                }
+            }
+            keys.sort_by_key(|(name, _)| ROOT_FOLDERS.iter().position(|r| r == name));
+        } else {
+            keys.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        Ok(keys)
+    }
+
+    /// The cases one key of `data` makes: one, or one per `count`.
+    fn cases_of(
+        &mut self,
+        path: &str,
+        name: &str,
+        value: &Value,
+        config: &Inherited,
+        at: &str,
+        numbered: bool,
+    ) -> Result<(), GenError> {
+        let values = counts(value, self.path, at)?;
+        let consecutive = values.iter().max().copied().unwrap_or(1)
+            - values.iter().min().copied().unwrap_or(1)
+            == values.len() as i64 - 1;
+        let padding = if consecutive {
+            values
+                .iter()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1)
+        } else {
+            0
+        };
+        let first_case = self.cases.len();
+        for &count in &values {
+            let mut case_name = if numbered {
+                self.next_case += 1;
+                numbered_name(self.next_case, self.case_width, name)
+            } else {
+                name.to_string()
+            };
+            if value.get("count").is_some() {
+                case_name.push_str(&format!("-{count:0padding$}"));
+            }
+            let case_path = join(path, &case_name);
+            self.case(&case_path, value, config, count, at)?;
+        }
+        self.known
+            .entry(name.to_string())
+            .or_default()
+            .push(Made::Cases(first_case..self.cases.len()));
+        Ok(())
+    }
+
+    /// Links what the folder at `path` includes into it.
+    fn link_included(&mut self, path: &str, included: &[Made]) {
         // A case included twice (or by two names) is linked once, to the last it names, as
         // BAPCtools keeps a folder's includes by name.
         let mut placed: BTreeMap<String, usize> = BTreeMap::new();
@@ -729,7 +764,37 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(())
+    }
+
+    /// The recipe's `generators`: each named generator's files.
+    fn generators(&self, yaml: &Value) -> Result<BTreeMap<String, Vec<String>>, GenError> {
+        let mut generators = BTreeMap::new();
+        let Some(Value::Mapping(map)) = yaml.get("generators") else {
+            return Ok(generators);
+        };
+        for (name, deps) in map {
+            let (Some(name), Some(deps)) = (name.as_str(), deps.as_sequence()) else {
+                return Err(recipe_error(
+                    self.path,
+                    "generators",
+                    "a map of names to lists of files",
+                ));
+            };
+            let at = format!("generators.{name}");
+            self.check_key(&at, "the generator", name)?;
+            let deps: Vec<String> = deps
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|dep| from_here(dep).to_string())
+                .collect();
+            for dep in &deps {
+                self.check_path(&at, "the file", dep)?;
+            }
+            if !deps.is_empty() {
+                generators.insert(name.to_string(), deps);
+            }
+        }
+        Ok(generators)
     }
 
     /// A name the recipe gives, as judge.toml's are checked: a plain path below its folder.
@@ -812,6 +877,45 @@ impl Parser<'_> {
             Value::Mapping(_) => self.inherit(parent, yaml, at)?,
             _ => parent.clone(),
         };
+        let (command, copy) = self.case_source(yaml, at)?;
+        let (written, links) = match yaml {
+            Value::Mapping(map) => self.case_files(map, at)?,
+            _ => (Vec::new(), Vec::new()),
+        };
+        let generate = match command {
+            Some(command) => Some(self.invocation(&command, yaml, &config, count, at)?),
+            None => None,
+        };
+        let makes = generate.is_some() || copy.is_some();
+        self.check_case_needs(path, at, makes, &written, &links)?;
+        let rule_key = rule_key(generate.as_ref(), copy.as_deref(), &written);
+        let same_as = match self.rules.get(&rule_key) {
+            Some(first) if yaml.get("count").is_some() => Some(first.clone()),
+            Some(_) => None,
+            None => {
+                self.rules.insert(rule_key, path.to_string());
+                None
+            }
+        };
+        self.cases.push(CaseRule {
+            path: path.to_string(),
+            generate,
+            copy,
+            written,
+            links,
+            solution: config.solution.clone(),
+            retries: config.retries,
+            same_as,
+        });
+        Ok(())
+    }
+
+    /// What makes a case's input: a generator's command, or a file of `generators/` to copy.
+    fn case_source(
+        &self,
+        yaml: &Value,
+        at: &str,
+    ) -> Result<(Option<String>, Option<String>), GenError> {
         let (command, copy) = match yaml {
             Value::Null => {
                 return Err(recipe_error(
@@ -841,69 +945,82 @@ impl Parser<'_> {
                 )
             })?;
         }
+        Ok((command, copy))
+    }
+
+    /// The files a case's map writes out as text, and the links between its own files.
+    #[expect(clippy::type_complexity, reason = "the two lists a CaseRule holds")]
+    fn case_files(
+        &mut self,
+        map: &serde_norway::Mapping,
+        at: &str,
+    ) -> Result<(Vec<(String, String)>, Vec<(String, String)>), GenError> {
         let mut written = Vec::new();
         let mut links = Vec::new();
-        if let Value::Mapping(map) = yaml {
-            for extension in TEXT_EXTENSIONS {
-                let Some(value) = map.get(extension) else {
-                    continue;
-                };
-                // BAPCtools' links between a case's own files (`in.download: {link: in}`).
-                if let Some(target) = value
-                    .as_mapping()
-                    .filter(|m| m.len() == 1)
-                    .and_then(|m| m.get("link"))
-                    .and_then(Value::as_str)
+        for extension in TEXT_EXTENSIONS {
+            let Some(value) = map.get(extension) else {
+                continue;
+            };
+            // BAPCtools' links between a case's own files (`in.download: {link: in}`).
+            if let Some(target) = value
+                .as_mapping()
+                .filter(|m| m.len() == 1)
+                .and_then(|m| m.get("link"))
+                .and_then(Value::as_str)
+            {
+                let same_kind = extension.split('.').next() == target.split('.').next();
+                if !SAMPLE_EXTENSIONS.contains(&extension)
+                    || !(SAMPLE_EXTENSIONS.contains(&target) || target == "in" || target == "ans")
+                    || !same_kind
                 {
-                    let same_kind = extension.split('.').next() == target.split('.').next();
-                    if !SAMPLE_EXTENSIONS.contains(&extension)
-                        || !(SAMPLE_EXTENSIONS.contains(&target)
-                            || target == "in"
-                            || target == "ans")
-                        || !same_kind
-                    {
-                        return Err(recipe_error(
-                            self.path,
-                            at,
-                            format!("`{extension}` cannot link to `{target}` (BAPCtools links a statement or download file to the case's own `.in`/`.ans` kind)"),
-                        ));
-                    }
-                    links.push((extension.to_string(), target.to_string()));
-                    continue;
+                    return Err(recipe_error(
+                        self.path,
+                        at,
+                        format!("`{extension}` cannot link to `{target}` (BAPCtools links a statement or download file to the case's own `.in`/`.ans` kind)"),
+                    ));
                 }
-                let mut text = match value {
-                    Value::String(text) => text.clone(),
-                    Value::Mapping(_) if extension == "yaml" => {
-                        serde_norway::to_string(value).unwrap_or_default()
-                    }
-                    Value::Number(n) => n.to_string(),
-                    _ => {
-                        return Err(recipe_error(
-                            self.path,
-                            at,
-                            format!("`{extension}` must be the file's text"),
-                        ))
-                    }
-                };
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                self.expand(at, text.len())?;
-                written.push((extension.to_string(), text));
+                links.push((extension.to_string(), target.to_string()));
+                continue;
             }
+            let mut text = match value {
+                Value::String(text) => text.clone(),
+                Value::Mapping(_) if extension == "yaml" => {
+                    serde_norway::to_string(value).unwrap_or_default()
+                }
+                Value::Number(n) => n.to_string(),
+                _ => {
+                    return Err(recipe_error(
+                        self.path,
+                        at,
+                        format!("`{extension}` must be the file's text"),
+                    ))
+                }
+            };
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            self.expand(at, text.len())?;
+            written.push((extension.to_string(), text));
         }
-        let generate = match command {
-            Some(command) => Some(self.invocation(&command, yaml, &config, count, at)?),
-            None => None,
-        };
-        // What a case needs, in the order bt checks it (`required_in`): an input, or for a
-        // sample what is shown and downloaded in its place.
+        Ok((written, links))
+    }
+
+    /// What a case needs, in the order bt checks it (`required_in`): an input, or for a
+    /// sample what is shown and downloaded in its place. `makes` says a generator or a copy
+    /// makes the input.
+    fn check_case_needs(
+        &self,
+        path: &str,
+        at: &str,
+        makes: bool,
+        written: &[(String, String)],
+        links: &[(String, String)],
+    ) -> Result<(), GenError> {
         let sample = path.split('/').next() == Some("sample");
         let has = |key: &str| {
             written.iter().any(|(e, _)| e == key) || links.iter().any(|(e, _)| e == key)
         };
-        let makes_input = generate.is_some()
-            || copy.is_some()
+        let makes_input = makes
             || has("in")
             || (sample && has("in.statement") && has("in.download"))
             || (sample && self.interactive && has("interaction") && has("in.download"));
@@ -934,7 +1051,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        for (extension, target) in &links {
+        for (extension, target) in links {
             if links.iter().any(|(e, _)| e == target) {
                 return Err(recipe_error(
                     self.path,
@@ -943,25 +1060,6 @@ impl Parser<'_> {
                 ));
             }
         }
-        let rule_key = rule_key(generate.as_ref(), copy.as_deref(), &written);
-        let same_as = match self.rules.get(&rule_key) {
-            Some(first) if yaml.get("count").is_some() => Some(first.clone()),
-            Some(_) => None,
-            None => {
-                self.rules.insert(rule_key, path.to_string());
-                None
-            }
-        };
-        self.cases.push(CaseRule {
-            path: path.to_string(),
-            generate,
-            copy,
-            written,
-            links,
-            solution: config.solution.clone(),
-            retries: config.retries,
-            same_as,
-        });
         Ok(())
     }
 
@@ -1129,6 +1227,16 @@ fn replace_seed(arg: &str, seed: u32) -> String {
     out
 }
 
+/// The name of the `number`th item of a numbered `data` list, `width` digits wide.
+fn numbered_name(number: usize, width: usize, name: &str) -> String {
+    let prefix = format!("{number:0width$}");
+    if name.is_empty() {
+        prefix
+    } else {
+        format!("{prefix}-{name}")
+    }
+}
+
 fn join(folder: &str, name: &str) -> String {
     if folder.is_empty() {
         name.to_string()
@@ -1168,31 +1276,7 @@ pub fn read(
         next_case: 0,
         case_width: numbered_cases(&yaml).to_string().len(),
     };
-    let mut generators = BTreeMap::new();
-    if let Some(Value::Mapping(map)) = yaml.get("generators") {
-        for (name, deps) in map {
-            let (Some(name), Some(deps)) = (name.as_str(), deps.as_sequence()) else {
-                return Err(recipe_error(
-                    &path,
-                    "generators",
-                    "a map of names to lists of files",
-                ));
-            };
-            let at = format!("generators.{name}");
-            parser.check_key(&at, "the generator", name)?;
-            let deps: Vec<String> = deps
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|dep| from_here(dep).to_string())
-                .collect();
-            for dep in &deps {
-                parser.check_path(&at, "the file", dep)?;
-            }
-            if !deps.is_empty() {
-                generators.insert(name.to_string(), deps);
-            }
-        }
-    }
+    let generators = parser.generators(&yaml)?;
     let mut notes = Vec::new();
     if yaml.get("visualizer").is_some()
         || root.join("input_visualizer").is_dir()
@@ -1448,67 +1532,13 @@ fn generate_case(
     stage: &mut Stage,
     notes: &mut Vec<String>,
 ) -> Result<BTreeMap<String, Content>, GenError> {
-    let fail = |message: String| GenError::Case {
-        case: case.path.clone(),
-        message,
+    let fail = |message: String| case_error(case, message);
+    let mut files: BTreeMap<String, Content> = match &case.generate {
+        Some(invocation) => run_with_retries(recipe, context, case, invocation, built, stage)?,
+        None => BTreeMap::new(),
     };
-    let mut files: BTreeMap<String, Content> = BTreeMap::new();
-    if let Some(invocation) = &case.generate {
-        let program = generator(recipe, context, &invocation.program, built)?;
-        let mut last_error = String::new();
-        let mut done = false;
-        for attempt in 0..case.retries.max(1) {
-            let seed = (u64::from(invocation.seed) + u64::from(attempt)) % (1 << 31);
-            let args: Vec<String> = if attempt == 0 || !invocation.uses_seed {
-                invocation.args.clone()
-            } else {
-                invocation
-                    .args
-                    .iter()
-                    .map(|a| a.replace(&invocation.seed.to_string(), &seed.to_string()))
-                    .collect()
-            };
-            match run_generator(program, &invocation.program, &args, stage) {
-                Ok(made) => {
-                    files = made;
-                    done = true;
-                    break;
-                }
-                Err(error) => last_error = error,
-            }
-        }
-        if !done {
-            return Err(fail(format!(
-                "the generator `{}` failed: {last_error}",
-                invocation.command
-            )));
-        }
-    }
     if let Some(copy) = &case.copy {
-        let base = recipe.root.join("generators").join(copy);
-        let mut copied = false;
-        for ext in EXTENSIONS {
-            let source = PathBuf::from(format!("{}.{ext}", base.display()));
-            super::check_inside(&recipe.root, &source)?;
-            if source.is_file() {
-                let staged = std::fs::File::open(&source)
-                    .and_then(|mut file| stage.put(&mut file))
-                    .map_err(|e| {
-                        fail(format!(
-                            "cannot copy `{}`: {}",
-                            source.display(),
-                            too_large(&e)
-                        ))
-                    })?;
-                files.insert(ext.to_string(), Content::Staged(staged));
-                copied = true;
-            }
-        }
-        if !copied {
-            return Err(fail(format!(
-                "`copy: {copy}` copies nothing: no `generators/{copy}.in` (or another of its files)"
-            )));
-        }
+        copy_case(recipe, case, copy, stage, &mut files)?;
     }
     for (ext, text) in &case.written {
         files.insert(ext.clone(), Content::Bytes(text.clone().into_bytes()));
@@ -1547,23 +1577,118 @@ fn generate_case(
         if context.interactive {
             files.insert("ans".to_string(), Content::Bytes(Vec::new()));
         } else if let Some(input) = files.get("in") {
-            let solution = match &case.solution {
-                Solution::Disabled => None,
-                Solution::Given(path) => Some(path.clone()),
-                Solution::Default => default_solution(recipe, built, notes)?,
-            };
-            let Some(solution) = solution else {
-                return Err(fail(
-                    "no `.ans` was made and there is no solution to write it (hint: `solution: /submissions/accepted/sol.py` in generators.yaml)".to_string(),
-                ));
-            };
-            let answer =
-                run_solution(recipe, context, &solution, input, built, stage).map_err(fail)?;
+            let answer = answer_of(recipe, context, case, input, built, stage, notes)?;
             files.insert("ans".to_string(), Content::Staged(answer));
         }
     }
     linked(&files, "ans")?;
     Ok(files)
+}
+
+/// A failure of the case at `case`.
+fn case_error(case: &CaseRule, message: String) -> GenError {
+    GenError::Case {
+        case: case.path.clone(),
+        message,
+    }
+}
+
+/// The files the case's generator makes, run again with the next seed up to the case's
+/// `retries` while it fails.
+fn run_with_retries(
+    recipe: &Recipe,
+    context: &Context<'_>,
+    case: &CaseRule,
+    invocation: &Invocation,
+    built: &mut Built,
+    stage: &mut Stage,
+) -> Result<BTreeMap<String, Content>, GenError> {
+    let program = generator(recipe, context, &invocation.program, built)?;
+    let mut last_error = String::new();
+    for attempt in 0..case.retries.max(1) {
+        let seed = (u64::from(invocation.seed) + u64::from(attempt)) % (1 << 31);
+        let args: Vec<String> = if attempt == 0 || !invocation.uses_seed {
+            invocation.args.clone()
+        } else {
+            invocation
+                .args
+                .iter()
+                .map(|a| a.replace(&invocation.seed.to_string(), &seed.to_string()))
+                .collect()
+        };
+        match run_generator(program, &invocation.program, &args, stage) {
+            Ok(made) => return Ok(made),
+            Err(error) => last_error = error,
+        }
+    }
+    Err(case_error(
+        case,
+        format!(
+            "the generator `{}` failed: {last_error}",
+            invocation.command
+        ),
+    ))
+}
+
+/// The files of `generators/{copy}.*`, staged into `files`.
+fn copy_case(
+    recipe: &Recipe,
+    case: &CaseRule,
+    copy: &str,
+    stage: &mut Stage,
+    files: &mut BTreeMap<String, Content>,
+) -> Result<(), GenError> {
+    let base = recipe.root.join("generators").join(copy);
+    let mut copied = false;
+    for ext in EXTENSIONS {
+        let source = PathBuf::from(format!("{}.{ext}", base.display()));
+        super::check_inside(&recipe.root, &source)?;
+        if source.is_file() {
+            let staged = std::fs::File::open(&source)
+                .and_then(|mut file| stage.put(&mut file))
+                .map_err(|e| {
+                    case_error(
+                        case,
+                        format!("cannot copy `{}`: {}", source.display(), too_large(&e)),
+                    )
+                })?;
+            files.insert(ext.to_string(), Content::Staged(staged));
+            copied = true;
+        }
+    }
+    if !copied {
+        return Err(case_error(
+            case,
+            format!(
+                "`copy: {copy}` copies nothing: no `generators/{copy}.in` (or another of its files)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The answer the case's solution writes for `input`.
+fn answer_of(
+    recipe: &Recipe,
+    context: &Context<'_>,
+    case: &CaseRule,
+    input: &Content,
+    built: &mut Built,
+    stage: &mut Stage,
+    notes: &mut Vec<String>,
+) -> Result<Staged, GenError> {
+    let solution = match &case.solution {
+        Solution::Disabled => None,
+        Solution::Given(path) => Some(path.clone()),
+        Solution::Default => default_solution(recipe, built, notes)?,
+    };
+    let Some(solution) = solution else {
+        return Err(case_error(
+            case,
+            "no `.ans` was made and there is no solution to write it (hint: `solution: /submissions/accepted/sol.py` in generators.yaml)".to_string(),
+        ));
+    };
+    run_solution(recipe, context, &solution, input, built, stage).map_err(|m| case_error(case, m))
 }
 
 /// The accepted submission that answers cases when the recipe names no `solution:`: the
@@ -2116,7 +2241,6 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
     let now = present(&package)?;
     let diff = differences(&package, &now, generated);
     let cache_root = crate::compile::cache::cache_root();
-    let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
     let cache = Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
     let manifest = read_manifest(&cache, root);
     let ours = |path: &PathBuf| {
@@ -2152,23 +2276,6 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
     let data = package
         .make_folders("data")
         .map_err(write_error(root.join("data")))?;
-    let name_of = |path: &Path| path.to_string_lossy().into_owned();
-    // The folder below `base` that holds `path`, made where missing, and `path`'s file name.
-    let folder_of = |base: &Beneath, path: &Path| -> Result<(Option<Beneath>, String), GenError> {
-        let file = super::file_name(path);
-        match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(parent) => {
-                let folder = base
-                    .make_folders(&name_of(parent))
-                    .map_err(write_error(base.join(&name_of(parent))))?;
-                Ok((Some(folder), file))
-            }
-            None => Ok((None, file)),
-        }
-    };
-    // The folders of `data/` written into, each opened once (a recipe's 40,000 cases are in a
-    // handful of folders).
-    let mut opened: BTreeMap<PathBuf, Beneath> = BTreeMap::new();
     let mut trash = None;
     for path in &theirs {
         let bin = cache
@@ -2183,15 +2290,66 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
         data.remove(&name_of(path))
             .map_err(write_error(root.join("data").join(path)))?;
     }
+    write_generated(root, &data, generated, &diff)?;
     let mut record = manifest;
+    for path in &diff.removed {
+        record.remove(&path.display().to_string());
+    }
+    for (path, content) in &generated.files {
+        record.insert(path.display().to_string(), digest_of(content));
+    }
+    let json = serde_json::to_vec_pretty(&record).unwrap_or_default();
+    let manifest_name = manifest_name(root);
+    let (folder, file) = folder_of(&cache, Path::new(&manifest_name))?;
+    folder
+        .as_ref()
+        .unwrap_or(&cache)
+        .write(&file, &mut json.as_slice(), u64::MAX, None)
+        .map_err(write_error(cache.join(&manifest_name)))?;
+    Ok(Applied { diff, trash })
+}
+
+/// A failure to write `path`.
+fn write_error(path: PathBuf) -> impl FnOnce(std::io::Error) -> GenError {
+    move |source| GenError::Write { path, source }
+}
+
+fn name_of(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The folder below `base` that holds `path`, made where missing, and `path`'s file name.
+fn folder_of(base: &Beneath, path: &Path) -> Result<(Option<Beneath>, String), GenError> {
+    let file = super::file_name(path);
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => {
+            let folder = base
+                .make_folders(&name_of(parent))
+                .map_err(write_error(base.join(&name_of(parent))))?;
+            Ok((Some(folder), file))
+        }
+        None => Ok((None, file)),
+    }
+}
+
+/// Writes the new and changed files of `diff` into `data`.
+fn write_generated(
+    root: &Path,
+    data: &Beneath,
+    generated: &Generated,
+    diff: &Diff,
+) -> Result<(), GenError> {
+    // The folders of `data/` written into, each opened once (a recipe's 40,000 cases are in a
+    // handful of folders).
+    let mut opened: BTreeMap<PathBuf, Beneath> = BTreeMap::new();
     for path in diff.new.iter().chain(&diff.changed) {
         let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let file = super::file_name(path);
         let folder = if parent.as_os_str().is_empty() {
-            &data
+            data
         } else {
             if !opened.contains_key(&parent) {
-                let (folder, _) = folder_of(&data, path)?;
+                let (folder, _) = folder_of(data, path)?;
                 opened.insert(parent.clone(), folder.expect("a file below a folder"));
             }
             &opened[&parent]
@@ -2209,21 +2367,7 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
         }
         .map_err(error)?;
     }
-    for path in &diff.removed {
-        record.remove(&path.display().to_string());
-    }
-    for (path, content) in &generated.files {
-        record.insert(path.display().to_string(), digest_of(content));
-    }
-    let json = serde_json::to_vec_pretty(&record).unwrap_or_default();
-    let manifest_name = manifest_name(root);
-    let (folder, file) = folder_of(&cache, Path::new(&manifest_name))?;
-    folder
-        .as_ref()
-        .unwrap_or(&cache)
-        .write(&file, &mut json.as_slice(), u64::MAX, None)
-        .map_err(write_error(cache.join(&manifest_name)))?;
-    Ok(Applied { diff, trash })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1052,6 +1052,26 @@ impl Walk<'_> {
 
     /// One `.in` of the walk, with the files beside it its kind of data needs, and its own
     /// `.yaml` over its group's settings.
+    /// A case's flags: its group's, with its own `.yaml` over them (which makes the case
+    /// its own entry among the groups).
+    fn case_flags(&mut self, entry: &Path, group: &GroupFlags) -> Result<GroupFlags, PackageError> {
+        let Some(yaml_file) = beside(self.root, entry, "yaml")? else {
+            return Ok(group.clone());
+        };
+        let yaml = read_yaml_with_constants(&yaml_file, self.constants)?;
+        if !yaml.is_mapping() {
+            return Err(invalid(
+                &yaml_file,
+                "a case's `.yaml` must be a mapping of keys",
+            ));
+        }
+        let mut flags = group.with(&yaml, &yaml_file)?;
+        flags.scoring = None;
+        // The case's own entry: its path is the deepest "folder" its input is in.
+        self.groups.push(self.group_entry(entry, &flags));
+        Ok(flags)
+    }
+
     fn case(&mut self, entry: &Path, group: &GroupFlags) -> Result<(), PackageError> {
         if !entry.is_file() {
             // A FIFO would hold the judge, which opens the input, for ever.
@@ -1060,11 +1080,9 @@ impl Walk<'_> {
                 "is not a regular file (a FIFO or a device): a case's input is a file",
             ));
         }
-        let beside = |extension: &str| -> Result<Option<std::path::PathBuf>, PackageError> {
-            let path = entry.with_extension(extension);
-            super::check_inside(self.root, &path)?;
-            Ok(path.is_file().then_some(path))
-        };
+        let flags = self.case_flags(entry, group)?;
+        let root = self.root;
+        let beside = |extension: &str| beside(root, entry, extension);
         let needs = |extension: &str, why: &str| -> Result<std::path::PathBuf, PackageError> {
             beside(extension)?.ok_or_else(|| {
                 invalid(
@@ -1075,23 +1093,6 @@ impl Walk<'_> {
                     ),
                 )
             })
-        };
-        let flags = match beside("yaml")? {
-            Some(yaml_file) => {
-                let yaml = read_yaml_with_constants(&yaml_file, self.constants)?;
-                if !yaml.is_mapping() {
-                    return Err(invalid(
-                        &yaml_file,
-                        "a case's `.yaml` must be a mapping of keys",
-                    ));
-                }
-                let mut flags = group.with(&yaml, &yaml_file)?;
-                flags.scoring = None;
-                // The case's own entry: its path is the deepest "folder" its input is in.
-                self.groups.push(self.group_entry(entry, &flags));
-                flags
-            }
-            None => group.clone(),
         };
         let relative = entry
             .strip_prefix(self.data)
@@ -1107,20 +1108,18 @@ impl Walk<'_> {
                     answer,
                     args: flags.args.clone(),
                 };
-                if let Some(interaction) = beside("interaction")? {
-                    self.checks.push(DataCheck {
-                        kind: DataCheckKind::Interaction,
-                        case: case.clone(),
-                        output: Some(interaction),
-                    });
-                }
-                // A `.out` shown in the statement must pass the output validator.
-                if let Some(output) = beside("out")? {
-                    self.checks.push(DataCheck {
-                        kind: DataCheckKind::ValidOutput,
-                        case: case.clone(),
-                        output: Some(output),
-                    });
+                // A `.interaction` is replayed against the interactor; a `.out` shown in the
+                // statement must pass the output validator.
+                let shown = [
+                    ("interaction", DataCheckKind::Interaction),
+                    ("out", DataCheckKind::ValidOutput),
+                ];
+                for (extension, kind) in shown {
+                    if let Some(output) = beside(extension)? {
+                        let case = case.clone();
+                        let output = Some(output);
+                        self.checks.push(DataCheck { kind, case, output });
+                    }
                 }
                 self.cases.push(case);
             }
@@ -1152,6 +1151,17 @@ impl Walk<'_> {
         }
         Ok(())
     }
+}
+
+/// The file beside a case's input with `extension`, if there is one inside the package.
+fn beside(
+    root: &Path,
+    entry: &Path,
+    extension: &str,
+) -> Result<Option<std::path::PathBuf>, PackageError> {
+    let path = entry.with_extension(extension);
+    super::check_inside(root, &path)?;
+    Ok(path.is_file().then_some(path))
 }
 
 #[cfg(test)]

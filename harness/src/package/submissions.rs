@@ -167,62 +167,79 @@ pub fn kattis_in(
             if lower.starts_with("readme") || lower.ends_with(".md") || lower.ends_with(".txt") {
                 continue;
             }
-            let mut expected = expected_of_folder(&verdict_name);
-            if let Some(declared) = expected_results(&source) {
-                expected = declared;
-            }
-            let mut for_time_limit = if expected == Expected::One(Verdict::Accepted) {
-                TimeLimitUse::Lower
-            } else {
-                TimeLimitUse::Neither
-            };
-            if spec_2025 {
-                if let Some(rule) = super::expectations::default_rule(&verdict_name) {
-                    for_time_limit = rule.time_limit;
-                }
-            }
-            let invalid = |message: String| PackageError::Invalid {
-                path: source.clone(),
-                message,
-            };
-            let mut expected_score = crate::package::expected::stated_score(&[], "", &source)
-                .map_err(|e| invalid(e.to_string()))?;
-            let mut lower_bound_cases = Vec::new();
-            if let Some(rules) =
-                super::expectations::for_submission(&entries, &verdict_name, &name, &cases)
-            {
-                // submissions.yaml's `score` and an `@EXPECTED_SCORE@` comment must both hold.
-                if let Some(stated) = rules.stated_score().map_err(&invalid)? {
-                    expected_score = match expected_score {
-                        None => Some(stated),
-                        Some(comment) => Some(comment.and(stated).ok_or_else(|| {
-                            invalid(format!(
-                                "its `@EXPECTED_SCORE@: {comment}` and submissions.yaml's `score` {stated} cannot both hold"
-                            ))
-                        })?),
-                    };
-                }
-                for_time_limit = rules.time_limit_use();
-                let lower = rules.lower_bound_cases();
-                if !lower.iter().any(Option::is_none) {
-                    lower_bound_cases = lower.into_iter().flatten().collect();
-                }
-                expected = Expected::Rules {
-                    label: rules.label(),
-                    rules: std::sync::Arc::new(rules),
-                };
-            }
-            submissions.push(PackageSubmission {
-                path: source,
+            let expectations = (&entries[..], &cases);
+            submissions.push(submission_of(
+                source,
                 name,
-                expected,
-                expected_score,
-                for_time_limit,
-                lower_bound_cases,
-            });
+                &verdict_name,
+                expectations,
+                spec_2025,
+            )?);
         }
     }
     Ok((submissions, skipped))
+}
+
+/// One stored submission of a Kattis package: what its folder, its source's comments and
+/// submissions.yaml (`entries`, over the package's `cases`) expect of it.
+fn submission_of(
+    source: PathBuf,
+    name: String,
+    verdict_name: &str,
+    (entries, cases): (&[super::expectations::Entry], &std::sync::Arc<[String]>),
+    spec_2025: bool,
+) -> Result<PackageSubmission, PackageError> {
+    let mut expected = expected_of_folder(verdict_name);
+    if let Some(declared) = expected_results(&source) {
+        expected = declared;
+    }
+    let mut for_time_limit = if expected == Expected::One(Verdict::Accepted) {
+        TimeLimitUse::Lower
+    } else {
+        TimeLimitUse::Neither
+    };
+    if spec_2025 {
+        if let Some(rule) = super::expectations::default_rule(verdict_name) {
+            for_time_limit = rule.time_limit;
+        }
+    }
+    let invalid = |message: String| PackageError::Invalid {
+        path: source.clone(),
+        message,
+    };
+    let mut expected_score = crate::package::expected::stated_score(&[], "", &source)
+        .map_err(|e| invalid(e.to_string()))?;
+    let mut lower_bound_cases = Vec::new();
+    if let Some(rules) = super::expectations::for_submission(entries, verdict_name, &name, cases) {
+        // submissions.yaml's `score` and an `@EXPECTED_SCORE@` comment must both hold.
+        if let Some(stated) = rules.stated_score().map_err(&invalid)? {
+            expected_score = match expected_score {
+                None => Some(stated),
+                Some(comment) => Some(comment.and(stated).ok_or_else(|| {
+                    invalid(format!(
+                        "its `@EXPECTED_SCORE@: {comment}` and submissions.yaml's `score` {stated} cannot both hold"
+                    ))
+                })?),
+            };
+        }
+        for_time_limit = rules.time_limit_use();
+        let lower = rules.lower_bound_cases();
+        if !lower.iter().any(Option::is_none) {
+            lower_bound_cases = lower.into_iter().flatten().collect();
+        }
+        expected = Expected::Rules {
+            label: rules.label(),
+            rules: std::sync::Arc::new(rules),
+        };
+    }
+    Ok(PackageSubmission {
+        path: source,
+        name,
+        expected,
+        expected_score,
+        for_time_limit,
+        lower_bound_cases,
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! problemtools takes it), with the flags of the case's test group.
 
 use std::ffi::OsString;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use super::build::{self, Built};
@@ -422,37 +423,49 @@ fn replay_passes(
                 ))
             }
         }
-        match (next, passes.get(index + 1)) {
-            (None, None) => return CheckOutcome::Passed,
-            (Some(_), None) => {
-                return CheckOutcome::Failed(format!(
-                    "pass {pass}: the validator asks for another pass (nextpass.in), the sample has {} passes",
-                    passes.len()
-                ))
-            }
-            (None, Some(_)) => {
-                return CheckOutcome::Failed(format!(
-                    "pass {pass}: the validator writes no nextpass.in, the sample has {} passes",
-                    passes.len()
-                ))
-            }
-            (Some(next), Some((want, _))) if next != want.as_bytes() => {
-                return CheckOutcome::Failed(format!(
-                    "pass {}: the validator's nextpass.in is `{}`, the sample's `<` lines `{}`",
-                    pass + 1,
-                    crate::text::one_line(&String::from_utf8_lossy(&next), 60),
-                    crate::text::one_line(want, 60)
-                ))
-            }
-            (Some(next), Some(_)) => {
-                input_path = folder.path().join(format!("pass-{}.in", pass + 1));
-                if let Err(error) = std::fs::write(&input_path, next) {
-                    return CheckOutcome::Broken(format!("cannot keep nextpass.in: {error}"));
-                }
-            }
+        let next = match next_pass(pass, next, passes) {
+            ControlFlow::Break(outcome) => return outcome,
+            ControlFlow::Continue(next) => next,
+        };
+        input_path = folder.path().join(format!("pass-{}.in", pass + 1));
+        if let Err(error) = std::fs::write(&input_path, next) {
+            return CheckOutcome::Broken(format!("cannot keep nextpass.in: {error}"));
         }
     }
     CheckOutcome::Passed
+}
+
+/// What follows pass `pass` (counted from 1) of a multi-pass sample, given the validator's
+/// `nextpass.in`: the end, the next pass's input, or why the two disagree.
+fn next_pass(
+    pass: usize,
+    next: Option<Vec<u8>>,
+    passes: &[(String, String)],
+) -> ControlFlow<CheckOutcome, Vec<u8>> {
+    match (next, passes.get(pass)) {
+        (None, None) => ControlFlow::Break(CheckOutcome::Passed),
+        (Some(_), None) => {
+            ControlFlow::Break(CheckOutcome::Failed(format!(
+                "pass {pass}: the validator asks for another pass (nextpass.in), the sample has {} passes",
+                passes.len()
+            )))
+        }
+        (None, Some(_)) => {
+            ControlFlow::Break(CheckOutcome::Failed(format!(
+                "pass {pass}: the validator writes no nextpass.in, the sample has {} passes",
+                passes.len()
+            )))
+        }
+        (Some(next), Some((want, _))) if next != want.as_bytes() => {
+            ControlFlow::Break(CheckOutcome::Failed(format!(
+                "pass {}: the validator's nextpass.in is `{}`, the sample's `<` lines `{}`",
+                pass + 1,
+                crate::text::one_line(&String::from_utf8_lossy(&next), 60),
+                crate::text::one_line(want, 60)
+            )))
+        }
+        (Some(next), Some(_)) => ControlFlow::Continue(next),
+    }
 }
 
 /// The output validator on an `invalid_output`/`valid_output` case's `.out`.

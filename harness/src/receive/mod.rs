@@ -139,17 +139,29 @@ pub fn store(
     if received.updated {
         replace_samples(&cases_root, &received.cases, payload)?;
         if let Some(template) = template {
-            let path = root.join(format!("{}.{}", received.id, template.extension));
-            received.solution_file = Some(if atomic::write_new(&path, &template.text)? {
-                SolutionFile::Created(path)
-            } else {
-                SolutionFile::Kept(path)
-            });
+            received.solution_file = Some(solution_file(&root, &received.id, template)?);
         }
         return Ok(received);
     }
     write_samples(&cases_root, &received.cases, payload)?;
-    let problem = NewProblem {
+    match edit::add_problem(config, &new_problem(&received), IfExists::Refuse) {
+        Ok(added) => received.created_config = added.created_file,
+        Err(error) => {
+            // The samples are ours, written a moment ago: without the table they would only
+            // take the id from the next try.
+            let _ = std::fs::remove_dir_all(&received.cases);
+            return Err(error.into());
+        }
+    }
+    if let Some(template) = template {
+        received.solution_file = Some(solution_file(&root, &received.id, template)?);
+    }
+    Ok(received)
+}
+
+/// judge.toml's table for the received problem.
+fn new_problem(received: &Received) -> NewProblem {
+    NewProblem {
         id: received.id.clone(),
         title: Some(received.title.clone()),
         url: Some(received.url.clone()).filter(|u| !u.is_empty()),
@@ -161,25 +173,17 @@ pub fn store(
         input_file: received.input_file.clone(),
         output_file: received.output_file.clone(),
         ..NewProblem::default()
-    };
-    match edit::add_problem(config, &problem, IfExists::Refuse) {
-        Ok(added) => received.created_config = added.created_file,
-        Err(error) => {
-            // The samples are ours, written a moment ago: without the table they would only
-            // take the id from the next try.
-            let _ = std::fs::remove_dir_all(&received.cases);
-            return Err(error.into());
-        }
     }
-    if let Some(template) = template {
-        let path = root.join(format!("{}.{}", received.id, template.extension));
-        received.solution_file = Some(if atomic::write_new(&path, &template.text)? {
-            SolutionFile::Created(path)
-        } else {
-            SolutionFile::Kept(path)
-        });
-    }
-    Ok(received)
+}
+
+/// The problem's solution file from `template`, written unless one is there already.
+fn solution_file(root: &Path, id: &str, template: &Template) -> Result<SolutionFile, StoreError> {
+    let path = root.join(format!("{id}.{}", template.extension));
+    Ok(if atomic::write_new(&path, &template.text)? {
+        SolutionFile::Created(path)
+    } else {
+        SolutionFile::Kept(path)
+    })
 }
 
 /// Writes the samples into a hidden folder beside `target`, then renames it into place, so a

@@ -58,18 +58,7 @@ pub fn write_diff(
         return Ok(());
     }
 
-    // Both sides agree up to `prefix`; the diff starts `context` lines before the line that
-    // holds the first difference, so nothing before it is split into lines or diffed.
-    let prefix = crate::check::common_prefix(answer, output);
-    let differing_line_start = line_start(answer, prefix);
-    let mut start = differing_line_start;
-    let mut skipped_lines = count_newlines(&answer[..start]);
-    let mut lines_before = 0;
-    while lines_before < options.context && start > 0 {
-        start = line_start(answer, start - 1);
-        skipped_lines -= 1;
-        lines_before += 1;
-    }
+    let (start, skipped_lines, lines_before) = diff_start(output, answer, options.context);
 
     let old = Window::take(&answer[start..], lines_before + 1);
     let new = Window::take(&output[start..], lines_before + 1);
@@ -129,6 +118,35 @@ pub fn write_diff(
             ),
         )?;
     }
+    write_endings(out, output, answer, (&old, &new), showed_whitespace)
+}
+
+/// Where the diff starts: the byte offset of its first line, the lines skipped before it, and
+/// the lines of context it shows before the first difference.
+fn diff_start(output: &[u8], answer: &[u8], context: usize) -> (usize, usize, usize) {
+    // Both sides agree up to `prefix`; the diff starts `context` lines before the line that
+    // holds the first difference, so nothing before it is split into lines or diffed.
+    let prefix = crate::check::common_prefix(answer, output);
+    let differing_line_start = line_start(answer, prefix);
+    let mut start = differing_line_start;
+    let mut skipped_lines = count_newlines(&answer[..start]);
+    let mut lines_before = 0;
+    while lines_before < context && start > 0 {
+        start = line_start(answer, start - 1);
+        skipped_lines -= 1;
+        lines_before += 1;
+    }
+    (start, skipped_lines, lines_before)
+}
+
+/// The notes on line endings: a missing last newline, and what the whitespace marks mean.
+fn write_endings(
+    out: &mut dyn Write,
+    output: &[u8],
+    answer: &[u8],
+    (old, new): (&Window<'_>, &Window<'_>),
+    showed_whitespace: bool,
+) -> io::Result<()> {
     if old.rest_lines == 0 && new.rest_lines == 0 {
         let old_newline = answer.last() == Some(&b'\n');
         let new_newline = output.last() == Some(&b'\n');
@@ -279,31 +297,43 @@ fn rows<'a>(ops: &[DiffOp], old: &[&'a [u8]], new: &[&'a [u8]], context: usize) 
                     old_len,
                     new_index,
                     new_len,
-                } => {
-                    // Pairs side by side (-a +a' -b +b'): contest outputs are compared line
-                    // for line, and a long replaced run would otherwise show only `-` lines
-                    // before the cut.
-                    for k in 0..old_len.max(new_len) {
-                        let pair = (old.get(old_index + k), new.get(new_index + k));
-                        let (from, whitespace) = match pair {
-                            (Some(a), Some(b)) if k < old_len && k < new_len => {
-                                (start_near(a, b), only_whitespace_differs(a, b))
-                            }
-                            (Some(line), _) | (_, Some(line)) => (0, is_blank(line)),
-                            (None, None) => (0, false),
-                        };
-                        if k < old_len {
-                            rows.push(removed(old, old_index + k, from, whitespace));
-                        }
-                        if k < new_len {
-                            rows.push(added(new, new_index + k, from, whitespace));
-                        }
-                    }
-                }
+                } => replaced(
+                    &mut rows,
+                    (old, old_index..old_index + old_len),
+                    (new, new_index..new_index + new_len),
+                ),
             }
         }
     }
     rows
+}
+
+/// The rows of a replaced run, paired side by side (-a +a' -b +b'): contest outputs are
+/// compared line for line, and a long replaced run would otherwise show only `-` lines
+/// before the cut.
+fn replaced<'a>(
+    rows: &mut Vec<Row<'a>>,
+    (old, old_range): (&[&'a [u8]], std::ops::Range<usize>),
+    (new, new_range): (&[&'a [u8]], std::ops::Range<usize>),
+) {
+    let (old_index, old_len) = (old_range.start, old_range.len());
+    let (new_index, new_len) = (new_range.start, new_range.len());
+    for k in 0..old_len.max(new_len) {
+        let pair = (old.get(old_index + k), new.get(new_index + k));
+        let (from, whitespace) = match pair {
+            (Some(a), Some(b)) if k < old_len && k < new_len => {
+                (start_near(a, b), only_whitespace_differs(a, b))
+            }
+            (Some(line), _) | (_, Some(line)) => (0, is_blank(line)),
+            (None, None) => (0, false),
+        };
+        if k < old_len {
+            rows.push(removed(old, old_index + k, from, whitespace));
+        }
+        if k < new_len {
+            rows.push(added(new, new_index + k, from, whitespace));
+        }
+    }
 }
 
 fn removed<'a>(old: &[&'a [u8]], index: usize, from: usize, whitespace: bool) -> Row<'a> {

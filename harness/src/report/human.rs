@@ -711,37 +711,43 @@ impl VerifyTable {
                 writeln!(out, "    {why}")?;
             }
         }
-        if !report.compile.ok {
-            let lines: Vec<&str> = report.compile.message.lines().collect();
-            for line in lines.iter().take(MISMATCH_MESSAGE_LINES) {
-                writeln!(out, "    {line}")?;
-            }
-            if lines.len() > MISMATCH_MESSAGE_LINES {
-                writeln!(
-                    out,
-                    "    {DIM}… {} more lines{DIM:#}",
-                    lines.len() - MISMATCH_MESSAGE_LINES
-                )?;
-            }
-        } else if let Some(failure) = report.first_failure() {
-            write!(
-                out,
-                "    first failing case {}: {}",
-                failure.case, failure.verdict
-            )?;
-            if !failure.reason.is_empty() {
-                write!(out, ", {}", failure.reason)?;
-            }
-            writeln!(out)?;
-        } else {
+        write_why_not_as_expected(out, report)
+    }
+}
+
+/// Why a submission did not judge as expected: its compiler's message, its first failing
+/// case, or that every case was accepted.
+fn write_why_not_as_expected(out: &mut dyn Write, report: &SubmissionReport) -> io::Result<()> {
+    if !report.compile.ok {
+        let lines: Vec<&str> = report.compile.message.lines().collect();
+        for line in lines.iter().take(MISMATCH_MESSAGE_LINES) {
+            writeln!(out, "    {line}")?;
+        }
+        if lines.len() > MISMATCH_MESSAGE_LINES {
             writeln!(
                 out,
-                "    every case was AC ({} cases)",
-                report.outcomes.len()
+                "    {DIM}… {} more lines{DIM:#}",
+                lines.len() - MISMATCH_MESSAGE_LINES
             )?;
         }
-        Ok(())
+    } else if let Some(failure) = report.first_failure() {
+        write!(
+            out,
+            "    first failing case {}: {}",
+            failure.case, failure.verdict
+        )?;
+        if !failure.reason.is_empty() {
+            write!(out, ", {}", failure.reason)?;
+        }
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "    every case was AC ({} cases)",
+            report.outcomes.len()
+        )?;
     }
+    Ok(())
 }
 
 /// What `verify`'s last line counts.

@@ -107,6 +107,30 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         found.seed,
         submission.display()
     )?;
+    write_shrink(out, found)?;
+    write_failing(out, found)?;
+    write_sanitized(out, found.sanitized.as_ref())?;
+    if let Some(kept) = &found.kept {
+        writeln!(
+            out,
+            "kept: {} (the first failing input), {} (the smallest)",
+            shown_path(&kept.first),
+            shown_path(&kept.smallest)
+        )?;
+    }
+    if let Some(added) = saved {
+        writeln!(
+            out,
+            "saved as case `{}`: {} + .ans",
+            added.name,
+            shown_path(&added.input)
+        )?;
+    }
+    writeln!(out, "reproduce: {command} --seed {} -n 1", found.seed)
+}
+
+/// How the shrinking went, and the steps it took.
+fn write_shrink(out: &mut dyn Write, found: &crate::author::stress::Found) -> io::Result<()> {
     match found.shrink {
         ShrinkStatus::Disabled => writeln!(out, "{DIM}not shrunk (--no-shrink){DIM:#}")?,
         ShrinkStatus::JudgeError => writeln!(
@@ -142,6 +166,13 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
             }
         }
     }
+    Ok(())
+}
+
+/// The failing input (the first and the smallest, when shrinking was cut short), what was
+/// expected and received, and the verdict.
+fn write_failing(out: &mut dyn Write, found: &crate::author::stress::Found) -> io::Result<()> {
+    let original = &found.original;
     let minimal = &found.minimal;
     let cut_short = found.shrink.cut_short() && !found.steps.is_empty();
     if cut_short {
@@ -207,7 +238,12 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         Some(hint) => writeln!(out, " {DIM}(hint: {hint}){DIM:#}")?,
         None => writeln!(out)?,
     }
-    match &found.sanitized {
+    Ok(())
+}
+
+/// The sanitized build's rerun of the smallest failing input.
+fn write_sanitized(out: &mut dyn Write, sanitized: Option<&Rerun>) -> io::Result<()> {
+    match sanitized {
         Some(Rerun::Failed(outcome)) => writeln!(
             out,
             "{BOLD}sanitized:{BOLD:#} {BAD}{}{BAD:#}  {}",
@@ -223,23 +259,7 @@ pub fn write_human(out: &mut dyn Write, summary: &StressSummary<'_>) -> io::Resu
         )?,
         None => {}
     }
-    if let Some(kept) = &found.kept {
-        writeln!(
-            out,
-            "kept: {} (the first failing input), {} (the smallest)",
-            shown_path(&kept.first),
-            shown_path(&kept.smallest)
-        )?;
-    }
-    if let Some(added) = saved {
-        writeln!(
-            out,
-            "saved as case `{}`: {} + .ans",
-            added.name,
-            shown_path(&added.input)
-        )?;
-    }
-    writeln!(out, "reproduce: {command} --seed {} -n 1", found.seed)
+    Ok(())
 }
 
 /// Steps of the log shown from either end when there are more: the log stays a summary.

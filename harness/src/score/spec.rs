@@ -115,31 +115,7 @@ pub fn points(cases: &[CaseRef], spec: &PointsSpec) -> Result<Scoring, ScoringEr
             glob(&entry.glob).map_err(|k| ScoringError::new(k).at(Place::CasePoints(index)))?,
         );
     }
-    let mut own: Vec<Option<usize>> = Vec::with_capacity(cases.len());
-    let mut used = vec![false; globs.len()];
-    for case in cases {
-        let mut matching = (0..globs.len()).filter(|&i| globs[i].is_match(&case.name));
-        let first = matching.next();
-        if let (Some(first), Some(second)) = (first, matching.next()) {
-            return Err(ScoringError::new(ScoringErrorKind::CaseInTwoGroups {
-                case: case.name.clone(),
-                first: spec.cases[first].glob.clone(),
-                second: spec.cases[second].glob.clone(),
-            })
-            .at(Place::CasePoints(second)));
-        }
-        if let Some(first) = first {
-            used[first] = true;
-        }
-        own.push(first);
-    }
-    if let Some(unused) = used.iter().position(|u| !u) {
-        return Err(ScoringError::new(ScoringErrorKind::GlobMatchesNothing {
-            glob: spec.cases[unused].glob.clone(),
-            group: None,
-        })
-        .at(Place::CasePoints(unused)));
-    }
+    let own = entry_of_each(cases, spec, &globs)?;
     let given: f64 = own.iter().flatten().map(|&i| spec.cases[i].points).sum();
     let sharing = cases
         .iter()
@@ -148,14 +124,7 @@ pub fn points(cases: &[CaseRef], spec: &PointsSpec) -> Result<Scoring, ScoringEr
         .count();
     let total = match (spec.total, sharing) {
         (Some(total), 0) => {
-            if !same_score(given, total) {
-                return Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
-                    sum: format_score(given),
-                    total: format_score(total),
-                    within: None,
-                })
-                .at(Place::Total));
-            }
+            check_adds_up(given, total)?;
             total
         }
         (None, 0) => given,
@@ -191,6 +160,54 @@ pub fn points(cases: &[CaseRef], spec: &PointsSpec) -> Result<Scoring, ScoringEr
     Scoring::new(Group::new("", Rule::Sum, Some(total), items))
 }
 
+/// The points given add up to the `total` the spec states.
+fn check_adds_up(sum: f64, total: f64) -> Result<(), ScoringError> {
+    if same_score(sum, total) {
+        return Ok(());
+    }
+    Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
+        sum: format_score(sum),
+        total: format_score(total),
+        within: None,
+    })
+    .at(Place::Total))
+}
+
+/// The entry of `spec.cases` whose glob names each case (`None`: none does); a case two
+/// name, or an entry that names none, is an error.
+fn entry_of_each(
+    cases: &[CaseRef],
+    spec: &PointsSpec,
+    globs: &[GlobMatcher],
+) -> Result<Vec<Option<usize>>, ScoringError> {
+    let mut own: Vec<Option<usize>> = Vec::with_capacity(cases.len());
+    let mut used = vec![false; globs.len()];
+    for case in cases {
+        let mut matching = (0..globs.len()).filter(|&i| globs[i].is_match(&case.name));
+        let first = matching.next();
+        if let (Some(first), Some(second)) = (first, matching.next()) {
+            return Err(ScoringError::new(ScoringErrorKind::CaseInTwoGroups {
+                case: case.name.clone(),
+                first: spec.cases[first].glob.clone(),
+                second: spec.cases[second].glob.clone(),
+            })
+            .at(Place::CasePoints(second)));
+        }
+        if let Some(first) = first {
+            used[first] = true;
+        }
+        own.push(first);
+    }
+    if let Some(unused) = used.iter().position(|u| !u) {
+        return Err(ScoringError::new(ScoringErrorKind::GlobMatchesNothing {
+            glob: spec.cases[unused].glob.clone(),
+            group: None,
+        })
+        .at(Place::CasePoints(unused)));
+    }
+    Ok(own)
+}
+
 /// Subtasks over `cases` (in judge order). The cases are judged group by group, in the
 /// order the groups are declared; samples no group names come first and are worth nothing.
 /// Every other case must be in exactly one group.
@@ -198,6 +215,41 @@ pub fn groups(cases: &[CaseRef], spec: &GroupsSpec) -> Result<Scoring, ScoringEr
     if let Some(total) = spec.total {
         check_points(total, Place::Total)?;
     }
+    let matchers = group_matchers(spec)?;
+    let (members, samples) = members_of(cases, spec, &matchers)?;
+    let sum: f64 = spec.groups.iter().map(|g| g.points).sum();
+    if let Some(total) = spec.total {
+        check_adds_up(sum, total)?;
+    }
+    let mut items: Vec<Item> = samples
+        .iter()
+        .map(|case| Item::Case(CaseRule::new(case.name.clone(), CaseValue::Nothing)))
+        .collect();
+    for (group, cases) in spec.groups.iter().zip(&members) {
+        let (rule, each) = match group.aggregation {
+            Aggregation::Min => (Rule::Min, group.points),
+            Aggregation::Sum => (Rule::Sum, group.points / cases.len() as f64),
+        };
+        let inner = cases
+            .iter()
+            .map(|case| Item::Case(CaseRule::new(case.name.clone(), CaseValue::Bounded(each))))
+            .collect();
+        let mut built = Group::new(group.name.clone(), rule, Some(group.points), inner);
+        built.depends_on.clone_from(&group.depends_on);
+        items.push(Item::Group(built));
+    }
+    let total = spec.total.unwrap_or(sum);
+    Scoring::new(Group::new("", Rule::Sum, Some(total), items)).map_err(|error| {
+        let place = dependency_place(spec, &error.kind);
+        match place {
+            Some(place) => error.at(place),
+            None => error,
+        }
+    })
+}
+
+/// Each group's globs, the groups checked: named once each, with points and cases.
+fn group_matchers(spec: &GroupsSpec) -> Result<Vec<Vec<GlobMatcher>>, ScoringError> {
     let mut matchers: Vec<Vec<GlobMatcher>> = Vec::new();
     for (index, group) in spec.groups.iter().enumerate() {
         if group.name.is_empty() {
@@ -232,7 +284,17 @@ pub fn groups(cases: &[CaseRef], spec: &GroupsSpec) -> Result<Scoring, ScoringEr
         }
         matchers.push(globs);
     }
-    let mut members: Vec<Vec<&CaseRef>> = vec![Vec::new(); spec.groups.len()];
+    Ok(matchers)
+}
+
+/// The cases of each group, and the samples no group names; a case in two groups, a case
+/// in none, or a glob that names no case is an error.
+fn members_of<'a>(
+    cases: &'a [CaseRef],
+    spec: &GroupsSpec,
+    matchers: &[Vec<GlobMatcher>],
+) -> Result<(Vec<Vec<&'a CaseRef>>, Vec<&'a CaseRef>), ScoringError> {
+    let mut members: Vec<Vec<&'a CaseRef>> = vec![Vec::new(); spec.groups.len()];
     let mut used: Vec<Vec<bool>> = matchers.iter().map(|g| vec![false; g.len()]).collect();
     let mut samples = Vec::new();
     for case in cases {
@@ -278,42 +340,7 @@ pub fn groups(cases: &[CaseRef], spec: &GroupsSpec) -> Result<Scoring, ScoringEr
             }));
         }
     }
-    let sum: f64 = spec.groups.iter().map(|g| g.points).sum();
-    if let Some(total) = spec.total {
-        if !same_score(sum, total) {
-            return Err(ScoringError::new(ScoringErrorKind::PointsDoNotAddUp {
-                sum: format_score(sum),
-                total: format_score(total),
-                within: None,
-            })
-            .at(Place::Total));
-        }
-    }
-    let mut items: Vec<Item> = samples
-        .iter()
-        .map(|case| Item::Case(CaseRule::new(case.name.clone(), CaseValue::Nothing)))
-        .collect();
-    for (group, cases) in spec.groups.iter().zip(&members) {
-        let (rule, each) = match group.aggregation {
-            Aggregation::Min => (Rule::Min, group.points),
-            Aggregation::Sum => (Rule::Sum, group.points / cases.len() as f64),
-        };
-        let inner = cases
-            .iter()
-            .map(|case| Item::Case(CaseRule::new(case.name.clone(), CaseValue::Bounded(each))))
-            .collect();
-        let mut built = Group::new(group.name.clone(), rule, Some(group.points), inner);
-        built.depends_on.clone_from(&group.depends_on);
-        items.push(Item::Group(built));
-    }
-    let total = spec.total.unwrap_or(sum);
-    Scoring::new(Group::new("", Rule::Sum, Some(total), items)).map_err(|error| {
-        let place = dependency_place(spec, &error.kind);
-        match place {
-            Some(place) => error.at(place),
-            None => error,
-        }
-    })
+    Ok((members, samples))
 }
 
 /// Where in the spec a dependency error of the tree is.

@@ -145,31 +145,7 @@ fn read(config: &TestGroupYaml, group: &str, secret: bool) -> Result<Config, Sco
             )
         })?)),
     };
-    let require_pass = match &config.require_pass {
-        None => Vec::new(),
-        Some(Value::String(one)) => vec![one.clone()],
-        Some(Value::Sequence(items)) => items
-            .iter()
-            .map(|item| {
-                item.as_str().map(str::to_string).ok_or_else(|| {
-                    bad(
-                        "require_pass",
-                        item,
-                        group,
-                        "group names (`sample`, `secret/group1`)",
-                    )
-                })
-            })
-            .collect::<Result<_, _>>()?,
-        Some(value) => {
-            return Err(bad(
-                "require_pass",
-                value,
-                group,
-                "a group's name or a list of them",
-            ))
-        }
-    };
+    let require_pass = require_pass(config, group)?;
     if aggregation == Aggregation::PassFail && max.is_none() {
         return Err(invalid(format!(
             "`{group}` is scored pass-fail, so it needs a `max_score` (the points it gives when every case passes)"
@@ -201,6 +177,35 @@ fn read(config: &TestGroupYaml, group: &str, secret: bool) -> Result<Config, Sco
         aggregation,
         static_score,
         require_pass,
+    })
+}
+
+/// `require_pass`: one group's name, or a list of them.
+fn require_pass(config: &TestGroupYaml, group: &str) -> Result<Vec<String>, ScoringError> {
+    Ok(match &config.require_pass {
+        None => Vec::new(),
+        Some(Value::String(one)) => vec![one.clone()],
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_str().map(str::to_string).ok_or_else(|| {
+                    bad(
+                        "require_pass",
+                        item,
+                        group,
+                        "group names (`sample`, `secret/group1`)",
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(value) => {
+            return Err(bad(
+                "require_pass",
+                value,
+                group,
+                "a group's name or a list of them",
+            ))
+        }
     })
 }
 

@@ -284,18 +284,7 @@ impl Session {
         if config.require_problem(&problem)?.output_only {
             return judge_answers(&config, &problem, &source, request, output, input);
         }
-        // What the harness writes as it judges is no change of what it judges.
-        watched.ignored.extend(
-            [
-                Some(config.root.join("target")),
-                Some(crate::compile::cache::cache_root()),
-                output.junit.clone(),
-                output.html.clone(),
-            ]
-            .into_iter()
-            .flatten()
-            .map(|path| std::path::absolute(&path).unwrap_or(path)),
-        );
+        ignore_what_it_writes(watched, &config, output);
         let sanitizing = if request.sanitize {
             let lang = request.lang();
             let package_cases = request.cases.is_none() && input.is_none();
@@ -311,31 +300,12 @@ impl Session {
         };
         let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
-            watched.files.push(std::path::absolute(input)?);
-            // An answer put beside it later is compared with.
-            for extension in ["ans", "out"] {
-                watched
-                    .files
-                    .push(std::path::absolute(input.with_extension(extension))?);
-            }
+            watch_input(watched, input)?;
             return run_input(&config, &problem, &source, request, input, toolchain);
         }
-        let standalone = request.standalone();
         let mut plan = plan_submission(&config, &problem, &source, request)?;
         watched.folders = case_folders(&plan);
-        // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
-        // cases in the user's cache, keyed by the folder. Each source has its own: `--failed`
-        // on a.cpp reruns what a.cpp failed, not what b.cpp judged since then failed.
-        let (store, problem_key) = if standalone {
-            let cases = plan.problem.cases.display();
-            (FailedStore::of_user(), format!("judge {cases}"))
-        } else {
-            let key = format!("judge {}", plan.problem.name);
-            (FailedStore::of_project(&config.root), key)
-        };
-        let key = failures::source_key(&problem_key, &plan.source);
-        let mut failed = store.load(request.failed)?;
-        failed.adopt(&problem_key, &key);
+        let (store, key, mut failed) = failures_of(&config, &plan, request)?;
         if request.failed {
             plan.cases.retain(|case| failed.contains(&key, &case.name));
             if plan.cases.is_empty() {
@@ -345,73 +315,28 @@ impl Session {
                 return Ok(exit::OK);
             }
         }
-        if let Some(why) = &plan.unscored {
-            let _ = notice::write_warning(
-                &mut anstream::stderr(),
-                format_args!(
-                    "problem `{}` is scored, but the cases of --cases do not fit its rules ({why}): judged pass-fail, with no score",
-                    plan.problem.name
-                ),
-            );
-        }
+        warn_if_unscored(&plan);
         build_checkers(&config, [plan.problem], request.no_build)?;
         let jobs = request.jobs.max(1);
         warn_if_oversubscribed(jobs);
         let options = submission::Options {
             jobs,
-            // A scored problem's groups stop at their first failure (as Kattis'
-            // `on_reject: break`), unless every case is asked for (`--all`).
-            stop: if request.fail_fast {
-                Stop::AfterFirstFailure
-            } else if output.detail == crate::report::human::Detail::Verbose {
-                Stop::Never
-            } else {
-                Stop::Unneeded
-            },
+            stop: stop_of(request, output),
         };
         let label = match &request.cmd {
             Some(cmd) => cmd.clone(),
             None => plan.source.display().to_string(),
         };
-        let mut unit = super::unit_of(&plan, &label);
-        if request.cmd.is_some() {
-            // Reports name a command by its words; its folder is where it was run.
-            unit.source = Some(PathBuf::from(&label));
-        }
-        let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
-        run.partition = request.partition;
-        run.failed_only = request.failed;
+        let mut run = run_plan(&config, &plan, request, &label, jobs);
         run.sanitized = sanitizing.map(|s| s.note);
-        run.memory_note = super::memory_note();
         let report = stream(
             &run,
             output,
             human_options(output.detail),
             Vec::new(),
             |on_event| {
-                on_event(Event::Started {
-                    unit: 0,
-                    label: &label,
-                });
-                let mut report =
-                    submission::judge_as(&plan, &options, toolchain, &mut |progress| {
-                        on_event(match progress {
-                            submission::Progress::Compiled(compile) => {
-                                Event::Compiled { unit: 0, compile }
-                            }
-                            submission::Progress::Case(outcome) => {
-                                Event::CaseFinished { unit: 0, outcome }
-                            }
-                        });
-                    })?;
-                if request.cmd.is_some() {
-                    report.source = PathBuf::from(&label);
-                }
-                on_event(Event::UnitFinished {
-                    unit: 0,
-                    result: Finished::Judged(&report),
-                });
-                Ok(report)
+                let named = request.cmd.is_some();
+                judge_unit(&plan, &options, toolchain, &label, named, on_event)
             },
         )?;
         if report.compile.ok {
@@ -420,6 +345,127 @@ impl Session {
         }
         Ok(exit::for_verdicts([report.verdict]))
     }
+}
+
+/// Judges the plan's submission as the run's one unit, `label`, speaking the event stream.
+/// A command (`named`) is reported by its words, not its folder.
+fn judge_unit(
+    plan: &submission::Plan<'_>,
+    options: &submission::Options,
+    toolchain: Option<crate::compile::sanitizer::Toolchain>,
+    label: &str,
+    named: bool,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<submission::SubmissionReport> {
+    on_event(Event::Started { unit: 0, label });
+    let mut report = submission::judge_as(plan, options, toolchain, &mut |progress| {
+        on_event(match progress {
+            submission::Progress::Compiled(compile) => Event::Compiled { unit: 0, compile },
+            submission::Progress::Case(outcome) => Event::CaseFinished { unit: 0, outcome },
+        });
+    })?;
+    if named {
+        report.source = PathBuf::from(label);
+    }
+    on_event(Event::UnitFinished {
+        unit: 0,
+        result: Finished::Judged(&report),
+    });
+    Ok(report)
+}
+
+/// What the harness writes as it judges is no change of what it judges.
+fn ignore_what_it_writes(watched: &mut Watched, config: &Config, output: &Output) {
+    watched.ignored.extend(
+        [
+            Some(config.root.join("target")),
+            Some(crate::compile::cache::cache_root()),
+            output.junit.clone(),
+            output.html.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|path| std::path::absolute(&path).unwrap_or(path)),
+    );
+}
+
+/// Watches one input and the answers that may be put beside it.
+fn watch_input(watched: &mut Watched, input: &Path) -> Result<()> {
+    watched.files.push(std::path::absolute(input)?);
+    // An answer put beside it later is compared with.
+    for extension in ["ans", "out"] {
+        watched
+            .files
+            .push(std::path::absolute(input.with_extension(extension))?);
+    }
+    Ok(())
+}
+
+/// Where the plan's failures are kept, the key of its source there, and what failed before.
+fn failures_of(
+    config: &Config,
+    plan: &submission::Plan<'_>,
+    request: &JudgeRequest,
+) -> Result<(FailedStore, String, failures::FailedCases)> {
+    // A project's failures are kept in it, keyed apart from `run`'s; those of a folder of
+    // cases in the user's cache, keyed by the folder. Each source has its own: `--failed`
+    // on a.cpp reruns what a.cpp failed, not what b.cpp judged since then failed.
+    let (store, problem_key) = if request.standalone() {
+        let cases = plan.problem.cases.display();
+        (FailedStore::of_user(), format!("judge {cases}"))
+    } else {
+        let key = format!("judge {}", plan.problem.name);
+        (FailedStore::of_project(&config.root), key)
+    };
+    let key = failures::source_key(&problem_key, &plan.source);
+    let mut failed = store.load(request.failed)?;
+    failed.adopt(&problem_key, &key);
+    Ok((store, key, failed))
+}
+
+fn warn_if_unscored(plan: &submission::Plan<'_>) {
+    if let Some(why) = &plan.unscored {
+        let _ = notice::write_warning(
+            &mut anstream::stderr(),
+            format_args!(
+                "problem `{}` is scored, but the cases of --cases do not fit its rules ({why}): judged pass-fail, with no score",
+                plan.problem.name
+            ),
+        );
+    }
+}
+
+/// When judging stops.
+fn stop_of(request: &JudgeRequest, output: &Output) -> Stop {
+    // A scored problem's groups stop at their first failure (as Kattis'
+    // `on_reject: break`), unless every case is asked for (`--all`).
+    if request.fail_fast {
+        Stop::AfterFirstFailure
+    } else if output.detail == crate::report::human::Detail::Verbose {
+        Stop::Never
+    } else {
+        Stop::Unneeded
+    }
+}
+
+/// The run's plan: one unit, the submission, named `label`.
+fn run_plan(
+    config: &Config,
+    plan: &submission::Plan<'_>,
+    request: &JudgeRequest,
+    label: &str,
+    jobs: usize,
+) -> Plan {
+    let mut unit = super::unit_of(plan, label);
+    if request.cmd.is_some() {
+        // Reports name a command by its words; its folder is where it was run.
+        unit.source = Some(PathBuf::from(label));
+    }
+    let mut run = Plan::new(Command::Judge, vec![unit], jobs, config.sandbox);
+    run.partition = request.partition;
+    run.failed_only = request.failed;
+    run.memory_note = super::memory_note();
+    run
 }
 
 /// `harness judge PROBLEM ANSWERS` on an output-only problem: each case's answer file in the

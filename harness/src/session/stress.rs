@@ -169,28 +169,11 @@ impl Session {
                     compile: &compile,
                 });
                 let mut report = stress::stress(&setup, &prepared.program, &options, on_event)?;
-                if let Some(found) = &mut report.found {
-                    if found.shrink.cut_short() {
-                        match keep_inputs(found) {
-                            Ok(kept) => found.kept = Some(kept),
-                            Err(error) => keep_error = Some(error),
-                        }
-                    }
-                }
+                keep_error = keep_cut_short(&mut report);
                 // After Ctrl-C nothing more runs: no sanitized build, no reference for --save.
                 let stopped = crate::sandbox::interrupt::is_interrupted();
                 let sanitize = sanitized.as_ref().filter(|_| !stopped);
-                if let (Some(found), Some((language, toolchain))) = (&mut report.found, sanitize) {
-                    let limits = super::sanitize::limits(problem, language, *toolchain);
-                    found.sanitized = Some(rerun_sanitized(
-                        &setup,
-                        language,
-                        *toolchain,
-                        &submission,
-                        limits,
-                        &found.minimal,
-                    )?);
-                }
+                rerun_found(&setup, problem, &submission, sanitize, &mut report)?;
                 let saved = match (&report.found, &request.save) {
                     (Some(found), Some(name)) if !stopped => {
                         save(&config, problem, name, &found.minimal.input)
@@ -219,12 +202,7 @@ impl Session {
         if let Some(error) = save_error {
             return Err(anyhow!(error).context("the failing input was not saved"));
         }
-        if shrink_interrupted {
-            // The report said what was interrupted, and what it kept; any other Ctrl-C is
-            // said and turned into the exit code by the command line.
-            return Ok(exit::INTERRUPTED);
-        }
-        Ok(exit::for_verdicts(verdict))
+        Ok(exit_of(verdict, shrink_interrupted))
     }
 
     /// The configuration, the problem's id and the submission: judge.toml's problem with the
@@ -271,6 +249,57 @@ impl Session {
 /// failing input and the smallest.
 const KEPT_FIRST: &str = "stress-failing";
 const KEPT_SMALLEST: &str = "stress-smallest";
+
+/// The exit code of a stress run that found `verdict` (none: no failure).
+fn exit_of(verdict: Option<crate::verdict::Verdict>, shrink_interrupted: bool) -> i32 {
+    if shrink_interrupted {
+        // The report said what was interrupted, and what it kept; any other Ctrl-C is
+        // said and turned into the exit code by the command line.
+        return exit::INTERRUPTED;
+    }
+    exit::for_verdicts(verdict)
+}
+
+/// Keeps the failing inputs in files when shrinking was cut short; the error, if that
+/// failed, is said after the report.
+fn keep_cut_short(report: &mut stress::StressReport) -> Option<anyhow::Error> {
+    let found = report.found.as_mut()?;
+    if !found.shrink.cut_short() {
+        return None;
+    }
+    match keep_inputs(found) {
+        Ok(kept) => {
+            found.kept = Some(kept);
+            None
+        }
+        Err(error) => Some(error),
+    }
+}
+
+/// Reruns the smallest failing input on the sanitized build, when there is one.
+fn rerun_found(
+    setup: &Setup,
+    problem: &Problem,
+    submission: &std::path::Path,
+    sanitize: Option<&(
+        crate::compile::Language,
+        crate::compile::sanitizer::Toolchain,
+    )>,
+    report: &mut stress::StressReport,
+) -> Result<()> {
+    if let (Some(found), Some((language, toolchain))) = (&mut report.found, sanitize) {
+        let limits = super::sanitize::limits(problem, language, *toolchain);
+        found.sanitized = Some(rerun_sanitized(
+            setup,
+            language,
+            *toolchain,
+            submission,
+            limits,
+            &found.minimal,
+        )?);
+    }
+    Ok(())
+}
 
 /// Writes the first and the smallest failing inputs of a shrink cut short into the current
 /// folder, each under the first free name (`stress-failing.in`, `stress-failing-2.in`, …):

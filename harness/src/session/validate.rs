@@ -72,28 +72,7 @@ impl Session {
             let Some(interactor) = crate::judge::interactive::prepare(&config, problem)? else {
                 continue;
             };
-            let mut replayed = 0;
-            let mut mismatches = Vec::new();
-            for case in cases {
-                let interaction = case.input.with_extension("interaction");
-                if !interaction.is_file() {
-                    continue;
-                }
-                replayed += 1;
-                let files = crate::check::CaseFiles {
-                    input: &case.input,
-                    answer: &case.answer,
-                };
-                let replay = crate::check::interactor::replay_sample(
-                    &interactor,
-                    &files,
-                    &interaction,
-                    problem.wall_limit,
-                );
-                if let Some(mismatch) = replay.map_err(anyhow::Error::msg)? {
-                    mismatches.push(mismatch);
-                }
-            }
+            let (replayed, mismatches) = replay_samples(&interactor, problem, cases)?;
             if replayed > 0 {
                 author_report::write_interactions(
                     &mut stdout,
@@ -158,4 +137,36 @@ impl Session {
             exit::OK
         })
     }
+}
+
+/// Replays each case's `.interaction` sample against the interactor: how many were
+/// replayed, and the mismatches.
+fn replay_samples(
+    interactor: &crate::check::interactor::ReadyInteractor,
+    problem: &Problem,
+    cases: &[discover::Case],
+) -> Result<(usize, Vec<crate::check::interactor::SampleMismatch>)> {
+    let mut replayed = 0;
+    let mut mismatches = Vec::new();
+    for case in cases {
+        let interaction = case.input.with_extension("interaction");
+        if !interaction.is_file() {
+            continue;
+        }
+        replayed += 1;
+        let files = crate::check::CaseFiles {
+            input: &case.input,
+            answer: &case.answer,
+        };
+        let replay = crate::check::interactor::replay_sample(
+            interactor,
+            &files,
+            &interaction,
+            problem.wall_limit,
+        );
+        if let Some(mismatch) = replay.map_err(anyhow::Error::msg)? {
+            mismatches.push(mismatch);
+        }
+    }
+    Ok((replayed, mismatches))
 }

@@ -733,6 +733,26 @@ fn failures(html: &mut String, report: &SubmissionReport, outcomes: &[CaseOutcom
     }
 }
 
+/// The diff of a wrong output, each line marked removed, added or context.
+fn diff_section(html: &mut String, mismatch: &crate::results::case::Mismatch) {
+    let text = diff::diff_to_string(&mismatch.output, &mismatch.answer, &DiffOptions::default());
+    if text.is_empty() {
+        return;
+    }
+    html.push_str("<h4>diff</h4><pre class=\"diff\">");
+    for line in text.lines() {
+        let class = if line.starts_with('-') && !line.starts_with("---") {
+            "del"
+        } else if line.starts_with('+') && !line.starts_with("+++") {
+            "ins"
+        } else {
+            "ctx"
+        };
+        let _ = write!(html, "<span class=\"{class}\">{}</span>", esc(line));
+    }
+    html.push_str("</pre>");
+}
+
 /// One failing case, folded unless `open`; `who` names the program when the section has
 /// several.
 fn failure(
@@ -785,22 +805,7 @@ fn failure(
         );
     }
     if let Some(mismatch) = &outcome.mismatch {
-        let text =
-            diff::diff_to_string(&mismatch.output, &mismatch.answer, &DiffOptions::default());
-        if !text.is_empty() {
-            html.push_str("<h4>diff</h4><pre class=\"diff\">");
-            for line in text.lines() {
-                let class = if line.starts_with('-') && !line.starts_with("---") {
-                    "del"
-                } else if line.starts_with('+') && !line.starts_with("+++") {
-                    "ins"
-                } else {
-                    "ctx"
-                };
-                let _ = write!(html, "<span class=\"{class}\">{}</span>", esc(line));
-            }
-            html.push_str("</pre>");
-        }
+        diff_section(html, mismatch);
     }
     if let Some(interaction) = &outcome.interaction {
         let _ = write!(
@@ -892,33 +897,39 @@ fn verify_section(
         html.push_str("<h3>Why each failed</h3>");
     }
     for ((_, verified), label) in failing {
-        let report = &verified.report;
-        if !report.compile.ok {
+        why_failed(html, verified, label);
+    }
+}
+
+/// Why one stored submission did not judge as expected (or failed as it should): its
+/// compile error, its first failing case, or that it passed every case.
+fn why_failed(html: &mut String, verified: &Verified, label: &str) {
+    let report = &verified.report;
+    if !report.compile.ok {
+        let _ = write!(
+            html,
+            "<details class=\"failure\"{}><summary>{} <code>{}</code> did not compile{}</summary><pre>{}</pre></details>",
+            if verified.ok() { "" } else { " open" },
+            badge(Verdict::CompileError),
+            esc(label),
+            if verified.ok() { "" } else { " — MISMATCH" },
+            esc(report.compile.message.trim_end())
+        );
+        return;
+    }
+    match report.first_failure() {
+        Some(outcome) => failure(html, report, outcome, Some(label), !verified.ok()),
+        None => {
             let _ = write!(
                 html,
-                "<details class=\"failure\"{}><summary>{} <code>{}</code> did not compile{}</summary><pre>{}</pre></details>",
-                if verified.ok() { "" } else { " open" },
-                badge(Verdict::CompileError),
+                "<details class=\"failure\" open=\"open\"><summary>{} <code>{}</code> passed every case — MISMATCH: expected {}</summary><p>{} cases, slowest {} of {}.</p></details>",
+                badge(Verdict::Accepted),
                 esc(label),
-                if verified.ok() { "" } else { " — MISMATCH" },
-                esc(report.compile.message.trim_end())
+                esc(verified.expected.as_str()),
+                report.outcomes.len(),
+                ms(report.max_cpu_time()),
+                limit(report.limits.cpu_time)
             );
-            continue;
-        }
-        match report.first_failure() {
-            Some(outcome) => failure(html, report, outcome, Some(label), !verified.ok()),
-            None => {
-                let _ = write!(
-                    html,
-                    "<details class=\"failure\" open=\"open\"><summary>{} <code>{}</code> passed every case — MISMATCH: expected {}</summary><p>{} cases, slowest {} of {}.</p></details>",
-                    badge(Verdict::Accepted),
-                    esc(label),
-                    esc(verified.expected.as_str()),
-                    report.outcomes.len(),
-                    ms(report.max_cpu_time()),
-                    limit(report.limits.cpu_time)
-                );
-            }
         }
     }
 }
