@@ -140,6 +140,13 @@ cases = "cases/guess"
 interactor = ["interactors/crash"]
 interactor-protocol = "kattis"
 
+# The same crash under testlib's protocol, where Python's exit 1 would read as WA.
+[problems.broken-testlib]
+solution = "/bin/cat"
+cases = "cases/guess"
+interactor = ["interactors/crash"]
+checker = "tokens"
+
 [problems.heavy]
 solution = "/bin/cat"
 cases = "cases/guess"
@@ -427,6 +434,16 @@ fn an_interactor_that_crashes_is_a_judge_error() {
     assert_eq!(case["verdict"], "JE");
     assert!(
         reason(&case).contains("exited with 1, which the kattis protocol does not define"),
+        "{case}"
+    );
+    // Under testlib's protocol Python's exit 1 on its uncaught exception is the code of a
+    // wrong answer: the traceback on its stderr says the interactor crashed.
+    let (code, case) = judge(&project, "broken-testlib", "binary.c");
+    assert_eq!(code, JUDGE_ERROR, "{case}");
+    assert_eq!(case["verdict"], "JE");
+    assert!(
+        reason(&case).contains("the interactor crashed (a Python traceback, exit 1)")
+            && reason(&case).contains("ZeroDivisionError"),
         "{case}"
     );
 }

@@ -32,8 +32,6 @@ const EXIT_PRESENTATION_ERROR: i32 = 2;
 const EXIT_FAIL: i32 = 3;
 /// testlib's `_points` (`quitp`): the checker gives a score, not a verdict.
 const EXIT_POINTS: i32 = 7;
-/// The line that opens the report of an uncaught Python exception.
-const PYTHON_TRACEBACK: &str = "Traceback (most recent call last):";
 
 /// Runs `program` on the case; its messages call it `shown` when given (what judge.toml names,
 /// where `program` is a build of it).
@@ -148,9 +146,7 @@ pub(super) fn classify_command(
     };
     // Python exits 1 on an uncaught exception, testlib's WA: a checker that crashed would
     // blame the team. Its traceback says it crashed.
-    let traceback = String::from_utf8_lossy(stderr)
-        .lines()
-        .any(|l| l.trim_end() == PYTHON_TRACEBACK);
+    let traceback = crate::verdict::has_python_traceback(&String::from_utf8_lossy(stderr));
     match code {
         Some(EXIT_WRONG_ANSWER) if traceback => Judgement::judge_error(format!(
             "checker `{}` crashed (a Python traceback, exit 1){}",

@@ -280,8 +280,15 @@ fn read_bounded(path: &Path) -> String {
     String::from_utf8_lossy(&text).trim().to_string()
 }
 
-/// testlib prints its verdict line last on stderr (`wrong answer …`, `ok …`).
+/// testlib prints its verdict line last on stderr (`wrong answer …`, `ok …`). A Python
+/// interactor that crashed printed its traceback: its opening line is kept above the last
+/// (the exception), so that its exit 1 is read as the crash it is, not as testlib's WA.
 fn last_lines(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
-    crate::text::tail_lines(text.trim_end(), 1).join(" ")
+    let last = crate::text::tail_lines(text.trim_end(), 1).join(" ");
+    if crate::verdict::has_python_traceback(&text) {
+        format!("{}\n{last}", crate::verdict::PYTHON_TRACEBACK)
+    } else {
+        last
+    }
 }

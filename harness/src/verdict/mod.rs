@@ -335,6 +335,7 @@ pub fn interactor_said(
     submission_ended: bool,
 ) -> InteractorSaid {
     use crate::units::{format_bytes, format_duration};
+    let traceback = has_python_traceback(message);
     // Validators often log the whole game (`Guess 3 is 125`); the last line is the verdict's
     // reason (`Guess 4: couldn't read an integer`).
     let message = message
@@ -375,7 +376,29 @@ pub fn interactor_said(
             format_duration(limits.cpu_time)
         ));
     }
+    // Python exits 1 on an uncaught exception, testlib's WA: an interactor that crashed would
+    // blame the submission. Its traceback says it crashed.
+    if protocol == InteractorProtocol::Testlib
+        && run.termination == Termination::Exited(1)
+        && traceback
+    {
+        return InteractorSaid::Failed(format!(
+            "the interactor crashed (a Python traceback, exit 1): {message}"
+        ));
+    }
     said_by_end(protocol, run.termination, &message)
+}
+
+/// The line that opens Python's report of an uncaught exception.
+pub const PYTHON_TRACEBACK: &str = "Traceback (most recent call last):";
+
+/// Whether `stderr` holds Python's report of an uncaught exception (its opening line whole):
+/// a judge's Python program (a checker, an interactor) that exits 1 with it crashed, where
+/// testlib's exit codes would read the 1 as the team's wrong answer.
+pub fn has_python_traceback(stderr: &str) -> bool {
+    stderr
+        .lines()
+        .any(|line| line.trim_end() == PYTHON_TRACEBACK)
 }
 
 /// What the interactor's end says by itself (its exit code read by its protocol, or the
@@ -848,6 +871,31 @@ mod tests {
         let said = |protocol, run: RunResult, ended| {
             interactor_said(protocol, &run, &interactor_limits(), "why", ended)
         };
+        // A crashed Python interactor exits 1, testlib's WA: its traceback makes it a failure.
+        let crashed = interactor_said(
+            Testlib,
+            &exited(1),
+            &interactor_limits(),
+            "Traceback (most recent call last):\n  File \"i.py\", line 4\nValueError: bad\n",
+            true,
+        );
+        assert_eq!(
+            crashed,
+            InteractorSaid::Failed(
+                "the interactor crashed (a Python traceback, exit 1): ValueError: bad".into()
+            )
+        );
+        let said_wa = interactor_said(
+            Testlib,
+            &exited(1),
+            &interactor_limits(),
+            "wrong: see Traceback (most recent call last): here",
+            true,
+        );
+        assert!(
+            matches!(said_wa, InteractorSaid::WrongAnswer(_)),
+            "{said_wa:?}"
+        );
         let accepted = InteractorSaid::Accepted("why".into());
         assert_eq!(said(Testlib, exited(0), true), accepted);
         assert_eq!(said(Kattis, exited(42), true), accepted);
