@@ -734,7 +734,7 @@ fn assert_keys_out_of_reach(output: &Output) {
 #[test]
 fn the_users_session_keyring_is_out_of_reach() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     keys::own_session_with_a_secret();
@@ -778,7 +778,7 @@ fn the_users_session_keyring_is_out_of_reach_without_root_too() {
     let doctor = as_nobody(dir.path(), &["doctor"])
         .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
     if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
-        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        common::skipped("no sandbox without root here (or the fixture is not readable)");
         return;
     }
     // The session keyring is the test's (root's): `nobody` possesses it through its session.
@@ -876,7 +876,7 @@ fn verdicts_and_output(output: &Output) -> Vec<(String, String, String)> {
 #[test]
 fn the_syscall_filter_refuses_each_call_with_an_error() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = refused_calls_project("");
@@ -893,7 +893,7 @@ fn the_syscall_filter_refuses_each_call_with_an_error() {
 #[test]
 fn a_language_may_lift_the_syscall_filter() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = refused_calls_project(C_WITHOUT_FILTER);
@@ -940,7 +940,7 @@ fn assert_folder_filled(case: &Value) {
 #[test]
 fn files_written_in_the_folder_are_memory_and_bounded() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = fill_tmp_project();
@@ -974,7 +974,7 @@ fn files_written_in_the_folder_are_bounded_without_root_too() {
     let doctor = as_nobody(dir.path(), &["doctor"])
         .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
     if !readable || !doctor.is_some_and(|text| text.contains("namespaces: yes")) {
-        eprintln!("skipped: no sandbox without root here (or the fixture is not readable)");
+        common::skipped("no sandbox without root here (or the fixture is not readable)");
         return;
     }
     // Without root there is no cgroup to charge the files to: 512 MiB under a 64 MiB limit
@@ -988,7 +988,7 @@ fn files_written_in_the_folder_are_bounded_without_root_too() {
 #[test]
 fn a_vsock_port_cannot_be_taken() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = project("vsock", "1 2\n", "");
@@ -1059,7 +1059,7 @@ fn socket_buffers_of_many_processes_are_memory_without_root() {
 #[test]
 fn the_filter_holds_on_a_worker_that_also_ran_a_program_without_it() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -1115,7 +1115,7 @@ fn the_filter_holds_on_a_worker_that_also_ran_a_program_without_it() {
 #[test]
 fn a_key_a_program_without_the_filter_planted_is_gone_for_the_next_run() {
     if !sandbox_available() {
-        eprintln!("skipped: no sandbox here");
+        common::skipped("no sandbox here");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

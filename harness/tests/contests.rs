@@ -91,7 +91,7 @@ fn contest(project: &Project) -> std::path::PathBuf {
             .unwrap()
             .contains("label: B"));
     } else {
-        eprintln!("skipped: BAPCtools (`bt`) is not installed: the contest is written by hand");
+        common::skipped("BAPCtools (`bt`) is not installed: the contest is written by hand");
         write(&root, "contest.yaml", "id: mycontest\nname: My Contest\n");
         write(
             &root,
