@@ -201,6 +201,9 @@ pub enum OutputValidator {
     /// A Polygon package's testlib checker, built: `checker INPUT OUTPUT ANSWER`, testlib's
     /// exit codes.
     Testlib(PackageProgram),
+    /// A CMS task's checker, built: `checker INPUT ANSWER OUTPUT`, a score from 0 to 1 on
+    /// stdout and its message on stderr.
+    Cms(PackageProgram),
 }
 
 impl PackageChecker {
@@ -233,6 +236,7 @@ impl PackageChecker {
             },
             OutputValidator::Custom(program) => custom(program, flags, case, output),
             OutputValidator::Testlib(program) => testlib(program, case, output),
+            OutputValidator::Cms(program) => cms(program, case, output),
         }
     }
 }
@@ -439,6 +443,53 @@ fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Jud
         &result.stdout,
         &result.stderr_tail,
     )
+}
+
+/// Runs a CMS checker on one output: `checker INPUT ANSWER OUTPUT`, read as CMS reads it
+/// (`extract_outcome_and_text`, as for a manager). A checker that fails is the judge's error.
+fn cms(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+    let name = &checker.name;
+    let prepared = RunFolder::new().and_then(|folder| {
+        let output_file = folder.path().join("output");
+        std::fs::write(&output_file, output)?;
+        let laid_out = checker.laid_out(folder.path())?;
+        Ok((folder, output_file, laid_out))
+    });
+    let (folder, output_file, (program, mut args)) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => {
+            return Judgement::judge_error(format!(
+                "cannot make a run folder for checker `{name}`: {error}"
+            ))
+        }
+    };
+    args.extend([
+        absolute(case.input),
+        absolute(case.answer),
+        output_file.into_os_string(),
+    ]);
+    let result = match run_in(&program, &args, Stdin::Null, folder.path()) {
+        Ok(result) => result,
+        Err(error) => {
+            return Judgement::judge_error(format!("checker `{name}` could not run: {error}"))
+        }
+    };
+    if let Some(hit) = result.limit_hit {
+        return Judgement::judge_error(format!("checker `{name}` was stopped: {}", limit_hit(hit)));
+    }
+    let said =
+        crate::verdict::communication::manager_said(&result, &result.stdout, &result.stderr_tail);
+    let said = match said {
+        crate::verdict::communication::ManagerSaid::Failed(why) => {
+            crate::verdict::communication::ManagerSaid::Failed(why.replacen(
+                "the manager",
+                &format!("checker `{name}`"),
+                1,
+            ))
+        }
+        score => score,
+    };
+    crate::verdict::communication::scored_by(&said, true)
 }
 
 #[cfg(test)]
