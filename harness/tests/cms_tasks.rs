@@ -161,16 +161,3 @@ fn only_gen_without_generated_data_says_so() {
         .stderr_contains("made by `gen/GEN`, which the harness does not run")
         .run();
 }
-
-#[test]
-fn a_tps_task_folder_is_refused_by_name() {
-    Project::new()
-        .file(
-            "mountains/problem.json",
-            "{\"name\": \"mountains\", \"type\": \"Batch\"}\n",
-        )
-        .args(["verify", "mountains"])
-        .status(2)
-        .stderr_contains("a TPS task folder")
-        .run();
-}

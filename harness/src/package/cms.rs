@@ -464,11 +464,14 @@ fn checker_of(root: &Path) -> Result<super::Validation, PackageError> {
         let found = if exact.is_file() { Some(exact) } else { source };
         if let Some(path) = found {
             super::check_program(root, &path)?;
-            return Ok(super::Validation::Cms(SourceProgram {
-                name: format!("{folder}/{}", file_name(&path)),
-                path,
-                constants: Vec::new(),
-            }));
+            return Ok(super::Validation::Cms {
+                program: SourceProgram {
+                    name: format!("{folder}/{}", file_name(&path)),
+                    path,
+                    constants: Vec::new(),
+                },
+                include: None,
+            });
         }
     }
     Ok(super::Validation::Builtin(crate::check::Checker::Tokens))

@@ -18,6 +18,8 @@ pub fn detect(dir: &Path) -> Option<Format> {
         Some(Format::Polygon)
     } else if super::cms::is_task(dir) {
         Some(Format::Cms)
+    } else if super::tps::is_task(dir) {
+        Some(Format::Tps)
     } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
         Some(Format::KattisLegacy)
     } else {
@@ -30,12 +32,8 @@ pub fn open(dir: &Path) -> Result<Package, PackageError> {
     match detect(dir) {
         Some(Format::Polygon) => super::polygon::open(dir),
         Some(Format::Cms) => super::cms::open(dir),
+        Some(Format::Tps) => super::tps::open(dir),
         Some(format) => super::kattis::open(dir, format),
-        // Named, so that a TPS task is not taken for an empty folder.
-        None if dir.join("problem.json").is_file() => Err(PackageError::Unsupported {
-            path: dir.join("problem.json"),
-            message: "a TPS task folder (`problem.json`): TPS tasks are not read as packages yet (hint: CMS `task.yaml`, Kattis and Polygon packages are)".to_string(),
-        }),
         None => Err(PackageError::NotAPackage(dir.to_path_buf())),
     }
 }
@@ -97,9 +95,10 @@ pub fn load(
     // A validator's `score.txt` is read as its package's version of the format says.
     let feedback = match package.format {
         super::Format::KattisLegacy => crate::score::FeedbackRules::Legacy,
-        super::Format::Kattis2025 | super::Format::Polygon | super::Format::Cms => {
-            crate::score::FeedbackRules::Kattis2025
-        }
+        super::Format::Kattis2025
+        | super::Format::Polygon
+        | super::Format::Cms
+        | super::Format::Tps => crate::score::FeedbackRules::Kattis2025,
     };
     let program_of = |built: &super::build::Built, name: &str| {
         let mut program = built.package_program(name);
@@ -150,15 +149,18 @@ pub fn load(
             }))
         }
         Validation::Builtin(checker) => checker.clone(),
-        Validation::Cms(source) => {
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: None,
-                validator: crate::check::package::OutputValidator::Cms(cms_checker(
-                    source, &languages,
-                )?),
-                groups: Vec::new(),
-            }))
-        }
+        Validation::Cms {
+            program: source,
+            include,
+        } => Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+            passes: None,
+            validator: crate::check::package::OutputValidator::Cms(cms_checker(
+                source,
+                &languages,
+                include.as_deref(),
+            )?),
+            groups: Vec::new(),
+        })),
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = super::build::build(program, &languages, Some(include))?;
@@ -195,6 +197,7 @@ pub fn load(
         reference: None,
         cases: package.root.join(match package.format {
             Format::Cms => "input",
+            Format::Tps => "tests",
             _ => "data",
         }),
         time_limit,
@@ -219,6 +222,7 @@ pub fn load(
         path: package.root.join(match package.format {
             Format::Polygon => "problem.xml",
             Format::Cms => "task.yaml",
+            Format::Tps => "problem.json",
             _ => "problem.yaml",
         }),
         build: None,
@@ -239,9 +243,10 @@ pub fn load(
 fn cms_checker(
     source: &super::SourceProgram,
     languages: &[Language],
+    include: Option<&Path>,
 ) -> Result<crate::check::package::PackageProgram, PackageError> {
     if source.path.extension().is_some() {
-        return Ok(super::build::build(source, languages, None)?.package_program(&source.name));
+        return Ok(super::build::build(source, languages, include)?.package_program(&source.name));
     }
     use std::os::unix::fs::PermissionsExt;
     let executable = std::fs::metadata(&source.path)

@@ -17,6 +17,7 @@ pub mod limits;
 mod load;
 pub mod polygon;
 pub mod submissions;
+pub mod tps;
 pub mod validate;
 pub(crate) mod yaml;
 
@@ -31,7 +32,7 @@ pub use submissions::{PackageSubmission, Skipped};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
-    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`, a CMS task `task.yaml`)", .0.display())]
+    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`, a CMS task `task.yaml`, a TPS task `problem.json`)", .0.display())]
     NotAPackage(PathBuf),
     #[error("cannot read `{}`: {source}", path.display())]
     Read {
@@ -62,6 +63,8 @@ pub enum Format {
     Polygon,
     /// A CMS `italy_yaml` task folder (`task.yaml`).
     Cms,
+    /// A TPS task folder (`problem.json`).
+    Tps,
 }
 
 impl Format {
@@ -71,6 +74,7 @@ impl Format {
             Format::Kattis2025 => "Kattis/ICPC package (2025-09)",
             Format::Polygon => "Polygon package",
             Format::Cms => "CMS task (italy_yaml)",
+            Format::Tps => "TPS task",
         }
     }
 }
@@ -103,7 +107,11 @@ pub enum Validation {
     Builtin(Checker),
     /// A CMS checker (`check/checker`): `checker INPUT ANSWER OUTPUT`, a score from 0 to 1 on
     /// stdout, its message on stderr.
-    Cms(SourceProgram),
+    Cms {
+        program: SourceProgram,
+        /// The folder with the testlib it is built with (a TPS checker's `checker/`).
+        include: Option<PathBuf>,
+    },
 }
 
 /// How an interactive package's interactor is given.

@@ -143,7 +143,7 @@ pub(crate) fn warn_unsandboxed(package: &package::Package, input_validators: boo
     match &package.validation {
         package::Validation::Custom(program)
         | package::Validation::Testlib { program, .. }
-        | package::Validation::Cms(program) => {
+        | package::Validation::Cms { program, .. } => {
             programs.push(&program.name);
         }
         package::Validation::Default | package::Validation::Builtin(_) => {}
