@@ -48,7 +48,10 @@ fn the_samples_submissions_get_the_verdicts_solutions_json_gives() {
     assert_eq!(
         got,
         BTreeMap::from([
-            ("mountains/solution/bt-optimized.cpp".into(), entry("TLE", 70.0)),
+            (
+                "mountains/solution/bt-optimized.cpp".into(),
+                entry("TLE", 70.0)
+            ),
             ("mountains/solution/greedy.cpp".into(), entry("WA", 0.0)),
             ("mountains/solution/mountain.cpp".into(), entry("AC", 100.0)),
             (
