@@ -81,20 +81,9 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             }
         }
     }
-    let seconds = number(&task, &yaml_path, &["time_limit", "timeout"])?.unwrap_or(1.0);
-    if !(seconds > 0.0 && seconds <= 3600.0) {
-        return Err(invalid(
-            &yaml_path,
-            format!("`time_limit` is {seconds}: seconds, more than 0 and at most 3600"),
-        ));
-    }
-    let megabytes = number(&task, &yaml_path, &["memory_limit", "memlimit"])?.unwrap_or(256.0);
-    if !(megabytes >= 1.0 && megabytes <= f64::from(1 << 20)) {
-        return Err(invalid(
-            &yaml_path,
-            format!("`memory_limit` is {megabytes}: MiB, at least 1"),
-        ));
-    }
+    let seconds = number(&task, &yaml_path, &["time_limit", "timeout"])?;
+    let megabytes = number(&task, &yaml_path, &["memory_limit", "memlimit"])?;
+    let (time_limit, memory_limit) = limits(&yaml_path, seconds, megabytes)?;
     let files = file_io(&task, &yaml_path)?;
     let subtasks = gen_subtasks(&root)?;
     let n_input = match number(&task, &yaml_path, &["n_input"])? {
@@ -147,10 +136,10 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         validation,
         input_validators: Vec::new(),
         time_limit: TimeLimit::Given {
-            limit: Duration::from_secs_f64(seconds),
+            limit: time_limit,
             source: "task.yaml",
         },
-        memory_limit: (megabytes * f64::from(1 << 20)) as u64,
+        memory_limit,
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
@@ -159,6 +148,33 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         files,
         graders,
     })
+}
+
+/// An olympiad task's limits, in seconds and MiB as CMS and TPS give them (1 s and 256 MiB
+/// when not given), checked.
+pub(super) fn limits(
+    path: &Path,
+    seconds: Option<f64>,
+    megabytes: Option<f64>,
+) -> Result<(Duration, u64), PackageError> {
+    let seconds = seconds.unwrap_or(1.0);
+    if !(seconds > 0.0 && seconds <= 3600.0) {
+        return Err(invalid(
+            path,
+            format!("`time_limit` is {seconds}: seconds, more than 0 and at most 3600"),
+        ));
+    }
+    let megabytes = megabytes.unwrap_or(256.0);
+    if !(1.0..=f64::from(1 << 20)).contains(&megabytes) {
+        return Err(invalid(
+            path,
+            format!("`memory_limit` is {megabytes}: MiB, at least 1"),
+        ));
+    }
+    Ok((
+        Duration::from_secs_f64(seconds),
+        (megabytes * f64::from(1 << 20)) as u64,
+    ))
 }
 
 /// The first of `keys` task.yaml has, as a number.

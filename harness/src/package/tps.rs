@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -106,20 +105,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     }
     let name = problem.name.clone().unwrap_or_else(|| file_name(&root));
     let title = problem.title.clone().unwrap_or_else(|| name.clone());
-    let seconds = problem.time_limit.unwrap_or(1.0);
-    if !(seconds > 0.0 && seconds <= 3600.0) {
-        return Err(invalid(
-            &json_path,
-            format!("`time_limit` is {seconds}: seconds, more than 0 and at most 3600"),
-        ));
-    }
-    let megabytes = problem.memory_limit.unwrap_or(256.0);
-    if !(1.0..=f64::from(1 << 20)).contains(&megabytes) {
-        return Err(invalid(
-            &json_path,
-            format!("`memory_limit` is {megabytes}: MiB, at least 1"),
-        ));
-    }
+    let (time_limit, memory_limit) =
+        super::cms::limits(&json_path, problem.time_limit, problem.memory_limit)?;
     let (cases, subtasks) = tests_of(&root)?;
     let scoring = scoring_of(&root, &subtasks)?;
     let validation = checker_of(&root, problem.has_checker)?;
@@ -141,10 +128,10 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         validation,
         input_validators: Vec::new(),
         time_limit: TimeLimit::Given {
-            limit: Duration::from_secs_f64(seconds),
+            limit: time_limit,
             source: "problem.json",
         },
-        memory_limit: (megabytes * f64::from(1 << 20)) as u64,
+        memory_limit,
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
