@@ -121,33 +121,69 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let graders = graders_of(&root)?;
     let submissions = reference_of(&root, &name)?;
     Ok(Package {
-        root: root.clone(),
-        format: Format::Cms,
-        name,
-        title,
+        output_only,
+        files,
+        ..scored_task(
+            Task {
+                root,
+                format: Format::Cms,
+                name,
+                title,
+                limits: (time_limit, memory_limit, "task.yaml"),
+            },
+            scoring,
+            cases,
+            validation,
+            (submissions, graders),
+        )
+    })
+}
+
+/// What names an olympiad task and bounds its runs.
+pub(super) struct Task {
+    pub root: std::path::PathBuf,
+    pub format: Format,
+    pub name: String,
+    pub title: String,
+    /// The time limit, the memory limit and the file that gives them.
+    pub limits: (Duration, u64, &'static str),
+}
+
+/// A CMS or TPS task as a package: scored, a batch task (stdin and stdout, as the caller
+/// may change), judged by `validation`, its submissions and graders given.
+pub(super) fn scored_task(
+    task: Task,
+    scoring: Scoring,
+    cases: Vec<Case>,
+    validation: super::Validation,
+    (submissions, graders): (Vec<super::PackageSubmission>, crate::config::Graders),
+) -> Package {
+    let (limit, memory_limit, source) = task.limits;
+    Package {
+        root: task.root,
+        format: task.format,
+        name: task.name,
+        title: task.title,
         scoring: true,
         scoring_rules: Some(std::sync::Arc::new(scoring)),
         interaction: Interaction::None,
-        output_only,
+        output_only: false,
         passes: None,
         cases,
         groups: Vec::new(),
         checks: Vec::new(),
         validation,
         input_validators: Vec::new(),
-        time_limit: TimeLimit::Given {
-            limit: time_limit,
-            source: "task.yaml",
-        },
+        time_limit: TimeLimit::Given { limit, source },
         memory_limit,
         output_limit: 64 << 20,
         submissions,
         skipped: Vec::new(),
         testlib_validators: false,
         include: None,
-        files,
+        files: crate::config::FileIo::default(),
         graders,
-    })
+    }
 }
 
 /// An olympiad task's limits, in seconds and MiB as CMS and TPS give them (1 s and 256 MiB

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::expected::Expected;
-use super::{file_name, Format, Interaction, Package, PackageError, SourceProgram, TimeLimit};
+use super::{file_name, Format, Package, PackageError, SourceProgram};
 use crate::case::discover::Case;
 use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item, Rule, Scoring};
 use crate::verdict::Verdict;
@@ -112,34 +112,19 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let validation = checker_of(&root, problem.has_checker)?;
     let graders = graders_of(&root, problem.has_grader)?;
     let submissions = solutions_of(&root, &subtasks)?;
-    Ok(Package {
-        root: root.clone(),
-        format: Format::Tps,
-        name,
-        title,
-        scoring: true,
-        scoring_rules: Some(std::sync::Arc::new(scoring)),
-        interaction: Interaction::None,
-        output_only: false,
-        passes: None,
-        cases,
-        groups: Vec::new(),
-        checks: Vec::new(),
-        validation,
-        input_validators: Vec::new(),
-        time_limit: TimeLimit::Given {
-            limit: time_limit,
-            source: "problem.json",
+    Ok(super::cms::scored_task(
+        super::cms::Task {
+            root,
+            format: Format::Tps,
+            name,
+            title,
+            limits: (time_limit, memory_limit, "problem.json"),
         },
-        memory_limit,
-        output_limit: 64 << 20,
-        submissions,
-        skipped: Vec::new(),
-        testlib_validators: true,
-        include: None,
-        files: crate::config::FileIo::default(),
-        graders,
-    })
+        scoring,
+        cases,
+        validation,
+        (submissions, graders),
+    ))
 }
 
 /// One subtask as `gen/data` and `subtasks.json` give it.
