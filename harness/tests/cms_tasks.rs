@@ -161,3 +161,35 @@ fn only_gen_without_generated_data_says_so() {
         .stderr_contains("made by `gen/GEN`, which the harness does not run")
         .run();
 }
+
+#[test]
+fn an_output_only_tasks_answer_files_score_as_its_tests_expect() {
+    let cms = fixtures();
+    let project = Project::new().tree("outputonly", &cms.join("outputonlycomparator"));
+    // Tests.py: correct-outputonly 100, incorrect-outputonly 0, one of each 50; the files
+    // handed in as CMS names them, `output_000.txt` and `output_001.txt`.
+    for (answers, first, second, verdict, score, code) in [
+        ("correct", "correct", "correct", "AC", 100.0, 0),
+        ("incorrect", "incorrect", "incorrect", "WA", 0.0, 1),
+        ("partial", "correct", "incorrect", "WA", 50.0, 1),
+    ] {
+        for (index, which) in [(0, first), (1, second)] {
+            let text =
+                std::fs::read_to_string(cms.join(format!("code/{which}-outputonly-00{index}.txt")))
+                    .unwrap();
+            project.write(&format!("{answers}/output_00{index}.txt"), &text);
+        }
+        let output = project
+            .harness()
+            .args(["judge", "outputonly", answers, "--format", "json"])
+            .output()
+            .unwrap();
+        let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(
+            (document["verdict"].as_str(), document["score"].as_f64()),
+            (Some(verdict), Some(score)),
+            "{answers}"
+        );
+        assert_eq!(output.status.code(), Some(code), "{answers}");
+    }
+}
