@@ -201,6 +201,9 @@ pub enum OutputValidator {
     /// A Polygon package's testlib checker, built: `checker INPUT OUTPUT ANSWER`, testlib's
     /// exit codes.
     Testlib(PackageProgram),
+    /// A CMS task's checker, built: `checker INPUT ANSWER OUTPUT`, a score from 0 to 1 on
+    /// stdout and its message on stderr.
+    Cms(PackageProgram),
 }
 
 impl PackageChecker {
@@ -233,6 +236,7 @@ impl PackageChecker {
             },
             OutputValidator::Custom(program) => custom(program, flags, case, output),
             OutputValidator::Testlib(program) => testlib(program, case, output),
+            OutputValidator::Cms(program) => cms(program, case, output),
         }
     }
 }
@@ -402,8 +406,15 @@ fn limit_hit(hit: run::LimitHit) -> String {
     }
 }
 
-/// Runs a package's testlib checker on one output: `checker INPUT OUTPUT ANSWER`.
-fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+/// Runs a checker on one output written to a file of its run folder, its arguments the
+/// input, the output and the answer in the order its protocol wants them; a checker that
+/// cannot run or is stopped is the judge's error, returned as the judgement.
+fn run_checker(
+    checker: &PackageProgram,
+    case: &CaseFiles<'_>,
+    output: &[u8],
+    answer_before_output: bool,
+) -> Result<run::RunResult, Judgement> {
     let name = &checker.name;
     let prepared = RunFolder::new().and_then(|folder| {
         let output_file = folder.path().join("output");
@@ -411,34 +422,59 @@ fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Jud
         let laid_out = checker.laid_out(folder.path())?;
         Ok((folder, output_file, laid_out))
     });
-    let (folder, output_file, (program, mut args)) = match prepared {
-        Ok(prepared) => prepared,
-        Err(error) => {
-            return Judgement::judge_error(format!(
-                "cannot make a run folder for checker `{name}`: {error}"
-            ))
-        }
+    let (folder, output_file, (program, mut args)) = prepared.map_err(|error| {
+        Judgement::judge_error(format!(
+            "cannot make a run folder for checker `{name}`: {error}"
+        ))
+    })?;
+    let (second, third) = if answer_before_output {
+        (absolute(case.answer), output_file.into_os_string())
+    } else {
+        (output_file.into_os_string(), absolute(case.answer))
     };
-    args.extend([
-        absolute(case.input),
-        output_file.into_os_string(),
-        absolute(case.answer),
-    ]);
-    let result = match run_in(&program, &args, Stdin::Null, folder.path()) {
-        Ok(result) => result,
-        Err(error) => {
-            return Judgement::judge_error(format!("checker `{name}` could not run: {error}"))
-        }
-    };
+    args.extend([absolute(case.input), second, third]);
+    let result = run_in(&program, &args, Stdin::Null, folder.path()).map_err(|error| {
+        Judgement::judge_error(format!("checker `{name}` could not run: {error}"))
+    })?;
     if let Some(hit) = result.limit_hit {
-        return Judgement::judge_error(format!("checker `{name}` was stopped: {}", limit_hit(hit)));
+        return Err(Judgement::judge_error(format!(
+            "checker `{name}` was stopped: {}",
+            limit_hit(hit)
+        )));
     }
-    super::command::classify_command(
-        Path::new(name),
-        result.termination,
-        &result.stdout,
-        &result.stderr_tail,
-    )
+    Ok(result)
+}
+
+/// Runs a package's testlib checker on one output: `checker INPUT OUTPUT ANSWER`.
+fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+    match run_checker(checker, case, output, false) {
+        Ok(result) => super::command::classify_command(
+            Path::new(&checker.name),
+            result.termination,
+            &result.stdout,
+            &result.stderr_tail,
+        ),
+        Err(judgement) => judgement,
+    }
+}
+
+/// Runs a CMS checker on one output: `checker INPUT ANSWER OUTPUT`, read as CMS reads it
+/// (`extract_outcome_and_text`, as for a manager). A checker that fails is the judge's error.
+fn cms(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+    use crate::verdict::communication::{manager_said, scored_by, ManagerSaid};
+    let result = match run_checker(checker, case, output, true) {
+        Ok(result) => result,
+        Err(judgement) => return judgement,
+    };
+    let said = match manager_said(&result, &result.stdout, &result.stderr_tail) {
+        ManagerSaid::Failed(why) => ManagerSaid::Failed(why.replacen(
+            "the manager",
+            &format!("checker `{}`", checker.name),
+            1,
+        )),
+        score => score,
+    };
+    scored_by(&said, true)
 }
 
 #[cfg(test)]

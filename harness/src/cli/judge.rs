@@ -17,8 +17,8 @@ use crate::session::JudgeRequest;
     override_usage = "harness judge [OPTIONS] PROBLEM SOURCE\n       harness judge [OPTIONS] CONTEST_DIR LABEL SOURCE\n       harness judge [OPTIONS] SOURCE [--cases DIR]\n       harness judge [OPTIONS] [PROBLEM] --cmd COMMAND"
 )]
 pub struct JudgeArgs {
-    /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC or
-    /// Polygon) judged as it is; or, alone, the source file to judge on the cases of `--cases`
+    /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC,
+    /// Polygon, a CMS or TPS task) judged as it is; or, alone, the source file to judge on the cases of `--cases`
     /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed. With
     /// `--cmd`, the problem alone, or nothing (the cases of `--cases`, default `test/`).
     #[arg(value_name = "PROBLEM|PKG_DIR", required_unless_present = "cmd")]

@@ -14,7 +14,8 @@ use crate::session::VerifyRequest;
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
     /// Only the submissions of these problems (default: all); or problem package folders
-    /// (Kattis/ICPC or Polygon), or a folder of packages, whose own submissions are verified.
+    /// (Kattis/ICPC, Polygon, a CMS or TPS task), or a folder of packages, whose own submissions
+    /// are verified.
     #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problems: Vec<String>,
     /// The folder of stored submissions, `<problem>/<expected>/FILE` below it

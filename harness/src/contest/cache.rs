@@ -111,7 +111,8 @@ fn checker_words(checker: &crate::check::Checker) -> Vec<PathBuf> {
             .collect(),
         crate::check::Checker::Package(checker) => match &checker.validator {
             crate::check::package::OutputValidator::Custom(program)
-            | crate::check::package::OutputValidator::Testlib(program) => program_words(program),
+            | crate::check::package::OutputValidator::Testlib(program)
+            | crate::check::package::OutputValidator::Cms(program) => program_words(program),
             crate::check::package::OutputValidator::Default => Vec::new(),
         },
         _ => Vec::new(),

@@ -251,7 +251,12 @@ fn as_it_is(
     let dialect = match crate::package::detect(root) {
         Some(crate::package::Format::KattisLegacy) => super::Dialect::Domjudge,
         Some(crate::package::Format::Kattis2025) => super::Dialect::Kattis,
-        Some(crate::package::Format::Polygon) | None => {
+        Some(
+            crate::package::Format::Polygon
+            | crate::package::Format::Cms
+            | crate::package::Format::Tps,
+        )
+        | None => {
             return Err(ExportError::NotKattis {
                 problem: problem.name.clone(),
                 path: root.to_path_buf(),

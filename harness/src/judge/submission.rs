@@ -171,7 +171,12 @@ fn included(
     problem: &Problem,
     language: &Language,
 ) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
-    if let Some(package) = &problem.package {
+    // A package's graders (a CMS task's `sol/grader.%l`) are given as judge.toml's are.
+    if let Some(package) = problem
+        .package
+        .as_ref()
+        .filter(|_| problem.graders.is_empty())
+    {
         let path = package.path.join("include");
         let included =
             crate::package::include::files_for(&package.path, language).map_err(|why| {

@@ -16,6 +16,10 @@ pub fn detect(dir: &Path) -> Option<Format> {
         Some(super::kattis::version(dir))
     } else if dir.join("problem.xml").is_file() {
         Some(Format::Polygon)
+    } else if super::cms::is_task(dir) {
+        Some(Format::Cms)
+    } else if super::tps::is_task(dir) {
+        Some(Format::Tps)
     } else if dir.join("domjudge-problem.ini").is_file() && dir.join("data").is_dir() {
         Some(Format::KattisLegacy)
     } else {
@@ -27,6 +31,8 @@ pub fn detect(dir: &Path) -> Option<Format> {
 pub fn open(dir: &Path) -> Result<Package, PackageError> {
     match detect(dir) {
         Some(Format::Polygon) => super::polygon::open(dir),
+        Some(Format::Cms) => super::cms::open(dir),
+        Some(Format::Tps) => super::tps::open(dir),
         Some(format) => super::kattis::open(dir, format),
         None => Err(PackageError::NotAPackage(dir.to_path_buf())),
     }
@@ -89,9 +95,10 @@ pub fn load(
     // A validator's `score.txt` is read as its package's version of the format says.
     let feedback = match package.format {
         super::Format::KattisLegacy => crate::score::FeedbackRules::Legacy,
-        super::Format::Kattis2025 | super::Format::Polygon => {
-            crate::score::FeedbackRules::Kattis2025
-        }
+        super::Format::Kattis2025
+        | super::Format::Polygon
+        | super::Format::Cms
+        | super::Format::Tps => crate::score::FeedbackRules::Kattis2025,
     };
     let program_of = |built: &super::build::Built, name: &str| {
         let mut program = built.package_program(name);
@@ -142,6 +149,18 @@ pub fn load(
             }))
         }
         Validation::Builtin(checker) => checker.clone(),
+        Validation::Cms {
+            program: source,
+            include,
+        } => Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
+            passes: None,
+            validator: crate::check::package::OutputValidator::Cms(cms_checker(
+                source,
+                &languages,
+                include.as_deref(),
+            )?),
+            groups: Vec::new(),
+        })),
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = super::build::build(program, &languages, Some(include))?;
@@ -172,11 +191,15 @@ pub fn load(
         interactor,
         multi_test: false,
         output_only: package.output_only,
-        graders: Default::default(),
+        graders: package.graders.clone(),
         communication: None,
         files: package.files.clone(),
         reference: None,
-        cases: package.root.join("data"),
+        cases: package.root.join(match package.format {
+            Format::Cms => "input",
+            Format::Tps => "tests",
+            _ => "data",
+        }),
         time_limit,
         wall_limit,
         memory_limit: package.memory_limit,
@@ -198,6 +221,8 @@ pub fn load(
         root: package.root.clone(),
         path: package.root.join(match package.format {
             Format::Polygon => "problem.xml",
+            Format::Cms => "task.yaml",
+            Format::Tps => "problem.json",
             _ => "problem.yaml",
         }),
         build: None,
@@ -210,6 +235,39 @@ pub fn load(
         package,
         config,
         interactor: ready,
+    })
+}
+
+/// A CMS task's checker: `check/checker` is the program itself (CMS runs the file it is
+/// given, a binary or a script with its `#!` line); a `check/checker.cpp` is built.
+fn cms_checker(
+    source: &super::SourceProgram,
+    languages: &[Language],
+    include: Option<&Path>,
+) -> Result<crate::check::package::PackageProgram, PackageError> {
+    if source.path.extension().is_some() {
+        return Ok(super::build::build(source, languages, include)?.package_program(&source.name));
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::metadata(&source.path)
+        .map(|m| m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false);
+    if !executable {
+        return Err(PackageError::Build {
+            path: source.path.clone(),
+            message: "the checker is not executable, and has no extension to build it by (hint: `chmod +x` it, or give its source as `checker.cpp`)".to_string(),
+        });
+    }
+    Ok(crate::check::package::PackageProgram {
+        program: source.path.clone(),
+        args: Vec::new(),
+        folder: source
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+        name: source.name.clone(),
+        feedback: crate::score::FeedbackRules::default(),
     })
 }
 

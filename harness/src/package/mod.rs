@@ -5,6 +5,7 @@
 //! a time limit computed from the accepted submissions) lives here.
 
 pub mod build;
+pub mod cms;
 pub mod contest;
 pub mod expectations;
 pub mod expected;
@@ -16,6 +17,7 @@ pub mod limits;
 mod load;
 pub mod polygon;
 pub mod submissions;
+pub mod tps;
 pub mod validate;
 pub(crate) mod yaml;
 
@@ -30,7 +32,7 @@ pub use submissions::{PackageSubmission, Skipped};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
-    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`)", .0.display())]
+    #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`, a CMS task `task.yaml`, a TPS task `problem.json`)", .0.display())]
     NotAPackage(PathBuf),
     #[error("cannot read `{}`: {source}", path.display())]
     Read {
@@ -59,6 +61,10 @@ pub enum Format {
     /// 2023-07-draft, finished as 2025-09.
     Kattis2025,
     Polygon,
+    /// A CMS `italy_yaml` task folder (`task.yaml`).
+    Cms,
+    /// A TPS task folder (`problem.json`).
+    Tps,
 }
 
 impl Format {
@@ -67,6 +73,8 @@ impl Format {
             Format::KattisLegacy => "Kattis/ICPC package (legacy)",
             Format::Kattis2025 => "Kattis/ICPC package (2025-09)",
             Format::Polygon => "Polygon package",
+            Format::Cms => "CMS task (italy_yaml)",
+            Format::Tps => "TPS task",
         }
     }
 }
@@ -97,6 +105,13 @@ pub enum Validation {
     },
     /// One of the judge's own checkers (Polygon's `std::` checkers).
     Builtin(Checker),
+    /// A CMS checker (`check/checker`): `checker INPUT ANSWER OUTPUT`, a score from 0 to 1 on
+    /// stdout, its message on stderr.
+    Cms {
+        program: SourceProgram,
+        /// The folder with the testlib it is built with (a TPS checker's `checker/`).
+        include: Option<PathBuf>,
+    },
 }
 
 /// How an interactive package's interactor is given.
@@ -155,6 +170,10 @@ pub struct Package {
     pub include: Option<PathBuf>,
     /// File input and output (Polygon's `input-file`/`output-file`) instead of stdin/stdout.
     pub files: crate::config::FileIo,
+    /// Graders compiled with each submission in their language, and the headers beside them
+    /// (a CMS task's `sol/grader.%l` and `sol/*.h`); a Kattis package's `include/` is read
+    /// when the submission is built instead.
+    pub graders: crate::config::Graders,
 }
 
 /// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a

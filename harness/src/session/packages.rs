@@ -40,7 +40,12 @@ pub fn package_dirs(args: &[String]) -> Result<Option<Vec<PathBuf>>> {
             .filter(|p| p.is_dir() && package::detect(p).is_some())
             .collect();
         if inside.is_empty() {
-            return Err(package::PackageError::NotAPackage(dir).into());
+            // Reading it names a format the harness knows of but does not read (TPS).
+            return Err(match package::open(&dir) {
+                Err(error) => error,
+                Ok(_) => package::PackageError::NotAPackage(dir),
+            }
+            .into());
         }
         inside.sort();
         dirs.extend(inside);
@@ -136,7 +141,9 @@ pub(crate) fn warn_unsandboxed(package: &package::Package, input_validators: boo
     static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let mut programs: Vec<&str> = Vec::new();
     match &package.validation {
-        package::Validation::Custom(program) | package::Validation::Testlib { program, .. } => {
+        package::Validation::Custom(program)
+        | package::Validation::Testlib { program, .. }
+        | package::Validation::Cms { program, .. } => {
             programs.push(&program.name);
         }
         package::Validation::Default | package::Validation::Builtin(_) => {}

@@ -123,6 +123,13 @@ pub fn blame(
             ),
         );
     }
+    scored_by(manager, scored)
+}
+
+/// What a CMS manager's or checker's score makes of a case: 1 AC, 0 WA; between, the
+/// fraction as the case's credit on a scored problem (AC, as CMS's partial outcome), WA on a
+/// pass-fail one; its failure a judge error.
+pub fn scored_by(manager: &ManagerSaid, scored: bool) -> Judgement {
     let (score, message) = match manager {
         ManagerSaid::Failed(why) => return Judgement::judge_error(why.clone()),
         ManagerSaid::Score(score, message) => (*score, message),

@@ -1,0 +1,569 @@
+//! TPS task folders (ioi-2017/tps), read as TPS reads them: `problem.json` (name, title,
+//! type, limits, `has_grader`, `has_checker`), `grader/<lang>/` compiled with the
+//! contestant's source, `checker/checker.cpp` built with the testlib beside it (TPS's
+//! testlib prints the score as a CMS checker does), `subtasks.json` with `gen/data` saying
+//! which test is in which subtask (`@subtask`, `@include`, one test a line, named
+//! `<subtask index>-<offset>` as TPS's `test_name.py` names them), `tests/*.in` + `*.out`
+//! as `tps gen` writes them, and `solutions.json`'s verdicts for the submissions in
+//! `solution/`. A subtask scores as CMS's GroupMin does.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::expected::Expected;
+use super::{file_name, Format, Package, PackageError, SourceProgram};
+use crate::case::discover::Case;
+use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item, Rule, Scoring};
+use crate::verdict::Verdict;
+
+/// The grader folders TPS has, by the format code the harness keys graders by, and the
+/// grader's file.
+const GRADERS: [(&str, &str, &str); 3] = [
+    ("cpp", "cpp", "grader.cpp"),
+    ("c", "c", "grader.c"),
+    ("java", "java", "grader.java"),
+];
+
+fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
+    PackageError::Invalid {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ProblemJson {
+    name: Option<String>,
+    title: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    time_limit: Option<f64>,
+    memory_limit: Option<f64>,
+    has_grader: Option<bool>,
+    has_checker: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SubtasksJson {
+    subtasks: BTreeMap<String, SubtaskJson>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SubtaskJson {
+    index: usize,
+    score: f64,
+}
+
+#[derive(Debug, Deserialize)]
+struct SolutionJson {
+    verdict: String,
+    #[serde(default)]
+    except: BTreeMap<String, String>,
+}
+
+/// Whether `dir` is a TPS task folder.
+pub fn is_task(dir: &Path) -> bool {
+    dir.join("problem.json").is_file()
+}
+
+/// A JSON file of the task, parsed, or where it is malformed.
+fn read_json<T: for<'de> Deserialize<'de>>(root: &Path, path: &Path) -> Result<T, PackageError> {
+    super::check_inside(root, path)?;
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
+        return Err(invalid(path, "larger than a task's JSON file: not read"));
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| PackageError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|error| PackageError::Syntax {
+        path: path.to_path_buf(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })
+}
+
+/// Reads the task folder `root`.
+pub fn open(root: &Path) -> Result<Package, PackageError> {
+    let root = root.canonicalize().map_err(|source| PackageError::Read {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let json_path = root.join("problem.json");
+    let problem: ProblemJson = read_json(&root, &json_path)?;
+    let kind = problem.kind.as_deref().unwrap_or("Batch");
+    if kind != "Batch" {
+        return Err(PackageError::Unsupported {
+            path: json_path,
+            message: format!(
+                "a TPS `{kind}` task: only Batch tasks (with or without a grader) are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
+            ),
+        });
+    }
+    let name = problem.name.clone().unwrap_or_else(|| file_name(&root));
+    let title = problem.title.clone().unwrap_or_else(|| name.clone());
+    let (time_limit, memory_limit) =
+        super::cms::limits(&json_path, problem.time_limit, problem.memory_limit)?;
+    let (cases, subtasks) = tests_of(&root)?;
+    let scoring = scoring_of(&root, &subtasks)?;
+    let validation = checker_of(&root, problem.has_checker)?;
+    let graders = graders_of(&root, problem.has_grader)?;
+    let submissions = solutions_of(&root, &subtasks)?;
+    Ok(super::cms::scored_task(
+        super::cms::Task {
+            root,
+            format: Format::Tps,
+            name,
+            title,
+            limits: (time_limit, memory_limit, "problem.json"),
+        },
+        scoring,
+        cases,
+        validation,
+        (submissions, graders),
+    ))
+}
+
+/// One subtask as `gen/data` and `subtasks.json` give it.
+#[derive(Debug, Clone)]
+struct Subtask {
+    name: String,
+    score: f64,
+    /// Its own tests, in `gen/data`'s order.
+    tests: Vec<String>,
+    /// The subtasks whose tests it includes, directly or through another.
+    includes: Vec<String>,
+}
+
+/// `gen/data` read as TPS's `gen_data_parser.py` reads it, each subtask given its score by
+/// `subtasks.json`, and the tests it names found in `tests/`.
+fn tests_of(root: &Path) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
+    let subtasks_path = root.join("subtasks.json");
+    let declared: SubtasksJson = read_json(root, &subtasks_path)?;
+    let data_path = root.join("gen/data");
+    if !data_path.is_file() {
+        return Err(invalid(
+            &data_path,
+            "missing: it says which test is in which subtask (TPS writes `tests/` from it)",
+        ));
+    }
+    super::check_inside(root, &data_path)?;
+    let text = std::fs::read_to_string(&data_path).map_err(|source| PackageError::Read {
+        path: data_path.clone(),
+        source,
+    })?;
+    let mut subtasks: Vec<Subtask> = Vec::new();
+    for (at, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let command = words.next().unwrap_or_default();
+        let at_line = |message: String| invalid(&data_path, format!("line {}: {message}", at + 1));
+        match command {
+            "@subtask" => {
+                let name = words
+                    .next()
+                    .ok_or_else(|| at_line("`@subtask` names no subtask".to_string()))?;
+                let score = declared
+                    .subtasks
+                    .get(name)
+                    .ok_or_else(|| {
+                        at_line(format!("subtask `{name}` is not in `subtasks.json`"))
+                    })?
+                    .score;
+                subtasks.push(Subtask {
+                    name: name.to_string(),
+                    score,
+                    tests: Vec::new(),
+                    includes: Vec::new(),
+                });
+            }
+            "@include" => {
+                let current = subtasks.len();
+                let Some(subtask) = subtasks.last() else {
+                    return Err(at_line("`@include` before any `@subtask`".to_string()));
+                };
+                let mut includes = subtask.includes.clone();
+                for included in words {
+                    let Some(other) = subtasks[..current - 1].iter().find(|s| s.name == included)
+                    else {
+                        return Err(at_line(format!(
+                            "`@include {included}`: no earlier subtask of that name"
+                        )));
+                    };
+                    includes.extend(other.includes.iter().cloned());
+                    includes.push(included.to_string());
+                }
+                includes.sort();
+                includes.dedup();
+                subtasks[current - 1].includes = includes;
+            }
+            other if other.starts_with('@') => {
+                return Err(at_line(format!(
+                    "`{other}`: TPS's gen/data knows `@subtask` and `@include` (a `@testset` is not read yet)"
+                )))
+            }
+            _ => {
+                let index = subtasks.len();
+                let Some(subtask) = subtasks.last_mut() else {
+                    return Err(at_line("a test before any `@subtask`".to_string()));
+                };
+                subtask
+                    .tests
+                    .push(format!("{}-{:02}", index - 1, subtask.tests.len() + 1));
+            }
+        }
+    }
+    for (position, subtask) in subtasks.iter().enumerate() {
+        let index = declared.subtasks[&subtask.name].index;
+        if index != position {
+            return Err(invalid(
+                &subtasks_path,
+                format!(
+                    "subtask `{}` has index {index}, and is subtask {position} of `gen/data`",
+                    subtask.name
+                ),
+            ));
+        }
+    }
+    let mut cases = Vec::new();
+    for name in subtasks.iter().flat_map(|s| &s.tests) {
+        let input = root.join(format!("tests/{name}.in"));
+        let answer = root.join(format!("tests/{name}.out"));
+        for file in [&input, &answer] {
+            super::check_inside(root, file)?;
+            if !file.is_file() {
+                return Err(invalid(
+                    file,
+                    "missing: `gen/data` names this test (hint: `tps gen` writes `tests/`; the harness does not run TPS's generators)",
+                ));
+            }
+        }
+        cases.push(Case {
+            name: name.clone(),
+            input,
+            answer,
+            args: Vec::new(),
+        });
+    }
+    Ok((cases, subtasks))
+}
+
+/// Each subtask its score times the least of its tests' scores (CMS's GroupMin), its own
+/// tests in its group; the tests it includes, judged in their own subtask, are a dependency:
+/// the subtask scores only if they all pass, as they would in its minimum.
+fn scoring_of(root: &Path, subtasks: &[Subtask]) -> Result<Scoring, PackageError> {
+    let mut items = Vec::new();
+    for subtask in subtasks {
+        if subtask.tests.is_empty() {
+            return Err(invalid(
+                &root.join("gen/data"),
+                format!(
+                    "subtask `{}` has no tests of its own: a subtask made only of `@include`s is not read yet",
+                    subtask.name
+                ),
+            ));
+        }
+        let cases = subtask
+            .tests
+            .iter()
+            .map(|t| Item::Case(CaseRule::new(t.clone(), CaseValue::Bounded(subtask.score))))
+            .collect();
+        let mut group =
+            ScoreGroup::new(subtask.name.clone(), Rule::Min, Some(subtask.score), cases);
+        group.depends_on = subtask.includes.clone();
+        items.push(Item::Group(group));
+    }
+    let total = subtasks.iter().map(|s| s.score).sum();
+    Scoring::new(ScoreGroup::new("", Rule::Sum, Some(total), items))
+        .map_err(|e| invalid(&root.join("subtasks.json"), e.to_string()))
+}
+
+/// `checker/checker.cpp` with the testlib beside it; without one (or `has_checker: false`),
+/// TPS compares the output with the answer token by token.
+fn checker_of(root: &Path, has_checker: Option<bool>) -> Result<super::Validation, PackageError> {
+    let path = root.join("checker/checker.cpp");
+    if has_checker == Some(false) || !path.is_file() {
+        return Ok(super::Validation::Builtin(crate::check::Checker::Tokens));
+    }
+    super::check_program(root, &path)?;
+    Ok(super::Validation::Cms {
+        program: SourceProgram {
+            name: "checker/checker.cpp".to_string(),
+            path,
+            constants: Vec::new(),
+        },
+        include: Some(root.join("checker")),
+    })
+}
+
+/// `grader/<lang>/grader.*` and the headers beside it, for each language the task has.
+fn graders_of(
+    root: &Path,
+    has_grader: Option<bool>,
+) -> Result<crate::config::Graders, PackageError> {
+    let mut graders = crate::config::Graders::default();
+    if has_grader == Some(false) {
+        return Ok(graders);
+    }
+    for (folder, code, file) in GRADERS {
+        let dir = root.join("grader").join(folder);
+        let grader = dir.join(file);
+        if !grader.is_file() {
+            continue;
+        }
+        super::check_inside(root, &grader)?;
+        graders.sources.push((code.to_string(), grader));
+        for entry in super::sorted_entries(&dir)? {
+            let header = matches!(
+                entry.extension().and_then(|e| e.to_str()),
+                Some("h" | "hpp")
+            );
+            if header
+                && entry.is_file()
+                && !graders
+                    .files
+                    .iter()
+                    .any(|f| file_name(f) == file_name(&entry))
+            {
+                super::check_inside(root, &entry)?;
+                graders.files.push(entry);
+            }
+        }
+    }
+    if has_grader == Some(true) && graders.sources.is_empty() {
+        return Err(invalid(
+            &root.join("problem.json"),
+            "`has_grader` is true, and `grader/` has no `cpp/grader.cpp`, `c/grader.c` or `java/grader.java`",
+        ));
+    }
+    Ok(graders)
+}
+
+/// A verdict of `solutions.json`: the verdicts it allows, and whether the subtask it is given
+/// for scores in full.
+fn tps_verdict(word: &str) -> Option<(Vec<Verdict>, bool)> {
+    Some(match word {
+        "model_solution" | "correct" => (vec![Verdict::Accepted], true),
+        "incorrect" => (vec![Verdict::WrongAnswer], false),
+        "time_limit" => (vec![Verdict::TimeLimitExceeded], false),
+        "memory_limit" => (
+            vec![Verdict::MemoryLimitExceeded, Verdict::RuntimeError],
+            false,
+        ),
+        "runtime_error" => (vec![Verdict::RuntimeError], false),
+        "time_limit_and_runtime_error" => (
+            vec![Verdict::TimeLimitExceeded, Verdict::RuntimeError],
+            false,
+        ),
+        "failed" => (
+            vec![
+                Verdict::WrongAnswer,
+                Verdict::TimeLimitExceeded,
+                Verdict::RuntimeError,
+                Verdict::MemoryLimitExceeded,
+            ],
+            false,
+        ),
+        _ => return None,
+    })
+}
+
+/// `solutions.json`'s submissions in `solution/`, read as TPS's own samples use it: `verdict`
+/// is the solution's verdict, and `except` names the subtasks where it does otherwise; the
+/// solution must get that verdict, and a score of at least the points of the subtasks it
+/// is said to solve (all of them for `correct` and `model_solution`). A file
+/// `solutions.json` does not list is judged and never a mismatch.
+fn solutions_of(
+    root: &Path,
+    subtasks: &[Subtask],
+) -> Result<Vec<super::PackageSubmission>, PackageError> {
+    let folder = root.join("solution");
+    let json_path = root.join("solutions.json");
+    let listed: BTreeMap<String, SolutionJson> = if json_path.is_file() {
+        read_json(root, &json_path)?
+    } else {
+        BTreeMap::new()
+    };
+    let mut submissions = Vec::new();
+    if !folder.is_dir() {
+        return Ok(submissions);
+    }
+    for entry in super::sorted_entries(&folder)? {
+        if !entry.is_file() {
+            continue;
+        }
+        super::check_inside(root, &entry)?;
+        let file = file_name(&entry);
+        let (expected, expected_score) = match listed.get(&file) {
+            None => (
+                Expected::Unchecked {
+                    folder: "solution".to_string(),
+                },
+                None,
+            ),
+            Some(solution) => expected_of(solution, subtasks, &json_path, &file)?,
+        };
+        let lower = expected == Expected::One(Verdict::Accepted);
+        submissions.push(super::PackageSubmission {
+            name: format!("solution/{file}"),
+            path: entry,
+            expected,
+            expected_score,
+            for_time_limit: if lower {
+                super::expectations::TimeLimitUse::Lower
+            } else {
+                super::expectations::TimeLimitUse::Neither
+            },
+            lower_bound_cases: Vec::new(),
+        });
+    }
+    Ok(submissions)
+}
+
+fn expected_of(
+    solution: &SolutionJson,
+    subtasks: &[Subtask],
+    json_path: &Path,
+    file: &str,
+) -> Result<(Expected, Option<ExpectedScore>), PackageError> {
+    let unknown = |word: &str| {
+        invalid(
+            json_path,
+            format!("`{file}`: verdict `{word}` is not one TPS gives (model_solution, correct, incorrect, time_limit, memory_limit, runtime_error, failed, time_limit_and_runtime_error)"),
+        )
+    };
+    let (verdicts, full) =
+        tps_verdict(&solution.verdict).ok_or_else(|| unknown(&solution.verdict))?;
+    let mut solved = 0.0;
+    for subtask in subtasks {
+        let scores = match solution.except.get(&subtask.name) {
+            Some(word) => tps_verdict(word).ok_or_else(|| unknown(word))?.1,
+            None => full,
+        };
+        if scores {
+            solved += subtask.score;
+        }
+    }
+    let total: f64 = subtasks.iter().map(|s| s.score).sum();
+    let score = if full {
+        ExpectedScore::Exactly(total)
+    } else {
+        ExpectedScore::Between(solved, total)
+    };
+    for name in solution.except.keys() {
+        if !subtasks.iter().any(|s| &s.name == name) {
+            return Err(invalid(
+                json_path,
+                format!(
+                    "`{file}`: `except` names subtask `{name}`, which `gen/data` does not have"
+                ),
+            ));
+        }
+    }
+    let expected = match verdicts.as_slice() {
+        [one] => Expected::One(*one),
+        _ => Expected::AnyOf {
+            label: solution.verdict.clone(),
+            verdicts,
+        },
+    };
+    Ok((expected, Some(score)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(dir: &Path, data: &str) {
+        std::fs::write(
+            dir.join("problem.json"),
+            "{\"name\": \"t\", \"time_limit\": 1}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("subtasks.json"),
+            r#"{"subtasks": {"samples": {"index": 0, "score": 0}, "a": {"index": 1, "score": 40}, "b": {"index": 2, "score": 60}}}"#,
+        )
+        .unwrap();
+        std::fs::create_dir_all(dir.join("gen")).unwrap();
+        std::fs::write(dir.join("gen/data"), data).unwrap();
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        for name in ["0-01", "1-01", "1-02", "2-01"] {
+            std::fs::write(dir.join(format!("tests/{name}.in")), "1\n").unwrap();
+            std::fs::write(dir.join(format!("tests/{name}.out")), "1\n").unwrap();
+        }
+    }
+
+    #[test]
+    fn gen_data_names_the_tests_and_includes_are_dependencies() {
+        let dir = tempfile::tempdir().unwrap();
+        task(
+            dir.path(),
+            "@subtask samples\nmanual a.in\n\n# note\n@subtask a\ng 1\ng 2\n@subtask b\n@include a samples\ng 3\n",
+        );
+        let package = open(dir.path()).unwrap();
+        let names: Vec<&str> = package.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["0-01", "1-01", "1-02", "2-01"]);
+        let scoring = package.scoring_rules.unwrap();
+        let b = scoring.group("b").unwrap();
+        assert_eq!(b.depends_on, ["a", "samples"]);
+        assert_eq!(b.max_score, Some(60.0));
+    }
+
+    #[test]
+    fn solutions_json_gives_the_verdict_and_the_score() {
+        let subtasks = vec![
+            Subtask {
+                name: "a".into(),
+                score: 40.0,
+                tests: vec![],
+                includes: vec![],
+            },
+            Subtask {
+                name: "b".into(),
+                score: 60.0,
+                tests: vec![],
+                includes: vec![],
+            },
+        ];
+        let solution = SolutionJson {
+            verdict: "time_limit".into(),
+            except: BTreeMap::from([("a".to_string(), "correct".to_string())]),
+        };
+        let (expected, score) =
+            expected_of(&solution, &subtasks, Path::new("s.json"), "x.cpp").unwrap();
+        assert_eq!(expected, Expected::One(Verdict::TimeLimitExceeded));
+        assert_eq!(score, Some(ExpectedScore::Between(40.0, 100.0)));
+        let bad = SolutionJson {
+            verdict: "great".into(),
+            except: BTreeMap::new(),
+        };
+        assert!(expected_of(&bad, &subtasks, Path::new("s.json"), "x.cpp").is_err());
+    }
+
+    #[test]
+    fn malformed_problem_json_names_line_and_column_and_other_types_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        task(dir.path(), "@subtask samples\nm\n");
+        std::fs::write(
+            dir.path().join("problem.json"),
+            "{\n  \"name\": \"t\",\n  \"type\" \"Batch\"\n}\n",
+        )
+        .unwrap();
+        let error = open(dir.path()).unwrap_err();
+        assert!(
+            matches!(error, PackageError::Syntax { line: 3, .. }),
+            "{error}"
+        );
+        std::fs::write(dir.path().join("problem.json"), "{\"type\": \"TwoSteps\"}").unwrap();
+        let error = open(dir.path()).unwrap_err();
+        assert!(matches!(error, PackageError::Unsupported { .. }), "{error}");
+        assert!(error.to_string().contains("`TwoSteps`"), "{error}");
+    }
+}
