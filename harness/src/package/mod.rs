@@ -143,6 +143,8 @@ pub struct Package {
     pub checks: Vec<DataCheck>,
     pub validation: Validation,
     pub input_validators: Vec<SourceProgram>,
+    /// A legacy Kattis package's custom grader (`graders/`), for its groups graded `custom`.
+    pub grader: Option<SourceProgram>,
     pub time_limit: TimeLimit,
     pub memory_limit: u64,
     pub output_limit: u64,

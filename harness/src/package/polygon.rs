@@ -259,6 +259,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         skipped: Vec::new(),
         interaction,
         testlib_validators: true,
+        grader: None,
         output_only: false,
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
