@@ -442,3 +442,67 @@ fn export_writes_the_graders_as_include_and_reads_back_with_the_same_verdicts() 
     }
     assert!(text.contains("0 errors"), "{text}");
 }
+
+/// A Luogu-style interaction library (`tests/fixtures/luogu-guess`, the book's example): a
+/// header-only `interaction.h` in `grader-files`, no grader with `main`. The contestant's
+/// program has `main` and calls the library's functions; the library reads the case's input
+/// and prints what the checker compares.
+#[test]
+fn a_header_only_interaction_library_is_compiled_into_the_program() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/luogu-guess");
+    let project = Project::new().tree("guess", &fixture);
+    let folder = project.path().join("guess");
+    project
+        .args(["judge", "guess", "solutions/binary.cpp"])
+        .current_dir(&folder)
+        .status(0)
+        .stdout_contains("verdict: AC")
+        .run();
+    // The library counts the questions: 777777 of them are too many.
+    project
+        .args(["judge", "guess", "solutions/linear.cpp", "--all"])
+        .current_dir(&folder)
+        .status(1)
+        .stdout_contains("too many questions: 777777")
+        .stdout_contains("2 AC, 2 WA")
+        .run();
+    // The same library as a header and its implementation: both in `grader-files`, the
+    // `.cpp` compiled with the submission.
+    std::fs::write(
+        folder.join("interaction.h"),
+        "#pragma once\nint guess(long long x);\nvoid answer(long long x);\n",
+    )
+    .unwrap();
+    std::fs::write(folder.join("interaction.cpp"), INTERACTION_CPP).unwrap();
+    let toml = std::fs::read_to_string(folder.join("judge.toml")).unwrap();
+    std::fs::write(
+        folder.join("judge.toml"),
+        toml.replace(
+            r#"grader-files = ["interaction.h"]"#,
+            r#"grader-files = ["interaction.h", "interaction.cpp"]"#,
+        ),
+    )
+    .unwrap();
+    project
+        .args(["judge", "guess", "solutions/binary.cpp"])
+        .current_dir(&folder)
+        .status(0)
+        .run();
+    project
+        .args(["judge", "guess", "solutions/linear.cpp", "--all"])
+        .current_dir(&folder)
+        .status(1)
+        .stdout_contains("2 AC, 2 WA")
+        .run();
+}
+
+/// `interaction.h`'s functions in a file of their own.
+const INTERACTION_CPP: &str = r#"#include "interaction.h"
+#include <cstdio>
+#include <cstdlib>
+static long long hidden = -1;
+static int questions = 0;
+static void load() { if (hidden < 0 && std::scanf("%lld", &hidden) != 1) std::exit(0); }
+int guess(long long x) { load(); ++questions; return x == hidden ? 0 : (x > hidden ? -1 : 1); }
+void answer(long long x) { load(); std::puts(x == hidden && questions <= 20 ? "OK" : "NO"); std::exit(0); }
+"#;
