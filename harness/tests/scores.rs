@@ -630,6 +630,24 @@ fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
     }
 }
 
+/// A case of the squares packages: `STEM.in` is n, `STEM.ans` its square.
+fn square_case(write: &dyn Fn(&str, &str), stem: &str, n: u64) {
+    write(&format!("{stem}.in"), &format!("{n}\n"));
+    write(&format!("{stem}.ans"), &format!("{}\n", n * n));
+}
+
+/// The squares packages' accepted submission, and one right only for n below `small`.
+fn square_submissions(write: &dyn Fn(&str, &str), small: u64) {
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        &format!("n = int(input())\nprint(n * n if n < {small} else 0)\n"),
+    );
+}
+
 /// A 2025-09 scoring package (`sq`, squares of n): `secret/group1` pass-fail worth 20 (n < 10),
 /// `secret/group2` `sum` of 30 over three cases (n = 10, 20, 1000), `secret/group3` `min` worth
 /// 50 that requires `sample` and `secret/group1` (n ≥ 5000). `extra` are more files.
@@ -662,21 +680,10 @@ fn squares_2025(root: &std::path::Path, extra: &[(&str, &str)]) -> std::path::Pa
     for (group, config, ns) in groups {
         write(&format!("data/secret/{group}/test_group.yaml"), config);
         for (i, n) in ns.iter().enumerate() {
-            write(&format!("data/secret/{group}/{i:02}.in"), &format!("{n}\n"));
-            write(
-                &format!("data/secret/{group}/{i:02}.ans"),
-                &format!("{}\n", n * n),
-            );
+            square_case(&write, &format!("data/secret/{group}/{i:02}"), *n);
         }
     }
-    write(
-        "submissions/accepted/right.py",
-        "n = int(input())\nprint(n * n)\n",
-    );
-    write(
-        "submissions/partially_accepted/small.py",
-        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
-    );
+    square_submissions(&write, 100);
     write(
         "submissions/partially_accepted/nosample.py",
         "n = int(input())\nprint(0 if n == 2 else n * n)\n",
@@ -1316,20 +1323,9 @@ fn graded_package(root: &std::path::Path, grader: (&str, &str)) -> std::path::Pa
     write("data/sample/1.in", "2\n");
     write("data/sample/1.ans", "4\n");
     for (group, n) in [("g1", 1), ("g1", 2), ("g1", 3), ("g2", 11), ("g2", 12)] {
-        write(&format!("data/secret/{group}/{n}.in"), &format!("{n}\n"));
-        write(
-            &format!("data/secret/{group}/{n}.ans"),
-            &format!("{}\n", n * n),
-        );
+        square_case(&write, &format!("data/secret/{group}/{n}"), n);
     }
-    write(
-        "submissions/accepted/right.py",
-        "n = int(input())\nprint(n * n)\n",
-    );
-    write(
-        "submissions/partially_accepted/small.py",
-        "n = int(input())\nprint(n * n if n < 10 else 0)\n",
-    );
+    square_submissions(&write, 10);
     write(
         "submissions/wrong_answer/zero.py",
         "n = int(input())\nprint(0)\n",

@@ -171,7 +171,13 @@ fn included(
     problem: &Problem,
     language: &Language,
 ) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
-    if let Some(package) = &problem.package {
+    // A Polygon package says its graders as judge.toml does (`solution_files`); a Kattis one
+    // has `include/`.
+    if let Some(package) = problem
+        .package
+        .as_ref()
+        .filter(|_| problem.graders.is_empty())
+    {
         let path = package.path.join("include");
         let included =
             crate::package::include::files_for(&package.path, language).map_err(|why| {

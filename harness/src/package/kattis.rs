@@ -200,6 +200,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         skipped,
         testlib_validators: false,
         grader,
+        solution_files: Default::default(),
         output_only: kind.submit_answer,
         include: None,
         files: crate::config::FileIo::default(),

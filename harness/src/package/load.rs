@@ -194,7 +194,7 @@ pub fn load(
         interactor,
         multi_test: false,
         output_only: package.output_only,
-        graders: Default::default(),
+        graders: package.solution_files.clone(),
         communication: None,
         files: package.files.clone(),
         reference: None,

@@ -145,6 +145,9 @@ pub struct Package {
     pub input_validators: Vec<SourceProgram>,
     /// A legacy Kattis package's custom grader (`graders/`), for its groups graded `custom`.
     pub grader: Option<SourceProgram>,
+    /// A Polygon package's resources compiled with the solution (its grader and headers), as
+    /// judge.toml's `grader` and `grader-files` say them.
+    pub solution_files: crate::config::Graders,
     pub time_limit: TimeLimit,
     pub memory_limit: u64,
     pub output_limit: u64,
