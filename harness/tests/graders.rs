@@ -442,3 +442,172 @@ fn export_writes_the_graders_as_include_and_reads_back_with_the_same_verdicts() 
     }
     assert!(text.contains("0 errors"), "{text}");
 }
+
+/// A Luogu-style interaction library (`tests/fixtures/luogu-guess`, the book's example): a
+/// header-only `interaction.h` in `grader-files`, no grader with `main`. The contestant's
+/// program has `main` and calls the library's functions; the library reads the case's input
+/// and prints what the checker compares.
+#[test]
+fn a_header_only_interaction_library_is_compiled_into_the_program() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/luogu-guess");
+    let project = Project::new().tree("guess", &fixture);
+    let folder = project.path().join("guess");
+    project
+        .args(["judge", "guess", "solutions/binary.cpp"])
+        .current_dir(&folder)
+        .status(0)
+        .stdout_contains("verdict: AC")
+        .run();
+    // The library counts the questions: 777777 of them are too many.
+    project
+        .args(["judge", "guess", "solutions/linear.cpp", "--all"])
+        .current_dir(&folder)
+        .status(1)
+        .stdout_contains("too many questions: 777777")
+        .stdout_contains("2 AC, 2 WA")
+        .run();
+    // The same library as a header and its implementation: both in `grader-files`, the
+    // `.cpp` compiled with the submission.
+    std::fs::write(
+        folder.join("interaction.h"),
+        "#pragma once\nint guess(long long x);\nvoid answer(long long x);\n",
+    )
+    .unwrap();
+    std::fs::write(folder.join("interaction.cpp"), INTERACTION_CPP).unwrap();
+    let toml = std::fs::read_to_string(folder.join("judge.toml")).unwrap();
+    std::fs::write(
+        folder.join("judge.toml"),
+        toml.replace(
+            r#"grader-files = ["interaction.h"]"#,
+            r#"grader-files = ["interaction.h", "interaction.cpp"]"#,
+        ),
+    )
+    .unwrap();
+    project
+        .args(["judge", "guess", "solutions/binary.cpp"])
+        .current_dir(&folder)
+        .status(0)
+        .run();
+    project
+        .args(["judge", "guess", "solutions/linear.cpp", "--all"])
+        .current_dir(&folder)
+        .status(1)
+        .stdout_contains("2 AC, 2 WA")
+        .run();
+}
+
+/// `interaction.h`'s functions in a file of their own.
+const INTERACTION_CPP: &str = r#"#include "interaction.h"
+#include <cstdio>
+#include <cstdlib>
+static long long hidden = -1;
+static int questions = 0;
+static void load() { if (hidden < 0 && std::scanf("%lld", &hidden) != 1) std::exit(0); }
+int guess(long long x) { load(); ++questions; return x == hidden ? 0 : (x > hidden ? -1 : 1); }
+void answer(long long x) { load(); std::puts(x == hidden && questions <= 20 ? "OK" : "NO"); std::exit(0); }
+"#;
+
+/// `add(a, b)` as Polygon writes a function-signature problem: `files/grader.cpp` (with
+/// `main`) and `files/add.h` are resources compiled with the solution (`<stage
+/// name="compile"/>`, `<asset name="solution"/>`); `files/olymp.sty` is a resource that is
+/// not. `resources` replaces the `<resources>` block.
+fn polygon_add(root: &Path, resources: Option<&str>) -> std::path::PathBuf {
+    let package = root.join("padd");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let compiled = |path: &str, kind: &str| {
+        format!(
+            "            <file path=\"{path}\" type=\"{kind}\">\n                <stages><stage name=\"compile\"/></stages>\n                <assets><asset name=\"solution\"/></assets>\n            </file>\n"
+        )
+    };
+    let own = format!(
+        "{}{}            <file path=\"files/olymp.sty\"/>\n",
+        compiled("files/grader.cpp", "cpp.g++17"),
+        compiled("files/add.h", "h.g++"),
+    );
+    write(
+        "problem.xml",
+        &format!(
+            r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="3" short-name="padd">
+    <names><name language="english" value="Add"/></names>
+    <judging input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" sample="true"/>
+                <test method="manual"/>
+            </tests>
+        </testset>
+    </judging>
+    <files>
+        <resources>
+{}        </resources>
+    </files>
+    <assets>
+        <solutions>
+            <solution tag="main"><source path="solutions/add.cpp" type="cpp.g++17"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/sub.cpp" type="cpp.g++17"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#,
+            resources.unwrap_or(&own)
+        ),
+    );
+    write("files/grader.cpp", GRADER_CPP);
+    write("files/add.h", ADD_H);
+    write("files/olymp.sty", "% not compiled\n");
+    write("tests/01", "2 3\n");
+    write("tests/01.a", "5\n");
+    write("tests/02", "40 2\n");
+    write("tests/02.a", "42\n");
+    write("solutions/add.cpp", ADD_CPP);
+    write(
+        "solutions/sub.cpp",
+        "#include \"add.h\"\nlong long add(long long a, long long b) { return a - b; }\n",
+    );
+    package
+}
+
+#[test]
+fn a_polygon_packages_compile_resources_are_built_with_the_solution() {
+    let project = Project::new();
+    polygon_add(project.path(), None);
+    project
+        .args(["verify", "padd"])
+        .status(0)
+        .stdout_contains("all 2 submissions got their expected verdict")
+        .run();
+    project
+        .args(["judge", "padd", "padd/solutions/add.cpp"])
+        .status(0)
+        .stdout_contains("verdict: AC")
+        .run();
+    // Without the resources, the solution has no `main`: what every submission got before.
+    let package = polygon_add(project.path(), Some(""));
+    project
+        .args(["judge", "padd", "padd/solutions/add.cpp"])
+        .status(1)
+        .stdout_contains("CE")
+        .run();
+    // A resource the package does not hold is the package's error, naming problem.xml.
+    std::fs::remove_file(package.join("files/add.h")).unwrap();
+    polygon_add(project.path(), None);
+    std::fs::remove_file(package.join("files/add.h")).unwrap();
+    project
+        .args(["verify", "padd"])
+        .status(2)
+        .stderr_contains("problem.xml")
+        .stderr_contains(
+            "the resource `files/add.h`, compiled with the solution, is not in the package",
+        )
+        .run();
+}

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 const FAILED: i32 = 1;
 const ERROR: i32 = 2;
+const JUDGE_ERROR: i32 = 3;
 
 /// `sq`: three small cases (n < 10), three big ones, a sample; squares. `sh` submissions.
 const SQ: &str = r#"
@@ -629,6 +630,24 @@ fn an_interactive_scoring_package_scores_as_verifyproblem_does() {
     }
 }
 
+/// A case of the squares packages: `STEM.in` is n, `STEM.ans` its square.
+fn square_case(write: &dyn Fn(&str, &str), stem: &str, n: u64) {
+    write(&format!("{stem}.in"), &format!("{n}\n"));
+    write(&format!("{stem}.ans"), &format!("{}\n", n * n));
+}
+
+/// The squares packages' accepted submission, and one right only for n below `small`.
+fn square_submissions(write: &dyn Fn(&str, &str), small: u64) {
+    write(
+        "submissions/accepted/right.py",
+        "n = int(input())\nprint(n * n)\n",
+    );
+    write(
+        "submissions/partially_accepted/small.py",
+        &format!("n = int(input())\nprint(n * n if n < {small} else 0)\n"),
+    );
+}
+
 /// A 2025-09 scoring package (`sq`, squares of n): `secret/group1` pass-fail worth 20 (n < 10),
 /// `secret/group2` `sum` of 30 over three cases (n = 10, 20, 1000), `secret/group3` `min` worth
 /// 50 that requires `sample` and `secret/group1` (n ≥ 5000). `extra` are more files.
@@ -661,21 +680,10 @@ fn squares_2025(root: &std::path::Path, extra: &[(&str, &str)]) -> std::path::Pa
     for (group, config, ns) in groups {
         write(&format!("data/secret/{group}/test_group.yaml"), config);
         for (i, n) in ns.iter().enumerate() {
-            write(&format!("data/secret/{group}/{i:02}.in"), &format!("{n}\n"));
-            write(
-                &format!("data/secret/{group}/{i:02}.ans"),
-                &format!("{}\n", n * n),
-            );
+            square_case(&write, &format!("data/secret/{group}/{i:02}"), *n);
         }
     }
-    write(
-        "submissions/accepted/right.py",
-        "n = int(input())\nprint(n * n)\n",
-    );
-    write(
-        "submissions/partially_accepted/small.py",
-        "n = int(input())\nprint(n * n if n < 100 else 0)\n",
-    );
+    square_submissions(&write, 100);
     write(
         "submissions/partially_accepted/nosample.py",
         "n = int(input())\nprint(0 if n == 2 else n * n)\n",
@@ -884,11 +892,11 @@ fn a_2025_09_package_the_harness_cannot_score_is_refused_naming_the_file() {
         "sq/data/secret/group2/test_group.yaml:3:1:",
         "`max_score: lots` (in group `secret/group2`): a non-negative integer or `unbounded`",
     );
-    // problemtools runs a custom grader of `graders/`; this harness does not.
+    // A custom grader is the legacy format's: 2025-09's groups have `score_aggregation`.
     refused(
         &[("graders/grader.py", "print('AC 100')\n")],
         "sq/graders",
-        "a custom grader is not run",
+        "which have none",
     );
 }
 
@@ -1283,4 +1291,131 @@ fn huge_points_are_printed_short() {
     assert_eq!(code, 3, "{stdout}");
     assert!(stdout.contains("points 1e308)"), "{stdout}");
     assert!(stdout.lines().all(|l| l.len() < 300), "{stdout}");
+}
+
+/// A legacy scoring package whose subtasks a custom grader scores, as Swedish olympiad
+/// packages do (`grading: custom`, `grader_flags: all POINTS`): `graders/grader.py` gives a
+/// group its points when every result is AC. `secret` accepts when any subtask does.
+/// verifyproblem (problemtools 1.20260907) gives right.py 100, small.py 40, zero.py WA 0.
+fn graded_package(root: &std::path::Path, grader: (&str, &str)) -> std::path::PathBuf {
+    let package = root.join("sq");
+    let write = |relative: &str, text: &str| {
+        let path = package.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("problem.yaml", "name: Squares\ntype: scoring\n");
+    write(grader.0, grader.1);
+    write("data/testdata.yaml", "on_reject: continue\n");
+    write("data/sample/testdata.yaml", "accept_score: 0\n");
+    write(
+        "data/secret/testdata.yaml",
+        "grader_flags: accept_if_any_accepted\n",
+    );
+    write(
+        "data/secret/g1/testdata.yaml",
+        "grading: custom\ngrader_flags: all 40\n",
+    );
+    write(
+        "data/secret/g2/testdata.yaml",
+        "grading: custom\ngrader_flags: all 60\n",
+    );
+    write("data/sample/1.in", "2\n");
+    write("data/sample/1.ans", "4\n");
+    for (group, n) in [("g1", 1), ("g1", 2), ("g1", 3), ("g2", 11), ("g2", 12)] {
+        square_case(&write, &format!("data/secret/{group}/{n}"), n);
+    }
+    square_submissions(&write, 10);
+    write(
+        "submissions/wrong_answer/zero.py",
+        "n = int(input())\nprint(0)\n",
+    );
+    package
+}
+
+/// The grader: the group's points when every result is AC, else 0 and the first failure.
+const ALL_GRADER: &str = "import sys\n\npoints = float(sys.argv[2])\nverdicts = [line.split()[0] for line in sys.stdin if line.strip()]\nfailed = [v for v in verdicts if v != 'AC']\nprint(failed[0] if failed else 'AC', 0 if failed else points)\n";
+
+/// What verifyproblem gives the graded package: submission, verdict, g1, g2, total.
+const GRADED_VERIFYPROBLEM: [(&str, &str, f64, f64, f64); 3] = [
+    ("accepted/right.py", "AC", 40.0, 60.0, 100.0),
+    ("partially_accepted/small.py", "AC", 40.0, 0.0, 40.0),
+    ("wrong_answer/zero.py", "WA", 0.0, 0.0, 0.0),
+];
+
+#[test]
+fn a_custom_grader_scores_its_groups_as_verifyproblem_does() {
+    let project = Project::new();
+    let package = graded_package(project.path(), ("graders/grader.py", ALL_GRADER));
+    let (code, document) = verify_json(&project, "sq");
+    assert_eq!(code, 0, "{document}");
+    for (name, verdict, g1, g2, total) in GRADED_VERIFYPROBLEM {
+        let entry = submission(&document, &format!("sq/{name}"));
+        assert_eq!(entry["verdict"], verdict, "{name}: {entry}");
+        assert_eq!(entry["score"], total, "{name}: {entry}");
+        assert_eq!(group_score(entry, "secret/g1"), g1, "{name}");
+        assert_eq!(group_score(entry, "secret/g2"), g2, "{name}");
+    }
+    match verifyproblem_scores(&package) {
+        Some(scores) if !scores.is_empty() => {
+            for (name, _, _, _, total) in GRADED_VERIFYPROBLEM {
+                if total > 0.0 {
+                    let got = scores.iter().find(|(n, _)| n == name);
+                    assert_eq!(got.map(|(_, s)| *s), Some(total), "{name}: {scores:?}");
+                }
+            }
+        }
+        _ => common::skipped("a_custom_grader_scores_its_groups_as_verifyproblem_does: verifyproblem is not installed; compared with its recorded scores only"),
+    }
+}
+
+/// A grader that crashes or answers nonsense is a judge error of the submission, never its
+/// WA; one that does not build, two graders, or `grading: custom` without one is the package's
+/// error (exit 2) naming the file.
+#[test]
+fn a_broken_grader_is_a_judge_error_or_the_packages_error() {
+    for (grader, why) in [
+        ("import sys\nsys.exit(3)\n", "exited with 3, not 0"),
+        ("print('fine, thanks')\n", "not one line `VERDICT SCORE`"),
+        ("print('AC 1 2')\n", "answered `AC 1 2`"),
+    ] {
+        let project = Project::new();
+        graded_package(project.path(), ("graders/grader.py", grader));
+        let (code, document) = verify_json(&project, "sq");
+        assert_ne!(code, 0, "{document}");
+        for name in GRADED_VERIFYPROBLEM.map(|row| row.0) {
+            let entry = submission(&document, &format!("sq/{name}"));
+            assert_eq!(entry["verdict"], "JE", "{grader}: {entry}");
+        }
+        project
+            .args(["judge", "sq", "sq/submissions/accepted/right.py"])
+            .status(JUDGE_ERROR)
+            .stdout_contains("the custom grader failed on group `secret/g1`: `graders/grader.py`")
+            .stdout_contains(why)
+            .run();
+    }
+    let project = Project::new();
+    graded_package(
+        project.path(),
+        ("graders/grader.cpp", "int main( { return 0; }\n"),
+    );
+    project
+        .args(["verify", "sq"])
+        .status(ERROR)
+        .stderr_contains("graders/grader.cpp")
+        .run();
+    let project = Project::new();
+    let package = graded_package(project.path(), ("graders/grader.py", ALL_GRADER));
+    std::fs::write(package.join("graders/other.py"), ALL_GRADER).unwrap();
+    project
+        .args(["verify", "sq"])
+        .status(ERROR)
+        .stderr_contains("one custom grader")
+        .run();
+    std::fs::remove_dir_all(package.join("graders")).unwrap();
+    project
+        .args(["verify", "sq"])
+        .status(ERROR)
+        .stderr_contains("says `grading: custom`, but the package has no grader")
+        .run();
 }

@@ -11,6 +11,8 @@ mod checker;
 mod command;
 pub mod default_validator;
 mod exact;
+#[cfg(unix)]
+pub mod grader;
 pub mod hint;
 #[cfg(unix)]
 pub mod interactor;

@@ -394,7 +394,7 @@ fn validator_args(
 }
 
 /// Which of [`VALIDATOR_LIMITS`] a package program ran into.
-fn limit_hit(hit: run::LimitHit) -> String {
+pub(crate) fn limit_hit(hit: run::LimitHit) -> String {
     let limits = VALIDATOR_LIMITS;
     match hit {
         run::LimitHit::WallTime => format!("it ran longer than {}s", limits.wall_time.as_secs()),

@@ -171,7 +171,8 @@ fn included(
     problem: &Problem,
     language: &Language,
 ) -> Result<(crate::package::include::Included, Option<PathBuf>), SubmitError> {
-    // A package's graders (a CMS task's `sol/grader.%l`) are given as judge.toml's are.
+    // A package's graders (a CMS task's `sol/grader.%l`, a Polygon package's compile-stage
+    // resources) are given as judge.toml's are; a Kattis package has `include/`.
     if let Some(package) = problem
         .package
         .as_ref()

@@ -174,6 +174,7 @@ pub(super) fn scored_task(
         checks: Vec::new(),
         validation,
         input_validators: Vec::new(),
+        grader: None,
         time_limit: TimeLimit::Given { limit, source },
         memory_limit,
         output_limit: 64 << 20,

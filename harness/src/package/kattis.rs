@@ -146,10 +146,24 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
     let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let (submissions, skipped) =
         submissions::kattis(&root, &case_names, format == Format::Kattis2025)?;
+    let grader = grader_of(&root, &constants)?;
     let scoring_rules = if kind.scoring && data.is_dir() {
-        Some(std::sync::Arc::new(scoring_of(
-            &root, &yaml, &data, &cases, &groups, &constants,
-        )?))
+        let rules = scoring_of(
+            &root,
+            &yaml,
+            &data,
+            &cases,
+            &groups,
+            &constants,
+            grader.is_some(),
+        )?;
+        if rules.has_custom_grading() && grader.is_none() {
+            return Err(invalid(
+                &data,
+                "a `testdata.yaml` here says `grading: custom`, but the package has no grader (hint: its program goes in `graders/`, as problemtools looks for it)",
+            ));
+        }
+        Some(std::sync::Arc::new(rules))
     } else {
         None
     };
@@ -185,6 +199,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         submissions,
         skipped,
         testlib_validators: false,
+        grader,
         output_only: kind.submit_answer,
         include: None,
         files: crate::config::FileIo::default(),
@@ -560,8 +575,9 @@ fn input_validators_of(
 /// A scoring problem is scored as its format says: with 2025-09's `test_group.yaml` (or,
 /// in a package that declares 2025-09, with none: `secret` then sums its cases to 100) by
 /// the spec's result aggregation; with `testdata.yaml` files, or none in an older version,
-/// as problemtools' default grader scores them, folder by folder (its own example oddecho
-/// is such a 2023-07-draft package, and problemtools reads no 2025-09 keys).
+/// as problemtools' default grader (or the package's own in `graders/`) scores them, folder
+/// by folder (its own example oddecho is such a 2023-07-draft package, and problemtools reads
+/// no 2025-09 keys).
 fn scoring_of(
     root: &Path,
     yaml: &Value,
@@ -569,8 +585,8 @@ fn scoring_of(
     cases: &[Case],
     groups: &[Group],
     constants: &[(String, String)],
+    has_grader: bool,
 ) -> Result<crate::score::Scoring, PackageError> {
-    refuse_custom_grader(root)?;
     let test_groups = groups.iter().any(|g| g.scoring.is_some());
     let testdata_yaml = groups
         .iter()
@@ -580,6 +596,13 @@ fn scoring_of(
         .and_then(Value::as_str)
         .is_some_and(|v| v.starts_with("2025-"));
     let rules = if test_groups || (declares_2025 && !testdata_yaml) {
+        if has_grader {
+            // 2025-09 has no custom grader: its groups combine by `score_aggregation`.
+            return Err(PackageError::Unsupported {
+                path: root.join("graders"),
+                message: "a custom grader is a legacy package's (`grading: custom` in `testdata.yaml`); this package is scored by 2025-09's test groups, which have none (hint: `score_aggregation` in `test_group.yaml` says how a group combines its results)".to_string(),
+            });
+        }
         crate::score::kattis_2025(&test_data(data, cases, groups)?)
     } else {
         crate::score::kattis_legacy(&legacy_tree(root, data, data, cases, constants)?)
@@ -825,19 +848,43 @@ fn read_group(
     Ok(flags)
 }
 
-/// problemtools runs a legacy package's `graders/` program to combine its groups' results;
-/// this harness does not, and scoring such a package by the default grader would give other
-/// scores than its own: refused.
-fn refuse_custom_grader(root: &Path) -> Result<(), PackageError> {
+/// The package's custom grader: the one program in `graders/` (a source file or a folder),
+/// as problemtools finds it; more than one is the package's error, as problemtools says.
+fn grader_of(
+    root: &Path,
+    constants: &[(String, String)],
+) -> Result<Option<SourceProgram>, PackageError> {
     let graders = root.join("graders");
     super::check_inside(root, &graders)?;
-    if graders.is_dir() && sorted_entries(&graders).is_ok_and(|e| !e.is_empty()) {
-        return Err(PackageError::Unsupported {
-            path: graders,
-            message: "a custom grader is not run by this harness, so this scoring package cannot be scored as its grader would (hint: remove `graders/` to score it by the default grader, as `grader_flags` say)".to_string(),
-        });
+    if !graders.is_dir() {
+        return Ok(None);
     }
-    Ok(())
+    let programs: Vec<std::path::PathBuf> = sorted_entries(&graders)?
+        .into_iter()
+        .filter(|p| !file_name(p).starts_with('.'))
+        .collect();
+    match programs.as_slice() {
+        [] => Ok(None),
+        [program] => {
+            super::check_program(root, program)?;
+            Ok(Some(SourceProgram {
+                path: program.clone(),
+                name: program
+                    .strip_prefix(root)
+                    .unwrap_or(program)
+                    .display()
+                    .to_string(),
+                constants: constants.to_vec(),
+            }))
+        }
+        several => Err(invalid(
+            &graders,
+            format!(
+                "{} programs here, and a package has one custom grader (problemtools refuses more than one)",
+                several.len()
+            ),
+        )),
+    }
 }
 
 /// The `data/` tree as 2025-09 scores it: `sample`, `secret`, and the test data groups, the

@@ -83,6 +83,27 @@ pub fn languages(extra: Option<&Config>) -> Vec<Language> {
     table
 }
 
+/// The package's scoring, with its custom grader built for the groups graded `custom` (a
+/// grader that does not build is the package's error, as problemtools stops at it).
+fn scoring_with_grader(
+    package: &Package,
+    languages: &[Language],
+) -> Result<Option<std::sync::Arc<crate::score::Scoring>>, PackageError> {
+    let (Some(rules), Some(source)) = (&package.scoring_rules, &package.grader) else {
+        return Ok(package.scoring_rules.clone());
+    };
+    if !rules.has_custom_grading() {
+        return Ok(Some(rules.clone()));
+    }
+    let built = super::build::build(source, languages, None)?;
+    let grader = crate::check::grader::PackageGrader {
+        program: built.package_program(&source.name),
+    };
+    Ok(Some(std::sync::Arc::new(
+        (**rules).clone().with_grader(std::sync::Arc::new(grader)),
+    )))
+}
+
 /// Builds what judging needs (the output validator or checker) and turns the package into a
 /// one-problem config. `time_limit` overrides the package's own (a computed one, say); without
 /// either, the problem gets the placeholder limit problemtools uses until it knows better.
@@ -170,6 +191,7 @@ pub fn load(
             Some(checker.clone()),
         ));
     }
+    let package_scoring = scoring_with_grader(&package, &languages)?;
     let known = time_limit.or(package.time_limit.fixed());
     let time_limit = known.unwrap_or(super::limits::UNKNOWN_TIME_LIMIT);
     // While the limit is being computed, a program that waits must not hold the judge for
@@ -210,7 +232,7 @@ pub fn load(
         generators: Vec::new(),
         stress: None,
         scoring: Default::default(),
-        package_scoring: package.scoring_rules.clone(),
+        package_scoring,
         expected_scores: Vec::new(),
         package: Some(crate::config::PackageRef {
             path: package.root.clone(),

@@ -158,6 +158,8 @@ pub struct Package {
     pub checks: Vec<DataCheck>,
     pub validation: Validation,
     pub input_validators: Vec<SourceProgram>,
+    /// A legacy Kattis package's custom grader (`graders/`), for its groups graded `custom`.
+    pub grader: Option<SourceProgram>,
     pub time_limit: TimeLimit,
     pub memory_limit: u64,
     pub output_limit: u64,
@@ -171,8 +173,9 @@ pub struct Package {
     /// File input and output (Polygon's `input-file`/`output-file`) instead of stdin/stdout.
     pub files: crate::config::FileIo,
     /// Graders compiled with each submission in their language, and the headers beside them
-    /// (a CMS task's `sol/grader.%l` and `sol/*.h`); a Kattis package's `include/` is read
-    /// when the submission is built instead.
+    /// (a CMS task's `sol/grader.%l` and `sol/*.h`, a Polygon package's resources marked for
+    /// the solution's compile stage), as judge.toml's `grader` and `grader-files` say them; a
+    /// Kattis package's `include/` is read when the submission is built instead.
     pub graders: crate::config::Graders,
 }
 

@@ -234,6 +234,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let interaction = interactor_of(assets, &paths)?;
     let input_validators = validators_of(assets, &paths)?;
     let submissions = solutions_of(assets, &paths)?;
+    let graders = compile_resources(problem, &paths)?;
     let include = paths.include;
 
     Ok(Package {
@@ -259,11 +260,75 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         skipped: Vec::new(),
         interaction,
         testlib_validators: true,
+        grader: None,
         output_only: false,
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
-        graders: Default::default(),
+        graders,
     })
+}
+
+/// The resources compiled with the contestant's solution, as Polygon compiles them: each
+/// `<files><resources><file>` whose `<stages>` has `compile` and whose `<assets>` has
+/// `solution` (a grader with `main`, the header the solution includes). A C or C++ source is
+/// its language's grader (a second one of a language is compiled with it all the same);
+/// another language's source (a Python grader) is the program's entry point; anything else
+/// (a header) is put beside every submission.
+fn compile_resources(
+    problem: Node<'_, '_>,
+    paths: &Paths<'_>,
+) -> Result<crate::config::Graders, PackageError> {
+    let mut graders = crate::config::Graders::default();
+    let Some(resources) = child(problem, "files").and_then(|f| child(f, "resources")) else {
+        return Ok(graders);
+    };
+    let has = |file: Node<'_, '_>, list: &str, item: &str, name: &str| {
+        child(file, list).is_some_and(|l| {
+            l.children()
+                .any(|c| c.has_tag_name(item) && c.attribute("name") == Some(name))
+        })
+    };
+    for file in resources.children().filter(|c| c.has_tag_name("file")) {
+        if !(has(file, "stages", "stage", "compile") && has(file, "assets", "asset", "solution")) {
+            continue;
+        }
+        let written = file
+            .attribute("path")
+            .ok_or_else(|| invalid(paths.xml, "a <resources> <file> without a `path`"))?;
+        let path = super::relative_inside(paths.root, written)
+            .map_err(|why| invalid(paths.xml, format!("<file path=\"{written}\">: {why}")))?;
+        super::check_inside(paths.root, &path)?;
+        if !path.is_file() {
+            return Err(invalid(
+                paths.xml,
+                format!(
+                    "the resource `{written}`, compiled with the solution, is not in the package"
+                ),
+            ));
+        }
+        let code = match path.extension().and_then(|e| e.to_str()) {
+            Some("cpp" | "cc" | "cxx" | "c++") => Some("cpp"),
+            Some("c") => Some("c"),
+            Some("py") => Some("python3"),
+            Some("java") => Some("java"),
+            Some("kt") => Some("kotlin"),
+            _ => None,
+        };
+        match code {
+            Some(code) if !graders.sources.iter().any(|(other, _)| other == code) => {
+                graders.sources.push((code.to_string(), path));
+            }
+            Some(_) if matches!(code, Some("cpp" | "c")) => graders.files.push(path),
+            Some(code) => {
+                return Err(invalid(
+                    paths.xml,
+                    format!("two resources in {code} are compiled with the solution, and one is its entry point: `{written}` is the second"),
+                ))
+            }
+            None => graders.files.push(path),
+        }
+    }
+    Ok(graders)
 }
 
 /// problem.xml's text, refused when it is a link out of the package or far too large.

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::grading::{grade, OnReject, VerdictMode};
+use super::grading::{grade, GroupGrader, KattisGrading, OnReject, VerdictMode};
 use super::model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 use super::number::{at_most, format_score};
 use crate::verdict::credit::CreditError;
@@ -131,6 +131,8 @@ impl Scoring {
     pub fn aggregate(&self, outcomes: &Outcomes) -> Result<ScoreSheet, MissingOutcome> {
         let mut run = Evaluation {
             outcomes,
+            grader: self.grader(),
+            grader_fault: None,
             groups: Vec::new(),
             cases: Vec::new(),
             faults: Vec::new(),
@@ -197,6 +199,10 @@ impl Scoring {
 
 struct Evaluation<'a> {
     outcomes: &'a Outcomes,
+    /// The package's grader, for groups graded `custom`.
+    grader: Option<&'a dyn GroupGrader>,
+    /// Why the package's grader failed on the group just graded: its fault, taken by it.
+    grader_fault: Option<String>,
     groups: Vec<GroupScore>,
     cases: Vec<CaseScore>,
     faults: Vec<String>,
@@ -297,7 +303,10 @@ impl Evaluation<'_> {
             self.done.insert(group.name.clone(), (true, None));
             return Ok(None);
         };
-        let fault = self.fault(group, eval.score);
+        let fault = self
+            .grader_fault
+            .take()
+            .or_else(|| self.fault(group, eval.score));
         if let Some(fault) = &fault {
             self.faults.push(fault.clone());
             eval.passed = false;
@@ -466,7 +475,18 @@ impl Evaluation<'_> {
                 )
             })
             .collect();
-        let (verdict, score) = grade(grading, &graded);
+        let (verdict, score) = match self.graded(group, grading, &graded) {
+            Ok(graded) => graded,
+            Err(fault) => {
+                self.grader_fault = Some(fault);
+                return Ok(Some(Eval {
+                    verdict: Some(Verdict::JudgeError),
+                    failure: None,
+                    score: Some(0.0),
+                    passed: false,
+                }));
+            }
+        };
         let failure = if verdict.is_accepted() {
             None
         } else {
@@ -483,6 +503,30 @@ impl Evaluation<'_> {
             score: Some(score),
             passed,
         }))
+    }
+
+    /// A Kattis group's results graded: by the default grader, or by the package's own,
+    /// whose failure is the group's judge error (the reason, naming the group).
+    fn graded(
+        &self,
+        group: &Group,
+        grading: &KattisGrading,
+        results: &[(Verdict, f64)],
+    ) -> Result<(Verdict, f64), String> {
+        let Some(flags) = &grading.custom else {
+            return Ok(grade(grading, results));
+        };
+        let name = if group.name.is_empty() {
+            "`data/`".to_string()
+        } else {
+            format!("group `{}`", group.name)
+        };
+        let grader = self.grader.ok_or_else(|| {
+            format!("{name} is graded by a custom grader (`grading: custom`), and the package has none (hint: its program goes in `graders/`)")
+        })?;
+        grader
+            .grade(flags, results)
+            .map_err(|why| format!("the custom grader failed on {name}: {why}"))
     }
 
     fn item(&mut self, item: &Item, depth: usize) -> Result<Option<Eval>, MissingOutcome> {
@@ -555,6 +599,9 @@ impl Check<'_> {
             Rule::Kattis(grading) => {
                 if group.cases().iter().any(|c| self.case_judge_error(c)) {
                     true
+                } else if grading.custom.is_some() {
+                    // Only the package's grader tells, once every result is in.
+                    false
                 } else if grading.verdict == VerdictMode::AlwaysAccept && !grading.ignore_sample {
                     false
                 } else if grading.accept_if_any_accepted || grading.ignore_sample {
@@ -562,6 +609,8 @@ impl Check<'_> {
                     // tells.
                     let mut run = Evaluation {
                         outcomes: self.known,
+                        grader: None,
+                        grader_fault: None,
                         groups: Vec::new(),
                         cases: Vec::new(),
                         faults: Vec::new(),
@@ -1329,6 +1378,141 @@ mod tests {
         assert_eq!(
             line(&sheet),
             "0 TLE first/3 | first 0 TLE first/3 | second - - - not-reached"
+        );
+    }
+
+    /// A grader as a package would write one: the lowest score of the group, WA when any
+    /// result is not AC; it records what it was given. `fail` makes it fail as a crashed one.
+    /// A grader's call: the flags and the results.
+    type Call = (Vec<String>, Vec<(Verdict, f64)>);
+
+    #[derive(Debug, Default)]
+    struct MinGrader {
+        calls: std::sync::Mutex<Vec<Call>>,
+        fail: bool,
+    }
+
+    impl GroupGrader for MinGrader {
+        fn grade(
+            &self,
+            flags: &[String],
+            results: &[(Verdict, f64)],
+        ) -> Result<(Verdict, f64), String> {
+            self.calls
+                .lock()
+                .unwrap()
+                .push((flags.to_vec(), results.to_vec()));
+            if self.fail {
+                return Err("it crashed".into());
+            }
+            let verdict = if results.iter().all(|(v, _)| v.is_accepted()) {
+                AC
+            } else {
+                WA
+            };
+            Ok((
+                verdict,
+                results.iter().map(|r| r.1).fold(f64::INFINITY, f64::min),
+            ))
+        }
+    }
+
+    fn custom_scoring(grader: Option<std::sync::Arc<MinGrader>>) -> Scoring {
+        let scoring = kattis(
+            "on_reject: continue\nrange: 0 100",
+            vec![
+                folder("sample", "accept_score: 0", cases("sample", 1)),
+                folder(
+                    "secret",
+                    "grading: custom\ngrader_flags: lowest  x",
+                    vec![
+                        folder("secret/g1", "accept_score: 30", cases("secret/g1", 2)),
+                        folder("secret/g2", "accept_score: 70", cases("secret/g2", 2)),
+                    ],
+                ),
+            ],
+        );
+        match grader {
+            Some(grader) => scoring.with_grader(grader),
+            None => scoring,
+        }
+    }
+
+    /// Groups graded `custom` are graded by the package's grader, each group on its own
+    /// children's results, with its flags; the default grader grades the others (the top).
+    #[test]
+    fn a_custom_grader_grades_its_groups() {
+        let grader = std::sync::Arc::new(MinGrader::default());
+        let scoring = custom_scoring(Some(grader.clone()));
+        let sheet = scoring
+            .aggregate(&outcomes(&scoring, &[("secret/g2/2", v(WA))]))
+            .unwrap();
+        let calls = grader.calls.lock().unwrap().clone();
+        let flags = vec!["lowest".to_string(), "x".to_string()];
+        assert_eq!(
+            calls,
+            vec![
+                (flags.clone(), vec![(AC, 30.0), (AC, 30.0)]),
+                (flags.clone(), vec![(AC, 70.0), (WA, 0.0)]),
+                (flags, vec![(AC, 30.0), (WA, 0.0)]),
+            ]
+        );
+        // The top sums sample (0) and secret (the grader's min, 0), worst verdict WA.
+        assert_eq!((sheet.verdict, sheet.score), (WA, Some(0.0)));
+        assert_eq!(sheet.first_failure.as_deref(), Some("secret/g2/2"));
+        let all_ac = scoring.aggregate(&outcomes(&scoring, &[])).unwrap();
+        assert_eq!((all_ac.verdict, all_ac.score), (AC, Some(30.0)));
+        assert_needs_suffice(
+            &scoring,
+            &outcomes(&scoring, &[("secret/g1/1", v(TLE))]),
+            "custom",
+        );
+    }
+
+    /// A grader that fails, or none at all, is a judge error of the group it grades, never the
+    /// submission's WA; a score it gives out of the group's range is the package's fault.
+    #[test]
+    fn a_failing_grader_is_a_judge_error() {
+        let failing = std::sync::Arc::new(MinGrader {
+            fail: true,
+            ..MinGrader::default()
+        });
+        let scoring = custom_scoring(Some(failing));
+        let sheet = scoring.aggregate(&outcomes(&scoring, &[])).unwrap();
+        assert_eq!(sheet.verdict, JE);
+        let g1 = sheet.groups.iter().find(|g| g.name == "secret/g1").unwrap();
+        assert_eq!(g1.verdict, Some(JE));
+        assert_eq!(
+            g1.fault.as_deref(),
+            Some("the custom grader failed on group `secret/g1`: it crashed")
+        );
+        assert_eq!(sheet.total_fault(), None);
+        let none = custom_scoring(None);
+        let sheet = none.aggregate(&outcomes(&none, &[])).unwrap();
+        assert_eq!(sheet.verdict, JE);
+        assert!(
+            sheet.faults[0].contains("the package has none"),
+            "{:?}",
+            sheet.faults
+        );
+        // 30 + 70 is fine for the range 0 100; a grader answering 130 is not.
+        #[derive(Debug)]
+        struct Over;
+        impl GroupGrader for Over {
+            fn grade(&self, _: &[String], _: &[(Verdict, f64)]) -> Result<(Verdict, f64), String> {
+                Ok((AC, 130.0))
+            }
+        }
+        let over = custom_scoring(None).with_grader(std::sync::Arc::new(Over));
+        let sheet = over.aggregate(&outcomes(&over, &[])).unwrap();
+        assert_eq!(sheet.verdict, JE);
+        assert!(
+            sheet
+                .faults
+                .iter()
+                .any(|f| f.contains("scored 130, outside its range 0 100")),
+            "{:?}",
+            sheet.faults
         );
     }
 }

@@ -1,6 +1,8 @@
-//! How a Kattis legacy group grades its items (problemtools' default grader): its
-//! `grader_flags`, `on_reject` and `range`, and the grader itself on a group's results. The
-//! scoring model holds a grading as a group's rule; the Kattis reader builds it.
+//! How a Kattis legacy group grades its items (problemtools' default grader, or the package's
+//! own in `graders/`): its `grader_flags`, `on_reject` and `range`, the default grader itself
+//! on a group's results, and what a custom grader is told and may answer. The scoring model
+//! holds a grading as a group's rule; the Kattis reader builds it. Running a custom grader is
+//! the package programs' business (`check::grader`): here it is only a [`GroupGrader`].
 
 use super::number::quantize;
 use crate::verdict::Verdict;
@@ -40,7 +42,7 @@ pub enum ScoreMode {
 }
 
 /// How a Kattis legacy group grades its items: its `grader_flags`, `on_reject` and `range`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KattisGrading {
     /// How the verdict is combined.
     pub verdict: VerdictMode,
@@ -54,6 +56,10 @@ pub struct KattisGrading {
     pub on_reject: OnReject,
     /// The scores the group may get; a score outside is the package's fault.
     pub range: (f64, f64),
+    /// `grading: custom`: the package's grader combines the results instead, given these
+    /// arguments (`grader_flags` split at whitespace, as problemtools splits them); the modes
+    /// above are then unused.
+    pub custom: Option<Vec<String>>,
 }
 
 impl KattisGrading {
@@ -68,6 +74,7 @@ impl KattisGrading {
             accept_if_any_accepted: false,
             on_reject,
             range,
+            custom: None,
         };
         for flag in flags.split_whitespace() {
             match flag {
@@ -89,6 +96,85 @@ impl KattisGrading {
         }
         Ok(grading)
     }
+
+    /// The grading of a group whose results the package's own grader combines: its flags are
+    /// the grader's arguments, whatever they are.
+    pub fn custom(flags: &str, on_reject: OnReject, range: (f64, f64)) -> Self {
+        KattisGrading {
+            custom: Some(flags.split_whitespace().map(str::to_string).collect()),
+            ..KattisGrading::from_flags("", on_reject, range).expect("no flag is a valid one")
+        }
+    }
+}
+
+/// A package's custom grader, ready to run: given a group's results in order and the group's
+/// `grader_flags`, the group's verdict and score; `Err` with why when the grader failed (it
+/// did not run, crashed, or answered something else than one `VERDICT SCORE` line), which is
+/// a judge error of that group, never the submission's.
+pub trait GroupGrader: Send + Sync + std::fmt::Debug {
+    /// Grades one group's results.
+    fn grade(&self, flags: &[String], results: &[(Verdict, f64)])
+        -> Result<(Verdict, f64), String>;
+}
+
+/// The code a Kattis grader reads and writes for a verdict (`RTE` where this judge says `RE`).
+/// No case is CE: one would count as the JE it is ranked with.
+fn kattis_code(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::RuntimeError => "RTE",
+        Verdict::CompileError => "JE",
+        other => other.as_str(),
+    }
+}
+
+/// What a custom grader reads on stdin: a line `VERDICT SCORE` per result, the score as
+/// Python writes a float (`1.0`, `33.333333333333336`), as problemtools writes them.
+pub fn grader_input(results: &[(Verdict, f64)]) -> String {
+    let mut text = String::new();
+    for &(verdict, score) in results {
+        let number = if score.fract() == 0.0 && score.abs() < 1e16 {
+            format!("{score:.1}")
+        } else {
+            format!("{score}")
+        };
+        text.push_str(&format!("{} {number}\n", kattis_code(verdict)));
+    }
+    text
+}
+
+/// A custom grader's answer read as problemtools reads it: one verdict (`AC`, `WA`, `TLE`,
+/// `RTE`, `MLE`, `OLE`, `JE`), whitespace, a number of digits and dots with an optional minus,
+/// then only whitespace. Anything else is why not.
+pub fn read_grader_answer(output: &[u8]) -> Result<(Verdict, f64), String> {
+    let shown = || crate::text::one_line(String::from_utf8_lossy(output).trim(), 80);
+    let bad = || {
+        format!(
+            "the grader answered `{}`, not one line `VERDICT SCORE` (AC, WA, TLE, RTE, MLE, OLE or JE, then a number)",
+            shown()
+        )
+    };
+    let text = std::str::from_utf8(output).map_err(|_| bad())?;
+    let mut words = text.split_ascii_whitespace();
+    let (Some(code), Some(number), None) = (words.next(), words.next(), words.next()) else {
+        return Err(bad());
+    };
+    // The verdict starts the output (whitespace parts it from the score, a newline too).
+    if text.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return Err(bad());
+    }
+    let verdict = match code {
+        "RTE" => Verdict::RuntimeError,
+        "AC" | "WA" | "TLE" | "MLE" | "OLE" | "JE" => Verdict::from_code(code)
+            .filter(|v| v.as_str() == code)
+            .ok_or_else(bad)?,
+        _ => return Err(bad()),
+    };
+    let digits = number.strip_prefix('-').unwrap_or(number);
+    let score = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        .then(|| number.parse::<f64>().ok())
+        .flatten()
+        .ok_or_else(bad)?;
+    Ok((verdict, score))
 }
 
 /// The rank of a verdict in `worst_error`: lower is worse (problemtools' order JE, IF, RTE,
@@ -146,4 +232,49 @@ pub(crate) fn grade(grading: &KattisGrading, results: &[(Verdict, f64)]) -> (Ver
         ScoreMode::Max => scores.fold(f64::NEG_INFINITY, f64::max),
     };
     (verdict, quantize(score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Verdict::{Accepted as AC, RuntimeError as RTE, WrongAnswer as WA};
+
+    #[test]
+    fn a_custom_grader_reads_results_as_problemtools_writes_them() {
+        assert_eq!(
+            grader_input(&[(AC, 1.0), (RTE, 0.0), (WA, 100.0 / 3.0), (AC, -2.5)]),
+            "AC 1.0\nRTE 0.0\nWA 33.333333333333336\nAC -2.5\n"
+        );
+        assert_eq!(grader_input(&[]), "");
+    }
+
+    #[test]
+    fn a_custom_graders_answer_is_read_as_problemtools_reads_it() {
+        let good: &[(&str, (Verdict, f64))] = &[
+            ("AC 100\n", (AC, 100.0)),
+            ("WA 0.5", (WA, 0.5)),
+            ("RTE -3\n\n", (RTE, -3.0)),
+            ("TLE\t7.", (Verdict::TimeLimitExceeded, 7.0)),
+            ("JE\n0\n", (Verdict::JudgeError, 0.0)),
+            ("OLE .25  ", (Verdict::OutputLimitExceeded, 0.25)),
+        ];
+        for (text, expected) in good {
+            assert_eq!(
+                read_grader_answer(text.as_bytes()),
+                Ok(*expected),
+                "{text:?}"
+            );
+        }
+        for bad in [
+            "", "AC", "AC 1 2", " AC 1", "RE 1", "ac 1", "CE 0", "AC 1e3", "AC +1", "AC 1.2.3",
+            "AC nan", "AC50", "AC -",
+        ] {
+            let error = read_grader_answer(bad.as_bytes()).unwrap_err();
+            assert!(
+                error.contains("not one line `VERDICT SCORE`"),
+                "{bad:?}: {error}"
+            );
+        }
+        assert!(read_grader_answer(b"AC \xff").is_err());
+    }
 }

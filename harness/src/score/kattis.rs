@@ -1,7 +1,8 @@
 //! Kattis legacy scoring, as problemtools computes it: each folder of `data/` a group with its
 //! `testdata.yaml` (`grading`, `grader_flags`, `accept_score`, `reject_score`, `range`,
 //! `on_reject`), inherited down the folders, and the default grader combining a group's
-//! results (problemtools' `support/default_grader` and `judge/submission_judge.py`).
+//! results (problemtools' `support/default_grader` and `judge/submission_judge.py`), or the
+//! package's own grader where a folder says `grading: custom`.
 
 use serde::Deserialize;
 
@@ -110,17 +111,11 @@ fn folder(data: &KattisFolder, parent: &Settings) -> Result<Group, ScoringError>
             expected: expected.into(),
         })
     };
-    match settings.grading.as_str() {
-        "default" => {}
-        "custom" => {
-            return Err(ScoringErrorKind::Unsupported {
-                what: "a custom grader (`grading: custom`)".into(),
-                group: Some(data.name.clone()),
-            }
-            .into())
-        }
+    let custom = match settings.grading.as_str() {
+        "default" => false,
+        "custom" => true,
         other => return Err(bad("grading", other, "`default` or `custom`")),
-    }
+    };
     let on_reject = match settings.on_reject.as_str() {
         "break" => OnReject::Break,
         "continue" => OnReject::Continue,
@@ -141,8 +136,13 @@ fn folder(data: &KattisFolder, parent: &Settings) -> Result<Group, ScoringError>
             return Err(bad(key, &value.to_string(), "a finite number"));
         }
     }
-    let grading = KattisGrading::from_flags(&settings.grader_flags, on_reject, range)
-        .map_err(|message| bad("grader_flags", &settings.grader_flags, &message))?;
+    // A custom grader's flags are its own business: they are its arguments.
+    let grading = if custom {
+        KattisGrading::custom(&settings.grader_flags, on_reject, range)
+    } else {
+        KattisGrading::from_flags(&settings.grader_flags, on_reject, range)
+            .map_err(|message| bad("grader_flags", &settings.grader_flags, &message))?
+    };
     let mut items = Vec::new();
     for item in &data.items {
         items.push(match item {
@@ -363,8 +363,23 @@ mod tests {
         assert!(bad("range: 100 0").starts_with("`range: 100 0` (in group `secret`)"));
         assert!(bad("grader_flags: mim").contains("`mim` is not a flag"));
         assert_eq!(
-            bad("grading: custom"),
-            "a custom grader (`grading: custom`) is not supported (in group `secret`)"
+            bad("grading: cusstom"),
+            "`grading: cusstom` (in group `secret`): `default` or `custom`"
         );
+        // A custom grader's flags are not the default grader's.
+        let custom = kattis_legacy(&folder(
+            "",
+            "grading: custom\ngrader_flags: first_error  mim",
+            vec![],
+        ))
+        .unwrap();
+        let Rule::Kattis(grading) = &custom.root().rule else {
+            panic!("{:?}", custom.root().rule)
+        };
+        assert_eq!(
+            grading.custom.as_deref(),
+            Some(&["first_error".to_string(), "mim".to_string()][..])
+        );
+        assert!(custom.has_custom_grading());
     }
 }

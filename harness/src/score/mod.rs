@@ -26,7 +26,9 @@ pub use error::{Place, ScoringError, ScoringErrorKind};
 pub use expected::{
     check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,
 };
-pub use grading::{KattisGrading, OnReject, ScoreMode, VerdictMode};
+pub use grading::{
+    grader_input, read_grader_answer, GroupGrader, KattisGrading, OnReject, ScoreMode, VerdictMode,
+};
 pub use kattis::{kattis_legacy, KattisFolder, KattisItem, TestdataYaml};
 pub use model::{CaseOutcome, CaseRule, CaseValue, Group, Item, Outcomes, Rule, Scoring};
 pub use number::{format_score, same_score, DECIMALS};

@@ -309,6 +309,8 @@ pub struct Scoring {
     root: Group,
     seats: HashMap<String, Seat>,
     cases: HashMap<String, Vec<usize>>,
+    /// The package's own grader, for the groups graded `custom`.
+    grader: Option<std::sync::Arc<dyn super::grading::GroupGrader>>,
 }
 
 impl Scoring {
@@ -318,12 +320,36 @@ impl Scoring {
             root,
             seats: HashMap::new(),
             cases: HashMap::new(),
+            grader: None,
         };
         let mut position = 0;
         let root = scoring.root.clone();
         scoring.seat(&root, Vec::new(), &mut position)?;
         scoring.check_dependencies()?;
         Ok(scoring)
+    }
+
+    /// The same scoring with the package's grader for its groups graded `custom`.
+    pub fn with_grader(mut self, grader: std::sync::Arc<dyn super::grading::GroupGrader>) -> Self {
+        self.grader = Some(grader);
+        self
+    }
+
+    /// The package's grader, when it has one.
+    pub fn grader(&self) -> Option<&dyn super::grading::GroupGrader> {
+        self.grader.as_deref()
+    }
+
+    /// Whether a group is graded by the package's own grader (`grading: custom`).
+    pub fn has_custom_grading(&self) -> bool {
+        fn custom(group: &Group) -> bool {
+            matches!(&group.rule, Rule::Kattis(g) if g.custom.is_some())
+                || group.items.iter().any(|item| match item {
+                    Item::Group(inner) => custom(inner),
+                    Item::Case(_) => false,
+                })
+        }
+        custom(&self.root)
     }
 
     /// A pass-fail problem: its cases in judge order, no score.
