@@ -302,3 +302,79 @@ fn verifyproblem_scores_the_exported_package_as_harness_verify_does() {
         }
     }
 }
+
+/// Luogu points, 8 cases of 12.5: a `wrong_answer/` and a `time_limit_exceeded/` submission
+/// each right on 7 of them score 87.5 and fail with their folder's verdict. The package's
+/// `secret/` grades a submission that scores AC (problemtools wants `partially_accepted/`
+/// AC), so before the export wrote the folders' rules over the cases into
+/// `submissions.yaml`, both read back "AC, score 87.5/100", a mismatch.
+#[test]
+fn a_scored_failing_submission_that_scores_reads_back_with_its_folders_verdict() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.pts]\ntitle = \"Points\"\ntime-limit = \"1s\"\nscoring = \"points\"\n",
+        )
+        .file(
+            "solutions/submissions/pts/accepted/right.py",
+            &right_when("True", None),
+        )
+        .file(
+            "solutions/submissions/pts/wrong_answer/last_wrong.py",
+            &right_when("n < 8", None),
+        )
+        .file(
+            "solutions/submissions/pts/time_limit_exceeded/last_spins.py",
+            "n = int(input())\nwhile n == 8:\n    pass\nprint(2 * n)\n",
+        )
+        .case("pts", "sample-1", "1\n", "2\n");
+    let project = (1..=8).fold(project, |p, n| {
+        p.case(
+            "pts",
+            &format!("t{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", 2 * n),
+        )
+    });
+    project
+        .args(["export", "pts", "--no-measure", "--out", "out/pts"])
+        .status(0)
+        .run();
+    assert_eq!(
+        project.read("out/pts/submissions/submissions.yaml"),
+        "# Exported by harness: each folder's verdict is a case's, whatever the score.\n\
+         wrong_answer:\n  permitted: [AC, WA]\n  required: [WA]\n\
+         time_limit_exceeded:\n  permitted: [AC, TLE]\n  required: [TLE]\n"
+    );
+    for target in ["pts", "out/pts"] {
+        let output = project
+            .harness()
+            .args(["verify", target, "--format", "json"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "verify {target}: {stdout}");
+        let document: Value = serde_json::from_str(&stdout).unwrap();
+        let scores: BTreeMap<String, (f64, bool)> = document["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let file = s["name"].as_str().unwrap().rsplit('/').next().unwrap();
+                (
+                    file.to_string(),
+                    (s["score"].as_f64().unwrap(), s["ok"].as_bool().unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            scores,
+            BTreeMap::from([
+                ("right.py".to_string(), (100.0, true)),
+                ("last_wrong.py".to_string(), (87.5, true)),
+                ("last_spins.py".to_string(), (87.5, true)),
+            ]),
+            "verify {target}"
+        );
+    }
+}

@@ -281,6 +281,8 @@ fn leaves_out(error: &ExportError) -> bool {
         ExportError::CommandChecker { .. }
             | ExportError::Interactor { .. }
             | ExportError::NotKattis { .. }
+            | ExportError::OutputOnly { .. }
+            | ExportError::Communication { .. }
     )
 }
 
