@@ -18,9 +18,14 @@ fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
-/// Verdicts by submission file name, from `verify --format json`.
-fn verdicts(output: &[u8]) -> BTreeMap<String, String> {
-    let document: Value = serde_json::from_slice(output).unwrap();
+/// What `verify --format json` says of each submission, by file name: verdict, score, the
+/// verdict of its first failing case (`None`: none failed), and whether it met its
+/// expectation.
+type Results = BTreeMap<String, (String, Option<f64>, Option<String>, bool)>;
+
+fn results(output: &[u8]) -> Results {
+    let document: Value = serde_json::from_slice(output)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(output)));
     document["submissions"]
         .as_array()
         .unwrap()
@@ -28,58 +33,138 @@ fn verdicts(output: &[u8]) -> BTreeMap<String, String> {
         .map(|s| {
             let name = s["name"].as_str().unwrap();
             let file = name.rsplit('/').next().unwrap().to_string();
-            (file, s["verdict"].as_str().unwrap().to_string())
+            let first_failure = s["cases"].as_array().and_then(|cases| {
+                cases
+                    .iter()
+                    .map(|c| c["verdict"].as_str().unwrap_or("?"))
+                    .find(|v| *v != "AC")
+                    .map(str::to_string)
+            });
+            (
+                file,
+                (
+                    s["verdict"].as_str().unwrap().to_string(),
+                    s["score"].as_f64(),
+                    first_failure,
+                    s["ok"].as_bool().unwrap(),
+                ),
+            )
         })
         .collect()
 }
 
-#[test]
-fn an_exported_problem_judges_its_submissions_as_judge_toml_does() {
-    let dir = Project::new();
-    let config = repo().join("judge.toml");
-    let original = dir
-        .harness()
-        .args(["verify", "queens-boards", "--format", "json", "--config"])
-        .arg(&config)
-        .output()
-        .unwrap();
-    let mut expected = verdicts(&original.stdout);
-    // The package format has no compile-error folder: those are not exported.
-    let compile_errors: Vec<String> = expected
-        .iter()
-        .filter(|(_, v)| *v == "CE")
-        .map(|(k, _)| k.clone())
-        .collect();
-    for name in compile_errors {
-        expected.remove(&name);
-    }
-    assert!(expected.len() >= 5, "{expected:?}");
+/// The submissions that did not meet their expectation, as `verify --format json` says them.
+fn mismatches(output: &[u8]) -> String {
+    results(output)
+        .into_iter()
+        .filter(|(_, (.., ok))| !ok)
+        .map(|(file, (verdict, score, ..))| format!("\n  {file}: {verdict} {score:?}"))
+        .collect()
+}
 
-    dir.harness()
-        .args([
-            "export",
-            "--no-measure",
-            "queens-boards",
-            "--out",
-            "queens-boards",
-            "--config",
-        ])
-        .arg(&config)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("an output validator"));
-    let exported = dir
-        .harness()
-        .args(["verify", "queens-boards", "--format", "json"])
+/// Verdicts by submission file name.
+fn verdicts(output: &[u8]) -> BTreeMap<String, String> {
+    results(output)
+        .into_iter()
+        .map(|(file, (verdict, ..))| (file, verdict))
+        .collect()
+}
+
+/// The problems of the repository's judge.toml, in its order.
+fn shipped_problems() -> Vec<String> {
+    let toml = std::fs::read_to_string(repo().join("judge.toml")).unwrap();
+    toml.lines()
+        .filter_map(|line| line.strip_prefix("[problems.")?.strip_suffix(']'))
+        .filter(|id| !id.contains('.'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `harness ARGS [CONFIG] -j 2 --format json`, which must exit 0 (every submission met its
+/// expectation): its JSON. The mismatches are in the JSON, and the message says them (a
+/// machine busier than the limits allow says TLE).
+fn verified(dir: &Project, args: &[&str], config: Option<&Path>) -> Vec<u8> {
+    let mut command = dir.harness();
+    command.args(args);
+    if let Some(config) = config {
+        command.arg(config);
+    }
+    let output = command
+        .args(["-j", "2", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(
-        exported.status.code(),
+        output.status.code(),
         Some(0),
-        "{}",
-        String::from_utf8_lossy(&exported.stderr)
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&output.stderr),
+        mismatches(&output.stdout)
     );
-    assert_eq!(verdicts(&exported.stdout), expected);
+    output.stdout
+}
+
+/// Shipped problems the format cannot hold, and what the refusal says.
+const REFUSED: [(&str, &str); 3] = [
+    ("queens-any", "is output-only"),
+    ("queens-relay", "is a communication task"),
+    // Its interactor is a Rust program `build` makes, not a source the package could carry.
+    (
+        "find-the-queens",
+        "not a source file the package could carry",
+    ),
+];
+
+/// Every shipped problem, exported, reads back as judge.toml verifies it: each stored
+/// submission the same score and the same verdict (a scored package grades a submission that
+/// scores on some group AC, as problemtools wants of `partially_accepted/`: its first failing
+/// case has judge.toml's verdict then), and none a mismatch. Before the export wrote
+/// `submissions.yaml`, a scored `wrong_answer/` submission right on some cases read back AC,
+/// a mismatch; before it refused communication tasks, queens-relay exported as a batch
+/// problem whose empty answers failed every submission.
+#[test]
+fn every_shipped_problem_exports_and_reads_back_as_judge_toml_verifies_it() {
+    let dir = Project::new();
+    let config = repo().join("judge.toml");
+    let problems = shipped_problems();
+    assert!(problems.len() >= 8, "{problems:?}");
+    for id in &problems {
+        let export = dir
+            .harness()
+            .args(["export", "--no-measure", id, "--out", id, "--config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&export.stderr);
+        if let Some((_, why)) = REFUSED.iter().find(|(p, _)| p == id) {
+            assert_eq!(export.status.code(), Some(2), "{id}: {stderr}");
+            assert!(stderr.contains(why), "{id}: {stderr}");
+            continue;
+        }
+        assert_eq!(export.status.code(), Some(0), "{id}: {stderr}");
+        let original = verified(&dir, &["verify", id, "--config"], Some(&config));
+        let mut expected = results(&original);
+        // The package format has no compile-error folder: those are not exported.
+        expected.retain(|_, (verdict, ..)| verdict != "CE");
+        assert!(!expected.is_empty(), "{id}");
+        let got = results(&verified(&dir, &["verify", id], None));
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            expected.keys().collect::<Vec<_>>(),
+            "{id}"
+        );
+        for (file, (verdict, score, _, ok)) in &expected {
+            let (read_verdict, read_score, read_first_failure, read_ok) = &got[file];
+            assert!(*ok && *read_ok, "{id}/{file}");
+            assert_eq!(read_score, score, "{id}/{file}: the score");
+            let partial = score.is_some_and(|s| s > 0.0) && verdict != "AC";
+            let read_as = if partial && read_verdict == "AC" {
+                read_first_failure.as_deref()
+            } else {
+                Some(read_verdict.as_str())
+            };
+            assert_eq!(read_as, Some(verdict.as_str()), "{id}/{file}: the verdict");
+        }
+    }
 }
 
 #[test]

@@ -302,3 +302,64 @@ fn verifyproblem_scores_the_exported_package_as_harness_verify_does() {
         }
     }
 }
+
+/// Luogu points, 8 cases of 12.5: a `wrong_answer/` and a `time_limit_exceeded/` submission
+/// each right on 7 of them score 87.5 and fail with their folder's verdict. The package's
+/// `secret/` grades a submission that scores AC (problemtools wants `partially_accepted/`
+/// AC), so before the export wrote the folders' rules over the cases into
+/// `submissions.yaml`, both read back "AC, score 87.5/100", a mismatch.
+#[test]
+fn a_scored_failing_submission_that_scores_reads_back_with_its_folders_verdict() {
+    let project = Project::new()
+        .file(
+            "judge.toml",
+            "[problems.pts]\ntitle = \"Points\"\ntime-limit = \"1s\"\nscoring = \"points\"\n",
+        )
+        .file(
+            "solutions/submissions/pts/accepted/right.py",
+            &right_when("True", None),
+        )
+        .file(
+            "solutions/submissions/pts/wrong_answer/last_wrong.py",
+            &right_when("n < 8", None),
+        )
+        .file(
+            "solutions/submissions/pts/time_limit_exceeded/last_spins.py",
+            "n = int(input())\nwhile n == 8:\n    pass\nprint(2 * n)\n",
+        )
+        .case("pts", "sample-1", "1\n", "2\n");
+    let project = (1..=8).fold(project, |p, n| {
+        p.case(
+            "pts",
+            &format!("t{n}"),
+            &format!("{n}\n"),
+            &format!("{}\n", 2 * n),
+        )
+    });
+    project
+        .args(["export", "pts", "--no-measure", "--out", "out/pts"])
+        .status(0)
+        .run();
+    assert_eq!(
+        project.read("out/pts/submissions/submissions.yaml"),
+        "# Exported by harness: each folder's verdict is a case's, whatever the score.\n\
+         wrong_answer:\n  permitted: [AC, WA]\n  required: [WA]\n\
+         time_limit_exceeded:\n  permitted: [AC, TLE]\n  required: [TLE]\n"
+    );
+    // `verified` asserts that every submission met its expectation (exit 0).
+    for target in ["pts", "out/pts"] {
+        let scores: BTreeMap<String, f64> = verified(&project, target)
+            .into_iter()
+            .map(|(file, (score, _))| (file, score))
+            .collect();
+        assert_eq!(
+            scores,
+            BTreeMap::from([
+                ("right.py".to_string(), 100.0),
+                ("last_wrong.py".to_string(), 87.5),
+                ("last_spins.py".to_string(), 87.5),
+            ]),
+            "verify {target}"
+        );
+    }
+}

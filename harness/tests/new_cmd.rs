@@ -316,3 +316,62 @@ fn new_force_keeps_the_files_that_are_there() {
         "{text}"
     );
 }
+
+/// `--grader` lays out a function-signature problem: the submission defines `sum`, the
+/// grader (judge.toml's `grader`, with `main`) and its header (`grader-files`) are compiled
+/// with it, so `judge`, `verify` and `export` (as `include/`) take it at once; a function that
+/// is wrong is WA, not a CE.
+#[test]
+fn new_grader_lays_out_a_function_problem_that_judges_verifies_and_exports() {
+    let project = Project::new().file("judge.toml", COMMENTED);
+    let run = |args: &[&str], code: i32| {
+        let output = project.harness().args(args).output().unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {said}");
+        said
+    };
+    let said = run(&["new", "add", "--grader"], 0);
+    for file in [
+        "graders/add/grader.cpp",
+        "graders/add/add.h",
+        "solutions/submissions/add/accepted/add.cpp",
+        "references/add.py",
+    ] {
+        assert!(said.contains(&format!("wrote `{file}`")), "{said}");
+    }
+    assert!(!project
+        .join("solutions/submissions/add/accepted/add.py")
+        .exists());
+    let text = project.read("judge.toml");
+    assert!(
+        text.contains(
+            "grader = { cpp = \"graders/add/grader.cpp\" }\ngrader-files = [\"graders/add/add.h\"]\n"
+        ),
+        "{text}"
+    );
+    // A function is no program alone: the table has no `solution`.
+    let table = &text[text.find("[problems.add]").unwrap()..];
+    let table = &table[..table.find("\n[[problems.add.").unwrap()];
+    assert!(!table.contains("solution ="), "{table}");
+    assert!(run(&["gen", "add"], 0).contains("10 written"));
+    assert!(run(&["verify", "add"], 0).contains("all 1 submissions got their expected verdict"));
+    project.write(
+        "minus.cpp",
+        "#include \"add.h\"\nlong long sum(long long a, long long b) { return a - b; }\n",
+    );
+    assert!(run(&["judge", "add", "minus.cpp"], 1).contains("verdict: WA"));
+    run(&["export", "add", "--no-measure", "--out", "package"], 0);
+    assert_eq!(
+        project.read("package/include/cpp/grader.cpp"),
+        project.read("graders/add/grader.cpp")
+    );
+    assert_eq!(
+        project.read("package/include/default/add.h"),
+        project.read("graders/add/add.h")
+    );
+    assert!(run(&["verify", "package"], 0).contains("all 1 submissions got their expected verdict"));
+}

@@ -15,6 +15,10 @@ const STATEMENT: &str = include_str!("new_problem/statement.md");
 const GENERATOR: &str = include_str!("new_problem/generator.py");
 const VALIDATOR: &str = include_str!("new_problem/validator.py");
 const SOLUTION: &str = include_str!("new_problem/solution.py");
+const GRADER: &str = include_str!("new_problem/grader.cpp");
+const HEADER: &str = include_str!("new_problem/header.h");
+const FUNCTION: &str = include_str!("new_problem/solution.cpp");
+const REFERENCE: &str = include_str!("new_problem/reference.py");
 
 #[derive(Debug, thiserror::Error)]
 pub enum NewError {
@@ -78,8 +82,9 @@ pub struct LaidOut {
     pub files: Vec<(PathBuf, String, bool)>,
 }
 
-/// The files of the layout of problem `id`, titled `title`.
-pub fn stubs(id: &str, title: &str) -> Vec<Stub> {
+/// The files of the layout of problem `id`, titled `title`; `grader`: a function-signature
+/// problem, whose submissions implement a function the grader's `main` calls.
+pub fn stubs(id: &str, title: &str, grader: bool) -> Vec<Stub> {
     let fill = |text: &str| text.replace("@ID@", id).replace("@TITLE@", title);
     let submissions = Path::new(verify::DEFAULT_FOLDER).join(id);
     let stub = |path: PathBuf, text: String, role: String| Stub { path, text, role };
@@ -109,11 +114,39 @@ pub fn stubs(id: &str, title: &str) -> Vec<Stub> {
             fill(VALIDATOR),
             format!("the input validator (`harness validate {id}`)"),
         ),
-        stub(
+    ]
+    .into_iter()
+    .chain(if grader {
+        vec![
+            stub(
+                grader_path(id),
+                fill(GRADER),
+                "the grader, with `main`, compiled with every C++ submission".to_string(),
+            ),
+            stub(
+                header_path(id),
+                fill(HEADER),
+                "the header the submissions include, put beside each".to_string(),
+            ),
+            stub(
+                submissions.join("accepted").join(format!("{id}.cpp")),
+                fill(FUNCTION),
+                format!("the reference solution, the function, stored as accepted (`harness verify {id}`)"),
+            ),
+            stub(
+                reference_path(id),
+                fill(REFERENCE),
+                format!("the whole-program reference that answers generated cases (`harness gen {id}`)"),
+            ),
+        ]
+    } else {
+        vec![stub(
             submissions.join("accepted").join(format!("{id}.py")),
             fill(SOLUTION),
             format!("the reference solution, stored as accepted (`harness verify {id}`)"),
-        ),
+        )]
+    })
+    .chain([
         stub(
             submissions.join("wrong_answer/.gitkeep"),
             String::new(),
@@ -124,7 +157,21 @@ pub fn stubs(id: &str, title: &str) -> Vec<Stub> {
             String::new(),
             "and of those that must get TLE".to_string(),
         ),
-    ]
+    ])
+    .collect()
+}
+
+/// A function-signature problem's grader (`main`), header and whole-program reference.
+fn grader_path(id: &str) -> PathBuf {
+    Path::new("graders").join(id).join("grader.cpp")
+}
+
+fn header_path(id: &str) -> PathBuf {
+    Path::new("graders").join(id).join(format!("{id}.h"))
+}
+
+fn reference_path(id: &str) -> PathBuf {
+    Path::new("references").join(format!("{id}.py"))
 }
 
 /// Where `harness export` takes a problem's statement from.
@@ -133,8 +180,10 @@ fn statement_path(id: &str) -> PathBuf {
 }
 
 /// `problem`'s table wired to the layout's files: its reference solution is the `solution`
-/// and the `reference`; the validator speaks Kattis' protocol, so an export carries it.
-pub fn wired(problem: &NewProblem) -> NewProblem {
+/// and the `reference`; the validator speaks Kattis' protocol, so an export carries it. With
+/// `grader`, the grader and its header are the table's `grader` and `grader-files`, and there
+/// is no `solution` (the function is no program alone): the reference is the whole program.
+pub fn wired(problem: &NewProblem, grader: bool) -> NewProblem {
     let id = &problem.id;
     let solution = Path::new(verify::DEFAULT_FOLDER)
         .join(id)
@@ -143,9 +192,22 @@ pub fn wired(problem: &NewProblem) -> NewProblem {
         .display()
         .to_string();
     let generator = format!("generators/{id}.py");
+    let shown = |path: PathBuf| path.display().to_string();
+    let (solution, reference, graders, grader_files) = if grader {
+        (
+            None,
+            shown(reference_path(id)),
+            vec![("cpp".to_string(), shown(grader_path(id)))],
+            vec![shown(header_path(id))],
+        )
+    } else {
+        (Some(solution.clone()), solution, Vec::new(), Vec::new())
+    };
     NewProblem {
-        solution: Some(solution.clone()),
-        reference: Some(solution),
+        solution,
+        reference: Some(reference),
+        grader: graders,
+        grader_files,
         validator: Some(vec![format!("input_validators/{id}.py")]),
         validator_protocol: Some("kattis".to_string()),
         generators: vec![NewGenerator {
@@ -167,7 +229,12 @@ pub fn wired(problem: &NewProblem) -> NewProblem {
 /// file or a table already there stops it before anything is written, unless `force`: then
 /// the table is replaced and only the missing files are written. When the table cannot be
 /// written (a bad value), the files just written are taken back.
-pub fn lay_out(config: &Path, problem: &NewProblem, force: bool) -> Result<LaidOut, NewError> {
+pub fn lay_out(
+    config: &Path,
+    problem: &NewProblem,
+    force: bool,
+    grader: bool,
+) -> Result<LaidOut, NewError> {
     let root = match config.parent() {
         Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
         _ => PathBuf::from("."),
@@ -175,7 +242,7 @@ pub fn lay_out(config: &Path, problem: &NewProblem, force: bool) -> Result<LaidO
     // A judge.toml that does not read is said now, before any file is written.
     let in_table = edit::problem_ids(config)?.contains(&problem.id);
     let title = problem.title.as_deref().unwrap_or(&problem.id);
-    let stubs = stubs(&problem.id, title);
+    let stubs = stubs(&problem.id, title, grader);
     let there: Vec<PathBuf> = stubs
         .iter()
         .filter(|stub| !atomic::is_free(&root.join(&stub.path)))
@@ -207,7 +274,7 @@ pub fn lay_out(config: &Path, problem: &NewProblem, force: bool) -> Result<LaidO
     } else {
         IfExists::Refuse
     };
-    match edit::add_problem(config, &wired(problem), if_exists) {
+    match edit::add_problem(config, &wired(problem, grader), if_exists) {
         Ok(added) => Ok(LaidOut { added, files }),
         Err(error) => {
             undo.run();
@@ -272,10 +339,10 @@ mod tests {
     fn a_layout_is_written_and_its_table_reads() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join(FILE_NAME);
-        let laid = lay_out(&config, &problem("sum"), false).unwrap();
+        let laid = lay_out(&config, &problem("sum"), false, false).unwrap();
         assert!(laid.added.created_file);
         assert!(laid.files.iter().all(|(_, _, written)| *written));
-        for stub in stubs("sum", "sum") {
+        for stub in stubs("sum", "sum", false) {
             assert!(dir.path().join(&stub.path).is_file(), "{:?}", stub.path);
         }
         let loaded = crate::config::load(&config).unwrap();
@@ -291,11 +358,11 @@ mod tests {
         let config = dir.path().join(FILE_NAME);
         std::fs::create_dir_all(dir.path().join("generators")).unwrap();
         std::fs::write(dir.path().join("generators/sum.py"), "mine").unwrap();
-        let error = lay_out(&config, &problem("sum"), false).unwrap_err();
+        let error = lay_out(&config, &problem("sum"), false, false).unwrap_err();
         assert!(error.to_string().contains("`generators/sum.py`"), "{error}");
         assert!(!config.exists() && !dir.path().join("cases").exists());
         // Forced: the rest is written, the user's file kept.
-        let laid = lay_out(&config, &problem("sum"), true).unwrap();
+        let laid = lay_out(&config, &problem("sum"), true, false).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.path().join("generators/sum.py")).unwrap(),
             "mine"
@@ -312,7 +379,7 @@ mod tests {
             checker: Some("tokenz".to_string()),
             ..problem("sum")
         };
-        assert!(lay_out(&config, &bad, false).is_err());
+        assert!(lay_out(&config, &bad, false, false).is_err());
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{left:?}");
     }

@@ -43,6 +43,11 @@ pub struct NewArgs {
     /// whose cases you bring.
     #[arg(long)]
     pub bare: bool,
+    /// A function-signature problem (IOI's default): a C++ grader with `main` and the header
+    /// the contestant includes, wired as judge.toml's `grader` and `grader-files`, and a
+    /// reference solution that implements the function, stored as accepted.
+    #[arg(long, conflicts_with = "bare")]
+    pub grader: bool,
 }
 
 pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
@@ -57,7 +62,7 @@ pub fn new(global: &GlobalArgs, args: &NewArgs) -> Result<i32> {
         ..NewProblem::default()
     };
     if !args.bare {
-        let laid = new_problem::lay_out(&path, &problem, args.force)?;
+        let laid = new_problem::lay_out(&path, &problem, args.force, args.grader)?;
         let mut stdout = anstream::stdout().lock();
         workspace::write_laid_out(&mut stdout, &args.id, &laid, &shown_path(&path), |file| {
             shown_path(

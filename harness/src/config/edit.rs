@@ -83,6 +83,10 @@ pub struct NewProblem {
     pub validator: Option<Vec<String>>,
     /// `validator-protocol`, as judge.toml writes it (`"kattis"`).
     pub validator_protocol: Option<String>,
+    /// `grader = { cpp = "graders/x/grader.cpp" }`: a language's key and its grader's source.
+    pub grader: Vec<(String, String)>,
+    /// `grader-files`: the files put beside every submission (the header it includes).
+    pub grader_files: Vec<String>,
     /// `[[problems.<id>.generators]]`, in this order.
     pub generators: Vec<NewGenerator>,
     /// `[problems.<id>.stress] generator`.
@@ -453,6 +457,20 @@ fn problem_table(problem: &NewProblem) -> Table {
     put(
         "validator-protocol",
         problem.validator_protocol.as_deref().map(value),
+    );
+    put(
+        "grader",
+        (!problem.grader.is_empty()).then(|| {
+            let mut graders = toml_edit::InlineTable::new();
+            for (language, source) in &problem.grader {
+                graders.insert(language, source.as_str().into());
+            }
+            value(graders)
+        }),
+    );
+    put(
+        "grader-files",
+        (!problem.grader_files.is_empty()).then(|| words(&problem.grader_files)),
     );
     // Sub-tables after the keys, each set apart by a blank line.
     if !problem.generators.is_empty() {

@@ -286,6 +286,8 @@ fn leaves_out(error: &ExportError) -> bool {
         ExportError::CommandChecker { .. }
             | ExportError::Interactor { .. }
             | ExportError::NotKattis { .. }
+            | ExportError::OutputOnly { .. }
+            | ExportError::Communication { .. }
     )
 }
 

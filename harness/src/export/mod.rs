@@ -71,6 +71,8 @@ pub enum ExportError {
     Zip { path: PathBuf, message: String },
     #[error("problem `{problem}` is output-only, which the package this writes cannot say: problemtools, which reads it, warns that `type: submit-answer` is not yet supported, and DOMjudge has no such type (hint: judge its answers with `harness judge {problem} ANSWERS`)")]
     OutputOnly { problem: String },
+    #[error("problem `{problem}` is a communication task ({processes} contestant process(es) talking with a manager through FIFOs), which the package this writes cannot say: the Kattis format's interactive problems run one submission against an output validator that speaks its own protocol (exit 42/43, a feedback folder), not a CMS manager, and DOMjudge runs the same (hint: judge it with `harness judge {problem} FILE` or `harness verify {problem}`)")]
+    Communication { problem: String, processes: usize },
     #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
     Scoring { problem: String, why: String },
     #[error(transparent)]
@@ -420,6 +422,13 @@ fn package_files(
             problem: problem.name.clone(),
         });
     }
+    // Exported as a batch problem, its empty answers would fail every submission.
+    if let Some(communication) = &problem.communication {
+        return Err(ExportError::Communication {
+            problem: problem.name.clone(),
+            processes: communication.processes,
+        });
+    }
     let mut package = Package {
         files: Files {
             entries: Vec::new(),
@@ -483,7 +492,7 @@ fn package_files(
         &mut package,
         problem,
         &submissions.join(&problem.name),
-        layout.is_some(),
+        layout.is_some().then_some(dialect),
     )?;
     Ok((package.files, shape, package.notes, package.warnings))
 }
@@ -812,21 +821,53 @@ fn entries_of(folder: &Path) -> Result<Vec<PathBuf>, ExportError> {
     })
 }
 
+/// The folders whose verdict a scored package's grader cannot say: the package's
+/// `secret/` is `accept_if_any_accepted` (problemtools wants a submission that scores
+/// partially to be AC), so a `wrong_answer/` submission right on some cases is graded AC.
+/// judge.toml's verdict is its first failure, which the 2025-09 rules of these folders say
+/// over the cases (permitted AC or the folder's verdict, required the folder's verdict).
+const CASE_RULE_FOLDERS: [(&str, &str); 3] = [
+    ("wrong_answer", "WA"),
+    ("time_limit_exceeded", "TLE"),
+    ("run_time_error", "RTE"),
+];
+
+/// `submissions/submissions.yaml` of a scored package: the case rules of the failing folders
+/// that hold submissions (`used`), so that a reader checks the cases, not the graded
+/// verdict. `None` when no such folder is used.
+fn case_rules_yaml(used: &[&str]) -> Option<String> {
+    let mut yaml = String::new();
+    for (folder, code) in CASE_RULE_FOLDERS {
+        if used.contains(&folder) {
+            yaml.push_str(&format!(
+                "{folder}:\n  permitted: [AC, {code}]\n  required: [{code}]\n"
+            ));
+        }
+    }
+    (!yaml.is_empty()).then(|| {
+        format!(
+            "# Exported by harness: each folder's verdict is a case's, whatever the score.\n{yaml}"
+        )
+    })
+}
+
 /// The stored submissions in `folder`, one folder per verdict, under the package's folders.
+/// `scored`: the problem is scored, and the dialect it is written in.
 fn add_submissions(
     package: &mut Package,
     problem: &Problem,
     folder: &Path,
-    scored: bool,
+    scored: Option<Dialect>,
 ) -> Result<(), ExportError> {
     let Package { files, notes, .. } = package;
     if !folder.is_dir() {
         return Ok(());
     }
+    let mut used: Vec<&str> = Vec::new();
     for verdict_dir in entries_of(folder)? {
         let verdict_name = crate::package::file_name(&verdict_dir);
         let folder = if verdict_name == "partially_accepted" {
-            if !scored {
+            if scored.is_none() {
                 notes.push(format!(
                     "`{verdict_name}` submissions not exported: the problem is pass-fail"
                 ));
@@ -860,7 +901,10 @@ fn add_submissions(
                 path = format!("submissions/{target}/{verdict_name}-{name}");
             }
             let mut bytes = read(&source)?;
-            if scored {
+            if !used.contains(&target) {
+                used.push(target);
+            }
+            if scored.is_some() {
                 bytes = with_expected_score(notes, problem, &verdict_name, &name, bytes);
             }
             match expected {
@@ -873,6 +917,26 @@ fn add_submissions(
                 },
             }
         }
+    }
+    match scored {
+        // 2023-07-draft is 2025-09, whose submissions.yaml problemtools does not read (it
+        // judges the folders alone) and the harness does.
+        Some(Dialect::Kattis) => {
+            if let Some(yaml) = case_rules_yaml(&used) {
+                files.add("submissions/submissions.yaml", yaml);
+            }
+        }
+        // Legacy has no submissions.yaml: the graded verdict is the folder's.
+        Some(Dialect::Domjudge)
+            if used
+                .iter()
+                .any(|u| CASE_RULE_FOLDERS.iter().any(|(f, _)| f == u)) =>
+        {
+            notes.push(
+                "the `wrong_answer`, `time_limit_exceeded` and `run_time_error` submissions are checked by their graded verdict in legacy, which is AC for one that scores on some group (problemtools wants a partial score to be AC): one that does belongs in `partially_accepted/`".to_string(),
+            );
+        }
+        Some(Dialect::Domjudge) | None => {}
     }
     Ok(())
 }
