@@ -61,9 +61,22 @@ pub struct Validators {
 /// Builds every input validator; one that needs a tool this machine lacks (checktestdata,
 /// viva) is skipped with the reason.
 pub fn build_all(loaded: &Loaded) -> Validators {
+    build_sources(
+        &loaded.package.input_validators,
+        &loaded.config.languages,
+        loaded.package.include.as_deref(),
+    )
+}
+
+/// Builds these input validators with `languages` (and the package's `include/`, if any).
+pub fn build_sources(
+    sources: &[SourceProgram],
+    languages: &[crate::compile::Language],
+    include: Option<&std::path::Path>,
+) -> Validators {
     let mut built = Vec::new();
     let mut skipped = Vec::new();
-    for source in &loaded.package.input_validators {
+    for source in sources {
         let extension = source
             .path
             .extension()
@@ -76,11 +89,7 @@ pub fn build_all(loaded: &Loaded) -> Validators {
             ));
             continue;
         }
-        match build::build(
-            source,
-            &loaded.config.languages,
-            loaded.package.include.as_deref(),
-        ) {
+        match build::build(source, languages, include) {
             Ok(program) => built.push((source.clone(), program)),
             Err(PackageError::Build { message, .. }) => skipped.push((source.clone(), message)),
             Err(other) => skipped.push((source.clone(), other.to_string())),
@@ -112,7 +121,7 @@ pub fn validate(
 
 /// The name a test_group.yaml's `input_validator_args` map knows a validator by: its file or
 /// folder name in `input_validators/`.
-fn validator_key(source: &SourceProgram) -> String {
+pub(crate) fn validator_key(source: &SourceProgram) -> String {
     super::file_name(&source.path)
 }
 
@@ -129,24 +138,35 @@ fn run_validator(
     } else {
         EXIT_VALID
     };
-    let flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
+    let mut flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
         .map(|g| g.input_args(&validator_key(source)).to_vec())
         .unwrap_or_default();
+    flags.extend(case.args.iter().cloned());
+    judge_input(built, &source.name, &case.input, &flags, valid_exit)
+}
+
+/// One built input validator `name` on the input at `input`, with `flags`: valid when it
+/// exits `valid_exit`. The one place an input validator runs, for a package's cases and for
+/// the inputs its generators make.
+pub fn judge_input(
+    built: &Built,
+    name: &str,
+    input: &std::path::Path,
+    flags: &[String],
+    valid_exit: i32,
+) -> Judgement {
     // The package's own code: in the sandbox, in a folder of its own.
     let prepared = RunFolder::new().and_then(|folder| {
-        let laid_out = built
-            .package_program(&source.name)
-            .laid_out(folder.path())?;
+        let laid_out = built.package_program(name).laid_out(folder.path())?;
         Ok((folder, laid_out))
     });
     let ran = prepared
         .map_err(|error| format!("cannot make a run folder: {error}"))
         .and_then(|(folder, (program, mut args))| {
             args.extend(flags.iter().map(OsString::from));
-            args.extend(case.args.iter().map(OsString::from));
             let request = RunRequest::new(&program, VALIDATOR_LIMITS)
                 .args(&args)
-                .stdin(Stdin::File(&case.input))
+                .stdin(Stdin::File(input))
                 .scope(Scope::Group)
                 .workdir(Some(folder.path()))
                 .isolation(Isolation::Sandbox);
@@ -184,7 +204,7 @@ fn run_validator(
                     } else {
                         format!("{how}: {last}")
                     };
-                    if has_crlf(&case.input) {
+                    if has_crlf(input) {
                         why.push_str(CRLF_HINT);
                     }
                     Judgement::Invalid(why)
