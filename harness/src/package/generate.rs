@@ -1753,9 +1753,11 @@ fn validate_input(
     let path = stage.folder.join(&staged.name);
     let group = input_group(recipe, &case.path);
     let expect_rejection = top == "invalid_input";
+    // A recipe is BAPCtools', whose validators exit 42 for a valid input.
+    const KATTIS: crate::config::ValidatorProtocol = crate::config::ValidatorProtocol::Kattis;
     for (source, built) in &context.validators.built {
         let args = group.input_args(&super::validate::validator_key(source));
-        match super::validate::judge_input(built, &source.name, &path, args, VALID_EXIT) {
+        match super::validate::judge_input(built, &source.name, &path, args, KATTIS) {
             super::validate::Judgement::Valid => {}
             super::validate::Judgement::Invalid(_) if expect_rejection => return Ok(()),
             super::validate::Judgement::Invalid(why) => {
@@ -1783,9 +1785,6 @@ fn validate_input(
     }
     Ok(())
 }
-
-/// A Kattis input validator's exit code for a valid input.
-const VALID_EXIT: i32 = 42;
 
 /// The input validator flags a case gets from the `test_group.yaml` of the recipe's folders
 /// it is in, the deepest that says `input_validator_args` winning, as 2025-09 inherits them.

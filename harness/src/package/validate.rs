@@ -9,11 +9,8 @@ use std::time::Duration;
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
 use crate::check::package::RunFolder;
+use crate::config::ValidatorProtocol;
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
-
-const EXIT_VALID: i32 = 42;
-/// testlib validators exit 0 for a valid input.
-const EXIT_TESTLIB_VALID: i32 = 0;
 
 const VALIDATOR_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(60),
@@ -133,27 +130,29 @@ fn run_validator(
     built: &Built,
     case: &crate::case::discover::Case,
 ) -> Judgement {
-    let valid_exit = if loaded.package.testlib_validators {
-        EXIT_TESTLIB_VALID
+    // Polygon's are testlib's (exit 0); the Kattis format's exit 42.
+    let protocol = if loaded.package.testlib_validators {
+        ValidatorProtocol::Testlib
     } else {
-        EXIT_VALID
+        ValidatorProtocol::Kattis
     };
     let mut flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
         .map(|g| g.input_args(&validator_key(source)).to_vec())
         .unwrap_or_default();
     flags.extend(case.args.iter().cloned());
-    judge_input(built, &source.name, &case.input, &flags, valid_exit)
+    judge_input(built, &source.name, &case.input, &flags, protocol)
 }
 
 /// One built input validator `name` on the input at `input`, with `flags`: valid when it
-/// exits `valid_exit`. The one place an input validator runs, for a package's cases and for
-/// the inputs its generators make.
+/// exits as `protocol` says a valid input does (judge.toml's validators read the same
+/// meaning). The one place a package's input validator runs, for its cases and for the inputs
+/// its generators make.
 pub fn judge_input(
     built: &Built,
     name: &str,
     input: &std::path::Path,
     flags: &[String],
-    valid_exit: i32,
+    protocol: ValidatorProtocol,
 ) -> Judgement {
     // The package's own code: in the sandbox, in a folder of its own.
     let prepared = RunFolder::new().and_then(|folder| {
@@ -191,7 +190,7 @@ pub fn judge_input(
                 .trim()
                 .to_string();
             match result.termination {
-                Termination::Exited(code) if code == valid_exit => Judgement::Valid,
+                Termination::Exited(code) if code == protocol.valid_exit() => Judgement::Valid,
                 // problemtools takes anything but 42 as a rejection: validators written with
                 // `assert` exit 1.
                 ending => {
