@@ -116,6 +116,14 @@ fn sum_files(root: &Path) {
     );
 }
 
+/// A project holding the package `sumgen` of [`sum_files`], and its folder.
+fn sum_package() -> (Project, PathBuf) {
+    let project = Project::new();
+    let root = project.join("sumgen");
+    sum_files(&root);
+    (project, root)
+}
+
 /// `bt`, if installed, run in `dir` with its questions answered by their defaults
 /// (`questionary` hidden, so `--defaults` holds for every prompt).
 fn bt(dir: &Path, args: &[&str]) -> Option<(bool, String)> {
@@ -285,9 +293,7 @@ fn gen_writes_the_files_bt_generate_writes() {
 /// it) is overwritten only with `--force`, which first moves it to the trash.
 #[test]
 fn a_file_the_recipe_does_not_name_goes_to_the_trash_and_an_edited_one_waits_for_force() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+    let (project, root) = sum_package();
     harness_gen(&project, &["sumgen"]).code(OK);
     project.write("sumgen/data/secret/99-mine.in", "1\n1\n");
     project
@@ -348,9 +354,7 @@ fn trash_of(stdout: &str) -> PathBuf {
 /// top folder that is none of `data/`'s) is refused whole.
 #[test]
 fn a_recipe_that_cannot_run_names_the_case() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+    let (project, root) = sum_package();
     project.write(
         "sumgen/generators/generators.yaml",
         &RECIPE.replace("example_generator.py {seed} 1 2 3 4 5", "missing.py {seed}"),
@@ -390,9 +394,7 @@ fn a_recipe_that_cannot_run_names_the_case() {
 /// `invalid_input` one must be rejected.
 #[test]
 fn a_wrong_entry_or_an_invalid_input_is_that_case_s_error_and_the_rest_is_written() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+    let (project, root) = sum_package();
     project.write(
         "sumgen/input_validators/validate.py",
         "import sys\nargs = sys.argv[1:]\nlimit = int(args[args.index('--max') + 1]) if '--max' in args else 10**9\nlines = sys.stdin.read().split('\\n')\nn = int(lines[0])\nvalues = [int(v) for v in lines[1].split()]\nok = n >= 1 and len(values) == n and lines[2:] == [''] and max(values) <= limit\nsys.exit(42 if ok else 43)\n",
@@ -495,9 +497,7 @@ data:
 /// is not run, with a note.
 #[test]
 fn link_keys_and_required_inputs_are_ruled_as_bt_rules_them() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+    let (project, root) = sum_package();
     let recipe = |text: &str| {
         std::fs::write(root.join("generators/generators.yaml"), text).unwrap();
     };
