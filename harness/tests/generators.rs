@@ -390,8 +390,8 @@ fn a_recipe_that_cannot_run_names_the_case() {
 /// `bt generate` reports ("Empty yaml entry") and goes on. The harness names it, writes the
 /// rest, exits 2, and the package is then judged on what was made. Each generated input is
 /// validated as bt validates it: by every input validator, with the flags of its folders'
-/// `test_group.yaml` (`input_validator_args`); one rejected is that case's error; in
-/// `invalid_input` one must be rejected.
+/// `test_group.yaml` and of its own `.yaml` (`input_validator_args`); one rejected is that
+/// case's error; in `invalid_input` one must be rejected.
 #[test]
 fn a_wrong_entry_or_an_invalid_input_is_that_case_s_error_and_the_rest_is_written() {
     let (project, root) = sum_package();
@@ -414,6 +414,10 @@ data:
         in: "2\n3 4"
       bad:
         in: "3\n1 2"
+      own:
+        in: "1\n2"
+        yaml:
+          input_validator_args: [--max, "1"]
       capped:
         test_group.yaml:
           input_validator_args: [--max, "5"]
@@ -430,10 +434,10 @@ data:
         in: "1\n1"
 "#,
     );
-    // bt, where installed, fails the same four and writes the same files.
+    // bt, where installed, fails the same five and writes the same files.
     let from_bt = bt(&root, &["generate", "-B"]).map(|(_, said)| {
         assert!(
-            said.contains("4 failed, 4 cases generated"),
+            said.contains("5 failed, 4 cases generated"),
             "bt generate: {said}"
         );
         let data = tree(&root.join("data"));
@@ -445,9 +449,10 @@ data:
         .status(ERROR)
         .stdout_contains("FAILED data/sample/1")
         .stdout_contains("FAILED data/secret/bad")
+        .stdout_contains("FAILED data/secret/own")
         .stdout_contains("FAILED data/secret/capped/over")
         .stdout_contains("FAILED data/invalid_input/accepted")
-        .stderr_contains("4 of generators.yaml's cases could not be made")
+        .stderr_contains("5 of generators.yaml's cases could not be made")
         .stderr_contains("`data.sample.data.1`: an empty case")
         .stderr_contains("`data/secret/bad`: the generated input is invalid: `input_validators/validate.py` rejects it (exit 43)")
         .stderr_contains("`data/invalid_input/accepted`: every input validator accepts this `invalid_input` case")
@@ -470,6 +475,7 @@ data:
     for failed in [
         "sample/1.in",
         "secret/bad.in",
+        "secret/own.in",
         "secret/capped/over.in",
         "invalid_input/accepted.in",
     ] {

@@ -1518,8 +1518,20 @@ fn begin(recipe: &Recipe, context: &Context<'_>) -> Generated {
         ..Generated::default()
     };
     for (source, why) in &context.validators.skipped {
+        // A compiler's whole output is `harness validate PKG`'s to show; a note is one line.
+        let said = why
+            .lines()
+            .find(|line| line.contains("error"))
+            .or_else(|| crate::text::first_line(why))
+            .unwrap_or_default()
+            .trim();
+        let more = if why.trim_end().contains('\n') {
+            " (`harness validate` shows all it said)"
+        } else {
+            ""
+        };
         out.notes.push(format!(
-            "the input validator `{}` is not run on the generated inputs: {why}",
+            "the input validator `{}` is not run on the generated inputs: {said}{more}",
             source.name
         ));
     }
@@ -1714,8 +1726,8 @@ fn generate_case(
         ));
     }
     let top = case.path.split('/').next().unwrap_or_default();
-    if let Some(input) = files.get("in") {
-        validate_input(recipe, context, case, input, stage)?;
+    if files.contains_key("in") {
+        validate_input(recipe, context, case, &files, stage)?;
     }
     if !files.contains_key("ans") && !NO_SOLUTION.contains(&top) {
         if context.interactive {
@@ -1736,13 +1748,16 @@ fn validate_input(
     recipe: &Recipe,
     context: &Context<'_>,
     case: &CaseRule,
-    input: &Content,
+    files: &BTreeMap<String, Content>,
     stage: &mut Stage,
 ) -> Result<(), GenError> {
     let top = case.path.split('/').next().unwrap_or_default();
     if context.validators.built.is_empty() || top == "testing_tool_test" {
         return Ok(());
     }
+    let Some(input) = files.get("in") else {
+        return Ok(());
+    };
     let staged = match input {
         Content::Staged(staged) => staged.clone(),
         Content::Bytes(bytes) => stage
@@ -1751,7 +1766,12 @@ fn validate_input(
         Content::Link(_) => return Ok(()),
     };
     let path = stage.folder.join(&staged.name);
-    let group = input_group(recipe, &case.path);
+    let mut group = input_group(recipe, &case.path);
+    // The case's own `.yaml` (written, copied or generated) says its flags last, as 2025-09
+    // reads a case's `.yaml` over its folders'.
+    if let Some(yaml) = files.get("yaml").and_then(|own| read_case_yaml(own, stage)) {
+        input_flags_of(&mut group, &yaml);
+    }
     let expect_rejection = top == "invalid_input";
     // A recipe is BAPCtools', whose validators exit 42 for a valid input.
     const KATTIS: crate::config::ValidatorProtocol = crate::config::ValidatorProtocol::Kattis;
@@ -1804,35 +1824,55 @@ fn input_group(recipe: &Recipe, case: &str) -> super::Group {
         .collect();
     dirs.sort_by_key(|dir| dir.path.matches('/').count() + usize::from(!dir.path.is_empty()));
     for dir in dirs {
-        let Some(Some(yaml)) = &dir.test_group else {
-            continue;
-        };
-        let Some(value) = ["input_validator_args", "input_validator_flags"]
-            .iter()
-            .find_map(|key| yaml.get(*key))
-        else {
-            continue;
-        };
-        match value {
-            Value::Mapping(map) => {
-                group.input_flags = Vec::new();
-                group.input_by_validator = map
-                    .iter()
-                    .filter_map(|(name, flags)| {
-                        Some((
-                            name.as_str()?.to_string(),
-                            super::kattis::flags(Some(flags))?,
-                        ))
-                    })
-                    .collect();
-            }
-            value => {
-                group.input_flags = super::kattis::flags(Some(value)).unwrap_or_default();
-                group.input_by_validator = Vec::new();
-            }
+        if let Some(Some(yaml)) = &dir.test_group {
+            input_flags_of(&mut group, yaml);
         }
     }
     group
+}
+
+/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s: a list
+/// for every validator, or a map by validator name.
+fn input_flags_of(group: &mut super::Group, yaml: &Value) {
+    let Some(value) = ["input_validator_args", "input_validator_flags"]
+        .iter()
+        .find_map(|key| yaml.get(*key))
+    else {
+        return;
+    };
+    match value {
+        Value::Mapping(map) => {
+            group.input_flags = Vec::new();
+            group.input_by_validator = map
+                .iter()
+                .filter_map(|(name, flags)| {
+                    Some((
+                        name.as_str()?.to_string(),
+                        super::kattis::flags(Some(flags))?,
+                    ))
+                })
+                .collect();
+        }
+        value => {
+            group.input_flags = super::kattis::flags(Some(value)).unwrap_or_default();
+            group.input_by_validator = Vec::new();
+        }
+    }
+}
+
+/// A case's `.yaml` as it was made, read (at most as much as a package's YAML may be); `None`
+/// when it is not YAML, which `validate` then says.
+fn read_case_yaml(own: &Content, stage: &Stage) -> Option<Value> {
+    let bytes = match own {
+        Content::Bytes(bytes) => bytes.clone(),
+        Content::Staged(staged) if staged.len <= super::yaml::MAX_BYTES => {
+            let mut bytes = Vec::new();
+            stage.open(staged).ok()?.read_to_end(&mut bytes).ok()?;
+            bytes
+        }
+        _ => return None,
+    };
+    serde_norway::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
 /// A failure of the case at `case`.
