@@ -34,6 +34,21 @@ pub fn one_line(text: &str, max: usize) -> String {
     shown
 }
 
+/// Lines of an error message, each on its own indented line: the first ten, and a count of the
+/// rest.
+pub fn listed(lines: impl ExactSizeIterator<Item = String>) -> String {
+    const LISTED: usize = 10;
+    let total = lines.len();
+    let mut text: String = lines
+        .take(LISTED)
+        .map(|line| format!("\n  {line}"))
+        .collect();
+    if total > LISTED {
+        text.push_str(&format!("\n  … and {} more", total - LISTED));
+    }
+    text
+}
+
 pub fn plural(count: usize, noun: &str) -> String {
     if count == 1 {
         format!("1 {noun}")

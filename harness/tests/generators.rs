@@ -116,6 +116,14 @@ fn sum_files(root: &Path) {
     );
 }
 
+/// A project holding the package `sumgen` of [`sum_files`], and its folder.
+fn sum_package() -> (Project, PathBuf) {
+    let project = Project::new();
+    let root = project.join("sumgen");
+    sum_files(&root);
+    (project, root)
+}
+
 /// `bt`, if installed, run in `dir` with its questions answered by their defaults
 /// (`questionary` hidden, so `--defaults` holds for every prompt).
 fn bt(dir: &Path, args: &[&str]) -> Option<(bool, String)> {
@@ -280,81 +288,210 @@ fn gen_writes_the_files_bt_generate_writes() {
         .code(OK);
 }
 
+/// As `bt generate`: a file of `data/` the recipe does not make goes to the trash folder (named
+/// in the run), never lost; a file it makes that was edited by hand (not as the harness wrote
+/// it) is overwritten only with `--force`, which first moves it to the trash.
 #[test]
-fn a_file_the_harness_did_not_write_is_kept_unless_forced() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+fn a_file_the_recipe_does_not_name_goes_to_the_trash_and_an_edited_one_waits_for_force() {
+    let (project, root) = sum_package();
     harness_gen(&project, &["sumgen"]).code(OK);
-    // Edited by hand, and one more file: neither is the harness's to overwrite or remove.
-    std::fs::write(root.join("data/secret/08-tiny.ans"), "8\n").unwrap();
-    std::fs::write(root.join("data/secret/99-mine.in"), "1\n1\n").unwrap();
-    let assert = harness_gen(&project, &["sumgen", "--check"]).code(FAILED);
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
-    assert!(
-        stdout.contains("DIFFERS data/secret/08-tiny.ans"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("NOT IN RECIPE data/secret/99-mine.in"),
-        "{stdout}"
-    );
-    let assert = harness_gen(&project, &["sumgen"]).code(ERROR);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(
-        stderr.contains("2 file(s) in `data/` would be overwritten or removed"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("--force"), "{stderr}");
-    assert_eq!(
-        std::fs::read_to_string(root.join("data/secret/08-tiny.ans")).unwrap(),
-        "8\n"
-    );
-    let assert = harness_gen(&project, &["sumgen", "--force"]).code(OK);
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
-    assert!(stdout.contains("were moved to"), "{stdout}");
-    assert_eq!(
-        std::fs::read_to_string(root.join("data/secret/08-tiny.ans")).unwrap(),
-        "7\n"
-    );
+    project.write("sumgen/data/secret/99-mine.in", "1\n1\n");
+    project
+        .args(["gen", "sumgen", "--check"])
+        .status(FAILED)
+        .stdout_contains("NOT IN RECIPE data/secret/99-mine.in")
+        .run();
+    let ran = project
+        .args(["gen", "sumgen"])
+        .status(OK)
+        .stdout_contains("removed data/secret/99-mine.in")
+        .stdout_contains("were moved to")
+        .run();
     assert!(!root.join("data/secret/99-mine.in").exists());
-    let trash = stdout
-        .lines()
-        .find_map(|l| l.split("were moved to ").nth(1))
-        .unwrap()
-        .trim()
-        .to_string();
+    let trash = trash_of(&ran.stdout);
     assert_eq!(
-        std::fs::read_to_string(Path::new(&trash).join("secret/08-tiny.ans")).unwrap(),
+        std::fs::read_to_string(trash.join("secret/99-mine.in")).unwrap(),
+        "1\n1\n"
+    );
+
+    // Edited by hand: not the harness's to overwrite.
+    project.write("sumgen/data/secret/08-tiny.ans", "8\n");
+    project
+        .args(["gen", "sumgen", "--check"])
+        .status(FAILED)
+        .stdout_contains("DIFFERS data/secret/08-tiny.ans")
+        .run();
+    project
+        .args(["gen", "sumgen"])
+        .status(ERROR)
+        .stderr_contains("1 file(s) in `data/` would be overwritten")
+        .stderr_contains("--force")
+        .run();
+    assert_eq!(project.read("sumgen/data/secret/08-tiny.ans"), "8\n");
+    let ran = project
+        .args(["gen", "sumgen", "--force"])
+        .status(OK)
+        .stdout_contains("were moved to")
+        .run();
+    assert_eq!(project.read("sumgen/data/secret/08-tiny.ans"), "7\n");
+    assert_eq!(
+        std::fs::read_to_string(trash_of(&ran.stdout).join("secret/08-tiny.ans")).unwrap(),
         "8\n"
     );
 }
 
+/// The trash folder a run of `harness gen` names.
+fn trash_of(stdout: &str) -> PathBuf {
+    let trash = stdout
+        .lines()
+        .find_map(|l| l.split("were moved to ").nth(1))
+        .unwrap_or_else(|| panic!("no trash folder named in: {stdout}"));
+    PathBuf::from(trash.trim())
+}
+
+/// A case whose generator is missing is that case's error, as in bt: the run names it and
+/// fails (exit 2), and every other case is written. A recipe that is wrong above its cases (a
+/// top folder that is none of `data/`'s) is refused whole.
 #[test]
 fn a_recipe_that_cannot_run_names_the_case() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
-    std::fs::write(
-        root.join("generators/generators.yaml"),
-        RECIPE.replace("example_generator.py {seed} 1 2 3 4 5", "missing.py {seed}"),
-    )
-    .unwrap();
-    let assert = harness_gen(&project, &["sumgen"]).code(ERROR);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(stderr.contains("generators/missing.py"), "{stderr}");
-    assert!(!root.join("data").exists(), "nothing is written");
-    std::fs::write(
-        root.join("generators/generators.yaml"),
-        "data:\n  secrett:\n    data: []\n",
-    )
-    .unwrap();
-    let assert = harness_gen(&project, &["sumgen"]).code(ERROR);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(
-        stderr.contains("`secrett` is not a folder of `data/`"),
-        "{stderr}"
+    let (project, root) = sum_package();
+    project.write(
+        "sumgen/generators/generators.yaml",
+        &RECIPE.replace("example_generator.py {seed} 1 2 3 4 5", "missing.py {seed}"),
     );
+    project
+        .args(["gen", "sumgen"])
+        .status(ERROR)
+        .stdout_contains("FAILED data/secret/03-shuffled")
+        .stderr_contains("1 of generators.yaml's cases could not be made, and the rest were made")
+        .stderr_contains("`data/secret/03-shuffled`")
+        .stderr_contains("generators/missing.py")
+        .run();
+    assert!(!root.join("data/secret/03-shuffled.in").exists());
+    assert_eq!(project.read("sumgen/data/secret/08-tiny.ans"), "7\n");
+    assert_eq!(project.read("sumgen/data/sample/01.ans"), "3\n");
+    // The next run keeps the failed case's old files: they are the recipe's.
+    project.write("sumgen/data/secret/03-shuffled.in", "1\n5\n");
+    project.args(["gen", "sumgen"]).status(ERROR).run();
+    assert_eq!(project.read("sumgen/data/secret/03-shuffled.in"), "1\n5\n");
+
+    project.write(
+        "sumgen/generators/generators.yaml",
+        "data:\n  secrett:\n    data: []\n",
+    );
+    project
+        .args(["gen", "sumgen"])
+        .status(ERROR)
+        .stderr_contains("`secrett` is not a folder of `data/`")
+        .run();
+}
+
+/// A real contest repository's recipe with one wrong entry: an empty sample (`'1':`), which
+/// `bt generate` reports ("Empty yaml entry") and goes on. The harness names it, writes the
+/// rest, exits 2, and the package is then judged on what was made. Each generated input is
+/// validated as bt validates it: by every input validator, with the flags of its folders'
+/// `test_group.yaml` and of its own `.yaml` (`input_validator_args`); one rejected is that
+/// case's error; in `invalid_input` one must be rejected.
+#[test]
+fn a_wrong_entry_or_an_invalid_input_is_that_case_s_error_and_the_rest_is_written() {
+    let (project, root) = sum_package();
+    project.write(
+        "sumgen/input_validators/validate.py",
+        "import sys\nargs = sys.argv[1:]\nlimit = int(args[args.index('--max') + 1]) if '--max' in args else 10**9\nlines = sys.stdin.read().split('\\n')\nn = int(lines[0])\nvalues = [int(v) for v in lines[1].split()]\nok = n >= 1 and len(values) == n and lines[2:] == [''] and max(values) <= limit\nsys.exit(42 if ok else 43)\n",
+    );
+    project.write(
+        "sumgen/generators/generators.yaml",
+        r#"solution: /submissions/accepted/sum.py
+data:
+  sample:
+    data:
+      '1':
+      '2':
+        in: "2\n1 2"
+  secret:
+    data:
+      good:
+        in: "2\n3 4"
+      bad:
+        in: "3\n1 2"
+      own:
+        in: "1\n2"
+        yaml:
+          input_validator_args: [--max, "1"]
+      capped:
+        test_group.yaml:
+          input_validator_args: [--max, "5"]
+        data:
+          fits:
+            in: "1\n5"
+          over:
+            in: "1\n6"
+  invalid_input:
+    data:
+      negative:
+        in: "-1"
+      accepted:
+        in: "1\n1"
+"#,
+    );
+    // bt, where installed, fails the same five and writes the same files.
+    let from_bt = bt(&root, &["generate", "-B"]).map(|(_, said)| {
+        assert!(
+            said.contains("5 failed, 4 cases generated"),
+            "bt generate: {said}"
+        );
+        let data = tree(&root.join("data"));
+        std::fs::remove_dir_all(root.join("data")).unwrap();
+        data
+    });
+    let ran = project
+        .args(["gen", "sumgen"])
+        .status(ERROR)
+        .stdout_contains("FAILED data/sample/1")
+        .stdout_contains("FAILED data/secret/bad")
+        .stdout_contains("FAILED data/secret/own")
+        .stdout_contains("FAILED data/secret/capped/over")
+        .stdout_contains("FAILED data/invalid_input/accepted")
+        .stderr_contains("5 of generators.yaml's cases could not be made")
+        .stderr_contains("`data.sample.data.1`: an empty case")
+        .stderr_contains("`data/secret/bad`: the generated input is invalid: `input_validators/validate.py` rejects it (exit 43)")
+        .stderr_contains("`data/invalid_input/accepted`: every input validator accepts this `invalid_input` case")
+        .run();
+    assert!(
+        ran.stdout.contains("generated 4 cases into data/"),
+        "{}",
+        ran.stdout
+    );
+    for made in [
+        "sample/2.in",
+        "sample/2.ans",
+        "secret/good.ans",
+        "secret/capped/fits.ans",
+        "secret/capped/test_group.yaml",
+        "invalid_input/negative.in",
+    ] {
+        assert!(root.join("data").join(made).is_file(), "no data/{made}");
+    }
+    for failed in [
+        "sample/1.in",
+        "secret/bad.in",
+        "secret/own.in",
+        "secret/capped/over.in",
+        "invalid_input/accepted.in",
+    ] {
+        assert!(!root.join("data").join(failed).exists(), "data/{failed}");
+    }
+    assert_eq!(project.read("sumgen/data/secret/good.ans"), "7\n");
+    if let Some(theirs) = from_bt {
+        let ours = tree(&root.join("data"));
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            theirs.keys().collect::<Vec<_>>(),
+            "the same files as bt"
+        );
+    }
+    // The package is judged on the cases that were made.
+    project.args(["verify", "sumgen"]).status(OK).run();
 }
 
 /// The link keys and what a case needs to have an input, as `bt generate` rules them
@@ -366,9 +503,7 @@ fn a_recipe_that_cannot_run_names_the_case() {
 /// is not run, with a note.
 #[test]
 fn link_keys_and_required_inputs_are_ruled_as_bt_rules_them() {
-    let project = Project::new();
-    let root = project.join("sumgen");
-    sum_files(&root);
+    let (project, root) = sum_package();
     let recipe = |text: &str| {
         std::fs::write(root.join("generators/generators.yaml"), text).unwrap();
     };

@@ -60,29 +60,11 @@ pub enum GenError {
     },
 }
 
-/// Failures listed in an error message; the rest are counted.
-const LISTED_FAILURES: usize = 10;
+/// A case that could not be generated, and why.
+pub use crate::package::generate::Failure as CaseFailure;
 
 fn list_failures(failures: &[CaseFailure]) -> String {
-    let mut text: String = failures
-        .iter()
-        .take(LISTED_FAILURES)
-        .map(|f| format!("\n  `{}`: {}", f.case, f.reason))
-        .collect();
-    if failures.len() > LISTED_FAILURES {
-        text.push_str(&format!(
-            "\n  … and {} more",
-            failures.len() - LISTED_FAILURES
-        ));
-    }
-    text
-}
-
-/// A case that could not be generated, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseFailure {
-    pub case: String,
-    pub reason: String,
+    crate::package::generate::list_failures(failures, "")
 }
 
 /// One case a generator makes.

@@ -13,8 +13,8 @@ pub struct GenArgs {
     /// recipe), as `bt generate` writes it.
     #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problem: Option<String>,
-    /// For a package: overwrite or remove files of `data/` the harness did not write (they
-    /// are moved to a trash folder first, which is named).
+    /// For a package: overwrite files of `data/` the harness did not write (they are moved to
+    /// a trash folder first, which is named; a file the recipe does not make always goes there).
     #[arg(long)]
     pub force: bool,
     /// Regenerate in a temporary folder and report every case that differs from the committed

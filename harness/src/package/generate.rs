@@ -5,8 +5,11 @@
 //! `include:`, `solution:` for the answers, `random_salt`, `retries`. The seed is BAPCtools'
 //! own (the SHA-512 of the salted command, modulo 2^31), so a generator given the same
 //! command makes the same case under both tools. Generators and solutions are the package's
-//! code: they run in the sandbox, in a folder of their own, like its validators. Nothing here
-//! writes `data/` but [`apply`].
+//! code: they run in the sandbox, in a folder of their own, like its validators, which check
+//! each generated input before it is answered. A case that cannot be made (its entry is wrong,
+//! its generator fails, its input is invalid) is that case's [`Failure`], and the others are
+//! made, as bt reports an entry and goes on; a recipe wrong above its cases, or past a bound,
+//! is refused whole. Nothing here writes `data/` but [`apply`].
 //!
 //! A recipe is downloaded with its package, so nothing in it is trusted: every name it gives
 //! (a case, a folder, a generator, a file it copies or includes) is a plain path below the
@@ -26,6 +29,7 @@ use std::time::Duration;
 use serde_norway::Value;
 use sha2::{Digest, Sha256, Sha512};
 
+use super::validate::Validators;
 use super::{PackageError, SourceProgram};
 use crate::check::package::RunFolder;
 use crate::compile::Language;
@@ -128,6 +132,13 @@ pub enum GenError {
         at: String,
         message: String,
     },
+    /// A bound on what a recipe may make: the whole recipe is refused, never one entry.
+    #[error("`{}`: {at}: {message}", path.display())]
+    Bound {
+        path: PathBuf,
+        at: String,
+        message: String,
+    },
     #[error("case `{case}`: {message}")]
     Case { case: String, message: String },
     #[error("cannot write `{}`: {source}", path.display())]
@@ -137,12 +148,36 @@ pub enum GenError {
     },
     #[error("`{}` is {what}: `harness gen` writes a package's `data/` only into its own folders, never through a link (hint: make it a plain folder of the package)", path.display())]
     LinkedFolder { path: PathBuf, what: String },
-    #[error("{count} file(s) in `data/` would be overwritten or removed, and the harness did not write them: {} (hint: `harness gen --force` moves them to `{}` first; `harness gen --check` shows what differs)", files.join(", "), trash.display())]
+    #[error("{count} file(s) in `data/` would be overwritten, and the harness did not write them: {} (hint: `harness gen --force` moves them to `{}` first; `harness gen --check` shows what differs)", files.join(", "), trash.display())]
     WouldOverwrite {
         count: usize,
         files: Vec<String>,
         trash: PathBuf,
     },
+    #[error("`{package}`: {} of generators.yaml's cases could not be made, and the rest were made:{}", failed.len(), list_failures(failed, "data/"))]
+    Failed {
+        package: String,
+        failed: Vec<Failure>,
+    },
+}
+
+/// A case that could not be made, and why: for a recipe, an error of that entry alone, as
+/// `bt generate` reports it and goes on with the others (judge.toml's generators say theirs
+/// with it too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Its name: for a recipe, its path below `data/` without extension.
+    pub case: String,
+    pub reason: String,
+}
+
+/// Failures as the lines of an error, each case's name after `folder`.
+pub fn list_failures(failed: &[Failure], folder: &str) -> String {
+    crate::text::listed(
+        failed
+            .iter()
+            .map(|f| format!("`{folder}{}`: {}", f.case, f.reason)),
+    )
 }
 
 /// Who writes a case's answer when the recipe gives none.
@@ -216,6 +251,8 @@ pub struct Recipe {
     generators: BTreeMap<String, Vec<String>>,
     /// What is said about parts the harness does not run (visualizers).
     pub notes: Vec<String>,
+    /// The cases whose entries are wrong, in the recipe's order: the others are made.
+    pub failed: Vec<Failure>,
 }
 
 /// One file `data/` should hold after generating: text the recipe writes itself, a file a
@@ -318,6 +355,8 @@ fn hex(bytes: &[u8]) -> String {
 pub struct Generated {
     pub files: BTreeMap<PathBuf, Content>,
     pub notes: Vec<String>,
+    /// The cases that could not be made (their entry, their generator, their validation).
+    pub failed: Vec<Failure>,
     stage: Option<Stage>,
 }
 
@@ -338,6 +377,15 @@ fn recipe_error(path: &Path, at: &str, message: impl Into<String>) -> GenError {
             at => format!("`{at}`"),
         },
         message: message.into(),
+    }
+}
+
+/// A bound of [`MAX_CASES`] or [`MAX_EXPANDED`] passed: said as [`recipe_error`] says it, but
+/// of the whole recipe.
+fn bound_error(path: &Path, at: &str, message: String) -> GenError {
+    match recipe_error(path, at, message) {
+        GenError::Recipe { path, at, message } => GenError::Bound { path, at, message },
+        other => other,
     }
 }
 
@@ -465,6 +513,7 @@ struct Parser<'a> {
     canonical: BTreeMap<String, String>,
     next_case: usize,
     case_width: usize,
+    failed: Vec<Failure>,
 }
 
 impl Parser<'_> {
@@ -699,7 +748,10 @@ impl Parser<'_> {
         at: &str,
         numbered: bool,
     ) -> Result<(), GenError> {
-        let values = counts(value, self.path, at)?;
+        let values = match counts(value, self.path, at) {
+            Ok(values) => values,
+            Err(error) => return self.entry_failed(join(path, name), error),
+        };
         let consecutive = values.iter().max().copied().unwrap_or(1)
             - values.iter().min().copied().unwrap_or(1)
             == values.len() as i64 - 1;
@@ -724,13 +776,30 @@ impl Parser<'_> {
                 case_name.push_str(&format!("-{count:0padding$}"));
             }
             let case_path = join(path, &case_name);
-            self.case(&case_path, value, config, count, at)?;
+            if let Err(error) = self.case(&case_path, value, config, count, at) {
+                self.entry_failed(case_path, error)?;
+            }
         }
         self.known
             .entry(name.to_string())
             .or_default()
             .push(Made::Cases(first_case..self.cases.len()));
         Ok(())
+    }
+
+    /// A case's entry that is wrong is that case's failure (bt: "a parse error of a test case
+    /// is handled locally"); any other error, a bound passed among them, is the recipe's.
+    fn entry_failed(&mut self, case: String, error: GenError) -> Result<(), GenError> {
+        match error {
+            GenError::Recipe { .. } => {
+                self.failed.push(Failure {
+                    case,
+                    reason: error.to_string(),
+                });
+                Ok(())
+            }
+            other => Err(other),
+        }
     }
 
     /// Links what the folder at `path` includes into it.
@@ -827,7 +896,7 @@ impl Parser<'_> {
     /// Refuses a recipe that would make more than [`MAX_CASES`] with `more` cases to come.
     fn check_cases(&self, at: &str, more: usize) -> Result<(), GenError> {
         if self.cases.len() + self.includes.len() + more > MAX_CASES {
-            return Err(recipe_error(
+            return Err(bound_error(
                 self.path,
                 at,
                 format!("the recipe makes more than {MAX_CASES} cases (each value of a `count:` and each case an `include:` links counted), more than a problem's test data holds: not run"),
@@ -840,7 +909,7 @@ impl Parser<'_> {
     fn expand(&mut self, at: &str, bytes: usize) -> Result<(), GenError> {
         self.expanded += bytes;
         if self.expanded > MAX_EXPANDED {
-            return Err(recipe_error(
+            return Err(bound_error(
                 self.path,
                 at,
                 format!("the recipe's commands and texts come to more than {} MiB once `{{{{constants}}}}` and `count:` are put in, more than a recipe holds: not run", MAX_EXPANDED >> 20),
@@ -1275,6 +1344,7 @@ pub fn read(
         canonical: BTreeMap::new(),
         next_case: 0,
         case_width: numbered_cases(&yaml).to_string().len(),
+        failed: Vec::new(),
     };
     let generators = parser.generators(&yaml)?;
     let mut notes = Vec::new();
@@ -1307,6 +1377,7 @@ pub fn read(
         includes: parser.includes,
         generators,
         notes,
+        failed: parser.failed,
     })
 }
 
@@ -1342,17 +1413,32 @@ pub fn problem_settings(root: &Path) -> Result<(Vec<(String, String)>, bool), Ge
     Ok((constants, interactive))
 }
 
+/// The package's input validators, built to check what its generators make (one that cannot
+/// be built is said in a note and not run, as `validate` says it).
+pub fn input_validators(
+    root: &Path,
+    constants: &[(String, String)],
+    languages: &[Language],
+) -> Result<Validators, GenError> {
+    let sources = super::kattis::input_validators_of(root, constants)?;
+    Ok(super::validate::build_sources(&sources, languages, None))
+}
+
 /// What generating needs beyond the recipe.
 pub struct Context<'a> {
     pub languages: &'a [Language],
     pub constants: &'a [(String, String)],
     /// Interactive and multi-pass problems get an empty `.ans` where none is made.
     pub interactive: bool,
+    /// The package's input validators, run on each generated `.in` as bt runs them.
+    pub validators: &'a Validators,
 }
 
 /// The programs built so far, by their path from the package's folder.
 struct Built {
     generators: BTreeMap<String, super::build::Built>,
+    /// Programs that could not be built, and why: tried once, each case that needs one fails.
+    broken: BTreeMap<String, String>,
     solutions: BTreeMap<String, crate::compile::submission::Prepared>,
     default_solution: Option<Option<String>>,
 }
@@ -1366,25 +1452,14 @@ pub fn generate(
     on_case: &mut dyn FnMut(&str),
 ) -> Result<Generated, GenError> {
     check_folders(recipe)?;
-    let mut out = Generated {
-        notes: recipe.notes.clone(),
-        ..Generated::default()
-    };
+    let mut out = begin(recipe, context);
     let mut stage = Stage::new()?;
     let mut built = Built {
         generators: BTreeMap::new(),
+        broken: BTreeMap::new(),
         solutions: BTreeMap::new(),
         default_solution: None,
     };
-    for dir in &recipe.dirs {
-        if let Some(Some(yaml)) = &dir.test_group {
-            let text = serde_norway::to_string(yaml).unwrap_or_default();
-            out.files.insert(
-                Path::new(&dir.path).join("test_group.yaml"),
-                Content::Bytes(text.into_bytes()),
-            );
-        }
-    }
     // The extensions each case was given, so that a link to it looks up only those.
     let mut made: std::collections::HashMap<String, Vec<String>> = Default::default();
     for case in &recipe.cases {
@@ -1394,7 +1469,11 @@ pub fn generate(
                 message: "interrupted".to_string(),
             });
         }
-        if let Some(first) = &case.same_as {
+        if let Some(first) = case
+            .same_as
+            .as_ref()
+            .filter(|first| made.contains_key(*first))
+        {
             link_case(&mut out.files, &made, &case.path, first);
             // Its links are files of its own, which an `include:` of it links to in turn.
             let exts = made.get(first).cloned().unwrap_or_default();
@@ -1402,27 +1481,24 @@ pub fn generate(
             on_case(&case.path);
             continue;
         }
-        let files = generate_case(
-            recipe,
-            context,
-            case,
-            &mut built,
-            &mut stage,
-            &mut out.notes,
-        )?;
-        let name = case.path.rsplit('/').next().unwrap_or(&case.path);
-        for (ext, target) in &case.links {
-            out.files.insert(
-                PathBuf::from(format!("{}.{ext}", case.path)),
-                Content::Link(PathBuf::from(format!("{name}.{target}"))),
-            );
-        }
-        let exts = made.entry(case.path.clone()).or_default();
-        exts.extend(case.links.iter().map(|(ext, _)| ext.clone()));
-        for (ext, content) in files {
-            out.files
-                .insert(PathBuf::from(format!("{}.{ext}", case.path)), content);
-            exts.push(ext);
+        let made_case = match &case.same_as {
+            // As bt: "See {first}. SKIPPED."
+            Some(first) => Err(case_error(
+                case,
+                format!("the same rule as `{first}`, which could not be made"),
+            )),
+            None => generate_case(
+                recipe,
+                context,
+                case,
+                &mut built,
+                &mut stage,
+                &mut out.notes,
+            ),
+        };
+        match made_case {
+            Ok(files) => place(&mut out.files, &mut made, case, files),
+            Err(error) => out.failed.push(entry_failure(case, error)?),
         }
         on_case(&case.path);
     }
@@ -1431,6 +1507,83 @@ pub fn generate(
     }
     out.stage = Some(stage);
     Ok(out)
+}
+
+/// What generating makes before any program runs: the notes, the entries already failed, and
+/// each folder's `test_group.yaml`.
+fn begin(recipe: &Recipe, context: &Context<'_>) -> Generated {
+    let mut out = Generated {
+        notes: recipe.notes.clone(),
+        failed: recipe.failed.clone(),
+        ..Generated::default()
+    };
+    for (source, why) in &context.validators.skipped {
+        // A compiler's whole output is `harness validate PKG`'s to show; a note is one line.
+        let said = why
+            .lines()
+            .find(|line| line.contains("error"))
+            .or_else(|| crate::text::first_line(why))
+            .unwrap_or_default()
+            .trim();
+        let more = if why.trim_end().contains('\n') {
+            " (`harness validate` shows all it said)"
+        } else {
+            ""
+        };
+        out.notes.push(format!(
+            "the input validator `{}` is not run on the generated inputs: {said}{more}",
+            source.name
+        ));
+    }
+    for dir in &recipe.dirs {
+        if let Some(Some(yaml)) = &dir.test_group {
+            let text = serde_norway::to_string(yaml).unwrap_or_default();
+            out.files.insert(
+                Path::new(&dir.path).join("test_group.yaml"),
+                Content::Bytes(text.into_bytes()),
+            );
+        }
+    }
+    out
+}
+
+/// A case that could not be made (its program, its run, its validation) is that case's
+/// failure, and the others go on; any other error (a write, Ctrl-C) stops generating.
+fn entry_failure(case: &CaseRule, error: GenError) -> Result<Failure, GenError> {
+    let reason = match error {
+        GenError::Case {
+            case: named,
+            message,
+        } if named == case.path => message,
+        error @ (GenError::Case { .. } | GenError::Package(_)) => error.to_string(),
+        other => return Err(other),
+    };
+    Ok(Failure {
+        case: case.path.clone(),
+        reason,
+    })
+}
+
+/// Puts a case's files, and the links between them, among what `data/` should hold.
+fn place(
+    out: &mut BTreeMap<PathBuf, Content>,
+    made: &mut std::collections::HashMap<String, Vec<String>>,
+    case: &CaseRule,
+    files: BTreeMap<String, Content>,
+) {
+    let name = case.path.rsplit('/').next().unwrap_or(&case.path);
+    for (ext, target) in &case.links {
+        out.insert(
+            PathBuf::from(format!("{}.{ext}", case.path)),
+            Content::Link(PathBuf::from(format!("{name}.{target}"))),
+        );
+    }
+    let exts = made.entry(case.path.clone()).or_default();
+    exts.extend(case.links.iter().map(|(ext, _)| ext.clone()));
+    for (ext, content) in files {
+        out.insert(PathBuf::from(format!("{}.{ext}", case.path)), content);
+        exts.push(ext);
+    }
 }
 
 /// Links each file the case `source` was given to the case `made` (both paths below
@@ -1573,6 +1726,9 @@ fn generate_case(
         ));
     }
     let top = case.path.split('/').next().unwrap_or_default();
+    if files.contains_key("in") {
+        validate_input(recipe, context, case, &files, stage)?;
+    }
     if !files.contains_key("ans") && !NO_SOLUTION.contains(&top) {
         if context.interactive {
             files.insert("ans".to_string(), Content::Bytes(Vec::new()));
@@ -1583,6 +1739,140 @@ fn generate_case(
     }
     linked(&files, "ans")?;
     Ok(files)
+}
+
+/// Runs the package's input validators on a generated `.in`, as `bt generate` does before it
+/// answers it: each must accept it, with the flags its folders' `test_group.yaml` give; in
+/// `invalid_input` one must reject it; a `testing_tool_test` input is not validated.
+fn validate_input(
+    recipe: &Recipe,
+    context: &Context<'_>,
+    case: &CaseRule,
+    files: &BTreeMap<String, Content>,
+    stage: &mut Stage,
+) -> Result<(), GenError> {
+    let top = case.path.split('/').next().unwrap_or_default();
+    if context.validators.built.is_empty() || top == "testing_tool_test" {
+        return Ok(());
+    }
+    let Some(input) = files.get("in") else {
+        return Ok(());
+    };
+    let staged = match input {
+        Content::Staged(staged) => staged.clone(),
+        Content::Bytes(bytes) => stage
+            .put(&mut bytes.as_slice())
+            .map_err(|e| case_error(case, format!("cannot stage its input to validate it: {e}")))?,
+        Content::Link(_) => return Ok(()),
+    };
+    let path = stage.folder.join(&staged.name);
+    let mut group = input_group(recipe, &case.path);
+    // The case's own `.yaml` (written, copied or generated) says its flags last, as 2025-09
+    // reads a case's `.yaml` over its folders'.
+    if let Some(yaml) = files.get("yaml").and_then(|own| read_case_yaml(own, stage)) {
+        input_flags_of(&mut group, &yaml);
+    }
+    let expect_rejection = top == "invalid_input";
+    // A recipe is BAPCtools', whose validators exit 42 for a valid input.
+    const KATTIS: crate::config::ValidatorProtocol = crate::config::ValidatorProtocol::Kattis;
+    for (source, built) in &context.validators.built {
+        let args = group.input_args(&super::validate::validator_key(source));
+        match super::validate::judge_input(built, &source.name, &path, args, KATTIS) {
+            super::validate::Judgement::Valid => {}
+            super::validate::Judgement::Invalid(_) if expect_rejection => return Ok(()),
+            super::validate::Judgement::Invalid(why) => {
+                return Err(case_error(
+                    case,
+                    format!(
+                        "the generated input is invalid: `{}` rejects it ({why})",
+                        source.name
+                    ),
+                ))
+            }
+            super::validate::Judgement::Failed(why) => {
+                return Err(case_error(
+                    case,
+                    format!("the input validator `{}` could not run: {why}", source.name),
+                ))
+            }
+        }
+    }
+    if expect_rejection {
+        return Err(case_error(
+            case,
+            "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// The input validator flags a case gets from the `test_group.yaml` of the recipe's folders
+/// it is in, the deepest that says `input_validator_args` winning, as 2025-09 inherits them.
+fn input_group(recipe: &Recipe, case: &str) -> super::Group {
+    let mut group = super::Group {
+        folder: PathBuf::new(),
+        output_flags: Vec::new(),
+        input_flags: Vec::new(),
+        input_by_validator: Vec::new(),
+        args: Vec::new(),
+        scoring: None,
+    };
+    let mut dirs: Vec<&DirRule> = recipe
+        .dirs
+        .iter()
+        .filter(|dir| dir.path.is_empty() || case.starts_with(&format!("{}/", dir.path)))
+        .collect();
+    dirs.sort_by_key(|dir| dir.path.matches('/').count() + usize::from(!dir.path.is_empty()));
+    for dir in dirs {
+        if let Some(Some(yaml)) = &dir.test_group {
+            input_flags_of(&mut group, yaml);
+        }
+    }
+    group
+}
+
+/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s: a list
+/// for every validator, or a map by validator name.
+fn input_flags_of(group: &mut super::Group, yaml: &Value) {
+    let Some(value) = ["input_validator_args", "input_validator_flags"]
+        .iter()
+        .find_map(|key| yaml.get(*key))
+    else {
+        return;
+    };
+    match value {
+        Value::Mapping(map) => {
+            group.input_flags = Vec::new();
+            group.input_by_validator = map
+                .iter()
+                .filter_map(|(name, flags)| {
+                    Some((
+                        name.as_str()?.to_string(),
+                        super::kattis::flags(Some(flags))?,
+                    ))
+                })
+                .collect();
+        }
+        value => {
+            group.input_flags = super::kattis::flags(Some(value)).unwrap_or_default();
+            group.input_by_validator = Vec::new();
+        }
+    }
+}
+
+/// A case's `.yaml` as it was made, read (at most as much as a package's YAML may be); `None`
+/// when it is not YAML, which `validate` then says.
+fn read_case_yaml(own: &Content, stage: &Stage) -> Option<Value> {
+    let bytes = match own {
+        Content::Bytes(bytes) => bytes.clone(),
+        Content::Staged(staged) if staged.len <= super::yaml::MAX_BYTES => {
+            let mut bytes = Vec::new();
+            stage.open(staged).ok()?.read_to_end(&mut bytes).ok()?;
+            bytes
+        }
+        _ => return None,
+    };
+    serde_norway::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
 /// A failure of the case at `case`.
@@ -1727,78 +2017,109 @@ fn generator<'b>(
     program: &str,
     built: &'b mut Built,
 ) -> Result<&'b super::build::Built, GenError> {
+    if let Some(why) = built.broken.get(program) {
+        return Err(GenError::Case {
+            case: program.to_string(),
+            message: why.clone(),
+        });
+    }
     if !built.generators.contains_key(program) {
-        // Once: a program in `generators/generators/` is not the generator of another name.
-        let (named, name) = match program.strip_prefix("generators/") {
-            Some(name) => (true, name),
-            None => (false, program),
-        };
-        let source = match recipe.generators.get(name).filter(|_| named) {
-            // A generator of several files: they are copied into a folder of their own, in
-            // the cache, by a name checked when the recipe was read (one plain name).
-            Some(deps) => {
-                let cache_root = crate::compile::cache::cache_root();
-                let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
-                let cache =
-                    Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
-                let relative = format!(
-                    "generator-sources/{:016x}/{name}",
-                    hash_of(&[recipe.root.display().to_string(), name.to_string()])
-                );
-                cache
-                    .remove_all(&relative)
-                    .map_err(write_error(cache.join(&relative)))?;
-                let folder = cache
-                    .make_folders(&relative)
-                    .map_err(write_error(cache.join(&relative)))?;
-                for dep in deps {
-                    let from = recipe.root.join("generators").join(dep);
-                    super::check_inside(&recipe.root, &from)?;
-                    let file_name = super::file_name(&from);
-                    let to = folder.join(&file_name);
-                    if let Some(kind) = crate::file_kind::not_regular(&from) {
-                        return Err(GenError::Case {
-                            case: program.to_string(),
-                            message: format!(
-                                "`{}` is {kind}, not a file of the generator",
-                                from.display()
-                            ),
-                        });
-                    }
-                    std::fs::File::open(&from)
-                        .and_then(|mut file| {
-                            let mode = file.metadata()?.permissions();
-                            let mode = std::os::unix::fs::PermissionsExt::mode(&mode);
-                            folder.write(&file_name, &mut file, u64::MAX, Some(mode))
-                        })
-                        .map_err(write_error(to))?;
-                }
-                folder.path().to_path_buf()
+        match build_generator(recipe, context, program) {
+            Ok(made) => {
+                built.generators.insert(program.to_string(), made);
             }
-            None => {
-                let source = recipe.root.join(program);
-                super::check_program(&recipe.root, &source)?;
-                source
+            Err(GenError::Case { message, .. }) => {
+                built.broken.insert(program.to_string(), message.clone());
+                return Err(GenError::Case {
+                    case: program.to_string(),
+                    message,
+                });
             }
-        };
-        if !source.exists() {
-            return Err(GenError::Case {
-                case: program.to_string(),
-                message: format!("no generator `{program}` in the package"),
-            });
+            Err(GenError::Package(error)) => {
+                built.broken.insert(program.to_string(), error.to_string());
+                return Err(GenError::Package(error));
+            }
+            Err(other) => return Err(other),
         }
-        let made = super::build::build(
-            &SourceProgram {
-                path: source,
-                name: program.to_string(),
-                constants: context.constants.to_vec(),
-            },
-            context.languages,
-            None,
-        )?;
-        built.generators.insert(program.to_string(), made);
     }
     Ok(&built.generators[program])
+}
+
+/// Builds the generator `program` (from the package's folder): one file, or the files the
+/// recipe's `generators:` names, copied into a folder of its own in the cache.
+fn build_generator(
+    recipe: &Recipe,
+    context: &Context<'_>,
+    program: &str,
+) -> Result<super::build::Built, GenError> {
+    // A program in `generators/generators/` is not the generator of another name.
+    let (named, name) = match program.strip_prefix("generators/") {
+        Some(name) => (true, name),
+        None => (false, program),
+    };
+    let source = match recipe.generators.get(name).filter(|_| named) {
+        // A generator of several files: they are copied into a folder of their own, in
+        // the cache, by a name checked when the recipe was read (one plain name).
+        Some(deps) => {
+            let cache_root = crate::compile::cache::cache_root();
+            let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
+            let cache = Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
+            let relative = format!(
+                "generator-sources/{:016x}/{name}",
+                hash_of(&[recipe.root.display().to_string(), name.to_string()])
+            );
+            cache
+                .remove_all(&relative)
+                .map_err(write_error(cache.join(&relative)))?;
+            let folder = cache
+                .make_folders(&relative)
+                .map_err(write_error(cache.join(&relative)))?;
+            for dep in deps {
+                let from = recipe.root.join("generators").join(dep);
+                super::check_inside(&recipe.root, &from)?;
+                let file_name = super::file_name(&from);
+                let to = folder.join(&file_name);
+                if let Some(kind) = crate::file_kind::not_regular(&from) {
+                    return Err(GenError::Case {
+                        case: program.to_string(),
+                        message: format!(
+                            "`{}` is {kind}, not a file of the generator",
+                            from.display()
+                        ),
+                    });
+                }
+                std::fs::File::open(&from)
+                    .and_then(|mut file| {
+                        let mode = file.metadata()?.permissions();
+                        let mode = std::os::unix::fs::PermissionsExt::mode(&mode);
+                        folder.write(&file_name, &mut file, u64::MAX, Some(mode))
+                    })
+                    .map_err(write_error(to))?;
+            }
+            folder.path().to_path_buf()
+        }
+        None => {
+            let source = recipe.root.join(program);
+            super::check_program(&recipe.root, &source)?;
+            source
+        }
+    };
+    if !source.exists() {
+        return Err(GenError::Case {
+            case: program.to_string(),
+            message: format!("no generator `{program}` in the package"),
+        });
+    }
+    let made = super::build::build(
+        &SourceProgram {
+            path: source,
+            name: program.to_string(),
+            constants: context.constants.to_vec(),
+        },
+        context.languages,
+        None,
+    )?;
+    Ok(made)
 }
 
 fn hash_of(parts: &[String]) -> u64 {
@@ -2115,14 +2436,26 @@ fn differences(package: &Beneath, now: &BTreeMap<PathBuf, Present>, generated: &
         }
     }
     // A sample's `.interaction` that the recipe does not write is left alone: BAPCtools makes
-    // them by running the solution, which the harness does not.
+    // them by running the solution, which the harness does not. So are the files of a case
+    // that could not be made this time: it is the recipe's, and its old files are kept.
     diff.removed = now
         .keys()
         .filter(|p| !generated.files.contains_key(*p))
         .filter(|p| p.extension().is_none_or(|e| e != "interaction"))
+        .filter(|p| !of_failed_case(p, &generated.failed))
         .cloned()
         .collect();
     diff
+}
+
+/// Whether `path` (below `data/`) is a file of one of the cases that could not be made.
+fn of_failed_case(path: &Path, failed: &[Failure]) -> bool {
+    let path = path.to_string_lossy();
+    failed.iter().any(|failure| {
+        path.strip_prefix(failure.case.as_str())
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|ext| EXTENSIONS.contains(&ext))
+    })
 }
 
 /// Two versions of a file are the same when their bytes are (YAML written by another tool
@@ -2231,9 +2564,11 @@ pub struct Applied {
 }
 
 /// Writes what generating made into `data/`: new files, changed ones and removals. A file that
-/// would be overwritten or removed and that the harness did not write (by hand, or another
-/// tool's output that differs) stops it before anything is written, unless `force`, which
-/// moves such files into a trash folder first, as BAPCtools does. Every write, move and
+/// would be overwritten and that the harness did not write (by hand, or another tool's output
+/// that differs) stops it before anything is written, unless `force`, which moves such files
+/// into a trash folder first, as BAPCtools does; one the recipe does not make (nor a case of it
+/// that failed) is moved there always, as `bt generate` cleans up, and the run names the
+/// folder. Every write, move and
 /// removal is beneath the package's `data/` or the cache, and follows no link: a link on the
 /// way is an error, a link at a file's name is replaced, never written through.
 pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied, GenError> {
@@ -2248,11 +2583,13 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
         now.get(path)
             .is_some_and(|present| manifest.get(&key) == Some(&digest_of_present(present)))
     };
-    let theirs: Vec<&PathBuf> = diff
-        .changed
+    // As bt, a file the recipe does not make goes to the trash, and the run says so; one it
+    // makes otherwise than the user's file is overwritten only when told.
+    let overwritten: Vec<&PathBuf> = diff.changed.iter().filter(|p| !ours(p)).collect();
+    let theirs: Vec<&PathBuf> = overwritten
         .iter()
-        .chain(&diff.removed)
-        .filter(|p| !ours(p))
+        .copied()
+        .chain(diff.removed.iter().filter(|p| !ours(p)))
         .collect();
     let trash_name = format!(
         "trash/{}-{}",
@@ -2262,16 +2599,20 @@ pub fn apply(root: &Path, generated: &Generated, force: bool) -> Result<Applied,
             .map_or(0, |d| d.as_secs())
     );
     let trash_dir = cache.join(&trash_name);
-    if !theirs.is_empty() && !force {
+    if !overwritten.is_empty() && !force {
         return Err(GenError::WouldOverwrite {
-            count: theirs.len(),
-            files: theirs
+            count: overwritten.len(),
+            files: overwritten
                 .iter()
                 .take(10)
                 .map(|p| format!("`data/{}`", p.display()))
                 .collect(),
             trash: trash_dir,
         });
+    }
+    if generated.files.is_empty() && now.is_empty() {
+        // Nothing made and nothing there: no `data/` is made for nothing.
+        return Ok(Applied { diff, trash: None });
     }
     let data = package
         .make_folders("data")
@@ -2415,9 +2756,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join("generators")).unwrap();
+        // A name is refused: the whole recipe, or (a case's own) that case alone.
         let read_recipe = |text: &str| {
             std::fs::write(root.join(RECIPE), text).unwrap();
-            read(&root, &[], false)
+            match read(&root, &[], false) {
+                Ok(recipe) => match recipe.failed.first() {
+                    Some(failure) => Err(failure.reason.clone()),
+                    None => Ok(recipe),
+                },
+                Err(error) => Err(error.to_string()),
+            }
         };
         let case = |key: &str, body: &str| {
             format!("data:\n  secret:\n    data:\n      {key}:\n        {body}\n")
@@ -2456,7 +2804,7 @@ mod tests {
             ),
         ];
         for (text, words) in table {
-            let error = read_recipe(&text).unwrap_err().to_string();
+            let error = read_recipe(&text).unwrap_err();
             assert!(error.contains(words), "{text}\n{error}");
             assert!(error.contains("generators.yaml"), "{error}");
         }
@@ -2466,6 +2814,35 @@ mod tests {
         read_recipe(&case("c", "generate: ./gen.py {seed}")).unwrap();
         read_recipe(&case("d", "copy: ./manual/big")).unwrap();
         read_recipe("data:\n  secret:\n    data:\n      - '': {in: '1'}\n").unwrap();
+    }
+
+    /// A case's input validator flags are its deepest folder's that says any, as a list for
+    /// every validator or a map by validator name; a wrong case is that case's failure.
+    #[test]
+    fn input_flags_come_down_the_folders_and_a_wrong_case_fails_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("generators")).unwrap();
+        std::fs::write(
+            root.join(RECIPE),
+            "data:\n  secret:\n    test_group.yaml:\n      input_validator_args: --max 5\n    data:\n      top: {in: '1'}\n      empty:\n      deep:\n        test_group.yaml:\n          input_validator_args:\n            check: [--big]\n        data:\n          a: {in: '1'}\n      plain:\n        data:\n          b: {in: '1'}\n",
+        )
+        .unwrap();
+        let recipe = read(&root, &[], false).unwrap();
+        let failed: Vec<&str> = recipe.failed.iter().map(|f| f.case.as_str()).collect();
+        assert_eq!(failed, ["secret/empty"]);
+        assert!(recipe.failed[0].reason.contains("an empty case"));
+        let flags =
+            |case: &str, validator: &str| input_group(&recipe, case).input_args(validator).to_vec();
+        assert_eq!(flags("secret/top", "check.py"), ["--max", "5"]);
+        assert_eq!(flags("secret/plain/b", "check.py"), ["--max", "5"]);
+        assert_eq!(flags("secret/deep/a", "check.py"), ["--big"]);
+        assert!(flags("secret/deep/a", "other.py").is_empty());
+        assert!(of_failed_case(Path::new("secret/empty.in"), &recipe.failed));
+        assert!(!of_failed_case(
+            Path::new("secret/empty2.in"),
+            &recipe.failed
+        ));
     }
 
     #[test]

@@ -86,7 +86,7 @@ fn number(value: &Value) -> Option<f64> {
 }
 
 /// Flags written as one string (`float_tolerance 1e-6`) or as a list.
-fn flags(value: Option<&Value>) -> Option<Vec<String>> {
+pub(crate) fn flags(value: Option<&Value>) -> Option<Vec<String>> {
     let value = value?;
     Some(match value {
         Value::String(text) => text.split_whitespace().map(str::to_string).collect(),
@@ -544,7 +544,7 @@ fn test_data_of(
 }
 
 /// The programs in `input_validators/` (2025-09: `input_validator/`).
-fn input_validators_of(
+pub(crate) fn input_validators_of(
     root: &Path,
     constants: &[(String, String)],
 ) -> Result<Vec<SourceProgram>, PackageError> {

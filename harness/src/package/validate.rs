@@ -9,11 +9,8 @@ use std::time::Duration;
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
 use crate::check::package::RunFolder;
+use crate::config::ValidatorProtocol;
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
-
-const EXIT_VALID: i32 = 42;
-/// testlib validators exit 0 for a valid input.
-const EXIT_TESTLIB_VALID: i32 = 0;
 
 const VALIDATOR_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(60),
@@ -61,9 +58,22 @@ pub struct Validators {
 /// Builds every input validator; one that needs a tool this machine lacks (checktestdata,
 /// viva) is skipped with the reason.
 pub fn build_all(loaded: &Loaded) -> Validators {
+    build_sources(
+        &loaded.package.input_validators,
+        &loaded.config.languages,
+        loaded.package.include.as_deref(),
+    )
+}
+
+/// Builds these input validators with `languages` (and the package's `include/`, if any).
+pub fn build_sources(
+    sources: &[SourceProgram],
+    languages: &[crate::compile::Language],
+    include: Option<&std::path::Path>,
+) -> Validators {
     let mut built = Vec::new();
     let mut skipped = Vec::new();
-    for source in &loaded.package.input_validators {
+    for source in sources {
         let extension = source
             .path
             .extension()
@@ -76,11 +86,7 @@ pub fn build_all(loaded: &Loaded) -> Validators {
             ));
             continue;
         }
-        match build::build(
-            source,
-            &loaded.config.languages,
-            loaded.package.include.as_deref(),
-        ) {
+        match build::build(source, languages, include) {
             Ok(program) => built.push((source.clone(), program)),
             Err(PackageError::Build { message, .. }) => skipped.push((source.clone(), message)),
             Err(other) => skipped.push((source.clone(), other.to_string())),
@@ -112,7 +118,7 @@ pub fn validate(
 
 /// The name a test_group.yaml's `input_validator_args` map knows a validator by: its file or
 /// folder name in `input_validators/`.
-fn validator_key(source: &SourceProgram) -> String {
+pub(crate) fn validator_key(source: &SourceProgram) -> String {
     super::file_name(&source.path)
 }
 
@@ -124,29 +130,42 @@ fn run_validator(
     built: &Built,
     case: &crate::case::discover::Case,
 ) -> Judgement {
-    let valid_exit = if loaded.package.testlib_validators {
-        EXIT_TESTLIB_VALID
+    // Polygon's are testlib's (exit 0); the Kattis format's exit 42.
+    let protocol = if loaded.package.testlib_validators {
+        ValidatorProtocol::Testlib
     } else {
-        EXIT_VALID
+        ValidatorProtocol::Kattis
     };
-    let flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
+    let mut flags: Vec<String> = super::group_of(&loaded.package.groups, &case.input)
         .map(|g| g.input_args(&validator_key(source)).to_vec())
         .unwrap_or_default();
+    flags.extend(case.args.iter().cloned());
+    judge_input(built, &source.name, &case.input, &flags, protocol)
+}
+
+/// One built input validator `name` on the input at `input`, with `flags`: valid when it
+/// exits as `protocol` says a valid input does (judge.toml's validators read the same
+/// meaning). The one place a package's input validator runs, for its cases and for the inputs
+/// its generators make.
+pub fn judge_input(
+    built: &Built,
+    name: &str,
+    input: &std::path::Path,
+    flags: &[String],
+    protocol: ValidatorProtocol,
+) -> Judgement {
     // The package's own code: in the sandbox, in a folder of its own.
     let prepared = RunFolder::new().and_then(|folder| {
-        let laid_out = built
-            .package_program(&source.name)
-            .laid_out(folder.path())?;
+        let laid_out = built.package_program(name).laid_out(folder.path())?;
         Ok((folder, laid_out))
     });
     let ran = prepared
         .map_err(|error| format!("cannot make a run folder: {error}"))
         .and_then(|(folder, (program, mut args))| {
             args.extend(flags.iter().map(OsString::from));
-            args.extend(case.args.iter().map(OsString::from));
             let request = RunRequest::new(&program, VALIDATOR_LIMITS)
                 .args(&args)
-                .stdin(Stdin::File(&case.input))
+                .stdin(Stdin::File(input))
                 .scope(Scope::Group)
                 .workdir(Some(folder.path()))
                 .isolation(Isolation::Sandbox);
@@ -171,7 +190,7 @@ fn run_validator(
                 .trim()
                 .to_string();
             match result.termination {
-                Termination::Exited(code) if code == valid_exit => Judgement::Valid,
+                Termination::Exited(code) if code == protocol.valid_exit() => Judgement::Valid,
                 // problemtools takes anything but 42 as a rejection: validators written with
                 // `assert` exit 1.
                 ending => {
@@ -184,7 +203,7 @@ fn run_validator(
                     } else {
                         format!("{how}: {last}")
                     };
-                    if has_crlf(&case.input) {
+                    if has_crlf(input) {
                         why.push_str(CRLF_HINT);
                     }
                     Judgement::Invalid(why)

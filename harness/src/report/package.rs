@@ -215,6 +215,9 @@ pub fn write_generated(
             )?;
         }
     }
+    for failure in &generated.failed {
+        writeln!(out, "{name}: {BAD}FAILED{BAD:#} data/{}", failure.case)?;
+    }
     if let Some(trash) = trash {
         writeln!(
             out,

@@ -129,10 +129,12 @@ impl Session {
         let started = std::time::Instant::now();
         let mut progress = crate::report::progress::Progress::stderr(recipe.cases.len());
         progress.set_label(&crate::package::file_name(&root));
+        let validators = generate::input_validators(&root, &constants, &languages)?;
         let context = generate::Context {
             languages: &languages,
             constants: &constants,
             interactive,
+            validators: &validators,
         };
         let generated = generate::generate(&recipe, &context, &mut |_| progress.tick());
         progress.finish();
@@ -155,6 +157,15 @@ impl Session {
             started.elapsed(),
         )?;
         stdout.flush()?;
+        if !generated.failed.is_empty() {
+            // As `bt generate`: the rest is made (and written), the failed entries said, and
+            // the run fails.
+            return Err(generate::GenError::Failed {
+                package: name,
+                failed: generated.failed,
+            }
+            .into());
+        }
         Ok(if request.check && !diff.is_empty() {
             exit::FAILED
         } else {
