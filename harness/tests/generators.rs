@@ -152,7 +152,29 @@ fn bt(dir: &Path, args: &[&str]) -> Option<(bool, String)> {
         .expect("bt runs");
     let said = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
-    Some((output.status.success(), said))
+    Some((output.status.success(), without_colors(&said)))
+}
+
+/// `text` without its terminal colour sequences (`ESC [ … m`): bt colours its report under CI
+/// even with NO_COLOR set, which splits "5 failed, 4 cases generated" with escapes.
+fn without_colors(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // A CSI sequence ends at its final byte, a letter or one of @[\]^_`{|}~.
+            if chars.next() == Some('[') {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        plain.push(c);
+    }
+    plain
 }
 
 /// Every file and link below `data`: its bytes, or where it links.
