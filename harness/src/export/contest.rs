@@ -200,6 +200,40 @@ fn as_it_is(
     root: &Path,
     problem: &Problem,
 ) -> Result<(super::Files, super::Exported), ExportError> {
+    let dialect = match crate::package::detect(root) {
+        Some(crate::package::Format::KattisLegacy) => super::Dialect::Domjudge,
+        Some(crate::package::Format::Kattis2025) => super::Dialect::Kattis,
+        Some(
+            crate::package::Format::Polygon
+            | crate::package::Format::Cms
+            | crate::package::Format::Tps,
+        )
+        | None => {
+            return Err(ExportError::NotKattis {
+                problem: problem.name.clone(),
+                path: root.to_path_buf(),
+            })
+        }
+    };
+    let files = files_below(root)?;
+    let notes = vec![format!(
+        "the package `{}` as it is (its own validators, cases and submissions)",
+        root.display()
+    )];
+    let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
+    Ok((
+        files,
+        super::Exported {
+            dialect,
+            files: written,
+            notes,
+            warnings: Vec::new(),
+        },
+    ))
+}
+
+/// Every file below `root`, by its path from there, with whether it is executable.
+fn files_below(root: &Path) -> Result<super::Files, ExportError> {
     let mut files = super::Files {
         entries: Vec::new(),
     };
@@ -216,14 +250,13 @@ fn as_it_is(
         entries.sort_by_key(std::fs::DirEntry::file_name);
         for entry in entries {
             let path = entry.path();
-            crate::package::check_inside(root, &path).map_err(|e| ExportError::Read {
-                path: path.clone(),
-                source: std::io::Error::other(e.to_string()),
-            })?;
-            let metadata = std::fs::metadata(&path).map_err(|source| ExportError::Read {
+            let unreadable = |source| ExportError::Read {
                 path: path.clone(),
                 source,
-            })?;
+            };
+            crate::package::check_inside(root, &path)
+                .map_err(|e| unreadable(std::io::Error::other(e.to_string())))?;
+            let metadata = std::fs::metadata(&path).map_err(unreadable)?;
             if metadata.is_dir() {
                 folders.push(path);
                 continue;
@@ -231,10 +264,7 @@ fn as_it_is(
             if !metadata.is_file() {
                 continue;
             }
-            let bytes = std::fs::read(&path).map_err(|source| ExportError::Read {
-                path: path.clone(),
-                source,
-            })?;
+            let bytes = std::fs::read(&path).map_err(unreadable)?;
             let relative = path
                 .strip_prefix(root)
                 .expect("below the package")
@@ -248,35 +278,7 @@ fn as_it_is(
         }
     }
     files.entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let dialect = match crate::package::detect(root) {
-        Some(crate::package::Format::KattisLegacy) => super::Dialect::Domjudge,
-        Some(crate::package::Format::Kattis2025) => super::Dialect::Kattis,
-        Some(
-            crate::package::Format::Polygon
-            | crate::package::Format::Cms
-            | crate::package::Format::Tps,
-        )
-        | None => {
-            return Err(ExportError::NotKattis {
-                problem: problem.name.clone(),
-                path: root.to_path_buf(),
-            })
-        }
-    };
-    let notes = vec![format!(
-        "the package `{}` as it is (its own validators, cases and submissions)",
-        root.display()
-    )];
-    let written = files.entries.iter().map(|(p, _, _)| p.clone()).collect();
-    Ok((
-        files,
-        super::Exported {
-            dialect,
-            files: written,
-            notes,
-            warnings: Vec::new(),
-        },
-    ))
+    Ok(files)
 }
 
 /// Errors that say a problem cannot be a package, rather than that writing failed.

@@ -416,19 +416,7 @@ fn package_files(
     submissions: &Path,
     dialect: Dialect,
 ) -> Result<(Files, Shape, Vec<String>, Vec<String>), ExportError> {
-    // Exported as a batch problem, its answers would be read as programs.
-    if problem.output_only {
-        return Err(ExportError::OutputOnly {
-            problem: problem.name.clone(),
-        });
-    }
-    // Exported as a batch problem, its empty answers would fail every submission.
-    if let Some(communication) = &problem.communication {
-        return Err(ExportError::Communication {
-            problem: problem.name.clone(),
-            processes: communication.processes,
-        });
-    }
+    refuse_task_type(problem)?;
     let mut package = Package {
         files: Files {
             entries: Vec::new(),
@@ -474,20 +462,7 @@ fn package_files(
     add_cases(&mut package, &cases, layout.as_ref())?;
     add_statement(&mut package, config, problem, dialect)?;
     add_input_validator(&mut package, &mut testdata, config, problem)?;
-    if let Some(layout) = &layout {
-        for (folder, keys) in &layout.testdata {
-            if folder.is_empty() {
-                testdata.push(keys.clone());
-            } else {
-                package
-                    .files
-                    .add(format!("data/{folder}/testdata.yaml"), keys.clone());
-            }
-        }
-    }
-    if !testdata.is_empty() {
-        package.files.add("data/testdata.yaml", testdata.concat());
-    }
+    add_testdata(&mut package, testdata, layout.as_ref());
     add_submissions(
         &mut package,
         problem,
@@ -495,6 +470,45 @@ fn package_files(
         layout.is_some().then_some(dialect),
     )?;
     Ok((package.files, shape, package.notes, package.warnings))
+}
+
+/// A task type the package format cannot hold is refused, not exported as a batch problem:
+/// an output-only problem's answers would be read as programs, a communication task's empty
+/// answers would fail every submission.
+fn refuse_task_type(problem: &Problem) -> Result<(), ExportError> {
+    if problem.output_only {
+        return Err(ExportError::OutputOnly {
+            problem: problem.name.clone(),
+        });
+    }
+    if let Some(communication) = &problem.communication {
+        return Err(ExportError::Communication {
+            problem: problem.name.clone(),
+            processes: communication.processes,
+        });
+    }
+    Ok(())
+}
+
+/// `data/testdata.yaml` (the root's keys, with a scored problem's top group's) and each
+/// group folder's own.
+fn add_testdata(
+    package: &mut Package,
+    mut testdata: Vec<String>,
+    layout: Option<&scoring::Layout>,
+) {
+    for (folder, keys) in layout.iter().flat_map(|layout| &layout.testdata) {
+        if folder.is_empty() {
+            testdata.push(keys.clone());
+        } else {
+            package
+                .files
+                .add(format!("data/{folder}/testdata.yaml"), keys.clone());
+        }
+    }
+    if !testdata.is_empty() {
+        package.files.add("data/testdata.yaml", testdata.concat());
+    }
 }
 
 /// The bytes of a file the package carries.
@@ -859,71 +873,117 @@ fn add_submissions(
     folder: &Path,
     scored: Option<Dialect>,
 ) -> Result<(), ExportError> {
-    let Package { files, notes, .. } = package;
     if !folder.is_dir() {
         return Ok(());
     }
     let mut used: Vec<&str> = Vec::new();
     for verdict_dir in entries_of(folder)? {
         let verdict_name = crate::package::file_name(&verdict_dir);
-        let folder = if verdict_name == "partially_accepted" {
-            if scored.is_none() {
-                notes.push(format!(
-                    "`{verdict_name}` submissions not exported: the problem is pass-fail"
-                ));
-                continue;
-            }
-            Some(("partially_accepted", None))
-        } else {
-            let Some(verdict) = Verdict::from_dir_name(&verdict_name) else {
-                continue;
-            };
-            kattis_folder(verdict)
-        };
-        let Some((target, expected)) = folder else {
-            notes.push(format!(
-                "`{verdict_name}` submissions not exported: the format has no folder for them"
-            ));
+        let Some((target, expected)) = target_folder(&mut package.notes, &verdict_name, scored)
+        else {
             continue;
         };
-        if let Some(list) = expected {
-            notes.push(format!(
-                "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
-            ));
-        }
-        for source in entries_of(&verdict_dir)?
-            .into_iter()
-            .filter(|p| p.is_file())
-        {
-            let name = crate::package::file_name(&source);
-            let mut path = format!("submissions/{target}/{name}");
-            if files.entries.iter().any(|(p, _, _)| *p == path) {
-                path = format!("submissions/{target}/{verdict_name}-{name}");
-            }
-            let mut bytes = read(&source)?;
-            if !used.contains(&target) {
-                used.push(target);
-            }
-            if scored.is_some() {
-                bytes = with_expected_score(notes, problem, &verdict_name, &name, bytes);
-            }
-            match expected {
-                None => files.add(path, bytes),
-                Some(list) => match with_expected_results(&name, &bytes, list) {
-                    Some(annotated) => files.add(path, annotated),
-                    None => notes.push(format!(
-                        "`{verdict_name}/{name}` not exported: the harness does not know how to write a `@EXPECTED_RESULTS@` comment in its language"
-                    )),
-                },
-            }
+        let folder = Stored {
+            dir: &verdict_dir,
+            verdict_name: &verdict_name,
+            target,
+            expected,
+        };
+        if add_folder(package, problem, &folder, scored.is_some())? && !used.contains(&target) {
+            used.push(target);
         }
     }
+    close_submissions(package, &used, scored);
+    Ok(())
+}
+
+/// A folder of stored submissions on its way into the package: where it goes, and the
+/// `@EXPECTED_RESULTS@` its sources carry there, if any.
+struct Stored<'a> {
+    dir: &'a Path,
+    verdict_name: &'a str,
+    target: &'static str,
+    expected: Option<&'static str>,
+}
+
+/// The package's folder for judge.toml's `verdict_name/` (and the expected results its
+/// sources must say), or none, with a note saying why.
+fn target_folder(
+    notes: &mut Vec<String>,
+    verdict_name: &str,
+    scored: Option<Dialect>,
+) -> Option<(&'static str, Option<&'static str>)> {
+    let folder = if verdict_name == "partially_accepted" {
+        if scored.is_none() {
+            notes.push(format!(
+                "`{verdict_name}` submissions not exported: the problem is pass-fail"
+            ));
+            return None;
+        }
+        Some(("partially_accepted", None))
+    } else {
+        kattis_folder(Verdict::from_dir_name(verdict_name)?)
+    };
+    let Some((target, expected)) = folder else {
+        notes.push(format!(
+            "`{verdict_name}` submissions not exported: the format has no folder for them"
+        ));
+        return None;
+    };
+    if let Some(list) = expected {
+        notes.push(format!(
+            "`{verdict_name}` submissions went to `{target}` with `@EXPECTED_RESULTS@: {list}` in their source: problemtools has no OLE (the host's file-size limit kills the program), DOMjudge says OUTPUT-LIMIT, and at import it says the comment differs from the folder"
+        ));
+    }
+    Some((target, expected))
+}
+
+/// Each source of one folder of stored submissions, with its expected score (a scored
+/// problem) or results (a folder the format names by them); whether it held any.
+fn add_folder(
+    package: &mut Package,
+    problem: &Problem,
+    folder: &Stored<'_>,
+    scored: bool,
+) -> Result<bool, ExportError> {
+    let Package { files, notes, .. } = package;
+    let (verdict_name, target) = (folder.verdict_name, folder.target);
+    let sources: Vec<PathBuf> = entries_of(folder.dir)?
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect();
+    for source in &sources {
+        let name = crate::package::file_name(source);
+        let mut path = format!("submissions/{target}/{name}");
+        if files.entries.iter().any(|(p, _, _)| *p == path) {
+            path = format!("submissions/{target}/{verdict_name}-{name}");
+        }
+        let mut bytes = read(source)?;
+        if scored {
+            bytes = with_expected_score(notes, problem, verdict_name, &name, bytes);
+        }
+        match folder.expected {
+            None => files.add(path, bytes),
+            Some(list) => match with_expected_results(&name, &bytes, list) {
+                Some(annotated) => files.add(path, annotated),
+                None => notes.push(format!(
+                    "`{verdict_name}/{name}` not exported: the harness does not know how to write a `@EXPECTED_RESULTS@` comment in its language"
+                )),
+            },
+        }
+    }
+    Ok(!sources.is_empty())
+}
+
+/// After the folders: a scored 2023-07-draft package's submissions.yaml with the case rules of
+/// the failing folders used; in legacy, which has none, a note on how they read back.
+fn close_submissions(package: &mut Package, used: &[&str], scored: Option<Dialect>) {
     match scored {
         // 2023-07-draft is 2025-09, whose submissions.yaml problemtools does not read (it
         // judges the folders alone) and the harness does.
         Some(Dialect::Kattis) => {
-            if let Some(yaml) = case_rules_yaml(&used) {
-                files.add("submissions/submissions.yaml", yaml);
+            if let Some(yaml) = case_rules_yaml(used) {
+                package.files.add("submissions/submissions.yaml", yaml);
             }
         }
         // Legacy has no submissions.yaml: the graded verdict is the folder's.
@@ -932,13 +992,12 @@ fn add_submissions(
                 .iter()
                 .any(|u| CASE_RULE_FOLDERS.iter().any(|(f, _)| f == u)) =>
         {
-            notes.push(
+            package.notes.push(
                 "the `wrong_answer`, `time_limit_exceeded` and `run_time_error` submissions are checked by their graded verdict in legacy, which is AC for one that scores on some group (problemtools wants a partial score to be AC): one that does belongs in `partially_accepted/`".to_string(),
             );
         }
         Some(Dialect::Domjudge) | None => {}
     }
-    Ok(())
 }
 
 /// A submission's source with the expected score judge.toml states, written where DOMjudge

@@ -157,12 +157,6 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
             &constants,
             grader.is_some(),
         )?;
-        if rules.has_custom_grading() && grader.is_none() {
-            return Err(invalid(
-                &data,
-                "a `testdata.yaml` here says `grading: custom`, but the package has no grader (hint: its program goes in `graders/`, as problemtools looks for it)",
-            ));
-        }
         Some(std::sync::Arc::new(rules))
     } else {
         None
@@ -185,15 +179,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         checks,
         validation,
         input_validators,
-        // No program of the contestant's runs, so there is nothing to time and no
-        // accepted submission to compute a limit from.
-        time_limit: match limits.time_limit {
-            TimeLimit::Computed { .. } if kind.submit_answer => TimeLimit::Given {
-                limit: Duration::from_secs(1),
-                source: "submit-answer: no program runs",
-            },
-            given => given,
-        },
+        time_limit: answers_untimed(limits.time_limit, kind.submit_answer),
         memory_limit: limits.memory_limit,
         output_limit: limits.output_limit,
         submissions,
@@ -205,6 +191,18 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         files: crate::config::FileIo::default(),
         graders: Default::default(),
     })
+}
+
+/// A submit-answer package's limit: no program of the contestant's runs, so there is nothing
+/// to time and no accepted submission to compute a limit from.
+fn answers_untimed(limit: TimeLimit, submit_answer: bool) -> TimeLimit {
+    match limit {
+        TimeLimit::Computed { .. } if submit_answer => TimeLimit::Given {
+            limit: Duration::from_secs(1),
+            source: "submit-answer: no program runs",
+        },
+        given => given,
+    }
 }
 
 /// problem.yaml as a mapping; a package without one reads as an empty one.
@@ -607,7 +605,14 @@ fn scoring_of(
     } else {
         crate::score::kattis_legacy(&legacy_tree(root, data, data, cases, constants)?)
     };
-    rules.map_err(|error| scoring_error(data, &error))
+    let rules = rules.map_err(|error| scoring_error(data, &error))?;
+    if rules.has_custom_grading() && !has_grader {
+        return Err(invalid(
+            data,
+            "a `testdata.yaml` here says `grading: custom`, but the package has no grader (hint: its program goes in `graders/`, as problemtools looks for it)",
+        ));
+    }
+    Ok(rules)
 }
 
 /// problem.yaml's `constants` as the pairs a `{{name}}` or `{{name.variant}}` sequence is
