@@ -241,3 +241,27 @@ fn a_seed_range_past_the_maximum_is_refused_without_collecting_it() {
         .stderr(predicate::str::contains("18446744073709551616 seeds"))
         .stderr(no_panic());
 }
+
+#[test]
+fn run_on_a_package_folder_points_to_verify_and_judge_inside_a_project_or_not() {
+    let package = |project: Project| {
+        project
+            .file("sum/problem.yaml", "name: Sum\n")
+            .file("sum/data/secret/1.in", "1 2\n")
+            .file("sum/data/secret/1.ans", "3\n")
+    };
+    let hint = "hint: `harness verify sum` judges the package's stored submissions";
+    for project in [
+        package(Project::new()),
+        package(project("[problems.other]\nsolution = \"/bin/cat\"\n")),
+    ] {
+        project
+            .args(["run", "-p", "sum"])
+            .status(ERROR)
+            .stderr_contains("`sum` is a Kattis/ICPC package (legacy), not a problem of judge.toml")
+            .stderr_contains(hint)
+            .stderr_lacks("unknown problem")
+            .stderr_lacks("panicked")
+            .run();
+    }
+}

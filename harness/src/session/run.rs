@@ -1,6 +1,8 @@
 //! `harness run`: every selected problem's solution on its cases, after the build and the
 //! validator's check; `--failed` reruns what failed last time.
 
+use std::path::Path;
+
 use anyhow::Result;
 
 use super::failed::FailedStore;
@@ -13,6 +15,7 @@ use crate::config::Config;
 use crate::event::{Command, Plan, Unit};
 use crate::exit;
 use crate::judge::suite::{self, Planned, Selection};
+use crate::package;
 use crate::report::author as author_report;
 use crate::report::human::HumanOptions;
 use crate::report::notice;
@@ -37,6 +40,7 @@ pub struct RunRequest {
 impl Session {
     /// Judges the solutions; the exit code follows the verdicts.
     pub fn run(&self, request: &RunRequest, output: &Output) -> Result<i32> {
+        refuse_packages(&request.problems)?;
         // Sources compile on their own, before judge.toml's build, which they do not need.
         let names: Vec<&str> = request.problems.iter().map(String::as_str).collect();
         let mut config = compile_sources(
@@ -102,6 +106,24 @@ impl Session {
                 .flat_map(|r| r.outcomes.iter().map(|o| o.verdict)),
         ))
     }
+}
+
+/// `run` judges judge.toml's own solutions; a package folder named with `-p` has none of
+/// those but stored submissions, so the user is pointed to the commands that judge them
+/// rather than told the folder is an unknown problem.
+fn refuse_packages(names: &[String]) -> Result<()> {
+    for name in names {
+        let folder = Path::new(name);
+        if folder.is_dir() {
+            if let Some(format) = package::detect(folder) {
+                anyhow::bail!(
+                    "`{name}` is a {}, not a problem of judge.toml: `harness run` judges judge.toml's solutions (hint: `harness verify {name}` judges the package's stored submissions, `harness judge {name} SOURCE` judges yours)",
+                    format.describe()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A workspace of received problems has no `solution`s: the user writes `<id>.cpp` (or
