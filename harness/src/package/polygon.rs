@@ -1,7 +1,8 @@
 //! Reads a Codeforces Polygon package (`problem.xml`): the `tests` testset (`tests/NN` with
 //! answers `tests/NN.a`), its limits, the checker (a `std::` one mapped to the judge's own,
 //! any other compiled from its source with the package's `testlib.h`), the validators and the
-//! solutions with their tags as expected verdicts.
+//! solutions with their tags as expected verdicts; `<judging run-count="2">`, a solution run
+//! twice with the checker writing run 2's input (see `judge::run_twice`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -236,9 +237,10 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let submissions = solutions_of(assets, &paths)?;
     let graders = compile_resources(problem, &paths)?;
     let include = paths.include;
+    let passes = run_count_of(judging, &xml_path, (&validation, &interaction, &files))?;
 
     Ok(Package {
-        passes: None,
+        passes,
         checks: Vec::new(),
         root,
         format: Format::Polygon,
@@ -397,6 +399,47 @@ fn file_io(judging: Node<'_, '_>, xml_path: &Path) -> Result<crate::config::File
         input: file("input-file")?,
         output: file("output-file")?,
     })
+}
+
+/// `<judging run-count>`: how many times the solution runs on each test. Twice is read as
+/// Polygon's default strategy runs a problem with no interactor (run 1's output judged by
+/// the checker, whose stdout is run 2's input): the problem's own testlib checker and
+/// standard input and output are needed. With an interactor (Polygon's run-twice-interactive,
+/// or with `<runs>` run-twice-double-interactive) it is refused, as is any other count.
+fn run_count_of(
+    judging: Node<'_, '_>,
+    xml_path: &Path,
+    (validation, interaction, files): (&Validation, &super::Interaction, &crate::config::FileIo),
+) -> Result<Option<u32>, PackageError> {
+    let unsupported = |message: String| PackageError::Unsupported {
+        path: xml_path.to_path_buf(),
+        message,
+    };
+    match judging.attribute("run-count").map(str::trim) {
+        None | Some("1") => return Ok(None),
+        Some("2") => {}
+        Some(other) => {
+            return Err(unsupported(format!(
+                "`<judging run-count=\"{other}\">`: the harness runs a Polygon solution once or twice (`run-count` 1 or 2)"
+            )))
+        }
+    }
+    if *interaction != super::Interaction::None {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` with an interactor (Polygon's run-twice-interactive and run-twice-double-interactive): not read yet; only a two-run problem judged by its checker is".to_string(),
+        ));
+    }
+    if !matches!(validation, Validation::Testlib { .. }) {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` without a checker of the problem's own: Polygon gives run 2 what the checker writes after run 1, which a `std::` checker does not write".to_string(),
+        ));
+    }
+    if files.input.is_some() || files.output.is_some() {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` with `input-file` or `output-file`: a two-run problem is read with standard input and output only".to_string(),
+        ));
+    }
+    Ok(Some(2))
 }
 
 /// The testset's `<time-limit>` (milliseconds) and `<memory-limit>` (bytes).
