@@ -747,4 +747,64 @@ mod tests {
         assert!(expected_of_tag("rejected").allows(Verdict::MemoryLimitExceeded));
         assert!(!expected_of_tag("rejected").allows(Verdict::Accepted));
     }
+
+    #[test]
+    fn run_count_two_is_read_with_a_checker_of_its_own_and_refused_otherwise() {
+        let program = || SourceProgram {
+            path: PathBuf::from("files/check.cpp"),
+            name: "check.cpp".to_string(),
+            constants: Vec::new(),
+        };
+        let testlib = Validation::Testlib {
+            program: program(),
+            include: PathBuf::from("files"),
+        };
+        let interactor = super::super::Interaction::Testlib {
+            program: program(),
+            include: PathBuf::from("files"),
+        };
+        let none = super::super::Interaction::None;
+        let stdio = crate::config::FileIo::default();
+        let files = crate::config::FileIo {
+            input: Some("input.txt".to_string()),
+            output: None,
+        };
+        let std_checker = Validation::Builtin(Checker::Tokens);
+        let read = |attributes: &str, parts: (&Validation, &super::super::Interaction, &_)| {
+            let text = format!("<judging {attributes}/>");
+            let document = roxmltree::Document::parse(&text).unwrap();
+            run_count_of(document.root_element(), Path::new("problem.xml"), parts)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(read("", (&testlib, &none, &stdio)), Ok(None));
+        assert_eq!(read("run-count=\"1\"", (&testlib, &none, &stdio)), Ok(None));
+        assert_eq!(
+            read("run-count=\"2\"", (&testlib, &none, &stdio)),
+            Ok(Some(2))
+        );
+        for (attributes, parts, says) in [
+            (
+                "run-count=\"3\"",
+                (&testlib, &none, &stdio),
+                "run-count=\"3\"",
+            ),
+            (
+                "run-count=\"2\"",
+                (&testlib, &interactor, &stdio),
+                "with an interactor",
+            ),
+            (
+                "run-count=\"2\"",
+                (&std_checker, &none, &stdio),
+                "`std::` checker",
+            ),
+            ("run-count=\"2\"", (&testlib, &none, &files), "`input-file`"),
+        ] {
+            let error = read(attributes, parts).unwrap_err();
+            assert!(
+                error.contains("problem.xml") && error.contains(says),
+                "{error}"
+            );
+        }
+    }
 }
