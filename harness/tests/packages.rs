@@ -1,6 +1,7 @@
 //! Problem packages judged as they are, with no judge.toml: small Kattis/ICPC packages (a
 //! default-validator one with flags per group, a 2025-09 one with a custom output validator)
-//! and a Polygon one with a real testlib checker, each written in its format.
+//! and a Polygon one with a real testlib checker, each written in its format; a Polygon
+//! problem whose solution runs twice (`run-count="2"`).
 #![cfg(unix)]
 
 mod common;
@@ -888,4 +889,179 @@ fn a_rejected_input_with_crlf_line_ends_gets_the_hint() {
     assert!(line.contains("expected EOLN"), "{line}");
     assert!(line.contains("ends its lines with CRLF"), "{line}");
     assert!(!out.contains("INVALID secret/2"), "{out}");
+}
+
+/// A Polygon problem whose solution runs twice, as Polygon writes it: run 1 reads `first` and
+/// a number and writes a binary code; the checker accepts a code and writes run 2's input
+/// (`second` and the code) on stdout; run 2 decodes it, and the checker compares that with
+/// the answer. `run-count` is the only thing that differs from a one-run package.
+fn run_twice_package(testlib: &Path, run_count: &str) -> Project {
+    let xml = r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="4" short-name="twice" url="https://polygon.codeforces.com/p/x/twice">
+    <names>
+        <name language="english" value="Binary Twice"/>
+    </names>
+    <judging cpu-name="Intel(R) Core(TM) i3-8100 CPU @ 3.60GHz" cpu-speed="3600" input-file="" output-file="" run-count="RUNS">
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" sample="true"/>
+                <test method="manual"/>
+            </tests>
+        </testset>
+    </judging>
+    <files>
+        <resources>
+            <file path="files/testlib.h" type="h.g++"/>
+        </resources>
+    </files>
+    <assets>
+        <checker name="check.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+        </checker>
+        <solutions>
+            <solution tag="main"><source path="solutions/binary.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/decimal.py" type="python.3"/></solution>
+            <solution tag="wrong-answer"><source path="solutions/off-by-one.py" type="python.3"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#;
+    let checker = r#"#include "testlib.h"
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    std::string run = inf.readToken();
+    if (run == "first") {
+        std::string code = ouf.readToken();
+        if (code.size() > 62 || code.find_first_not_of("01") != std::string::npos)
+            quitf(_wa, "`%s` is not a binary code", code.c_str());
+        std::cout << "second\n" << code << std::endl;
+        quitf(_ok, "a code of %d bits", (int) code.size());
+    }
+    long long expected = ans.readLong();
+    long long found = ouf.readLong();
+    if (found != expected)
+        quitf(_wa, "decoded %lld, the number was %lld", found, expected);
+    quitf(_ok, "decoded %lld", found);
+}
+"#;
+    Project::new()
+        .file("twice/problem.xml", &xml.replace("RUNS", run_count))
+        .file(
+            "twice/files/testlib.h",
+            &std::fs::read_to_string(testlib).unwrap(),
+        )
+        .file("twice/files/check.cpp", checker)
+        .file("twice/tests/01", "first\n5\n")
+        .file("twice/tests/01.a", "5\n")
+        .file("twice/tests/02", "first\n12\n")
+        .file("twice/tests/02.a", "12\n")
+        .file(
+            "twice/solutions/binary.py",
+            "if input() == 'first':\n    print(bin(int(input()))[2:])\nelse:\n    print(int(input(), 2))\n",
+        )
+        .file(
+            "twice/solutions/decimal.py",
+            "if input() == 'first':\n    print(int(input()))\nelse:\n    print(int(input()))\n",
+        )
+        .file(
+            "twice/solutions/off-by-one.py",
+            "if input() == 'first':\n    print(bin(int(input()))[2:])\nelse:\n    print(int(input(), 2) + 1)\n",
+        )
+}
+
+/// Each case's verdict and reason from `harness judge twice SOURCE --format json`.
+fn run_twice_rows(project: &Project, source: &str, code: i32) -> Vec<(String, String)> {
+    let output = project
+        .harness()
+        .args(["judge", "twice", source, "--all", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
+    document["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            (
+                case["verdict"].as_str().unwrap().to_string(),
+                case["reason"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_polygon_run_twice_problem_runs_the_solution_twice_and_blames_the_run() {
+    let Some(testlib) = common::testlib_h_or_skip("a_polygon_run_twice_problem") else {
+        return;
+    };
+    let project = run_twice_package(&testlib, "2");
+    // Run 2 reads what the checker wrote after run 1, never the test's own input: the
+    // solution that decodes right is accepted on both tests.
+    let rows = run_twice_rows(&project, "twice/solutions/binary.py", OK);
+    assert_eq!(rows.len(), 2);
+    for (verdict, reason) in &rows {
+        assert_eq!(verdict, "AC");
+        assert!(reason.starts_with("run 2: ok decoded"), "{rows:?}");
+    }
+    let rows = run_twice_rows(&project, "twice/solutions/decimal.py", FAILED);
+    assert_eq!(
+        rows[0],
+        (
+            "WA".to_string(),
+            "run 1: wrong answer `5` is not a binary code".to_string()
+        )
+    );
+    let rows = run_twice_rows(&project, "twice/solutions/off-by-one.py", FAILED);
+    assert_eq!(
+        rows[1],
+        (
+            "WA".to_string(),
+            "run 2: wrong answer decoded 13, the number was 12".to_string()
+        )
+    );
+    // The package's own expectations hold: main accepted, the other two wrong answers.
+    project
+        .args(["verify", "twice"])
+        .status(OK)
+        .stderr_contains("Binary Twice (Polygon package)")
+        .run();
+}
+
+#[test]
+fn a_run_count_the_harness_does_not_read_is_refused_naming_problem_xml() {
+    let project = run_twice_package(Path::new("/dev/null"), "3");
+    project
+        .args(["verify", "twice"])
+        .status(ERROR)
+        .stderr_contains("problem.xml")
+        .stderr_contains("run-count=\"3\"")
+        .run();
+    // Twice with a `std::` checker: nothing would write run 2's input.
+    let xml = project
+        .read("twice/problem.xml")
+        .replace("run-count=\"3\"", "run-count=\"2\"");
+    project.write(
+        "twice/problem.xml",
+        &xml.replace(
+            "<checker name=\"check.cpp\"",
+            "<checker name=\"std::wcmp.cpp\"",
+        ),
+    );
+    project
+        .args(["judge", "twice", "twice/solutions/binary.py"])
+        .status(ERROR)
+        .stderr_contains("problem.xml")
+        .stderr_contains("without a checker of the problem's own")
+        .run();
 }

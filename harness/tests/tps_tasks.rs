@@ -1,7 +1,7 @@
 //! TPS task folders read as packages: `problem.json`, `subtasks.json` with `gen/data`,
 //! `tests/`, `grader/cpp/` compiled with each submission, the testlib checker in `checker/`,
-//! and `solutions.json`'s verdicts. The task is TPS's own sample (see
-//! `tests/fixtures/tps/README.md`).
+//! and `solutions.json`'s verdicts; an OutputOnly task's answer files judged by its checker
+//! and scored by subtask. The tasks are TPS's own samples (see `tests/fixtures/tps/README.md`).
 #![cfg(unix)]
 
 mod common;
@@ -115,7 +115,7 @@ fn malformed_problem_json_names_its_line_and_column() {
 
 #[test]
 fn task_types_not_read_yet_are_refused_by_name() {
-    for kind in ["TwoSteps", "Communication", "OutputOnly"] {
+    for kind in ["TwoSteps", "Communication"] {
         let project = project();
         project.write(
             "mountains/problem.json",
@@ -139,4 +139,112 @@ fn a_test_gen_data_names_but_tests_lacks_is_named() {
         .stderr_contains("tests/2-02.out")
         .stderr_contains("`tps gen` writes `tests/`")
         .run();
+}
+
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tps")
+}
+
+/// TPS's OutputOnly sample `nowruz`, cut to its first three subtasks (10 points each), its
+/// checker given the testlib `mountains` ships (the same file in every TPS sample).
+fn nowruz() -> Project {
+    let testlib = std::fs::read_to_string(fixtures().join("mountains/checker/testlib.h")).unwrap();
+    Project::new()
+        .tree("nowruz", &fixtures().join("nowruz"))
+        .file("nowruz/checker/testlib.h", &testlib)
+}
+
+/// Each case's name, verdict and reason, and the score, from `harness judge --format json`.
+fn judged(project: &Project, answers: &str, code: i32) -> (Vec<(String, String, String)>, f64) {
+    let output = project
+        .harness()
+        .args(["judge", "nowruz", answers, "--all", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let document: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    let rows = document["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let text = |key: &str| case[key].as_str().unwrap_or_default().to_string();
+            (text("name"), text("verdict"), text("reason"))
+        })
+        .collect();
+    (rows, document["score"].as_f64().unwrap_or(f64::NAN))
+}
+
+#[test]
+fn an_output_only_tasks_model_answers_score_in_full() {
+    let project = nowruz();
+    // As CMS's TPS loader asks for them: `output_<test>.txt`, the tests numbered through
+    // gen/data. The answers are the model solution's, which `tests/*.out` hold.
+    for test in ["01", "02", "03"] {
+        let answer = project.read(&format!("nowruz/tests/{test}.out"));
+        project.write(&format!("answers/output_{test}.txt"), &answer);
+    }
+    let (rows, score) = judged(&project, "answers", 0);
+    let verdicts: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(verdicts, ["AC", "AC", "AC"], "{rows:?}");
+    assert_eq!(score, 30.0);
+    project
+        .args(["judge", "nowruz", "answers"])
+        .status(0)
+        .stdout_contains("nowruz: answers (answer files), 3 cases")
+        .stdout_contains("score 30/30")
+        .run();
+}
+
+#[test]
+fn a_partial_answer_set_scores_as_the_checker_and_the_subtasks_say() {
+    let project = nowruz();
+    let model = project.read("nowruz/tests/01.out");
+    project.write("answers/output_01.txt", &model);
+    // The sample's `dfs.cpp` (verdict `incorrect`) on test 02: a tree of 652 leaves, where the
+    // input's line 1 asks for 1338. The checker's score is int(652 / 1338 * 1000) / 1000 =
+    // 0.487, the subtask's 10 points times its one test's score: 4.87. Test 03 has no answer.
+    let dfs = std::fs::read_to_string(fixtures().join("nowruz-answers/output_02.txt")).unwrap();
+    project.write("answers/output_02.txt", &dfs);
+    let (rows, score) = judged(&project, "answers", 1);
+    assert_eq!(rows[0].1, "AC", "{rows:?}");
+    assert!(rows[1].2.contains("score 0.487"), "{rows:?}");
+    assert_eq!(
+        (rows[2].1.as_str(), rows[2].2.as_str()),
+        ("WA", "no answer file: looked for `03.out`, `output_03.txt`"),
+        "{rows:?}"
+    );
+    assert!((score - 14.87).abs() < 1e-9, "{score}");
+}
+
+#[test]
+fn an_output_only_answer_that_is_a_link_a_fifo_or_huge_gets_a_verdict() {
+    let project = nowruz();
+    let answers = project.join("answers");
+    std::fs::create_dir_all(&answers).unwrap();
+    // The link leads to the right answer, outside the answers: it must not be followed.
+    std::os::unix::fs::symlink(
+        project.join("nowruz/tests/01.out"),
+        answers.join("output_01.txt"),
+    )
+    .unwrap();
+    nix::unistd::mkfifo(
+        &answers.join("output_02.txt"),
+        nix::sys::stat::Mode::S_IRWXU,
+    )
+    .unwrap();
+    // Above the task's 64 MiB output limit, and sparse: nothing is written to the disk.
+    std::fs::File::create(answers.join("output_03.txt"))
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let (rows, score) = judged(&project, "answers", 1);
+    assert_eq!(rows[0].1, "WA", "{rows:?}");
+    assert!(rows[0].2.contains("symbolic link"), "{rows:?}");
+    assert_eq!(rows[1].1, "WA", "{rows:?}");
+    assert!(rows[1].2.contains("FIFO"), "{rows:?}");
+    assert_eq!(rows[2].1, "OLE", "{rows:?}");
+    assert_eq!(score, 0.0);
 }

@@ -215,6 +215,15 @@ impl PackageChecker {
         }
     }
 
+    /// For a Polygon problem whose solution runs twice (`run-count="2"`): its testlib
+    /// checker, which judges each run and writes run 2's input.
+    pub fn run_twice(&self) -> Option<&PackageProgram> {
+        match (&self.validator, self.passes) {
+            (OutputValidator::Testlib(program), Some(2)) => Some(program),
+            _ => None,
+        }
+    }
+
     /// The flags for the case whose input is `input`.
     pub fn flags_for(&self, input: &Path) -> &[String] {
         self.groups
@@ -455,6 +464,28 @@ fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Jud
             &result.stderr_tail,
         ),
         Err(judgement) => judgement,
+    }
+}
+
+/// Runs a Polygon run-twice problem's testlib checker on run 1's output, as Polygon's
+/// default strategy for `run-count="2"` does: `checker INPUT OUTPUT ANSWER` judges it, and
+/// what it writes on stdout (up to the 1 MiB a package program may write) is run 2's input.
+pub fn testlib_first_run(
+    checker: &PackageProgram,
+    case: &CaseFiles<'_>,
+    output: &[u8],
+) -> (Judgement, Vec<u8>) {
+    match run_checker(checker, case, output, false) {
+        Ok(result) => (
+            super::command::classify_command(
+                Path::new(&checker.name),
+                result.termination,
+                &result.stdout,
+                &result.stderr_tail,
+            ),
+            result.stdout,
+        ),
+        Err(judgement) => (judgement, Vec::new()),
     }
 }
 

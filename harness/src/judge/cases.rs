@@ -13,6 +13,7 @@ use crate::results::case::CaseOutcome;
 use super::interactive;
 use super::multipass;
 use super::plain::{run_and_check, with_input, JudgeSettings};
+use super::run_twice;
 use super::scoring;
 
 /// Whether judging goes on after a case fails.
@@ -172,6 +173,12 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         );
     }
     if let Checker::Package(package) = settings.checker {
+        if let Some(checker) = package.run_twice() {
+            return with_input(
+                run_twice::judge_case(program, case, settings, checker),
+                case,
+            );
+        }
         if let Some((passes, validator)) = package.multi_pass() {
             let flags = package.flags_for(&case.input).to_vec();
             return with_input(

@@ -1,5 +1,5 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check
-//! (`plain`, `interactive`, `multipass`; the pool of workers in `cases`); a suite, a
+//! (`plain`, `interactive`, `multipass`, `run_twice`; the pool of workers in `cases`); a suite, a
 //! submission, verify and calibrate on top. It reports through events and returns outcomes;
 //! it never prints.
 
@@ -13,6 +13,7 @@ pub(crate) mod custom;
 pub(crate) mod interactive;
 pub(crate) mod multipass;
 pub(crate) mod plain;
+pub(crate) mod run_twice;
 pub(crate) mod scoring;
 pub(crate) mod stored;
 pub(crate) mod submission;

@@ -107,7 +107,7 @@ pub fn judge_case(
 /// The largest measurements over the passes: each pass has the limits, and the case shows
 /// its worst.
 #[derive(Default)]
-struct Stats {
+pub(super) struct Stats {
     cpu: Duration,
     wall: Duration,
     memory: u64,
@@ -115,14 +115,14 @@ struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, outcome: &CaseOutcome) {
+    pub(super) fn add(&mut self, outcome: &CaseOutcome) {
         self.cpu = self.cpu.max(outcome.cpu_time);
         self.wall = self.wall.max(outcome.wall_time);
         self.memory = self.memory.max(outcome.peak_memory_bytes);
         self.sensitive |= outcome.time_sensitive;
     }
 
-    fn into(self, mut outcome: CaseOutcome) -> CaseOutcome {
+    pub(super) fn into(self, mut outcome: CaseOutcome) -> CaseOutcome {
         outcome.cpu_time = self.cpu;
         outcome.wall_time = self.wall;
         outcome.peak_memory_bytes = self.memory;

@@ -147,7 +147,8 @@ pub struct Package {
     pub interaction: Interaction,
     /// The submission is answer files, not a program (Kattis `type: submit-answer`).
     pub output_only: bool,
-    /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`).
+    /// A multi-pass problem: the most passes a case may run (`limits.validation_passes`); for
+    /// a Polygon package, `Some(2)` when its solution runs twice (`run-count="2"`).
     pub passes: Option<u32>,
     pub cases: Vec<Case>,
     /// Flags of each test-data folder, inherited: the output validator's and the input

@@ -1,7 +1,8 @@
 //! Reads a Codeforces Polygon package (`problem.xml`): the `tests` testset (`tests/NN` with
 //! answers `tests/NN.a`), its limits, the checker (a `std::` one mapped to the judge's own,
 //! any other compiled from its source with the package's `testlib.h`), the validators and the
-//! solutions with their tags as expected verdicts.
+//! solutions with their tags as expected verdicts; `<judging run-count="2">`, a solution run
+//! twice with the checker writing run 2's input (see `judge::run_twice`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -236,9 +237,10 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let submissions = solutions_of(assets, &paths)?;
     let graders = compile_resources(problem, &paths)?;
     let include = paths.include;
+    let passes = run_count_of(judging, &xml_path, (&validation, &interaction, &files))?;
 
     Ok(Package {
-        passes: None,
+        passes,
         checks: Vec::new(),
         root,
         format: Format::Polygon,
@@ -397,6 +399,47 @@ fn file_io(judging: Node<'_, '_>, xml_path: &Path) -> Result<crate::config::File
         input: file("input-file")?,
         output: file("output-file")?,
     })
+}
+
+/// `<judging run-count>`: how many times the solution runs on each test. Twice is read as
+/// Polygon's default strategy runs a problem with no interactor (run 1's output judged by
+/// the checker, whose stdout is run 2's input): the problem's own testlib checker and
+/// standard input and output are needed. With an interactor (Polygon's run-twice-interactive,
+/// or with `<runs>` run-twice-double-interactive) it is refused, as is any other count.
+fn run_count_of(
+    judging: Node<'_, '_>,
+    xml_path: &Path,
+    (validation, interaction, files): (&Validation, &super::Interaction, &crate::config::FileIo),
+) -> Result<Option<u32>, PackageError> {
+    let unsupported = |message: String| PackageError::Unsupported {
+        path: xml_path.to_path_buf(),
+        message,
+    };
+    match judging.attribute("run-count").map(str::trim) {
+        None | Some("1") => return Ok(None),
+        Some("2") => {}
+        Some(other) => {
+            return Err(unsupported(format!(
+                "`<judging run-count=\"{other}\">`: the harness runs a Polygon solution once or twice (`run-count` 1 or 2)"
+            )))
+        }
+    }
+    if *interaction != super::Interaction::None {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` with an interactor (Polygon's run-twice-interactive and run-twice-double-interactive): not read yet; only a two-run problem judged by its checker is".to_string(),
+        ));
+    }
+    if !matches!(validation, Validation::Testlib { .. }) {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` without a checker of the problem's own: Polygon gives run 2 what the checker writes after run 1, which a `std::` checker does not write".to_string(),
+        ));
+    }
+    if files.input.is_some() || files.output.is_some() {
+        return Err(unsupported(
+            "`<judging run-count=\"2\">` with `input-file` or `output-file`: a two-run problem is read with standard input and output only".to_string(),
+        ));
+    }
+    Ok(Some(2))
 }
 
 /// The testset's `<time-limit>` (milliseconds) and `<memory-limit>` (bytes).
@@ -703,5 +746,65 @@ mod tests {
         assert!(expected_of_tag("main").allows(Verdict::Accepted));
         assert!(expected_of_tag("rejected").allows(Verdict::MemoryLimitExceeded));
         assert!(!expected_of_tag("rejected").allows(Verdict::Accepted));
+    }
+
+    #[test]
+    fn run_count_two_is_read_with_a_checker_of_its_own_and_refused_otherwise() {
+        let program = || SourceProgram {
+            path: PathBuf::from("files/check.cpp"),
+            name: "check.cpp".to_string(),
+            constants: Vec::new(),
+        };
+        let testlib = Validation::Testlib {
+            program: program(),
+            include: PathBuf::from("files"),
+        };
+        let interactor = super::super::Interaction::Testlib {
+            program: program(),
+            include: PathBuf::from("files"),
+        };
+        let none = super::super::Interaction::None;
+        let stdio = crate::config::FileIo::default();
+        let files = crate::config::FileIo {
+            input: Some("input.txt".to_string()),
+            output: None,
+        };
+        let std_checker = Validation::Builtin(Checker::Tokens);
+        let read = |attributes: &str, parts: (&Validation, &super::super::Interaction, &_)| {
+            let text = format!("<judging {attributes}/>");
+            let document = roxmltree::Document::parse(&text).unwrap();
+            run_count_of(document.root_element(), Path::new("problem.xml"), parts)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(read("", (&testlib, &none, &stdio)), Ok(None));
+        assert_eq!(read("run-count=\"1\"", (&testlib, &none, &stdio)), Ok(None));
+        assert_eq!(
+            read("run-count=\"2\"", (&testlib, &none, &stdio)),
+            Ok(Some(2))
+        );
+        for (attributes, parts, says) in [
+            (
+                "run-count=\"3\"",
+                (&testlib, &none, &stdio),
+                "run-count=\"3\"",
+            ),
+            (
+                "run-count=\"2\"",
+                (&testlib, &interactor, &stdio),
+                "with an interactor",
+            ),
+            (
+                "run-count=\"2\"",
+                (&std_checker, &none, &stdio),
+                "`std::` checker",
+            ),
+            ("run-count=\"2\"", (&testlib, &none, &files), "`input-file`"),
+        ] {
+            let error = read(attributes, parts).unwrap_err();
+            assert!(
+                error.contains("problem.xml") && error.contains(says),
+                "{error}"
+            );
+        }
     }
 }

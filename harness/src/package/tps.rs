@@ -5,7 +5,8 @@
 //! which test is in which subtask (`@subtask`, `@include`, one test a line, named
 //! `<subtask index>-<offset>` as TPS's `test_name.py` names them), `tests/*.in` + `*.out`
 //! as `tps gen` writes them, and `solutions.json`'s verdicts for the submissions in
-//! `solution/`. A subtask scores as CMS's GroupMin does.
+//! `solution/`. A subtask scores as CMS's GroupMin does. An `OutputOnly` task's tests are
+//! `01`, `02`, … through `gen/data`, and its answers are judged as files (`output_01.txt`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -95,21 +96,39 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let json_path = root.join("problem.json");
     let problem: ProblemJson = read_json(&root, &json_path)?;
     let kind = problem.kind.as_deref().unwrap_or("Batch");
-    if kind != "Batch" {
-        return Err(PackageError::Unsupported {
-            path: json_path,
-            message: format!(
-                "a TPS `{kind}` task: only Batch tasks (with or without a grader) are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
-            ),
-        });
-    }
+    let output_only = match kind {
+        "Batch" => false,
+        "OutputOnly" => true,
+        _ => {
+            return Err(PackageError::Unsupported {
+                path: json_path,
+                message: format!(
+                    "a TPS `{kind}` task: only Batch (with or without a grader) and OutputOnly tasks are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
+                ),
+            })
+        }
+    };
     let name = problem.name.clone().unwrap_or_else(|| file_name(&root));
     let title = problem.title.clone().unwrap_or_else(|| name.clone());
     let (time_limit, memory_limit) =
         super::cms::limits(&json_path, problem.time_limit, problem.memory_limit)?;
-    let (cases, subtasks) = tests_of(&root)?;
+    let (cases, subtasks) = tests_of(&root, output_only)?;
     let scoring = scoring_of(&root, &subtasks)?;
     let validation = checker_of(&root, problem.has_checker)?;
+    if output_only {
+        return Ok(output_only_task(
+            super::cms::Task {
+                root,
+                format: Format::Tps,
+                name,
+                title,
+                limits: (time_limit, memory_limit, "problem.json"),
+            },
+            scoring,
+            cases,
+            validation,
+        ));
+    }
     let graders = graders_of(&root, problem.has_grader)?;
     let submissions = solutions_of(&root, &subtasks)?;
     Ok(super::cms::scored_task(
@@ -127,6 +146,40 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     ))
 }
 
+/// An OutputOnly task: the contestant hands in one answer file a test (`output_01.txt`, as
+/// CMS's TPS loader names them), each checked by the task's checker and scored by subtask as
+/// a Batch task's outputs are. `solution/` holds the programs the authors wrote the answers
+/// with (TPS runs them as Batch solutions, with the task's time limit): not the contestant's
+/// submissions, so not read; nor are graders, which an OutputOnly task cannot have.
+fn output_only_task(
+    task: super::cms::Task,
+    scoring: Scoring,
+    cases: Vec<Case>,
+    validation: super::Validation,
+) -> Package {
+    Package {
+        output_only: true,
+        ..super::cms::scored_task(
+            task,
+            scoring,
+            cases,
+            validation,
+            (Vec::new(), crate::config::Graders::default()),
+        )
+    }
+}
+
+/// The name TPS gives a test (`templates/test_name.py`): an OutputOnly task's tests are
+/// numbered through the whole of `gen/data` (`01`, `02`, …, the number the answer file
+/// carries), any other task's by subtask and place in it (`1-03`).
+fn test_name(output_only: bool, subtask_index: usize, test_index: usize, offset: usize) -> String {
+    if output_only {
+        format!("{test_index:02}")
+    } else {
+        format!("{subtask_index}-{offset:02}")
+    }
+}
+
 /// One subtask as `gen/data` and `subtasks.json` give it.
 #[derive(Debug, Clone)]
 struct Subtask {
@@ -140,7 +193,7 @@ struct Subtask {
 
 /// `gen/data` read as TPS's `gen_data_parser.py` reads it, each subtask given its score by
 /// `subtasks.json`, and the tests it names found in `tests/`.
-fn tests_of(root: &Path) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
+fn tests_of(root: &Path, output_only: bool) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
     let subtasks_path = root.join("subtasks.json");
     let declared: SubtasksJson = read_json(root, &subtasks_path)?;
     let data_path = root.join("gen/data");
@@ -156,6 +209,7 @@ fn tests_of(root: &Path) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
         source,
     })?;
     let mut subtasks: Vec<Subtask> = Vec::new();
+    let mut tests_seen = 0;
     for (at, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -213,20 +267,26 @@ fn tests_of(root: &Path) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
                 let Some(subtask) = subtasks.last_mut() else {
                     return Err(at_line("a test before any `@subtask`".to_string()));
                 };
+                tests_seen += 1;
+                let offset = subtask.tests.len() + 1;
                 subtask
                     .tests
-                    .push(format!("{}-{:02}", index - 1, subtask.tests.len() + 1));
+                    .push(test_name(output_only, index - 1, tests_seen, offset));
             }
         }
     }
+    // TPS's verify.py: indices count from 0 when a Batch task has a `samples` subtask, from
+    // 1 otherwise (an OutputOnly task has no samples to judge).
+    let first = usize::from(output_only || !declared.subtasks.contains_key("samples"));
     for (position, subtask) in subtasks.iter().enumerate() {
         let index = declared.subtasks[&subtask.name].index;
-        if index != position {
+        if index != position + first {
             return Err(invalid(
                 &subtasks_path,
                 format!(
-                    "subtask `{}` has index {index}, and is subtask {position} of `gen/data`",
-                    subtask.name
+                    "subtask `{}` has index {index}, and is subtask {} of `gen/data` (TPS counts from {first})",
+                    subtask.name,
+                    position + first
                 ),
             ));
         }
@@ -514,6 +574,51 @@ mod tests {
         let b = scoring.group("b").unwrap();
         assert_eq!(b.depends_on, ["a", "samples"]);
         assert_eq!(b.max_score, Some(60.0));
+    }
+
+    #[test]
+    fn an_output_only_tasks_tests_are_numbered_through_gen_data_and_counted_from_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("problem.json"),
+            r#"{"name": "o", "type": "OutputOnly", "time_limit": 1}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("subtasks.json"),
+            r#"{"subtasks": {"a": {"index": 1, "score": 40}, "b": {"index": 2, "score": 60}}}"#,
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("gen")).unwrap();
+        std::fs::write(
+            root.join("gen/data"),
+            "@subtask a
+g 1
+g 2
+@subtask b
+g 3
+",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("tests")).unwrap();
+        for name in ["01", "02", "03"] {
+            std::fs::write(root.join(format!("tests/{name}.in")), "1\n").unwrap();
+            std::fs::write(root.join(format!("tests/{name}.out")), "1\n").unwrap();
+        }
+        let package = open(root).unwrap();
+        assert!(package.output_only);
+        assert!(package.submissions.is_empty());
+        let names: Vec<&str> = package.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["01", "02", "03"]);
+        // Indices from 0, as a Batch task with samples has them, are not TPS's for this task.
+        std::fs::write(
+            root.join("subtasks.json"),
+            r#"{"subtasks": {"a": {"index": 0, "score": 40}, "b": {"index": 1, "score": 60}}}"#,
+        )
+        .unwrap();
+        let error = open(root).unwrap_err().to_string();
+        assert!(error.contains("TPS counts from 1"), "{error}");
     }
 
     #[test]
