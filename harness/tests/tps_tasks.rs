@@ -196,6 +196,12 @@ fn an_output_only_tasks_model_answers_score_in_full() {
         .stdout_contains("nowruz: answers (answer files), 3 cases")
         .stdout_contains("score 30/30")
         .run();
+    // Such a task stores no submissions: verify says how its answers are judged instead.
+    project
+        .args(["verify", "nowruz"])
+        .status(2)
+        .stderr_contains("`nowruz` is an output-only task: `harness judge nowruz ANSWERS` judges")
+        .run();
 }
 
 #[test]

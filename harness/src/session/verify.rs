@@ -122,12 +122,20 @@ impl Session {
             skipped.append(&mut not_judged);
         }
         if stored.is_empty() && skipped.is_empty() {
+            let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+            // An output-only task's contestants hand in answer files, which packages of CMS
+            // and TPS do not store as submissions: say how to judge a set of them instead.
+            let hint = match dirs.iter().zip(&loaded).find(|(_, l)| l.problem().output_only) {
+                Some((dir, _)) => format!(
+                    "`{}` is an output-only task: `harness judge {} ANSWERS` judges a folder or a zip of answer files",
+                    dir.display(),
+                    dir.display()
+                ),
+                None => "a package keeps them in `submissions/<verdict>/`".to_string(),
+            };
             anyhow::bail!(
-                "no stored submissions in {} (hint: a package keeps them in `submissions/<verdict>/`)",
-                dirs.iter()
-                    .map(|d| format!("`{}`", d.display()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "no stored submissions in {} (hint: {hint})",
+                shown.join(", ")
             );
         }
         let sandbox = loaded
