@@ -12,6 +12,8 @@ pub struct Manager {
     pub program: Program,
     /// User processes per case.
     pub processes: usize,
+    /// How each reaches its FIFOs.
+    pub user_io: crate::config::UserIo,
     /// Its build, when it was compiled: kept for as long as it runs.
     pub prepared: Option<Prepared>,
 }

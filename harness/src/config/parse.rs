@@ -590,7 +590,11 @@ impl<'a> Table<'a> {
                 }
             }
         };
-        Ok(Some(Communication { manager, processes }))
+        Ok(Some(Communication {
+            manager,
+            processes,
+            user_io: crate::config::UserIo::Std,
+        }))
     }
 
     fn stress(&self, raw: Option<RawStress>) -> Result<Option<Stress>, ConfigError> {

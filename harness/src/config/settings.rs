@@ -149,6 +149,19 @@ pub struct Communication {
     pub manager: InteractorProgram,
     /// How many user processes run at once (1 to [`MAX_PROCESSES`]).
     pub processes: usize,
+    /// How each user process reaches its FIFOs.
+    pub user_io: UserIo,
+}
+
+/// How a communication task's user process reaches its pair of FIFOs (CMS's `user_io`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UserIo {
+    /// `std_io`: the pair is its stdin and stdout.
+    #[default]
+    Std,
+    /// `fifo_io`: it gets the paths of its pair as arguments (from the manager, to the
+    /// manager), before its index, and opens them itself (a CMS or TPS stub does).
+    Fifo,
 }
 
 /// The most user processes of one communication case: CMS's tasks have one or two.

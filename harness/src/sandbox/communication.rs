@@ -66,6 +66,11 @@ fn fifos(dir: &Path, index: usize) -> Result<[PathBuf; 2], RunError> {
     for path in &paths {
         nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR)
             .map_err(|error| RunError::Connect(error.into()))?;
+        // Readable and writable by anyone, as CMS makes them: a `fifo_io` user reopens its
+        // ends by `/proc/self/fd`, and the sandbox may run it as another user. Only through
+        // its descriptors can it reach them: the folder is the judge's own (mode 700).
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .map_err(RunError::Connect)?;
     }
     Ok(paths)
 }
