@@ -14,6 +14,9 @@ pub struct Manager {
     pub processes: usize,
     /// How each reaches its FIFOs.
     pub user_io: crate::config::UserIo,
+    /// Its stdout goes to the problem's checker (TPS's `has_checker`) instead of being the
+    /// score.
+    pub checked: bool,
     /// Its build, when it was compiled: kept for as long as it runs.
     pub prepared: Option<Prepared>,
 }

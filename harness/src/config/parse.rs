@@ -594,6 +594,7 @@ impl<'a> Table<'a> {
             manager,
             processes,
             user_io: crate::config::UserIo::Std,
+            checked: false,
         }))
     }
 

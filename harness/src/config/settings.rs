@@ -151,6 +151,9 @@ pub struct Communication {
     pub processes: usize,
     /// How each user process reaches its FIFOs.
     pub user_io: UserIo,
+    /// The manager's stdout is an output the problem's checker judges (TPS's `has_checker`),
+    /// not a score.
+    pub checked: bool,
 }
 
 /// How a communication task's user process reaches its pair of FIFOs (CMS's `user_io`).

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::case::discover::Case;
 use crate::check::interactor::interactor_limits;
 use crate::check::manager::Manager;
+use crate::check::{CaseFiles, Judgement};
 use crate::compile::submission::Compiled;
 use crate::compile::submit::SubmitError;
 use crate::compile::Program;
@@ -85,6 +86,7 @@ pub fn prepare(
         program,
         processes: communication.processes,
         user_io: communication.user_io,
+        checked: communication.checked,
         prepared,
     })))
 }
@@ -109,6 +111,7 @@ fn package_manager(
         program,
         processes: communication.processes,
         user_io: communication.user_io,
+        checked: communication.checked,
         prepared: None,
     }
 }
@@ -135,6 +138,28 @@ fn manager_folder(case: &Case) -> std::io::Result<tempfile::TempDir> {
         .tempdir()?;
     std::fs::copy(&case.input, folder.path().join("input.txt"))?;
     Ok(folder)
+}
+
+/// The most of a manager's stdout read when it is a score: its first token.
+const SCORE_BYTES: u64 = 4096;
+
+/// What the problem's checker makes of the manager's output, as it would of a batch
+/// submission's (TPS's `check_test.sh` hands it the manager's stdout).
+fn checked(case: &Case, settings: &JudgeSettings<'_>, output: &[u8]) -> Judgement {
+    let answer = match std::fs::read(&case.answer) {
+        Ok(answer) => answer,
+        Err(error) => {
+            return Judgement::judge_error(format!(
+                "cannot read the answer `{}`: {error}",
+                case.answer.display()
+            ))
+        }
+    };
+    let files = CaseFiles {
+        input: &case.input,
+        answer: &case.answer,
+    };
+    crate::check::check(settings.checker, &files, output, &answer)
 }
 
 /// Runs and judges one communication case.
@@ -194,6 +219,11 @@ pub fn judge_case(
         // A trusted program: generous, since a busy machine (its disk too) can hold up its
         // start for seconds, and a stuck one costs only time.
         idle_grace: limits.wall_time + AFTER_SUBMISSION,
+        stdout_bytes: if manager.checked {
+            limits.output_bytes
+        } else {
+            SCORE_BYTES
+        },
     };
     let result = match communication::run_communication(&request) {
         Ok(result) => result,
@@ -202,11 +232,17 @@ pub fn judge_case(
     if crate::sandbox::interrupt::is_interrupted() {
         return failed(RunError::Interrupted.to_string());
     }
-    let said = blame::manager_said(
-        &result.manager,
-        &result.manager.stdout,
-        &result.manager.stderr_tail,
-    );
+    let said = if manager.checked {
+        blame::manager_checked(&result.manager, &result.manager.stderr_tail, || {
+            checked(case, settings, &result.manager.stdout)
+        })
+    } else {
+        blame::manager_said(
+            &result.manager,
+            &result.manager.stdout,
+            &result.manager.stderr_tail,
+        )
+    };
     let judgement = blame::blame(&result.users, &limits, &said, settings.scoring.is_some());
     let runs = || result.users.iter().map(|(run, _)| run);
     let cpu_time = runs().map(|run| run.cpu_time).sum();

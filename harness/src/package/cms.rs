@@ -591,6 +591,7 @@ fn communication_of(
             manager,
             processes,
             user_io,
+            checked: false,
         }),
     ))
 }

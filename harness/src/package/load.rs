@@ -198,6 +198,7 @@ pub fn load(
             manager: crate::config::InteractorProgram::Package(manager(&task.manager, &languages)?),
             processes: task.processes,
             user_io: task.user_io,
+            checked: task.checked,
         }),
     };
     let known = time_limit.or(package.time_limit.fixed());

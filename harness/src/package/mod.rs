@@ -192,6 +192,8 @@ pub struct PackageCommunication {
     /// How many user processes each case runs.
     pub processes: usize,
     pub user_io: crate::config::UserIo,
+    /// The manager's stdout is judged by the package's checker (TPS's `has_checker`).
+    pub checked: bool,
 }
 
 /// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a
