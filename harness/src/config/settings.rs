@@ -156,16 +156,8 @@ pub struct Communication {
     pub checked: bool,
 }
 
-/// How a communication task's user process reaches its pair of FIFOs (CMS's `user_io`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum UserIo {
-    /// `std_io`: the pair is its stdin and stdout.
-    #[default]
-    Std,
-    /// `fifo_io`: it gets the paths of its pair as arguments (from the manager, to the
-    /// manager), before its index, and opens them itself (a CMS or TPS stub does).
-    Fifo,
-}
+/// Kept with the manager it is told to (the check layer is below this one).
+pub use crate::check::manager::UserIo;
 
 /// The most user processes of one communication case: CMS's tasks have one or two.
 pub const MAX_PROCESSES: usize = 16;
