@@ -606,6 +606,63 @@ mod tests {
     }
 
     #[test]
+    fn a_communication_task_as_tps_lays_it_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        task(
+            root,
+            "@subtask samples\nm\n@subtask a\ng 1\ng 2\n@subtask b\ng 3\n",
+        );
+        let problem = |extra: &str| {
+            std::fs::write(
+                root.join("problem.json"),
+                format!("{{\"name\": \"t\", \"type\": \"Communication\"{extra}}}\n"),
+            )
+            .unwrap();
+        };
+        problem("");
+        let error = open(root).unwrap_err().to_string();
+        assert!(
+            error.contains("grader/manager.cpp") && error.contains("missing"),
+            "{error}"
+        );
+        std::fs::create_dir_all(root.join("grader/cpp")).unwrap();
+        std::fs::create_dir_all(root.join("checker")).unwrap();
+        std::fs::write(root.join("grader/manager.cpp"), "int main(){}\n").unwrap();
+        std::fs::write(root.join("grader/cpp/stub.cpp"), "int main(){}\n").unwrap();
+        std::fs::write(root.join("checker/checker.cpp"), "int main(){}\n").unwrap();
+        // fifo_io by default; the checker judges the manager's output when there is one.
+        problem(", \"grader_name\": \"stub\", \"num_processes\": 2");
+        let package = open(root).unwrap();
+        let communication = package.communication.unwrap();
+        assert_eq!(communication.manager.name, "grader/manager.cpp");
+        assert_eq!(
+            (
+                communication.processes,
+                communication.user_io,
+                communication.checked
+            ),
+            (2, crate::config::UserIo::Fifo, true)
+        );
+        assert!(matches!(
+            package.validation,
+            super::super::Validation::Cms { .. }
+        ));
+        assert!(package.graders.sources[0]
+            .1
+            .ends_with("grader/cpp/stub.cpp"));
+        problem(", \"grader_name\": \"stub\", \"has_checker\": false, \"user_io\": \"std_io\"");
+        let communication = open(root).unwrap().communication.unwrap();
+        assert_eq!(
+            (communication.user_io, communication.checked),
+            (crate::config::UserIo::Std, false)
+        );
+        problem(", \"num_processes\": 0");
+        let error = open(root).unwrap_err().to_string();
+        assert!(error.contains("`num_processes` is 0"), "{error}");
+    }
+
+    #[test]
     fn solutions_json_gives_the_verdict_and_the_score() {
         let subtasks = vec![
             Subtask {
