@@ -152,6 +152,7 @@ fn cmstestsuite_communication_submissions_score_as_its_tests_expect() {
     // communication-stdio-correct 100, -incorrect 0 (the stub's `main` calls `userfunc`,
     // std_io); communication-fifoio-correct 100, -incorrect 0 (the stub opens the FIFOs
     // whose paths it is given). `communication-stubbed-*.c` are links to `managed-*.c`.
+    // communication-many-*: see below.
     for (task, files, score) in [
         (
             "communicationstdio",
@@ -181,6 +182,28 @@ fn cmstestsuite_communication_submissions_score_as_its_tests_expect() {
         (
             "communicationfifoiostubbed",
             &["managed-incorrect.c", "managed-incorrect.cpp"],
+            0.0,
+        ),
+        // communication-many-{fifoio,stdio}-{correct,incorrect}: two processes, each told
+        // its index, 100 and 0; their two files one after the other (see the README).
+        (
+            "communicationmanyfifoiostubbed",
+            &["communication-many-correct.c"],
+            100.0,
+        ),
+        (
+            "communicationmanyfifoiostubbed",
+            &["communication-many-incorrect.c"],
+            0.0,
+        ),
+        (
+            "communicationmanystdiostubbed",
+            &["communication-many-correct.c"],
+            100.0,
+        ),
+        (
+            "communicationmanystdiostubbed",
+            &["communication-many-incorrect.c"],
             0.0,
         ),
     ] {
