@@ -138,14 +138,151 @@ fn malformed_task_yaml_names_its_line_and_column() {
         .run();
 }
 
+/// cmstestsuite's communication tasks, each in its own project.
+fn communication(task: &str) -> Project {
+    let cms = fixtures();
+    Project::new()
+        .tree(task, &cms.join(task))
+        .tree("code", &cms.join("code"))
+}
+
 #[test]
-fn a_communication_task_is_refused_by_name() {
-    let project = project();
-    project.write("batchstdio/check/manager", "#!/bin/sh\n");
+fn cmstestsuite_communication_submissions_score_as_its_tests_expect() {
+    // Tests.py: communication-stdio-unstubbed-correct 100, -incorrect 0 (no stub, std_io);
+    // communication-stdio-correct 100, -incorrect 0 (the stub's `main` calls `userfunc`,
+    // std_io); communication-fifoio-correct 100, -incorrect 0 (the stub opens the FIFOs
+    // whose paths it is given). `communication-stubbed-*.c` are links to `managed-*.c`.
+    // communication-many-*: see below.
+    for (task, files, score) in [
+        (
+            "communicationstdio",
+            &["communication-stdio-correct.c"][..],
+            100.0,
+        ),
+        (
+            "communicationstdio",
+            &["communication-stdio-incorrect.c"],
+            0.0,
+        ),
+        (
+            "communicationstdiostubbed",
+            &["managed-correct.c", "managed-correct.cpp"],
+            100.0,
+        ),
+        (
+            "communicationstdiostubbed",
+            &["managed-incorrect.c", "managed-incorrect.cpp"],
+            0.0,
+        ),
+        (
+            "communicationfifoiostubbed",
+            &["managed-correct.c", "managed-correct.cpp"],
+            100.0,
+        ),
+        (
+            "communicationfifoiostubbed",
+            &["managed-incorrect.c", "managed-incorrect.cpp"],
+            0.0,
+        ),
+        // communication-many-{fifoio,stdio}-{correct,incorrect}: two processes, each told
+        // its index, 100 and 0; their two files one after the other (see the README).
+        (
+            "communicationmanyfifoiostubbed",
+            &["communication-many-correct.c"],
+            100.0,
+        ),
+        (
+            "communicationmanyfifoiostubbed",
+            &["communication-many-incorrect.c"],
+            0.0,
+        ),
+        (
+            "communicationmanystdiostubbed",
+            &["communication-many-correct.c"],
+            100.0,
+        ),
+        (
+            "communicationmanystdiostubbed",
+            &["communication-many-incorrect.c"],
+            0.0,
+        ),
+    ] {
+        let project = communication(task);
+        for file in files {
+            let (verdict, points, code) = judged(&project, task, file);
+            assert_eq!(points, score, "{task} {file}: {verdict}");
+            // An incorrect stub asserts on the end of file the manager leaves it: WA or RE,
+            // 0 points either way, as CMS gives any failing user process.
+            let accepted = score == 100.0;
+            assert_eq!(verdict == "AC", accepted, "{task} {file}: {verdict}");
+            assert_eq!(code, Some(if accepted { 0 } else { 1 }), "{task} {file}");
+        }
+    }
+}
+
+#[test]
+fn a_communication_manager_that_does_not_build_is_the_tasks_error() {
+    let project = communication("communicationstdio");
+    std::fs::remove_file(project.path().join("communicationstdio/check/manager")).unwrap();
+    project.write("communicationstdio/check/manager.cpp", "int main( {\n");
     project
-        .args(["verify", "batchstdio"])
+        .args([
+            "judge",
+            "communicationstdio",
+            "code/communication-stdio-correct.c",
+        ])
         .status(2)
-        .stderr_contains("Communication task")
+        .stderr_contains("check/manager.cpp")
+        .stderr_contains("cannot build")
+        .run();
+}
+
+#[test]
+fn a_manager_that_crashes_or_prints_no_score_is_a_judge_error() {
+    let project = communication("communicationstdio");
+    for (script, says) in [
+        (
+            "#!/bin/sh\nkill -SEGV $$\n",
+            "the manager was killed by SIGSEGV",
+        ),
+        (
+            "#!/bin/sh\necho hello\n",
+            "the manager's stdout should be a score from 0.0 to 1.0, and is `hello`",
+        ),
+    ] {
+        // Not executable, as cmstestsuite's own managers: CMS runs it by its `#!` line.
+        project.write("communicationstdio/check/manager", script);
+        project
+            .args([
+                "judge",
+                "communicationstdio",
+                "code/communication-stdio-correct.c",
+            ])
+            .status(3)
+            .stdout_contains("JE")
+            .stdout_contains(says)
+            .run();
+    }
+}
+
+#[test]
+fn a_missing_stub_for_the_submissions_language_is_the_tasks_error() {
+    let project = communication("communicationstdiostubbed");
+    std::fs::remove_file(
+        project
+            .path()
+            .join("communicationstdiostubbed/sol/stub.cpp"),
+    )
+    .unwrap();
+    project
+        .args([
+            "judge",
+            "communicationstdiostubbed",
+            "code/managed-correct.cpp",
+        ])
+        .status(2)
+        .stderr_contains("no stub for C++")
+        .stderr_contains("stub.c")
         .run();
 }
 

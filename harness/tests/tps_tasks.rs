@@ -1,7 +1,9 @@
 //! TPS task folders read as packages: `problem.json`, `subtasks.json` with `gen/data`,
 //! `tests/`, `grader/cpp/` compiled with each submission, the testlib checker in `checker/`,
 //! and `solutions.json`'s verdicts; an OutputOnly task's answer files judged by its checker
-//! and scored by subtask. The tasks are TPS's own samples (see `tests/fixtures/tps/README.md`).
+//! and scored by subtask; a Communication task's `grader/manager.cpp` talking with the grader
+//! through FIFOs, its output judged by the checker. The tasks are TPS's own samples (see
+//! `tests/fixtures/tps/README.md`).
 #![cfg(unix)]
 
 mod common;
@@ -17,30 +19,37 @@ fn project() -> Project {
     Project::new().tree("mountains", &fixture)
 }
 
-#[test]
-fn the_samples_submissions_get_the_verdicts_solutions_json_gives() {
-    let output = project()
+/// `harness verify TASK --format json`: each submission's verdict and score, and the exit code.
+fn verified(project: &Project, task: &str) -> (BTreeMap<String, (String, f64)>, Option<i32>) {
+    let output = project
         .harness()
-        .args(["verify", "mountains", "-j", "2", "--format", "json"])
+        .args(["verify", task, "-j", "2", "--format", "json"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     let document: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
-    let got: BTreeMap<String, (String, f64)> = document["submissions"]
+    let got = document["submissions"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("no submissions: {stderr}"))
         .iter()
         .map(|s| {
             (
                 s["name"].as_str().unwrap().to_string(),
                 (
                     s["verdict"].as_str().unwrap().to_string(),
-                    s["score"].as_f64().unwrap_or(f64::NAN),
+                    // Rounded to hundredths: a manager's fraction times the points.
+                    (s["score"].as_f64().unwrap_or(f64::NAN) * 100.0).round() / 100.0,
                 ),
             )
         })
         .collect();
+    (got, output.status.code())
+}
+
+#[test]
+fn the_samples_submissions_get_the_verdicts_solutions_json_gives() {
+    let (got, code) = verified(&project(), "mountains");
     let entry = |verdict: &str, score: f64| (verdict.to_string(), score);
     // solutions.json: the model solution and mountain.cpp correct; greedy and wrong1
     // incorrect (both fail `2^n`'s semi-manual test, and `bt` and up include it); n3 time
@@ -60,10 +69,47 @@ fn the_samples_submissions_get_the_verdicts_solutions_json_gives() {
             ),
             ("mountains/solution/n3.cpp".into(), entry("TLE", 70.0)),
             ("mountains/solution/wrong1.cpp".into(), entry("WA", 0.0)),
-        ]),
-        "{stderr}"
+        ])
     );
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(code, Some(0));
+}
+
+fn prize() -> Project {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tps/prize");
+    Project::new().tree("prize", &fixture)
+}
+
+#[test]
+fn the_communication_samples_submissions_get_what_solutions_json_says() {
+    let (got, code) = verified(&prize(), "prize");
+    let entry = |verdict: &str, score: f64| (verdict.to_string(), score);
+    // solutions.json: main.cpp the model solution and q5000 correct; q5001 partially
+    // correct, correct on v2 (the checker gives 80 - (5001 - 5000) / 100 of no_limit's 80
+    // for one query over 5000); just2gen incorrect, correct on v2 (it fails the test with
+    // five generations); q10001 incorrect (over the 10000 queries the manager allows).
+    assert_eq!(
+        got,
+        BTreeMap::from([
+            ("prize/solution/just2gen.cpp".into(), entry("WA", 20.0)),
+            ("prize/solution/main.cpp".into(), entry("AC", 100.0)),
+            ("prize/solution/q10001.cpp".into(), entry("WA", 0.0)),
+            ("prize/solution/q5000.cpp".into(), entry("AC", 100.0)),
+            ("prize/solution/q5001.cpp".into(), entry("AC", 99.99)),
+        ])
+    );
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_communication_task_without_its_manager_is_named() {
+    let project = prize();
+    std::fs::remove_file(project.path().join("prize/grader/manager.cpp")).unwrap();
+    project
+        .args(["verify", "prize"])
+        .status(2)
+        .stderr_contains("grader/manager.cpp")
+        .stderr_contains("missing")
+        .run();
 }
 
 #[test]
@@ -115,7 +161,7 @@ fn malformed_problem_json_names_its_line_and_column() {
 
 #[test]
 fn task_types_not_read_yet_are_refused_by_name() {
-    for kind in ["TwoSteps", "Communication"] {
+    for kind in ["TwoSteps"] {
         let project = project();
         project.write(
             "mountains/problem.json",

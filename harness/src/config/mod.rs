@@ -29,7 +29,7 @@ pub use names::{check_name, FILE_NAME};
 pub use parse::parse;
 pub use settings::{
     Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
-    Problem, SeedRange, Stress, UnknownProblem, ValidatorProtocol,
+    Problem, SeedRange, Stress, UnknownProblem, UserIo, ValidatorProtocol, MAX_PROCESSES,
 };
 pub use values::{parse_seed_range, MAX_SEEDS};
 

@@ -590,7 +590,12 @@ impl<'a> Table<'a> {
                 }
             }
         };
-        Ok(Some(Communication { manager, processes }))
+        Ok(Some(Communication {
+            manager,
+            processes,
+            user_io: crate::config::UserIo::Std,
+            checked: false,
+        }))
     }
 
     fn stress(&self, raw: Option<RawStress>) -> Result<Option<Stress>, ConfigError> {

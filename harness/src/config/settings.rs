@@ -149,7 +149,15 @@ pub struct Communication {
     pub manager: InteractorProgram,
     /// How many user processes run at once (1 to [`MAX_PROCESSES`]).
     pub processes: usize,
+    /// How each user process reaches its FIFOs.
+    pub user_io: UserIo,
+    /// The manager's stdout is an output the problem's checker judges (TPS's `has_checker`),
+    /// not a score.
+    pub checked: bool,
 }
+
+/// Kept with the manager it is told to (the check layer is below this one).
+pub use crate::check::manager::UserIo;
 
 /// The most user processes of one communication case: CMS's tasks have one or two.
 pub const MAX_PROCESSES: usize = 16;

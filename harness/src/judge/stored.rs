@@ -27,6 +27,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
             reason: s.reason.clone(),
         })
         .collect();
+    let communication = super::communication::of_package(problem);
     for submission in &loaded.package.submissions {
         let full = format!("{name}/{}", submission.name);
         let partial = submission.name.starts_with("partially_accepted/");
@@ -60,7 +61,7 @@ pub fn plan(loaded: &Loaded) -> (Vec<Stored<'_>>, Vec<Skipped>) {
                     source: submission.path.clone(),
                     cases: loaded.package.cases.clone(),
                     interactor: loaded.interactor.clone(),
-                    communication: None,
+                    communication: communication.clone(),
                     scoring: problem.package_scoring.clone(),
                     unscored: None,
                 },

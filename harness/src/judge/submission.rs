@@ -191,6 +191,29 @@ fn included(
     if problem.graders.is_empty() {
         return Ok(Default::default());
     }
+    // A communication task's stub holds `main` and the protocol: without one in the
+    // submission's language, CMS fails the compilation as the task's fault (its
+    // `check_manager_present`), never the contestant's.
+    if let (Some(_), Some((_, stub)), None) = (
+        &problem.communication,
+        problem.graders.sources.first(),
+        problem.graders.source_for(language),
+    ) {
+        let given: Vec<String> = problem
+            .graders
+            .sources
+            .iter()
+            .map(|(_, path)| format!("`{}`", crate::package::file_name(path)))
+            .collect();
+        return Err(SubmitError::Include {
+            path: stub.clone(),
+            why: format!(
+                "the task has no stub for {} to compile the submission with (it has {})",
+                language.name,
+                given.join(", ")
+            ),
+        });
+    }
     let path = problem
         .graders
         .source_for(language)

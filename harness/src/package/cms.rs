@@ -2,9 +2,11 @@
 //! reads them: `task.yaml` (limits, `infile`/`outfile`, `n_input`, the score type),
 //! `input/input%d.txt` with `output/output%d.txt`, `gen/GEN`'s `# ST: points` lines as
 //! GroupMin subtasks, `sol/grader.%l` and `sol/*.h` compiled with the contestant's source,
-//! `check/checker` or `cor/correttore` speaking CMS's checker protocol, and `output_only`.
-//! What CMS has and this does not run is refused by name (a `check/manager`, GroupMul,
-//! subtasks given by regular expression).
+//! `check/checker` or `cor/correttore` speaking CMS's checker protocol, `output_only`, and
+//! Communication tasks (`check/manager` with `num_processes`, `user_io` and the stubs
+//! `sol/stub.%l`, as the loader turns them into CMS's `Communication` task type). What CMS
+//! has and this does not run is refused by name (GroupMul, subtasks given by regular
+//! expression).
 
 use std::path::Path;
 use std::time::Duration;
@@ -71,16 +73,11 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         Some(Value::Bool(flag)) => *flag,
         Some(_) => return Err(invalid(&yaml_path, "`output_only` should be true or false")),
     };
-    if !output_only {
-        for manager in ["check/manager", "cor/manager"] {
-            if root.join(manager).exists() {
-                return Err(unsupported(
-                    &root.join(manager),
-                    "a Communication task (CMS's `check/manager`): reading italy_yaml communication tasks is not done yet (hint: judge.toml's `communication = { manager = … }` runs one)",
-                ));
-            }
-        }
-    }
+    let manager = if output_only {
+        None
+    } else {
+        program_in(&root, &[("check", "manager"), ("cor", "manager")])?
+    };
     let seconds = number(&task, &yaml_path, &["time_limit", "timeout"])?;
     let megabytes = number(&task, &yaml_path, &["memory_limit", "memlimit"])?;
     let (time_limit, memory_limit) = limits(&yaml_path, seconds, megabytes)?;
@@ -118,11 +115,20 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let cases = cases_of(&root, n_input)?;
     let scoring = scoring_of(&task, &yaml_path, subtasks, &cases)?;
     let validation = checker_of(&root)?;
-    let graders = graders_of(&root)?;
+    let (graders, communication) = match manager {
+        None => (graders_of(&root, "grader")?, None),
+        Some(manager) => communication_of(&root, &task, &yaml_path, manager)?,
+    };
     let submissions = reference_of(&root, &name)?;
     Ok(Package {
         output_only,
-        files,
+        // A communication task's processes talk through their FIFOs, never files.
+        files: if communication.is_some() {
+            crate::config::FileIo::default()
+        } else {
+            files
+        },
+        communication,
         ..scored_task(
             Task {
                 root,
@@ -184,6 +190,7 @@ pub(super) fn scored_task(
         include: None,
         files: crate::config::FileIo::default(),
         graders,
+        communication: None,
     }
 }
 
@@ -508,37 +515,97 @@ fn group_min(
 /// `check/checker` or `cor/correttore` (a program, or its source beside it), else CMS's diff
 /// (white space ignored, as the harness's token checker compares).
 fn checker_of(root: &Path) -> Result<super::Validation, PackageError> {
-    for (folder, stem) in [("check", "checker"), ("cor", "correttore")] {
+    let found = program_in(root, &[("check", "checker"), ("cor", "correttore")])?;
+    Ok(match found {
+        Some(program) => super::Validation::Cms {
+            program,
+            include: None,
+        },
+        None => super::Validation::Builtin(crate::check::Checker::Tokens),
+    })
+}
+
+/// The first of `places` (`folder`, `stem`) the task has: the program `folder/stem` itself
+/// (as CMS's loader takes it), or its source `folder/stem.<ext>` (as `cmsMake` builds it).
+fn program_in(root: &Path, places: &[(&str, &str)]) -> Result<Option<SourceProgram>, PackageError> {
+    for (folder, stem) in places {
         let exact = root.join(folder).join(stem);
         let source = super::sorted_entries(&root.join(folder))
             .unwrap_or_default()
             .into_iter()
-            .find(|p| p.file_stem().is_some_and(|s| s == stem) && p.extension().is_some());
+            .find(|p| p.file_stem().is_some_and(|s| s == *stem) && p.extension().is_some());
         let found = if exact.is_file() { Some(exact) } else { source };
         if let Some(path) = found {
             super::check_program(root, &path)?;
-            return Ok(super::Validation::Cms {
-                program: SourceProgram {
-                    name: format!("{folder}/{}", file_name(&path)),
-                    path,
-                    constants: Vec::new(),
-                },
-                include: None,
-            });
+            return Ok(Some(SourceProgram {
+                name: format!("{folder}/{}", file_name(&path)),
+                path,
+                constants: Vec::new(),
+            }));
         }
     }
-    Ok(super::Validation::Builtin(crate::check::Checker::Tokens))
+    Ok(None)
 }
 
-/// `sol/grader.%l` for each language it is given in, and `sol/*.h` beside them.
-fn graders_of(root: &Path) -> Result<crate::config::Graders, PackageError> {
+/// A communication task as CMS's loader reads it (`check/manager`): `num_processes` (1 by
+/// default), the stubs `sol/stub.%l` compiled with the contestant's source (and `sol/*.h`
+/// beside them), `user_io` `std_io` or `fifo_io`, by default `fifo_io` with a stub and
+/// `std_io` without, as the loader sets it.
+fn communication_of(
+    root: &Path,
+    task: &Value,
+    yaml_path: &Path,
+    manager: SourceProgram,
+) -> Result<(crate::config::Graders, Option<super::PackageCommunication>), PackageError> {
+    let processes = match number(task, yaml_path, &["num_processes"])? {
+        None => 1,
+        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= crate::config::MAX_PROCESSES as f64 => {
+            n as usize
+        }
+        Some(n) => {
+            return Err(invalid(
+                yaml_path,
+                format!(
+                    "`num_processes` is {n}: a count of user processes, 1 to {}",
+                    crate::config::MAX_PROCESSES
+                ),
+            ))
+        }
+    };
+    let stubs = graders_of(root, "stub")?;
+    let user_io = match task.get("user_io") {
+        None | Some(Value::Null) if stubs.sources.is_empty() => crate::config::UserIo::Std,
+        None | Some(Value::Null) => crate::config::UserIo::Fifo,
+        Some(Value::String(io)) if io == "std_io" => crate::config::UserIo::Std,
+        Some(Value::String(io)) if io == "fifo_io" => crate::config::UserIo::Fifo,
+        Some(_) => {
+            return Err(invalid(
+                yaml_path,
+                "`user_io` should be `std_io` (the FIFOs are the process's stdin and stdout) or `fifo_io` (their paths are its arguments)",
+            ))
+        }
+    };
+    Ok((
+        stubs,
+        Some(super::PackageCommunication {
+            manager,
+            processes,
+            user_io,
+            checked: false,
+        }),
+    ))
+}
+
+/// `sol/<stem>.%l` (`grader`, or a communication task's `stub`) for each language it is
+/// given in, and `sol/*.h` beside them.
+fn graders_of(root: &Path, stem: &str) -> Result<crate::config::Graders, PackageError> {
     let mut graders = crate::config::Graders::default();
     let sol = root.join("sol");
     if !sol.is_dir() {
         return Ok(graders);
     }
     for (extension, code) in GRADERS {
-        let path = sol.join(format!("grader.{extension}"));
+        let path = sol.join(format!("{stem}.{extension}"));
         if path.is_file() {
             super::check_inside(root, &path)?;
             graders.sources.push((code.to_string(), path));
@@ -654,6 +721,43 @@ mod tests {
         task(dir.path(), "name: t\nn_input: 2\ntime_limit: fast\n", 2);
         let error = open(dir.path()).unwrap_err().to_string();
         assert!(error.contains("`time_limit` should be a number"), "{error}");
+    }
+
+    #[test]
+    fn a_manager_makes_a_communication_task_as_cms_loader_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        task(dir.path(), "name: t\nn_input: 1\n", 1);
+        std::fs::create_dir_all(dir.path().join("check")).unwrap();
+        std::fs::write(dir.path().join("check/manager"), "#!/bin/sh\n").unwrap();
+        let package = open(dir.path()).unwrap();
+        let communication = package.communication.unwrap();
+        assert_eq!(communication.manager.name, "check/manager");
+        assert_eq!(
+            (communication.processes, communication.user_io),
+            (1, crate::config::UserIo::Std)
+        );
+        assert!(package.files.is_none() && package.graders.is_empty());
+        // A stub makes `fifo_io` the default, as the loader sets it.
+        std::fs::create_dir_all(dir.path().join("sol")).unwrap();
+        std::fs::write(dir.path().join("sol/stub.c"), "int main(){}\n").unwrap();
+        std::fs::write(dir.path().join("sol/grader.c"), "int main(){}\n").unwrap();
+        task(dir.path(), "name: t\nn_input: 1\nnum_processes: 2\n", 1);
+        let package = open(dir.path()).unwrap();
+        let communication = package.communication.unwrap();
+        assert_eq!(
+            (communication.processes, communication.user_io),
+            (2, crate::config::UserIo::Fifo)
+        );
+        assert_eq!(package.graders.sources.len(), 1);
+        assert!(package.graders.sources[0].1.ends_with("sol/stub.c"));
+        for (yaml, says) in [
+            ("num_processes: 0\n", "`num_processes` is 0"),
+            ("user_io: pipes\n", "`user_io` should be"),
+        ] {
+            task(dir.path(), &format!("name: t\nn_input: 1\n{yaml}"), 1);
+            let error = open(dir.path()).unwrap_err().to_string();
+            assert!(error.contains(says), "{error}");
+        }
     }
 
     #[test]

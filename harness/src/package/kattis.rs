@@ -189,6 +189,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         output_only: kind.submit_answer,
         include: None,
         files: crate::config::FileIo::default(),
+        communication: None,
         graders: Default::default(),
     })
 }

@@ -192,6 +192,15 @@ pub fn load(
         ));
     }
     let package_scoring = scoring_with_grader(&package, &languages)?;
+    let communication = match &package.communication {
+        None => None,
+        Some(task) => Some(crate::config::Communication {
+            manager: crate::config::InteractorProgram::Package(manager(&task.manager, &languages)?),
+            processes: task.processes,
+            user_io: task.user_io,
+            checked: task.checked,
+        }),
+    };
     let known = time_limit.or(package.time_limit.fixed());
     let time_limit = known.unwrap_or(super::limits::UNKNOWN_TIME_LIMIT);
     // While the limit is being computed, a program that waits must not hold the judge for
@@ -214,7 +223,7 @@ pub fn load(
         multi_test: false,
         output_only: package.output_only,
         graders: package.graders.clone(),
-        communication: None,
+        communication,
         files: package.files.clone(),
         reference: None,
         cases: package.root.join(match package.format {
@@ -291,6 +300,68 @@ fn cms_checker(
         name: source.name.clone(),
         feedback: crate::score::FeedbackRules::default(),
     })
+}
+
+/// A communication task's manager: a source is built (`check/manager.cpp`, TPS's
+/// `grader/manager.cpp`); CMS's `check/manager` is the program itself, which CMS makes
+/// executable when it copies it into the manager's sandbox, so a script without its
+/// executable bit runs by its `#!` line as the kernel would start it.
+fn manager(
+    source: &super::SourceProgram,
+    languages: &[Language],
+) -> Result<crate::check::package::PackageProgram, PackageError> {
+    if source.path.extension().is_some() {
+        return Ok(super::build::build(source, languages, None)?.package_program(&source.name));
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::metadata(&source.path)
+        .map(|m| m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false);
+    let (program, args) = if executable {
+        (source.path.clone(), Vec::new())
+    } else {
+        let (interpreter, mut args) = shebang(&source.path).ok_or_else(|| PackageError::Build {
+            path: source.path.clone(),
+            message: "the manager is not executable, has no `#!` line and no extension to build it by (hint: give the built program, or its source as `manager.cpp`)".to_string(),
+        })?;
+        args.push(source.path.clone().into_os_string());
+        (interpreter, args)
+    };
+    Ok(crate::check::package::PackageProgram {
+        program,
+        args,
+        folder: source
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+        name: source.name.clone(),
+        feedback: crate::score::FeedbackRules::default(),
+    })
+}
+
+/// A script's `#!` line: the interpreter, and the rest of the line as its one argument, as
+/// Linux passes it.
+fn shebang(path: &Path) -> Option<(PathBuf, Vec<std::ffi::OsString>)> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .ok()?;
+    let line = head[..read].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|b| *b == b'\n')?];
+    let line = std::str::from_utf8(line).ok()?.trim();
+    let (interpreter, rest) = line.split_once([' ', '\t']).unwrap_or((line, ""));
+    if interpreter.is_empty() {
+        return None;
+    }
+    let rest = rest.trim();
+    let args = if rest.is_empty() {
+        Vec::new()
+    } else {
+        vec![rest.into()]
+    };
+    Some((PathBuf::from(interpreter), args))
 }
 
 /// A package's interactor, built: as the problem names it, and ready to run.

@@ -178,6 +178,23 @@ pub struct Package {
     /// the solution's compile stage), as judge.toml's `grader` and `grader-files` say them; a
     /// Kattis package's `include/` is read when the submission is built instead.
     pub graders: crate::config::Graders,
+    /// A communication task (CMS's `check/manager`, TPS's `"type": "Communication"`): its
+    /// manager and how the contestant's processes talk with it; the stub they are compiled
+    /// with is in [`Package::graders`].
+    pub communication: Option<PackageCommunication>,
+}
+
+/// A package's communication task, before its manager is built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageCommunication {
+    /// The manager: a source to build, or the program itself (CMS's `check/manager`, a
+    /// binary or a script with its `#!` line).
+    pub manager: SourceProgram,
+    /// How many user processes each case runs.
+    pub processes: usize,
+    pub user_io: crate::config::UserIo,
+    /// The manager's stdout is judged by the package's checker (TPS's `has_checker`).
+    pub checked: bool,
 }
 
 /// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a

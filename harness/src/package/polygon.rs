@@ -266,6 +266,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         output_only: false,
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
+        communication: None,
         graders,
     })
 }

@@ -7,6 +7,8 @@
 //! as `tps gen` writes them, and `solutions.json`'s verdicts for the submissions in
 //! `solution/`. A subtask scores as CMS's GroupMin does. An `OutputOnly` task's tests are
 //! `01`, `02`, … through `gen/data`, and its answers are judged as files (`output_01.txt`).
+//! A `Communication` task runs its `grader/manager.cpp` with the grader as the stub (see
+//! [`communication_of`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,11 +22,11 @@ use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item
 use crate::verdict::Verdict;
 
 /// The grader folders TPS has, by the format code the harness keys graders by, and the
-/// grader's file.
+/// grader file's extension.
 const GRADERS: [(&str, &str, &str); 3] = [
-    ("cpp", "cpp", "grader.cpp"),
-    ("c", "c", "grader.c"),
-    ("java", "java", "grader.java"),
+    ("cpp", "cpp", "cpp"),
+    ("c", "c", "c"),
+    ("java", "java", "java"),
 ];
 
 fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
@@ -44,6 +46,10 @@ struct ProblemJson {
     memory_limit: Option<f64>,
     has_grader: Option<bool>,
     has_checker: Option<bool>,
+    has_manager: Option<bool>,
+    grader_name: Option<String>,
+    num_processes: Option<f64>,
+    user_io: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -97,13 +103,13 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let problem: ProblemJson = read_json(&root, &json_path)?;
     let kind = problem.kind.as_deref().unwrap_or("Batch");
     let output_only = match kind {
-        "Batch" => false,
+        "Batch" | "Communication" => false,
         "OutputOnly" => true,
         _ => {
             return Err(PackageError::Unsupported {
                 path: json_path,
                 message: format!(
-                    "a TPS `{kind}` task: only Batch (with or without a grader) and OutputOnly tasks are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
+                    "a TPS `{kind}` task: only Batch (with or without a grader), OutputOnly and Communication tasks are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
                 ),
             })
         }
@@ -114,8 +120,8 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         super::cms::limits(&json_path, problem.time_limit, problem.memory_limit)?;
     let (cases, subtasks) = tests_of(&root, output_only)?;
     let scoring = scoring_of(&root, &subtasks)?;
-    let validation = checker_of(&root, problem.has_checker)?;
     if output_only {
+        let validation = checker_of(&root, problem.has_checker)?;
         return Ok(output_only_task(
             super::cms::Task {
                 root,
@@ -129,9 +135,19 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             validation,
         ));
     }
-    let graders = graders_of(&root, problem.has_grader)?;
+    let communication = match kind {
+        "Communication" => communication_of(&root, &json_path, &problem)?,
+        _ => None,
+    };
+    let has_checker = match &communication {
+        Some(task) => Some(task.checked),
+        None => problem.has_checker,
+    };
+    let validation = checker_of(&root, has_checker)?;
+    let grader_name = problem.grader_name.as_deref().unwrap_or("grader");
+    let graders = graders_of(&root, problem.has_grader, grader_name)?;
     let submissions = solutions_of(&root, &subtasks)?;
-    Ok(super::cms::scored_task(
+    let package = super::cms::scored_task(
         super::cms::Task {
             root,
             format: Format::Tps,
@@ -143,7 +159,77 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         cases,
         validation,
         (submissions, graders),
-    ))
+    );
+    Ok(Package {
+        communication,
+        ..package
+    })
+}
+
+/// A Communication task as TPS lays it out and exports it to CMS: the manager
+/// `grader/manager.cpp` (`has_manager`, true by default), `num_processes` (1), `user_io`
+/// (`fifo_io` unless given, as its CMS exporter sets it), the grader compiled with the
+/// contestant's source being the stub. `has_checker` says whether `checker/` judges the
+/// manager's stdout (`check_test.sh`) or that stdout is the score; without it, the checker
+/// judges when the task has one, as TPS did before `has_checker` (its Communication
+/// sample, scripts v1.6, is such a task).
+fn communication_of(
+    root: &Path,
+    json_path: &Path,
+    problem: &ProblemJson,
+) -> Result<Option<super::PackageCommunication>, PackageError> {
+    if problem.has_manager == Some(false) {
+        return Err(PackageError::Unsupported {
+            path: json_path.to_path_buf(),
+            message: "a Communication task with `has_manager: false`: nothing would talk with the contestant's processes".to_string(),
+        });
+    }
+    let path = root.join("grader/manager.cpp");
+    if !path.is_file() {
+        return Err(invalid(
+            &path,
+            "missing: a TPS Communication task's manager (hint: TPS builds `grader/manager.cpp` into `manager.exe`)",
+        ));
+    }
+    super::check_program(root, &path)?;
+    let processes = match problem.num_processes {
+        None => 1,
+        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= crate::config::MAX_PROCESSES as f64 => {
+            n as usize
+        }
+        Some(n) => {
+            return Err(invalid(
+                json_path,
+                format!(
+                    "`num_processes` is {n}: a count of processes, 1 to {}",
+                    crate::config::MAX_PROCESSES
+                ),
+            ))
+        }
+    };
+    let user_io = match problem.user_io.as_deref() {
+        None | Some("fifo_io") => crate::config::UserIo::Fifo,
+        Some("std_io") => crate::config::UserIo::Std,
+        Some(other) => {
+            return Err(invalid(
+                json_path,
+                format!("`user_io` is `{other}`: `fifo_io` or `std_io`"),
+            ))
+        }
+    };
+    let checked = problem
+        .has_checker
+        .unwrap_or_else(|| root.join("checker/checker.cpp").is_file());
+    Ok(Some(super::PackageCommunication {
+        manager: SourceProgram {
+            name: "grader/manager.cpp".to_string(),
+            path,
+            constants: Vec::new(),
+        },
+        processes,
+        user_io,
+        checked,
+    }))
 }
 
 /// An OutputOnly task: the contestant hands in one answer file a test (`output_01.txt`, as
@@ -362,18 +448,20 @@ fn checker_of(root: &Path, has_checker: Option<bool>) -> Result<super::Validatio
     })
 }
 
-/// `grader/<lang>/grader.*` and the headers beside it, for each language the task has.
+/// `grader/<lang>/<grader_name>.*` (`grader`, or a Communication task's `stub`) and the
+/// headers beside it, for each language the task has.
 fn graders_of(
     root: &Path,
     has_grader: Option<bool>,
+    grader_name: &str,
 ) -> Result<crate::config::Graders, PackageError> {
     let mut graders = crate::config::Graders::default();
     if has_grader == Some(false) {
         return Ok(graders);
     }
-    for (folder, code, file) in GRADERS {
+    for (folder, code, extension) in GRADERS {
         let dir = root.join("grader").join(folder);
-        let grader = dir.join(file);
+        let grader = dir.join(format!("{grader_name}.{extension}"));
         if !grader.is_file() {
             continue;
         }
@@ -399,7 +487,7 @@ fn graders_of(
     if has_grader == Some(true) && graders.sources.is_empty() {
         return Err(invalid(
             &root.join("problem.json"),
-            "`has_grader` is true, and `grader/` has no `cpp/grader.cpp`, `c/grader.c` or `java/grader.java`",
+            format!("`has_grader` is true, and `grader/` has no `cpp/{grader_name}.cpp`, `c/{grader_name}.c` or `java/{grader_name}.java`"),
         ));
     }
     Ok(graders)
@@ -417,6 +505,9 @@ fn tps_verdict(word: &str) -> Option<(Vec<Verdict>, bool)> {
             false,
         ),
         "runtime_error" => (vec![Verdict::RuntimeError], false),
+        // Some of the subtask's points: a case a checker gives a fraction is AC with partial
+        // credit here (CMS's partial outcome), one it gives nothing WA.
+        "partially_correct" => (vec![Verdict::Accepted, Verdict::WrongAnswer], false),
         "time_limit_and_runtime_error" => (
             vec![Verdict::TimeLimitExceeded, Verdict::RuntimeError],
             false,
@@ -495,7 +586,7 @@ fn expected_of(
     let unknown = |word: &str| {
         invalid(
             json_path,
-            format!("`{file}`: verdict `{word}` is not one TPS gives (model_solution, correct, incorrect, time_limit, memory_limit, runtime_error, failed, time_limit_and_runtime_error)"),
+            format!("`{file}`: verdict `{word}` is not one TPS gives (model_solution, correct, incorrect, time_limit, memory_limit, runtime_error, failed, time_limit_and_runtime_error, partially_correct)"),
         )
     };
     let (verdicts, full) =
@@ -619,6 +710,63 @@ g 3
         .unwrap();
         let error = open(root).unwrap_err().to_string();
         assert!(error.contains("TPS counts from 1"), "{error}");
+    }
+
+    #[test]
+    fn a_communication_task_as_tps_lays_it_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        task(
+            root,
+            "@subtask samples\nm\n@subtask a\ng 1\ng 2\n@subtask b\ng 3\n",
+        );
+        let problem = |extra: &str| {
+            std::fs::write(
+                root.join("problem.json"),
+                format!("{{\"name\": \"t\", \"type\": \"Communication\"{extra}}}\n"),
+            )
+            .unwrap();
+        };
+        problem("");
+        let error = open(root).unwrap_err().to_string();
+        assert!(
+            error.contains("grader/manager.cpp") && error.contains("missing"),
+            "{error}"
+        );
+        std::fs::create_dir_all(root.join("grader/cpp")).unwrap();
+        std::fs::create_dir_all(root.join("checker")).unwrap();
+        std::fs::write(root.join("grader/manager.cpp"), "int main(){}\n").unwrap();
+        std::fs::write(root.join("grader/cpp/stub.cpp"), "int main(){}\n").unwrap();
+        std::fs::write(root.join("checker/checker.cpp"), "int main(){}\n").unwrap();
+        // fifo_io by default; the checker judges the manager's output when there is one.
+        problem(", \"grader_name\": \"stub\", \"num_processes\": 2");
+        let package = open(root).unwrap();
+        let communication = package.communication.unwrap();
+        assert_eq!(communication.manager.name, "grader/manager.cpp");
+        assert_eq!(
+            (
+                communication.processes,
+                communication.user_io,
+                communication.checked
+            ),
+            (2, crate::config::UserIo::Fifo, true)
+        );
+        assert!(matches!(
+            package.validation,
+            super::super::Validation::Cms { .. }
+        ));
+        assert!(package.graders.sources[0]
+            .1
+            .ends_with("grader/cpp/stub.cpp"));
+        problem(", \"grader_name\": \"stub\", \"has_checker\": false, \"user_io\": \"std_io\"");
+        let communication = open(root).unwrap().communication.unwrap();
+        assert_eq!(
+            (communication.user_io, communication.checked),
+            (crate::config::UserIo::Std, false)
+        );
+        problem(", \"num_processes\": 0");
+        let error = open(root).unwrap_err().to_string();
+        assert!(error.contains("`num_processes` is 0"), "{error}");
     }
 
     #[test]

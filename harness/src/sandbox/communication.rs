@@ -44,6 +44,9 @@ pub struct CommunicationRequest<'a> {
     /// How long the manager may run on while no user process runs: before the first starts,
     /// between two, after the last.
     pub idle_grace: Duration,
+    /// The most of the manager's stdout kept: its score is its first token, but a manager
+    /// whose output a checker judges (TPS's `has_checker`) writes a whole transcript.
+    pub stdout_bytes: u64,
 }
 
 /// What each process did.
@@ -66,6 +69,11 @@ fn fifos(dir: &Path, index: usize) -> Result<[PathBuf; 2], RunError> {
     for path in &paths {
         nix::unistd::mkfifo(path, Mode::S_IRUSR | Mode::S_IWUSR)
             .map_err(|error| RunError::Connect(error.into()))?;
+        // Readable and writable by anyone, as CMS makes them: a `fifo_io` user reopens its
+        // ends by `/proc/self/fd`, and the sandbox may run it as another user. Only through
+        // its descriptors can it reach them: the folder is the judge's own (mode 700).
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .map_err(RunError::Connect)?;
     }
     Ok(paths)
 }
@@ -180,7 +188,7 @@ pub(crate) fn run_communication(
             Some(&hold),
         )
         .and_then(|mut result| {
-            result.stdout = read_score(score).map_err(RunError::Connect)?;
+            result.stdout = read_score(score, request.stdout_bytes).map_err(RunError::Connect)?;
             Ok(result)
         });
         let manager_ended = Instant::now();
@@ -208,14 +216,11 @@ pub(crate) fn run_communication(
     })
 }
 
-/// The most of the manager's stdout read: its score is its first token.
-const SCORE_BYTES: u64 = 4096;
-
-fn read_score(mut file: File) -> std::io::Result<Vec<u8>> {
+fn read_score(mut file: File, most: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Read, Seek};
     file.rewind()?;
     let mut bytes = Vec::new();
-    file.take(SCORE_BYTES).read_to_end(&mut bytes)?;
+    file.take(most).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

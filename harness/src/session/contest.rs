@@ -98,6 +98,8 @@ struct Setup<'a> {
     cases: Vec<Case>,
     scoring: Option<Arc<Scoring>>,
     interactor: Option<crate::judge::interactive::Shared>,
+    /// A communication task's manager, ready to run.
+    communication: Option<Arc<crate::check::manager::Manager>>,
 }
 
 /// The contest a command names: its folder (whose contest.yaml has the rules, and which keys
@@ -212,6 +214,10 @@ impl Problems {
                         cases: package.package.cases.clone(),
                         scoring: problem.package_scoring.clone(),
                         interactor: crate::judge::interactive::prepare(&package.config, problem)?,
+                        communication: crate::judge::communication::prepare(
+                            &package.config,
+                            problem,
+                        )?,
                     })
                 })
                 .collect(),
@@ -235,6 +241,7 @@ impl Problems {
                         cases,
                         scoring,
                         interactor: crate::judge::interactive::prepare(config, problem)?,
+                        communication: crate::judge::communication::prepare(config, problem)?,
                     })
                 })
                 .collect(),
@@ -344,7 +351,7 @@ impl Session {
                 source: submission.source.clone(),
                 cases: setup.cases.clone(),
                 interactor: setup.interactor.clone(),
-                communication: None,
+                communication: setup.communication.clone(),
                 scoring: setup.scoring.clone(),
                 unscored: None,
             });

@@ -808,7 +808,7 @@ fn package_plan<'a>(
         source: source.to_path_buf(),
         cases,
         interactor: crate::judge::interactive::prepare(config, problem)?,
-        communication: None,
+        communication: crate::judge::communication::prepare(config, problem)?,
         scoring: problem.package_scoring.clone(),
         unscored: None,
     }))

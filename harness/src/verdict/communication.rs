@@ -15,6 +15,8 @@ pub enum ManagerSaid {
     /// The manager itself failed: crashed, broke its limits, or wrote no score: the judge's
     /// fault, never the contestant's.
     Failed(String),
+    /// The problem's checker judged what the manager wrote (TPS's `has_checker`).
+    Checked(Judgement),
 }
 
 /// CMS's messages for its managers' `translate:` texts.
@@ -29,32 +31,8 @@ const TRANSLATED: [(&str, &str); 3] = [
 pub fn manager_said(run: &RunResult, stdout: &[u8], stderr: &[u8]) -> ManagerSaid {
     let stderr = String::from_utf8_lossy(stderr);
     let first_line = stderr.lines().next().unwrap_or_default().trim();
-    if let Some(hit) = run.limit_hit {
-        let why = match hit {
-            LimitHit::WallTime => "it ran on for longer than a process's wall limit and 2 s while no user process ran (stuck, or waiting for one whose FIFOs it had not opened)",
-            LimitHit::CpuTime => "it used more CPU time than the judge gives it",
-            LimitHit::Memory => "it used more memory than the judge gives it",
-            LimitHit::Output => "it wrote more than the judge reads of it",
-        };
-        return ManagerSaid::Failed(format!("the manager was stopped: {why}"));
-    }
-    match run.termination {
-        Termination::Exited(0) => {}
-        Termination::Exited(code) => {
-            return ManagerSaid::Failed(with_line(
-                format!("the manager exited with {code}"),
-                first_line,
-            ))
-        }
-        Termination::Signaled(signal) => {
-            return ManagerSaid::Failed(with_line(
-                format!(
-                    "the manager was killed by {}",
-                    crate::sandbox::run::signal_name(signal)
-                ),
-                first_line,
-            ))
-        }
+    if let Some(failed) = manager_failed(run, first_line) {
+        return failed;
     }
     let text = String::from_utf8_lossy(stdout);
     let token = text.split_whitespace().next().unwrap_or_default();
@@ -72,6 +50,47 @@ pub fn manager_said(run: &RunResult, stdout: &[u8], stderr: &[u8]) -> ManagerSai
         .find(|(code, _)| *code == first_line)
         .map_or(first_line, |(_, text)| text);
     ManagerSaid::Score(score, message.to_string())
+}
+
+/// What a manager whose output the problem's checker judges said: its failure, or what
+/// `check` makes of its stdout.
+pub fn manager_checked(
+    run: &RunResult,
+    stderr: &[u8],
+    check: impl FnOnce() -> Judgement,
+) -> ManagerSaid {
+    let stderr = String::from_utf8_lossy(stderr);
+    let first_line = stderr.lines().next().unwrap_or_default().trim();
+    manager_failed(run, first_line).unwrap_or_else(|| ManagerSaid::Checked(check()))
+}
+
+/// The manager's own failure (stopped, non-zero exit, killed), if it failed.
+fn manager_failed(run: &RunResult, first_line: &str) -> Option<ManagerSaid> {
+    if let Some(hit) = run.limit_hit {
+        let why = match hit {
+            LimitHit::WallTime => "it ran on for longer than a process's wall limit and 2 s while no user process ran (stuck, or waiting for one whose FIFOs it had not opened)",
+            LimitHit::CpuTime => "it used more CPU time than the judge gives it",
+            LimitHit::Memory => "it used more memory than the judge gives it",
+            LimitHit::Output => "it wrote more than the judge reads of it",
+        };
+        return Some(ManagerSaid::Failed(format!(
+            "the manager was stopped: {why}"
+        )));
+    }
+    match run.termination {
+        Termination::Exited(0) => None,
+        Termination::Exited(code) => Some(ManagerSaid::Failed(with_line(
+            format!("the manager exited with {code}"),
+            first_line,
+        ))),
+        Termination::Signaled(signal) => Some(ManagerSaid::Failed(with_line(
+            format!(
+                "the manager was killed by {}",
+                crate::sandbox::run::signal_name(signal)
+            ),
+            first_line,
+        ))),
+    }
 }
 
 fn with_line(what: String, line: &str) -> String {
@@ -132,6 +151,7 @@ pub fn blame(
 pub fn scored_by(manager: &ManagerSaid, scored: bool) -> Judgement {
     let (score, message) = match manager {
         ManagerSaid::Failed(why) => return Judgement::judge_error(why.clone()),
+        ManagerSaid::Checked(judgement) => return judgement.clone(),
         ManagerSaid::Score(score, message) => (*score, message),
     };
     let said = |fallback: &str| {
