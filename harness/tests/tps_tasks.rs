@@ -161,18 +161,16 @@ fn malformed_problem_json_names_its_line_and_column() {
 
 #[test]
 fn task_types_not_read_yet_are_refused_by_name() {
-    for kind in ["TwoSteps"] {
-        let project = project();
-        project.write(
-            "mountains/problem.json",
-            &format!("{{\"name\": \"mountains\", \"type\": \"{kind}\"}}\n"),
-        );
-        project
-            .args(["verify", "mountains"])
-            .status(2)
-            .stderr_contains(&format!("a TPS `{kind}` task"))
-            .run();
-    }
+    let project = project();
+    project.write(
+        "mountains/problem.json",
+        "{\"name\": \"mountains\", \"type\": \"TwoSteps\"}\n",
+    );
+    project
+        .args(["verify", "mountains"])
+        .status(2)
+        .stderr_contains("a TPS `TwoSteps` task")
+        .run();
 }
 
 #[test]
