@@ -183,6 +183,12 @@ pub fn finite_number(text: &[u8]) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// The newlines in `text`: a WA's diff counts the lines before and after what it shows, which
+/// may be all of a large output.
+pub fn count_newlines(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| b == b'\n').count()
+}
+
 /// Trailing whitespace a checker ignores on a line, including the `\r` of CRLF files.
 pub fn trim_end(line: &[u8]) -> &[u8] {
     let mut end = line.len();
