@@ -16,6 +16,7 @@ use super::case_files::CaseFiles;
 use super::default_validator::{self, Flags};
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 use crate::text::one_line;
+use crate::tool::{self, Role};
 use crate::verdict::Judgement;
 
 /// Kattis' exit code for an accepted output.
@@ -90,6 +91,24 @@ impl PackageProgram {
             .map(|a| moved(Path::new(a)).into_os_string())
             .collect();
         Ok((program, args))
+    }
+
+    /// A fresh run folder and the program laid out in it as the `role`'s command, `extra`
+    /// after its own arguments, under `limits`: how a package's input validators, generators
+    /// and solutions run. `Err` says which step failed.
+    pub fn in_run_folder(
+        &self,
+        role: Role,
+        extra: &[String],
+        limits: Limits,
+    ) -> Result<(RunFolder, tool::Command), String> {
+        let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
+        let (program, mut args) = self
+            .laid_out(folder.path())
+            .map_err(|e| format!("cannot lay out the {role}: {e}"))?;
+        args.extend(extra.iter().map(OsString::from));
+        let command = tool::Command::sandboxed(role, &self.name, (program, args), limits);
+        Ok((folder, command))
     }
 }
 

@@ -20,7 +20,6 @@
 //! ([`MAX_CASES`]), files a program writes ([`MAX_FILE`], kept on disk, never in memory).
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -34,9 +33,8 @@ use super::{PackageError, SourceProgram};
 use crate::check::package::RunFolder;
 use crate::compile::Language;
 use crate::sandbox::beneath::{self, Beneath, Entry};
-use crate::sandbox::run::{
-    self, Isolation, Limits, OutputFileError, RunRequest, Scope, Stdin, Termination,
-};
+use crate::sandbox::run::{Limits, OutputFileError, Scope, Stdin};
+use crate::tool::{self, Role};
 
 /// Where the recipe is, from the package's folder.
 pub const RECIPE: &str = "generators/generators.yaml";
@@ -2137,20 +2135,9 @@ fn run_generator(
     args: &[String],
     stage: &mut Stage,
 ) -> Result<BTreeMap<String, Content>, String> {
-    let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
-    let (executable, mut all_args) = program
-        .package_program(name)
-        .laid_out(folder.path())
-        .map_err(|e| format!("cannot lay out the generator: {e}"))?;
-    all_args.extend(args.iter().map(OsString::from));
-    let request = RunRequest::new(&executable, GENERATOR_LIMITS)
-        .args(&all_args)
-        .stdin(Stdin::Null)
-        .scope(Scope::Group)
-        .workdir(Some(folder.path()))
-        .isolation(Isolation::Sandbox);
-    let result = run::run(&request).map_err(|e| e.to_string())?;
-    check_ended(&result)?;
+    let (folder, command) =
+        (program.package_program(name)).in_run_folder(Role::Generator, args, GENERATOR_LIMITS)?;
+    let result = command.finish(Stdin::Null, Some(folder.path()))?;
     let left = Beneath::open(folder.path()).map_err(|e| format!("cannot read its folder: {e}"))?;
     let mut made = Vec::new();
     for ext in EXTENSIONS {
@@ -2202,24 +2189,6 @@ fn too_large(error: &std::io::Error) -> String {
     }
 }
 
-/// Why a generator's or solution's run failed, if it did.
-fn check_ended(result: &run::RunResult) -> Result<(), String> {
-    let stderr = String::from_utf8_lossy(&result.stderr_tail);
-    let last = stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| format!(": {}", crate::text::one_line(l.trim(), 200)))
-        .unwrap_or_default();
-    if let Some(hit) = result.limit_hit {
-        return Err(format!("stopped at a limit ({hit:?}){last}"));
-    }
-    match result.termination {
-        Termination::Exited(0) => Ok(()),
-        ending => Err(format!("{}{last}", ending.describe())),
-    }
-}
-
 /// Runs the solution (a submission of the package, `/submissions/accepted/sol.py`) on an
 /// input: its stdout is the answer.
 fn run_solution(
@@ -2239,46 +2208,56 @@ fn run_solution(
         }
         Content::Link(_) => return Err("the input is a link".to_string()),
     };
-    let answer = |stdout: &[u8], stage: &mut Stage| {
-        let mut stdout = stdout;
-        stage.put(&mut stdout).map_err(|e| too_large(&e))
+    let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
+    super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
+    let (folder, command) = if relative.is_dir() {
+        // A program of several files, built as the package's other programs are.
+        let program = solution.trim_start_matches('/').to_string();
+        let made = generator(recipe, context, &program, built).map_err(|e| e.to_string())?;
+        let (folder, command) = (made.package_program(&program)).in_run_folder(
+            Role::Solution,
+            &[],
+            GENERATOR_LIMITS,
+        )?;
+        (Some(folder), command)
+    } else {
+        let prepared = prepared_solution(context, solution, &relative, built)?;
+        let laid_out = (prepared.executable.clone(), prepared.args.clone());
+        let command =
+            tool::Command::sandboxed(Role::Solution, solution, laid_out, GENERATOR_LIMITS);
+        (
+            None,
+            tool::Command {
+                scope: Scope::Process,
+                ..command
+            },
+        )
     };
+    let result = command
+        .finish(stdin, folder.as_ref().map(RunFolder::path))
+        .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
+    stage
+        .put(&mut result.stdout.as_slice())
+        .map_err(|e| too_large(&e))
+}
+
+/// The solution at `relative` (`solution` as the recipe names it), compiled once.
+fn prepared_solution<'b>(
+    context: &Context<'_>,
+    solution: &str,
+    relative: &Path,
+    built: &'b mut Built,
+) -> Result<&'b crate::compile::Program, String> {
     if !built.solutions.contains_key(solution) {
-        let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
-        super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
-        if relative.is_dir() {
-            // A program of several files, built as the package's other programs are.
-            let program = solution.trim_start_matches('/').to_string();
-            let made = generator(recipe, context, &program, built).map_err(|e| e.to_string())?;
-            let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
-            let (executable, args) = made
-                .package_program(&program)
-                .laid_out(folder.path())
-                .map_err(|e| format!("cannot lay out the solution: {e}"))?;
-            let request = RunRequest::new(&executable, GENERATOR_LIMITS)
-                .args(&args)
-                .stdin(stdin)
-                .scope(Scope::Group)
-                .workdir(Some(folder.path()))
-                .isolation(Isolation::Sandbox);
-            let result = run::run(&request).map_err(|e| e.to_string())?;
-            check_ended(&result)
-                .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-            return answer(&result.stdout, stage);
-        }
         if !relative.is_file() {
             return Err(format!("the solution `{solution}` is not in the package"));
         }
-        let language = super::languages::language_of(context.languages, &relative)
+        let language = super::languages::language_of(context.languages, relative)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
         super::languages::available(language)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
-        match crate::compile::submission::compile(
-            language,
-            &relative,
-            GENERATOR_LIMITS.memory_bytes,
-        )
-        .map_err(|e| e.to_string())?
+        match crate::compile::submission::compile(language, relative, GENERATOR_LIMITS.memory_bytes)
+            .map_err(|e| e.to_string())?
         {
             crate::compile::submission::Compiled::Ready(prepared) => {
                 built.solutions.insert(solution.to_string(), prepared);
@@ -2290,14 +2269,7 @@ fn run_solution(
             }
         }
     }
-    let prepared = &built.solutions[solution];
-    let request = RunRequest::new(&prepared.program.executable, GENERATOR_LIMITS)
-        .args(&prepared.program.args)
-        .stdin(stdin)
-        .isolation(Isolation::Sandbox);
-    let result = run::run(&request).map_err(|e| e.to_string())?;
-    check_ended(&result).map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-    answer(&result.stdout, stage)
+    Ok(&built.solutions[solution].program)
 }
 
 /// How `data/` compares with what generating made.
