@@ -28,10 +28,11 @@ use std::time::Duration;
 use serde_norway::Value;
 use sha2::{Digest, Sha256, Sha512};
 
-use super::validate::Validators;
+use super::validate::{Judgement, Validators};
 use super::{PackageError, SourceProgram};
 use crate::check::package::RunFolder;
 use crate::compile::Language;
+use crate::config::ValidatorProtocol;
 use crate::sandbox::beneath::{self, Beneath, Entry};
 use crate::sandbox::run::{Limits, OutputFileError, Scope, Stdin};
 use crate::tool::{self, Role};
@@ -1772,49 +1773,29 @@ fn validate_input(
     }
     let expect_rejection = top == "invalid_input";
     // A recipe is BAPCtools', whose validators exit 42 for a valid input.
-    const KATTIS: crate::config::ValidatorProtocol = crate::config::ValidatorProtocol::Kattis;
-    for (source, built) in &context.validators.built {
+    let judge = |source: &SourceProgram, built: &super::build::Built| {
         let args = group.input_args(&super::validate::validator_key(source));
-        match super::validate::judge_input(built, &source.name, &path, args, KATTIS) {
-            super::validate::Judgement::Valid => {}
-            super::validate::Judgement::Invalid(_) if expect_rejection => return Ok(()),
-            super::validate::Judgement::Invalid(why) => {
-                return Err(case_error(
-                    case,
-                    format!(
-                        "the generated input is invalid: `{}` rejects it ({why})",
-                        source.name
-                    ),
-                ))
-            }
-            super::validate::Judgement::Failed(why) => {
-                return Err(case_error(
-                    case,
-                    format!("the input validator `{}` could not run: {why}", source.name),
-                ))
-            }
+        super::validate::judge_input(built, &source.name, &path, args, ValidatorProtocol::Kattis)
+    };
+    let why = match super::validate::first_rejection(context.validators, judge) {
+        Some((_, Judgement::Invalid(_))) if expect_rejection => return Ok(()),
+        Some((source, Judgement::Invalid(why))) => format!(
+            "the generated input is invalid: `{}` rejects it ({why})",
+            source.name
+        ),
+        Some((source, Judgement::Failed(why))) => {
+            format!("the input validator `{}` could not run: {why}", source.name)
         }
-    }
-    if expect_rejection {
-        return Err(case_error(
-            case,
-            "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
-        ));
-    }
-    Ok(())
+        None if expect_rejection => "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
+        Some((_, Judgement::Valid)) | None => return Ok(()),
+    };
+    Err(case_error(case, why))
 }
 
 /// The input validator flags a case gets from the `test_group.yaml` of the recipe's folders
 /// it is in, the deepest that says `input_validator_args` winning, as 2025-09 inherits them.
 fn input_group(recipe: &Recipe, case: &str) -> super::Group {
-    let mut group = super::Group {
-        folder: PathBuf::new(),
-        output_flags: Vec::new(),
-        input_flags: Vec::new(),
-        input_by_validator: Vec::new(),
-        args: Vec::new(),
-        scoring: None,
-    };
+    let mut group = super::Group::default();
     let mut dirs: Vec<&DirRule> = recipe
         .dirs
         .iter()
@@ -1829,32 +1810,12 @@ fn input_group(recipe: &Recipe, case: &str) -> super::Group {
     group
 }
 
-/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s: a list
-/// for every validator, or a map by validator name.
+/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s, as
+/// reading the package takes them (one that is wrong is said when it is read).
 fn input_flags_of(group: &mut super::Group, yaml: &Value) {
-    let Some(value) = ["input_validator_args", "input_validator_flags"]
-        .iter()
-        .find_map(|key| yaml.get(*key))
-    else {
-        return;
-    };
-    match value {
-        Value::Mapping(map) => {
-            group.input_flags = Vec::new();
-            group.input_by_validator = map
-                .iter()
-                .filter_map(|(name, flags)| {
-                    Some((
-                        name.as_str()?.to_string(),
-                        super::kattis::flags(Some(flags))?,
-                    ))
-                })
-                .collect();
-        }
-        value => {
-            group.input_flags = super::kattis::flags(Some(value)).unwrap_or_default();
-            group.input_by_validator = Vec::new();
-        }
+    if let Ok(Some((input, by_validator))) = super::kattis::input_args_of(yaml, Path::new(RECIPE)) {
+        group.input_flags = input;
+        group.input_by_validator = by_validator;
     }
 }
 

@@ -175,6 +175,18 @@ pub fn judge_input(
     Judgement::Invalid(why)
 }
 
+/// The first of `validators` that does not accept an input, as `judge` runs each, and what it
+/// said; `None` when every one accepts it.
+pub fn first_rejection(
+    validators: &Validators,
+    judge: impl Fn(&SourceProgram, &Built) -> Judgement,
+) -> Option<(&SourceProgram, Judgement)> {
+    (validators.built.iter()).find_map(|(source, built)| match judge(source, built) {
+        Judgement::Valid => None,
+        other => Some((source, other)),
+    })
+}
+
 /// What a check of the validation data found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckOutcome {
@@ -214,29 +226,24 @@ pub fn check_data(
                 CheckOutcome::Skipped("no input validator could be built to reject it".to_string())
             }
             DataCheckKind::InvalidInput => {
-                let mut outcome = CheckOutcome::Failed(format!(
-                    "every input validator accepted it ({})",
-                    validators
-                        .built
-                        .iter()
-                        .map(|(s, _)| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-                for (source, built) in &validators.built {
-                    match run_validator(loaded, source, built, &check.case) {
-                        Judgement::Invalid(_) => {
-                            outcome = CheckOutcome::Passed;
-                            break;
-                        }
-                        Judgement::Failed(why) => {
-                            outcome = CheckOutcome::Broken(format!("{}: {why}", source.name));
-                            break;
-                        }
-                        Judgement::Valid => {}
+                let judge = |source: &SourceProgram, built: &Built| {
+                    run_validator(loaded, source, built, &check.case)
+                };
+                match first_rejection(validators, judge) {
+                    Some((_, Judgement::Invalid(_))) => CheckOutcome::Passed,
+                    Some((source, Judgement::Failed(why))) => {
+                        CheckOutcome::Broken(format!("{}: {why}", source.name))
                     }
+                    _ => CheckOutcome::Failed(format!(
+                        "every input validator accepted it ({})",
+                        validators
+                            .built
+                            .iter()
+                            .map(|(s, _)| s.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 }
-                outcome
             }
             DataCheckKind::Interaction => check_interaction(loaded, check),
             kind => check_output(loaded, check, kind),
