@@ -186,13 +186,17 @@ pub fn write_exported(
 /// solution picked), each file that differs, and a count.
 pub fn write_generated(
     out: &mut dyn Write,
-    name: &str,
-    generated: &crate::package::generate::Generated,
-    diff: &crate::package::generate::Diff,
-    check: bool,
-    trash: Option<&std::path::Path>,
-    elapsed: Duration,
+    report: &crate::results::author::PackageGenerated,
 ) -> io::Result<()> {
+    let crate::results::author::PackageGenerated {
+        package: name,
+        generated,
+        diff,
+        check,
+        trash,
+        elapsed,
+    } = report;
+    let check = *check;
     for note in &generated.notes {
         writeln!(out, "{name}: {DIM}note:{DIM:#} {note}")?;
     }
@@ -238,7 +242,7 @@ pub fn write_generated(
             "{name}: {style}{} of {} files as generators.yaml makes them{style:#} ({cases} cases, {})",
             generated.files.len() - diff.new.len() - diff.changed.len(),
             generated.files.len(),
-            format_duration(elapsed)
+            format_duration(*elapsed)
         )
     } else {
         writeln!(
@@ -248,7 +252,7 @@ pub fn write_generated(
             diff.changed.len(),
             diff.removed.len(),
             diff.same,
-            format_duration(elapsed)
+            format_duration(*elapsed)
         )
     }
 }
