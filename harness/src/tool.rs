@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::sandbox::run::{
-    self, Isolation, Limits, RunError, RunRequest, RunResult, Scope, Stdin, Termination,
+    self, Isolation, LimitHit, Limits, RunError, RunRequest, RunResult, Scope, Stdin, Termination,
 };
+use crate::units::{format_bytes, format_duration};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
 /// takes milliseconds, and a generator may print a 100 MB input.
@@ -200,27 +201,22 @@ impl Command {
     /// line of stderr), or `None` when it did.
     pub fn failure(&self, result: &RunResult) -> Option<String> {
         let limits = &self.limits;
+        let printed = || format!("printed more than {}", format_bytes(limits.output_bytes));
         let how = match (result.limit_hit, result.termination) {
-            (Some(run::LimitHit::WallTime), _) => format!(
-                "still running after {} (killed)",
-                crate::units::format_duration(limits.wall_time)
-            ),
-            (Some(run::LimitHit::CpuTime), _) => format!(
-                "used more than {} of CPU time (killed)",
-                crate::units::format_duration(limits.cpu_time)
-            ),
-            (Some(run::LimitHit::Memory), _) => format!(
-                "used more than {} of memory",
-                crate::units::format_bytes(limits.memory_bytes)
-            ),
-            (Some(run::LimitHit::Output), _) => format!(
-                "printed more than {}",
-                crate::units::format_bytes(limits.output_bytes)
-            ),
-            (None, Termination::Exited(0)) if result.stdout_truncated => format!(
-                "printed more than {}",
-                crate::units::format_bytes(limits.output_bytes)
-            ),
+            (Some(LimitHit::WallTime), _) => {
+                let wall = format_duration(limits.wall_time);
+                format!("still running after {wall} (killed)")
+            }
+            (Some(LimitHit::CpuTime), _) => {
+                let cpu = format_duration(limits.cpu_time);
+                format!("used more than {cpu} of CPU time (killed)")
+            }
+            (Some(LimitHit::Memory), _) => {
+                let memory = format_bytes(limits.memory_bytes);
+                format!("used more than {memory} of memory")
+            }
+            (Some(LimitHit::Output), _) => printed(),
+            (None, Termination::Exited(0)) if result.stdout_truncated => printed(),
             (None, Termination::Exited(0)) => return None,
             (None, ending) => ending.describe(),
         };
