@@ -10,7 +10,6 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use super::case_files::CaseFiles;
 use super::default_validator::{self, Flags};
@@ -30,12 +29,11 @@ const MESSAGE_CHARS: usize = 300;
 pub const MESSAGE_BYTES: usize = 64 * 1024;
 
 /// What a package's validator or checker may use: far more than any submission, since a slow
-/// validator is the package's fault, not the contestant's; a hung one is still stopped.
+/// validator is the package's fault, not the contestant's; a hung one is still stopped. Those
+/// of judge.toml's validators, with a small output: a validator's is only its reason.
 pub const VALIDATOR_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(60),
-    wall_time: Duration::from_secs(120),
-    memory_bytes: 4 << 30,
     output_bytes: 1 << 20,
+    ..tool::LIMITS
 };
 
 /// A program of a package, built from its sources (see `package::build`).

@@ -23,7 +23,6 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_norway::Value;
 use sha2::{Digest, Sha256, Sha512};
@@ -41,12 +40,11 @@ use crate::tool::{self, Role};
 pub const RECIPE: &str = "generators/generators.yaml";
 
 /// A generator or a solution writing one case: far more than a submission gets, since a large
-/// case takes time to write, but a hung one is still stopped (BAPCtools: `generator_time`).
+/// case takes time to write, but a hung one is still stopped (BAPCtools: `generator_time`):
+/// judge.toml's generators' limits, with what is kept of its stdout in memory bounded lower.
 const GENERATOR_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(60),
-    wall_time: Duration::from_secs(120),
-    memory_bytes: 4 << 30,
     output_bytes: 512 << 20,
+    ..tool::LIMITS
 };
 
 /// The most cases a recipe makes, each value of a `count:` and each case an `include:` links
