@@ -188,15 +188,12 @@ pub fn write_generated(
     out: &mut dyn Write,
     report: &crate::results::author::PackageGenerated,
 ) -> io::Result<()> {
-    let crate::results::author::PackageGenerated {
-        package: name,
-        generated,
-        diff,
-        check,
-        trash,
-        elapsed,
-    } = report;
-    let check = *check;
+    let (name, generated, diff, check) = (
+        &report.package,
+        &report.generated,
+        &report.diff,
+        report.check,
+    );
     for note in &generated.notes {
         writeln!(out, "{name}: {DIM}note:{DIM:#} {note}")?;
     }
@@ -222,7 +219,7 @@ pub fn write_generated(
     for failure in &generated.failed {
         writeln!(out, "{name}: {BAD}FAILED{BAD:#} data/{}", failure.case)?;
     }
-    if let Some(trash) = trash {
+    if let Some(trash) = &report.trash {
         writeln!(
             out,
             "{name}: files the harness had not written were moved to {}",
@@ -242,7 +239,7 @@ pub fn write_generated(
             "{name}: {style}{} of {} files as generators.yaml makes them{style:#} ({cases} cases, {})",
             generated.files.len() - diff.new.len() - diff.changed.len(),
             generated.files.len(),
-            format_duration(*elapsed)
+            format_duration(report.elapsed)
         )
     } else {
         writeln!(
@@ -252,7 +249,7 @@ pub fn write_generated(
             diff.changed.len(),
             diff.removed.len(),
             diff.same,
-            format_duration(*elapsed)
+            format_duration(report.elapsed)
         )
     }
 }
