@@ -1,6 +1,10 @@
-# usage: metrics.py SRC_ROOT TABLE_LIB_RS  -> lines per layer (non-test) and functions over 80 lines
-import os,re,sys
+# usage: metrics.py SRC_ROOT TABLE_LIB_RS [LOWER_SRC_ROOT...]  -> lines per layer (non-test) and
+# functions over 80 lines. LOWER_SRC_ROOT: the source roots of crates whose modules SRC_ROOT's
+# lib.rs re-exports at its root (their lib.rs skipped); by default every crate folder beside
+# SRC_ROOT's (harness/src: harness/sandbox/src, layers 1 and 2 as a crate of their own).
+import glob,os,re,sys
 root,lib=sys.argv[1],sys.argv[2]
+lower=sys.argv[3:] or sorted(os.path.dirname(l) for l in glob.glob(os.path.join(os.path.dirname(os.path.abspath(root)),'*','src','lib.rs')))
 layers=[]
 for line in open(lib):
     m=re.match(r'\s*//!\s*(\d+)\. ([^:]+):(.*?)—',line)
@@ -37,9 +41,13 @@ def braces_only(line):
 per=[0]*len(layers); other={}
 long_fns=[]
 files=[]
-for d,_,fs in os.walk(root):
-    for f in fs:
-        if f.endswith('.rs'): files.append(os.path.join(d,f))
+shown_root={}
+for r in [root]+lower:
+    for d,_,fs in os.walk(r):
+        for f in fs:
+            if not f.endswith('.rs'): continue
+            if r!=root and os.path.join(d,f)==os.path.join(r,'lib.rs'): continue
+            files.append(os.path.join(d,f)); shown_root[files[-1]]=r
 skip=set()
 data={}
 for f in files:
@@ -49,7 +57,7 @@ for f in files:
     for s in sk: skip.add(os.path.join(base,s+'.rs')); skip.add(os.path.join(base,s,'mod.rs'))
 for f in sorted(files):
     if f in skip: continue
-    rel=os.path.relpath(f,root); top=rel.split('/')[0].removesuffix('.rs')
+    rel=os.path.relpath(f,shown_root[f]); top=rel.split('/')[0].removesuffix('.rs')
     lines=data[f]
     if top in layer_of: per[layer_of[top]]+=len(lines)
     else: other[top]=other.get(top,0)+len(lines)

@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime};
 use crate::case::partition::Partition;
 use crate::compile::Language;
 use crate::package::expected::{Expected, Skipped};
-use crate::results::author::{Added, GenReport, StressReport};
+use crate::results::author::{Added, GenReport, PackageGenerated, StressReport};
 use crate::results::calibrate::ProblemCalibration;
 use crate::results::case::CaseOutcome;
 use crate::results::submission::{CompileOutcome, SubmissionReport};
@@ -157,6 +157,8 @@ pub enum Finished<'a> {
     Stressed(&'a Stressed),
     /// A problem's generated cases.
     Generated(&'a GenReport),
+    /// A package's `data/` generated.
+    PackageGenerated(&'a PackageGenerated),
 }
 
 /// What a stress run ends with.

@@ -11,7 +11,8 @@
 //! one above, and no module depends on itself through others (`tests/layers.rs` checks both,
 //! reading this table):
 //!
-//! 1. base: `text`, `atomic`, `file_kind`, `units` — plain helpers that know nothing of judging.
+//! 1. base: `text`, `atomic`, `file_kind`, `units`, `scan` — plain helpers that know nothing of
+//!    judging; the checkers' loops over every byte of an output.
 //! 2. sandbox: `sandbox`, `tool` — the only place that starts a process: one child under
 //!    limits; the author's trusted programs under generous ones.
 //! 3. verdict: `verdict` — a run's measurements and a checker's judgement become a verdict.
@@ -38,7 +39,6 @@
 
 #![warn(missing_docs)]
 
-mod atomic;
 mod author;
 pub mod case;
 pub mod check;
@@ -49,17 +49,17 @@ mod contest;
 mod event;
 mod exit;
 mod export;
-mod file_kind;
 pub mod judge;
 mod package;
 mod receive;
 mod report;
 mod results;
-pub mod sandbox;
 pub mod score;
 mod serve;
 mod session;
-mod text;
 mod tool;
-pub(crate) mod units;
 pub mod verdict;
+
+// Layers 1 and 2 but `tool`: a crate of their own, optimized in an install (see its lib.rs).
+pub use harness_sandbox::sandbox;
+use harness_sandbox::{atomic, file_kind, scan, text, units};

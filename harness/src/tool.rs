@@ -1,12 +1,17 @@
 //! The problem author's own programs (validators, generators, shrink commands, references),
 //! run under generous limits: they are trusted, but one that hangs must not hang the harness.
+//! A package's programs are the same roles run the same way, in the sandbox: this is the one
+//! runner of both, and the one reading of an input validator's exit.
 
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::sandbox::run::{self, Limits, RunError, RunRequest, RunResult, Stdin, Termination};
+use crate::sandbox::run::{
+    self, Isolation, LimitHit, Limits, RunError, RunRequest, RunResult, Scope, Stdin, Termination,
+};
+use crate::units::{format_bytes, format_duration};
 
 /// Far above any contest limit: a reference brute force may take seconds where the solution
 /// takes milliseconds, and a generator may print a 100 MB input.
@@ -24,6 +29,8 @@ pub enum Role {
     Generator,
     Reference,
     Shrinker,
+    /// A package's submission writing the answers of generated cases.
+    Solution,
 }
 
 impl fmt::Display for Role {
@@ -33,6 +40,7 @@ impl fmt::Display for Role {
             Role::Generator => "generator",
             Role::Reference => "reference",
             Role::Shrinker => "shrink command",
+            Role::Solution => "solution",
         })
     }
 }
@@ -59,7 +67,8 @@ pub enum ToolError {
     },
 }
 
-/// A command from judge.toml, with its placeholders (`{seed}`, `{input}`, `{dir}`) filled in.
+/// A command from judge.toml, with its placeholders (`{seed}`, `{input}`, `{dir}`) filled in,
+/// or a package's program laid out in its run folder.
 #[derive(Debug, Clone)]
 pub struct Command {
     pub role: Role,
@@ -67,6 +76,11 @@ pub struct Command {
     pub args: Vec<OsString>,
     /// How the command is shown in messages: as judge.toml wrote it, placeholders filled in.
     pub shown: String,
+    pub limits: Limits,
+    pub scope: Scope,
+    /// judge.toml's programs are the author's and need the project; a package's are
+    /// downloaded code, run in the sandbox.
+    pub isolation: Isolation,
 }
 
 impl Command {
@@ -88,21 +102,46 @@ impl Command {
             program,
             args: filled.iter().skip(1).map(OsString::from).collect(),
             shown: filled.join(" "),
+            limits: LIMITS,
+            scope: Scope::Process,
+            isolation: Isolation::Process,
         }
     }
 
-    /// Runs it with `stdin` (or /dev/null) in `workdir` (or a fresh folder), and hands back
-    /// whatever it did; a run that only ended badly is not an error here.
-    pub fn run(
-        &self,
-        stdin: Option<&Path>,
-        workdir: Option<&Path>,
-    ) -> Result<RunResult, ToolError> {
-        let request = RunRequest::new(&self.program, LIMITS)
+    /// A package's program `shown` (`generators/gen.py`), as `program` and `args` start it:
+    /// in the sandbox, its whole process group under `limits`.
+    pub fn sandboxed(
+        role: Role,
+        shown: &str,
+        (program, args): (PathBuf, Vec<OsString>),
+        limits: Limits,
+    ) -> Command {
+        Command {
+            role,
+            program,
+            args,
+            shown: shown.to_string(),
+            limits,
+            scope: Scope::Group,
+            isolation: Isolation::Sandbox,
+        }
+    }
+
+    /// Runs it with `stdin` in `workdir` (or a fresh folder), and hands back whatever it did;
+    /// a run that only ended badly is not an error here.
+    pub fn start(&self, stdin: Stdin<'_>, workdir: Option<&Path>) -> Result<RunResult, RunError> {
+        let request = RunRequest::new(&self.program, self.limits)
             .args(&self.args)
-            .stdin(stdin.map_or(Stdin::Null, Stdin::File))
-            .workdir(workdir);
-        run::run(&request).map_err(|error| match error {
+            .stdin(stdin)
+            .scope(self.scope)
+            .workdir(workdir)
+            .isolation(self.isolation);
+        run::run(&request)
+    }
+
+    /// A run's error, named by the command.
+    pub fn error(&self, error: RunError) -> ToolError {
+        match error {
             RunError::Spawn { source, .. } => ToolError::Start {
                 role: self.role,
                 command: self.shown.clone(),
@@ -113,7 +152,7 @@ impl Command {
                 command: self.shown.clone(),
                 source: other,
             },
-        })
+        }
     }
 
     /// Runs it and insists on a clean exit: its stdout, or why it failed.
@@ -122,8 +161,9 @@ impl Command {
         stdin: Option<&Path>,
         workdir: Option<&Path>,
     ) -> Result<Vec<u8>, ToolError> {
-        let result = self.run(stdin, workdir)?;
-        match failure(&result) {
+        let stdin = stdin.map_or(Stdin::Null, Stdin::File);
+        let result = self.start(stdin, workdir).map_err(|e| self.error(e))?;
+        match self.failure(&result) {
             None => Ok(result.stdout),
             Some(how) => Err(ToolError::Failed {
                 role: self.role,
@@ -131,6 +171,59 @@ impl Command {
                 how,
             }),
         }
+    }
+
+    /// Runs it and insists on a clean exit: the whole run, or how it failed in words that
+    /// leave the command to the caller's message (a package's generators and solutions).
+    pub fn finish(&self, stdin: Stdin<'_>, workdir: Option<&Path>) -> Result<RunResult, String> {
+        let result = self.start(stdin, workdir).map_err(|e| e.to_string())?;
+        match self.failure(&result) {
+            None => Ok(result),
+            Some(how) => Err(how),
+        }
+    }
+
+    /// Runs it as an input validator on `input`: `None` when it exits with `valid_exit` (its
+    /// protocol's), else the run that rejected the input, for its reason.
+    pub fn validate(
+        &self,
+        input: &Path,
+        workdir: Option<&Path>,
+        valid_exit: i32,
+    ) -> Result<Option<RunResult>, RunError> {
+        let result = self.start(Stdin::File(input), workdir)?;
+        let valid =
+            result.limit_hit.is_none() && result.termination == Termination::Exited(valid_exit);
+        Ok((!valid).then_some(result))
+    }
+
+    /// Why a run of it did not end cleanly (a limit, a signal, a non-zero exit, with the last
+    /// line of stderr), or `None` when it did.
+    pub fn failure(&self, result: &RunResult) -> Option<String> {
+        let limits = &self.limits;
+        let printed = || format!("printed more than {}", format_bytes(limits.output_bytes));
+        let how = match (result.limit_hit, result.termination) {
+            (Some(LimitHit::WallTime), _) => {
+                let wall = format_duration(limits.wall_time);
+                format!("still running after {wall} (killed)")
+            }
+            (Some(LimitHit::CpuTime), _) => {
+                let cpu = format_duration(limits.cpu_time);
+                format!("used more than {cpu} of CPU time (killed)")
+            }
+            (Some(LimitHit::Memory), _) => {
+                let memory = format_bytes(limits.memory_bytes);
+                format!("used more than {memory} of memory")
+            }
+            (Some(LimitHit::Output), _) => printed(),
+            (None, Termination::Exited(0)) if result.stdout_truncated => printed(),
+            (None, Termination::Exited(0)) => return None,
+            (None, ending) => ending.describe(),
+        };
+        Some(match last_line(&result.stderr_tail) {
+            Some(line) => format!("{how}: {line}"),
+            None => how,
+        })
     }
 }
 
@@ -142,39 +235,6 @@ pub fn resolve_program(program: &str, root: &Path) -> PathBuf {
     } else {
         PathBuf::from(program)
     }
-}
-
-/// Why a run did not end cleanly (a limit, a signal, a non-zero exit, with the last line of
-/// stderr), or `None` when it did.
-pub fn failure(result: &RunResult) -> Option<String> {
-    let how = match (result.limit_hit, result.termination) {
-        (Some(run::LimitHit::WallTime), _) => format!(
-            "still running after {} (killed)",
-            crate::units::format_duration(LIMITS.wall_time)
-        ),
-        (Some(run::LimitHit::CpuTime), _) => format!(
-            "used more than {} of CPU time (killed)",
-            crate::units::format_duration(LIMITS.cpu_time)
-        ),
-        (Some(run::LimitHit::Memory), _) => format!(
-            "used more than {} of memory",
-            crate::units::format_bytes(LIMITS.memory_bytes)
-        ),
-        (Some(run::LimitHit::Output), _) => format!(
-            "printed more than {}",
-            crate::units::format_bytes(LIMITS.output_bytes)
-        ),
-        (None, Termination::Exited(0)) if result.stdout_truncated => format!(
-            "printed more than {}",
-            crate::units::format_bytes(LIMITS.output_bytes)
-        ),
-        (None, Termination::Exited(0)) => return None,
-        (None, ending) => ending.describe(),
-    };
-    Some(match last_line(&result.stderr_tail) {
-        Some(line) => format!("{how}: {line}"),
-        None => how,
-    })
 }
 
 /// The last non-blank line of a program's stderr: where validators and panics say why.
@@ -231,6 +291,7 @@ mod tests {
             program: PathBuf::from("/bin/sh"),
             args: args.to_vec(),
             shown: "gen".to_string(),
+            ..Command::new(Role::Generator, &[], Path::new("/"), &[])
         };
         let error = command.output(None, None).unwrap_err().to_string();
         assert_eq!(error, "the generator `gen` failed: exit 3: bad");

@@ -1,5 +1,6 @@
-//! The layer rule as a test: every `crate::` and `super::` path in `harness/src` points to its
-//! own layer or a lower one, and no module depends on itself through others. The layer table
+//! The layer rule as a test: every `crate::` and `super::` path in `harness/src` and in
+//! `harness/sandbox/src` (layers 1 and 2 as a crate of their own, whose modules the harness
+//! re-exports at its root, so one module tree) points to its own layer or a lower one, and no module depends on itself through others. The layer table
 //! is read from `lib.rs`'s docs, so the docs and this check cannot drift apart.
 //!
 //! The reading is lexical, not a compiler's: comments, string literals and `#[cfg(test)]`
@@ -449,10 +450,10 @@ fn references(code: &str, module: &[String], children: &BTreeSet<String>) -> Vec
     found
 }
 
-/// Read every `.rs` file under `root` (but `main.rs`, a separate crate, and test-only modules).
-fn read_tree(root: &Path) -> Result<Vec<SourceFile>, String> {
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries {
@@ -465,13 +466,41 @@ fn read_tree(root: &Path) -> Result<Vec<SourceFile>, String> {
         }
     }
     files.sort();
-    let mut stripped: Vec<(PathBuf, ModPath, String)> = Vec::new();
-    let mut test_only: BTreeSet<ModPath> = BTreeSet::new();
-    for path in files {
+    Ok(files)
+}
+
+/// Read every `.rs` file under `root` (but `main.rs`, a separate crate, and test-only modules),
+/// and under each of `lower`: the source roots of crates whose modules `root`'s lib.rs
+/// re-exports at its own root (`harness/sandbox/src`), read as part of the same module tree
+/// (their own lib.rs only declares those modules, so it is skipped). Their files are shown
+/// relative to `root`'s parent.
+fn read_tree(root: &Path, lower: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
+    let mut files: Vec<(PathBuf, PathBuf, String)> = Vec::new();
+    for path in rust_files(root)? {
         let relative = path.strip_prefix(root).unwrap().to_path_buf();
         if relative == Path::new("main.rs") {
             continue;
         }
+        files.push((path, relative.clone(), relative.display().to_string()));
+    }
+    let parent = root.parent().unwrap_or(root);
+    for crate_root in lower {
+        for path in rust_files(crate_root)? {
+            let relative = path.strip_prefix(crate_root).unwrap().to_path_buf();
+            if relative == Path::new("lib.rs") || relative == Path::new("main.rs") {
+                continue;
+            }
+            let shown = path
+                .strip_prefix(parent)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            files.push((path, relative, shown));
+        }
+    }
+    let mut stripped: Vec<(String, ModPath, String)> = Vec::new();
+    let mut test_only: BTreeSet<ModPath> = BTreeSet::new();
+    for (path, relative, shown) in files {
         let src = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (code, tests) = strip_test_items(&strip_comments_and_strings(&src));
         let module = module_of(&relative);
@@ -480,20 +509,20 @@ fn read_tree(root: &Path) -> Result<Vec<SourceFile>, String> {
             m.push(name);
             test_only.insert(m);
         }
-        stripped.push((relative, module, code));
+        stripped.push((shown, module, code));
     }
     stripped.retain(|(_, m, _)| !test_only.iter().any(|t| m.starts_with(t)));
     let modules: BTreeSet<ModPath> = stripped.iter().map(|(_, m, _)| m.clone()).collect();
     Ok(stripped
         .into_iter()
-        .map(|(relative, module, code)| {
+        .map(|(shown, module, code)| {
             let children: BTreeSet<String> = modules
                 .iter()
                 .filter(|m| m.len() == module.len() + 1 && m.starts_with(&module))
                 .map(|m| m[module.len()].clone())
                 .collect();
             SourceFile {
-                shown: relative.display().to_string(),
+                shown,
                 references: references(&code, &module, &children),
                 module,
             }
@@ -668,8 +697,9 @@ fn cycles(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<(Vec<String
     out
 }
 
-/// Everything wrong with the tree under `root`, one line each.
-fn check(root: &Path) -> Result<Vec<String>, String> {
+/// Everything wrong with the tree under `root` (and the `lower` crates it re-exports, see
+/// [`read_tree`]), one line each.
+fn check(root: &Path, lower: &[PathBuf]) -> Result<Vec<String>, String> {
     let lib = fs::read_to_string(root.join("lib.rs")).map_err(|e| format!("lib.rs: {e}"))?;
     let layers = layer_table(&lib)?;
     let mut layer_of: BTreeMap<String, usize> = BTreeMap::new();
@@ -681,7 +711,7 @@ fn check(root: &Path) -> Result<Vec<String>, String> {
             }
         }
     }
-    let files = read_tree(root)?;
+    let files = read_tree(root, lower)?;
     let tops: BTreeSet<String> = files
         .iter()
         .filter_map(|f| f.module.first().cloned())
@@ -782,8 +812,10 @@ fn check(root: &Path) -> Result<Vec<String>, String> {
 
 #[test]
 fn harness_layers_point_down_and_no_module_depends_on_itself() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let problems = check(&root).expect("the source tree is readable");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Layers 1 and 2 (but `tool`) are the crate `harness/sandbox`, re-exported at the root.
+    let lower = [manifest.join("sandbox/src")];
+    let problems = check(&manifest.join("src"), &lower).expect("the source tree is readable");
     assert!(
         problems.is_empty(),
         "{} layer problems:\n{}",
@@ -843,7 +875,7 @@ fn the_checker_accepts_a_tree_that_points_down() {
             "use crate::{score::A, verdict, text::{self, t}};\n",
         ),
     ]);
-    assert_eq!(check(dir.path()).unwrap(), Vec::<String>::new());
+    assert_eq!(check(dir.path(), &[]).unwrap(), Vec::<String>::new());
 }
 
 #[test]
@@ -855,7 +887,7 @@ fn the_checker_fails_on_an_upward_import_naming_file_and_line() {
         ("score.rs", ""),
         ("judge.rs", "pub fn run() {}\n"),
     ]);
-    let problems = check(dir.path()).unwrap();
+    let problems = check(dir.path(), &[]).unwrap();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0].starts_with("text.rs:3: `text` in base (layer 1) imports `crate::judge::run`"),
@@ -875,7 +907,7 @@ fn the_checker_expands_use_groups() {
         ("score.rs", ""),
         ("judge.rs", ""),
     ]);
-    let problems = check(dir.path()).unwrap();
+    let problems = check(dir.path(), &[]).unwrap();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].starts_with("verdict.rs:4: "), "{problems:?}");
     assert!(problems[0].contains("`crate::judge::Run`"), "{problems:?}");
@@ -901,7 +933,7 @@ fn the_checker_ignores_comments_strings_and_test_items() {
         ("score.rs", ""),
         ("judge.rs", ""),
     ]);
-    assert_eq!(check(dir.path()).unwrap(), Vec::<String>::new());
+    assert_eq!(check(dir.path(), &[]).unwrap(), Vec::<String>::new());
 }
 
 #[test]
@@ -915,7 +947,7 @@ fn the_checker_fails_on_a_cycle_within_a_layer_and_within_a_module() {
         ("judge/a.rs", "use super::b::f;\n"),
         ("judge/b.rs", "fn g() { super::a::h() }\n"),
     ]);
-    let problems = check(dir.path()).unwrap();
+    let problems = check(dir.path(), &[]).unwrap();
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(
         problems[0].starts_with("cycle among the top-level modules: score -> verdict -> score"),
@@ -938,9 +970,38 @@ fn the_checker_fails_on_a_module_missing_from_the_table() {
         ("judge.rs", ""),
         ("stray.rs", ""),
     ]);
-    let problems = check(dir.path()).unwrap();
+    let problems = check(dir.path(), &[]).unwrap();
     assert_eq!(
         problems,
         ["stray.rs: top-level module `stray` is in no layer of lib.rs's layer table"]
+    );
+}
+
+#[test]
+fn the_checker_reads_a_lower_crate_as_part_of_the_tree() {
+    let dir = tree(&[
+        ("src/lib.rs", LIB),
+        ("src/verdict.rs", "use crate::text::t;\n"),
+        ("src/score.rs", ""),
+        ("src/judge.rs", "pub fn run() {}\n"),
+        ("low/src/lib.rs", "pub mod text;\n"),
+        (
+            "low/src/text.rs",
+            "//! Text.\n\nfn f() { crate::judge::run(); }\n",
+        ),
+    ]);
+    let lower = [dir.path().join("low/src")];
+    let problems = check(&dir.path().join("src"), &lower).unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .starts_with("low/src/text.rs:3: `text` in base (layer 1) imports `crate::judge::run`"),
+        "{problems:?}"
+    );
+    // Without the lower crate, `text` is missing from the tree.
+    let alone = check(&dir.path().join("src"), &[]).unwrap();
+    assert_eq!(
+        alone,
+        ["lib.rs: the layer table names `text`, which is no module"]
     );
 }

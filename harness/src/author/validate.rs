@@ -104,37 +104,31 @@ impl Validator {
         };
         // The validator runs in judge.toml's folder, so a script argument (`validators/x.py`)
         // is found there, as judge.toml's paths are.
-        let result = self
+        let rejected = self
             .command
-            .run(Some(input), Some(&self.root))
-            .map_err(|source| self.tool_error(input, source))?;
-        // A validator that crashes or hangs says nothing about the input: that is our error,
-        // not a verdict on the case.
-        let crashed =
-            result.limit_hit.is_some() || matches!(result.termination, Termination::Signaled(_));
-        if crashed {
-            let how = tool::failure(&result).unwrap_or_default();
-            return Err(self.tool_error(
+            .validate(input, Some(&self.root), self.protocol.valid_exit())
+            .map_err(|error| self.tool_error(input, self.command.error(error)))?;
+        let Some(result) = rejected else {
+            if let (Some(cache), Some(key)) = (&self.cache, key) {
+                cache.remember(key);
+            }
+            return Ok(Validity::Valid);
+        };
+        match result.termination {
+            Termination::Exited(code) if result.limit_hit.is_none() => Ok(Validity::Invalid {
+                reason: tool::last_line(&result.stderr_tail)
+                    .unwrap_or_else(|| format!("rejected (exit {code}) without a reason")),
+            }),
+            // A validator that crashes or hangs says nothing about the input: that is our
+            // error, not a verdict on the case.
+            _ => Err(self.tool_error(
                 input,
                 ToolError::Failed {
                     role: Role::Validator,
                     command: self.command.shown.clone(),
-                    how,
+                    how: self.command.failure(&result).unwrap_or_default(),
                 },
-            ));
-        }
-        match result.termination {
-            Termination::Exited(code) if code == self.protocol.valid_exit() => {
-                if let (Some(cache), Some(key)) = (&self.cache, key) {
-                    cache.remember(key);
-                }
-                Ok(Validity::Valid)
-            }
-            Termination::Exited(code) => Ok(Validity::Invalid {
-                reason: tool::last_line(&result.stderr_tail)
-                    .unwrap_or_else(|| format!("rejected (exit {code}) without a reason")),
-            }),
-            Termination::Signaled(_) => unreachable!("a signal death is handled above"),
+            )),
         }
     }
 

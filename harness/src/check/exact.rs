@@ -1,5 +1,6 @@
 //! The `exact` checker: byte for byte.
 
+use crate::scan::count_newlines;
 use crate::text::{plural, quote};
 use crate::verdict::Judgement;
 
@@ -8,7 +9,7 @@ pub(super) fn exact(output: &[u8], answer: &[u8]) -> Judgement {
         return Judgement::accepted(plural(output.len(), "byte"));
     }
     let offset = common_prefix(output, answer);
-    let line = 1 + answer[..offset].iter().filter(|&&b| b == b'\n').count();
+    let line = 1 + count_newlines(&answer[..offset]);
     let line_start = answer[..offset]
         .iter()
         .rposition(|&b| b == b'\n')

@@ -10,12 +10,12 @@ use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use super::case_files::CaseFiles;
 use super::default_validator::{self, Flags};
 use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
 use crate::text::one_line;
+use crate::tool::{self, Role};
 use crate::verdict::Judgement;
 
 /// Kattis' exit code for an accepted output.
@@ -29,12 +29,11 @@ const MESSAGE_CHARS: usize = 300;
 pub const MESSAGE_BYTES: usize = 64 * 1024;
 
 /// What a package's validator or checker may use: far more than any submission, since a slow
-/// validator is the package's fault, not the contestant's; a hung one is still stopped.
+/// validator is the package's fault, not the contestant's; a hung one is still stopped. Those
+/// of judge.toml's validators, with a small output: a validator's is only its reason.
 pub const VALIDATOR_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(60),
-    wall_time: Duration::from_secs(120),
-    memory_bytes: 4 << 30,
     output_bytes: 1 << 20,
+    ..tool::LIMITS
 };
 
 /// A program of a package, built from its sources (see `package::build`).
@@ -90,6 +89,24 @@ impl PackageProgram {
             .map(|a| moved(Path::new(a)).into_os_string())
             .collect();
         Ok((program, args))
+    }
+
+    /// A fresh run folder and the program laid out in it as the `role`'s command, `extra`
+    /// after its own arguments, under `limits`: how a package's input validators, generators
+    /// and solutions run. `Err` says which step failed.
+    pub fn in_run_folder(
+        &self,
+        role: Role,
+        extra: &[String],
+        limits: Limits,
+    ) -> Result<(RunFolder, tool::Command), String> {
+        let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
+        let (program, mut args) = self
+            .laid_out(folder.path())
+            .map_err(|e| format!("cannot lay out the {role}: {e}"))?;
+        args.extend(extra.iter().map(OsString::from));
+        let command = tool::Command::sandboxed(role, &self.name, (program, args), limits);
+        Ok((folder, command))
     }
 }
 

@@ -1,194 +1,75 @@
 //! The `tokens` and `float` checkers: whitespace-separated tokens, numbers within a tolerance.
 
+use crate::scan::{compare_tokens, finite_number, TokensCompared};
+pub(super) use crate::scan::{Case, Tolerance};
 use crate::text::{plural, quote, show};
 use crate::verdict::Judgement;
-
-/// Whitespace as testlib skips it between tokens (and vertical tab, which nobody means as text).
-pub(super) fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
-}
 
 /// Characters of a token kept in a reason; numbers longer than this are rarely read digit by digit.
 const TOKEN_CHARS: usize = 40;
 
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Tolerance {
-    pub(super) absolute: f64,
-    pub(super) relative: f64,
-}
-
-impl Tolerance {
-    /// Whether `found` is close enough to `expected`, and the difference if both are numbers.
-    ///
-    /// The files hold decimals that f64 cannot represent exactly (0.300001 is not), so a value
-    /// exactly at the tolerance in decimal can land a rounding error past it. A slack of a few
-    /// ulps of the operands and of the bound absorbs that without accepting anything a human
-    /// would call "past the tolerance".
-    fn accepts(self, expected: f64, found: f64) -> bool {
-        let difference = (found - expected).abs();
-        let rounding = 4.0 * f64::EPSILON;
-        let slack = rounding * expected.abs().max(found.abs());
-        let absolute = self.absolute * (1.0 + rounding);
-        let relative = self.relative * expected.abs() * (1.0 + rounding);
-        difference <= absolute + slack || difference <= relative + slack
-    }
-}
-
-/// One whitespace-separated token and where it sits: line and position within the line, 1-based.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Token<'a> {
-    pub(super) text: &'a [u8],
-    line: usize,
-    index: usize,
-}
-
-/// Splits bytes into tokens without allocating, counting lines as it goes.
-pub(super) struct Tokenizer<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    line: usize,
-    index: usize,
-}
-
-impl<'a> Tokenizer<'a> {
-    pub(super) fn new(bytes: &'a [u8]) -> Self {
-        Tokenizer {
-            bytes,
-            pos: 0,
-            line: 1,
-            index: 0,
-        }
-    }
-}
-
-impl<'a> Iterator for Tokenizer<'a> {
-    type Item = Token<'a>;
-
-    fn next(&mut self) -> Option<Token<'a>> {
-        let bytes = self.bytes;
-        let mut i = self.pos;
-        while let Some(&byte) = bytes.get(i) {
-            if !is_space(byte) {
-                break;
-            }
-            if byte == b'\n' {
-                self.line += 1;
-                self.index = 0;
-            }
-            i += 1;
-        }
-        if i >= bytes.len() {
-            self.pos = i;
-            return None;
-        }
-        let start = i;
-        while let Some(&byte) = bytes.get(i) {
-            if is_space(byte) {
-                break;
-            }
-            i += 1;
-        }
-        self.pos = i;
-        self.index += 1;
-        Some(Token {
-            text: &bytes[start..i],
-            line: self.line,
-            index: self.index,
-        })
-    }
-}
-
-/// Whether letters of tokens must match in case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Case {
-    Sensitive,
-    Ignored,
-}
-
+/// The comparison itself is `scan::compare_tokens`, optimized in an install with the sandbox;
+/// this words its outcome.
 pub(super) fn tokens(
     output: &[u8],
     answer: &[u8],
     tolerance: Option<Tolerance>,
     case: Case,
 ) -> Judgement {
-    let mut found_tokens = Tokenizer::new(output);
-    let mut expected_tokens = Tokenizer::new(answer);
-    let mut count = 0usize;
-    // The largest difference accepted between two numbers written differently, for the
-    // reason of an accepted Float check.
-    let mut max_difference: Option<f64> = None;
-    loop {
-        match (found_tokens.next(), expected_tokens.next()) {
-            (None, None) => break,
-            (Some(found), Some(expected)) => {
-                count += 1;
-                if found.text == expected.text
-                    || (case == Case::Ignored && found.text.eq_ignore_ascii_case(expected.text))
-                {
-                    continue;
-                }
-                let Some(tolerance) = tolerance else {
-                    return Judgement::wrong_answer(format!(
-                        "line {}, token {}: expected {}, found {}",
+    let TokensCompared {
+        count,
+        max_difference,
+        difference,
+    } = compare_tokens(output, answer, tolerance, case);
+    match difference {
+        None | Some((None, None)) => {}
+        Some((Some(found), Some(expected))) => {
+            let numbers = (finite_number(expected.text), finite_number(found.text));
+            return Judgement::wrong_answer(match (tolerance, numbers) {
+                (Some(tolerance), (Some(e), Some(f))) => format!(
+                    "line {}, token {}: expected {}, found {}, difference {} exceeds the tolerance (absolute {}, relative {})",
+                    found.line,
+                    found.index,
+                    show(expected.text, TOKEN_CHARS),
+                    show(found.text, TOKEN_CHARS),
+                    format_number((f - e).abs()),
+                    format_number(tolerance.absolute),
+                    format_number(tolerance.relative),
+                ),
+                (tolerance, (e, f)) => {
+                    let not_number = match (tolerance, e, f) {
+                        (Some(_), Some(_), None) => " (not a finite number)",
+                        _ => "",
+                    };
+                    format!(
+                        "line {}, token {}: expected {}, found {}{not_number}",
                         found.line,
                         found.index,
                         show(expected.text, TOKEN_CHARS),
                         show(found.text, TOKEN_CHARS)
-                    ));
-                };
-                match (finite_number(expected.text), finite_number(found.text)) {
-                    (Some(e), Some(f)) if tolerance.accepts(e, f) => {
-                        let difference = (f - e).abs();
-                        max_difference =
-                            Some(max_difference.map_or(difference, |m| m.max(difference)));
-                    }
-                    (Some(e), Some(f)) => {
-                        return Judgement::wrong_answer(format!(
-                            "line {}, token {}: expected {}, found {}, difference {} exceeds the tolerance (absolute {}, relative {})",
-                            found.line,
-                            found.index,
-                            show(expected.text, TOKEN_CHARS),
-                            show(found.text, TOKEN_CHARS),
-                            format_number((f - e).abs()),
-                            format_number(tolerance.absolute),
-                            format_number(tolerance.relative),
-                        ));
-                    }
-                    (e, f) => {
-                        let not_number = match (e, f) {
-                            (Some(_), None) => " (not a finite number)",
-                            _ => "",
-                        };
-                        return Judgement::wrong_answer(format!(
-                            "line {}, token {}: expected {}, found {}{not_number}",
-                            found.line,
-                            found.index,
-                            show(expected.text, TOKEN_CHARS),
-                            show(found.text, TOKEN_CHARS)
-                        ));
-                    }
+                    )
                 }
-            }
-            (None, Some(expected)) => {
-                let what = if count == 0 {
-                    "output is empty"
-                } else {
-                    "output ends early"
-                };
-                return Judgement::wrong_answer(format!(
-                    "{what}: expected {} at answer line {}",
-                    show(expected.text, TOKEN_CHARS),
-                    expected.line
-                ));
-            }
-            (Some(found), None) => {
-                return Judgement::wrong_answer(format!(
-                    "extra output at line {}, token {}: {}",
-                    found.line,
-                    found.index,
-                    quote(found.text, TOKEN_CHARS)
-                ));
-            }
+            });
+        }
+        Some((None, Some(expected))) => {
+            let what = if count == 0 {
+                "output is empty"
+            } else {
+                "output ends early"
+            };
+            return Judgement::wrong_answer(format!(
+                "{what}: expected {} at answer line {}",
+                show(expected.text, TOKEN_CHARS),
+                expected.line
+            ));
+        }
+        Some((Some(found), None)) => {
+            return Judgement::wrong_answer(format!(
+                "extra output at line {}, token {}: {}",
+                found.line,
+                found.index,
+                quote(found.text, TOKEN_CHARS)
+            ));
         }
     }
     let mut reason = plural(count, "token");
@@ -199,12 +80,6 @@ pub(super) fn tokens(
         ));
     }
     Judgement::accepted(reason)
-}
-
-/// The value of a token that reads as a finite number; `nan` and `inf` are compared as text.
-fn finite_number(text: &[u8]) -> Option<f64> {
-    let value: f64 = std::str::from_utf8(text).ok()?.parse().ok()?;
-    value.is_finite().then_some(value)
 }
 
 /// A number short enough to read: plain when that is short, scientific otherwise.

@@ -20,34 +20,31 @@
 //! ([`MAX_CASES`]), files a program writes ([`MAX_FILE`], kept on disk, never in memory).
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_norway::Value;
 use sha2::{Digest, Sha256, Sha512};
 
-use super::validate::Validators;
+use super::validate::{Judgement, Validators};
 use super::{PackageError, SourceProgram};
 use crate::check::package::RunFolder;
 use crate::compile::Language;
+use crate::config::ValidatorProtocol;
 use crate::sandbox::beneath::{self, Beneath, Entry};
-use crate::sandbox::run::{
-    self, Isolation, Limits, OutputFileError, RunRequest, Scope, Stdin, Termination,
-};
+use crate::sandbox::run::{Limits, OutputFileError, Scope, Stdin};
+use crate::tool::{self, Role};
 
 /// Where the recipe is, from the package's folder.
 pub const RECIPE: &str = "generators/generators.yaml";
 
 /// A generator or a solution writing one case: far more than a submission gets, since a large
-/// case takes time to write, but a hung one is still stopped (BAPCtools: `generator_time`).
+/// case takes time to write, but a hung one is still stopped (BAPCtools: `generator_time`):
+/// judge.toml's generators' limits, with what is kept of its stdout in memory bounded lower.
 const GENERATOR_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(60),
-    wall_time: Duration::from_secs(120),
-    memory_bytes: 4 << 30,
     output_bytes: 512 << 20,
+    ..tool::LIMITS
 };
 
 /// The most cases a recipe makes, each value of a `count:` and each case an `include:` links
@@ -1774,49 +1771,29 @@ fn validate_input(
     }
     let expect_rejection = top == "invalid_input";
     // A recipe is BAPCtools', whose validators exit 42 for a valid input.
-    const KATTIS: crate::config::ValidatorProtocol = crate::config::ValidatorProtocol::Kattis;
-    for (source, built) in &context.validators.built {
+    let judge = |source: &SourceProgram, built: &super::build::Built| {
         let args = group.input_args(&super::validate::validator_key(source));
-        match super::validate::judge_input(built, &source.name, &path, args, KATTIS) {
-            super::validate::Judgement::Valid => {}
-            super::validate::Judgement::Invalid(_) if expect_rejection => return Ok(()),
-            super::validate::Judgement::Invalid(why) => {
-                return Err(case_error(
-                    case,
-                    format!(
-                        "the generated input is invalid: `{}` rejects it ({why})",
-                        source.name
-                    ),
-                ))
-            }
-            super::validate::Judgement::Failed(why) => {
-                return Err(case_error(
-                    case,
-                    format!("the input validator `{}` could not run: {why}", source.name),
-                ))
-            }
+        super::validate::judge_input(built, &source.name, &path, args, ValidatorProtocol::Kattis)
+    };
+    let why = match super::validate::first_rejection(context.validators, judge) {
+        Some((_, Judgement::Invalid(_))) if expect_rejection => return Ok(()),
+        Some((source, Judgement::Invalid(why))) => format!(
+            "the generated input is invalid: `{}` rejects it ({why})",
+            source.name
+        ),
+        Some((source, Judgement::Failed(why))) => {
+            format!("the input validator `{}` could not run: {why}", source.name)
         }
-    }
-    if expect_rejection {
-        return Err(case_error(
-            case,
-            "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
-        ));
-    }
-    Ok(())
+        None if expect_rejection => "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
+        Some((_, Judgement::Valid)) | None => return Ok(()),
+    };
+    Err(case_error(case, why))
 }
 
 /// The input validator flags a case gets from the `test_group.yaml` of the recipe's folders
 /// it is in, the deepest that says `input_validator_args` winning, as 2025-09 inherits them.
 fn input_group(recipe: &Recipe, case: &str) -> super::Group {
-    let mut group = super::Group {
-        folder: PathBuf::new(),
-        output_flags: Vec::new(),
-        input_flags: Vec::new(),
-        input_by_validator: Vec::new(),
-        args: Vec::new(),
-        scoring: None,
-    };
+    let mut group = super::Group::default();
     let mut dirs: Vec<&DirRule> = recipe
         .dirs
         .iter()
@@ -1831,32 +1808,12 @@ fn input_group(recipe: &Recipe, case: &str) -> super::Group {
     group
 }
 
-/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s: a list
-/// for every validator, or a map by validator name.
+/// `input_validator_args` of a `test_group.yaml` or a case's `.yaml` over `group`'s, as
+/// reading the package takes them (one that is wrong is said when it is read).
 fn input_flags_of(group: &mut super::Group, yaml: &Value) {
-    let Some(value) = ["input_validator_args", "input_validator_flags"]
-        .iter()
-        .find_map(|key| yaml.get(*key))
-    else {
-        return;
-    };
-    match value {
-        Value::Mapping(map) => {
-            group.input_flags = Vec::new();
-            group.input_by_validator = map
-                .iter()
-                .filter_map(|(name, flags)| {
-                    Some((
-                        name.as_str()?.to_string(),
-                        super::kattis::flags(Some(flags))?,
-                    ))
-                })
-                .collect();
-        }
-        value => {
-            group.input_flags = super::kattis::flags(Some(value)).unwrap_or_default();
-            group.input_by_validator = Vec::new();
-        }
+    if let Ok(Some((input, by_validator))) = super::kattis::input_args_of(yaml, Path::new(RECIPE)) {
+        group.input_flags = input;
+        group.input_by_validator = by_validator;
     }
 }
 
@@ -2137,20 +2094,9 @@ fn run_generator(
     args: &[String],
     stage: &mut Stage,
 ) -> Result<BTreeMap<String, Content>, String> {
-    let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
-    let (executable, mut all_args) = program
-        .package_program(name)
-        .laid_out(folder.path())
-        .map_err(|e| format!("cannot lay out the generator: {e}"))?;
-    all_args.extend(args.iter().map(OsString::from));
-    let request = RunRequest::new(&executable, GENERATOR_LIMITS)
-        .args(&all_args)
-        .stdin(Stdin::Null)
-        .scope(Scope::Group)
-        .workdir(Some(folder.path()))
-        .isolation(Isolation::Sandbox);
-    let result = run::run(&request).map_err(|e| e.to_string())?;
-    check_ended(&result)?;
+    let (folder, command) =
+        (program.package_program(name)).in_run_folder(Role::Generator, args, GENERATOR_LIMITS)?;
+    let result = command.finish(Stdin::Null, Some(folder.path()))?;
     let left = Beneath::open(folder.path()).map_err(|e| format!("cannot read its folder: {e}"))?;
     let mut made = Vec::new();
     for ext in EXTENSIONS {
@@ -2202,24 +2148,6 @@ fn too_large(error: &std::io::Error) -> String {
     }
 }
 
-/// Why a generator's or solution's run failed, if it did.
-fn check_ended(result: &run::RunResult) -> Result<(), String> {
-    let stderr = String::from_utf8_lossy(&result.stderr_tail);
-    let last = stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| format!(": {}", crate::text::one_line(l.trim(), 200)))
-        .unwrap_or_default();
-    if let Some(hit) = result.limit_hit {
-        return Err(format!("stopped at a limit ({hit:?}){last}"));
-    }
-    match result.termination {
-        Termination::Exited(0) => Ok(()),
-        ending => Err(format!("{}{last}", ending.describe())),
-    }
-}
-
 /// Runs the solution (a submission of the package, `/submissions/accepted/sol.py`) on an
 /// input: its stdout is the answer.
 fn run_solution(
@@ -2239,46 +2167,56 @@ fn run_solution(
         }
         Content::Link(_) => return Err("the input is a link".to_string()),
     };
-    let answer = |stdout: &[u8], stage: &mut Stage| {
-        let mut stdout = stdout;
-        stage.put(&mut stdout).map_err(|e| too_large(&e))
+    let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
+    super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
+    let (folder, command) = if relative.is_dir() {
+        // A program of several files, built as the package's other programs are.
+        let program = solution.trim_start_matches('/').to_string();
+        let made = generator(recipe, context, &program, built).map_err(|e| e.to_string())?;
+        let (folder, command) = (made.package_program(&program)).in_run_folder(
+            Role::Solution,
+            &[],
+            GENERATOR_LIMITS,
+        )?;
+        (Some(folder), command)
+    } else {
+        let prepared = prepared_solution(context, solution, &relative, built)?;
+        let laid_out = (prepared.executable.clone(), prepared.args.clone());
+        let command =
+            tool::Command::sandboxed(Role::Solution, solution, laid_out, GENERATOR_LIMITS);
+        (
+            None,
+            tool::Command {
+                scope: Scope::Process,
+                ..command
+            },
+        )
     };
+    let result = command
+        .finish(stdin, folder.as_ref().map(RunFolder::path))
+        .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
+    stage
+        .put(&mut result.stdout.as_slice())
+        .map_err(|e| too_large(&e))
+}
+
+/// The solution at `relative` (`solution` as the recipe names it), compiled once.
+fn prepared_solution<'b>(
+    context: &Context<'_>,
+    solution: &str,
+    relative: &Path,
+    built: &'b mut Built,
+) -> Result<&'b crate::compile::Program, String> {
     if !built.solutions.contains_key(solution) {
-        let relative = super::relative_inside(&recipe.root, solution.trim_start_matches('/'))?;
-        super::check_inside(&recipe.root, &relative).map_err(|e| e.to_string())?;
-        if relative.is_dir() {
-            // A program of several files, built as the package's other programs are.
-            let program = solution.trim_start_matches('/').to_string();
-            let made = generator(recipe, context, &program, built).map_err(|e| e.to_string())?;
-            let folder = RunFolder::new().map_err(|e| format!("cannot make a run folder: {e}"))?;
-            let (executable, args) = made
-                .package_program(&program)
-                .laid_out(folder.path())
-                .map_err(|e| format!("cannot lay out the solution: {e}"))?;
-            let request = RunRequest::new(&executable, GENERATOR_LIMITS)
-                .args(&args)
-                .stdin(stdin)
-                .scope(Scope::Group)
-                .workdir(Some(folder.path()))
-                .isolation(Isolation::Sandbox);
-            let result = run::run(&request).map_err(|e| e.to_string())?;
-            check_ended(&result)
-                .map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-            return answer(&result.stdout, stage);
-        }
         if !relative.is_file() {
             return Err(format!("the solution `{solution}` is not in the package"));
         }
-        let language = super::languages::language_of(context.languages, &relative)
+        let language = super::languages::language_of(context.languages, relative)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
         super::languages::available(language)
             .map_err(|why| format!("the solution `{solution}`: {why}"))?;
-        match crate::compile::submission::compile(
-            language,
-            &relative,
-            GENERATOR_LIMITS.memory_bytes,
-        )
-        .map_err(|e| e.to_string())?
+        match crate::compile::submission::compile(language, relative, GENERATOR_LIMITS.memory_bytes)
+            .map_err(|e| e.to_string())?
         {
             crate::compile::submission::Compiled::Ready(prepared) => {
                 built.solutions.insert(solution.to_string(), prepared);
@@ -2290,14 +2228,7 @@ fn run_solution(
             }
         }
     }
-    let prepared = &built.solutions[solution];
-    let request = RunRequest::new(&prepared.program.executable, GENERATOR_LIMITS)
-        .args(&prepared.program.args)
-        .stdin(stdin)
-        .isolation(Isolation::Sandbox);
-    let result = run::run(&request).map_err(|e| e.to_string())?;
-    check_ended(&result).map_err(|why| format!("the solution `{solution}` failed: {why}"))?;
-    answer(&result.stdout, stage)
+    Ok(&built.solutions[solution].program)
 }
 
 /// How `data/` compares with what generating made.

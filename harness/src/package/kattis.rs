@@ -777,38 +777,47 @@ impl GroupFlags {
         {
             merged.output = output;
         }
-        for key in ["input_validator_args", "input_validator_flags"] {
-            match yaml.get(key) {
-                None => continue,
-                Some(Value::Mapping(map)) => {
-                    let mut by_validator = Vec::new();
-                    for (name, value) in map {
-                        let Some(name) = name.as_str() else {
-                            return Err(invalid(
-                                file,
-                                format!("`{key}`: the keys of the map name input validators"),
-                            ));
-                        };
-                        by_validator.push((
-                            name.to_string(),
-                            self::flags(Some(value)).unwrap_or_default(),
-                        ));
-                    }
-                    merged.input = Vec::new();
-                    merged.input_by_validator = by_validator;
-                }
-                Some(value) => {
-                    merged.input = self::flags(Some(value)).unwrap_or_default();
-                    merged.input_by_validator = Vec::new();
-                }
-            }
-            break;
+        if let Some((input, by_validator)) = input_args_of(yaml, file)? {
+            merged.input = input;
+            merged.input_by_validator = by_validator;
         }
         if let Some(args) = flags_key(yaml, &["args"]) {
             merged.args = args;
         }
         Ok(merged)
     }
+}
+
+/// The `input_validator_args` of a `test_group.yaml` or a case's `.yaml` (at `file`): a list
+/// for every input validator, or a map by validator name; `None` when it writes neither.
+#[expect(
+    clippy::type_complexity,
+    reason = "the two halves of `Group`'s input flags"
+)]
+pub(crate) fn input_args_of(
+    yaml: &Value,
+    file: &Path,
+) -> Result<Option<(Vec<String>, Vec<(String, Vec<String>)>)>, PackageError> {
+    let Some((key, value)) = ["input_validator_args", "input_validator_flags"]
+        .into_iter()
+        .find_map(|key| Some((key, yaml.get(key)?)))
+    else {
+        return Ok(None);
+    };
+    let Value::Mapping(map) = value else {
+        return Ok(Some((flags(Some(value)).unwrap_or_default(), Vec::new())));
+    };
+    let mut by_validator = Vec::new();
+    for (name, value) in map {
+        let Some(name) = name.as_str() else {
+            return Err(invalid(
+                file,
+                format!("`{key}`: the keys of the map name input validators"),
+            ));
+        };
+        by_validator.push((name.to_string(), flags(Some(value)).unwrap_or_default()));
+    }
+    Ok(Some((Vec::new(), by_validator)))
 }
 
 /// The first of `keys` that `yaml` has, as flags.

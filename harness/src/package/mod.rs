@@ -203,7 +203,7 @@ pub struct PackageCommunication {
 
 /// A test-data folder with the flags it has after inheritance; or a case's `.in`, when a
 /// `.yaml` beside it sets its own (the deepest entry a case's input is in gives its flags).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Group {
     pub folder: PathBuf,
     pub output_flags: Vec<String>,

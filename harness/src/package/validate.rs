@@ -2,22 +2,13 @@
 //! [flags] < input`, exit 42 for a valid input; 43, or any other ending, rejects it (as
 //! problemtools takes it), with the flags of the case's test group.
 
-use std::ffi::OsString;
 use std::ops::ControlFlow;
-use std::time::Duration;
 
 use super::build::{self, Built};
 use super::{Loaded, PackageError, SourceProgram};
-use crate::check::package::RunFolder;
+use crate::check::package::{RunFolder, VALIDATOR_LIMITS};
 use crate::config::ValidatorProtocol;
-use crate::sandbox::run::{self, Isolation, Limits, RunRequest, Scope, Stdin, Termination};
-
-const VALIDATOR_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(60),
-    wall_time: Duration::from_secs(120),
-    memory_bytes: 4 << 30,
-    output_bytes: 1 << 20,
-};
+use crate::tool::Role;
 
 /// Said beside a rejection of an input with CRLF line ends: a Polygon package made for
 /// Windows carries its tests so, and testlib's strict reading on Linux takes the `\r` as a
@@ -155,62 +146,45 @@ pub fn judge_input(
     protocol: ValidatorProtocol,
 ) -> Judgement {
     // The package's own code: in the sandbox, in a folder of its own.
-    let prepared = RunFolder::new().and_then(|folder| {
-        let laid_out = built.package_program(name).laid_out(folder.path())?;
-        Ok((folder, laid_out))
-    });
-    let ran = prepared
-        .map_err(|error| format!("cannot make a run folder: {error}"))
-        .and_then(|(folder, (program, mut args))| {
-            args.extend(flags.iter().map(OsString::from));
-            let request = RunRequest::new(&program, VALIDATOR_LIMITS)
-                .args(&args)
-                .stdin(Stdin::File(input))
-                .scope(Scope::Group)
-                .workdir(Some(folder.path()))
-                .isolation(Isolation::Sandbox);
-            run::run(&request).map_err(|error| error.to_string())
+    let program = built.package_program(name);
+    let ran = program
+        .in_run_folder(Role::Validator, flags, VALIDATOR_LIMITS)
+        .and_then(|(folder, command)| {
+            let valid_exit = protocol.valid_exit();
+            let ran = command.validate(input, Some(folder.path()), valid_exit);
+            ran.map_err(|e| e.to_string())
         });
-    match ran {
-        Err(error) => Judgement::Failed(error),
-        Ok(result) => {
-            let said = String::from_utf8_lossy(&result.stderr_tail)
-                .trim()
-                .to_string();
-            let said = if said.is_empty() {
-                String::from_utf8_lossy(&result.stdout).trim().to_string()
-            } else {
-                said
-            };
-            let last = said
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("")
-                .trim()
-                .to_string();
-            match result.termination {
-                Termination::Exited(code) if code == protocol.valid_exit() => Judgement::Valid,
-                // problemtools takes anything but 42 as a rejection: validators written with
-                // `assert` exit 1.
-                ending => {
-                    let how = match ending {
-                        Termination::Exited(code) => format!("exit {code}"),
-                        Termination::Signaled(signal) => run::signal_name(signal),
-                    };
-                    let mut why = if last.is_empty() {
-                        how
-                    } else {
-                        format!("{how}: {last}")
-                    };
-                    if has_crlf(input) {
-                        why.push_str(CRLF_HINT);
-                    }
-                    Judgement::Invalid(why)
-                }
-            }
-        }
+    let result = match ran {
+        Err(error) => return Judgement::Failed(error),
+        Ok(None) => return Judgement::Valid,
+        Ok(Some(result)) => result,
+    };
+    // problemtools takes anything but 42 as a rejection: validators written with `assert`
+    // exit 1. The reason is on stderr, or else on stdout.
+    let said = [&result.stderr_tail, &result.stdout]
+        .into_iter()
+        .map(|bytes| String::from_utf8_lossy(bytes).trim().to_string())
+        .find(|said| !said.is_empty());
+    let mut why = result.termination.describe();
+    if let Some(last) = said.as_deref().and_then(crate::text::last_line) {
+        why = format!("{why}: {last}");
     }
+    if has_crlf(input) {
+        why.push_str(CRLF_HINT);
+    }
+    Judgement::Invalid(why)
+}
+
+/// The first of `validators` that does not accept an input, as `judge` runs each, and what it
+/// said; `None` when every one accepts it.
+pub fn first_rejection(
+    validators: &Validators,
+    judge: impl Fn(&SourceProgram, &Built) -> Judgement,
+) -> Option<(&SourceProgram, Judgement)> {
+    (validators.built.iter()).find_map(|(source, built)| match judge(source, built) {
+        Judgement::Valid => None,
+        other => Some((source, other)),
+    })
 }
 
 /// What a check of the validation data found.
@@ -252,29 +226,24 @@ pub fn check_data(
                 CheckOutcome::Skipped("no input validator could be built to reject it".to_string())
             }
             DataCheckKind::InvalidInput => {
-                let mut outcome = CheckOutcome::Failed(format!(
-                    "every input validator accepted it ({})",
-                    validators
-                        .built
-                        .iter()
-                        .map(|(s, _)| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-                for (source, built) in &validators.built {
-                    match run_validator(loaded, source, built, &check.case) {
-                        Judgement::Invalid(_) => {
-                            outcome = CheckOutcome::Passed;
-                            break;
-                        }
-                        Judgement::Failed(why) => {
-                            outcome = CheckOutcome::Broken(format!("{}: {why}", source.name));
-                            break;
-                        }
-                        Judgement::Valid => {}
+                let judge = |source: &SourceProgram, built: &Built| {
+                    run_validator(loaded, source, built, &check.case)
+                };
+                match first_rejection(validators, judge) {
+                    Some((_, Judgement::Invalid(_))) => CheckOutcome::Passed,
+                    Some((source, Judgement::Failed(why))) => {
+                        CheckOutcome::Broken(format!("{}: {why}", source.name))
                     }
+                    _ => CheckOutcome::Failed(format!(
+                        "every input validator accepted it ({})",
+                        validators
+                            .built
+                            .iter()
+                            .map(|(s, _)| s.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 }
-                outcome
             }
             DataCheckKind::Interaction => check_interaction(loaded, check),
             kind => check_output(loaded, check, kind),

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use anstyle::{AnsiColor, Color, Style};
 use similar::{Algorithm, DiffOp};
 
+use crate::scan::count_newlines;
+
 /// How much of a diff to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DiffOptions {
@@ -463,10 +465,6 @@ fn line_start(text: &[u8], pos: usize) -> usize {
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1)
-}
-
-fn count_newlines(text: &[u8]) -> usize {
-    text.iter().filter(|&&b| b == b'\n').count()
 }
 
 fn trim_end(line: &[u8]) -> &[u8] {

@@ -945,6 +945,8 @@ enum Layout {
         check: bool,
         total: usize,
         changed: usize,
+        /// A package's `data/` was generated: its report has its own count.
+        package: bool,
     },
 }
 
@@ -1028,6 +1030,7 @@ impl<W: Write> HumanReporter<W> {
                 check: *check,
                 total: 0,
                 changed: 0,
+                package: false,
             },
         })
     }
@@ -1099,6 +1102,10 @@ impl<W: Write> HumanReporter<W> {
                 *total += report.total;
                 *changed += report.changed.len();
             }
+            (Some(Layout::Gen { package, .. }), Finished::PackageGenerated(generated)) => {
+                super::package::write_generated(out, generated)?;
+                *package = true;
+            }
             _ => {}
         }
         Ok(())
@@ -1136,6 +1143,7 @@ impl<W: Write> HumanReporter<W> {
                 check,
                 total,
                 changed,
+                package: false,
             }) => {
                 let mode = if *check {
                     crate::author::gen::Mode::Check

@@ -186,13 +186,14 @@ pub fn write_exported(
 /// solution picked), each file that differs, and a count.
 pub fn write_generated(
     out: &mut dyn Write,
-    name: &str,
-    generated: &crate::package::generate::Generated,
-    diff: &crate::package::generate::Diff,
-    check: bool,
-    trash: Option<&std::path::Path>,
-    elapsed: Duration,
+    report: &crate::results::author::PackageGenerated,
 ) -> io::Result<()> {
+    let (name, generated, diff, check) = (
+        &report.package,
+        &report.generated,
+        &report.diff,
+        report.check,
+    );
     for note in &generated.notes {
         writeln!(out, "{name}: {DIM}note:{DIM:#} {note}")?;
     }
@@ -218,7 +219,7 @@ pub fn write_generated(
     for failure in &generated.failed {
         writeln!(out, "{name}: {BAD}FAILED{BAD:#} data/{}", failure.case)?;
     }
-    if let Some(trash) = trash {
+    if let Some(trash) = &report.trash {
         writeln!(
             out,
             "{name}: files the harness had not written were moved to {}",
@@ -238,7 +239,7 @@ pub fn write_generated(
             "{name}: {style}{} of {} files as generators.yaml makes them{style:#} ({cases} cases, {})",
             generated.files.len() - diff.new.len() - diff.changed.len(),
             generated.files.len(),
-            format_duration(elapsed)
+            format_duration(report.elapsed)
         )
     } else {
         writeln!(
@@ -248,7 +249,7 @@ pub fn write_generated(
             diff.changed.len(),
             diff.removed.len(),
             diff.same,
-            format_duration(elapsed)
+            format_duration(report.elapsed)
         )
     }
 }

@@ -118,7 +118,7 @@ impl Recorder {
             }),
             Finished::Stressed(stressed) => Some(Recorded::Stressed(stressed.clone())),
             // No export shows what `gen` made: its report is the terminal's.
-            Finished::Generated(_) => None,
+            Finished::Generated(_) | Finished::PackageGenerated(_) => None,
         };
         self.running.clear();
         if self.units.len() <= unit {

@@ -77,6 +77,19 @@ pub struct GenReport {
     pub elapsed: Duration,
 }
 
+/// What `gen PKG` made of a package's `data/` from its `generators.yaml`, and how `data/`
+/// compares with it (`check`) or what writing it changed.
+#[derive(Debug)]
+pub struct PackageGenerated {
+    pub package: String,
+    pub generated: crate::package::generate::Generated,
+    pub diff: crate::package::generate::Diff,
+    pub check: bool,
+    /// Where the files of `data/` the harness had not written went.
+    pub trash: Option<PathBuf>,
+    pub elapsed: Duration,
+}
+
 impl GenReport {
     pub fn unchanged(&self) -> usize {
         self.total - self.changed.len()

@@ -191,7 +191,10 @@ impl Notifier {
                 fields.insert("stress".into(), document);
                 self.finished = fields;
             }
-            Finished::Verified(_) | Finished::Calibrated(_) | Finished::Generated(_) => {}
+            Finished::Verified(_)
+            | Finished::Calibrated(_)
+            | Finished::Generated(_)
+            | Finished::PackageGenerated(_) => {}
         }
     }
 

@@ -9,7 +9,7 @@ use crate::author::gen::{self, Mode};
 use crate::author::program::Part;
 use crate::author::validate;
 use crate::config::Problem;
-use crate::event::{Command, Plan, Unit};
+use crate::event::{Command, Event, Finished, Plan, Unit};
 use crate::exit;
 use crate::report::human::HumanOptions;
 
@@ -112,7 +112,7 @@ impl Session {
     /// `harness gen PKG_DIR`: the package's `data/` from its generators.yaml, or `--check`.
     fn gen_package(&self, request: &GenRequest, dir: &std::path::Path) -> Result<i32> {
         use crate::package::generate;
-        use std::io::Write;
+        use crate::results::author::PackageGenerated;
         let root = dir
             .canonicalize()
             .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", dir.display()))?;
@@ -127,36 +127,52 @@ impl Session {
         let (constants, interactive) = generate::problem_settings(&root)?;
         let recipe = generate::read(&root, &constants, interactive)?;
         let started = std::time::Instant::now();
-        let mut progress = crate::report::progress::Progress::stderr(recipe.cases.len());
-        progress.set_label(&crate::package::file_name(&root));
-        let validators = generate::input_validators(&root, &constants, &languages)?;
-        let context = generate::Context {
-            languages: &languages,
-            constants: &constants,
-            interactive,
-            validators: &validators,
-        };
-        let generated = generate::generate(&recipe, &context, &mut |_| progress.tick());
-        progress.finish();
-        let generated = generated?;
-        let mut stdout = anstream::stdout().lock();
         let name = crate::package::file_name(&root);
-        let (diff, trash) = if request.check {
-            (generate::compare(&root, &generated)?, None)
-        } else {
-            let applied = generate::apply(&root, &generated, request.force)?;
-            (applied.diff, applied.trash)
+        let unit = Unit {
+            problem: name.clone(),
+            label: name.clone(),
+            cases: recipe.cases.iter().map(|c| c.path.clone()).collect(),
+            runs: recipe.cases.len(),
+            ..Unit::default()
         };
-        crate::report::package::write_generated(
-            &mut stdout,
-            &name,
-            &generated,
-            &diff,
-            request.check,
-            trash.as_deref(),
-            started.elapsed(),
-        )?;
-        stdout.flush()?;
+        let command = Command::Gen {
+            check: request.check,
+        };
+        let plan = Plan::new(command, vec![unit], 1, crate::sandbox::Mode::default());
+        let options = HumanOptions::default();
+        let report = stream(&plan, &Output::default(), options, Vec::new(), |on_event| {
+            on_event(Event::Started {
+                unit: 0,
+                label: &name,
+            });
+            let validators = generate::input_validators(&root, &constants, &languages)?;
+            let context = generate::Context {
+                languages: &languages,
+                constants: &constants,
+                interactive,
+                validators: &validators,
+            };
+            let on_case = &mut |_: &str| on_event(Event::Generated { unit: 0 });
+            let generated = generate::generate(&recipe, &context, on_case)?;
+            let (diff, trash) = if request.check {
+                (generate::compare(&root, &generated)?, None)
+            } else {
+                let applied = generate::apply(&root, &generated, request.force)?;
+                (applied.diff, applied.trash)
+            };
+            let report = PackageGenerated {
+                package: name.clone(),
+                generated,
+                diff,
+                check: request.check,
+                trash,
+                elapsed: started.elapsed(),
+            };
+            let result = Finished::PackageGenerated(&report);
+            on_event(Event::UnitFinished { unit: 0, result });
+            Ok(report)
+        })?;
+        let (generated, diff) = (report.generated, report.diff);
         if !generated.failed.is_empty() {
             // As `bt generate`: the rest is made (and written), the failed entries said, and
             // the run fails.

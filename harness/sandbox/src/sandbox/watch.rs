@@ -17,7 +17,7 @@
 //!   every core at once: a program that ends in time is never read, one that runs to the
 //!   bound about log2(bound / [`COUNTER_STEP`]) times.
 //!
-//! When one look finds several limits over, the first in [`crate::verdict::classify`]'s order
+//! When one look finds several limits over, the first in the harness's `verdict::classify` order
 //! is the one said: memory, then CPU time, then the wall clock.
 
 use std::time::{Duration, Instant};

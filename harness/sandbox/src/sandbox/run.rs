@@ -30,7 +30,7 @@ pub use super::outcome::{
 pub use super::process::find_program;
 pub use super::request::{wall_limit, Isolation, Limits, Output, RunRequest, Scope, Stdin};
 #[cfg(unix)]
-pub(crate) use super::scratch::scratch_dir;
+pub use super::scratch::scratch_dir;
 #[cfg(unix)]
 pub use super::scratch::scratch_folder;
 

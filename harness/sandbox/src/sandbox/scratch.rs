@@ -183,7 +183,7 @@ pub fn scratch_folder(prefix: &str) -> std::io::Result<tempfile::TempDir> {
 /// A fresh folder under the sandbox's scratch root (a caller's `workdir` that a sandboxed run
 /// can use: the folder of a file-I/O problem, read after the run), or in the temp dir when
 /// that root cannot take it.
-pub(crate) fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
+pub fn scratch_dir() -> Result<tempfile::TempDir, RunError> {
     let prefix = owned_prefix(SCRATCH_PREFIX);
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix);

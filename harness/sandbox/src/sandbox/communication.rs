@@ -108,7 +108,7 @@ fn release([to_manager, to_user]: &[PathBuf; 2]) {
 
 /// Runs the manager and the users to the end of all of them. Errors are the judge's side
 /// only (a FIFO that cannot be made, a program that cannot start).
-pub(crate) fn run_communication(
+pub fn run_communication(
     request: &CommunicationRequest<'_>,
 ) -> Result<CommunicationResult, RunError> {
     if super::interrupt::is_interrupted() {

@@ -525,7 +525,7 @@ const STDERR: usize = 2;
 const PIDFD: usize = 3;
 
 /// Runs the pair to the end of both sides. Errors are the judge's side only.
-pub(crate) fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError> {
+pub fn run_pair(request: &PairRequest<'_>) -> Result<PairResult, RunError> {
     if super::interrupt::is_interrupted() {
         return Err(RunError::Interrupted);
     }

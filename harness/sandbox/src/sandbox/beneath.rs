@@ -22,7 +22,7 @@ use super::outcome::OutputFileError;
 /// Opens the folder `path` (which the judge made) for reading names beneath it. Taken before
 /// the program runs: whatever it renames or replaces meanwhile, the descriptor stays on the
 /// folder it ran in.
-pub(crate) fn open_folder(path: &Path) -> io::Result<OwnedFd> {
+pub fn open_folder(path: &Path) -> io::Result<OwnedFd> {
     let path = CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a path holds a NUL byte"))?;
     // SAFETY: a NUL-terminated path and integer flags; returns a fresh descriptor or -1.
@@ -42,7 +42,7 @@ pub(crate) fn open_folder(path: &Path) -> io::Result<OwnedFd> {
 /// Opens `name` (a plain name, or names joined by `/`) beneath `folder`: every folder on the
 /// way and the file itself without following a link, the file without blocking; only a
 /// regular file is returned.
-pub(crate) fn open_regular(folder: BorrowedFd<'_>, name: &str) -> Result<File, OutputFileError> {
+pub fn open_regular(folder: BorrowedFd<'_>, name: &str) -> Result<File, OutputFileError> {
     let components: Vec<&str> = name.split('/').collect();
     let refused = |component: &str| {
         component.is_empty() || component == "." || component == ".." || component.contains('\0')
@@ -106,7 +106,7 @@ pub(crate) fn open_regular(folder: BorrowedFd<'_>, name: &str) -> Result<File, O
 }
 
 /// Why [`open_regular`] refused a file, in words.
-pub(crate) fn describe(error: &OutputFileError) -> String {
+pub fn describe(error: &OutputFileError) -> String {
     match error {
         OutputFileError::Missing => "it is not there".to_owned(),
         OutputFileError::SymbolicLink(name) => {
@@ -132,7 +132,7 @@ pub(crate) fn read_bounded(file: File, limit: u64) -> Result<Vec<u8>, OutputFile
 }
 
 /// [`open_regular`] then [`read_bounded`].
-pub(crate) fn read_regular(
+pub fn read_regular(
     folder: BorrowedFd<'_>,
     name: &str,
     limit: u64,
@@ -176,14 +176,14 @@ pub(crate) fn place(folder: BorrowedFd<'_>, name: &str, source: &Path) -> io::Re
 /// up); every name below it is a relative path of plain parts, walked without following a
 /// link, so a link planted anywhere below makes the operation fail instead of reaching out.
 #[derive(Debug)]
-pub(crate) struct Beneath {
+pub struct Beneath {
     fd: OwnedFd,
     path: PathBuf,
 }
 
 /// What a name beneath a folder is, not following a link.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Entry {
+pub enum Entry {
     File {
         len: u64,
     },
@@ -195,7 +195,7 @@ pub(crate) enum Entry {
 
 impl Beneath {
     /// Opens the folder `path`.
-    pub(crate) fn open(path: &Path) -> io::Result<Beneath> {
+    pub fn open(path: &Path) -> io::Result<Beneath> {
         let c_path = CString::new(path.as_os_str().as_bytes())
             .map_err(|_| invalid("a path holds a NUL byte"))?;
         // SAFETY: a NUL-terminated path and integer flags; returns a fresh descriptor or -1.
@@ -217,23 +217,23 @@ impl Beneath {
 
     /// Makes the folder `path` (and its parents) where missing, then opens it: for a folder
     /// of the user's own, such as the cache.
-    pub(crate) fn create(path: &Path) -> io::Result<Beneath> {
+    pub fn create(path: &Path) -> io::Result<Beneath> {
         std::fs::create_dir_all(path)?;
         Beneath::open(path)
     }
 
     /// Where it is, for messages.
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// The path of `name` below it, for messages.
-    pub(crate) fn join(&self, name: &str) -> PathBuf {
+    pub fn join(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
 
     /// The folder `name` below, made with its parents where missing (mode 0755).
-    pub(crate) fn make_folders(&self, name: &str) -> io::Result<Beneath> {
+    pub fn make_folders(&self, name: &str) -> io::Result<Beneath> {
         let parts = parts(name)?;
         let mut here: Option<OwnedFd> = None;
         for part in &parts {
@@ -255,7 +255,7 @@ impl Beneath {
     }
 
     /// The folder `name` below, if it is there; a link or a file on the way is an error.
-    pub(crate) fn folder(&self, name: &str) -> io::Result<Option<Beneath>> {
+    pub fn folder(&self, name: &str) -> io::Result<Option<Beneath>> {
         let mut here: Option<OwnedFd> = None;
         for part in parts(name)? {
             let at = here.as_ref().map_or(self.fd.as_fd(), AsFd::as_fd);
@@ -273,7 +273,7 @@ impl Beneath {
 
     /// What `name` is, without following it; `None` when nothing (or no folder on the way) is
     /// there.
-    pub(crate) fn entry(&self, name: &str) -> io::Result<Option<Entry>> {
+    pub fn entry(&self, name: &str) -> io::Result<Option<Entry>> {
         let Some((folder, last)) = self.parent(name)? else {
             return Ok(None);
         };
@@ -292,7 +292,7 @@ impl Beneath {
     }
 
     /// Opens the regular file `name` below for reading (see [`open_regular`]).
-    pub(crate) fn open_file(&self, name: &str) -> Result<File, OutputFileError> {
+    pub fn open_file(&self, name: &str) -> Result<File, OutputFileError> {
         open_regular(self.fd.as_fd(), name)
     }
 
@@ -301,7 +301,7 @@ impl Beneath {
     /// renamed over whatever `name` was, so a reader sees the old file or the new one and a
     /// link at `name` is replaced, never written through. The file gets `mode`, or else the
     /// permissions of the file it replaces, or 0644. Returns the bytes written.
-    pub(crate) fn write(
+    pub fn write(
         &self,
         name: &str,
         from: &mut dyn Read,
@@ -341,7 +341,7 @@ impl Beneath {
 
     /// Makes `name` (its folder must be there) a symbolic link to `target`, replacing what it
     /// was (a file or a link, never a folder).
-    pub(crate) fn symlink(&self, name: &str, target: &Path) -> io::Result<()> {
+    pub fn symlink(&self, name: &str, target: &Path) -> io::Result<()> {
         let (folder, last) = self
             .parent(name)?
             .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "its folder is not there"))?;
@@ -381,7 +381,7 @@ impl Beneath {
 
     /// Removes the file or link `name` (never where a link leads); `false` when it was not
     /// there.
-    pub(crate) fn remove(&self, name: &str) -> io::Result<bool> {
+    pub fn remove(&self, name: &str) -> io::Result<bool> {
         let Some((folder, last)) = self.parent(name)? else {
             return Ok(false);
         };
@@ -395,7 +395,7 @@ impl Beneath {
 
     /// Removes `name` and, when it is a folder, everything in it; a link in it is removed as a
     /// link. Nothing is there afterwards; it was not there is fine.
-    pub(crate) fn remove_all(&self, name: &str) -> io::Result<()> {
+    pub fn remove_all(&self, name: &str) -> io::Result<()> {
         let Some((folder, last)) = self.parent(name)? else {
             return Ok(());
         };
@@ -406,7 +406,7 @@ impl Beneath {
     /// Moves the file or link `name` to `to_name` below `to` (whose folder must be there): a
     /// rename where both are on one file system, else a copy (a link copied as a link, a file
     /// read without following) and a removal.
-    pub(crate) fn move_to(&self, name: &str, to: &Beneath, to_name: &str) -> io::Result<()> {
+    pub fn move_to(&self, name: &str, to: &Beneath, to_name: &str) -> io::Result<()> {
         let (from_folder, from_last) = self
             .parent(name)?
             .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "it is not there"))?;

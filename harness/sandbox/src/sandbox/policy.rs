@@ -20,7 +20,7 @@ pub fn set_mode(mode: Mode) {
     MODE.store(mode as u8, Ordering::SeqCst);
 }
 
-pub(crate) fn mode() -> Mode {
+pub fn mode() -> Mode {
     match MODE.load(Ordering::SeqCst) {
         0 => Mode::Required,
         2 => Mode::Off,
@@ -29,14 +29,14 @@ pub(crate) fn mode() -> Mode {
 }
 
 /// How the next program under test runs.
-pub(crate) enum Decision {
+pub enum Decision {
     Sandboxed,
     Plain,
     /// `required`, and the sandbox cannot be made: why.
     Refused(String),
 }
 
-pub(crate) fn decide() -> Decision {
+pub fn decide() -> Decision {
     if super::helper::helper().is_none() || mode() == Mode::Off {
         return Decision::Plain;
     }
@@ -52,7 +52,7 @@ pub(crate) fn decide() -> Decision {
 
 /// Why a program that asks for the sandbox would run without it here, or `None` when it is
 /// sandboxed (or refused, when judge.toml requires the sandbox and it cannot be made).
-pub(crate) fn plain_because() -> Option<String> {
+pub fn plain_because() -> Option<String> {
     if super::helper::helper().is_none() {
         return Some("the sandbox helper is not enabled in this process".to_owned());
     }
@@ -66,7 +66,7 @@ pub(crate) fn plain_because() -> Option<String> {
 }
 
 /// Whether judge.toml requires the sandbox (and this process may use it).
-pub(crate) fn required() -> bool {
+pub fn required() -> bool {
     super::helper::helper().is_some() && mode() == Mode::Required
 }
 
@@ -76,14 +76,14 @@ pub(crate) fn required() -> bool {
     "`{config}` says `sandbox = \"required\"`, but this machine cannot make the sandbox: {why} \
      (hint: `harness doctor` says what is missing; `sandbox = \"auto\"` runs without it)"
 )]
-pub(crate) struct Unavailable {
+pub struct Unavailable {
     config: String,
     why: String,
 }
 
 /// Checks, once and before anything runs, that a required sandbox can be made: a machine
 /// without it fails the command here, not each case with a judge error.
-pub(crate) fn check_required(config: &std::path::Path) -> Result<(), Unavailable> {
+pub fn check_required(config: &std::path::Path) -> Result<(), Unavailable> {
     if mode() != Mode::Required || super::helper::helper().is_none() {
         return Ok(());
     }
@@ -173,7 +173,7 @@ fn kernel_memory_bounds() -> String {
 /// (without root): what their memory figure counts of the kernel's, and what not. `None` where
 /// a cgroup charges it all, or where programs are not sandboxed (the fallback warning says
 /// more then).
-pub(crate) fn memory_note() -> Option<String> {
+pub fn memory_note() -> Option<String> {
     if super::helper::helper().is_none() || mode() == Mode::Off || super::cgroup::available() {
         return None;
     }

@@ -36,14 +36,14 @@
 
 // Data and system calls.
 #[cfg(unix)]
-pub(crate) mod beneath;
+pub mod beneath;
 #[cfg(target_os = "linux")]
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod filter;
 #[cfg(target_os = "linux")]
 mod helper;
-pub(crate) mod interrupt;
+pub mod interrupt;
 mod mode;
 mod outcome;
 #[cfg(unix)]
@@ -55,7 +55,7 @@ mod scratch;
 mod spawn;
 #[cfg(target_os = "linux")]
 mod sys;
-pub(crate) mod transcript;
+pub mod transcript;
 #[cfg(target_os = "linux")]
 mod view;
 #[cfg(target_os = "linux")]
@@ -80,11 +80,11 @@ mod unix;
 mod zygote;
 
 // Whether to sandbox; the interactive pair; the entry points.
-pub(crate) mod collect;
+pub mod collect;
 #[cfg(unix)]
-pub(crate) mod communication;
+pub mod communication;
 #[cfg(unix)]
-pub(crate) mod pair;
+pub mod pair;
 #[cfg(target_os = "linux")]
 mod policy;
 pub mod run;
@@ -101,7 +101,7 @@ pub use policy::enable;
 #[cfg(target_os = "linux")]
 pub use policy::shutdown;
 #[cfg(target_os = "linux")]
-pub(crate) use policy::{
+pub use policy::{
     check_required, fallback_warning, memory_note, plain_because, required, set_mode, support,
 };
 #[cfg(target_os = "linux")]
@@ -112,7 +112,7 @@ pub(crate) use policy::{decide, Decision};
 /// re-executing this binary. Called first thing in `cli::main`, before clap or any thread:
 /// making a user namespace needs a single-threaded process.
 #[cfg(target_os = "linux")]
-pub(crate) fn enter_helper_if_asked() {
+pub fn enter_helper_if_asked() {
     let mut args = std::env::args_os().skip(1);
     match args.next() {
         Some(arg) if arg == zygote::ZYGOTE_ARG => zygote::main(args.next().as_deref()),

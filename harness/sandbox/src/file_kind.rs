@@ -10,7 +10,7 @@ use std::path::Path;
 /// `None` for a regular file (after following symbolic links); otherwise what it is, in words
 /// for an error message: "a FIFO", "a directory"…. A path that cannot be read is left to the
 /// read that follows, whose error says why.
-pub(crate) fn not_regular(path: &Path) -> Option<&'static str> {
+pub fn not_regular(path: &Path) -> Option<&'static str> {
     let metadata = std::fs::metadata(path).ok()?;
     describe(&metadata)
 }
@@ -20,7 +20,7 @@ fn describe(metadata: &Metadata) -> Option<&'static str> {
 }
 
 /// The same for a file type already known (an `lstat`'s, which may be a symbolic link).
-pub(crate) fn of_type(kind: FileType) -> Option<&'static str> {
+pub fn of_type(kind: FileType) -> Option<&'static str> {
     if kind.is_file() {
         None
     } else if kind.is_dir() {
