@@ -330,3 +330,24 @@ fn an_output_only_tasks_answer_files_score_as_its_tests_expect() {
         assert_eq!(output.status.code(), Some(code), "{answers}");
     }
 }
+
+/// cmstestsuite's `twosteps` (CMS `TwoSteps`, white diff, Sum 50 a case), laid out as a TPS
+/// folder, the on-disk format TwoSteps is read from (no `italy_yaml` folder can say it): its
+/// `manager.c` the grader compiled with the submission, run twice with a FIFO between the
+/// runs. Tests.py: correct 100, half-correct 50, incorrect 0; each submission is its
+/// `-first.c` and `twosteps-correct-second.c` one after the other.
+#[test]
+fn cmstestsuite_two_steps_submissions_score_as_its_tests_expect() {
+    let project = Project::new()
+        .tree("twosteps", &fixtures().join("twosteps"))
+        .tree("code", &fixtures().join("code"));
+    for (file, verdict, score) in [
+        ("twosteps-correct.c", "AC", 100.0),
+        ("twosteps-half-correct.c", "WA", 50.0),
+        ("twosteps-incorrect.c", "WA", 0.0),
+    ] {
+        let (got, points, code) = judged(&project, "twosteps", file);
+        assert_eq!((got.as_str(), points), (verdict, score), "{file}");
+        assert_eq!(code, Some(if verdict == "AC" { 0 } else { 1 }), "{file}");
+    }
+}

@@ -243,6 +243,31 @@ fn a_stub_is_compiled_with_the_contestants_function() {
     );
 }
 
+/// A manager that answers WA and closes its FIFOs before its process, which then asserts on
+/// the end of file: RE on every case, as CMS decides once all have ended (a user's failure
+/// before the manager's outcome), however the ends of the two reached the judge. Before, the
+/// order the judge saw them in decided it: RE or WA from one case to the next.
+#[test]
+fn a_user_that_crashes_after_the_manager_closed_is_re_on_every_case() {
+    let mut project = doubling(
+        "import sys\nsys.stdin.read()\nopen(sys.argv[2], 'w').close()\nopen(sys.argv[1]).close()\nprint(0.0)\nprint('translate:wrong', file=sys.stderr)\n",
+        1,
+    )
+    .file(
+        "eof.py",
+        "import sys\nline = sys.stdin.readline()\nassert line, 'the manager closed'\n",
+    );
+    for case in 2..=20 {
+        project = project.case("double", &case.to_string(), "21\n", "");
+    }
+    let rows = judge(&project, &["double", "eof.py", "-j", "2"], FAILED);
+    assert_eq!(rows.len(), 20);
+    for (verdict, reason) in &rows {
+        assert_eq!(verdict, "RE", "{rows:?}");
+        assert!(reason.contains("exit"), "{rows:?}");
+    }
+}
+
 #[test]
 fn communication_keys_are_checked_at_their_line() {
     for (table, says) in [

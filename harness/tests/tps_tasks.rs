@@ -2,7 +2,8 @@
 //! `tests/`, `grader/cpp/` compiled with each submission, the testlib checker in `checker/`,
 //! and `solutions.json`'s verdicts; an OutputOnly task's answer files judged by its checker
 //! and scored by subtask; a Communication task's `grader/manager.cpp` talking with the grader
-//! through FIFOs, its output judged by the checker. The tasks are TPS's own samples (see
+//! through FIFOs, its output judged by the checker; a TwoSteps task's program, built with its
+//! grader, run twice with a FIFO between the runs. The tasks are TPS's own samples (see
 //! `tests/fixtures/tps/README.md`).
 #![cfg(unix)]
 
@@ -159,17 +160,19 @@ fn malformed_problem_json_names_its_line_and_column() {
         .run();
 }
 
+/// A type TPS's scripts do not have (CMS's TPS loader also knows `Notice`, a task with
+/// nothing to submit) is refused by name, not judged as something else.
 #[test]
-fn task_types_not_read_yet_are_refused_by_name() {
+fn task_types_not_read_are_refused_by_name() {
     let project = project();
     project.write(
         "mountains/problem.json",
-        "{\"name\": \"mountains\", \"type\": \"TwoSteps\"}\n",
+        "{\"name\": \"mountains\", \"type\": \"Notice\"}\n",
     );
     project
         .args(["verify", "mountains"])
         .status(2)
-        .stderr_contains("a TPS `TwoSteps` task")
+        .stderr_contains("a TPS `Notice` task")
         .run();
 }
 
@@ -297,4 +300,101 @@ fn an_output_only_answer_that_is_a_link_a_fifo_or_huge_gets_a_verdict() {
     assert!(rows[1].2.contains("FIFO"), "{rows:?}");
     assert_eq!(rows[2].1, "OLE", "{rows:?}");
     assert_eq!(score, 0.0);
+}
+
+/// TPS's TwoSteps sample `coins`, cut to one test a subtask, its checker given the testlib
+/// `mountains` ships (the same file in every TPS sample).
+fn coins() -> Project {
+    let testlib = std::fs::read_to_string(fixtures().join("mountains/checker/testlib.h")).unwrap();
+    Project::new()
+        .tree("coins", &fixtures().join("coins"))
+        .file("coins/checker/testlib.h", &testlib)
+}
+
+#[test]
+fn the_two_steps_samples_submissions_get_what_solutions_json_says() {
+    let (got, code) = verified(&coins(), "coins");
+    let entry = |verdict: &str, score: f64| (verdict.to_string(), score);
+    // solutions.json: coins.cpp the model solution; k8 incorrect, correct on k8 (which
+    // includes k64: 10 + 15); c2 incorrect, correct on c2 (10); wa and tof incorrect.
+    assert_eq!(
+        got,
+        BTreeMap::from([
+            ("coins/solution/c2.cpp".into(), entry("WA", 10.0)),
+            ("coins/solution/coins.cpp".into(), entry("AC", 100.0)),
+            ("coins/solution/k8.cpp".into(), entry("WA", 25.0)),
+            ("coins/solution/tof.cpp".into(), entry("WA", 0.0)),
+            ("coins/solution/wa.cpp".into(), entry("WA", 0.0)),
+        ])
+    );
+    assert_eq!(code, Some(0));
+}
+
+/// The grader is the task's (CMS's `manager.%l`): one that does not build names itself and
+/// stops the task (exit 2), never the contestant's CE.
+#[test]
+fn a_two_steps_grader_that_does_not_build_is_named() {
+    let project = coins();
+    let grader = project.path().join("coins/grader/cpp/grader.cpp");
+    let mut text = std::fs::read_to_string(&grader).unwrap();
+    text.push_str("int main( {\n");
+    std::fs::write(&grader, text).unwrap();
+    project
+        .args(["judge", "coins", "coins/solution/coins.cpp"])
+        .status(2)
+        .stderr_contains("grader/cpp/grader.cpp")
+        .stderr_contains("does not compile on its own")
+        .run();
+}
+
+/// A crash of the judge's own part (the checker of the second run's output) is a judge
+/// error (exit 3), never the contestant's WA.
+#[test]
+fn a_two_steps_checker_that_crashes_is_a_judge_error() {
+    let project = coins();
+    project.write(
+        "coins/checker/checker.cpp",
+        "#include <cstdlib>\nint main() { std::abort(); }\n",
+    );
+    project
+        .args([
+            "judge",
+            "coins",
+            "coins/solution/coins.cpp",
+            "--case",
+            "1-01",
+        ])
+        .status(3)
+        .stdout_contains("JE")
+        .run();
+}
+
+/// A second run that dies before it opens the FIFO: the first, waiting in its open, is let go
+/// (it then writes to no reader) rather than left to its wall bound, and the case is RE.
+#[test]
+fn a_two_steps_run_that_crashes_is_re() {
+    let project = coins();
+    project.write(
+        "crash.cpp",
+        r#"#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+// The second run (arguments `1 fifo`) dies before the grader's main.
+__attribute__((constructor)) static void second_dies() {
+    char args[256] = {0};
+    std::FILE* cmdline = std::fopen("/proc/self/cmdline", "rb");
+    std::size_t n = cmdline ? std::fread(args, 1, sizeof args - 1, cmdline) : 0;
+    std::size_t step = std::strlen(args) + 1;
+    if (step < n && std::strcmp(args + step, "1") == 0) std::abort();
+}
+std::vector<int> coin_flips(std::vector<int> b, int c) { return {0}; }
+int find_coin(std::vector<int> b) { return 0; }
+"#,
+    );
+    project
+        .args(["judge", "coins", "crash.cpp", "--case", "1-01"])
+        .status(1)
+        .stdout_contains("RE")
+        .run();
 }

@@ -135,6 +135,7 @@ fn measure(
         jobs: 1,
         interactor: None,
         communication: None,
+        two_steps: false,
         files: &harness::judge::STANDARD_IO,
         scoring: None,
         beside: &[],

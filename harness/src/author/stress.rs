@@ -185,6 +185,7 @@ pub fn stress(
         jobs: 1,
         interactor: setup.interactor.as_deref(),
         communication: None,
+        two_steps: false,
         // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
         files: &judge::STANDARD_IO,
         scoring: None,
@@ -344,6 +345,7 @@ pub fn rerun(
             jobs: 1,
             interactor: setup.interactor.as_deref(),
             communication: None,
+            two_steps: false,
             files: &judge::STANDARD_IO,
             beside: &[],
             scoring: None,

@@ -239,6 +239,7 @@ impl JudgeToml<'_> {
             output_only: problem.output_only,
             graders,
             communication,
+            two_steps: false,
             files: FileIo {
                 input: problem.input_file,
                 output: problem.output_file,

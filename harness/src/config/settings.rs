@@ -89,6 +89,9 @@ pub struct Problem {
     /// A communication task (CMS `Communication`): a manager talks with the contestant's
     /// processes through FIFOs and gives the score.
     pub communication: Option<Communication>,
+    /// A two-step task (CMS `TwoSteps`): each case runs the submission twice, the first run's
+    /// FIFO the second's source (`judge::two_steps`). Read from packages only.
+    pub two_steps: bool,
     /// File I/O instead of stdin and stdout.
     pub files: FileIo,
     /// A problem package (Kattis/ICPC or Polygon folder) this problem is read from: its cases,

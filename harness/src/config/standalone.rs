@@ -73,6 +73,7 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         output_only: false,
         graders: Default::default(),
         communication: None,
+        two_steps: false,
         files: FileIo::default(),
         name,
         package: None,

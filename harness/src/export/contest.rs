@@ -290,6 +290,7 @@ fn leaves_out(error: &ExportError) -> bool {
             | ExportError::NotKattis { .. }
             | ExportError::OutputOnly { .. }
             | ExportError::Communication { .. }
+            | ExportError::TwoSteps { .. }
     )
 }
 

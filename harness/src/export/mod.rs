@@ -73,6 +73,8 @@ pub enum ExportError {
     OutputOnly { problem: String },
     #[error("problem `{problem}` is a communication task ({processes} contestant process(es) talking with a manager through FIFOs), which the package this writes cannot say: the Kattis format's interactive problems run one submission against an output validator that speaks its own protocol (exit 42/43, a feedback folder), not a CMS manager, and DOMjudge runs the same (hint: judge it with `harness judge {problem} FILE` or `harness verify {problem}`)")]
     Communication { problem: String, processes: usize },
+    #[error("problem `{problem}` is a two-step task (its program, built with the grader, run twice with a FIFO between the runs, as CMS's TwoSteps), which the package this writes cannot say: a Kattis or DOMjudge problem runs its submission once a case (hint: judge it with `harness judge {problem} FILE` or `harness verify {problem}`)")]
+    TwoSteps { problem: String },
     #[error("problem `{problem}` is scored, and its scoring cannot be exported: {why}")]
     Scoring { problem: String, why: String },
     #[error(transparent)]
@@ -485,6 +487,11 @@ fn refuse_task_type(problem: &Problem) -> Result<(), ExportError> {
         return Err(ExportError::Communication {
             problem: problem.name.clone(),
             processes: communication.processes,
+        });
+    }
+    if problem.two_steps {
+        return Err(ExportError::TwoSteps {
+            problem: problem.name.clone(),
         });
     }
     Ok(())

@@ -384,6 +384,7 @@ fn measure_program(
         jobs: settings.jobs.max(1),
         interactor: interactor.map(|shared| &**shared),
         communication: None,
+        two_steps: problem.two_steps,
         files: &problem.files,
         scoring: scoring.as_deref(),
         beside: &[],

@@ -166,6 +166,10 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
         );
     }
     #[cfg(unix)]
+    if settings.two_steps {
+        return with_input(super::two_steps::judge_case(program, case, settings), case);
+    }
+    #[cfg(unix)]
     if let Some(interactor) = settings.interactor {
         return with_input(
             interactive::judge_case(program, case, settings, interactor),
@@ -233,6 +237,7 @@ mod tests {
             jobs,
             interactor: None,
             communication: None,
+            two_steps: false,
             files: &STANDARD_IO,
             scoring: None,
             beside: &[],

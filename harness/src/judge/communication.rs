@@ -244,7 +244,7 @@ pub fn judge_case(
         )
     };
     let judgement = blame::blame(&result.users, &limits, &said, settings.scoring.is_some());
-    let runs = || result.users.iter().map(|(run, _)| run);
+    let runs = || result.users.iter();
     let cpu_time = runs().map(|run| run.cpu_time).sum();
     let stderr: Vec<u8> = runs()
         .flat_map(|run| run.stderr_tail.iter().copied())

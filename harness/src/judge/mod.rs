@@ -1,7 +1,7 @@
 //! Judges one program on a list of cases: run each under the limits, classify, check
-//! (`plain`, `interactive`, `multipass`, `run_twice`; the pool of workers in `cases`); a suite, a
-//! submission, verify and calibrate on top. It reports through events and returns outcomes;
-//! it never prints.
+//! (`plain`, `interactive`, `multipass`, `run_twice`, `communication`, `two_steps`; the pool
+//! of workers in `cases`); a suite, a submission, verify and calibrate on top. It reports
+//! through events and returns outcomes; it never prints.
 
 pub(crate) mod answers;
 pub(crate) mod calibrate;
@@ -18,6 +18,8 @@ pub(crate) mod scoring;
 pub(crate) mod stored;
 pub(crate) mod submission;
 pub(crate) mod suite;
+#[cfg(unix)]
+pub(crate) mod two_steps;
 pub(crate) mod verify;
 
 pub use crate::results::case::{

@@ -39,6 +39,8 @@ pub struct JudgeSettings<'a> {
     /// For a communication task: the manager each case's processes talk with.
     #[cfg(unix)]
     pub communication: Option<&'a crate::check::manager::Manager>,
+    /// A two-step task: each case runs the program twice through a FIFO (`two_steps`).
+    pub two_steps: bool,
     /// Input and output files instead of stdin and stdout, for file-I/O problems.
     pub files: &'a FileIo,
     /// A scored problem's rules: each case is scored as soon as it is checked.
@@ -83,10 +85,28 @@ pub(crate) struct CaseRun {
 /// Runs `program` on the case's input under the limits: the first half of judging a case,
 /// for callers that prepare the answer meanwhile (stress runs the reference alongside).
 pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) -> CaseRun {
+    run_step(program, case, settings, None)
+}
+
+/// One run of a two-step task (`two_steps`): its step's arguments after the program's, its
+/// stdin, and the caller's folder (under the sandbox's scratch root) to run in.
+pub(crate) struct Step<'a> {
+    pub args: &'a [OsString],
+    pub stdin: Stdin<'a>,
+    pub workdir: &'a std::path::Path,
+}
+
+/// [`run_case`], or one step of a two-step task's case.
+pub(crate) fn run_step(
+    program: &Program,
+    case: &Case,
+    settings: &JudgeSettings<'_>,
+    step: Option<Step<'_>>,
+) -> CaseRun {
     let files = settings.files;
     // As on the judges that use files, stdin is empty when the input is a file, which the
     // runner copies into the program's folder under the problem's name.
-    let (stdin, input) = match &files.input {
+    let (mut stdin, input) = match &files.input {
         Some(name) => (Stdin::Null, Some((name.as_str(), case.input.as_path()))),
         None => (Stdin::File(&case.input), None),
     };
@@ -99,7 +119,13 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
                 .map(|(name, path)| (name.as_str(), path.as_path())),
         )
         .collect();
-    let args = case_args(program, case);
+    let mut args = case_args(program, case);
+    let mut workdir = None;
+    if let Some(step) = step {
+        args.extend(step.args.iter().cloned());
+        stdin = step.stdin;
+        workdir = Some(step.workdir);
+    }
     let env = program.env();
     let request = RunRequest::new(&program.executable, settings.limits)
         .args(&args)
@@ -109,11 +135,27 @@ pub(crate) fn run_case(program: &Program, case: &Case, settings: &JudgeSettings<
         .files(&inputs)
         .output_file(files.output.as_deref())
         .syscall_filter(program.syscall_filter)
-        .isolation(Isolation::Sandbox);
+        .isolation(Isolation::Sandbox)
+        .workdir(workdir);
     CaseRun {
         result: run::run(&request),
         sanitized: program.sanitized.clone(),
         shown: program.shown.clone(),
+    }
+}
+
+impl CaseRun {
+    /// Whether the run itself failed (crashed, broke a limit, or could not run), before any
+    /// output of it is judged.
+    pub(crate) fn failed(&self, limits: &Limits) -> bool {
+        self.result
+            .as_ref()
+            .map_or(true, |result| verdict::classify(result, limits).is_some())
+    }
+
+    /// Its measurements, when it ran.
+    pub(crate) fn result(&self) -> Option<&run::RunResult> {
+        self.result.as_ref().ok()
     }
 }
 

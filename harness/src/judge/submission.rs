@@ -403,6 +403,7 @@ pub fn judge_built(
         jobs: options.jobs.max(1),
         interactor: plan.interactor.as_deref(),
         communication: plan.communication.as_deref(),
+        two_steps: problem.two_steps,
         files: &problem.files,
         scoring: plan.scoring.as_deref(),
         beside: &beside_files,

@@ -236,6 +236,7 @@ pub fn run(
             jobs,
             interactor: plan.interactor.as_deref(),
             communication: None,
+            two_steps: false,
             files: &problem.files,
             scoring: plan.scoring.as_deref(),
             beside: &[],

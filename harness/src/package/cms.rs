@@ -129,6 +129,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             files
         },
         communication,
+        two_steps: false,
         ..scored_task(
             Task {
                 root,
@@ -191,6 +192,7 @@ pub(super) fn scored_task(
         files: crate::config::FileIo::default(),
         graders,
         communication: None,
+        two_steps: false,
     }
 }
 

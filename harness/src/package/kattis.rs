@@ -190,6 +190,7 @@ pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
         include: None,
         files: crate::config::FileIo::default(),
         communication: None,
+        two_steps: false,
         graders: Default::default(),
     })
 }

@@ -224,6 +224,7 @@ pub fn load(
         output_only: package.output_only,
         graders: package.graders.clone(),
         communication,
+        two_steps: package.two_steps,
         files: package.files.clone(),
         reference: None,
         cases: package.root.join(match package.format {

@@ -182,6 +182,10 @@ pub struct Package {
     /// manager and how the contestant's processes talk with it; the stub they are compiled
     /// with is in [`Package::graders`].
     pub communication: Option<PackageCommunication>,
+    /// A two-step task (CMS `TwoSteps`, TPS's `"type": "TwoSteps"`): the submission, built
+    /// with the task's grader (CMS's `manager`), runs twice on each case, the first run
+    /// writing into a FIFO the second reads (see `judge::two_steps`).
+    pub two_steps: bool,
 }
 
 /// A package's communication task, before its manager is built.

@@ -267,6 +267,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         files,
         include: Some(include).filter(|d| d.join("testlib.h").is_file()),
         communication: None,
+        two_steps: false,
         graders,
     })
 }

@@ -8,7 +8,8 @@
 //! `solution/`. A subtask scores as CMS's GroupMin does. An `OutputOnly` task's tests are
 //! `01`, `02`, … through `gen/data`, and its answers are judged as files (`output_01.txt`).
 //! A `Communication` task runs its `grader/manager.cpp` with the grader as the stub (see
-//! [`communication_of`]).
+//! [`communication_of`]). A `TwoSteps` task is a Batch task with a grader whose program runs
+//! twice on each case, as CMS runs the TwoSteps task TPS exports (`judge::two_steps`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -103,13 +104,13 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let problem: ProblemJson = read_json(&root, &json_path)?;
     let kind = problem.kind.as_deref().unwrap_or("Batch");
     let output_only = match kind {
-        "Batch" | "Communication" => false,
+        "Batch" | "Communication" | "TwoSteps" => false,
         "OutputOnly" => true,
         _ => {
             return Err(PackageError::Unsupported {
                 path: json_path,
                 message: format!(
-                    "a TPS `{kind}` task: only Batch (with or without a grader), OutputOnly and Communication tasks are read from TPS folders yet (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
+                    "a TPS `{kind}` task: only Batch (with or without a grader), OutputOnly, Communication and TwoSteps tasks are read from TPS folders (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
                 ),
             })
         }
@@ -146,6 +147,15 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let validation = checker_of(&root, has_checker)?;
     let grader_name = problem.grader_name.as_deref().unwrap_or("grader");
     let graders = graders_of(&root, problem.has_grader, grader_name)?;
+    let two_steps = kind == "TwoSteps";
+    if two_steps && graders.sources.is_empty() {
+        // CMS's TwoSteps compiles the contestant's code with the task's `manager.%l`, which
+        // TPS exports from the grader: without one, nothing runs the two steps.
+        return Err(invalid(
+            &root.join("grader"),
+            format!("a TwoSteps task needs its grader (`grader/cpp/{grader_name}.cpp`, `c/{grader_name}.c` or `java/{grader_name}.java`), compiled with the contestant's code and run twice"),
+        ));
+    }
     let submissions = solutions_of(&root, &subtasks)?;
     let package = super::cms::scored_task(
         super::cms::Task {
@@ -162,6 +172,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     );
     Ok(Package {
         communication,
+        two_steps,
         ..package
     })
 }
@@ -814,9 +825,16 @@ g 3
             matches!(error, PackageError::Syntax { line: 3, .. }),
             "{error}"
         );
-        std::fs::write(dir.path().join("problem.json"), "{\"type\": \"TwoSteps\"}").unwrap();
+        std::fs::write(dir.path().join("problem.json"), "{\"type\": \"Notice\"}").unwrap();
         let error = open(dir.path()).unwrap_err();
         assert!(matches!(error, PackageError::Unsupported { .. }), "{error}");
-        assert!(error.to_string().contains("`TwoSteps`"), "{error}");
+        assert!(error.to_string().contains("`Notice`"), "{error}");
+        // A TwoSteps task runs its grader twice: without one it is the task's error, named.
+        std::fs::write(dir.path().join("problem.json"), "{\"type\": \"TwoSteps\"}").unwrap();
+        let error = open(dir.path()).unwrap_err().to_string();
+        assert!(
+            error.contains("a TwoSteps task needs its grader"),
+            "{error}"
+        );
     }
 }

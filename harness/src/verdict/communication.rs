@@ -101,36 +101,36 @@ fn with_line(what: String, line: &str) -> String {
     }
 }
 
-/// The one place a communication case's verdict is decided:
+/// The one place a communication case's verdict is decided, once every process has ended and
+/// in CMS's order (`Communication.py`), so that which end the judge noticed first never
+/// matters (a stub that asserts on the end of file of a manager that answered and closed is
+/// the same RE however the two ends were seen):
 ///
-/// 1. a user process broke its own limits (OLE, MLE, TLE), or crashed before the manager had
-///    ended (RE): its verdict, whatever the manager made of it; a crash after the manager's
-///    end (end of file, SIGPIPE) is the manager's doing and not judged;
-/// 2. the user processes' CPU time summed is over the limit: TLE;
-/// 3. the manager failed: judge error;
+/// 1. the manager failed: judge error, whatever the users did (CMS's `success` is false);
+/// 2. a user process failed: broke its own limits (OLE, MLE, TLE) or crashed (RE), the first
+///    in index order; CMS's outcome 0 with that process's failure as its text;
+/// 3. the user processes' CPU time summed is over the limit: TLE;
 /// 4. the manager's score: 1 AC, 0 WA; between, the fraction as the case's credit on a scored
 ///    problem (AC, as CMS's partial outcome), WA on a pass-fail one.
-///
-/// `users` holds each process's run and whether it ended after the manager.
 pub fn blame(
-    users: &[(RunResult, bool)],
+    users: &[RunResult],
     limits: &Limits,
     manager: &ManagerSaid,
     scored: bool,
 ) -> Judgement {
+    if let ManagerSaid::Failed(why) = manager {
+        return Judgement::judge_error(why.clone());
+    }
     let many = users.len() > 1;
-    for (index, (run, after_manager)) in users.iter().enumerate() {
+    for (index, run) in users.iter().enumerate() {
         if let Some(mut judgement) = classify(run, limits) {
-            let own_limit = judgement.verdict != Verdict::RuntimeError;
-            if own_limit || !after_manager {
-                if many {
-                    judgement.reason = format!("process {index}: {}", judgement.reason);
-                }
-                return judgement;
+            if many {
+                judgement.reason = format!("process {index}: {}", judgement.reason);
             }
+            return judgement;
         }
     }
-    let summed: std::time::Duration = users.iter().map(|(run, _)| run.cpu_time).sum();
+    let summed: std::time::Duration = users.iter().map(|run| run.cpu_time).sum();
     if summed > limits.cpu_time {
         return Judgement::new(
             Verdict::TimeLimitExceeded,
@@ -268,21 +268,18 @@ mod tests {
     }
 
     #[test]
-    fn users_are_blamed_before_the_manager_and_their_time_is_summed() {
+    fn the_manager_then_the_users_are_blamed_and_their_time_is_summed() {
         let [one, zero, half] = [1.0, 0.0, 0.5].map(|s| ManagerSaid::Score(s, "msg".into()));
         let failed = ManagerSaid::Failed("the manager exited with 1".into());
-        let ok = |ms| (run(OK, ms, None), false);
-        let crashed = (run(Termination::Signaled(libc::SIGSEGV), 1, None), false);
-        let crashed_after = (run(Termination::Signaled(libc::SIGPIPE), 1, None), true);
-        let slept = (
-            run(
-                Termination::Signaled(libc::SIGKILL),
-                1,
-                Some(LimitHit::WallTime),
-            ),
-            false,
+        let ok = |ms| run(OK, ms, None);
+        let crashed = run(Termination::Signaled(libc::SIGSEGV), 1, None);
+        let piped = run(Termination::Signaled(libc::SIGPIPE), 1, None);
+        let slept = run(
+            Termination::Signaled(libc::SIGKILL),
+            1,
+            Some(LimitHit::WallTime),
         );
-        type Row<'a> = (Vec<(RunResult, bool)>, &'a ManagerSaid, bool, Verdict);
+        type Row<'a> = (Vec<RunResult>, &'a ManagerSaid, bool, Verdict);
         let table: Vec<Row> = vec![
             (vec![ok(1), ok(1)], &one, false, Verdict::Accepted),
             (vec![ok(1)], &zero, false, Verdict::WrongAnswer),
@@ -290,15 +287,23 @@ mod tests {
             (vec![ok(1)], &half, true, Verdict::Accepted),
             // The manager's fault is never the contestant's.
             (vec![ok(1), ok(1)], &failed, false, Verdict::JudgeError),
-            // A user that crashed first: its RE, though the manager then failed too.
+            // A failed manager first, as on CMS, though a user crashed too.
             (
                 vec![ok(1), crashed.clone()],
                 &failed,
                 false,
+                Verdict::JudgeError,
+            ),
+            // A user's crash, whenever it came (SIGPIPE or an assert on the end of file of a
+            // manager that answered and closed): CMS's outcome 0 with the user's failure.
+            (
+                vec![ok(1), crashed.clone()],
+                &one,
+                false,
                 Verdict::RuntimeError,
             ),
-            // SIGPIPE after the manager had ended: the manager's verdict.
-            (vec![crashed_after.clone()], &one, false, Verdict::Accepted),
+            (vec![piped.clone()], &one, false, Verdict::RuntimeError),
+            (vec![piped], &zero, false, Verdict::RuntimeError),
             (vec![slept], &zero, false, Verdict::TimeLimitExceeded),
             // Each within the limit, together over it.
             (

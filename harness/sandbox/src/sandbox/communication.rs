@@ -52,9 +52,9 @@ pub struct CommunicationRequest<'a> {
 /// What each process did.
 #[derive(Debug)]
 pub struct CommunicationResult {
-    /// Each user's own numbers, in index order, and whether it ended after the manager had
-    /// (its end may then be the manager's doing: end of file, SIGPIPE).
-    pub users: Vec<(RunResult, bool)>,
+    /// Each user's own numbers, in index order. Who ended first is not kept: the verdict is
+    /// decided once all have ended, as CMS decides it, whatever order their ends came in.
+    pub users: Vec<RunResult>,
     /// The manager's numbers; its stdout (the score) captured, its stderr's tail the message.
     pub manager: RunResult,
 }
@@ -165,12 +165,11 @@ pub fn run_communication(
                         }
                         (Err(error), _) | (_, Err(error)) => Err(error),
                     };
-                    let ended = Instant::now();
                     let mut idle = idle_since.lock().expect("no thread panics holding it");
                     if running.fetch_sub(1, Ordering::AcqRel) == 1 {
-                        *idle = ended;
+                        *idle = Instant::now();
                     }
-                    Ok::<_, RunError>((result?, ended))
+                    result
                 })
             })
             .collect();
@@ -191,7 +190,6 @@ pub fn run_communication(
             result.stdout = read_score(score, request.stdout_bytes).map_err(RunError::Connect)?;
             Ok(result)
         });
-        let manager_ended = Instant::now();
         // Users whose pair the manager never opened are started now, to end at once.
         while let Some(waiting) = (0..pairs.len()).find(|&i| !opened[i].load(Ordering::Acquire)) {
             release(&pairs[waiting]);
@@ -201,7 +199,7 @@ pub fn run_communication(
         let mut error = None;
         for user in users {
             match user.join().expect("a user's thread does not panic") {
-                Ok((result, ended)) => results.push((result, ended > manager_ended)),
+                Ok(result) => results.push(result),
                 Err(e) => error = error.or(Some(e)),
             }
         }
