@@ -44,22 +44,9 @@ pub(super) fn command(
     timeout: Duration,
 ) -> Judgement {
     let name = shown.unwrap_or(program);
-    let file = tempfile::Builder::new()
-        .prefix("harness-output-")
-        .tempfile()
-        .and_then(|mut file| {
-            file.write_all(output)?;
-            file.flush()?;
-            Ok(file)
-        });
-    let file = match file {
+    let file = match output_file(output, name) {
         Ok(file) => file,
-        Err(err) => {
-            return Judgement::judge_error(format!(
-                "cannot write the output for checker `{}`: {err}",
-                name.display()
-            ))
-        }
+        Err(judgement) => return judgement,
     };
 
     let mut argv: Vec<OsString> = args.iter().map(OsString::from).collect();
@@ -77,23 +64,7 @@ pub(super) fn command(
     drop(file);
     let collected = match ran {
         Ok(collected) => collected,
-        Err(RunError::Spawn { source, .. }) => {
-            let hint = match source.kind() {
-                std::io::ErrorKind::PermissionDenied => " (hint: `chmod +x` it)",
-                std::io::ErrorKind::NotFound => " (hint: check the path in judge.toml)",
-                _ => "",
-            };
-            return Judgement::judge_error(format!(
-                "cannot start checker `{}`: {source}{hint}",
-                name.display()
-            ));
-        }
-        Err(error) => {
-            return Judgement::judge_error(format!(
-                "checker `{}` could not run: {error}",
-                name.display()
-            ))
-        }
+        Err(error) => return run_failed(name, error),
     };
     if interrupt::is_interrupted() {
         // Killed by our own Ctrl-C handler: whatever it shows is not the checker's decision.
@@ -116,6 +87,47 @@ pub(super) fn command(
             &collected.stdout,
             &collected.stderr,
         ),
+    }
+}
+
+/// The contestant's output in a temporary file the checker is given the path of; a judge error
+/// naming the checker when it cannot be written.
+fn output_file(output: &[u8], name: &Path) -> Result<tempfile::NamedTempFile, Judgement> {
+    tempfile::Builder::new()
+        .prefix("harness-output-")
+        .tempfile()
+        .and_then(|mut file| {
+            file.write_all(output)?;
+            file.flush()?;
+            Ok(file)
+        })
+        .map_err(|err| {
+            Judgement::judge_error(format!(
+                "cannot write the output for checker `{}`: {err}",
+                name.display()
+            ))
+        })
+}
+
+/// The judge error of a checker that did not start or could not run, with a hint when the
+/// cause is a common one.
+fn run_failed(name: &Path, error: RunError) -> Judgement {
+    match error {
+        RunError::Spawn { source, .. } => {
+            let hint = match source.kind() {
+                std::io::ErrorKind::PermissionDenied => " (hint: `chmod +x` it)",
+                std::io::ErrorKind::NotFound => " (hint: check the path in judge.toml)",
+                _ => "",
+            };
+            Judgement::judge_error(format!(
+                "cannot start checker `{}`: {source}{hint}",
+                name.display()
+            ))
+        }
+        error => Judgement::judge_error(format!(
+            "checker `{}` could not run: {error}",
+            name.display()
+        )),
     }
 }
 

@@ -184,14 +184,7 @@ pub fn board(rules: &Rules, teams: &[&str], problems: usize, tries: &[Try], view
             }
         })
         .collect();
-    let key = |row: &Row| match rules.kind {
-        Kind::PassFail => (
-            -(row.solved as i64),
-            row.total_minutes,
-            row.last.map_or(i64::MIN, minutes),
-        ),
-        Kind::Score => (-score_key(row.score), 0, row.last.unwrap_or(i64::MIN)),
-    };
+    let key = |row: &Row| rank_key(rules.kind, row);
     rows.sort_by(|a, b| {
         key(a)
             .cmp(&key(b))
@@ -210,25 +203,43 @@ pub fn board(rules: &Rules, teams: &[&str], problems: usize, tries: &[Try], view
         };
     }
     if rules.kind == Kind::PassFail {
-        for problem in 0..problems {
-            let first = rows
-                .iter()
-                .filter_map(|r| r.cells[problem].solved.then_some(r.cells[problem].time?))
-                .min();
-            // A try still without a result before the first solve may be the first solve.
-            let waiting = tries
-                .iter()
-                .filter(|t| t.problem == problem && t.verdict == Verdict::JudgeError)
-                .map(|t| t.time)
-                .min();
-            let first = first.filter(|&solve| waiting.is_none_or(|w| w >= solve));
-            for row in &mut rows {
-                let cell = &mut row.cells[problem];
-                cell.first = cell.solved && first.is_some() && cell.time == first;
-            }
-        }
+        mark_first_solves(&mut rows, problems, tries);
     }
     Board { view, rows }
+}
+
+/// What ranks a row, smallest first: solved, penalty and last solve for pass-fail; score and
+/// last scoring try for a scored contest.
+fn rank_key(kind: Kind, row: &Row) -> (i64, i64, i64) {
+    match kind {
+        Kind::PassFail => (
+            -(row.solved as i64),
+            row.total_minutes,
+            row.last.map_or(i64::MIN, minutes),
+        ),
+        Kind::Score => (-score_key(row.score), 0, row.last.unwrap_or(i64::MIN)),
+    }
+}
+
+/// Marks each problem's first solve, unless a try still without a result came before it.
+fn mark_first_solves(rows: &mut [Row], problems: usize, tries: &[Try]) {
+    for problem in 0..problems {
+        let first = rows
+            .iter()
+            .filter_map(|r| r.cells[problem].solved.then_some(r.cells[problem].time?))
+            .min();
+        // A try still without a result before the first solve may be the first solve.
+        let waiting = tries
+            .iter()
+            .filter(|t| t.problem == problem && t.verdict == Verdict::JudgeError)
+            .map(|t| t.time)
+            .min();
+        let first = first.filter(|&solve| waiting.is_none_or(|w| w >= solve));
+        for row in rows.iter_mut() {
+            let cell = &mut row.cells[problem];
+            cell.first = cell.solved && first.is_some() && cell.time == first;
+        }
+    }
 }
 
 fn pass_fail_cell(rules: &Rules, tries: &[&Try], hidden_from: Option<Millis>) -> Cell {

@@ -83,35 +83,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let (time_limit, memory_limit) = limits(&yaml_path, seconds, megabytes)?;
     let files = file_io(&task, &yaml_path)?;
     let subtasks = gen_subtasks(&root)?;
-    let n_input = match number(&task, &yaml_path, &["n_input"])? {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_INPUTS as f64 => Some(n as usize),
-        Some(n) => {
-            return Err(invalid(
-                &yaml_path,
-                format!("`n_input` is {n}: a count of cases"),
-            ))
-        }
-        None => None,
-    };
-    let n_input = match (n_input, &subtasks) {
-        (Some(n), Some(st)) if st.iter().map(|s| s.1).sum::<usize>() != n => {
-            return Err(invalid(
-                &yaml_path,
-                format!(
-                    "`n_input` is {n}, and `gen/GEN` lists {} cases",
-                    st.iter().map(|s| s.1).sum::<usize>()
-                ),
-            ))
-        }
-        (Some(n), _) => n,
-        (None, Some(st)) => st.iter().map(|s| s.1).sum(),
-        (None, None) => {
-            return Err(invalid(
-                &yaml_path,
-                "no `n_input` and no `gen/GEN`: CMS cannot tell how many cases the task has",
-            ))
-        }
-    };
+    let n_input = case_count(&task, &yaml_path, subtasks.as_deref())?;
     let cases = cases_of(&root, n_input)?;
     let scoring = scoring_of(&task, &yaml_path, subtasks, &cases)?;
     let validation = checker_of(&root)?;
@@ -144,6 +116,40 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
             (submissions, graders),
         )
     })
+}
+
+/// How many cases the task has: task.yaml's `n_input`, which must agree with what `gen/GEN`
+/// lists (`subtasks`) when both are there.
+fn case_count(
+    task: &Value,
+    yaml_path: &Path,
+    subtasks: Option<&[(f64, usize)]>,
+) -> Result<usize, PackageError> {
+    let n_input = match number(task, yaml_path, &["n_input"])? {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_INPUTS as f64 => Some(n as usize),
+        Some(n) => {
+            return Err(invalid(
+                yaml_path,
+                format!("`n_input` is {n}: a count of cases"),
+            ))
+        }
+        None => None,
+    };
+    match (n_input, subtasks) {
+        (Some(n), Some(st)) if st.iter().map(|s| s.1).sum::<usize>() != n => Err(invalid(
+            yaml_path,
+            format!(
+                "`n_input` is {n}, and `gen/GEN` lists {} cases",
+                st.iter().map(|s| s.1).sum::<usize>()
+            ),
+        )),
+        (Some(n), _) => Ok(n),
+        (None, Some(st)) => Ok(st.iter().map(|s| s.1).sum()),
+        (None, None) => Err(invalid(
+            yaml_path,
+            "no `n_input` and no `gen/GEN`: CMS cannot tell how many cases the task has",
+        )),
+    }
 }
 
 /// What names an olympiad task and bounds its runs.

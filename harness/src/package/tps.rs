@@ -103,18 +103,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
     let json_path = root.join("problem.json");
     let problem: ProblemJson = read_json(&root, &json_path)?;
     let kind = problem.kind.as_deref().unwrap_or("Batch");
-    let output_only = match kind {
-        "Batch" | "Communication" | "TwoSteps" => false,
-        "OutputOnly" => true,
-        _ => {
-            return Err(PackageError::Unsupported {
-                path: json_path,
-                message: format!(
-                    "a TPS `{kind}` task: only Batch (with or without a grader), OutputOnly, Communication and TwoSteps tasks are read from TPS folders (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
-                ),
-            })
-        }
-    };
+    let output_only = is_output_only(kind, &json_path)?;
     let name = problem.name.clone().unwrap_or_else(|| file_name(&root));
     let title = problem.title.clone().unwrap_or_else(|| name.clone());
     let (time_limit, memory_limit) =
@@ -175,6 +164,21 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         two_steps,
         ..package
     })
+}
+
+/// Whether the task of type `kind` (problem.json's `type`) is output-only; an error for a type
+/// not read from TPS folders.
+fn is_output_only(kind: &str, json_path: &Path) -> Result<bool, PackageError> {
+    match kind {
+        "Batch" | "Communication" | "TwoSteps" => Ok(false),
+        "OutputOnly" => Ok(true),
+        _ => Err(PackageError::Unsupported {
+            path: json_path.to_path_buf(),
+            message: format!(
+                "a TPS `{kind}` task: only Batch (with or without a grader), OutputOnly, Communication and TwoSteps tasks are read from TPS folders (hint: CMS italy_yaml tasks, Kattis and Polygon packages are read as packages)"
+            ),
+        }),
+    }
 }
 
 /// A Communication task as TPS lays it out and exports it to CMS: the manager
