@@ -110,20 +110,16 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         super::cms::limits(&json_path, problem.time_limit, problem.memory_limit)?;
     let (cases, subtasks) = tests_of(&root, output_only)?;
     let scoring = scoring_of(&root, &subtasks)?;
+    let task = super::cms::Task {
+        root: root.clone(),
+        format: Format::Tps,
+        name,
+        title,
+        limits: (time_limit, memory_limit, "problem.json"),
+    };
     if output_only {
         let validation = checker_of(&root, problem.has_checker)?;
-        return Ok(output_only_task(
-            super::cms::Task {
-                root,
-                format: Format::Tps,
-                name,
-                title,
-                limits: (time_limit, memory_limit, "problem.json"),
-            },
-            scoring,
-            cases,
-            validation,
-        ));
+        return Ok(output_only_task(task, scoring, cases, validation));
     }
     let communication = match kind {
         "Communication" => communication_of(&root, &json_path, &problem)?,
@@ -146,19 +142,7 @@ pub fn open(root: &Path) -> Result<Package, PackageError> {
         ));
     }
     let submissions = solutions_of(&root, &subtasks)?;
-    let package = super::cms::scored_task(
-        super::cms::Task {
-            root,
-            format: Format::Tps,
-            name,
-            title,
-            limits: (time_limit, memory_limit, "problem.json"),
-        },
-        scoring,
-        cases,
-        validation,
-        (submissions, graders),
-    );
+    let package = super::cms::scored_task(task, scoring, cases, validation, (submissions, graders));
     Ok(Package {
         communication,
         two_steps,
