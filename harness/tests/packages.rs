@@ -1036,6 +1036,18 @@ fn a_polygon_run_twice_problem_runs_the_solution_twice_and_blames_the_run() {
         .status(OK)
         .stderr_contains("Binary Twice (Polygon package)")
         .run();
+    // A checker that crashes judging run 1 is the package's fault: a judge error, never the
+    // contestant's WA, and run 2 is not started on what it half wrote.
+    project.write(
+        "twice/files/check.cpp",
+        "#include <cstdlib>\nint main() { std::abort(); }\n",
+    );
+    let rows = run_twice_rows(&project, "twice/solutions/binary.py", 3);
+    assert!(rows.iter().all(|(verdict, _)| verdict == "JE"), "{rows:?}");
+    assert!(
+        !rows.iter().any(|(_, reason)| reason.starts_with("run 2")),
+        "{rows:?}"
+    );
 }
 
 #[test]
