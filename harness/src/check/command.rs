@@ -223,6 +223,12 @@ mod tests {
         path
     }
 
+    /// Runs a shell script `body` (named `name`) as the checker, with `args`.
+    fn run_script(name: &str, body: &str, args: &[&str], timeout: Duration) -> Judgement {
+        let dir = tempfile::tempdir().expect("tempdir");
+        run_command(&script(dir.path(), name, body), args, timeout)
+    }
+
     fn run_command(program: &Path, args: &[&str], timeout: Duration) -> Judgement {
         let dir = tempfile::tempdir().expect("tempdir");
         let input = dir.path().join("case.in");
@@ -240,7 +246,6 @@ mod tests {
     #[test]
     #[rustfmt::skip] // One case per line reads as a table.
     fn command_exit_codes() {
-        let dir = tempfile::tempdir().expect("tempdir");
         let rows: &[(&str, Verdict, &str)] = &[
             ("echo 'ok 1 number' >&2; exit 0", AC, "ok 1 number"),
             ("exit 0", AC, ""),
@@ -259,8 +264,7 @@ mod tests {
             ("kill -SEGV $$", JE, "was killed by SIGSEGV"),
         ];
         for (i, (body, verdict, reason)) in rows.iter().enumerate() {
-            let program = script(dir.path(), &format!("checker{i}.sh"), body);
-            let result = run_command(&program, &[], Duration::from_secs(20));
+            let result = run_script(&format!("checker{i}.sh"), body, &[], Duration::from_secs(20));
             assert_eq!(result.verdict, *verdict, "{body}: {}", result.reason);
             assert!(
                 result.reason.ends_with(reason),
@@ -298,13 +302,12 @@ mod tests {
 
     #[test]
     fn quitp_points_are_the_credit_of_an_accepted_case() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let program = script(
-            dir.path(),
+        let result = run_script(
             "quitp.sh",
             "echo 'points 2.5 half right' >&2; exit 7",
+            &[],
+            Duration::from_secs(20),
         );
-        let result = run_command(&program, &[], Duration::from_secs(20));
         assert_eq!(result.verdict, AC, "{}", result.reason);
         assert_eq!(
             result.credit,
@@ -317,17 +320,16 @@ mod tests {
 
     #[test]
     fn command_gets_args_then_input_output_answer() {
-        let dir = tempfile::tempdir().expect("tempdir");
         // Accepts only when given `--flag`, the input, the output (holding 5) and the answer.
-        let program = script(
-            dir.path(),
+        let result = run_script(
             "args.sh",
             r#"[ "$1" = --flag ] || { echo "bad flag $1" >&2; exit 3; }
 [ "$(cat "$2")" = "2 3" ] || { echo "bad input" >&2; exit 3; }
 [ "$(cat "$3")" = "$(cat "$4")" ] || { echo "wrong answer" >&2; exit 1; }
 echo "ok" >&2"#,
+            &["--flag"],
+            Duration::from_secs(20),
         );
-        let result = run_command(&program, &["--flag"], Duration::from_secs(20));
         assert_eq!(result, Judgement::accepted("ok"));
     }
 
@@ -352,13 +354,12 @@ echo "ok" >&2"#,
 
     #[test]
     fn command_message_is_one_line_and_cut() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let program = script(
-            dir.path(),
+        let result = run_script(
             "long.sh",
             "printf 'wrong\\tanswer %0300d\\n' 0 >&2; exit 1",
+            &[],
+            Duration::from_secs(20),
         );
-        let result = run_command(&program, &[], Duration::from_secs(20));
         assert_eq!(result.verdict, WA);
         assert!(
             result.reason.starts_with("wrong\\tanswer 000"),
@@ -371,11 +372,14 @@ echo "ok" >&2"#,
 
     #[test]
     fn command_timeout_kills_the_checker_and_what_it_started() {
-        let dir = tempfile::tempdir().expect("tempdir");
         // The background sleep holds stderr open: only killing the group lets the judge go on.
-        let program = script(dir.path(), "slow.sh", "sleep 30 & sleep 30");
         let started = Instant::now();
-        let result = run_command(&program, &[], Duration::from_millis(300));
+        let result = run_script(
+            "slow.sh",
+            "sleep 30 & sleep 30",
+            &[],
+            Duration::from_millis(300),
+        );
         assert_eq!(result.verdict, JE);
         assert!(
             result.reason.contains("did not finish"),
@@ -385,9 +389,13 @@ echo "ok" >&2"#,
         assert!(started.elapsed() < Duration::from_secs(10));
 
         // A checker that exits but leaves a child holding the pipes must not hang the judge.
-        let program = script(dir.path(), "leaves.sh", "sleep 30 & echo 'ok' >&2; exit 0");
         let started = Instant::now();
-        let result = run_command(&program, &[], Duration::from_secs(20));
+        let result = run_script(
+            "leaves.sh",
+            "sleep 30 & echo 'ok' >&2; exit 0",
+            &[],
+            Duration::from_secs(20),
+        );
         assert_eq!(result, Judgement::accepted("ok"));
         assert!(started.elapsed() < Duration::from_secs(10));
     }

@@ -673,19 +673,12 @@ mod tests {
         assert_eq!(
             language.compile.unwrap(),
             [
-                "g++",
-                "-O1",
-                "-g",
-                "-fno-omit-frame-pointer",
-                "-fsanitize=address,undefined",
-                "-fno-sanitize-recover=all",
-                "-fno-sanitize=object-size",
-                "-D_GLIBCXX_ASSERTIONS",
-                "-std=c++17",
-                "-o",
-                "{exe}",
-                "{source}"
+                &["g++"][..],
+                &NATIVE_FLAGS,
+                &CXX_FLAGS,
+                &["-std=c++17", "-o", "{exe}", "{source}"]
             ]
+            .concat()
         );
         assert_eq!(language.name, "C++17, sanitized");
         assert_eq!(language.time_multiplier, 2.0);

@@ -342,6 +342,22 @@ mod tests {
         }
     }
 
+    /// A source file `x.EXTENSION` holding `text`, in a folder that lives as long as the first.
+    fn source(extension: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join(format!("x.{extension}"));
+        std::fs::write(&source, text).unwrap();
+        (dir, source)
+    }
+
+    /// The message of a compile that must fail.
+    fn compile_error(language: &Language, source: &Path) -> String {
+        match compile(language, source, 1 << 28).unwrap() {
+            Compiled::CompileError { message, .. } => message,
+            Compiled::Ready(_) => panic!("expected a compile error"),
+        }
+    }
+
     #[test]
     fn placeholders_expand_whole_and_inside_arguments() {
         let template: Vec<String> = ["cc", "-o", "{exe}", "{source}", "-DNAME={source}"]
@@ -355,25 +371,18 @@ mod tests {
 
     #[test]
     fn a_failing_compiler_is_a_compile_error_with_its_message() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "whatever").unwrap();
+        let (_dir, source) = source("sh", "whatever");
         let failing = language(
             "sh",
             Some(&["sh", "-c", "echo 'x.sh:1: error: nope' >&2; exit 1"]),
             &["{exe}"],
         );
-        match compile(&failing, &source, 1 << 28).unwrap() {
-            Compiled::CompileError { message, .. } => assert!(message.contains("error: nope")),
-            Compiled::Ready(_) => panic!("expected a compile error"),
-        }
+        assert!(compile_error(&failing, &source).contains("error: nope"));
     }
 
     #[test]
     fn a_compiler_past_its_limits_is_a_compile_error_that_says_so() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "").unwrap();
+        let (_dir, source) = source("sh", "");
         let limits = CompileLimits {
             time: Duration::from_secs(1),
             memory_bytes: 64 << 20,
@@ -389,10 +398,7 @@ mod tests {
             )
         };
         let started = std::time::Instant::now();
-        let Compiled::CompileError { message, .. } = compile(&sleepy, &source, 1 << 28).unwrap()
-        else {
-            panic!("expected a compile error")
-        };
+        let message = compile_error(&sleepy, &source);
         assert!(started.elapsed() < Duration::from_secs(20));
         assert_eq!(
             message,
@@ -413,10 +419,7 @@ mod tests {
                 &["{exe}"],
             )
         };
-        let Compiled::CompileError { message, .. } = compile(&hungry, &source, 1 << 28).unwrap()
-        else {
-            panic!("expected a compile error")
-        };
+        let message = compile_error(&hungry, &source);
         assert_eq!(
             message,
             "the compiler used more than 64 MiB (compile-memory-limit)"
@@ -425,22 +428,15 @@ mod tests {
 
     #[test]
     fn a_silent_failing_compiler_is_described_by_its_ending() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "").unwrap();
+        let (_dir, source) = source("sh", "");
         let silent = language("sh", Some(&["sh", "-c", "kill -SEGV $$"]), &["{exe}"]);
-        let Compiled::CompileError { message, .. } = compile(&silent, &source, 1 << 28).unwrap()
-        else {
-            panic!("expected a compile error")
-        };
+        let message = compile_error(&silent, &source);
         assert_eq!(message, "the compiler stopped with SIGSEGV");
     }
 
     #[test]
     fn a_missing_compiler_is_named() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.zz");
-        std::fs::write(&source, "").unwrap();
+        let (_dir, source) = source("zz", "");
         let missing = language("zz", Some(&["no-such-compiler-zz", "{source}"]), &["{exe}"]);
         let error = compile(&missing, &source, 1 << 28).unwrap_err().to_string();
         assert!(
@@ -463,9 +459,7 @@ mod tests {
 
     #[test]
     fn interpreted_sources_run_from_a_private_copy() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "echo hi").unwrap();
+        let (_dir, source) = source("sh", "echo hi");
         let shell = language("sh", None, &["sh", "{source}"]);
         let Compiled::Ready(prepared) = compile(&shell, &source, 1 << 28).unwrap() else {
             panic!("expected a program")
@@ -503,9 +497,7 @@ mod tests {
 
     #[test]
     fn the_message_starts_with_the_first_error_and_names_the_users_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "whatever").unwrap();
+        let (_dir, source) = source("sh", "whatever");
         // 20 KiB of errors on stderr: more than the sandbox's stderr tail would keep.
         let noisy = language(
             "sh",
@@ -518,10 +510,7 @@ mod tests {
             ]),
             &["{exe}"],
         );
-        let Compiled::CompileError { message, .. } = compile(&noisy, &source, 1 << 28).unwrap()
-        else {
-            panic!("expected a compile error")
-        };
+        let message = compile_error(&noisy, &source);
         let first = message.lines().next().unwrap();
         assert_eq!(first, format!("{}:1: error: first", source.display()));
         assert!(message.ends_with("… 1971 more lines"), "{message}");
@@ -529,9 +518,7 @@ mod tests {
 
     #[test]
     fn a_compiler_that_writes_no_executable_is_a_configuration_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.sh");
-        std::fs::write(&source, "").unwrap();
+        let (_dir, source) = source("sh", "");
         let lazy = language("sh", Some(&["true"]), &["{exe}"]);
         let error = compile(&lazy, &source, 1 << 28).unwrap_err().to_string();
         assert!(error.contains("did not write `{exe}`"), "{error}");
@@ -540,9 +527,7 @@ mod tests {
 
     #[test]
     fn a_missing_interpreter_is_named_before_compiling() {
-        let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("x.zz");
-        std::fs::write(&source, "").unwrap();
+        let (_dir, source) = source("zz", "");
         let missing = language(
             "zz",
             Some(&["true"]),

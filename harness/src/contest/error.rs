@@ -3,23 +3,13 @@
 
 use std::path::PathBuf;
 
+use crate::package::FileError;
+
 /// Why a contest or its submissions cannot be judged.
 #[derive(Debug, thiserror::Error)]
 pub enum ContestError {
-    #[error("cannot read `{}`: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}:{line}:{column}: {message}", path.display())]
-    Syntax {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("`{}`: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("`{}`: submission `{id}`: {message}", path.display())]
     Submission {
         path: PathBuf,
@@ -32,16 +22,16 @@ pub enum ContestError {
 
 impl ContestError {
     pub(crate) fn invalid(path: impl Into<PathBuf>, message: impl Into<String>) -> ContestError {
-        ContestError::Invalid {
+        ContestError::File(FileError::Invalid {
             path: path.into(),
             message: message.into(),
-        }
+        })
     }
 
     pub(crate) fn read(path: impl Into<PathBuf>, source: std::io::Error) -> ContestError {
-        ContestError::Read {
+        ContestError::File(FileError::Read {
             path: path.into(),
             source,
-        }
+        })
     }
 }

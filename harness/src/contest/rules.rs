@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::error::ContestError;
 use super::scoreboard::{Kind, Rules, ScoreBy};
 use super::time::{self, Millis};
+use crate::package::FileError;
 
 /// DOMjudge's `penalty_time`.
 pub const DEFAULT_PENALTY_MINUTES: i64 = 20;
@@ -89,23 +90,23 @@ fn parse(
         serde_norway::from_str::<Option<Raw>>(text)
             .map_err(|error| {
                 let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-                ContestError::Syntax {
+                ContestError::File(FileError::Syntax {
                     path: path.to_path_buf(),
                     line,
                     column,
                     message: error.to_string(),
-                }
+                })
             })?
             .unwrap_or_default()
     };
     let at = |key: &str, message: String| {
         let (line, column) = key_position(text, key);
-        ContestError::Syntax {
+        ContestError::File(FileError::Syntax {
             path: path.to_path_buf(),
             line,
             column,
             message: format!("`{key}`: {message}"),
-        }
+        })
     };
     let span = |key: &str,
                 value: &Option<Span>,

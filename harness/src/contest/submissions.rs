@@ -18,6 +18,7 @@ use super::error::ContestError;
 use super::time::{self, Millis};
 use crate::compile::Language;
 use crate::package::contest::ContestProblem;
+use crate::package::FileError;
 
 /// The most one submitted file may hold (DOMjudge's default `sourcesize_limit` is 256 KiB).
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
@@ -119,11 +120,13 @@ pub fn read(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ContestError> {
     let text = std::fs::read_to_string(path).map_err(|e| ContestError::read(path, e))?;
-    serde_json::from_str(&text).map_err(|error| ContestError::Syntax {
-        path: path.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
+    serde_json::from_str(&text).map_err(|error| {
+        ContestError::File(FileError::Syntax {
+            path: path.to_path_buf(),
+            line: error.line(),
+            column: error.column(),
+            message: error.to_string(),
+        })
     })
 }
 
@@ -567,11 +570,13 @@ fn times_of(
             if content.is_empty() {
                 continue;
             }
-            let syntax = |message: String| ContestError::Syntax {
-                path: path.clone(),
-                line: line_no,
-                column: line.len() - line.trim_start().len() + 1,
-                message,
+            let syntax = |message: String| {
+                ContestError::File(FileError::Syntax {
+                    path: path.clone(),
+                    line: line_no,
+                    column: line.len() - line.trim_start().len() + 1,
+                    message,
+                })
             };
             let Some((file, when)) = content.rsplit_once(char::is_whitespace) else {
                 return Err(syntax(
@@ -614,11 +619,13 @@ fn times_of(
                         ),
                     )
                 })?;
-                context.check_time(ms).map_err(|why| ContestError::Syntax {
-                    path: path.clone(),
-                    line,
-                    column: 1,
-                    message: format!("`{}`: {why}", f.shown),
+                context.check_time(ms).map_err(|why| {
+                    ContestError::File(FileError::Syntax {
+                        path: path.clone(),
+                        line,
+                        column: 1,
+                        message: format!("`{}`: {why}", f.shown),
+                    })
                 })?;
                 Ok(ms)
             })

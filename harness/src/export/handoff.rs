@@ -152,42 +152,29 @@ impl HandOff {
         self.start.map(format_abstime)
     }
 
-    fn teams_json(&self) -> Value {
+    /// One entry per team, as `entry` writes it.
+    fn per_team(&self, entry: impl Fn(&str, &str) -> Value) -> Value {
         Value::Array(
             self.day
                 .teams
                 .iter()
-                .map(|team| {
-                    json!({
-                        "id": team.id,
-                        "label": team.id,
-                        "name": team.name,
-                        "display_name": team.name,
-                        "group_ids": [GROUP],
-                    })
-                })
+                .map(|team| entry(&team.id, &team.name))
                 .collect(),
         )
+    }
+
+    fn teams_json(&self) -> Value {
+        self.per_team(|id, name| {
+            json!({"id": id, "label": id, "name": name, "display_name": name, "group_ids": [GROUP]})
+        })
     }
 
     /// An account per team, of type `team`, with no password: the hand-off is for re-judging
     /// (an admin submits the tries); DOMjudge can generate passwords should teams log in.
     fn accounts_json(&self) -> Value {
-        Value::Array(
-            self.day
-                .teams
-                .iter()
-                .map(|team| {
-                    json!({
-                        "id": team.id,
-                        "username": team.id,
-                        "name": team.name,
-                        "type": "team",
-                        "team_id": team.id,
-                    })
-                })
-                .collect(),
-        )
+        self.per_team(|id, name| {
+            json!({"id": id, "username": id, "name": name, "type": "team", "team_id": id})
+        })
     }
 
     /// `problem_ids`: the exported problems' ids, by the day's problem index; `start`: the

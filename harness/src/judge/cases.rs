@@ -77,7 +77,7 @@ pub fn judge_cases_with(
         ),
         None => true,
     };
-    let failed = |index: usize, outcome: &CaseOutcome| {
+    let record = |index: usize, outcome: &CaseOutcome| {
         if stop == Stop::AfterFirstFailure && !outcome.verdict.is_accepted() {
             first_failure.fetch_min(index, Ordering::Relaxed);
         }
@@ -94,17 +94,24 @@ pub fn judge_cases_with(
                 );
         }
     };
+    // Judges and scores the case at `index` and records it, if it is still needed.
+    let run = |index: usize, case: &Case| {
+        if !needed(case) {
+            return None;
+        }
+        let mut outcome = judge_case(program, case, settings);
+        scoring::score_case(&mut outcome, settings.scoring);
+        record(index, &outcome);
+        Some(outcome)
+    };
     if jobs == 1 {
         for (index, case) in cases.iter().enumerate() {
             if crate::sandbox::interrupt::is_interrupted() {
                 break;
             }
-            if !needed(case) {
+            let Some(outcome) = run(index, case) else {
                 continue;
-            }
-            let mut outcome = judge_case(program, case, settings);
-            scoring::score_case(&mut outcome, settings.scoring);
-            failed(index, &outcome);
+            };
             on_case(&outcome);
             outcomes[index] = Some(outcome);
             if first_failure.load(Ordering::Relaxed) != usize::MAX {
@@ -117,8 +124,7 @@ pub fn judge_cases_with(
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let sender = sender.clone();
-                let (next, first_failure, failed, needed) =
-                    (&next, &first_failure, &failed, &needed);
+                let (next, first_failure, run) = (&next, &first_failure, &run);
                 let task = crate::sandbox::interrupt::current_task();
                 scope.spawn(move || {
                     crate::sandbox::interrupt::in_task(task, || loop {
@@ -129,12 +135,9 @@ pub fn judge_cases_with(
                         {
                             break;
                         }
-                        if !needed(case) {
+                        let Some(outcome) = run(index, case) else {
                             continue;
-                        }
-                        let mut outcome = judge_case(program, case, settings);
-                        scoring::score_case(&mut outcome, settings.scoring);
-                        failed(index, &outcome);
+                        };
                         if sender.send((index, outcome)).is_err() {
                             break;
                         }

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use serde_norway::Value;
 
+use super::invalid;
 use super::{file_name, Format, Interaction, Package, PackageError, SourceProgram, TimeLimit};
 use crate::case::discover::Case;
 use crate::score::{CaseRule, CaseValue, Group as ScoreGroup, Item, Rule, Scoring};
@@ -30,13 +31,6 @@ const GRADERS: [(&str, &str); 5] = [
 /// The most cases `n_input` may name: far more than any task has.
 const MAX_INPUTS: u64 = 10_000;
 
-fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
-    PackageError::Invalid {
-        path: path.to_path_buf(),
-        message: message.into(),
-    }
-}
-
 fn unsupported(path: &Path, message: impl Into<String>) -> PackageError {
     PackageError::Unsupported {
         path: path.to_path_buf(),
@@ -51,10 +45,7 @@ pub fn is_task(dir: &Path) -> bool {
 
 /// Reads the task folder `root`.
 pub fn open(root: &Path) -> Result<Package, PackageError> {
-    let root = root.canonicalize().map_err(|source| PackageError::Read {
-        path: root.to_path_buf(),
-        source,
-    })?;
+    let root = super::canonical(root)?;
     let yaml_path = root.join("task.yaml");
     super::check_inside(&root, &yaml_path)?;
     let task = super::yaml::read(&yaml_path)?;
@@ -340,10 +331,7 @@ fn read_small(path: &Path) -> Result<String, PackageError> {
     if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
         return Err(invalid(path, "larger than a task's text file: not read"));
     }
-    std::fs::read_to_string(path).map_err(|source| PackageError::Read {
-        path: path.to_path_buf(),
-        source,
-    })
+    super::read_text(path)
 }
 
 /// The cases `input/input%d.txt` and `output/output%d.txt`, named `%03d` as CMS names them.
@@ -565,21 +553,11 @@ fn communication_of(
     yaml_path: &Path,
     manager: SourceProgram,
 ) -> Result<(crate::config::Graders, Option<super::PackageCommunication>), PackageError> {
-    let processes = match number(task, yaml_path, &["num_processes"])? {
-        None => 1,
-        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= crate::config::MAX_PROCESSES as f64 => {
-            n as usize
-        }
-        Some(n) => {
-            return Err(invalid(
-                yaml_path,
-                format!(
-                    "`num_processes` is {n}: a count of user processes, 1 to {}",
-                    crate::config::MAX_PROCESSES
-                ),
-            ))
-        }
-    };
+    let processes = super::process_count(
+        number(task, yaml_path, &["num_processes"])?,
+        yaml_path,
+        "user processes",
+    )?;
     let stubs = graders_of(root, "stub")?;
     let user_io = match task.get("user_io") {
         None | Some(Value::Null) if stubs.sources.is_empty() => crate::config::UserIo::Std,
@@ -776,7 +754,7 @@ mod tests {
         assert!(
             matches!(
                 error,
-                PackageError::Syntax { line: 3, .. } | PackageError::Syntax { line: 2, .. }
+                PackageError::File(crate::package::FileError::Syntax { line: 2 | 3, .. })
             ),
             "{error}"
         );

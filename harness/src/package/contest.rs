@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::FileError;
 use super::PackageError;
 
 /// One problem of `problems.yaml`.
@@ -103,24 +104,20 @@ pub fn open_partial(dir: &Path) -> Result<(Contest, Vec<MissingProblem>), Packag
 }
 
 fn open_with(dir: &Path, partial: bool) -> Result<(Contest, Vec<MissingProblem>), PackageError> {
-    let root = dir.canonicalize().map_err(|source| PackageError::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    let root = super::canonical(dir)?;
     let path = root.join("problems.yaml");
     super::check_inside(&root, &path)?;
     // Read within the package bounds (size, nesting), then typed, so that a wrong type is
     // named with its line and column.
     super::yaml::read(&path)?;
-    let text = std::fs::read_to_string(&path).map_err(|source| PackageError::Read {
-        path: path.clone(),
-        source,
-    })?;
-    let syntax = |line: usize, column: usize, message: String| PackageError::Syntax {
-        path: path.clone(),
-        line,
-        column,
-        message,
+    let text = super::read_text(&path)?;
+    let syntax = |line: usize, column: usize, message: String| {
+        PackageError::File(FileError::Syntax {
+            path: path.clone(),
+            line,
+            column,
+            message,
+        })
     };
     let entries: Vec<Entry> = if text.trim().is_empty() {
         Vec::new()
@@ -237,16 +234,18 @@ impl Contest {
             .iter()
             .find(|p| p.label.eq_ignore_ascii_case(key))
             .or_else(|| self.problems.iter().find(|p| p.id == key))
-            .ok_or_else(|| PackageError::Invalid {
-                path: self.root.join("problems.yaml"),
-                message: format!(
-                    "no problem `{key}` in the contest (hint: one of {})",
-                    self.problems
-                        .iter()
-                        .map(|p| format!("{} ({})", p.label, p.id))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+            .ok_or_else(|| {
+                super::invalid(
+                    &self.root.join("problems.yaml"),
+                    format!(
+                        "no problem `{key}` in the contest (hint: one of {})",
+                        self.problems
+                            .iter()
+                            .map(|p| format!("{} ({})", p.label, p.id))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
             })
     }
 }

@@ -21,15 +21,8 @@ use crate::verdict::Verdict;
 
 /// The verdicts a stored submission may be expected to get (a judge error never is): the
 /// verdicts `submissions.yaml`'s rules and a folder's name are read into.
-pub const EXPECTED: [Verdict; 7] = [
-    Verdict::Accepted,
-    Verdict::WrongAnswer,
-    Verdict::TimeLimitExceeded,
-    Verdict::MemoryLimitExceeded,
-    Verdict::RuntimeError,
-    Verdict::OutputLimitExceeded,
-    Verdict::CompileError,
-];
+/// (`Verdict::ALL` but its last, JE.)
+pub const EXPECTED: &[Verdict] = Verdict::ALL.split_at(Verdict::ALL.len() - 1).0;
 
 /// The four verdicts of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -562,10 +555,7 @@ pub fn read_in(root: &Path, folder: &Path) -> Result<Vec<Entry>, PackageError> {
         return Ok(Vec::new());
     }
     let yaml = super::yaml::read(&path)?;
-    let invalid = |message: String| PackageError::Invalid {
-        path: path.clone(),
-        message,
-    };
+    let invalid = |message: String| super::invalid(&path, message);
     let Some(map) = yaml.as_mapping() else {
         return Err(invalid("must be a map of submission globs".to_string()));
     };
@@ -748,6 +738,23 @@ mod tests {
             .collect()
     }
 
+    /// The four cases `sample/1`, `secret/easy/1`, `secret/hard/1` and `secret/hard/2`, judged.
+    fn four(verdicts: [Verdict; 4], messages: [&'static str; 4]) -> Vec<JudgedCase<'static>> {
+        let names = [
+            "sample/1",
+            "secret/easy/1",
+            "secret/hard/1",
+            "secret/hard/2",
+        ];
+        (0..4)
+            .map(|i| JudgedCase {
+                name: names[i],
+                verdict: verdicts[i],
+                message: messages[i],
+            })
+            .collect()
+    }
+
     fn expectations(rules: Vec<Rule>) -> Expectations {
         Expectations {
             rules,
@@ -767,12 +774,7 @@ mod tests {
     fn permitted_on_every_judged_case_required_on_one() {
         use Verdict::*;
         let wa = expectations(vec![default_rule("wrong_answer").unwrap()]);
-        let all_ac = judged(&[
-            ("sample/1", Accepted, ""),
-            ("secret/easy/1", Accepted, ""),
-            ("secret/hard/1", Accepted, ""),
-            ("secret/hard/2", Accepted, ""),
-        ]);
+        let all_ac = four([Accepted, Accepted, Accepted, Accepted], ["", "", "", ""]);
         assert!(wa
             .check(true, &all_ac)
             .unwrap_err()
@@ -809,29 +811,23 @@ mod tests {
         let mut said = Rule::new("said", &ALL, &ALL);
         said.message = Some("too slow".to_string());
         let rules = expectations(vec![hard, said]);
-        let run = judged(&[
-            ("sample/1", Accepted, ""),
-            ("secret/easy/1", Accepted, ""),
-            ("secret/hard/1", Accepted, "ok"),
-            ("secret/hard/2", TimeLimitExceeded, "too slow here"),
-        ]);
+        let run = four(
+            [Accepted, Accepted, Accepted, TimeLimitExceeded],
+            ["", "", "ok", "too slow here"],
+        );
         assert_eq!(rules.check(true, &run), Ok(()));
-        let quiet = judged(&[
-            ("sample/1", Accepted, ""),
-            ("secret/easy/1", Accepted, ""),
-            ("secret/hard/1", Accepted, ""),
-            ("secret/hard/2", TimeLimitExceeded, ""),
-        ]);
+        let quiet = four(
+            [Accepted, Accepted, Accepted, TimeLimitExceeded],
+            ["", "", "", ""],
+        );
         assert!(rules
             .check(true, &quiet)
             .unwrap_err()
             .contains("`too slow`"));
-        let none = judged(&[
-            ("sample/1", Accepted, ""),
-            ("secret/easy/1", Accepted, ""),
-            ("secret/hard/1", Accepted, ""),
-            ("secret/hard/2", Accepted, "too slow"),
-        ]);
+        let none = four(
+            [Accepted, Accepted, Accepted, Accepted],
+            ["", "", "", "too slow"],
+        );
         assert!(rules
             .check(true, &none)
             .unwrap_err()

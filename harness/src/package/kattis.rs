@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_norway::Value;
 
+use super::invalid;
 use super::limits::{Bound, TimeLimit};
+use super::FileError;
 use super::{
     file_name, sorted_entries, submissions, DataCheck, DataCheckKind, Format, Group, Package,
     PackageError, SourceProgram, Validation,
@@ -41,13 +43,6 @@ pub(crate) fn read_yaml(path: &Path) -> Result<Value, PackageError> {
     super::yaml::read(path)
 }
 
-fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
-    PackageError::Invalid {
-        path: path.to_path_buf(),
-        message: message.into(),
-    }
-}
-
 /// Scoring rules that cannot be used: at the line of the key in the group's
 /// `test_group.yaml` when the error is about one key's value there, else at `data/`.
 fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageError {
@@ -66,12 +61,12 @@ fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageErro
             })
         });
         if let Some(line) = line {
-            return PackageError::Syntax {
+            return PackageError::File(FileError::Syntax {
                 path: file,
                 line: line + 1,
                 column: 1,
                 message,
-            };
+            });
         }
     }
     invalid(data, message)
@@ -116,10 +111,7 @@ pub(crate) fn flags(value: Option<&Value>) -> Option<Vec<String>> {
 
 /// Reads the Kattis/ICPC package in `root`, as `format` reads.
 pub fn open(root: &Path, format: Format) -> Result<Package, PackageError> {
-    let root = root.canonicalize().map_err(|source| PackageError::Read {
-        path: root.to_path_buf(),
-        source,
-    })?;
+    let root = super::canonical(root)?;
     let yaml_path = root.join("problem.yaml");
     let yaml = read_problem_yaml(&root, &yaml_path)?;
     let name = file_name(&root);
@@ -497,11 +489,7 @@ fn test_data_of(
     if data.is_dir() {
         let top = read_group(root, &data, &GroupFlags::default(), constants)?;
         walk.groups.push(walk.group_entry(&data, &top));
-        walk.ancestors
-            .push(data.canonicalize().map_err(|source| PackageError::Read {
-                path: data.clone(),
-                source,
-            })?);
+        walk.ancestors.push(super::canonical(&data)?);
         for (part, kind) in [
             ("sample", None),
             ("secret", None),
@@ -707,10 +695,7 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
     let ini = root.join("domjudge-problem.ini");
     super::check_inside(root, &ini)?;
     if ini.is_file() {
-        let text = std::fs::read_to_string(&ini).map_err(|source| PackageError::Read {
-            path: ini.clone(),
-            source,
-        })?;
+        let text = super::read_text(&ini)?;
         for line in text.lines() {
             if let Some((key, value)) = line.split_once('=') {
                 if key.trim() == "timelimit" {
@@ -729,10 +714,7 @@ fn given_time_limit(root: &Path, yaml: Option<f64>) -> Result<Option<TimeLimit>,
     let dot = root.join(".timelimit");
     super::check_inside(root, &dot)?;
     if dot.is_file() {
-        let text = std::fs::read_to_string(&dot).map_err(|source| PackageError::Read {
-            path: dot.clone(),
-            source,
-        })?;
+        let text = super::read_text(&dot)?;
         let value: f64 = text.trim().parse().map_err(|_| {
             invalid(
                 &dot,
@@ -1067,10 +1049,7 @@ impl Walk<'_> {
     /// runs them in.
     fn group(&mut self, folder: &Path, parent: &GroupFlags) -> Result<(), PackageError> {
         super::check_inside(self.root, folder)?;
-        let canonical = folder.canonicalize().map_err(|source| PackageError::Read {
-            path: folder.to_path_buf(),
-            source,
-        })?;
+        let canonical = super::canonical(folder)?;
         if let Some(holder) = self.ancestors.iter().find(|a| **a == canonical) {
             return Err(invalid(
                 folder,

@@ -34,6 +34,17 @@ pub use submissions::{PackageSubmission, Skipped};
 pub enum PackageError {
     #[error("`{}` is not a problem package (hint: a Kattis/ICPC package has `problem.yaml`, a Polygon package `problem.xml`, a CMS task `task.yaml`, a TPS task `problem.json`)", .0.display())]
     NotAPackage(PathBuf),
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("`{}`: {message}", path.display())]
+    Unsupported { path: PathBuf, message: String },
+    #[error("cannot build `{}`: {message}", path.display())]
+    Build { path: PathBuf, message: String },
+}
+
+/// What is wrong with a file of a package or a contest, and where.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
     #[error("cannot read `{}`: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -48,10 +59,6 @@ pub enum PackageError {
     },
     #[error("`{}`: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("`{}`: {message}", path.display())]
-    Unsupported { path: PathBuf, message: String },
-    #[error("cannot build `{}`: {message}", path.display())]
-    Build { path: PathBuf, message: String },
 }
 
 /// The two formats, and which version of the Kattis one.
@@ -262,14 +269,61 @@ pub struct DataCheck {
     pub output: Option<PathBuf>,
 }
 
+/// A communication task's number of processes (1 when it says none), as `path` states it;
+/// `noun` names them in the error (`user processes`).
+pub(crate) fn process_count(
+    stated: Option<f64>,
+    path: &Path,
+    noun: &str,
+) -> Result<usize, PackageError> {
+    match stated {
+        None => Ok(1),
+        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= crate::config::MAX_PROCESSES as f64 => {
+            Ok(n as usize)
+        }
+        Some(n) => Err(invalid(
+            path,
+            format!(
+                "`num_processes` is {n}: a count of {noun}, 1 to {}",
+                crate::config::MAX_PROCESSES
+            ),
+        )),
+    }
+}
+
+/// `path` is not as the format wants it, and why.
+pub(crate) fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
+    PackageError::File(FileError::Invalid {
+        path: path.to_path_buf(),
+        message: message.into(),
+    })
+}
+
+/// What `map_err` makes of a failure to read `path`.
+pub(crate) fn cannot_read(path: &Path) -> impl Fn(std::io::Error) -> PackageError + Copy + '_ {
+    move |source| {
+        PackageError::File(FileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// The text of the file `path`.
+pub(crate) fn read_text(path: &Path) -> Result<String, PackageError> {
+    std::fs::read_to_string(path).map_err(cannot_read(path))
+}
+
+/// `path` made canonical (absolute, no link), or why it cannot be.
+pub(crate) fn canonical(path: &Path) -> Result<PathBuf, PackageError> {
+    path.canonicalize().map_err(cannot_read(path))
+}
+
 /// Refuses a file or folder of the package that is a symbolic link leading out of it (`2.ans ->
 /// /etc/passwd`) or in a loop; `root` is the package's canonical folder. A path that is not
 /// there passes: whoever needs it says it is missing.
 pub(crate) fn check_inside(root: &Path, path: &Path) -> Result<(), PackageError> {
-    let invalid = |message: String| PackageError::Invalid {
-        path: path.to_path_buf(),
-        message,
-    };
+    let invalid = |message: String| invalid(path, message);
     match std::fs::canonicalize(path) {
         Ok(real) if real.starts_with(root) => Ok(()),
         Ok(real) => Err(invalid(format!(
@@ -327,10 +381,7 @@ pub(crate) fn file_name(path: &Path) -> String {
 /// Entries of a folder sorted by name (bytes, as the formats' tools sort them), hidden ones
 /// and `*.disabled` ones left out (BAPCtools' convention for switching a file off).
 pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, PackageError> {
-    let read = |source| PackageError::Read {
-        path: dir.to_path_buf(),
-        source,
-    };
+    let read = cannot_read(dir);
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(read)? {
         let path = entry.map_err(read)?.path();

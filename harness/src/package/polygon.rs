@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::invalid;
 use super::limits::TimeLimit;
+use super::FileError;
 use super::{
     file_name, Format, Package, PackageError, PackageSubmission, SourceProgram, Validation,
 };
@@ -20,13 +22,6 @@ use crate::verdict::Verdict;
 const MAX_TIME_MS: u64 = 3_600_000;
 /// The largest `<memory-limit>`: 1 TiB.
 const MAX_MEMORY_BYTES: u64 = 1 << 40;
-
-fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
-    PackageError::Invalid {
-        path: path.to_path_buf(),
-        message: message.into(),
-    }
-}
 
 /// A `std::` checker as one of the judge's own, or `None` for one it has no equal of.
 pub fn std_checker(name: &str) -> Option<Checker> {
@@ -196,10 +191,7 @@ type Node<'a, 'input> = roxmltree::Node<'a, 'input>;
 
 /// Reads the Polygon package in `root`: problem.xml and the parts of the package it names.
 pub fn open(root: &Path) -> Result<Package, PackageError> {
-    let root = root.canonicalize().map_err(|source| PackageError::Read {
-        path: root.to_path_buf(),
-        source,
-    })?;
+    let root = super::canonical(root)?;
     let xml_path = root.join("problem.xml");
     let text = read_xml(&root, &xml_path)?;
     let document = parse_xml(&xml_path, &text)?;
@@ -348,10 +340,7 @@ fn read_xml(root: &Path, xml_path: &Path) -> Result<String, PackageError> {
             ),
         ));
     }
-    std::fs::read_to_string(xml_path).map_err(|source| PackageError::Read {
-        path: xml_path.to_path_buf(),
-        source,
-    })
+    super::read_text(xml_path)
 }
 
 /// problem.xml parsed, or where it is malformed.
@@ -361,12 +350,12 @@ fn parse_xml<'input>(
 ) -> Result<roxmltree::Document<'input>, PackageError> {
     roxmltree::Document::parse(text).map_err(|error| {
         let position = error.pos();
-        PackageError::Syntax {
+        PackageError::File(FileError::Syntax {
             path: xml_path.to_path_buf(),
             line: position.row as usize,
             column: position.col as usize,
             message: error.to_string(),
-        }
+        })
     })
 }
 

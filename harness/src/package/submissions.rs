@@ -203,10 +203,7 @@ fn submission_of(
             for_time_limit = rule.time_limit;
         }
     }
-    let invalid = |message: String| PackageError::Invalid {
-        path: source.clone(),
-        message,
-    };
+    let invalid = |message: String| super::invalid(&source, message);
     let mut expected_score = crate::package::expected::stated_score(&[], "", &source)
         .map_err(|e| invalid(e.to_string()))?;
     let mut lower_bound_cases = Vec::new();

@@ -17,6 +17,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::expected::Expected;
+use super::invalid;
+use super::FileError;
 use super::{file_name, Format, Package, PackageError, SourceProgram};
 use crate::case::discover::Case;
 use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item, Rule, Scoring};
@@ -29,13 +31,6 @@ const GRADERS: [(&str, &str, &str); 3] = [
     ("c", "c", "c"),
     ("java", "java", "java"),
 ];
-
-fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
-    PackageError::Invalid {
-        path: path.to_path_buf(),
-        message: message.into(),
-    }
-}
 
 #[derive(Debug, Deserialize)]
 struct ProblemJson {
@@ -82,24 +77,20 @@ fn read_json<T: for<'de> Deserialize<'de>>(root: &Path, path: &Path) -> Result<T
     if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
         return Err(invalid(path, "larger than a task's JSON file: not read"));
     }
-    let text = std::fs::read_to_string(path).map_err(|source| PackageError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    serde_json::from_str(&text).map_err(|error| PackageError::Syntax {
-        path: path.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
+    let text = super::read_text(path)?;
+    serde_json::from_str(&text).map_err(|error| {
+        PackageError::File(FileError::Syntax {
+            path: path.to_path_buf(),
+            line: error.line(),
+            column: error.column(),
+            message: error.to_string(),
+        })
     })
 }
 
 /// Reads the task folder `root`.
 pub fn open(root: &Path) -> Result<Package, PackageError> {
-    let root = root.canonicalize().map_err(|source| PackageError::Read {
-        path: root.to_path_buf(),
-        source,
-    })?;
+    let root = super::canonical(root)?;
     let json_path = root.join("problem.json");
     let problem: ProblemJson = read_json(&root, &json_path)?;
     let kind = problem.kind.as_deref().unwrap_or("Batch");
@@ -191,21 +182,7 @@ fn communication_of(
         ));
     }
     super::check_program(root, &path)?;
-    let processes = match problem.num_processes {
-        None => 1,
-        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= crate::config::MAX_PROCESSES as f64 => {
-            n as usize
-        }
-        Some(n) => {
-            return Err(invalid(
-                json_path,
-                format!(
-                    "`num_processes` is {n}: a count of processes, 1 to {}",
-                    crate::config::MAX_PROCESSES
-                ),
-            ))
-        }
-    };
+    let processes = super::process_count(problem.num_processes, json_path, "processes")?;
     let user_io = match problem.user_io.as_deref() {
         None | Some("fifo_io") => crate::config::UserIo::Fifo,
         Some("std_io") => crate::config::UserIo::Std,
@@ -289,10 +266,7 @@ fn tests_of(root: &Path, output_only: bool) -> Result<(Vec<Case>, Vec<Subtask>),
         ));
     }
     super::check_inside(root, &data_path)?;
-    let text = std::fs::read_to_string(&data_path).map_err(|source| PackageError::Read {
-        path: data_path.clone(),
-        source,
-    })?;
+    let text = super::read_text(&data_path)?;
     let mut subtasks: Vec<Subtask> = Vec::new();
     let mut tests_seen = 0;
     for (at, line) in text.lines().enumerate() {
@@ -810,7 +784,7 @@ g 3
         .unwrap();
         let error = open(dir.path()).unwrap_err();
         assert!(
-            matches!(error, PackageError::Syntax { line: 3, .. }),
+            matches!(error, PackageError::File(FileError::Syntax { line: 3, .. })),
             "{error}"
         );
         std::fs::write(dir.path().join("problem.json"), "{\"type\": \"Notice\"}").unwrap();

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_norway::Value;
 
+use super::FileError;
 use super::PackageError;
 
 /// Larger than any package's YAML (BAPCtools' generators.yaml of a big problem is tens of KiB).
@@ -35,13 +36,13 @@ pub(crate) fn read_with_constants(
 ) -> Result<Value, PackageError> {
     read_transformed(path, |text| {
         crate::compile::program::substitute(text, constants, MAX_BYTES as usize).ok_or_else(|| {
-            PackageError::Invalid {
-                path: path.to_path_buf(),
-                message: format!(
+            super::invalid(
+                path,
+                format!(
                     "with its `{{{{constants}}}}` put in it is larger than {} MiB, more than a package's YAML holds: not read",
                     MAX_BYTES >> 20
                 ),
-            }
+            )
         })
     })
 }
@@ -51,40 +52,35 @@ fn read_transformed(
     path: &Path,
     transform: impl FnOnce(&str) -> Result<String, PackageError>,
 ) -> Result<Value, PackageError> {
-    let read_error = |source| PackageError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
+    let read_error = super::cannot_read(path);
     let file = std::fs::File::open(path).map_err(read_error)?;
     let mut bytes = Vec::new();
     file.take(MAX_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
     if bytes.len() as u64 > MAX_BYTES {
-        return Err(PackageError::Invalid {
-            path: path.to_path_buf(),
-            message: format!(
+        return Err(super::invalid(
+            path,
+            format!(
                 "larger than {} MiB, more than a package's YAML holds: not read",
                 MAX_BYTES >> 20
             ),
-        });
+        ));
     }
-    let text = String::from_utf8(bytes).map_err(|error| PackageError::Invalid {
-        path: path.to_path_buf(),
-        message: format!("not UTF-8 text: {error}"),
-    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|error| super::invalid(path, format!("not UTF-8 text: {error}")))?;
     let text = transform(&text)?;
     if text.trim().is_empty() {
         return Ok(Value::Mapping(Default::default()));
     }
     let depth = nesting(&text);
     if depth > MAX_DEPTH {
-        return Err(PackageError::Invalid {
-            path: path.to_path_buf(),
-            message: format!(
+        return Err(super::invalid(
+            path,
+            format!(
                 "nested about {depth} levels deep, more than the {MAX_DEPTH} a package's YAML may be: not read"
             ),
-        });
+        ));
     }
     let parsed = serde::de::DeserializeSeed::deserialize(
         Bounded {
@@ -97,12 +93,12 @@ fn read_transformed(
         Ok(value) => Ok(value),
         Err(error) => {
             let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-            Err(PackageError::Syntax {
+            Err(PackageError::File(FileError::Syntax {
                 path: path.to_path_buf(),
                 line,
                 column,
                 message: error.to_string(),
-            })
+            }))
         }
     }
 }

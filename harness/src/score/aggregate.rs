@@ -664,7 +664,7 @@ impl Check<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::kattis::{kattis_legacy, KattisFolder, KattisItem, TestdataYaml};
+    use crate::score::kattis::{kattis_legacy, KattisFolder, KattisItem};
     use crate::score::number::format_score;
     use crate::verdict::credit::{Credit, CreditSource};
     use Verdict::{
@@ -1146,20 +1146,8 @@ mod tests {
         );
     }
 
-    fn yaml(text: &str) -> TestdataYaml {
-        serde_norway::from_str(text).unwrap()
-    }
-
     fn folder(name: &str, config: &str, items: Vec<KattisItem>) -> KattisItem {
-        KattisItem::Folder(KattisFolder {
-            name: name.into(),
-            config: if config.is_empty() {
-                TestdataYaml::default()
-            } else {
-                yaml(config)
-            },
-            items,
-        })
+        KattisItem::Folder(KattisFolder::for_test(name, config, items))
     }
 
     fn cases(prefix: &str, count: usize) -> Vec<KattisItem> {

@@ -176,6 +176,28 @@ fn parse_range(text: &str) -> Option<(f64, f64)> {
 }
 
 #[cfg(test)]
+impl KattisFolder {
+    /// A folder named `name` whose `testdata.yaml` is `config` (none when empty).
+    pub(crate) fn for_test(name: &str, config: &str, items: Vec<KattisItem>) -> KattisFolder {
+        KattisFolder {
+            name: name.into(),
+            config: if config.is_empty() {
+                TestdataYaml::default()
+            } else {
+                yaml(config)
+            },
+            items,
+        }
+    }
+}
+
+/// `testdata.yaml`'s text, read.
+#[cfg(test)]
+pub(crate) fn yaml(text: &str) -> TestdataYaml {
+    serde_norway::from_str(text).unwrap()
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::score::grading::grade;
@@ -277,10 +299,6 @@ mod tests {
         }
     }
 
-    fn yaml(text: &str) -> TestdataYaml {
-        serde_norway::from_str(text).unwrap()
-    }
-
     #[test]
     fn settings_are_inherited_down_the_folders() {
         let top = Settings::defaults().inherit(&yaml("on_reject: continue\naccept_score: 5\n"));
@@ -296,15 +314,7 @@ mod tests {
     }
 
     fn folder(name: &str, config: &str, items: Vec<KattisItem>) -> KattisFolder {
-        KattisFolder {
-            name: name.into(),
-            config: if config.is_empty() {
-                TestdataYaml::default()
-            } else {
-                yaml(config)
-            },
-            items,
-        }
+        KattisFolder::for_test(name, config, items)
     }
 
     #[test]
