@@ -211,50 +211,32 @@ fn verified(name: &str, expected: Verdict, outcomes: Vec<CaseOutcome>, planned: 
 #[test]
 fn the_matrix_has_a_row_per_submission_a_cell_per_case_and_mismatches_first() {
     let cases = ["01", "02", "03"];
-    let accepted = verified(
-        "accepted/fast.cpp",
-        Verdict::Accepted,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::Accepted, "", 7),
-            outcome("03", Verdict::Accepted, "", 950),
-        ],
-        3,
-    );
-    let wrong = verified(
-        "wrong_answer/off_by_one.cpp",
-        Verdict::WrongAnswer,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::WrongAnswer, "expected 3, found 4", 6),
-        ],
-        3,
-    );
-    // Stored as too slow, but accepted: a MISMATCH.
-    let slow = verified(
-        "time_limit_exceeded/not_slow.cpp",
-        Verdict::TimeLimitExceeded,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::Accepted, "", 6),
-            outcome("03", Verdict::Accepted, "", 7),
-        ],
-        3,
-    );
-    let units = vec![
-        unit("p", "p/accepted/fast.cpp", &cases),
-        unit("p", "p/wrong_answer/off_by_one.cpp", &cases),
-        unit("p", "p/time_limit_exceeded/not_slow.cpp", &cases),
-    ];
-    let html = page_of(
-        Command::Verify,
-        units,
-        &[
-            Finished::Verified(&accepted),
-            Finished::Verified(&wrong),
-            Finished::Verified(&slow),
-        ],
-    );
+    let ac = |case, ms| outcome(case, Verdict::Accepted, "", ms);
+    let wa = outcome("02", Verdict::WrongAnswer, "expected 3, found 4", 6);
+    let stored: Vec<Verified> = [
+        (
+            "accepted/fast.cpp",
+            Verdict::Accepted,
+            vec![ac("01", 5), ac("02", 7), ac("03", 950)],
+        ),
+        (
+            "wrong_answer/off_by_one.cpp",
+            Verdict::WrongAnswer,
+            vec![ac("01", 5), wa],
+        ),
+        // Stored as too slow, but accepted: a MISMATCH.
+        (
+            "time_limit_exceeded/not_slow.cpp",
+            Verdict::TimeLimitExceeded,
+            vec![ac("01", 5), ac("02", 6), ac("03", 7)],
+        ),
+    ]
+    .into_iter()
+    .map(|(name, expected, outcomes)| verified(name, expected, outcomes, 3))
+    .collect();
+    let units = stored.iter().map(|s| unit("p", &s.name, &cases)).collect();
+    let results: Vec<Finished<'_>> = stored.iter().map(Finished::Verified).collect();
+    let html = page_of(Command::Verify, units, &results);
     let document = parse(&html);
     let rows: Vec<_> = document
         .descendants()
