@@ -9,8 +9,8 @@ use super::*;
 use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role};
 use crate::judge::verify::{Expected, Verified};
-use crate::judge::{CaseOutcome, Mismatch};
-use crate::report::fixtures::{outcome, report};
+use crate::judge::CaseOutcome;
+use crate::report::fixtures::{outcome, report, with_mismatch};
 use crate::report::record::Recorder;
 use crate::report::reporter::Reporter;
 use crate::verdict::Verdict;
@@ -46,6 +46,16 @@ fn page_of(command: Command, units: Vec<Unit>, results: &[Finished<'_>]) -> Stri
     out.text()
 }
 
+/// The page of `harness run` on problem `sum`'s solution `sum.c`, judged on `cases`.
+fn run_page(cases: &[&str], outcomes: Vec<CaseOutcome>) -> String {
+    let judged = report("sum", "sum.c", outcomes, cases.len());
+    page_of(
+        Command::Run,
+        vec![unit("sum", "sum", cases)],
+        &[Finished::Judged(&judged)],
+    )
+}
+
 fn parse(html: &str) -> roxmltree::Document<'_> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -70,17 +80,16 @@ fn has_class(node: &roxmltree::Node<'_, '_>, class: &str) -> bool {
 
 #[test]
 fn text_from_the_run_is_text_never_markup() {
-    let mut wrong = outcome(
-        EVIL,
-        Verdict::WrongAnswer,
-        "expected <b>3</b> & found \"4\"",
-        12,
+    let mut wrong = with_mismatch(
+        outcome(
+            EVIL,
+            Verdict::WrongAnswer,
+            "expected <b>3</b> & found \"4\"",
+            12,
+        ),
+        b"</pre><script>alert(1)</script>\n",
+        b"3\n",
     );
-    wrong.mismatch = Some(Mismatch {
-        output: b"</pre><script>alert(1)</script>\n".to_vec(),
-        answer: b"3\n".to_vec(),
-        hint: None,
-    });
     wrong.stderr_tail = "<img src=x onerror=alert(1)>\n".to_string();
     let judged = report(EVIL, "<b>mine</b>.c", vec![wrong], 1);
     let html = page_of(
@@ -124,17 +133,7 @@ fn text_from_the_run_is_text_never_markup() {
 
 #[test]
 fn the_page_starts_with_the_marker_and_fetches_nothing() {
-    let judged = report(
-        "sum",
-        "sum.c",
-        vec![outcome("01", Verdict::Accepted, "", 5)],
-        1,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["01"])],
-        &[Finished::Judged(&judged)],
-    );
+    let html = run_page(&["01"], vec![outcome("01", Verdict::Accepted, "", 5)]);
     assert!(html.starts_with(file::MARKER), "{html}");
     let document = parse(&html);
     for node in document.descendants().filter(roxmltree::Node::is_element) {
@@ -166,17 +165,7 @@ fn the_page_starts_with_the_marker_and_fetches_nothing() {
 
 #[test]
 fn the_context_says_what_ran_where_and_when() {
-    let judged = report(
-        "sum",
-        "sum.c",
-        vec![outcome("01", Verdict::Accepted, "", 5)],
-        1,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["01"])],
-        &[Finished::Judged(&judged)],
-    );
+    let html = run_page(&["01"], vec![outcome("01", Verdict::Accepted, "", 5)]);
     let document = parse(&html);
     let context: String = document
         .descendants()
@@ -303,16 +292,9 @@ fn the_matrix_has_a_row_per_submission_a_cell_per_case_and_mismatches_first() {
 fn the_time_chart_draws_each_case_against_the_limit() {
     let mut near = outcome("big", Verdict::Accepted, "", 950);
     near.time_sensitive = true;
-    let judged = report(
-        "sum",
-        "sum.c",
+    let html = run_page(
+        &["small", "big"],
         vec![outcome("small", Verdict::Accepted, "", 5), near],
-        2,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["small", "big"])],
-        &[Finished::Judged(&judged)],
     );
     let document = parse(&html);
     let svg = document
