@@ -26,7 +26,7 @@ pub use error::ConfigError;
 pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};
-pub use parse::parse;
+pub use parse::{parse, root_of};
 pub use settings::{
     Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
     Problem, SeedRange, Stress, UnknownProblem, UserIo, ValidatorProtocol, MAX_PROCESSES,

@@ -5,10 +5,17 @@
 //! its own rules of what it takes.
 
 use std::io::{self, Read};
-use std::net::{Shutdown, TcpStream};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+/// Binds 127.0.0.1:`port` (0: any free port): the listener and the port it got.
+pub fn bind_loopback(port: u16) -> io::Result<(TcpListener, u16)> {
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
+    let port = listener.local_addr()?.port();
+    Ok((listener, port))
+}
 
 /// A connection, and when its request must have arrived.
 pub type Accepted = (TcpStream, Instant);

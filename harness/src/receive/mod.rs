@@ -90,10 +90,7 @@ pub fn store(
     payload: &Payload,
     template: Option<&Template>,
 ) -> Result<Received, StoreError> {
-    let root = match config.parent() {
-        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let root = crate::config::root_of(config);
     let cases_root = root.join("cases");
     let ids = edit::problem_ids(config)?;
     let base = naming::base_id(&payload.url, &payload.name);

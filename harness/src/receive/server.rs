@@ -12,16 +12,16 @@
 //! while and never the server; and a server that cannot go on says why and stops.
 
 use std::io::{self, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::time::{Duration, Instant};
 
 use super::batch::{Batches, Completed, Progress};
 use super::http::{
-    accept_failure, check_host, closed_early, drain, header_values, linger, parse_head, read_head,
-    read_some, reason_phrase, start_workers, AcceptFailure, Accepted, Refusal, MAX_HEADERS,
-    WRITE_TIMEOUT,
+    accept_failure, bind_loopback, check_host, closed_early, drain, header_values, linger,
+    parse_head, read_head, read_some, reason_phrase, start_workers, AcceptFailure, Accepted,
+    Refusal, MAX_HEADERS, WRITE_TIMEOUT,
 };
 use super::payload::Payload;
 use super::{Received, StoreError, Template};
@@ -108,8 +108,7 @@ pub struct Server {
 
 /// Binds 127.0.0.1:`port` (0: any free port).
 pub fn bind(port: u16) -> Result<Server, ListenError> {
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let listener = TcpListener::bind(address).map_err(|source| {
+    let (listener, port) = bind_loopback(port).map_err(|source| {
         if source.kind() == io::ErrorKind::AddrInUse {
             ListenError::PortInUse {
                 port,
@@ -119,10 +118,6 @@ pub fn bind(port: u16) -> Result<Server, ListenError> {
             ListenError::Bind { port, source }
         }
     })?;
-    let port = listener
-        .local_addr()
-        .map_err(|source| ListenError::Bind { port, source })?
-        .port();
     Ok(Server { listener, port })
 }
 

@@ -9,16 +9,16 @@
 //! that the server never waits on: a reader that is slow or gone is let go.
 
 use std::io::{self, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::receive::http::{
-    accept_failure, check_host, drain, header_values, is_loopback_host, linger, parse_head,
-    read_head, reason_phrase, start_workers, AcceptFailure, Accepted, Refusal, MAX_HEADERS,
-    REQUEST_DEADLINE, WRITE_TIMEOUT,
+    accept_failure, bind_loopback, check_host, drain, header_values, is_loopback_host, linger,
+    parse_head, read_head, reason_phrase, start_workers, AcceptFailure, Accepted, Refusal,
+    MAX_HEADERS, REQUEST_DEADLINE, WRITE_TIMEOUT,
 };
 
 use super::server::Server;
@@ -64,17 +64,10 @@ impl Live {
 
 /// Binds 127.0.0.1:`port` (0: any free port).
 pub fn bind(port: u16) -> Result<Live, HttpError> {
-    let listener =
-        TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).map_err(|source| {
-            match source.kind() {
-                io::ErrorKind::AddrInUse => HttpError::PortInUse { port },
-                _ => HttpError::Bind { port, source },
-            }
-        })?;
-    let port = listener
-        .local_addr()
-        .map_err(|source| HttpError::Bind { port, source })?
-        .port();
+    let (listener, port) = bind_loopback(port).map_err(|source| match source.kind() {
+        io::ErrorKind::AddrInUse => HttpError::PortInUse { port },
+        _ => HttpError::Bind { port, source },
+    })?;
     Ok(Live { listener, port })
 }
 
