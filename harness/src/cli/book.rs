@@ -95,23 +95,26 @@ fn arguments(cmd: &Command) -> String {
         .filter(shown)
         .collect();
     let mut out = String::new();
-    if !positionals.is_empty() {
-        out.push_str("## Arguments\n\n| argument | meaning |\n| --- | --- |\n");
-        for arg in positionals {
-            out.push_str(&format!(
-                "| `{}` | {} |\n",
-                code_cell(&positional_name(arg)),
-                meaning(arg)
-            ));
+    let sections = [
+        (
+            "Arguments",
+            "argument",
+            positionals,
+            positional_name as fn(&Arg) -> String,
+        ),
+        ("Options", "option", options, option_name),
+    ];
+    for (title, column, args, name) in sections {
+        if args.is_empty() {
+            continue;
         }
-        out.push('\n');
-    }
-    if !options.is_empty() {
-        out.push_str("## Options\n\n| option | meaning |\n| --- | --- |\n");
-        for arg in options {
+        out.push_str(&format!(
+            "## {title}\n\n| {column} | meaning |\n| --- | --- |\n"
+        ));
+        for arg in args {
             out.push_str(&format!(
                 "| `{}` | {} |\n",
-                code_cell(&option_name(arg)),
+                code_cell(&name(arg)),
                 meaning(arg)
             ));
         }

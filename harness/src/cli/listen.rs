@@ -48,10 +48,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
             .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
     }
     let config = global.session().workspace_file(args.dir.as_deref())?;
-    let root = match config.parent() {
-        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let root = crate::config::root_of(&config);
     let template = match &args.template {
         Some(path) => Some(read_template(path)?),
         None => user_template()?,

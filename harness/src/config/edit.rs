@@ -179,6 +179,16 @@ pub fn add_problem(
     Ok(added)
 }
 
+/// `text` (which `config::parse` accepted, so toml_edit should too) as a document to edit; an
+/// error is told the same way as judge.toml's own.
+fn editable(text: &str, path: &Path) -> Result<DocumentMut, ConfigError> {
+    text.parse()
+        .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        })
+}
+
 /// Puts the tables of the problems `ids` (all in judge.toml) in that order, in the places
 /// they hold between them: a contest's problems, stored as they arrived, in contest order.
 /// The other tables, comments and spacing stay; one atomic write, only when the order changes.
@@ -187,12 +197,7 @@ pub fn order_problems(path: &Path, ids: &[String]) -> Result<(), EditError> {
         return Ok(());
     };
     parse(&text, path)?;
-    let mut document: DocumentMut =
-        text.parse()
-            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
-                path: path.to_path_buf(),
-                message: error.to_string(),
-            })?;
+    let mut document = editable(&text, path)?;
     let Some(problems) = document.get_mut("problems").and_then(Item::as_table_mut) else {
         return Ok(());
     };
@@ -244,13 +249,7 @@ fn set_problem_value(
         source: std::io::ErrorKind::NotFound.into(),
     })?;
     parse(&original, path)?;
-    let mut document: DocumentMut =
-        original
-            .parse()
-            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
-                path: path.to_path_buf(),
-                message: error.to_string(),
-            })?;
+    let mut document = editable(&original, path)?;
     let no_table = || EditError::NoTable {
         id: id.to_string(),
         key,
@@ -304,12 +303,7 @@ pub fn set_user_project(project: Option<&Path>) -> Result<PathBuf, EditError> {
 pub(crate) fn set_default_project(path: &Path, project: Option<&Path>) -> Result<(), EditError> {
     let text = read_if_exists(path)?.unwrap_or_default();
     super::user::parse(&text, path)?;
-    let mut document: DocumentMut =
-        text.parse()
-            .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
-                path: path.to_path_buf(),
-                message: error.to_string(),
-            })?;
+    let mut document = editable(&text, path)?;
     let defaults = document
         .entry("defaults")
         .or_insert_with(|| Item::Table(Table::new()));
@@ -368,13 +362,7 @@ fn insert(
     problem: &NewProblem,
     if_exists: IfExists,
 ) -> Result<(String, bool), EditError> {
-    let mut document: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
-        // `config::parse` accepted the text, so toml_edit should too; report it the same way.
-        ConfigError::Invalid {
-            path: path.to_path_buf(),
-            message: error.to_string(),
-        }
-    })?;
+    let mut document = editable(text, path)?;
     let problems = document
         .entry("problems")
         .or_insert_with(|| {

@@ -26,7 +26,7 @@ pub use error::ConfigError;
 pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};
-pub use parse::parse;
+pub use parse::{parse, root_of};
 pub use settings::{
     Communication, Config, FileIo, Generator, Graders, Interactor, InteractorProgram, PackageRef,
     Problem, SeedRange, Stress, UnknownProblem, UserIo, ValidatorProtocol, MAX_PROCESSES,
@@ -317,41 +317,39 @@ reference = ["python3", "brute.py"]
     }
 
     #[test]
-    fn a_name_may_not_start_with_a_dash() {
-        let (line, _, message) = syntax(
-            "[problems.ok]
-[problems.-help]
-solution = \"a\"
-",
-        );
-        assert_eq!(line, 2, "{message}");
-        assert!(message.contains("starts with `-`"), "{message}");
+    fn a_syntax_error_names_its_line_and_column() {
+        // The text, the line and column (0: any column) of the error, and what it says.
+        let rows = [
+            // A name that would be an option on every command line.
+            (
+                "[problems.ok]\n[problems.-help]\nsolution = \"a\"\n",
+                (2, 0),
+                "starts with `-`",
+            ),
+            (
+                "[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n",
+                (3, 1),
+                "time-limt",
+            ),
+            (
+                "[problems.sum]\nsolution = \"x\"\ntime-limit = \"1\"\n",
+                (3, 14),
+                "no unit",
+            ),
+            (
+                "[defaults]\nmemory-limit = \"lots\"\n",
+                (2, 0),
+                "not a size",
+            ),
+            ("[problems.sum\nsolution = 1\n", (1, 0), ""),
+        ];
+        for (text, (line, column), says) in rows {
+            let (at_line, at_column, message) = syntax(text);
+            let at_column = if column == 0 { 0 } else { at_column };
+            assert_eq!((at_line, at_column), (line, column), "{text:?}: {message}");
+            assert!(message.contains(says), "{text:?}: {message}");
+        }
         assert!(check_name("a-b").is_ok() && check_name("-a").is_err());
-    }
-
-    #[test]
-    fn unknown_key_names_line_and_column() {
-        let (line, column, message) =
-            syntax("[problems.sum]\nsolution = \"x\"\ntime-limt = \"1s\"\n");
-        assert_eq!((line, column), (3, 1));
-        assert!(message.contains("time-limt"), "{message}");
-    }
-
-    #[test]
-    fn bad_duration_names_the_value() {
-        let (line, column, message) =
-            syntax("[problems.sum]\nsolution = \"x\"\ntime-limit = \"1\"\n");
-        assert_eq!((line, column), (3, 14));
-        assert!(message.contains("no unit"), "{message}");
-    }
-
-    #[test]
-    fn bad_size_and_broken_toml() {
-        let (line, _, message) = syntax("[defaults]\nmemory-limit = \"lots\"\n");
-        assert_eq!(line, 2);
-        assert!(message.contains("not a size"), "{message}");
-        let (line, _, _) = syntax("[problems.sum\nsolution = 1\n");
-        assert_eq!(line, 1);
     }
 
     #[test]

@@ -73,15 +73,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
 }
 
 /// judge.toml's folder, from which every relative path is taken (`.` for a bare file name).
-fn root_of(path: &Path) -> PathBuf {
-    let root = path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    if root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        root
+pub fn root_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
+        _ => PathBuf::from("."),
     }
 }
 

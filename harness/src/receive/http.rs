@@ -5,8 +5,51 @@
 //! its own rules of what it takes.
 
 use std::io::{self, Read};
-use std::net::{Shutdown, TcpStream};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+/// Binds 127.0.0.1:`port` (0: any free port): the listener and the port it got.
+pub fn bind_loopback(port: u16) -> io::Result<(TcpListener, u16)> {
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
+    let port = listener.local_addr()?.port();
+    Ok((listener, port))
+}
+
+/// A connection, and when its request must have arrived.
+pub type Accepted = (TcpStream, Instant);
+
+/// Starts `workers` threads named `<name>-N`, each with its own `state()`, that read the
+/// connections sent to the returned queue (of `queued` places) one at a time with `handle`.
+/// Every thread is made here, before the first request.
+pub fn start_workers<S: Send + 'static>(
+    name: &str,
+    workers: usize,
+    queued: usize,
+    state: impl Fn() -> S,
+    handle: fn(TcpStream, Instant, &S),
+) -> io::Result<SyncSender<Accepted>> {
+    let (jobs, waiting) = mpsc::sync_channel::<Accepted>(queued);
+    let waiting = Arc::new(Mutex::new(waiting));
+    for number in 0..workers {
+        let (waiting, state) = (Arc::clone(&waiting), state());
+        std::thread::Builder::new()
+            .name(format!("{name}-{number}"))
+            .spawn(move || loop {
+                // A worker that panicked while holding the lock left nothing half-done in it.
+                let next = waiting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .recv();
+                let Ok((stream, deadline)) = next else {
+                    return;
+                };
+                handle(stream, deadline, &state);
+            })?;
+    }
+    Ok(jobs)
+}
 
 /// A request head larger than this is refused (431): a browser's is under 2 KiB.
 pub const MAX_HEAD_BYTES: usize = 64 << 10;

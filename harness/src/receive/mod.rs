@@ -90,10 +90,7 @@ pub fn store(
     payload: &Payload,
     template: Option<&Template>,
 ) -> Result<Received, StoreError> {
-    let root = match config.parent() {
-        Some(root) if !root.as_os_str().is_empty() => root.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let root = crate::config::root_of(config);
     let cases_root = root.join("cases");
     let ids = edit::problem_ids(config)?;
     let base = naming::base_id(&payload.url, &payload.name);
@@ -138,19 +135,16 @@ pub fn store(
 
     if received.updated {
         replace_samples(&cases_root, &received.cases, payload)?;
-        if let Some(template) = template {
-            received.solution_file = Some(solution_file(&root, &received.id, template)?);
-        }
-        return Ok(received);
-    }
-    write_samples(&cases_root, &received.cases, payload)?;
-    match edit::add_problem(config, &new_problem(&received), IfExists::Refuse) {
-        Ok(added) => received.created_config = added.created_file,
-        Err(error) => {
-            // The samples are ours, written a moment ago: without the table they would only
-            // take the id from the next try.
-            let _ = std::fs::remove_dir_all(&received.cases);
-            return Err(error.into());
+    } else {
+        write_samples(&cases_root, &received.cases, payload)?;
+        match edit::add_problem(config, &new_problem(&received), IfExists::Refuse) {
+            Ok(added) => received.created_config = added.created_file,
+            Err(error) => {
+                // The samples are ours, written a moment ago: without the table they would
+                // only take the id from the next try.
+                let _ = std::fs::remove_dir_all(&received.cases);
+                return Err(error.into());
+            }
         }
     }
     if let Some(template) = template {
@@ -186,14 +180,15 @@ fn solution_file(root: &Path, id: &str, template: &Template) -> Result<SolutionF
     })
 }
 
-/// Writes the samples into a hidden folder beside `target`, then renames it into place, so a
-/// crash never leaves half a problem under its real name.
-fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<(), StoreError> {
-    let folder_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| StoreError::Folder { path, source }
-    };
-    std::fs::create_dir_all(cases_root).map_err(folder_error(cases_root))?;
+/// The error of a folder operation on `path`.
+fn folder_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError {
+    let path = path.to_path_buf();
+    move |source| StoreError::Folder { path, source }
+}
+
+/// The payload's samples written into a hidden folder of ours in `cases_root`, to be moved
+/// into place once complete.
+fn stage_samples(cases_root: &Path, payload: &Payload) -> Result<tempfile::TempDir, StoreError> {
     let staging = tempfile::Builder::new()
         .prefix(".receiving-")
         .tempdir_in(cases_root)
@@ -203,6 +198,14 @@ fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<
         payload,
         &crate::sandbox::interrupt::is_interrupted,
     )?;
+    Ok(staging)
+}
+
+/// Writes the samples into a hidden folder beside `target`, then renames it into place, so a
+/// crash never leaves half a problem under its real name.
+fn write_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<(), StoreError> {
+    std::fs::create_dir_all(cases_root).map_err(folder_error(cases_root))?;
+    let staging = stage_samples(cases_root, payload)?;
     atomic::rename_folder_new(staging.path(), target)?;
     Ok(())
 }
@@ -233,19 +236,7 @@ fn write_sample_files(
 /// The samples of a problem sent again: the old `sample-N` files of `target` replaced by the
 /// new ones (written beside it first); any other case there (the user's own) stays.
 fn replace_samples(cases_root: &Path, target: &Path, payload: &Payload) -> Result<(), StoreError> {
-    let folder_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| StoreError::Folder { path, source }
-    };
-    let staging = tempfile::Builder::new()
-        .prefix(".receiving-")
-        .tempdir_in(cases_root)
-        .map_err(folder_error(cases_root))?;
-    write_sample_files(
-        staging.path(),
-        payload,
-        &crate::sandbox::interrupt::is_interrupted,
-    )?;
+    let staging = stage_samples(cases_root, payload)?;
     std::fs::create_dir_all(target).map_err(folder_error(target))?;
     let old_samples = std::fs::read_dir(target)
         .map_err(folder_error(target))?

@@ -107,46 +107,32 @@ mod tests {
 
     #[test]
     fn ids_from_urls_and_names() {
-        let rows = [
-            (
-                "https://codeforces.com/contest/1900/problem/A",
-                "x",
-                "cf1900a",
-            ),
-            (
-                "https://codeforces.com/problemset/problem/1899/B2",
-                "x",
-                "cf1899b2",
-            ),
-            (
-                "https://codeforces.com/gym/104114/problem/C",
-                "x",
-                "cf104114c",
-            ),
-            (
-                "https://codeforces.com/group/AbC/contest/123/problem/D?locale=en",
-                "x",
-                "cf123d",
-            ),
-            ("https://m1.codeforces.com/contest/1/problem/A", "x", "cf1a"),
-            (
-                "https://atcoder.jp/contests/abc311/tasks/abc311_a",
-                "x",
-                "abc311_a",
-            ),
-            ("https://open.kattis.com/problems/hello", "x", "hello"),
-            (
-                "https://open.kattis.com/contests/nwerc/problems/excursion",
-                "x",
-                "excursion",
-            ),
-            ("https://cses.fi/problemset/task/1068", "x", "cses1068"),
-            (
-                "http://www.usaco.org/index.php?page=viewproblem2&cpid=1234",
-                "x",
-                "usaco1234",
-            ),
-            ("https://www.luogu.com.cn/problem/P1001", "x", "luogu-p1001"),
+        // From the page's address alone (the name says nothing that counts): the address and
+        // the id on each line. A leading `-` would make the id an option on every command line.
+        let by_url = "
+            https://codeforces.com/contest/1900/problem/A cf1900a
+            https://codeforces.com/problemset/problem/1899/B2 cf1899b2
+            https://codeforces.com/gym/104114/problem/C cf104114c
+            https://codeforces.com/group/AbC/contest/123/problem/D?locale=en cf123d
+            https://m1.codeforces.com/contest/1/problem/A cf1a
+            https://atcoder.jp/contests/abc311/tasks/abc311_a abc311_a
+            https://open.kattis.com/problems/hello hello
+            https://open.kattis.com/contests/nwerc/problems/excursion excursion
+            https://cses.fi/problemset/task/1068 cses1068
+            http://www.usaco.org/index.php?page=viewproblem2&cpid=1234 usaco1234
+            https://www.luogu.com.cn/problem/P1001 luogu-p1001
+            https://open.kattis.com/problems/--help help
+            https://atcoder.jp/contests/x/tasks/-rm rm
+            https://cses.fi/problemset/task/-1 cses-1";
+        for line in by_url
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+        {
+            let (url, expected) = line.split_once(' ').unwrap();
+            assert_eq!(base_id(url, "x"), expected, "{url}");
+        }
+        let by_name = [
             (
                 "https://example.com/task/7",
                 "A. Cover in Water!",
@@ -155,13 +141,9 @@ mod tests {
             ("", "  Snakes & Ladders (hard) ", "snakes-ladders-hard"),
             ("", "排序", "problem"),
             ("https://codeforces.com/blog/entry/1", "Blog", "blog"),
-            // A leading `-` would make the id an option on every command line.
-            ("https://open.kattis.com/problems/--help", "x", "help"),
-            ("https://atcoder.jp/contests/x/tasks/-rm", "x", "rm"),
             ("https://open.kattis.com/problems/---", "-v", "v"),
-            ("https://cses.fi/problemset/task/-1", "x", "cses-1"),
         ];
-        for (url, name, expected) in rows {
+        for (url, name, expected) in by_name {
             assert_eq!(base_id(url, name), expected, "{url} {name}");
         }
         let long = base_id("", &"word ".repeat(30));

@@ -12,16 +12,16 @@
 //! while and never the server; and a server that cannot go on says why and stops.
 
 use std::io::{self, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::time::{Duration, Instant};
 
 use super::batch::{Batches, Completed, Progress};
 use super::http::{
-    accept_failure, check_host, closed_early, drain, header_values, linger, parse_head, read_head,
-    read_some, reason_phrase, AcceptFailure, Refusal, MAX_HEADERS, WRITE_TIMEOUT,
+    accept_failure, bind_loopback, check_host, closed_early, drain, header_values, linger,
+    parse_head, read_head, read_some, reason_phrase, start_workers, AcceptFailure, Accepted,
+    Refusal, MAX_HEADERS, WRITE_TIMEOUT,
 };
 use super::payload::Payload;
 use super::{Received, StoreError, Template};
@@ -108,8 +108,7 @@ pub struct Server {
 
 /// Binds 127.0.0.1:`port` (0: any free port).
 pub fn bind(port: u16) -> Result<Server, ListenError> {
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let listener = TcpListener::bind(address).map_err(|source| {
+    let (listener, port) = bind_loopback(port).map_err(|source| {
         if source.kind() == io::ErrorKind::AddrInUse {
             ListenError::PortInUse {
                 port,
@@ -119,10 +118,6 @@ pub fn bind(port: u16) -> Result<Server, ListenError> {
             ListenError::Bind { port, source }
         }
     })?;
-    let port = listener
-        .local_addr()
-        .map_err(|source| ListenError::Bind { port, source })?
-        .port();
     Ok(Server { listener, port })
 }
 
@@ -189,16 +184,8 @@ pub fn serve(
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Stopped, ListenError> {
     let (sender, incoming) = mpsc::channel();
-    let (jobs, waiting) = mpsc::sync_channel::<Accepted>(QUEUED);
-    let waiting = Arc::new(Mutex::new(waiting));
-    for number in 0..WORKERS {
-        let (waiting, sender) = (Arc::clone(&waiting), sender.clone());
-        std::thread::Builder::new()
-            .name(format!("listen-{number}"))
-            .spawn(move || work(&waiting, &sender))
-            .map_err(ListenError::Threads)?;
-    }
-    drop(waiting);
+    let jobs = start_workers("listen", WORKERS, QUEUED, || sender.clone(), handle)
+        .map_err(ListenError::Threads)?;
     let listener = server.listener.try_clone().map_err(ListenError::Threads)?;
     std::thread::Builder::new()
         .name("listen-accept".to_string())
@@ -369,24 +356,6 @@ fn accept(listener: &TcpListener, jobs: &SyncSender<Accepted>, server: &Sender<I
                 }
             },
         }
-    }
-}
-
-/// A connection, and when its request must have arrived.
-type Accepted = (TcpStream, Instant);
-
-/// A worker: reads the requests of the connections it is handed, one at a time.
-fn work(waiting: &Mutex<Receiver<Accepted>>, server: &Sender<Incoming>) {
-    loop {
-        // A worker that panicked while holding the lock left nothing half-done in it.
-        let next = waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .recv();
-        let Ok((stream, deadline)) = next else {
-            return;
-        };
-        handle(stream, deadline, server);
     }
 }
 

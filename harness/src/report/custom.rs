@@ -57,34 +57,44 @@ mod tests {
     use super::*;
     use crate::verdict::Verdict;
 
-    #[test]
-    fn output_answer_and_verdict() {
-        let run = CustomRun {
-            verdict: Verdict::WrongAnswer,
-            reason: "line 1, token 1: expected YES, found yes".to_string(),
-            output: b"yes\n".to_vec(),
+    /// `run` as `write_custom` shows it, without colours.
+    fn shown(run: &CustomRun) -> String {
+        let mut out = Vec::new();
+        write_custom(&mut out, run).unwrap();
+        anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string()
+    }
+
+    /// A run of 3 ms and 3 MiB that wrote `output`, with nothing on stderr.
+    fn run(verdict: Verdict, reason: &str, output: &[u8], expected: Option<&[u8]>) -> CustomRun {
+        CustomRun {
+            verdict,
+            reason: reason.to_string(),
+            output: output.to_vec(),
             stderr_tail: String::new(),
             cpu_time: Duration::from_millis(3),
             peak_memory_bytes: 3 << 20,
-            expected: Some(b"YES\n".to_vec()),
+            expected: expected.map(<[u8]>::to_vec),
             answer_file: None,
-        };
-        let mut out = Vec::new();
-        write_custom(&mut out, &run).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let text = anstream::adapter::strip_str(&text).to_string();
+        }
+    }
+
+    #[test]
+    fn output_answer_and_verdict() {
+        let run = run(
+            Verdict::WrongAnswer,
+            "line 1, token 1: expected YES, found yes",
+            b"yes\n",
+            Some(b"YES\n"),
+        );
         assert_eq!(
-            text,
+            shown(&run),
             "output:\n  yes\nexpected (reference):\n  YES\nWA  3 ms, 3.0 MiB  line 1, token 1: expected YES, found yes\n"
         );
         let beside = CustomRun {
             answer_file: Some("test/random-1.out".into()),
             ..run
         };
-        let mut out = Vec::new();
-        write_custom(&mut out, &beside).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let text = anstream::adapter::strip_str(&text).to_string();
+        let text = shown(&beside);
         assert!(
             text.contains("expected (test/random-1.out):\n  YES\n"),
             "{text}"
@@ -93,22 +103,14 @@ mod tests {
 
     #[test]
     fn a_run_with_nothing_to_compare_with_ran_and_is_not_ac() {
-        let run = CustomRun {
-            verdict: Verdict::Accepted,
-            reason: "not checked: no answer beside the input".to_string(),
-            output: b"7\n".to_vec(),
-            stderr_tail: String::new(),
-            cpu_time: Duration::from_millis(3),
-            peak_memory_bytes: 3 << 20,
-            expected: None,
-            answer_file: None,
-        };
-        let mut out = Vec::new();
-        write_custom(&mut out, &run).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let text = anstream::adapter::strip_str(&text).to_string();
+        let run = run(
+            Verdict::Accepted,
+            "not checked: no answer beside the input",
+            b"7\n",
+            None,
+        );
         assert_eq!(
-            text,
+            shown(&run),
             "output:\n  7\nran  3 ms, 3.0 MiB  not checked: no answer beside the input\n"
         );
         // A run that failed its limits is that failure, answer or not.
@@ -117,11 +119,6 @@ mod tests {
             reason: "exit 1".to_string(),
             ..run
         };
-        let mut out = Vec::new();
-        write_custom(&mut out, &crashed).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(anstream::adapter::strip_str(&text)
-            .to_string()
-            .ends_with("RE  3 ms, 3.0 MiB  exit 1\n"));
+        assert!(shown(&crashed).ends_with("RE  3 ms, 3.0 MiB  exit 1\n"));
     }
 }

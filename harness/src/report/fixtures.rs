@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
-use crate::judge::CaseOutcome;
+use crate::judge::{CaseOutcome, Mismatch};
 use crate::sandbox::run::Limits;
 use crate::verdict::Verdict;
 
@@ -16,6 +16,18 @@ pub fn outcome(case: &str, verdict: Verdict, reason: &str, cpu_ms: u64) -> CaseO
         wall_time: Duration::from_millis(cpu_ms + 1),
         peak_memory_bytes: 2 << 20,
         ..CaseOutcome::new(case, verdict, reason)
+    }
+}
+
+/// `outcome` with what the program printed and what was expected, for the diff.
+pub fn with_mismatch(outcome: CaseOutcome, output: &[u8], answer: &[u8]) -> CaseOutcome {
+    CaseOutcome {
+        mismatch: Some(Mismatch {
+            output: output.to_vec(),
+            answer: answer.to_vec(),
+            hint: None,
+        }),
+        ..outcome
     }
 }
 

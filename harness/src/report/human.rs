@@ -1222,7 +1222,7 @@ mod tests {
     use crate::compile::Language;
     use crate::judge::submission::CompileOutcome;
     use crate::judge::verify::Verified;
-    use crate::judge::Mismatch;
+    use crate::report::fixtures::with_mismatch;
     use crate::sandbox::run::Limits;
 
     fn outcome(case: &str, verdict: Verdict, ms: u64, reason: &str) -> CaseOutcome {
@@ -1317,6 +1317,26 @@ mod tests {
         anstream::adapter::strip_str(&text).to_string()
     }
 
+    /// What the reporter writes for `plan` whose units finished with `results`, in
+    /// `elapsed_ms`.
+    fn render_finished(
+        plan: &Plan,
+        results: &[Finished<'_>],
+        elapsed_ms: u64,
+        options: HumanOptions,
+    ) -> String {
+        let events: Vec<Event<'_>> = results
+            .iter()
+            .enumerate()
+            .map(|(unit, &result)| Event::UnitFinished { unit, result })
+            .collect();
+        let summary = Summary {
+            elapsed: Duration::from_millis(elapsed_ms),
+            ..Summary::default()
+        };
+        render(plan, &events, &summary, options)
+    }
+
     /// `harness judge` on one submission: each case as it finishes, then the report.
     fn render_judged(report: &SubmissionReport, options: HumanOptions) -> String {
         let plan = Plan::new(
@@ -1339,17 +1359,16 @@ mod tests {
 
     #[test]
     fn a_submission_shows_its_failures_then_the_first_failing_verdict() {
-        let mut wrong = outcome(
-            "02",
-            Verdict::WrongAnswer,
-            12,
-            "line 1: expected 12, found 13",
+        let wrong = with_mismatch(
+            outcome(
+                "02",
+                Verdict::WrongAnswer,
+                12,
+                "line 1: expected 12, found 13",
+            ),
+            b"13\n",
+            b"12\n",
         );
-        wrong.mismatch = Some(Mismatch {
-            output: b"13\n".to_vec(),
-            answer: b"12\n".to_vec(),
-            hint: None,
-        });
         let report = submission(
             vec![
                 outcome("01", Verdict::Accepted, 5, ""),
@@ -1411,20 +1430,8 @@ mod tests {
             .map(|r| unit_of(&r.report, &r.name))
             .collect();
         let plan = Plan::new(Command::Verify, units, 1, crate::sandbox::Mode::Auto);
-        let events: Vec<Event<'_>> = results
-            .iter()
-            .enumerate()
-            .map(|(unit, result)| Event::UnitFinished {
-                unit,
-                result: Finished::Verified(result),
-            })
-            .collect();
-        let summary = Summary {
-            elapsed: Duration::from_millis(elapsed_ms),
-            skipped: Vec::new(),
-            unsandboxed: None,
-        };
-        render(&plan, &events, &summary, HumanOptions::default())
+        let results: Vec<_> = results.iter().map(Finished::Verified).collect();
+        render_finished(&plan, &results, elapsed_ms, HumanOptions::default())
     }
 
     #[test]
@@ -1489,17 +1496,16 @@ mod tests {
     /// Two problems of `harness run`: `sum` with a wrong answer (it printed on stderr too) and
     /// a pass near the limit, `echo` all right.
     fn suite() -> Vec<SubmissionReport> {
-        let mut wrong = outcome(
-            "02",
-            Verdict::WrongAnswer,
-            3,
-            "line 1, token 1: expected 3, found 4",
+        let mut wrong = with_mismatch(
+            outcome(
+                "02",
+                Verdict::WrongAnswer,
+                3,
+                "line 1, token 1: expected 3, found 4",
+            ),
+            b"4\n",
+            b"3\n",
         );
-        wrong.mismatch = Some(Mismatch {
-            output: b"4\n".to_vec(),
-            answer: b"3\n".to_vec(),
-            hint: None,
-        });
         wrong.stderr_tail = "debug: n=2\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, 950, "");
         near.time_sensitive = true;
@@ -1524,24 +1530,12 @@ mod tests {
         let units = reports.iter().map(|r| unit_of(r, &r.problem)).collect();
         let mut plan = Plan::new(Command::Run, units, 2, crate::sandbox::Mode::Auto);
         plan.partition = Some(Partition { index: 1, count: 2 });
-        let events: Vec<Event<'_>> = reports
-            .iter()
-            .enumerate()
-            .map(|(unit, report)| Event::UnitFinished {
-                unit,
-                result: Finished::Judged(report),
-            })
-            .collect();
-        let summary = Summary {
-            elapsed: Duration::from_millis(1234),
-            skipped: Vec::new(),
-            unsandboxed: None,
-        };
+        let results: Vec<_> = reports.iter().map(Finished::Judged).collect();
         let options = HumanOptions {
             detail,
             ..HumanOptions::default()
         };
-        render(&plan, &events, &summary, options)
+        render_finished(&plan, &results, 1234, options)
     }
 
     #[test]

@@ -346,8 +346,7 @@ fn failure_text(outcome: &CaseOutcome, message: &str) -> String {
 mod tests {
     use super::*;
     use crate::event::Finished;
-    use crate::judge::Mismatch;
-    use crate::report::fixtures::{limits, outcome};
+    use crate::report::fixtures::{limits, outcome, with_mismatch};
 
     /// The report of one `harness run` suite of `sum` on these outcomes.
     fn render(outcomes: &[CaseOutcome], run: &[Property]) -> String {
@@ -413,17 +412,16 @@ mod tests {
 
     #[test]
     fn a_small_report() {
-        let mut wrong = outcome(
-            "secret/02",
-            Verdict::WrongAnswer,
-            "expected 3, found <4>",
-            12,
+        let mut wrong = with_mismatch(
+            outcome(
+                "secret/02",
+                Verdict::WrongAnswer,
+                "expected 3, found <4>",
+                12,
+            ),
+            b"4\n",
+            b"3\n",
         );
-        wrong.mismatch = Some(Mismatch {
-            output: b"4\n".to_vec(),
-            answer: b"3\n".to_vec(),
-            hint: None,
-        });
         wrong.stderr_tail = "debug \u{1b}[1mx\u{1b}[0m\n".to_string();
         let mut near = outcome("big", Verdict::Accepted, "", 950);
         near.time_sensitive = true;

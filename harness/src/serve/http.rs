@@ -9,15 +9,16 @@
 //! that the server never waits on: a reader that is slow or gone is let go.
 
 use std::io::{self, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::receive::http::{
-    accept_failure, check_host, drain, header_values, is_loopback_host, linger, parse_head,
-    read_head, reason_phrase, AcceptFailure, Refusal, MAX_HEADERS, REQUEST_DEADLINE, WRITE_TIMEOUT,
+    accept_failure, bind_loopback, check_host, drain, header_values, is_loopback_host, linger,
+    parse_head, read_head, reason_phrase, start_workers, AcceptFailure, Accepted, Refusal,
+    MAX_HEADERS, REQUEST_DEADLINE, WRITE_TIMEOUT,
 };
 
 use super::server::Server;
@@ -63,42 +64,25 @@ impl Live {
 
 /// Binds 127.0.0.1:`port` (0: any free port).
 pub fn bind(port: u16) -> Result<Live, HttpError> {
-    let listener =
-        TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).map_err(|source| {
-            match source.kind() {
-                io::ErrorKind::AddrInUse => HttpError::PortInUse { port },
-                _ => HttpError::Bind { port, source },
-            }
-        })?;
-    let port = listener
-        .local_addr()
-        .map_err(|source| HttpError::Bind { port, source })?
-        .port();
+    let (listener, port) = bind_loopback(port).map_err(|source| match source.kind() {
+        io::ErrorKind::AddrInUse => HttpError::PortInUse { port },
+        _ => HttpError::Bind { port, source },
+    })?;
     Ok(Live { listener, port })
 }
-
-/// A connection, and when its request must have arrived.
-type Accepted = (TcpStream, Instant);
 
 /// Serves the page on threads of its own until the process ends.
 pub fn start(live: Live, server: &Arc<Server>) -> Result<(), HttpError> {
     let page: Arc<[u8]> = crate::report::live::page().into_bytes().into();
-    let (jobs, waiting) = mpsc::sync_channel::<Accepted>(QUEUED);
-    let waiting = Arc::new(Mutex::new(waiting));
     let watchers = Arc::new(AtomicUsize::new(0));
-    for number in 0..WORKERS {
-        let context = Context {
-            server: server.clone(),
-            port: live.port,
-            page: page.clone(),
-            watchers: watchers.clone(),
-        };
-        let waiting = waiting.clone();
-        std::thread::Builder::new()
-            .name(format!("live-{number}"))
-            .spawn(move || work(&waiting, &context))
-            .map_err(HttpError::Threads)?;
-    }
+    let context = || Context {
+        server: server.clone(),
+        port: live.port,
+        page: page.clone(),
+        watchers: watchers.clone(),
+    };
+    let jobs =
+        start_workers("live", WORKERS, QUEUED, context, handle).map_err(HttpError::Threads)?;
     std::thread::Builder::new()
         .name("live-accept".into())
         .spawn(move || accept(&live.listener, &jobs))
@@ -143,19 +127,6 @@ struct Context {
     port: u16,
     page: Arc<[u8]>,
     watchers: Arc<AtomicUsize>,
-}
-
-fn work(waiting: &Mutex<Receiver<Accepted>>, context: &Context) {
-    loop {
-        let next = waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .recv();
-        let Ok((stream, deadline)) = next else {
-            return;
-        };
-        handle(stream, deadline, context);
-    }
 }
 
 /// What a request asks for.

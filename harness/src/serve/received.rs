@@ -86,10 +86,7 @@ pub fn start(bound: Bound, events: Arc<Server>) -> Result<()> {
 /// The fields of `problem.received`.
 fn fields(problem: &Received, config: &Path) -> Map<String, Value> {
     let path = |path: &Path| Value::from(path.display().to_string());
-    let folder = config
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let folder = crate::config::root_of(config);
     let solution = match &problem.solution_file {
         Some(SolutionFile::Created(path) | SolutionFile::Kept(path)) => {
             Value::from(path.display().to_string())
@@ -102,7 +99,7 @@ fn fields(problem: &Received, config: &Path) -> Map<String, Value> {
     fields.insert("group".into(), problem.group.clone().into());
     fields.insert("url".into(), problem.url.clone().into());
     fields.insert("config".into(), path(config));
-    fields.insert("folder".into(), path(folder));
+    fields.insert("folder".into(), path(&folder));
     fields.insert("cases".into(), path(&problem.cases));
     fields.insert("samples".into(), problem.samples.into());
     fields.insert(

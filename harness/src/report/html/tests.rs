@@ -9,8 +9,8 @@ use super::*;
 use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::calibrate::{ProblemCalibration, ProgramTiming, Role};
 use crate::judge::verify::{Expected, Verified};
-use crate::judge::{CaseOutcome, Mismatch};
-use crate::report::fixtures::{outcome, report};
+use crate::judge::CaseOutcome;
+use crate::report::fixtures::{outcome, report, with_mismatch};
 use crate::report::record::Recorder;
 use crate::report::reporter::Reporter;
 use crate::verdict::Verdict;
@@ -46,6 +46,16 @@ fn page_of(command: Command, units: Vec<Unit>, results: &[Finished<'_>]) -> Stri
     out.text()
 }
 
+/// The page of `harness run` on problem `sum`'s solution `sum.c`, judged on `cases`.
+fn run_page(cases: &[&str], outcomes: Vec<CaseOutcome>) -> String {
+    let judged = report("sum", "sum.c", outcomes, cases.len());
+    page_of(
+        Command::Run,
+        vec![unit("sum", "sum", cases)],
+        &[Finished::Judged(&judged)],
+    )
+}
+
 fn parse(html: &str) -> roxmltree::Document<'_> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -70,17 +80,16 @@ fn has_class(node: &roxmltree::Node<'_, '_>, class: &str) -> bool {
 
 #[test]
 fn text_from_the_run_is_text_never_markup() {
-    let mut wrong = outcome(
-        EVIL,
-        Verdict::WrongAnswer,
-        "expected <b>3</b> & found \"4\"",
-        12,
+    let mut wrong = with_mismatch(
+        outcome(
+            EVIL,
+            Verdict::WrongAnswer,
+            "expected <b>3</b> & found \"4\"",
+            12,
+        ),
+        b"</pre><script>alert(1)</script>\n",
+        b"3\n",
     );
-    wrong.mismatch = Some(Mismatch {
-        output: b"</pre><script>alert(1)</script>\n".to_vec(),
-        answer: b"3\n".to_vec(),
-        hint: None,
-    });
     wrong.stderr_tail = "<img src=x onerror=alert(1)>\n".to_string();
     let judged = report(EVIL, "<b>mine</b>.c", vec![wrong], 1);
     let html = page_of(
@@ -124,17 +133,7 @@ fn text_from_the_run_is_text_never_markup() {
 
 #[test]
 fn the_page_starts_with_the_marker_and_fetches_nothing() {
-    let judged = report(
-        "sum",
-        "sum.c",
-        vec![outcome("01", Verdict::Accepted, "", 5)],
-        1,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["01"])],
-        &[Finished::Judged(&judged)],
-    );
+    let html = run_page(&["01"], vec![outcome("01", Verdict::Accepted, "", 5)]);
     assert!(html.starts_with(file::MARKER), "{html}");
     let document = parse(&html);
     for node in document.descendants().filter(roxmltree::Node::is_element) {
@@ -166,17 +165,7 @@ fn the_page_starts_with_the_marker_and_fetches_nothing() {
 
 #[test]
 fn the_context_says_what_ran_where_and_when() {
-    let judged = report(
-        "sum",
-        "sum.c",
-        vec![outcome("01", Verdict::Accepted, "", 5)],
-        1,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["01"])],
-        &[Finished::Judged(&judged)],
-    );
+    let html = run_page(&["01"], vec![outcome("01", Verdict::Accepted, "", 5)]);
     let document = parse(&html);
     let context: String = document
         .descendants()
@@ -211,50 +200,32 @@ fn verified(name: &str, expected: Verdict, outcomes: Vec<CaseOutcome>, planned: 
 #[test]
 fn the_matrix_has_a_row_per_submission_a_cell_per_case_and_mismatches_first() {
     let cases = ["01", "02", "03"];
-    let accepted = verified(
-        "accepted/fast.cpp",
-        Verdict::Accepted,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::Accepted, "", 7),
-            outcome("03", Verdict::Accepted, "", 950),
-        ],
-        3,
-    );
-    let wrong = verified(
-        "wrong_answer/off_by_one.cpp",
-        Verdict::WrongAnswer,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::WrongAnswer, "expected 3, found 4", 6),
-        ],
-        3,
-    );
-    // Stored as too slow, but accepted: a MISMATCH.
-    let slow = verified(
-        "time_limit_exceeded/not_slow.cpp",
-        Verdict::TimeLimitExceeded,
-        vec![
-            outcome("01", Verdict::Accepted, "", 5),
-            outcome("02", Verdict::Accepted, "", 6),
-            outcome("03", Verdict::Accepted, "", 7),
-        ],
-        3,
-    );
-    let units = vec![
-        unit("p", "p/accepted/fast.cpp", &cases),
-        unit("p", "p/wrong_answer/off_by_one.cpp", &cases),
-        unit("p", "p/time_limit_exceeded/not_slow.cpp", &cases),
-    ];
-    let html = page_of(
-        Command::Verify,
-        units,
-        &[
-            Finished::Verified(&accepted),
-            Finished::Verified(&wrong),
-            Finished::Verified(&slow),
-        ],
-    );
+    let ac = |case, ms| outcome(case, Verdict::Accepted, "", ms);
+    let wa = outcome("02", Verdict::WrongAnswer, "expected 3, found 4", 6);
+    let stored: Vec<Verified> = [
+        (
+            "accepted/fast.cpp",
+            Verdict::Accepted,
+            vec![ac("01", 5), ac("02", 7), ac("03", 950)],
+        ),
+        (
+            "wrong_answer/off_by_one.cpp",
+            Verdict::WrongAnswer,
+            vec![ac("01", 5), wa],
+        ),
+        // Stored as too slow, but accepted: a MISMATCH.
+        (
+            "time_limit_exceeded/not_slow.cpp",
+            Verdict::TimeLimitExceeded,
+            vec![ac("01", 5), ac("02", 6), ac("03", 7)],
+        ),
+    ]
+    .into_iter()
+    .map(|(name, expected, outcomes)| verified(name, expected, outcomes, 3))
+    .collect();
+    let units = stored.iter().map(|s| unit("p", &s.name, &cases)).collect();
+    let results: Vec<Finished<'_>> = stored.iter().map(Finished::Verified).collect();
+    let html = page_of(Command::Verify, units, &results);
     let document = parse(&html);
     let rows: Vec<_> = document
         .descendants()
@@ -321,16 +292,9 @@ fn the_matrix_has_a_row_per_submission_a_cell_per_case_and_mismatches_first() {
 fn the_time_chart_draws_each_case_against_the_limit() {
     let mut near = outcome("big", Verdict::Accepted, "", 950);
     near.time_sensitive = true;
-    let judged = report(
-        "sum",
-        "sum.c",
+    let html = run_page(
+        &["small", "big"],
         vec![outcome("small", Verdict::Accepted, "", 5), near],
-        2,
-    );
-    let html = page_of(
-        Command::Run,
-        vec![unit("sum", "sum", &["small", "big"])],
-        &[Finished::Judged(&judged)],
     );
     let document = parse(&html);
     let svg = document
