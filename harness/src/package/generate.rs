@@ -62,7 +62,8 @@ pub const MAX_EXPANDED: usize = 64 << 20;
 /// into `data/`, never in memory.
 pub const MAX_FILE: u64 = GENERATOR_LIMITS.output_bytes;
 
-/// The files of a case the recipe writes and keeps (BAPCtools' `KNOWN_DATA_EXTENSIONS`).
+/// The files of a case the recipe writes and keeps (BAPCtools' `KNOWN_DATA_EXTENSIONS`): first
+/// those it may write in the recipe itself, then the images.
 const EXTENSIONS: [&str; 13] = [
     "in",
     "ans",
@@ -79,25 +80,10 @@ const EXTENSIONS: [&str; 13] = [
     "pdf",
 ];
 /// Those a case may write in the recipe itself (BAPCtools' `KNOWN_TEXT_DATA_EXTENSIONS`).
-const TEXT_EXTENSIONS: [&str; 9] = [
-    "in",
-    "ans",
-    "out",
-    "in.statement",
-    "ans.statement",
-    "in.download",
-    "ans.download",
-    "interaction",
-    "yaml",
-];
+const TEXT_EXTENSIONS: &[&str] = EXTENSIONS.split_at(9).0;
 /// The files only a sample may have, and those that may be links to the case's own
 /// (BAPCtools' `KNOWN_SAMPLE_TESTCASE_EXTENSIONS`, `ALLOWED_LINK_KEYS`).
-const SAMPLE_EXTENSIONS: [&str; 4] = [
-    "in.statement",
-    "ans.statement",
-    "in.download",
-    "ans.download",
-];
+const SAMPLE_EXTENSIONS: &[&str] = EXTENSIONS.split_at(7).0.split_at(3).1;
 /// The top folders of `data:`, in the order BAPCtools makes them.
 const ROOT_FOLDERS: [&str; 8] = [
     "sample",
@@ -282,16 +268,12 @@ pub struct Stage {
 impl Stage {
     fn new() -> Result<Stage, GenError> {
         let root = crate::compile::cache::cache_root().join("generating");
-        let error = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| GenError::Write { path, source }
-        };
-        std::fs::create_dir_all(&root).map_err(error(&root))?;
+        std::fs::create_dir_all(&root).map_err(write_error(root.clone()))?;
         let dir = tempfile::Builder::new()
             .prefix("stage-")
             .tempdir_in(&root)
-            .map_err(error(&root))?;
-        let folder = Beneath::open(dir.path()).map_err(error(dir.path()))?;
+            .map_err(write_error(root.clone()))?;
+        let folder = Beneath::open(dir.path()).map_err(write_error(dir.path().to_path_buf()))?;
         Ok(Stage {
             folder,
             _dir: dir,
@@ -311,7 +293,7 @@ impl Stage {
         Ok(Staged {
             name,
             len,
-            digest: hex(&hashing.hasher.finalize()),
+            digest: format!("{:x}", hashing.hasher.finalize()),
         })
     }
 
@@ -334,16 +316,6 @@ impl Read for Hashing<'_> {
         self.hasher.update(&buf[..n]);
         Ok(n)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        text.push(char::from(DIGITS[usize::from(byte & 15)]));
-    }
-    text
 }
 
 /// What generating made: every file below `data/`, by its path there, and the stage that
@@ -514,6 +486,11 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// An error of the recipe at `at` (see [`recipe_error`]).
+    fn error(&self, at: &str, message: impl Into<String>) -> GenError {
+        recipe_error(self.path, at, message)
+    }
+
     fn inherit(&self, parent: &Inherited, yaml: &Value, at: &str) -> Result<Inherited, GenError> {
         let mut config = parent.clone();
         if let Some(solution) = yaml.get("solution") {
@@ -525,13 +502,12 @@ impl Parser<'_> {
                     Solution::Given(s.clone())
                 }
                 Value::String(s) => {
-                    return Err(recipe_error(
-                        self.path,
+                    return Err(self.error(
                         at,
                         format!("`solution: {s}` must be a path from the package's folder, starting with `/` (`/submissions/accepted/sol.py`)"),
                     ))
                 }
-                _ => return Err(recipe_error(self.path, at, "`solution` must be a path")),
+                _ => return Err(self.error(at, "`solution` must be a path")),
             };
         }
         if let Some(salt) = yaml.get("random_salt") {
@@ -539,20 +515,15 @@ impl Parser<'_> {
                 Value::String(s) => s.clone(),
                 Value::Number(n) => n.to_string(),
                 Value::Null => String::new(),
-                _ => {
-                    return Err(recipe_error(
-                        self.path,
-                        at,
-                        "`random_salt` must be a string",
-                    ))
-                }
+                _ => return Err(self.error(at, "`random_salt` must be a string")),
             };
         }
         if let Some(retries) = yaml.get("retries") {
-            config.retries =
-                retries.as_u64().filter(|r| *r > 0).ok_or_else(|| {
-                    recipe_error(self.path, at, "`retries` must be an integer > 0")
-                })? as u32;
+            config.retries = retries
+                .as_u64()
+                .filter(|r| *r > 0)
+                .ok_or_else(|| self.error(at, "`retries` must be an integer > 0"))?
+                as u32;
         }
         Ok(config)
     }
@@ -585,8 +556,7 @@ impl Parser<'_> {
         let mut next_group = 0;
         for entry in entries {
             if numbered && entry.len() != 1 {
-                return Err(recipe_error(
-                    self.path,
+                return Err(self.error(
                     at,
                     "each item of a numbered `data` list is a map of one key (hint: indent a case's keys one more level)",
                 ));
@@ -595,18 +565,10 @@ impl Parser<'_> {
                 let child_at = format!("{at}.data.{name}");
                 let case = is_case(value);
                 if !case && !value.is_mapping() {
-                    return Err(recipe_error(
-                        self.path,
-                        &child_at,
-                        "neither a case nor a folder",
-                    ));
+                    return Err(self.error(&child_at, "neither a case nor a folder"));
                 }
                 if !numbered && name.is_empty() {
-                    return Err(recipe_error(
-                        self.path,
-                        &child_at,
-                        "a case or folder needs a name",
-                    ));
+                    return Err(self.error(&child_at, "a case or folder needs a name"));
                 }
                 if case {
                     self.cases_of(path, &name, value, &config, &child_at, numbered)?;
@@ -640,24 +602,15 @@ impl Parser<'_> {
             return Ok(included);
         };
         let Some(list) = list.as_sequence() else {
-            return Err(recipe_error(
-                self.path,
-                at,
-                "`include` must be a list of keys",
-            ));
+            return Err(self.error(at, "`include` must be a list of keys"));
         };
         for item in list {
             let Some(name) = item.as_str() else {
-                return Err(recipe_error(
-                    self.path,
-                    at,
-                    "`include` lists keys (strings)",
-                ));
+                return Err(self.error(at, "`include` lists keys (strings)"));
             };
             self.check_key(at, "`include:`", name)?;
             let made = self.known.get(name).ok_or_else(|| {
-                recipe_error(
-                    self.path,
+                self.error(
                     at,
                     format!("`include: {name}` names no earlier case or folder"),
                 )
@@ -681,16 +634,11 @@ impl Parser<'_> {
             Some(Value::Sequence(items)) => items
                 .iter()
                 .map(|item| {
-                    item.as_mapping().ok_or_else(|| {
-                        recipe_error(self.path, at, "a numbered `data` list holds one-key maps")
-                    })
+                    item.as_mapping()
+                        .ok_or_else(|| self.error(at, "a numbered `data` list holds one-key maps"))
                 })
                 .collect(),
-            Some(_) => Err(recipe_error(
-                self.path,
-                at,
-                "`data` must be a map or a list",
-            )),
+            Some(_) => Err(self.error(at, "`data` must be a map or a list")),
         }
     }
 
@@ -707,7 +655,7 @@ impl Parser<'_> {
                 Value::String(s) => s.clone(),
                 Value::Null => String::new(),
                 Value::Number(n) => n.to_string(),
-                _ => return Err(recipe_error(self.path, at, "keys of `data` are names")),
+                _ => return Err(self.error(at, "keys of `data` are names")),
             };
             if !name.is_empty() {
                 self.check_key(&format!("{at}.data.{name}"), "the name", &name)?;
@@ -718,8 +666,7 @@ impl Parser<'_> {
             // The top folders, in BAPCtools' order.
             for (name, _) in &keys {
                 if !ROOT_FOLDERS.contains(&name.as_str()) {
-                    return Err(recipe_error(
-                        self.path,
+                    return Err(self.error(
                         at,
                         format!(
                             "`{name}` is not a folder of `data/` (hint: one of {})",
@@ -840,11 +787,7 @@ impl Parser<'_> {
         };
         for (name, deps) in map {
             let (Some(name), Some(deps)) = (name.as_str(), deps.as_sequence()) else {
-                return Err(recipe_error(
-                    self.path,
-                    "generators",
-                    "a map of names to lists of files",
-                ));
+                return Err(self.error("generators", "a map of names to lists of files"));
             };
             let at = format!("generators.{name}");
             self.check_key(&at, "the generator", name)?;
@@ -866,8 +809,7 @@ impl Parser<'_> {
     /// A name the recipe gives, as judge.toml's are checked: a plain path below its folder.
     fn check_path(&self, at: &str, what: &str, name: &str) -> Result<(), GenError> {
         crate::case::discover::check_path(name).map_err(|why| {
-            recipe_error(
-                self.path,
+            self.error(
                 at,
                 format!("{what} `{name}` is not a plain path inside the package: {why}"),
             )
@@ -879,8 +821,7 @@ impl Parser<'_> {
     fn check_key(&self, at: &str, what: &str, name: &str) -> Result<(), GenError> {
         self.check_path(at, what, name)?;
         if name.contains('/') {
-            return Err(recipe_error(
-                self.path,
+            return Err(self.error(
                 at,
                 format!(
                     "{what} `{name}` is a path: a key of generators.yaml is one name, without `/`"
@@ -925,19 +866,14 @@ impl Parser<'_> {
     ) -> Result<(), GenError> {
         self.check_cases(at, 1)?;
         crate::case::discover::check_name(path).map_err(|why| {
-            recipe_error(
-                self.path,
+            self.error(
                 at,
                 format!("the case `{path}` is not a plain path inside the package: {why}"),
             )
         })?;
         let name = path.rsplit('/').next().unwrap_or(path);
         if name == "test_group" {
-            return Err(recipe_error(
-                self.path,
-                at,
-                "a case may not be named `test_group`",
-            ));
+            return Err(self.error(at, "a case may not be named `test_group`"));
         }
         let config = match yaml {
             Value::Mapping(_) => self.inherit(parent, yaml, at)?,
@@ -984,8 +920,7 @@ impl Parser<'_> {
     ) -> Result<(Option<String>, Option<String>), GenError> {
         let (command, copy) = match yaml {
             Value::Null => {
-                return Err(recipe_error(
-                    self.path,
+                return Err(self.error(
                     at,
                     "an empty case (hint: a case is a command, or a map with `generate`, `copy` or `in`)",
                 ))
@@ -1004,8 +939,7 @@ impl Parser<'_> {
         };
         if let Some(copy) = &copy {
             crate::case::discover::check_name(copy).map_err(|why| {
-                recipe_error(
-                    self.path,
+                self.error(
                     at,
                     format!("`copy: {copy}` is not a plain path inside `generators/`: {why}"),
                 )
@@ -1023,7 +957,7 @@ impl Parser<'_> {
     ) -> Result<(Vec<(String, String)>, Vec<(String, String)>), GenError> {
         let mut written = Vec::new();
         let mut links = Vec::new();
-        for extension in TEXT_EXTENSIONS {
+        for &extension in TEXT_EXTENSIONS {
             let Some(value) = map.get(extension) else {
                 continue;
             };
@@ -1039,8 +973,7 @@ impl Parser<'_> {
                     || !(SAMPLE_EXTENSIONS.contains(&target) || target == "in" || target == "ans")
                     || !same_kind
                 {
-                    return Err(recipe_error(
-                        self.path,
+                    return Err(self.error(
                         at,
                         format!("`{extension}` cannot link to `{target}` (BAPCtools links a statement or download file to the case's own `.in`/`.ans` kind)"),
                     ));
@@ -1054,13 +987,7 @@ impl Parser<'_> {
                     serde_norway::to_string(value).unwrap_or_default()
                 }
                 Value::Number(n) => n.to_string(),
-                _ => {
-                    return Err(recipe_error(
-                        self.path,
-                        at,
-                        format!("`{extension}` must be the file's text"),
-                    ))
-                }
+                _ => return Err(self.error(at, format!("`{extension}` must be the file's text"))),
             };
             if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
@@ -1086,13 +1013,8 @@ impl Parser<'_> {
         let has = |key: &str| {
             written.iter().any(|(e, _)| e == key) || links.iter().any(|(e, _)| e == key)
         };
-        let makes_input = makes
-            || has("in")
-            || (sample && has("in.statement") && has("in.download"))
-            || (sample && self.interactive && has("interaction") && has("in.download"));
-        if !makes_input {
-            return Err(recipe_error(
-                self.path,
+        if !makes && !has_input(path, self.interactive, has) {
+            return Err(self.error(
                 at,
                 if sample {
                     "a case needs `generate`, `copy` or `in` to make its input (a sample may have `in.statement` and `in.download` instead)"
@@ -1102,16 +1024,14 @@ impl Parser<'_> {
             ));
         }
         if has("interaction") && !self.interactive {
-            return Err(recipe_error(
-                self.path,
+            return Err(self.error(
                 at,
                 "`interaction` is only for an interactive or multi-pass problem",
             ));
         }
         if !sample {
             if let Some(key) = SAMPLE_EXTENSIONS.iter().find(|key| has(key)) {
-                return Err(recipe_error(
-                    self.path,
+                return Err(self.error(
                     at,
                     format!("`{key}` is only for a sample (BAPCtools shows and offers only the samples' files)"),
                 ));
@@ -1119,8 +1039,7 @@ impl Parser<'_> {
         }
         for (extension, target) in links {
             if links.iter().any(|(e, _)| e == target) {
-                return Err(recipe_error(
-                    self.path,
+                return Err(self.error(
                     at,
                     format!("`{extension}` links to `{target}`, which is itself a link (BAPCtools forbids links to links)"),
                 ));
@@ -1138,12 +1057,11 @@ impl Parser<'_> {
         at: &str,
     ) -> Result<Invocation, GenError> {
         if command.trim().is_empty() {
-            return Err(recipe_error(self.path, at, "`generate` must not be empty"));
+            return Err(self.error(at, "`generate` must not be empty"));
         }
         // As BAPCtools: constants first, then `{count}` (only with `count:`).
         let too_long = || {
-            recipe_error(
-                self.path,
+            self.error(
                 at,
                 format!("the command is longer than {} KiB once its `{{{{constants}}}}` are put in, longer than a command may be: not run", MAX_COMMAND >> 10),
             )
@@ -1164,18 +1082,16 @@ impl Parser<'_> {
         salted.push_str(command.trim());
         let seed = seed(&salted);
         let words = shlex::split(&command).ok_or_else(|| {
-            recipe_error(
-                self.path,
+            self.error(
                 at,
                 format!("cannot split `{command}` into words (an unclosed quote?)"),
             )
         })?;
         let (program, args) = words
             .split_first()
-            .ok_or_else(|| recipe_error(self.path, at, "`generate` must name a program"))?;
+            .ok_or_else(|| self.error(at, "`generate` must name a program"))?;
         if program.starts_with('/') {
-            return Err(recipe_error(
-                self.path,
+            return Err(self.error(
                 at,
                 format!("`{program}`: a generator is named from `generators/`, not with an absolute path"),
             ));
@@ -1185,11 +1101,7 @@ impl Parser<'_> {
         self.check_path(at, "the generator", program)?;
         let seeds: usize = args.iter().map(|a| seed_spans(a).len()).sum();
         if seeds > 1 {
-            return Err(recipe_error(
-                self.path,
-                at,
-                "`{seed}` may appear at most once",
-            ));
+            return Err(self.error(at, "`{seed}` may appear at most once"));
         }
         let args = args
             .iter()
@@ -1461,10 +1373,7 @@ pub fn generate(
     let mut made: std::collections::HashMap<String, Vec<String>> = Default::default();
     for case in &recipe.cases {
         if crate::sandbox::interrupt::is_interrupted() {
-            return Err(GenError::Case {
-                case: case.path.clone(),
-                message: "interrupted".to_string(),
-            });
+            return Err(case_error(&case.path, "interrupted"));
         }
         if let Some(first) = case
             .same_as
@@ -1481,7 +1390,7 @@ pub fn generate(
         let made_case = match &case.same_as {
             // As bt: "See {first}. SKIPPED."
             Some(first) => Err(case_error(
-                case,
+                &case.path,
                 format!("the same rule as `{first}`, which could not be made"),
             )),
             None => generate_case(
@@ -1605,10 +1514,7 @@ fn link_case(
 /// package whose data leads out of it. The writes are beneath `data/` and follow no link
 /// anyway; this says so before the work is done rather than after.
 fn check_folders(recipe: &Recipe) -> Result<(), GenError> {
-    let package = Beneath::open(&recipe.root).map_err(|source| GenError::Write {
-        path: recipe.root.clone(),
-        source,
-    })?;
+    let package = open_package(&recipe.root)?;
     let mut folders: Vec<String> = vec!["data".to_string()];
     folders.extend(
         recipe
@@ -1682,7 +1588,7 @@ fn generate_case(
     stage: &mut Stage,
     notes: &mut Vec<String>,
 ) -> Result<BTreeMap<String, Content>, GenError> {
-    let fail = |message: String| case_error(case, message);
+    let fail = |message: String| case_error(&case.path, message);
     let mut files: BTreeMap<String, Content> = match &case.generate {
         Some(invocation) => run_with_retries(recipe, context, case, invocation, built, stage)?,
         None => BTreeMap::new(),
@@ -1706,17 +1612,8 @@ fn generate_case(
         Ok(())
     };
     linked(&files, "in")?;
-    let sample = case.path.split('/').next() == Some("sample");
-    let has = |files: &BTreeMap<String, Content>, ext: &str| {
-        files.contains_key(ext) || case.links.iter().any(|(e, _)| e == ext)
-    };
-    let has_input = has(&files, "in")
-        || (sample && has(&files, "in.statement") && has(&files, "in.download"))
-        || (sample
-            && context.interactive
-            && has(&files, "interaction")
-            && has(&files, "in.download"));
-    if !has_input {
+    let has = |ext: &str| files.contains_key(ext) || case.links.iter().any(|(e, _)| e == ext);
+    if !has_input(&case.path, context.interactive, has) {
         return Err(fail(
             "no `.in` was made (the generator wrote no `testcase.in` and nothing on stdout)"
                 .to_string(),
@@ -1757,9 +1654,12 @@ fn validate_input(
     };
     let staged = match input {
         Content::Staged(staged) => staged.clone(),
-        Content::Bytes(bytes) => stage
-            .put(&mut bytes.as_slice())
-            .map_err(|e| case_error(case, format!("cannot stage its input to validate it: {e}")))?,
+        Content::Bytes(bytes) => stage.put(&mut bytes.as_slice()).map_err(|e| {
+            case_error(
+                &case.path,
+                format!("cannot stage its input to validate it: {e}"),
+            )
+        })?,
         Content::Link(_) => return Ok(()),
     };
     let path = stage.folder.join(&staged.name);
@@ -1787,7 +1687,7 @@ fn validate_input(
         None if expect_rejection => "every input validator accepts this `invalid_input` case (bt: \"All validators accepted.\")".to_string(),
         Some((_, Judgement::Valid)) | None => return Ok(()),
     };
-    Err(case_error(case, why))
+    Err(case_error(&case.path, why))
 }
 
 /// The input validator flags a case gets from the `test_group.yaml` of the recipe's folders
@@ -1832,11 +1732,21 @@ fn read_case_yaml(own: &Content, stage: &Stage) -> Option<Value> {
     serde_norway::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
+/// Whether the case at `path` (below `data/`), with the files `has` says, has an input: an
+/// `.in`, or for a sample what is shown and downloaded in its place (an interactive one's
+/// `.interaction`), as bt's `required_in` has it.
+fn has_input(path: &str, interactive: bool, has: impl Fn(&str) -> bool) -> bool {
+    let sample = path.split('/').next() == Some("sample");
+    has("in")
+        || (sample && has("in.statement") && has("in.download"))
+        || (sample && interactive && has("interaction") && has("in.download"))
+}
+
 /// A failure of the case at `case`.
-fn case_error(case: &CaseRule, message: String) -> GenError {
+fn case_error(case: &str, message: impl Into<String>) -> GenError {
     GenError::Case {
-        case: case.path.clone(),
-        message,
+        case: case.to_string(),
+        message: message.into(),
     }
 }
 
@@ -1869,7 +1779,7 @@ fn run_with_retries(
         }
     }
     Err(case_error(
-        case,
+        &case.path,
         format!(
             "the generator `{}` failed: {last_error}",
             invocation.command
@@ -1895,7 +1805,7 @@ fn copy_case(
                 .and_then(|mut file| stage.put(&mut file))
                 .map_err(|e| {
                     case_error(
-                        case,
+                        &case.path,
                         format!("cannot copy `{}`: {}", source.display(), too_large(&e)),
                     )
                 })?;
@@ -1905,7 +1815,7 @@ fn copy_case(
     }
     if !copied {
         return Err(case_error(
-            case,
+            &case.path,
             format!(
                 "`copy: {copy}` copies nothing: no `generators/{copy}.in` (or another of its files)"
             ),
@@ -1931,11 +1841,12 @@ fn answer_of(
     };
     let Some(solution) = solution else {
         return Err(case_error(
-            case,
+            &case.path,
             "no `.ans` was made and there is no solution to write it (hint: `solution: /submissions/accepted/sol.py` in generators.yaml)".to_string(),
         ));
     };
-    run_solution(recipe, context, &solution, input, built, stage).map_err(|m| case_error(case, m))
+    run_solution(recipe, context, &solution, input, built, stage)
+        .map_err(|m| case_error(&case.path, m))
 }
 
 /// The accepted submission that answers cases when the recipe names no `solution:`: the
@@ -1975,10 +1886,7 @@ fn generator<'b>(
     built: &'b mut Built,
 ) -> Result<&'b super::build::Built, GenError> {
     if let Some(why) = built.broken.get(program) {
-        return Err(GenError::Case {
-            case: program.to_string(),
-            message: why.clone(),
-        });
+        return Err(case_error(program, why.clone()));
     }
     if !built.generators.contains_key(program) {
         match build_generator(recipe, context, program) {
@@ -1987,10 +1895,7 @@ fn generator<'b>(
             }
             Err(GenError::Case { message, .. }) => {
                 built.broken.insert(program.to_string(), message.clone());
-                return Err(GenError::Case {
-                    case: program.to_string(),
-                    message,
-                });
+                return Err(case_error(program, message));
             }
             Err(GenError::Package(error)) => {
                 built.broken.insert(program.to_string(), error.to_string());
@@ -2019,7 +1924,6 @@ fn build_generator(
         // the cache, by a name checked when the recipe was read (one plain name).
         Some(deps) => {
             let cache_root = crate::compile::cache::cache_root();
-            let write_error = |path: PathBuf| move |source| GenError::Write { path, source };
             let cache = Beneath::create(&cache_root).map_err(write_error(cache_root.clone()))?;
             let relative = format!(
                 "generator-sources/{:016x}/{name}",
@@ -2037,13 +1941,11 @@ fn build_generator(
                 let file_name = super::file_name(&from);
                 let to = folder.join(&file_name);
                 if let Some(kind) = crate::file_kind::not_regular(&from) {
-                    return Err(GenError::Case {
-                        case: program.to_string(),
-                        message: format!(
-                            "`{}` is {kind}, not a file of the generator",
-                            from.display()
-                        ),
-                    });
+                    let why = format!(
+                        "`{}` is {kind}, not a file of the generator",
+                        from.display()
+                    );
+                    return Err(case_error(program, why));
                 }
                 std::fs::File::open(&from)
                     .and_then(|mut file| {
@@ -2062,10 +1964,8 @@ fn build_generator(
         }
     };
     if !source.exists() {
-        return Err(GenError::Case {
-            case: program.to_string(),
-            message: format!("no generator `{program}` in the package"),
-        });
+        let why = format!("no generator `{program}` in the package");
+        return Err(case_error(program, why));
     }
     let made = super::build::build(
         &SourceProgram {
@@ -2276,10 +2176,7 @@ enum Present {
 
 /// The package's folder, opened to read and write beneath it.
 fn open_package(root: &Path) -> Result<Beneath, GenError> {
-    Beneath::open(root).map_err(|source| GenError::Write {
-        path: root.to_path_buf(),
-        source,
-    })
+    Beneath::open(root).map_err(write_error(root.to_path_buf()))
 }
 
 /// What `data/` holds now, by path below it. Only regular files and links count, each read
@@ -2338,7 +2235,7 @@ fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
                     relative,
                     Present::File {
                         len,
-                        digest: hex(&hasher.finalize()),
+                        digest: format!("{:x}", hasher.finalize()),
                     },
                 );
             }
@@ -2457,7 +2354,7 @@ fn manifest_name(root: &Path) -> String {
 
 fn digest_of(content: &Content) -> String {
     match content {
-        Content::Bytes(bytes) => hex(&Sha256::digest(bytes)),
+        Content::Bytes(bytes) => format!("{:x}", Sha256::digest(bytes)),
         Content::Staged(staged) => staged.digest.clone(),
         Content::Link(target) => link_digest(target),
     }
@@ -2471,9 +2368,8 @@ fn digest_of_present(present: &Present) -> String {
 }
 
 fn link_digest(target: &Path) -> String {
-    hex(&Sha256::digest(
-        format!("link:{}", target.display()).as_bytes(),
-    ))
+    let link = format!("link:{}", target.display());
+    format!("{:x}", Sha256::digest(link.as_bytes()))
 }
 
 fn read_manifest(cache: &Beneath, root: &Path) -> BTreeMap<String, String> {

@@ -87,24 +87,16 @@ pub fn build_sources(
 }
 
 /// Runs each built validator on each case.
-pub fn validate(
-    loaded: &Loaded,
-    validators: &Validators,
-    on_case: &mut dyn FnMut(&CaseValidity),
-) -> Vec<CaseValidity> {
-    let mut results = Vec::new();
-    for case in &loaded.package.cases {
-        for (source, built) in &validators.built {
-            let validity = CaseValidity {
-                case: case.name.clone(),
-                validator: source.name.clone(),
-                judgement: run_validator(loaded, source, built, case),
-            };
-            on_case(&validity);
-            results.push(validity);
-        }
-    }
-    results
+pub fn validate(loaded: &Loaded, validators: &Validators) -> Vec<CaseValidity> {
+    let cases = loaded.package.cases.iter();
+    (cases.flat_map(|case| {
+        (validators.built.iter()).map(move |(source, built)| CaseValidity {
+            case: case.name.clone(),
+            validator: source.name.clone(),
+            judgement: run_validator(loaded, source, built, case),
+        })
+    }))
+    .collect()
 }
 
 /// The name a test_group.yaml's `input_validator_args` map knows a validator by: its file or
@@ -213,11 +205,7 @@ pub struct CheckResult {
 /// rejected by some input validator; each `invalid_output` `.out` rejected and each
 /// `valid_output` (and sample) `.out` accepted by the output validator, with the `.in` and
 /// `.ans` beside it.
-pub fn check_data(
-    loaded: &Loaded,
-    validators: &Validators,
-    on_check: &mut dyn FnMut(&CheckResult),
-) -> Vec<CheckResult> {
+pub fn check_data(loaded: &Loaded, validators: &Validators) -> Vec<CheckResult> {
     use super::DataCheckKind;
     let mut results = Vec::new();
     for check in &loaded.package.checks {
@@ -248,13 +236,11 @@ pub fn check_data(
             DataCheckKind::Interaction => check_interaction(loaded, check),
             kind => check_output(loaded, check, kind),
         };
-        let result = CheckResult {
+        results.push(CheckResult {
             case: check.case.name.clone(),
             kind: check.kind,
             outcome,
-        };
-        on_check(&result);
-        results.push(result);
+        });
     }
     results
 }

@@ -72,16 +72,8 @@ impl Session {
         };
         let jobs = request.jobs.unwrap_or_else(validate::default_jobs).max(1);
         warn_if_oversubscribed(jobs);
-        let units = problems
-            .iter()
-            .zip(&planned)
-            .map(|(problem, cases)| Unit {
-                problem: problem.name.clone(),
-                label: problem.name.clone(),
-                cases: cases.iter().map(|c| c.name.clone()).collect(),
-                runs: cases.len(),
-                ..Unit::default()
-            })
+        let units = (problems.iter().zip(&planned))
+            .map(|(problem, cases)| unit(&problem.name, cases.iter().map(|c| c.name.clone())))
             .collect();
         let command = Command::Gen {
             check: request.check,
@@ -128,13 +120,7 @@ impl Session {
         let recipe = generate::read(&root, &constants, interactive)?;
         let started = std::time::Instant::now();
         let name = crate::package::file_name(&root);
-        let unit = Unit {
-            problem: name.clone(),
-            label: name.clone(),
-            cases: recipe.cases.iter().map(|c| c.path.clone()).collect(),
-            runs: recipe.cases.len(),
-            ..Unit::default()
-        };
+        let unit = unit(&name, recipe.cases.iter().map(|c| c.path.clone()));
         let command = Command::Gen {
             check: request.check,
         };
@@ -187,5 +173,17 @@ impl Session {
         } else {
             exit::OK
         })
+    }
+}
+
+/// The unit of `gen`'s plan that makes `name`'s `cases`.
+fn unit(name: &str, cases: impl Iterator<Item = String>) -> Unit {
+    let cases: Vec<String> = cases.collect();
+    Unit {
+        problem: name.to_string(),
+        label: name.to_string(),
+        runs: cases.len(),
+        cases,
+        ..Unit::default()
     }
 }

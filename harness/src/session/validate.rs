@@ -103,11 +103,7 @@ impl Session {
             packages::warn_unsandboxed(&package, true);
             let loaded = crate::package::load(package, languages.clone(), None)?;
             let validators = package_validate::build_all(&loaded);
-            let results = if validators.built.is_empty() {
-                Vec::new()
-            } else {
-                package_validate::validate(&loaded, &validators, &mut |_| {})
-            };
+            let results = package_validate::validate(&loaded, &validators);
             bad += results
                 .iter()
                 .filter(|r| matches!(r.judgement, Judgement::Invalid(_)))
@@ -117,7 +113,7 @@ impl Session {
                 .filter(|r| matches!(r.judgement, Judgement::Failed(_)))
                 .count();
             package_report::write_validation(&mut stdout, &loaded, &validators, &results)?;
-            let checks = package_validate::check_data(&loaded, &validators, &mut |_| {});
+            let checks = package_validate::check_data(&loaded, &validators);
             bad += checks
                 .iter()
                 .filter(|r| matches!(r.outcome, package_validate::CheckOutcome::Failed(_)))
