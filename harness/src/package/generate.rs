@@ -1892,20 +1892,16 @@ fn generator<'b>(
         return Err(case_error(program, why.clone()));
     }
     if !built.generators.contains_key(program) {
-        match build_generator(recipe, context, program) {
-            Ok(made) => {
-                built.generators.insert(program.to_string(), made);
-            }
-            Err(GenError::Case { message, .. }) => {
-                built.broken.insert(program.to_string(), message.clone());
-                return Err(case_error(program, message));
-            }
-            Err(GenError::Package(error)) => {
-                built.broken.insert(program.to_string(), error.to_string());
-                return Err(GenError::Package(error));
-            }
-            Err(other) => return Err(other),
-        }
+        // Its own failure (its files, its build) is remembered; a write's is not its own.
+        let made = build_generator(recipe, context, program).inspect_err(|error| {
+            let why = match error {
+                GenError::Case { message, .. } => message.clone(),
+                GenError::Package(error) => error.to_string(),
+                _ => return,
+            };
+            built.broken.insert(program.to_string(), why);
+        })?;
+        built.generators.insert(program.to_string(), made);
     }
     Ok(&built.generators[program])
 }
