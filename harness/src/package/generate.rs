@@ -1344,6 +1344,7 @@ pub struct Context<'a> {
 }
 
 /// The programs built so far, by their path from the package's folder.
+#[derive(Default)]
 struct Built {
     generators: BTreeMap<String, super::build::Built>,
     /// Programs that could not be built, and why: tried once, each case that needs one fails.
@@ -1363,12 +1364,7 @@ pub fn generate(
     check_folders(recipe)?;
     let mut out = begin(recipe, context);
     let mut stage = Stage::new()?;
-    let mut built = Built {
-        generators: BTreeMap::new(),
-        broken: BTreeMap::new(),
-        solutions: BTreeMap::new(),
-        default_solution: None,
-    };
+    let mut built = Built::default();
     // The extensions each case was given, so that a link to it looks up only those.
     let mut made: std::collections::HashMap<String, Vec<String>> = Default::default();
     for case in &recipe.cases {
@@ -1666,7 +1662,10 @@ fn validate_input(
     let mut group = input_group(recipe, &case.path);
     // The case's own `.yaml` (written, copied or generated) says its flags last, as 2025-09
     // reads a case's `.yaml` over its folders'.
-    if let Some(yaml) = files.get("yaml").and_then(|own| read_case_yaml(own, stage)) {
+    if let Some(yaml) = files
+        .get("yaml")
+        .and_then(|own| read_case_yaml(own, Some(stage)))
+    {
         input_flags_of(&mut group, &yaml);
     }
     let expect_rejection = top == "invalid_input";
@@ -1719,17 +1718,21 @@ fn input_flags_of(group: &mut super::Group, yaml: &Value) {
 
 /// A case's `.yaml` as it was made, read (at most as much as a package's YAML may be); `None`
 /// when it is not YAML, which `validate` then says.
-fn read_case_yaml(own: &Content, stage: &Stage) -> Option<Value> {
+fn read_case_yaml(own: &Content, stage: Option<&Stage>) -> Option<Value> {
     let bytes = match own {
         Content::Bytes(bytes) => bytes.clone(),
         Content::Staged(staged) if staged.len <= super::yaml::MAX_BYTES => {
             let mut bytes = Vec::new();
-            stage.open(staged).ok()?.read_to_end(&mut bytes).ok()?;
+            stage?.open(staged).ok()?.read_to_end(&mut bytes).ok()?;
             bytes
         }
         _ => return None,
     };
-    serde_norway::from_str(std::str::from_utf8(&bytes).ok()?).ok()
+    parse_yaml(&bytes)
+}
+
+fn parse_yaml(bytes: &[u8]) -> Option<Value> {
+    serde_norway::from_str(std::str::from_utf8(bytes).ok()?).ok()
 }
 
 /// Whether the case at `path` (below `data/`), with the files `has` says, has an input: an
@@ -1889,20 +1892,16 @@ fn generator<'b>(
         return Err(case_error(program, why.clone()));
     }
     if !built.generators.contains_key(program) {
-        match build_generator(recipe, context, program) {
-            Ok(made) => {
-                built.generators.insert(program.to_string(), made);
-            }
-            Err(GenError::Case { message, .. }) => {
-                built.broken.insert(program.to_string(), message.clone());
-                return Err(case_error(program, message));
-            }
-            Err(GenError::Package(error)) => {
-                built.broken.insert(program.to_string(), error.to_string());
-                return Err(GenError::Package(error));
-            }
-            Err(other) => return Err(other),
-        }
+        // Its own failure (its files, its build) is remembered; a write's is not its own.
+        let made = build_generator(recipe, context, program).inspect_err(|error| {
+            let why = match error {
+                GenError::Case { message, .. } => message.clone(),
+                GenError::Package(error) => error.to_string(),
+                _ => return,
+            };
+            built.broken.insert(program.to_string(), why);
+        })?;
+        built.generators.insert(program.to_string(), made);
     }
     Ok(&built.generators[program])
 }
@@ -2170,7 +2169,7 @@ fn is_data_file(relative: &Path) -> bool {
 /// held), or a link by where it leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Present {
-    File { len: u64, digest: String },
+    File { digest: String },
     Link(PathBuf),
 }
 
@@ -2225,7 +2224,7 @@ fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
             Some(Entry::Link(target)) => {
                 found.insert(relative, Present::Link(target));
             }
-            Some(Entry::File { len }) => {
+            Some(Entry::File { .. }) => {
                 let mut file = package.open_file(&name).map_err(|error| {
                     read_error(std::io::Error::other(beneath::describe(&error)))
                 })?;
@@ -2234,7 +2233,6 @@ fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
                 found.insert(
                     relative,
                     Present::File {
-                        len,
                         digest: format!("{:x}", hasher.finalize()),
                     },
                 );
@@ -2302,42 +2300,18 @@ fn same(
         return false;
     }
     let limit = super::yaml::MAX_BYTES;
-    let read = |file: std::io::Result<std::fs::File>| {
-        let mut bytes = Vec::new();
-        file.ok()?
-            .take(limit + 1)
-            .read_to_end(&mut bytes)
-            .ok()
-            .filter(|&n| n as u64 <= limit)?;
-        Some(bytes)
-    };
     let existing = match existing {
         Present::File { .. } => path.to_str().and_then(|p| {
-            read(
-                package
-                    .open_file(&format!("data/{p}"))
-                    .map_err(|e| std::io::Error::other(beneath::describe(&e))),
-            )
+            let file = package.open_file(&format!("data/{p}")).ok()?;
+            let mut bytes = Vec::new();
+            let read = file.take(limit + 1).read_to_end(&mut bytes).ok();
+            read.filter(|&n| n as u64 <= limit)?;
+            parse_yaml(&bytes)
         }),
         Present::Link(_) => None,
     };
-    let made = match made {
-        Content::Bytes(bytes) => Some(bytes.clone()),
-        Content::Staged(staged) => generated
-            .stage
-            .as_ref()
-            .and_then(|stage| read(stage.open(staged))),
-        Content::Link(_) => None,
-    };
-    let parse = |bytes: &[u8]| {
-        std::str::from_utf8(bytes)
-            .ok()
-            .and_then(|t| serde_norway::from_str::<Value>(t).ok())
-    };
-    match (existing, made) {
-        (Some(a), Some(b)) => parse(&a).is_some() && parse(&a) == parse(&b),
-        _ => false,
-    }
+    let made = read_case_yaml(made, generated.stage.as_ref());
+    existing.is_some() && existing == made
 }
 
 /// The record of what the harness wrote into a package's `data/`: the SHA-256 of each file

@@ -46,6 +46,14 @@ pub struct Validators {
     pub skipped: Vec<(SourceProgram, String)>,
 }
 
+impl Validators {
+    /// The names of those built, in the order they run, for messages: `a.py, b.cpp`.
+    pub fn names(&self) -> String {
+        let names: Vec<&str> = self.built.iter().map(|(s, _)| s.name.as_str()).collect();
+        names.join(", ")
+    }
+}
+
 /// Builds every input validator; one that needs a tool this machine lacks (checktestdata,
 /// viva) is skipped with the reason.
 pub fn build_all(loaded: &Loaded) -> Validators {
@@ -224,12 +232,7 @@ pub fn check_data(loaded: &Loaded, validators: &Validators) -> Vec<CheckResult> 
                     }
                     _ => CheckOutcome::Failed(format!(
                         "every input validator accepted it ({})",
-                        validators
-                            .built
-                            .iter()
-                            .map(|(s, _)| s.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        validators.names()
                     )),
                 }
             }

@@ -70,18 +70,13 @@ pub fn write_validation(
             )?,
         }
     }
-    let names: Vec<&str> = validators
-        .built
-        .iter()
-        .map(|(s, _)| s.name.as_str())
-        .collect();
     let style = if valid == results.len() { GOOD } else { BAD };
     writeln!(
         out,
         "{name}: {style}{valid} of {} case checks valid{style:#} ({} cases × {})",
         results.len(),
         loaded.package.cases.len(),
-        names.join(", ")
+        validators.names()
     )
 }
 
