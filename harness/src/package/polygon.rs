@@ -350,12 +350,8 @@ fn parse_xml<'input>(
 ) -> Result<roxmltree::Document<'input>, PackageError> {
     roxmltree::Document::parse(text).map_err(|error| {
         let position = error.pos();
-        PackageError::File(FileError::Syntax {
-            path: xml_path.to_path_buf(),
-            line: position.row as usize,
-            column: position.col as usize,
-            message: error.to_string(),
-        })
+        let (line, column) = (position.row as usize, position.col as usize);
+        FileError::syntax(xml_path, line, column, error.to_string()).into()
     })
 }
 

@@ -18,7 +18,6 @@ use serde::Deserialize;
 
 use super::expected::Expected;
 use super::invalid;
-use super::FileError;
 use super::{file_name, Format, Package, PackageError, SourceProgram};
 use crate::case::discover::Case;
 use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item, Rule, Scoring};
@@ -77,15 +76,7 @@ fn read_json<T: for<'de> Deserialize<'de>>(root: &Path, path: &Path) -> Result<T
     if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
         return Err(invalid(path, "larger than a task's JSON file: not read"));
     }
-    let text = super::read_text(path)?;
-    serde_json::from_str(&text).map_err(|error| {
-        PackageError::File(FileError::Syntax {
-            path: path.to_path_buf(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        })
-    })
+    Ok(super::parse_json(path, &super::read_text(path)?)?)
 }
 
 /// Reads the task folder `root`.
@@ -784,7 +775,10 @@ g 3
         .unwrap();
         let error = open(dir.path()).unwrap_err();
         assert!(
-            matches!(error, PackageError::File(FileError::Syntax { line: 3, .. })),
+            matches!(
+                error,
+                PackageError::File(crate::package::FileError::Syntax { line: 3, .. })
+            ),
             "{error}"
         );
         std::fs::write(dir.path().join("problem.json"), "{\"type\": \"Notice\"}").unwrap();
