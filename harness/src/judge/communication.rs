@@ -34,22 +34,10 @@ pub fn prepare(
     let Some(communication) = &problem.communication else {
         return Ok(None);
     };
-    let submit_error = |error| InteractorError::Submit {
-        problem: problem.name.clone(),
-        role: Role::Manager,
-        error: Box::new(error),
-    };
+    let manager = &communication.manager;
     let (program, prepared) =
-        match own_program(config, &communication.manager, MANAGER_MEMORY).map_err(submit_error)? {
+        match own_program(config, problem, Role::Manager, manager, MANAGER_MEMORY)? {
             OwnProgram::Ready(program, prepared) => (program, prepared),
-            OwnProgram::CompileError { path, message } => {
-                return Err(InteractorError::CompileError {
-                    problem: problem.name.clone(),
-                    role: Role::Manager,
-                    path,
-                    message,
-                })
-            }
             // A package's manager (CMS's `check/manager`, TPS's `grader/manager.cpp`), as built.
             OwnProgram::Package(package) => {
                 return Ok(Some(Arc::new(package_manager(package, communication))))

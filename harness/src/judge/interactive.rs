@@ -83,47 +83,49 @@ pub fn prepare(
     let Some(interactor) = &problem.interactor else {
         return Ok(None);
     };
-    let submit_error = |error| InteractorError::Submit {
-        problem: problem.name.clone(),
-        role: Role::Interactor,
-        error: Box::new(error),
-    };
     let (protocol, checker) = (interactor.protocol, interactor.checker.clone());
-    let ready =
-        match own_program(config, &interactor.program, INTERACTOR_MEMORY).map_err(submit_error)? {
-            OwnProgram::Package(program) => ReadyInteractor::of_package(program, protocol, checker),
-            OwnProgram::Ready(program, prepared) => {
-                ReadyInteractor::of_program(program, protocol, checker, prepared)
-            }
-            OwnProgram::CompileError { path, message } => {
-                return Err(InteractorError::CompileError {
-                    problem: problem.name.clone(),
-                    role: Role::Interactor,
-                    path,
-                    message,
-                })
-            }
-        };
+    let program = &interactor.program;
+    let ready = match own_program(
+        config,
+        problem,
+        Role::Interactor,
+        program,
+        INTERACTOR_MEMORY,
+    )? {
+        OwnProgram::Package(program) => ReadyInteractor::of_package(program, protocol, checker),
+        OwnProgram::Ready(program, prepared) => {
+            ReadyInteractor::of_program(program, protocol, checker, prepared)
+        }
+    };
     Ok(Some(std::sync::Arc::new(ready)))
 }
 
 /// A judge's own program (an interactor, a manager) as judge.toml names it.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once per judging and taken apart at once"
+)]
 pub(super) enum OwnProgram<'a> {
     /// Ready to run, with what compiling its source prepared.
     Ready(Program, Option<Prepared>),
-    /// Its source does not compile: the compiler's message.
-    CompileError { path: PathBuf, message: String },
     /// A package's program, built when the package was loaded.
     Package(&'a PackageProgram),
 }
 
-/// Makes `program` ready to run: a command as it is, a source file compiled (to run under
-/// `memory` bytes).
+/// Makes `problem`'s `program` (its `role`) ready to run: a command as it is, a source file
+/// compiled (to run under `memory` bytes).
 pub(super) fn own_program<'a>(
     config: &Config,
+    problem: &config::Problem,
+    role: Role,
     program: &'a InteractorProgram,
     memory: u64,
-) -> Result<OwnProgram<'a>, SubmitError> {
+) -> Result<OwnProgram<'a>, InteractorError> {
+    let submit_error = |error| InteractorError::Submit {
+        problem: problem.name.clone(),
+        role,
+        error: Box::new(error),
+    };
     Ok(match program {
         InteractorProgram::Package(package) => OwnProgram::Package(package),
         InteractorProgram::Command { program, args } => {
@@ -132,15 +134,22 @@ pub(super) fn own_program<'a>(
             OwnProgram::Ready(ready, None)
         }
         InteractorProgram::Source(source) => {
-            let language = crate::config::detect_language(config, source, None)?;
-            match crate::compile::submission::compile(language, source, memory)? {
+            let language =
+                crate::config::detect_language(config, source, None).map_err(submit_error)?;
+            match crate::compile::submission::compile(language, source, memory)
+                .map_err(submit_error)?
+            {
                 Compiled::Ready(prepared) => {
                     OwnProgram::Ready(prepared.program.clone(), Some(prepared))
                 }
-                Compiled::CompileError { message, .. } => OwnProgram::CompileError {
-                    path: source.clone(),
-                    message,
-                },
+                Compiled::CompileError { message, .. } => {
+                    return Err(InteractorError::CompileError {
+                        problem: problem.name.clone(),
+                        role,
+                        path: source.clone(),
+                        message,
+                    })
+                }
             }
         }
     })
