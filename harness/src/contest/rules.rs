@@ -88,25 +88,17 @@ fn parse(
         Raw::default()
     } else {
         serde_norway::from_str::<Option<Raw>>(text)
-            .map_err(|error| {
-                let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-                ContestError::File(FileError::Syntax {
-                    path: path.to_path_buf(),
-                    line,
-                    column,
-                    message: error.to_string(),
-                })
-            })?
+            .map_err(|error| FileError::yaml(path, &error, ""))?
             .unwrap_or_default()
     };
     let at = |key: &str, message: String| {
         let (line, column) = key_position(text, key);
-        ContestError::File(FileError::Syntax {
-            path: path.to_path_buf(),
+        ContestError::from(FileError::syntax(
+            path,
             line,
             column,
-            message: format!("`{key}`: {message}"),
-        })
+            format!("`{key}`: {message}"),
+        ))
     };
     let span = |key: &str,
                 value: &Option<Span>,

@@ -120,14 +120,7 @@ pub fn read(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ContestError> {
     let text = std::fs::read_to_string(path).map_err(|e| ContestError::read(path, e))?;
-    serde_json::from_str(&text).map_err(|error| {
-        ContestError::File(FileError::Syntax {
-            path: path.to_path_buf(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        })
-    })
+    Ok(crate::package::parse_json(path, &text)?)
 }
 
 #[derive(Deserialize)]
@@ -570,13 +563,9 @@ fn times_of(
             if content.is_empty() {
                 continue;
             }
+            let column = line.len() - line.trim_start().len() + 1;
             let syntax = |message: String| {
-                ContestError::File(FileError::Syntax {
-                    path: path.clone(),
-                    line: line_no,
-                    column: line.len() - line.trim_start().len() + 1,
-                    message,
-                })
+                ContestError::from(FileError::syntax(&path, line_no, column, message))
             };
             let Some((file, when)) = content.rsplit_once(char::is_whitespace) else {
                 return Err(syntax(
@@ -620,12 +609,7 @@ fn times_of(
                     )
                 })?;
                 context.check_time(ms).map_err(|why| {
-                    ContestError::File(FileError::Syntax {
-                        path: path.clone(),
-                        line,
-                        column: 1,
-                        message: format!("`{}`: {why}", f.shown),
-                    })
+                    FileError::syntax(&path, line, 1, format!("`{}`: {why}", f.shown))
                 })?;
                 Ok(ms)
             })

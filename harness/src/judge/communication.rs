@@ -5,15 +5,13 @@
 //! (compiled from source through the languages table, when judge.toml names a source file).
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::case::discover::Case;
 use crate::check::interactor::interactor_limits;
 use crate::check::manager::Manager;
 use crate::check::{CaseFiles, Judgement};
-use crate::compile::submission::Compiled;
-use crate::compile::submit::SubmitError;
+
 use crate::compile::Program;
 use crate::config::{self, Config, InteractorProgram, UserIo};
 use crate::results::case::CaseOutcome;
@@ -22,66 +20,29 @@ use crate::sandbox::pair::{Party, AFTER_SUBMISSION};
 use crate::sandbox::run::{Isolation, Limits, RunError, Scope};
 use crate::verdict::{self, communication as blame};
 
+use super::interactive::{own_program, InteractorError, OwnProgram, Role};
 use super::plain::JudgeSettings;
 
 /// Memory the manager may use: the judge's own program, not the contestant's.
 const MANAGER_MEMORY: u64 = 2 << 30;
 
-#[derive(Debug, thiserror::Error)]
-pub enum ManagerError {
-    #[error("problem `{problem}`: the manager `{}` does not compile, so no submission can be judged (hint: fix it, or name a built program with `manager = [\"path\"]`):\n{message}", path.display())]
-    CompileError {
-        problem: String,
-        path: PathBuf,
-        message: String,
-    },
-    #[error("problem `{problem}`: the manager: {error}")]
-    Submit {
-        problem: String,
-        #[source]
-        error: SubmitError,
-    },
-}
-
 /// Prepares the problem's manager; `None` for a problem that is not a communication task.
 pub fn prepare(
     config: &Config,
     problem: &config::Problem,
-) -> Result<Option<Arc<Manager>>, ManagerError> {
+) -> Result<Option<Arc<Manager>>, InteractorError> {
     let Some(communication) = &problem.communication else {
         return Ok(None);
     };
-    let submit_error = |error| ManagerError::Submit {
-        problem: problem.name.clone(),
-        error,
-    };
-    let (program, prepared) = match &communication.manager {
-        InteractorProgram::Command { program, args } => {
-            let mut ready = Program::new(program.clone());
-            ready.args = args.iter().map(OsString::from).collect();
-            (ready, None)
-        }
-        InteractorProgram::Source(source) => {
-            let language =
-                crate::config::detect_language(config, source, None).map_err(submit_error)?;
-            match crate::compile::submission::compile(language, source, MANAGER_MEMORY)
-                .map_err(submit_error)?
-            {
-                Compiled::Ready(prepared) => (prepared.program.clone(), Some(prepared)),
-                Compiled::CompileError { message, .. } => {
-                    return Err(ManagerError::CompileError {
-                        problem: problem.name.clone(),
-                        path: source.clone(),
-                        message,
-                    })
-                }
+    let manager = &communication.manager;
+    let (program, prepared) =
+        match own_program(config, problem, Role::Manager, manager, MANAGER_MEMORY)? {
+            OwnProgram::Ready(program, prepared) => (program, prepared),
+            // A package's manager (CMS's `check/manager`, TPS's `grader/manager.cpp`), as built.
+            OwnProgram::Package(package) => {
+                return Ok(Some(Arc::new(package_manager(package, communication))))
             }
-        }
-        // A package's manager (CMS's `check/manager`, TPS's `grader/manager.cpp`), as built.
-        InteractorProgram::Package(package) => {
-            return Ok(Some(Arc::new(package_manager(package, communication))))
-        }
-    };
+        };
     Ok(Some(Arc::new(Manager {
         program,
         processes: communication.processes,

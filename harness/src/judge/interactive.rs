@@ -9,9 +9,9 @@ use std::path::PathBuf;
 
 use crate::case::discover::Case;
 use crate::check::interactor::{call_message, interactor_limits, Call, INTERACTOR_MEMORY};
-use crate::check::package::read_left;
+use crate::check::package::{read_left, PackageProgram};
 use crate::check::{self, CaseFiles};
-use crate::compile::submission::Compiled;
+use crate::compile::submission::{Compiled, Prepared};
 use crate::compile::submit::SubmitError;
 use crate::config::{self, Config, InteractorProgram};
 use crate::sandbox::pair::{self, PairRequest, Party};
@@ -29,20 +29,49 @@ use crate::results::case::{CaseOutcome, Interaction};
 
 use super::plain::JudgeSettings;
 
+/// Why a problem's interactor or manager cannot be made ready.
 #[derive(Debug, thiserror::Error)]
 pub enum InteractorError {
-    #[error("problem `{problem}`: the interactor `{}` does not compile (hint: fix it, or name a built program with `interactor = [\"path\"]`):\n{message}", path.display())]
+    #[error("problem `{problem}`: the {role} `{}` does not compile{} (hint: fix it, or name a built program with `{role} = [\"path\"]`):\n{message}", path.display(), role.consequence())]
     CompileError {
         problem: String,
+        role: Role,
         path: PathBuf,
         message: String,
     },
-    #[error("problem `{problem}`: the interactor: {error}")]
+    #[error("problem `{problem}`: the {role}: {error}")]
     Submit {
         problem: String,
+        role: Role,
         #[source]
-        error: SubmitError,
+        error: Box<SubmitError>,
     },
+}
+
+/// Which of the judge's own programs an [`InteractorError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Interactor,
+    Manager,
+}
+
+impl Role {
+    /// What its not compiling means, beyond itself.
+    fn consequence(self) -> &'static str {
+        match self {
+            Role::Interactor => "",
+            Role::Manager => ", so no submission can be judged",
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Role::Interactor => "interactor",
+            Role::Manager => "manager",
+        })
+    }
 }
 
 /// Prepares the problem's interactor, compiling it when judge.toml names a source file.
@@ -54,49 +83,76 @@ pub fn prepare(
     let Some(interactor) = &problem.interactor else {
         return Ok(None);
     };
+    let (protocol, checker) = (interactor.protocol, interactor.checker.clone());
+    let program = &interactor.program;
+    let ready = match own_program(
+        config,
+        problem,
+        Role::Interactor,
+        program,
+        INTERACTOR_MEMORY,
+    )? {
+        OwnProgram::Package(program) => ReadyInteractor::of_package(program, protocol, checker),
+        OwnProgram::Ready(program, prepared) => {
+            ReadyInteractor::of_program(program, protocol, checker, prepared)
+        }
+    };
+    Ok(Some(std::sync::Arc::new(ready)))
+}
+
+/// A judge's own program (an interactor, a manager) as judge.toml names it.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once per judging and taken apart at once"
+)]
+pub(super) enum OwnProgram<'a> {
+    /// Ready to run, with what compiling its source prepared.
+    Ready(Program, Option<Prepared>),
+    /// A package's program, built when the package was loaded.
+    Package(&'a PackageProgram),
+}
+
+/// Makes `problem`'s `program` (its `role`) ready to run: a command as it is, a source file
+/// compiled (to run under `memory` bytes).
+pub(super) fn own_program<'a>(
+    config: &Config,
+    problem: &config::Problem,
+    role: Role,
+    program: &'a InteractorProgram,
+    memory: u64,
+) -> Result<OwnProgram<'a>, InteractorError> {
     let submit_error = |error| InteractorError::Submit {
         problem: problem.name.clone(),
-        error,
+        role,
+        error: Box::new(error),
     };
-    let ready = match &interactor.program {
-        InteractorProgram::Package(program) => {
-            ReadyInteractor::of_package(program, interactor.protocol, interactor.checker.clone())
+    Ok(match program {
+        InteractorProgram::Package(package) => OwnProgram::Package(package),
+        InteractorProgram::Command { program, args } => {
+            let mut ready = Program::new(program.clone());
+            ready.args = args.iter().map(OsString::from).collect();
+            OwnProgram::Ready(ready, None)
         }
-        InteractorProgram::Command { program, args } => ReadyInteractor::of_program(
-            Program {
-                executable: program.clone(),
-                args: args.iter().map(OsString::from).collect(),
-                syscall_filter: true,
-                sanitized: None,
-                shown: Default::default(),
-            },
-            interactor.protocol,
-            interactor.checker.clone(),
-            None,
-        ),
         InteractorProgram::Source(source) => {
             let language =
                 crate::config::detect_language(config, source, None).map_err(submit_error)?;
-            match crate::compile::submission::compile(language, source, INTERACTOR_MEMORY)
+            match crate::compile::submission::compile(language, source, memory)
                 .map_err(submit_error)?
             {
-                Compiled::Ready(prepared) => ReadyInteractor::of_program(
-                    prepared.program.clone(),
-                    interactor.protocol,
-                    interactor.checker.clone(),
-                    Some(prepared),
-                ),
+                Compiled::Ready(prepared) => {
+                    OwnProgram::Ready(prepared.program.clone(), Some(prepared))
+                }
                 Compiled::CompileError { message, .. } => {
                     return Err(InteractorError::CompileError {
                         problem: problem.name.clone(),
+                        role,
                         path: source.clone(),
                         message,
                     })
                 }
             }
         }
-    };
-    Ok(Some(std::sync::Arc::new(ready)))
+    })
 }
 
 /// Runs and judges one interactive case.

@@ -36,8 +36,6 @@ pub enum SubmissionError {
     #[error(transparent)]
     Interactor(#[from] interactive::InteractorError),
     #[error(transparent)]
-    Manager(#[from] super::communication::ManagerError),
-    #[error(transparent)]
     Scoring(#[from] crate::config::ConfigError),
     #[error("problem `{problem}` is interactive but names no `interactor`, so no verdict can be given (hint: pass --interactor PROGRAM (and --interactor-protocol), or add `interactor = [\"path/to/interactor\"]` and its `interactor-protocol` to [problems.{problem}], as the book's \"Interactive problems\" chapter (docs/src/guide/interactive.md) shows; its samples are in `{}`)", cases.display())]
     Interactive { problem: String, cases: PathBuf },

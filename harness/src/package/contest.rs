@@ -112,24 +112,14 @@ fn open_with(dir: &Path, partial: bool) -> Result<(Contest, Vec<MissingProblem>)
     super::yaml::read(&path)?;
     let text = super::read_text(&path)?;
     let syntax = |line: usize, column: usize, message: String| {
-        PackageError::File(FileError::Syntax {
-            path: path.clone(),
-            line,
-            column,
-            message,
-        })
+        PackageError::from(FileError::syntax(&path, line, column, message))
     };
     let entries: Vec<Entry> = if text.trim().is_empty() {
         Vec::new()
     } else {
         serde_norway::from_str::<Option<Vec<Entry>>>(&text)
             .map_err(|error| {
-                let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-                syntax(
-                    line,
-                    column,
-                    format!("{error} (hint: problems.yaml is a list of problems, each `- id: <folder>` with its `label: A`)"),
-                )
+                FileError::yaml(&path, &error, " (hint: problems.yaml is a list of problems, each `- id: <folder>` with its `label: A`)")
             })?
             .unwrap_or_default()
     };

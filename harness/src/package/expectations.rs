@@ -816,22 +816,15 @@ mod tests {
             ["", "", "ok", "too slow here"],
         );
         assert_eq!(rules.check(true, &run), Ok(()));
-        let quiet = four(
-            [Accepted, Accepted, Accepted, TimeLimitExceeded],
-            ["", "", "", ""],
-        );
-        assert!(rules
-            .check(true, &quiet)
-            .unwrap_err()
-            .contains("`too slow`"));
-        let none = four(
-            [Accepted, Accepted, Accepted, Accepted],
-            ["", "", "", "too slow"],
-        );
-        assert!(rules
-            .check(true, &none)
-            .unwrap_err()
-            .contains("no case got TLE as hard requires"));
+        // Without the message `said` requires; without the TLE `hard` requires.
+        for (last, message, says) in [
+            (TimeLimitExceeded, "", "`too slow`"),
+            (Accepted, "too slow", "no case got TLE as hard requires"),
+        ] {
+            let run = four([Accepted, Accepted, Accepted, last], ["", "", "", message]);
+            let error = rules.check(true, &run).unwrap_err();
+            assert!(error.contains(says), "{error}");
+        }
         assert!(Glob::new("secret/*{ 4 }{ 2 }")
             .unwrap()
             .matches("secret/42"));

@@ -61,12 +61,7 @@ fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageErro
             })
         });
         if let Some(line) = line {
-            return PackageError::File(FileError::Syntax {
-                path: file,
-                line: line + 1,
-                column: 1,
-                message,
-            });
+            return FileError::syntax(&file, line + 1, 1, message).into();
         }
     }
     invalid(data, message)

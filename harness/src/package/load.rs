@@ -280,19 +280,30 @@ fn cms_checker(
     if source.path.extension().is_some() {
         return Ok(super::build::build(source, languages, include)?.package_program(&source.name));
     }
-    use std::os::unix::fs::PermissionsExt;
-    let executable = std::fs::metadata(&source.path)
-        .map(|m| m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false);
-    if !executable {
+    if !is_executable(&source.path) {
         return Err(PackageError::Build {
             path: source.path.clone(),
             message: "the checker is not executable, and has no extension to build it by (hint: `chmod +x` it, or give its source as `checker.cpp`)".to_string(),
         });
     }
-    Ok(crate::check::package::PackageProgram {
-        program: source.path.clone(),
-        args: Vec::new(),
+    Ok(as_is(source, source.path.clone(), Vec::new()))
+}
+
+/// Whether the file at `path` has an executable bit.
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+/// A package's program run as it is, not built: `program` with `args`, in its source's folder.
+fn as_is(
+    source: &super::SourceProgram,
+    program: PathBuf,
+    args: Vec<std::ffi::OsString>,
+) -> crate::check::package::PackageProgram {
+    crate::check::package::PackageProgram {
+        program,
+        args,
         folder: source
             .path
             .parent()
@@ -300,7 +311,7 @@ fn cms_checker(
             .unwrap_or_default(),
         name: source.name.clone(),
         feedback: crate::score::FeedbackRules::default(),
-    })
+    }
 }
 
 /// A communication task's manager: a source is built (`check/manager.cpp`, TPS's
@@ -314,11 +325,7 @@ fn manager(
     if source.path.extension().is_some() {
         return Ok(super::build::build(source, languages, None)?.package_program(&source.name));
     }
-    use std::os::unix::fs::PermissionsExt;
-    let executable = std::fs::metadata(&source.path)
-        .map(|m| m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false);
-    let (program, args) = if executable {
+    let (program, args) = if is_executable(&source.path) {
         (source.path.clone(), Vec::new())
     } else {
         let (interpreter, mut args) = shebang(&source.path).ok_or_else(|| PackageError::Build {
@@ -328,17 +335,7 @@ fn manager(
         args.push(source.path.clone().into_os_string());
         (interpreter, args)
     };
-    Ok(crate::check::package::PackageProgram {
-        program,
-        args,
-        folder: source
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default(),
-        name: source.name.clone(),
-        feedback: crate::score::FeedbackRules::default(),
-    })
+    Ok(as_is(source, program, args))
 }
 
 /// A script's `#!` line: the interpreter, and the rest of the line as its one argument, as

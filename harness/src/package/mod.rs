@@ -61,6 +61,24 @@ pub enum FileError {
     Invalid { path: PathBuf, message: String },
 }
 
+impl FileError {
+    /// `path` is malformed at `line` and `column` (1-based).
+    pub(crate) fn syntax(path: &Path, line: usize, column: usize, message: String) -> FileError {
+        FileError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// `path`'s YAML is malformed where `error` says; `hint` follows its message.
+    pub(crate) fn yaml(path: &Path, error: &serde_norway::Error, hint: &str) -> FileError {
+        let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+        FileError::syntax(path, line, column, format!("{error}{hint}"))
+    }
+}
+
 /// The two formats, and which version of the Kattis one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -297,6 +315,15 @@ pub(crate) fn invalid(path: &Path, message: impl Into<String>) -> PackageError {
         path: path.to_path_buf(),
         message: message.into(),
     })
+}
+
+/// The JSON text of `path`, parsed, or where it is malformed.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, FileError> {
+    serde_json::from_str(text)
+        .map_err(|error| FileError::syntax(path, error.line(), error.column(), error.to_string()))
 }
 
 /// What `map_err` makes of a failure to read `path`.

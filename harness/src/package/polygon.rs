@@ -350,12 +350,8 @@ fn parse_xml<'input>(
 ) -> Result<roxmltree::Document<'input>, PackageError> {
     roxmltree::Document::parse(text).map_err(|error| {
         let position = error.pos();
-        PackageError::File(FileError::Syntax {
-            path: xml_path.to_path_buf(),
-            line: position.row as usize,
-            column: position.col as usize,
-            message: error.to_string(),
-        })
+        let (line, column) = (position.row as usize, position.col as usize);
+        FileError::syntax(xml_path, line, column, error.to_string()).into()
     })
 }
 
@@ -435,35 +431,29 @@ fn run_count_of(
 
 /// The testset's `<time-limit>` (milliseconds) and `<memory-limit>` (bytes).
 fn limits_of(testset: Node<'_, '_>, xml_path: &Path) -> Result<(u64, u64), PackageError> {
-    let value = |name: &str| child(testset, name).and_then(|n| n.text()).map(str::trim);
-    let time_ms: u64 = value("time-limit")
-        .ok_or_else(|| invalid(xml_path, "the testset has no <time-limit> in milliseconds"))?
-        .parse()
-        .ok()
-        .filter(|ms| (1..=MAX_TIME_MS).contains(ms))
-        .ok_or_else(|| {
-            invalid(
-                xml_path,
-                format!(
-                    "<time-limit> `{}` is not a time limit: it must be a whole number of milliseconds from 1 to {MAX_TIME_MS}",
-                    value("time-limit").unwrap_or_default()
-                ),
-            )
-        })?;
-    let memory: u64 = value("memory-limit")
-        .ok_or_else(|| invalid(xml_path, "the testset has no <memory-limit> in bytes"))?
-        .parse()
-        .ok()
-        .filter(|bytes| (1..=MAX_MEMORY_BYTES).contains(bytes))
-        .ok_or_else(|| {
-            invalid(
-                xml_path,
-                format!(
-                    "<memory-limit> `{}` is not a memory limit: it must be a whole number of bytes from 1 to {MAX_MEMORY_BYTES} (1 TiB)",
-                    value("memory-limit").unwrap_or_default()
-                ),
-            )
-        })?;
+    // The element's whole number from 1 to `max` (`max_note` after it in an error), of `unit`.
+    let value = |name: &str, max: u64, max_note: &str, unit: &str, what: &str| {
+        let text = child(testset, name).and_then(|n| n.text()).map(str::trim);
+        let text = text
+            .ok_or_else(|| invalid(xml_path, format!("the testset has no <{name}> in {unit}")))?;
+        text.parse()
+            .ok()
+            .filter(|value| (1..=max).contains(value))
+            .ok_or_else(|| {
+                invalid(
+                    xml_path,
+                    format!("<{name}> `{text}` is not a {what}: it must be a whole number of {unit} from 1 to {max}{max_note}"),
+                )
+            })
+    };
+    let time_ms = value("time-limit", MAX_TIME_MS, "", "milliseconds", "time limit")?;
+    let memory = value(
+        "memory-limit",
+        MAX_MEMORY_BYTES,
+        " (1 TiB)",
+        "bytes",
+        "memory limit",
+    )?;
     Ok((time_ms, memory))
 }
 

@@ -12,13 +12,12 @@
 //! twice on each case, as CMS runs the TwoSteps task TPS exports (`judge::two_steps`).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use super::expected::Expected;
 use super::invalid;
-use super::FileError;
 use super::{file_name, Format, Package, PackageError, SourceProgram};
 use crate::case::discover::Case;
 use crate::score::{CaseRule, CaseValue, ExpectedScore, Group as ScoreGroup, Item, Rule, Scoring};
@@ -77,15 +76,17 @@ fn read_json<T: for<'de> Deserialize<'de>>(root: &Path, path: &Path) -> Result<T
     if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
         return Err(invalid(path, "larger than a task's JSON file: not read"));
     }
-    let text = super::read_text(path)?;
-    serde_json::from_str(&text).map_err(|error| {
-        PackageError::File(FileError::Syntax {
-            path: path.to_path_buf(),
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        })
-    })
+    Ok(super::parse_json(path, &super::read_text(path)?)?)
+}
+
+/// The task's file `name`, which must be there and inside the task (`why`: what it is for).
+fn required(root: &Path, name: &str, why: &str) -> Result<PathBuf, PackageError> {
+    let path = root.join(name);
+    if !path.is_file() {
+        return Err(invalid(&path, format!("missing: {why}")));
+    }
+    super::check_inside(root, &path)?;
+    Ok(path)
 }
 
 /// Reads the task folder `root`.
@@ -174,14 +175,11 @@ fn communication_of(
             message: "a Communication task with `has_manager: false`: nothing would talk with the contestant's processes".to_string(),
         });
     }
-    let path = root.join("grader/manager.cpp");
-    if !path.is_file() {
-        return Err(invalid(
-            &path,
-            "missing: a TPS Communication task's manager (hint: TPS builds `grader/manager.cpp` into `manager.exe`)",
-        ));
-    }
-    super::check_program(root, &path)?;
+    let path = required(
+        root,
+        "grader/manager.cpp",
+        "a TPS Communication task's manager (hint: TPS builds `grader/manager.cpp` into `manager.exe`)",
+    )?;
     let processes = super::process_count(problem.num_processes, json_path, "processes")?;
     let user_io = match problem.user_io.as_deref() {
         None | Some("fifo_io") => crate::config::UserIo::Fifo,
@@ -258,14 +256,11 @@ struct Subtask {
 fn tests_of(root: &Path, output_only: bool) -> Result<(Vec<Case>, Vec<Subtask>), PackageError> {
     let subtasks_path = root.join("subtasks.json");
     let declared: SubtasksJson = read_json(root, &subtasks_path)?;
-    let data_path = root.join("gen/data");
-    if !data_path.is_file() {
-        return Err(invalid(
-            &data_path,
-            "missing: it says which test is in which subtask (TPS writes `tests/` from it)",
-        ));
-    }
-    super::check_inside(root, &data_path)?;
+    let data_path = required(
+        root,
+        "gen/data",
+        "it says which test is in which subtask (TPS writes `tests/` from it)",
+    )?;
     let text = super::read_text(&data_path)?;
     let mut subtasks: Vec<Subtask> = Vec::new();
     let mut tests_seen = 0;
@@ -784,7 +779,10 @@ g 3
         .unwrap();
         let error = open(dir.path()).unwrap_err();
         assert!(
-            matches!(error, PackageError::File(FileError::Syntax { line: 3, .. })),
+            matches!(
+                error,
+                PackageError::File(crate::package::FileError::Syntax { line: 3, .. })
+            ),
             "{error}"
         );
         std::fs::write(dir.path().join("problem.json"), "{\"type\": \"Notice\"}").unwrap();

@@ -91,15 +91,7 @@ fn read_transformed(
     match parsed {
         Ok(Value::Null) => Ok(Value::Mapping(Default::default())),
         Ok(value) => Ok(value),
-        Err(error) => {
-            let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-            Err(PackageError::File(FileError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: error.to_string(),
-            }))
-        }
+        Err(error) => Err(FileError::yaml(path, &error, "").into()),
     }
 }
 

@@ -68,13 +68,7 @@ pub(crate) struct Names<'a>(pub &'a [String]);
 
 impl fmt::Display for Names<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        Ok(())
+        in_backticks(f, self.0, ", ")
     }
 }
 
@@ -83,14 +77,19 @@ pub(crate) struct Cycle<'a>(pub &'a [String]);
 
 impl fmt::Display for Cycle<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" → ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        Ok(())
+        in_backticks(f, self.0, " → ")
     }
+}
+
+/// Each name in backticks, `between` them.
+fn in_backticks(f: &mut fmt::Formatter<'_>, names: &[String], between: &str) -> fmt::Result {
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            f.write_str(between)?;
+        }
+        write!(f, "`{name}`")?;
+    }
+    Ok(())
 }
 
 /// What is wrong with scoring rules.

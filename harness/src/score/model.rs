@@ -260,34 +260,30 @@ impl Group {
 
     /// Every case under it, in judge order.
     pub fn cases(&self) -> Vec<&CaseRule> {
-        let mut cases = Vec::new();
-        self.collect_cases(&mut cases);
-        cases
-    }
-
-    fn collect_cases<'a>(&'a self, cases: &mut Vec<&'a CaseRule>) {
-        for item in &self.items {
-            match item {
-                Item::Case(case) => cases.push(case),
-                Item::Group(group) => group.collect_cases(cases),
-            }
-        }
+        self.walk().0
     }
 
     /// The groups inside it (not itself), parents before their children.
     pub fn groups(&self) -> Vec<&Group> {
-        let mut groups = Vec::new();
-        self.collect_groups(&mut groups);
-        groups
+        self.walk().1
     }
 
-    fn collect_groups<'a>(&'a self, groups: &mut Vec<&'a Group>) {
-        for item in &self.items {
-            if let Item::Group(group) = item {
-                groups.push(group);
-                group.collect_groups(groups);
+    /// The cases and the groups under it, in judge order.
+    fn walk(&self) -> (Vec<&CaseRule>, Vec<&Group>) {
+        fn walk<'a>(group: &'a Group, cases: &mut Vec<&'a CaseRule>, groups: &mut Vec<&'a Group>) {
+            for item in &group.items {
+                match item {
+                    Item::Case(case) => cases.push(case),
+                    Item::Group(inner) => {
+                        groups.push(inner);
+                        walk(inner, cases, groups);
+                    }
+                }
             }
         }
+        let (mut cases, mut groups) = (Vec::new(), Vec::new());
+        walk(self, &mut cases, &mut groups);
+        (cases, groups)
     }
 }
 

@@ -589,97 +589,35 @@ mod tests {
     }
 
     #[test]
+    #[rustfmt::skip] // One case per line reads as a table.
     fn rules_of_the_format_are_errors() {
-        let error = |secret: &str, groups: &[(&str, &str, usize)]| {
+        // A group: its name, its config and how many cases it has.
+        type Group<'a> = (&'a str, &'a str, usize);
+        let error = |secret: &str, groups: &[Group<'_>]| {
             kattis_2025(&data(secret, groups)).unwrap_err().to_string()
         };
-        assert_eq!(error("", &[("secret/g", "", 1)]), "`secret/g` is scored pass-fail, so it needs a `max_score` (the points it gives when every case passes)");
-        assert_eq!(error("", &[("secret/g", "score_aggregation: sum", 1)]), "`secret/g` needs a `max_score`: `secret` has a maximum (100), so every group must say its own");
-        assert_eq!(
-            error(
-                "",
-                &[(
-                    "secret/g",
-                    "max_score: unbounded\nscore_aggregation: sum",
-                    1
-                )]
-            ),
-            "`secret/g` is unbounded, which only a group of an unbounded `secret` may be"
-        );
-        assert_eq!(
-            error(
-                "score_aggregation: pass-fail",
-                &[("secret/g", "max_score: 100\nscore_aggregation: sum", 1)]
-            ),
-            "`secret` is scored pass-fail, so `secret/g` must be too"
-        );
-        assert_eq!(
-            error(
-                "",
-                &[
-                    ("secret/a", "max_score: 60", 1),
-                    ("secret/b", "max_score: 60", 1)
-                ]
-            ),
-            "the points given add up to 120, more than the total 100"
-        );
-        assert_eq!(
-            error("max_score: 12.5", &[]),
-            "`max_score: 12.5` (in group `secret`): a non-negative integer or `unbounded`"
-        );
-        assert_eq!(
-            error("max_score: -3", &[]),
-            "`max_score: -3` (in group `secret`): a non-negative integer or `unbounded`"
-        );
-        assert_eq!(
-            error("score_aggregation: avg", &[]),
-            "`score_aggregation: avg` (in group `secret`): `pass-fail`, `sum` or `min`"
-        );
-        assert_eq!(
-            error("require_pass: secret/x", &[]),
-            "`secret` may only require `sample` to pass, not `secret/x`"
-        );
-        assert_eq!(
-            error(
-                "",
-                &[
-                    ("secret/a", "max_score: 50\nscore_aggregation: sum", 1),
-                    ("secret/b", "max_score: 50\nrequire_pass: secret/a", 1)
-                ]
-            ),
-            "`secret/b` requires `secret/a` to pass, which must then be scored pass-fail"
-        );
-        assert_eq!(
-            error("", &[("secret/a", "max_score: 50\nrequire_pass: secret/b", 1), ("secret/b", "max_score: 50", 1)]),
-            "group `secret/a` depends on `secret/b`, which is judged after it (hint: put `secret/b` first; a group can only depend on earlier ones)"
-        );
-        assert!(error(
-            "",
-            &[("secret/a", "max_score: 50\nrequire_pass: secret/c", 1)]
-        )
-        .starts_with("group `secret/a` depends on `secret/c`, which is no group"));
-        assert_eq!(
-            error("", &[("secret/a", "max_score: 100", 0)]),
-            "group `secret/a` has no case"
-        );
-        assert_eq!(
-            error(
-                "",
-                &[("secret/g", "max_score: 10\nstatic_validation_score: 5", 1)]
-            ),
-            "`secret/g` is scored pass-fail, so its `static_validation_score` must be `pass-fail`"
-        );
-        assert_eq!(
-            error(
-                "",
-                &[(
-                    "secret/g",
-                    "max_score: 10\nscore_aggregation: sum\nstatic_validation_score: 15",
-                    1
-                )]
-            ),
-            "`secret/g`'s `static_validation_score` 15 is more than its `max_score` 10"
-        );
+        // `secret`'s testdata, its groups, the error.
+        let rows: &[(&str, &[Group<'_>], &str)] = &[
+            ("", &[("secret/g", "", 1)], "`secret/g` is scored pass-fail, so it needs a `max_score` (the points it gives when every case passes)"),
+            ("", &[("secret/g", "score_aggregation: sum", 1)], "`secret/g` needs a `max_score`: `secret` has a maximum (100), so every group must say its own"),
+            ("", &[("secret/g", "max_score: unbounded\nscore_aggregation: sum", 1)], "`secret/g` is unbounded, which only a group of an unbounded `secret` may be"),
+            ("score_aggregation: pass-fail", &[("secret/g", "max_score: 100\nscore_aggregation: sum", 1)], "`secret` is scored pass-fail, so `secret/g` must be too"),
+            ("", &[("secret/a", "max_score: 60", 1), ("secret/b", "max_score: 60", 1)], "the points given add up to 120, more than the total 100"),
+            ("max_score: 12.5", &[], "`max_score: 12.5` (in group `secret`): a non-negative integer or `unbounded`"),
+            ("max_score: -3", &[], "`max_score: -3` (in group `secret`): a non-negative integer or `unbounded`"),
+            ("score_aggregation: avg", &[], "`score_aggregation: avg` (in group `secret`): `pass-fail`, `sum` or `min`"),
+            ("require_pass: secret/x", &[], "`secret` may only require `sample` to pass, not `secret/x`"),
+            ("", &[("secret/a", "max_score: 50\nscore_aggregation: sum", 1), ("secret/b", "max_score: 50\nrequire_pass: secret/a", 1)], "`secret/b` requires `secret/a` to pass, which must then be scored pass-fail"),
+            ("", &[("secret/a", "max_score: 50\nrequire_pass: secret/b", 1), ("secret/b", "max_score: 50", 1)], "group `secret/a` depends on `secret/b`, which is judged after it (hint: put `secret/b` first; a group can only depend on earlier ones)"),
+            ("", &[("secret/a", "max_score: 100", 0)], "group `secret/a` has no case"),
+            ("", &[("secret/g", "max_score: 10\nstatic_validation_score: 5", 1)], "`secret/g` is scored pass-fail, so its `static_validation_score` must be `pass-fail`"),
+            ("", &[("secret/g", "max_score: 10\nscore_aggregation: sum\nstatic_validation_score: 15", 1)], "`secret/g`'s `static_validation_score` 15 is more than its `max_score` 10"),
+        ];
+        for (secret, groups, expected) in rows {
+            assert_eq!(error(secret, groups), *expected, "{secret:?} {groups:?}");
+        }
+        assert!(error("", &[("secret/a", "max_score: 50\nrequire_pass: secret/c", 1)])
+            .starts_with("group `secret/a` depends on `secret/c`, which is no group"));
         let mut both = data("", &[("secret/g", "max_score: 100", 1)]);
         both.secret_cases = names("secret", 1);
         assert!(kattis_2025(&both)
