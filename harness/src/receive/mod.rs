@@ -342,6 +342,14 @@ mod tests {
 
     use super::*;
 
+    /// `<id>.cpp`, from a one-line template.
+    fn cpp_template() -> Template {
+        Template {
+            extension: "cpp".to_string(),
+            text: b"// template\n".to_vec(),
+        }
+    }
+
     #[test]
     fn writing_samples_stops_at_a_signal_between_two_samples() {
         let dir = tempfile::tempdir().unwrap();
@@ -451,10 +459,7 @@ mod tests {
     fn a_problem_sent_again_gets_its_samples_replaced_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("judge.toml");
-        let template = Template {
-            extension: "cpp".to_string(),
-            text: b"// template\n".to_vec(),
-        };
+        let template = cpp_template();
         let first = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2","output":"3"},{"input":"2 2","output":"4"}]}"#;
         let again = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"5 5","output":"10"}]}"#;
         store(&config, &Payload::parse(first).unwrap(), Some(&template)).unwrap();
@@ -493,10 +498,7 @@ mod tests {
     fn a_template_makes_a_solution_file_but_never_replaces_one() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("judge.toml");
-        let template = Template {
-            extension: "cpp".to_string(),
-            text: b"// template\n".to_vec(),
-        };
+        let template = cpp_template();
         let a = br#"{"name":"A","url":"https://codeforces.com/contest/1/problem/A"}"#;
         let b = br#"{"name":"B","url":"https://codeforces.com/contest/1/problem/B"}"#;
         let mine = dir.path().join("cf1b.cpp");
