@@ -69,7 +69,7 @@ pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
     let stopped = server::serve(&server, &config, &options, &mut |event| {
         let _ = show(&event, &root);
         if let Event::Received { problem, .. } = event {
-            received.push(problem.id.clone());
+            received.push(problem.id().to_string());
         }
     })?;
     let mut stdout = anstream::stdout().lock();

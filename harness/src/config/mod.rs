@@ -10,6 +10,7 @@ mod detect;
 pub(crate) mod edit;
 mod error;
 pub mod languages;
+mod limits;
 mod load;
 mod names;
 mod parse;
@@ -23,6 +24,7 @@ mod values;
 
 pub use detect::{detect_language, detect_submission_language};
 pub use error::ConfigError;
+pub use limits::LimitOverrides;
 pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};

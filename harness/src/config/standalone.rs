@@ -11,6 +11,7 @@ use super::raw::RawChecker;
 use super::resolve::resolve_checker;
 use super::settings::{Config, FileIo, Problem, ValidatorProtocol};
 use super::user::UserConfig;
+use super::LimitOverrides;
 use crate::check::Checker;
 
 /// Codeforces' usual limits: what a problem without a statement at hand most likely has.
@@ -18,25 +19,16 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(2);
 pub const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
 const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
 
-/// What the command line says about the made-up problem.
-#[derive(Debug, Clone, Default)]
-pub struct Settings {
-    pub cases: PathBuf,
-    pub time_limit: Option<Duration>,
-    pub memory_limit: Option<u64>,
-    pub checker: Option<Checker>,
-}
-
 /// A configuration of one problem, named after the folder it is judged in (`1850A`), with
 /// the built-in languages under the user's.
-pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
+pub fn config(root: &Path, user: &UserConfig, cases: PathBuf, limits: &LimitOverrides) -> Config {
     let name = root
         .file_name()
         .and_then(|n| n.to_str())
         .filter(|n| !n.is_empty())
         .unwrap_or("problem")
         .to_string();
-    let time_limit = settings
+    let time_limit = limits
         .time_limit
         .or(user.time_limit)
         .unwrap_or(DEFAULT_TIME_LIMIT);
@@ -47,15 +39,15 @@ pub fn config(root: &Path, user: &UserConfig, settings: &Settings) -> Config {
         // The submission on the command line is what is judged.
         solution: None,
         reference: None,
-        cases: settings.cases.clone(),
+        cases,
         time_limit,
         wall_limit: crate::sandbox::run::wall_limit(time_limit),
-        memory_limit: settings
+        memory_limit: limits
             .memory_limit
             .or(user.memory_limit)
             .unwrap_or(DEFAULT_MEMORY_LIMIT),
         output_limit: DEFAULT_OUTPUT_LIMIT,
-        checker: settings
+        checker: limits
             .checker
             .clone()
             .or_else(|| user.checker.clone())
@@ -176,12 +168,11 @@ mod tests {
             memory_limit: Some(512 << 20),
             ..UserConfig::default()
         };
-        let settings = Settings {
-            cases: PathBuf::from("test"),
+        let limits = LimitOverrides {
             memory_limit: Some(64 << 20),
-            ..Settings::default()
+            ..LimitOverrides::default()
         };
-        let config = config(Path::new("/contest/1850A"), &user, &settings);
+        let config = config(Path::new("/contest/1850A"), &user, "test".into(), &limits);
         let problem = &config.problems[0];
         assert_eq!(problem.name, "1850A");
         assert_eq!(problem.time_limit, Duration::from_secs(3));

@@ -11,12 +11,17 @@ use crate::units;
 #[derive(Clone, Copy)]
 pub(crate) struct DurationValue(pub(super) Duration);
 
+/// A value judge.toml writes as text, read by `parse` ("1s", "256MiB").
+fn from_text<'de, D: serde::Deserializer<'de>, T>(
+    deserializer: D,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<T, D::Error> {
+    parse(&String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+}
+
 impl<'de> Deserialize<'de> for DurationValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        units::parse_duration(&text)
-            .map(DurationValue)
-            .map_err(serde::de::Error::custom)
+        from_text(deserializer, units::parse_duration).map(DurationValue)
     }
 }
 
@@ -25,10 +30,7 @@ pub(crate) struct SizeValue(pub(super) u64);
 
 impl<'de> Deserialize<'de> for SizeValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        units::parse_size(&text)
-            .map(SizeValue)
-            .map_err(serde::de::Error::custom)
+        from_text(deserializer, units::parse_size).map(SizeValue)
     }
 }
 

@@ -116,7 +116,7 @@ fn complete(id: String, open: Open) -> Completed {
     let mut problems = open.problems;
     // The extension sends a contest's problems in parallel: put them back in contest order,
     // which the judges' ids follow (cf1900a < cf1900b, abc311_a < abc311_b).
-    problems.sort_by_key(|p| natural_key(&p.id));
+    problems.sort_by_key(|p| natural_key(p.id()));
     Completed {
         id,
         problems,
@@ -154,7 +154,10 @@ mod tests {
 
     fn problem(id: &str, batch: Option<(&str, usize)>) -> Received {
         Received {
-            id: id.to_string(),
+            table: crate::config::edit::NewProblem {
+                id: id.to_string(),
+                ..Default::default()
+            },
             batch: batch.map(|(id, size)| Batch {
                 id: id.to_string(),
                 size,
@@ -164,7 +167,7 @@ mod tests {
     }
 
     fn ids(completed: &Completed) -> Vec<&str> {
-        completed.problems.iter().map(|p| p.id.as_str()).collect()
+        completed.problems.iter().map(Received::id).collect()
     }
 
     #[test]

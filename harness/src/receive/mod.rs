@@ -10,7 +10,6 @@ pub mod server;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::atomic::{self, WriteError};
 use crate::config::edit::{self, EditError, IfExists, NewProblem};
@@ -51,22 +50,15 @@ pub enum SolutionFile {
 /// A problem stored in the workspace.
 #[derive(Debug, Clone, Default)]
 pub struct Received {
-    pub id: String,
+    /// Its table in judge.toml: id, title, page, limits, checker, files.
+    pub table: NewProblem,
     /// The id the problem would have had, when that one was taken.
     pub taken_id: Option<String>,
     /// Sent again (the same page): its samples replaced, its table and the user's files kept.
     pub updated: bool,
-    pub title: String,
     /// The judge and contest (`Codeforces - Round 911 (Div. 2)`).
     pub group: String,
-    pub url: String,
-    pub time_limit: Option<Duration>,
-    pub memory_limit: Option<u64>,
     pub samples: usize,
-    pub interactive: bool,
-    pub multi_test: bool,
-    pub input_file: Option<String>,
-    pub output_file: Option<String>,
     /// The checker chosen from the samples, when the default would not do.
     pub checker: Option<InferredChecker>,
     /// The folder of its samples.
@@ -78,6 +70,17 @@ pub struct Received {
     pub solution_file: Option<SolutionFile>,
     /// What the user should know (an input file the judge cannot name, say).
     pub notes: Vec<String>,
+}
+
+impl Received {
+    pub fn id(&self) -> &str {
+        &self.table.id
+    }
+
+    /// The page's title (trimmed).
+    pub fn title(&self) -> &str {
+        self.table.title.as_deref().unwrap_or_default()
+    }
 }
 
 /// Stores `payload` in the workspace of the judge.toml at `config` (created if missing): the
@@ -105,26 +108,31 @@ pub fn store(
         })
     });
 
-    let mut received = Received {
-        taken_id: (resent.is_none() && id != base).then_some(base),
-        updated: resent.is_some(),
-        title: payload.name.trim().to_string(),
-        group: payload.group.clone(),
-        url: payload.url.clone(),
+    let checker = infer_checker(payload);
+    let table = NewProblem {
+        title: Some(payload.name.trim().to_string()),
+        url: Some(payload.url.clone()).filter(|u| !u.is_empty()),
         time_limit: payload.time_limit(),
         memory_limit: payload.memory_limit(),
-        samples: payload.tests.len(),
+        checker: checker.map(|c| c.name().to_string()),
         interactive: payload.interactive,
         multi_test: payload.test_type == TestType::MultiNumber,
         input_file: payload.input_file().map(str::to_string),
         output_file: payload.output_file().map(str::to_string),
-        checker: infer_checker(payload),
+        ..NewProblem::default()
+    };
+    let mut received = Received {
+        taken_id: (resent.is_none() && id != base).then_some(base),
+        updated: resent.is_some(),
+        group: payload.group.clone(),
+        samples: payload.tests.len(),
+        checker,
         cases: cases_root.join(&id),
         created_config: false,
         batch: payload.batch.clone(),
         solution_file: None,
         notes: Vec::new(),
-        id,
+        table: NewProblem { id, ..table },
     };
     if payload.input.kind == InputKind::Regex {
         received.notes.push(format!(
@@ -137,7 +145,7 @@ pub fn store(
         replace_samples(&cases_root, &received.cases, payload)?;
     } else {
         write_samples(&cases_root, &received.cases, payload)?;
-        match edit::add_problem(config, &new_problem(&received), IfExists::Refuse) {
+        match edit::add_problem(config, &received.table, IfExists::Refuse) {
             Ok(added) => received.created_config = added.created_file,
             Err(error) => {
                 // The samples are ours, written a moment ago: without the table they would
@@ -148,26 +156,9 @@ pub fn store(
         }
     }
     if let Some(template) = template {
-        received.solution_file = Some(solution_file(&root, &received.id, template)?);
+        received.solution_file = Some(solution_file(&root, received.id(), template)?);
     }
     Ok(received)
-}
-
-/// judge.toml's table for the received problem.
-fn new_problem(received: &Received) -> NewProblem {
-    NewProblem {
-        id: received.id.clone(),
-        title: Some(received.title.clone()),
-        url: Some(received.url.clone()).filter(|u| !u.is_empty()),
-        time_limit: received.time_limit,
-        memory_limit: received.memory_limit,
-        checker: received.checker.map(|c| c.name().to_string()),
-        interactive: received.interactive,
-        multi_test: received.multi_test,
-        input_file: received.input_file.clone(),
-        output_file: received.output_file.clone(),
-        ..NewProblem::default()
-    }
 }
 
 /// The problem's solution file from `template`, written unless one is there already.
@@ -347,7 +338,17 @@ fn infer_checker(payload: &Payload) -> Option<InferredChecker> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+
+    /// `<id>.cpp`, from a one-line template.
+    fn cpp_template() -> Template {
+        Template {
+            extension: "cpp".to_string(),
+            text: b"// template\n".to_vec(),
+        }
+    }
 
     #[test]
     fn writing_samples_stops_at_a_signal_between_two_samples() {
@@ -424,7 +425,7 @@ mod tests {
         let body = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2\r\n","output":"3"}],"timeLimit":2000,"memoryLimit":256}"#;
         let payload = Payload::parse(body).unwrap();
         let first = store(&config, &payload, None).unwrap();
-        assert_eq!(first.id, "cf1a");
+        assert_eq!(first.id(), "cf1a");
         assert!(first.created_config);
         // A folder the user made by hand takes the id too.
         std::fs::create_dir_all(dir.path().join("cases/cf1a-2")).unwrap();
@@ -434,7 +435,7 @@ mod tests {
             ..payload
         };
         let second = store(&config, &payload, None).unwrap();
-        assert_eq!(second.id, "cf1a-3");
+        assert_eq!(second.id(), "cf1a-3");
         assert_eq!(second.taken_id.as_deref(), Some("cf1a"));
         let input = std::fs::read_to_string(dir.path().join("cases/cf1a/sample-1.in")).unwrap();
         assert_eq!(input, "1 2\n");
@@ -458,10 +459,7 @@ mod tests {
     fn a_problem_sent_again_gets_its_samples_replaced_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("judge.toml");
-        let template = Template {
-            extension: "cpp".to_string(),
-            text: b"// template\n".to_vec(),
-        };
+        let template = cpp_template();
         let first = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"1 2","output":"3"},{"input":"2 2","output":"4"}]}"#;
         let again = br#"{"name":"A. Sum","url":"https://codeforces.com/contest/1/problem/A","tests":[{"input":"5 5","output":"10"}]}"#;
         store(&config, &Payload::parse(first).unwrap(), Some(&template)).unwrap();
@@ -472,7 +470,7 @@ mod tests {
         std::fs::write(cases.join("mine.ans"), "14\n").unwrap();
         let toml = std::fs::read_to_string(&config).unwrap();
         let second = store(&config, &Payload::parse(again).unwrap(), Some(&template)).unwrap();
-        assert_eq!(second.id, "cf1a");
+        assert_eq!(second.id(), "cf1a");
         assert!(second.updated && second.taken_id.is_none());
         assert_eq!(
             second.solution_file,
@@ -500,10 +498,7 @@ mod tests {
     fn a_template_makes_a_solution_file_but_never_replaces_one() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("judge.toml");
-        let template = Template {
-            extension: "cpp".to_string(),
-            text: b"// template\n".to_vec(),
-        };
+        let template = cpp_template();
         let a = br#"{"name":"A","url":"https://codeforces.com/contest/1/problem/A"}"#;
         let b = br#"{"name":"B","url":"https://codeforces.com/contest/1/problem/B"}"#;
         let mine = dir.path().join("cf1b.cpp");

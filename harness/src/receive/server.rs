@@ -249,13 +249,14 @@ pub fn serve(
                     }
                 };
                 stored.add(cost(file_size(config)));
-                answer(&stream, 200, &format!("received as `{}`", received.id));
+                answer(&stream, 200, &format!("received as `{}`", received.id()));
                 drop(stream);
                 let progress = batches.add(received.clone(), Instant::now());
                 let mut received = received;
                 if let Progress::Complete(batch) = &progress {
                     // Stored as they arrived (in parallel): judge.toml in contest order.
-                    let ids: Vec<String> = batch.problems.iter().map(|p| p.id.clone()).collect();
+                    let ids: Vec<String> =
+                        batch.problems.iter().map(|p| p.id().to_string()).collect();
                     if let Err(error) = edit::order_problems(config, &ids) {
                         received.notes.push(format!(
                             "judge.toml keeps the order they arrived in: {error}"

@@ -46,18 +46,30 @@ impl Record {
 
     /// The programs judged on their cases (`run`, `judge`).
     pub fn judged(&self) -> impl Iterator<Item = &SubmissionReport> {
-        self.results().filter_map(|r| match r {
-            Recorded::Judged(report) => Some(report),
-            Recorded::Verified(_) | Recorded::Calibrated { .. } | Recorded::Stressed(_) => None,
-        })
+        self.results().filter_map(Recorded::judged)
     }
 
     /// The stored submissions judged (`verify`).
     pub fn verified(&self) -> impl Iterator<Item = &Verified> {
-        self.results().filter_map(|r| match r {
+        self.results().filter_map(Recorded::verified)
+    }
+}
+
+impl Recorded {
+    /// A program judged on its cases (`run`, `judge`).
+    pub fn judged(&self) -> Option<&SubmissionReport> {
+        match self {
+            Recorded::Judged(report) => Some(report),
+            Recorded::Verified(_) | Recorded::Calibrated { .. } | Recorded::Stressed(_) => None,
+        }
+    }
+
+    /// A stored submission judged (`verify`).
+    pub fn verified(&self) -> Option<&Verified> {
+        match self {
             Recorded::Verified(verified) => Some(verified),
             Recorded::Judged(_) | Recorded::Calibrated { .. } | Recorded::Stressed(_) => None,
-        })
+        }
     }
 }
 

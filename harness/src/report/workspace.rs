@@ -121,8 +121,8 @@ pub fn write_received(
     writeln!(
         out,
         "{GOOD}received{GOOD:#} `{BOLD}{}{BOLD:#}` {}: {}, {}, {} in `{}/`{count}",
-        problem.id,
-        problem.title,
+        problem.id(),
+        problem.title(),
         samples(problem.samples),
         time(problem),
         memory(problem),
@@ -137,23 +137,23 @@ pub fn write_received(
     if let Some(taken) = &problem.taken_id {
         notes.push(format!(
             "`{taken}` is taken, so this one is `{}`",
-            problem.id
+            problem.id()
         ));
     }
-    if problem.interactive {
+    if problem.table.interactive {
         notes.push("interactive: add its `interactor` to judge it".to_string());
     }
-    if problem.input_file.is_some() || problem.output_file.is_some() {
+    if problem.table.input_file.is_some() || problem.table.output_file.is_some() {
         notes.push(format!(
             "file I/O: reads {}, writes {}",
-            problem.input_file.as_deref().unwrap_or("stdin"),
-            problem.output_file.as_deref().unwrap_or("stdout")
+            problem.table.input_file.as_deref().unwrap_or("stdin"),
+            problem.table.output_file.as_deref().unwrap_or("stdout")
         ));
     }
     if let Some(checker) = problem.checker {
         notes.push(format!("checker `{}`: {}", checker.name(), checker.why()));
     }
-    if problem.multi_test {
+    if problem.table.multi_test {
         notes.push("each input holds several test cases".to_string());
     }
     if problem.samples == 0 {
@@ -214,12 +214,12 @@ pub fn write_batch(out: &mut dyn Write, batch: &Completed) -> io::Result<()> {
         .iter()
         .map(|p| {
             [
-                p.id.clone(),
-                p.title.clone(),
+                p.id().to_string(),
+                p.title().to_string(),
                 time(p),
                 memory(p),
                 p.samples.to_string(),
-                if p.interactive { "yes" } else { "no" }.to_string(),
+                if p.table.interactive { "yes" } else { "no" }.to_string(),
             ]
         })
         .collect();
@@ -262,12 +262,14 @@ fn samples(count: usize) -> String {
 
 fn time(problem: &Received) -> String {
     problem
+        .table
         .time_limit
         .map_or_else(|| "-".to_string(), duration_value)
 }
 
 fn memory(problem: &Received) -> String {
     problem
+        .table
         .memory_limit
         .map_or_else(|| "-".to_string(), size_value)
 }
@@ -279,13 +281,16 @@ mod tests {
 
     fn problem(id: &str, title: &str, samples: usize, interactive: bool) -> Received {
         Received {
-            id: id.to_string(),
-            title: title.to_string(),
+            table: crate::config::edit::NewProblem {
+                id: id.to_string(),
+                title: Some(title.to_string()),
+                time_limit: Some(Duration::from_millis(1500)),
+                memory_limit: Some(256 << 20),
+                interactive,
+                ..Default::default()
+            },
             group: "Codeforces - Round 911".to_string(),
-            time_limit: Some(Duration::from_millis(1500)),
-            memory_limit: Some(256 << 20),
             samples,
-            interactive,
             cases: Path::new("/w/cases").join(id),
             ..Received::default()
         }
@@ -321,7 +326,7 @@ mod tests {
     fn a_problem_line_with_its_notes() {
         let mut received = problem("cf1a-2", "A. Theatre Square", 0, false);
         received.taken_id = Some("cf1a".to_string());
-        received.input_file = Some("input.txt".to_string());
+        received.table.input_file = Some("input.txt".to_string());
         let shown = text(|out| write_received(out, &received, &Progress::Single, Path::new("/w")));
         insta::assert_snapshot!(shown, @r"
         received `cf1a-2` A. Theatre Square: 0 samples, 1.5s, 256MiB in `cases/cf1a-2/`

@@ -94,10 +94,13 @@ fn fields(problem: &Received, config: &Path) -> Map<String, Value> {
         None => Value::Null,
     };
     let mut fields = Map::new();
-    fields.insert("problem".into(), problem.id.clone().into());
-    fields.insert("title".into(), problem.title.clone().into());
+    fields.insert("problem".into(), problem.id().into());
+    fields.insert("title".into(), problem.title().into());
     fields.insert("group".into(), problem.group.clone().into());
-    fields.insert("url".into(), problem.url.clone().into());
+    fields.insert(
+        "url".into(),
+        problem.table.url.as_deref().unwrap_or_default().into(),
+    );
     fields.insert("config".into(), path(config));
     fields.insert("folder".into(), path(&folder));
     fields.insert("cases".into(), path(&problem.cases));
@@ -105,6 +108,7 @@ fn fields(problem: &Received, config: &Path) -> Map<String, Value> {
     fields.insert(
         "time_limit_ms".into(),
         problem
+            .table
             .time_limit
             .map(|t| t.as_millis() as u64)
             .map_or(Value::Null, Value::from),
@@ -112,11 +116,12 @@ fn fields(problem: &Received, config: &Path) -> Map<String, Value> {
     fields.insert(
         "memory_kib".into(),
         problem
+            .table
             .memory_limit
             .map(|bytes| bytes / 1024)
             .map_or(Value::Null, Value::from),
     );
-    fields.insert("interactive".into(), problem.interactive.into());
+    fields.insert("interactive".into(), problem.table.interactive.into());
     fields.insert("updated".into(), problem.updated.into());
     fields.insert("solution".into(), solution);
     fields.insert("notes".into(), problem.notes.clone().into());

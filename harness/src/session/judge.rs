@@ -9,7 +9,6 @@ use anyhow::{Context, Result};
 
 use super::failed::FailedStore;
 use super::failures;
-use super::limits::LimitOverrides;
 use super::prepare::{build_checkers, compile_sources, warn_if_oversubscribed};
 use super::watch::Watched;
 use super::{packages, sanitize, stream, Output, Session};
@@ -17,7 +16,7 @@ use crate::author::program::Part;
 use crate::case::partition::Partition;
 use crate::compile::submission::Compiled;
 use crate::compile::submit;
-use crate::config::{self, standalone, Config};
+use crate::config::{self, standalone, Config, LimitOverrides};
 use crate::event::{Command, Event, Finished, Plan};
 use crate::exit;
 use crate::judge::custom;
@@ -265,7 +264,7 @@ impl Session {
         limits: &LimitOverrides,
     ) -> Result<Config> {
         let user = config::user::load()?;
-        let mut made_up = standalone::config(root, &user, &limits.standalone(cases));
+        let mut made_up = standalone::config(root, &user, cases, limits);
         if self.has_config() {
             // Only its languages: no problem of it, and so no package, is read.
             made_up.languages = self.read_config()?.languages.clone();

@@ -11,7 +11,6 @@ mod failed;
 mod failures;
 mod gen;
 mod judge;
-mod limits;
 mod output;
 mod packages;
 mod prepare;
@@ -29,11 +28,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+pub use crate::config::LimitOverrides;
 pub use calibrate::CalibrateRequest;
 pub use contest::ContestRequest;
 pub use gen::GenRequest;
 pub use judge::JudgeRequest;
-pub use limits::LimitOverrides;
 pub use output::{Format, Output, Sink};
 pub use prepare::{build_first, compile_sources};
 pub use run::RunRequest;

@@ -6,7 +6,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Result};
 
-use super::limits::LimitOverrides;
 use super::prepare::{build_first, compile_sources};
 use super::{stream, Output, Session};
 use crate::author::add::{self, Added, NewCase};
@@ -15,7 +14,7 @@ use crate::author::stress::{self, Setup, Shrinker, StressOptions};
 use crate::author::validate::{default_jobs, Validator};
 use crate::compile::submission::Compiled;
 use crate::compile::submit;
-use crate::config::{Config, Problem};
+use crate::config::{Config, LimitOverrides, Problem};
 use crate::event::{Command, Event, Finished, Plan, StressResult, Stressed, Unit};
 use crate::exit;
 use crate::report::human::HumanOptions;

@@ -213,21 +213,7 @@ fn ran_badge() -> String {
 }
 
 fn judged_reports<'a>(kept: &[&'a Recorded]) -> Vec<&'a SubmissionReport> {
-    kept.iter()
-        .filter_map(|k| match k {
-            Recorded::Judged(report) => Some(report),
-            _ => None,
-        })
-        .collect()
-}
-
-fn verified<'a>(kept: &[&'a Recorded]) -> Vec<&'a Verified> {
-    kept.iter()
-        .filter_map(|k| match k {
-            Recorded::Verified(verified) => Some(verified),
-            _ => None,
-        })
-        .collect()
+    kept.iter().filter_map(|k| k.judged()).collect()
 }
 
 /// `12 AC · 1 WA · slowest 523 ms of 1 s · 2 near the limit`.
@@ -300,7 +286,7 @@ fn counts(outcomes: &[CaseOutcome]) -> Vec<String> {
 
 /// `5 submissions: 4 OK, 1 MISMATCH`.
 fn verify_line(kept: &[&Recorded]) -> (String, String) {
-    let all = verified(kept);
+    let all: Vec<&Verified> = kept.iter().filter_map(|k| k.verified()).collect();
     let mismatches = all.iter().filter(|v| !v.ok()).count();
     let badge = if mismatches == 0 {
         "<span class=\"ok\">OK</span>".to_string()
@@ -840,10 +826,7 @@ fn verify_section(
 ) {
     let mut rows: Vec<(usize, &Verified)> = units
         .iter()
-        .filter_map(|&u| match results.get(u)?.as_ref()? {
-            Recorded::Verified(verified) => Some((u, verified)),
-            _ => None,
-        })
+        .filter_map(|&u| Some((u, results.get(u)?.as_ref()?.verified()?)))
         .collect();
     heading(
         html,

@@ -1,16 +1,20 @@
 //! The command line's limits (`--time-limit`, `--memory-limit`, `--checker`), laid over a
-//! problem's own: one place for every command that takes them.
+//! problem's own, or over the user's defaults for a problem made up with no judge.toml
+//! (`standalone`): one place for every command that takes them.
 
 use std::time::Duration;
 
+use super::settings::Problem;
 use crate::check::Checker;
-use crate::config::Problem;
 
 /// What the command line says about a problem's limits; `None` keeps the problem's.
 #[derive(Debug, Clone, Default)]
 pub struct LimitOverrides {
+    /// `--time-limit`: CPU time per case.
     pub time_limit: Option<Duration>,
+    /// `--memory-limit`: peak memory per case, in bytes.
     pub memory_limit: Option<u64>,
+    /// `--checker`: how outputs are compared with answers.
     pub checker: Option<Checker>,
 }
 
@@ -26,16 +30,6 @@ impl LimitOverrides {
         }
         if let Some(checker) = &self.checker {
             problem.checker = checker.clone();
-        }
-    }
-
-    /// These limits as the settings of a problem made up from the command line.
-    pub fn standalone(&self, cases: std::path::PathBuf) -> crate::config::standalone::Settings {
-        crate::config::standalone::Settings {
-            cases,
-            time_limit: self.time_limit,
-            memory_limit: self.memory_limit,
-            checker: self.checker.clone(),
         }
     }
 }
