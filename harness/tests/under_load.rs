@@ -1,8 +1,9 @@
 //! Verdicts that hold on a loaded machine: with CPU hogs beside the judge (4 and 12 per core:
 //! load about 10 and 25 on two cores), a program that uses almost no CPU is never TLE by the
-//! wall clock (sandboxed where the machine can), one at under half its limit stays AC, and a
-//! sleeper is still TLE. The wall bound is pushed back by every wait for a CPU — the
-//! program's, its sandbox init's, the judge's own — so only what sleeps reaches it.
+//! wall clock (sandboxed where the machine can), one at under half its limit stays AC, an
+//! interactive pair is judged as on a quiet machine, and a sleeper is still TLE. The wall
+//! bound is pushed back by every wait for a CPU — the program's, its sandbox init's, the
+//! interactor's, the judge's own — so only what sleeps reaches it.
 
 mod common;
 
@@ -44,20 +45,58 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(2, usize::from)
 }
 
-/// Tiny cases, two at under half the limit, one sleeper: each problem's verdicts and walls.
+/// A Kattis-protocol guess-the-number interactor (the secret is the input) that computes for
+/// 0.3 s of CPU before it plays: on a loaded machine that takes seconds of wall time, past
+/// the submission's 3 s bound, all of which the submission spends waiting for it.
+const INTERACTOR: &str = r#"#!/usr/bin/env python3
+import sys, time
+secret = int(open(sys.argv[1]).read())
+feedback = sys.argv[3]
+start = time.process_time()
+while time.process_time() - start < 0.3:
+    pass
+for number in range(1, 11):
+    guess = int(sys.stdin.readline())
+    if guess == secret:
+        print("correct", flush=True)
+        open(feedback + "judgemessage.txt", "w").write("found %d in %d\n" % (secret, number))
+        sys.exit(42)
+    print("higher" if guess < secret else "lower", flush=True)
+sys.exit(43)
+"#;
+
+/// The interactive cases: each secret and what the interactor says of a binary search for it,
+/// as on a quiet machine.
+const SECRETS: [(u32, &str); 3] = [
+    (37, "found 37 in 3"),
+    (1, "found 1 in 6"),
+    (100, "found 100 in 7"),
+];
+
+/// Tiny cases, two at under half the limit, an interactive pair, one sleeper: each
+/// problem's verdicts and walls.
 fn judged_beside(hogs: usize) -> Value {
-    let mut project = Project::new().file(
-        "judge.toml",
-        &format!(
-            "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\n\
-             [problems.tiny]\nsolution = \"{}\"\ncases = \"cases/tiny\"\n\
-             [problems.half]\nsolution = \"{}\"\ncases = \"cases/half\"\n\
-             [problems.sleeper]\nsolution = \"{}\"\ncases = \"cases/sleeper\"\n",
-            common::fixture("echo-sum").display(),
-            common::fixture("half-second-sum").display(),
-            common::fixture("sleep-30s").display(),
-        ),
-    );
+    let mut project = Project::new()
+        .file(
+            "judge.toml",
+            &format!(
+                "[defaults]\ntime-limit = \"1s\"\nmemory-limit = \"256MiB\"\n\
+                 [problems.tiny]\nsolution = \"{}\"\ncases = \"cases/tiny\"\n\
+                 [problems.half]\nsolution = \"{}\"\ncases = \"cases/half\"\n\
+                 [problems.guess]\nsolution = \"{}\"\ncases = \"cases/guess\"\n\
+                 interactor = [\"interactor\"]\ninteractor-protocol = \"kattis\"\n\
+                 [problems.sleeper]\nsolution = \"{}\"\ncases = \"cases/sleeper\"\n",
+                common::fixture("echo-sum").display(),
+                common::fixture("half-second-sum").display(),
+                common::fixture("guess-binary").display(),
+                common::fixture("sleep-30s").display(),
+            ),
+        )
+        .executable("interactor", INTERACTOR);
+    for (secret, _) in SECRETS {
+        let secret = format!("{secret}\n");
+        project = project.case("guess", &secret[..secret.len() - 1], &secret, &secret);
+    }
     for n in 0..24 {
         project = project.case(
             "tiny",
@@ -99,7 +138,7 @@ fn cases<'a>(report: &'a Value, problem: &str) -> Vec<&'a Value> {
 }
 
 fn check(report: &Value, hogs: usize) {
-    for problem in ["tiny", "half", "sleeper"] {
+    for problem in ["tiny", "half", "guess", "sleeper"] {
         let walls: Vec<u64> = cases(report, problem)
             .iter()
             .map(|c| c["wall_ms"].as_u64().unwrap_or(0))
@@ -111,6 +150,17 @@ fn check(report: &Value, hogs: usize) {
     }
     for case in cases(report, "half") {
         assert_eq!(case["verdict"], "AC", "beside {hogs} hogs: {case}");
+    }
+    for (secret, reason) in SECRETS {
+        let case = cases(report, "guess")
+            .into_iter()
+            .find(|c| c["name"].as_str() == Some(secret.to_string().as_str()))
+            .unwrap_or_else(|| panic!("no case {secret} in {report}"));
+        assert_eq!(
+            (case["verdict"].as_str(), case["reason"].as_str()),
+            (Some("AC"), Some(reason)),
+            "beside {hogs} hogs: {case}"
+        );
     }
     let sleeper = cases(report, "sleeper");
     assert_eq!(

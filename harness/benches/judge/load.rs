@@ -1,8 +1,10 @@
 //! The wall bound under load: `harness run -j 8` on a machine whose cores are also taken by
-//! two CPU hogs, against a quiet `-j 1`, on honest programs that need 60–95% of the time
-//! limit, and one that sleeps. Time a program spent waiting for a CPU is not sleeping: with
-//! the sandbox it is taken off the wall clock (`/proc/<pid>/schedstat`'s run delay), so the
-//! verdicts must match; the plain runner is shown beside it for comparison.
+//! CPU hogs (4 and 12 per core: load about 10 and 25 on two cores), against a quiet `-j 1`,
+//! on honest programs that need 60–95% of the time limit, an interactive pair whose
+//! interactor computes before it plays, and one that sleeps. Time a program spent waiting
+//! for a CPU is not sleeping: with the sandbox it is taken off the wall clock
+//! (`/proc/<pid>/schedstat`'s run delay, the interactor's, the init's, the judge's own), so
+//! the verdicts must match; the plain runner (`sandbox = "off"`) is shown beside it.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -19,8 +21,11 @@ use crate::Target;
 const NEEDS_MS: [u64; 15] = [
     600, 625, 650, 675, 700, 725, 750, 775, 800, 825, 850, 875, 900, 925, 950,
 ];
+/// The interactive cases' secrets.
+const SECRETS: [u32; 3] = [37, 1, 100];
 const LOADED_JOBS: usize = 8;
-const HOGS: usize = 2;
+/// CPU hogs per core: load about 10, then about 25, with the judge's own work.
+const HOGS_PER_CORE: [usize; 2] = [4, 12];
 
 /// One `harness run`: each case's verdict, CPU and wall time, and how long it took.
 struct Outcome {
@@ -36,12 +41,158 @@ struct CaseOutcome {
     wall_ms: u64,
 }
 
+impl Outcome {
+    fn find(&self, case: &CaseOutcome) -> Option<&CaseOutcome> {
+        self.cases
+            .iter()
+            .find(|c| c.problem == case.problem && c.name == case.name)
+    }
+
+    /// How many of `quiet`'s cases have the same verdict here.
+    fn same_as(&self, quiet: &Outcome) -> usize {
+        quiet
+            .cases
+            .iter()
+            .filter(|case| self.find(case).is_some_and(|c| c.verdict == case.verdict))
+            .count()
+    }
+
+    fn cell(&self, case: &CaseOutcome) -> String {
+        self.find(case).map_or("missing".to_string(), |c| {
+            format!("{} {} / {}", c.verdict, c.time_ms, c.wall_ms)
+        })
+    }
+}
+
+/// The runs beside one number of hogs.
+struct Loaded {
+    hogs: usize,
+    sandboxed: Outcome,
+    plain: Outcome,
+}
+
 pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
     let base = setup.bench_dir.join("load");
     let _ = fs::remove_dir_all(&base);
+    let (sandboxed, plain) = write_problems(setup, &base)?;
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+
+    eprintln!("load: quiet, -j 1, sandboxed");
+    let quiet = judge(setup, &sandboxed, 1)?;
+    let mut loads = Vec::new();
+    for per_core in HOGS_PER_CORE {
+        let hogs = per_core * cores;
+        eprintln!("load: -j {LOADED_JOBS} beside {hogs} CPU hogs, sandboxed");
+        let loaded = with_hogs(hogs, || judge(setup, &sandboxed, LOADED_JOBS))??;
+        eprintln!("load: -j {LOADED_JOBS} beside {hogs} CPU hogs, sandbox off");
+        let loaded_plain = with_hogs(hogs, || judge(setup, &plain, LOADED_JOBS))??;
+        loads.push(Loaded {
+            hogs,
+            sandboxed: loaded,
+            plain: loaded_plain,
+        });
+    }
+
+    let mut text = String::from("## The wall bound under load\n\n");
+    writeln!(
+        text,
+        "Time limit 1 s, so the wall limit is 3 s. `spin` needs the CPU time in its name; \
+         `guess` is a binary search against an interactor that computes for 300 ms of CPU \
+         before it plays; `sleep` sleeps 30 s. Quiet: `harness run -j 1`. Loaded: `-j \
+         {LOADED_JOBS}` on {cores} cores while busy loops (`sh -c 'while :; do :; done'`) run. \
+         Both runners take the program's run delay (runnable, waiting for a CPU) and its \
+         interactor's off the wall clock; sandboxed runs also their init's and the judge's. \
+         Whole runs: quiet {:.1} s{}.\n",
+        quiet.elapsed_s,
+        loads
+            .iter()
+            .map(|l| format!(
+                ", beside {} hogs sandboxed {:.1} s and plain {:.1} s",
+                l.hogs, l.sandboxed.elapsed_s, l.plain.elapsed_s
+            ))
+            .collect::<String>()
+    )
+    .unwrap();
+    text.push_str("| case | quiet: verdict, CPU / wall (ms) |");
+    for l in &loads {
+        write!(
+            text,
+            " {} hogs, sandboxed | {} hogs, sandbox off |",
+            l.hogs, l.hogs
+        )
+        .unwrap();
+    }
+    text.push_str("\n| --- | --- |");
+    text.push_str(&" --- | --- |".repeat(loads.len()));
+    text.push('\n');
+    for case in &quiet.cases {
+        write!(
+            text,
+            "| {}/{} | {} {} / {} |",
+            case.problem, case.name, case.verdict, case.time_ms, case.wall_ms
+        )
+        .unwrap();
+        for l in &loads {
+            write!(
+                text,
+                " {} | {} |",
+                l.sandboxed.cell(case),
+                l.plain.cell(case)
+            )
+            .unwrap();
+        }
+        text.push('\n');
+    }
+    let total = quiet.cases.len();
+    text.push_str("\nSame verdict as quiet:");
+    for l in &loads {
+        write!(
+            text,
+            " beside {} hogs, sandboxed {} of {total}, sandbox off {} of {total};",
+            l.hogs,
+            l.sandboxed.same_as(&quiet),
+            l.plain.same_as(&quiet)
+        )
+        .unwrap();
+    }
+    text.pop();
+    text.push_str(".\n");
+    for l in &loads {
+        let same = l.sandboxed.same_as(&quiet);
+        targets.push(Target {
+            what: format!(
+                "-j {LOADED_JOBS} beside {} CPU hogs keeps the quiet -j 1 verdicts (sandboxed)",
+                l.hogs
+            ),
+            measured: format!("{same} of {total} the same"),
+            met: same == total,
+        });
+        // The sleeper's CPU time is nil: its bound is 2 × limit + 1 s = 3 s, pushed back by
+        // the waits for a CPU of its init and of the judge (hundreds of ms at load 25), never
+        // by the 30 s it sleeps.
+        let sleeper = l.sandboxed.cases.iter().find(|c| c.problem == "sleep");
+        if let Some(sleeper) = sleeper {
+            targets.push(Target {
+                what: format!(
+                    "a sleeping program is still TLE, within twice its 3 s wall bound \
+                     (beside {} hogs)",
+                    l.hogs
+                ),
+                measured: format!("{} after {} ms", sleeper.verdict, sleeper.wall_ms),
+                met: sleeper.verdict == "TLE" && sleeper.wall_ms < 2 * 3_000,
+            });
+        }
+    }
+    Ok(text)
+}
+
+/// The programs and the cases, and the two judge.toml files (sandboxed and not).
+fn write_problems(setup: &Setup, base: &Path) -> Result<(PathBuf, PathBuf), String> {
     let bin = setup.bench_dir.join("bin");
     let spin = compile(&bin, "spin")?;
     let sleep = compile(&bin, "sleep")?;
+    let guess = compile(&bin, "guess")?;
+    let interactor = compile(&bin, "guess-interactor")?;
     for ms in NEEDS_MS {
         write(
             &base.join(format!("cases/spin/{ms}.in")),
@@ -52,6 +203,14 @@ pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
             &format!("{ms}\n"),
         )?;
     }
+    for secret in SECRETS {
+        for ext in ["in", "ans"] {
+            write(
+                &base.join(format!("cases/guess/{secret}.{ext}")),
+                &format!("{secret}\n"),
+            )?;
+        }
+    }
     write(&base.join("cases/sleep/30s.in"), "")?;
     write(&base.join("cases/sleep/30s.ans"), "")?;
     let config = |mode: &str| {
@@ -59,8 +218,12 @@ pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
             "# Written by the benchmark's `load` section.\n[defaults]\ntime-limit = \"1s\"\n\
              memory-limit = \"64MiB\"\nsandbox = \"{mode}\"\n\n\
              [problems.spin]\nsolution = \"{}\"\ncases = \"cases/spin\"\n\n\
+             [problems.guess]\nsolution = \"{}\"\ncases = \"cases/guess\"\n\
+             interactor = [\"{}\"]\ninteractor-protocol = \"kattis\"\n\n\
              [problems.sleep]\nsolution = \"{}\"\ncases = \"cases/sleep\"\n",
             spin.display(),
+            guess.display(),
+            interactor.display(),
             sleep.display()
         )
     };
@@ -68,100 +231,7 @@ pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
     let plain = base.join("judge-plain.toml");
     write(&sandboxed, &config("required"))?;
     write(&plain, &config("off"))?;
-
-    eprintln!("load: quiet, -j 1, sandboxed");
-    let quiet = judge(setup, &sandboxed, 1)?;
-    eprintln!("load: -j {LOADED_JOBS} beside {HOGS} CPU hogs, sandboxed");
-    let loaded = with_hogs(|| judge(setup, &sandboxed, LOADED_JOBS))??;
-    eprintln!("load: -j {LOADED_JOBS} beside {HOGS} CPU hogs, sandbox off");
-    let loaded_plain = with_hogs(|| judge(setup, &plain, LOADED_JOBS))??;
-
-    let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
-    let mut text = String::from("## The wall bound under load\n\n");
-    writeln!(
-        text,
-        "Time limit 1 s, so the wall limit is 3 s. `spin` needs the CPU time in its name; \
-         `sleep` sleeps 30 s. Quiet: `harness run -j 1`. Loaded: `-j {LOADED_JOBS}` on \
-         {cores} cores while {HOGS} busy loops (`sh -c 'while :; do :; done'`) run. \
-         Sandboxed runs take a program's run delay (runnable, waiting for a CPU) off its \
-         wall clock; the plain runner does not. Whole runs: quiet {:.1} s, loaded sandboxed \
-         {:.1} s, loaded plain {:.1} s.\n",
-        quiet.elapsed_s, loaded.elapsed_s, loaded_plain.elapsed_s
-    )
-    .unwrap();
-    text.push_str(
-        "| case | quiet: verdict, CPU / wall (ms) | loaded, sandboxed | loaded, sandbox off |\n\
-         | --- | --- | --- | --- |\n",
-    );
-    let mut same = 0;
-    let mut sleeper_wall = None;
-    for case in &quiet.cases {
-        let find = |outcome: &Outcome| {
-            outcome
-                .cases
-                .iter()
-                .find(|c| c.problem == case.problem && c.name == case.name)
-                .map_or("missing".to_string(), |c| {
-                    format!("{} {} / {}", c.verdict, c.time_ms, c.wall_ms)
-                })
-        };
-        let loaded_case = loaded
-            .cases
-            .iter()
-            .find(|c| c.problem == case.problem && c.name == case.name);
-        if loaded_case.is_some_and(|c| c.verdict == case.verdict) {
-            same += 1;
-        }
-        if case.problem == "sleep" {
-            sleeper_wall = loaded_case.map(|c| c.wall_ms);
-        }
-        writeln!(
-            text,
-            "| {}/{} | {} {} / {} | {} | {} |",
-            case.problem,
-            case.name,
-            case.verdict,
-            case.time_ms,
-            case.wall_ms,
-            find(&loaded),
-            find(&loaded_plain)
-        )
-        .unwrap();
-    }
-    let flipped_plain = quiet
-        .cases
-        .iter()
-        .filter(|case| {
-            !loaded_plain.cases.iter().any(|c| {
-                c.problem == case.problem && c.name == case.name && c.verdict == case.verdict
-            })
-        })
-        .count();
-    writeln!(
-        text,
-        "\nSame verdict as quiet: sandboxed {same} of {}, sandbox off {} of {}.",
-        quiet.cases.len(),
-        quiet.cases.len() - flipped_plain,
-        quiet.cases.len()
-    )
-    .unwrap();
-    targets.push(Target {
-        what: format!(
-            "-j {LOADED_JOBS} beside {HOGS} CPU hogs keeps the quiet -j 1 verdicts (sandboxed)"
-        ),
-        measured: format!("{same} of {} the same", quiet.cases.len()),
-        met: same == quiet.cases.len(),
-    });
-    // The sleeper's CPU time is nil: its bound is 2 × limit + 1 s = 3 s, plus the run delay
-    // a loaded machine adds, which a sleeping program hardly has.
-    if let Some(wall) = sleeper_wall {
-        targets.push(Target {
-            what: "a sleeping program is still TLE within 2 × limit + 1 s (loaded)".into(),
-            measured: format!("killed after {wall} ms"),
-            met: wall <= 3_000 + 500,
-        });
-    }
-    Ok(text)
+    Ok((sandboxed, plain))
 }
 
 fn compile(bin: &Path, name: &str) -> Result<PathBuf, String> {
@@ -183,10 +253,10 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| describe(&path.display().to_string(), e))
 }
 
-/// Runs `body` while `HOGS` busy loops take CPUs, and stops them after.
-fn with_hogs<T>(body: impl FnOnce() -> T) -> Result<T, String> {
+/// Runs `body` while `count` busy loops take CPUs, and stops them after.
+fn with_hogs<T>(count: usize, body: impl FnOnce() -> T) -> Result<T, String> {
     let mut hogs: Vec<Child> = Vec::new();
-    for _ in 0..HOGS {
+    for _ in 0..count {
         let hog = Command::new("sh")
             .args(["-c", "while :; do :; done"])
             .stdin(Stdio::null())

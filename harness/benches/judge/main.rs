@@ -9,7 +9,8 @@
 //! - solutions: CPU time of each fast solution against its brute-force reference and the
 //!   textbook array search on the largest inputs;
 //! - judge-memory: the judge's own memory in a program's peak, plain and sandboxed;
-//! - load: verdicts of `-j 8` beside two CPU hogs against a quiet `-j 1` (the wall bound);
+//! - load: verdicts of `-j 8` beside 4 and 12 CPU hogs per core against a quiet `-j 1` (the
+//!   wall bound);
 //! - stress: `harness stress --gen --brute` inputs per second on king-queens against a bash
 //!   对拍 loop, `oj g/i --hack` and the limit (cores ÷ CPU time of one iteration);
 //! - verify: `harness verify` on a package with six C++ submissions against BAPCtools' `bt

@@ -32,8 +32,10 @@ const HEADER: &str = "bits/stdc++.h";
 /// In a PCH folder: the PCH could not be made or is not used by this compiler; what it said.
 const UNUSABLE: &str = "unusable";
 
-/// One PCH is built at a time by this process: a second compile that wants it meanwhile goes
-/// without, rather than wait seconds for it.
+/// One PCH is built at a time by this process: a second compile that wants it meanwhile waits
+/// for it, rather than spend the seconds of parsing the header that the PCH saves (on a busy
+/// machine those seconds are taken from the PCH's own build). `verify` compiles the sources
+/// that do not include the header first, so a second compiler has work while it is made.
 static BUILDING: Mutex<()> = Mutex::new(());
 
 /// The folder to put ahead of the include path (`-I`) for this compile, building the PCH
@@ -59,14 +61,36 @@ pub(super) fn include_dir(
     }
     let flags = flags(command);
     let entry = cache::cache_root().join("pch").join(key(&resolved, &flags));
-    if entry.join(HEADER).with_extension("h.gch").is_file() {
-        return Some(entry);
+    if let Some(usable) = made(&entry) {
+        return usable.then_some(entry);
     }
-    if entry.join(UNUSABLE).exists() {
+    let _building = BUILDING.lock().ok()?;
+    // Made meanwhile by the compile that held the lock, or found unusable.
+    if let Some(usable) = made(&entry) {
+        return usable.then_some(entry);
+    }
+    if crate::sandbox::interrupt::is_interrupted() {
         return None;
     }
-    let _building = BUILDING.try_lock().ok()?;
     build(&resolved, &flags, &entry, limits).then_some(entry)
+}
+
+/// Whether the file `source` includes `<bits/stdc++.h>`: such a compile may have to wait for
+/// the PCH to be made. `false` for a folder or a file that cannot be read.
+pub fn includes_the_header(source: &Path) -> bool {
+    std::fs::read(source).is_ok_and(|text| includes_header(&String::from_utf8_lossy(&text)))
+}
+
+/// Whether the PCH folder `entry` has been made: with a usable PCH (`true`) or with a note
+/// that it is not usable (`false`).
+fn made(entry: &Path) -> Option<bool> {
+    if entry.join(HEADER).with_extension("h.gch").is_file() {
+        Some(true)
+    } else if entry.join(UNUSABLE).exists() {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// `-I dir` ahead of the compile's own arguments.

@@ -247,9 +247,10 @@ impl Stored<'_> {
 /// one. Each stops at its first failing case: the overall verdict is that case's verdict
 /// whatever comes after, so no expectation needs more.
 ///
-/// A first verify is mostly compiling: up to `jobs` compilers build the next submissions, in
-/// the plan's order, while the ones already built are judged (`jobs` cases at once), so the
-/// report comes in the same order as if each were compiled just before it is judged.
+/// A first verify is mostly compiling: up to `jobs` compilers build the next submissions
+/// (in [`compile_order`]) while the ones already built are judged (`jobs` cases at once) in
+/// the plan's order, so the report comes in the same order as if each were compiled just
+/// before it is judged.
 pub fn run(
     stored: &[Stored<'_>],
     jobs: usize,
@@ -264,6 +265,11 @@ pub fn run(
             (Mutex::new(Some(sender)), receiver)
         })
         .unzip();
+    let bits: Vec<bool> = stored
+        .iter()
+        .map(|entry| crate::compile::pch::includes_the_header(&entry.plan.source))
+        .collect();
+    let order = compile_order(&bits);
     let next = AtomicUsize::new(0);
     // Set when the judging stops early (an error): the compilers take no more.
     let stopped = AtomicBool::new(false);
@@ -273,7 +279,9 @@ pub fn run(
                 if stopped.load(Ordering::Relaxed) {
                     break;
                 }
-                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
                 let (Some(entry), Some(sender)) = (stored.get(index), senders.get(index)) else {
                     break;
                 };
@@ -287,6 +295,23 @@ pub fn run(
         stopped.store(true, Ordering::Relaxed);
         judged
     })
+}
+
+/// The order the submissions are compiled in: the plan's, but for the sources that include
+/// `<bits/stdc++.h>`. The first of them goes first: it makes the precompiled header when it
+/// is not in the cache, the longest compile of a cold verify. The others go last, as they
+/// would wait for it ([`crate::compile::pch`]): meanwhile the other compilers build the
+/// sources that go without it.
+/// `bits` says of each submission whether it includes the header.
+fn compile_order(bits: &[bool]) -> Vec<usize> {
+    let first = bits.iter().position(|&b| b);
+    let mut order: Vec<usize> = (0..bits.len()).collect();
+    order.sort_by_key(|&index| match (Some(index) == first, bits[index]) {
+        (true, _) => 0,
+        (false, false) => 1,
+        (false, true) => 2,
+    });
+    order
 }
 
 /// The judging half of [`run`]: each submission in order, as its build arrives.
@@ -403,6 +428,19 @@ run = ["sh", "{source}"]
             std::fs::write(path, "echo 3\n").unwrap();
         }
         (dir, config)
+    }
+
+    #[test]
+    fn the_first_source_with_bits_stdcxx_is_compiled_first_and_the_others_last() {
+        for (bits, expected) in [
+            (&[][..], &[][..]),
+            (&[false, false], &[0, 1]),
+            (&[true, true, true], &[0, 1, 2]),
+            (&[false, true, false, true, false], &[1, 0, 2, 4, 3]),
+            (&[true, true, false], &[0, 2, 1]),
+        ] {
+            assert_eq!(compile_order(bits), expected, "{bits:?}");
+        }
     }
 
     fn plan_error(files: &[&str]) -> String {

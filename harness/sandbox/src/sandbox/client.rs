@@ -38,6 +38,9 @@ struct Zygote {
     socket: OwnedFd,
     /// The init's pid here: every process of a run descends from it.
     init: libc::pid_t,
+    /// The init's threads here: its main one and the one that runs what the syscall filter
+    /// refuses the main one (starting an unfiltered program, sizing the run's folder).
+    init_threads: Vec<libc::pid_t>,
     /// The worker's folder, /tmp of runs that bring none: a tmpfs in the sandbox, sized and
     /// emptied by the init for each run; read here for the room its files take.
     scratch: Option<OwnedFd>,
@@ -83,6 +86,20 @@ pub(crate) fn shutdown() {
     }
 }
 
+impl Zygote {
+    /// How long the init's threads have waited for a CPU since they started: either holds up
+    /// a run while the other waits for it.
+    fn init_run_delay(&self) -> Duration {
+        if self.init_threads.is_empty() {
+            return tree::run_delay(self.init);
+        }
+        self.init_threads
+            .iter()
+            .map(|&tid| tree::run_delay(tid))
+            .sum()
+    }
+}
+
 /// Starts a zygote showing `prefixes`; the error says why the sandbox cannot be made.
 fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     let (child, ours) = helper::start(zygote::ZYGOTE_ARG)?;
@@ -102,6 +119,7 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         child,
         socket: ours,
         init: 0,
+        init_threads: Vec::new(),
         scratch: None,
         prefixes,
         sockstat: None,
@@ -139,6 +157,8 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
     match wire::receive::<Reply>(socket)? {
         Some((Reply::Serving { init }, mut fds)) if fds.len() == 1 => {
             zygote.init = init;
+            // Both are started before the init says it serves.
+            zygote.init_threads = tree::threads(init);
             zygote.scratch = fds.pop();
             if zygote._cgroup.is_none() {
                 zygote.sockstat = File::open(format!("/proc/{init}/net/sockstat")).ok();
@@ -650,7 +670,10 @@ impl Launched {
 impl Probe for Launched {
     fn schedstat(&mut self) -> Schedstat {
         let tree = tree::schedstat(self.zygote.init);
-        let init = tree::run_delay(self.zygote.init).saturating_sub(self.init_delay_before);
+        let init = self
+            .zygote
+            .init_run_delay()
+            .saturating_sub(self.init_delay_before);
         Schedstat {
             cpu_time: tree.cpu_time,
             // The init works before the program starts and after it ends, while the program
@@ -799,7 +822,7 @@ fn launch(
     fds.extend(plan.extra.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     fds.extend(placed.iter().map(std::os::fd::AsRawFd::as_raw_fd));
     let cpu_before = zygote._cgroup.as_ref().and_then(WorkerCgroup::cpu_used);
-    let init_delay_before = tree::run_delay(zygote.init);
+    let init_delay_before = zygote.init_run_delay();
     let started = Instant::now();
     wire::send(socket, &plan.launch, &fds).map_err(lost)?;
     drop((stdio, plan.extra, placed));

@@ -65,7 +65,17 @@ pub(crate) fn own_run_delay() -> Duration {
     run_delay_at("/proc/thread-self/schedstat")
 }
 
-/// How long `pid` (one process: a run's init) has waited for a CPU since it started.
+/// The threads of process `pid` (their ids here), in no order; none when it is gone.
+pub(crate) fn threads(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// How long `pid` (one thread: a thread of a run's init) has waited for a CPU since it
+/// started.
 pub(crate) fn run_delay(pid: libc::pid_t) -> Duration {
     run_delay_at(&format!("/proc/{pid}/schedstat"))
 }
@@ -133,6 +143,26 @@ mod tests {
         for (text, expected) in table {
             assert_eq!(parse_schedstat(text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_second_threads_run_delay_is_read_by_its_id() {
+        // This test's thread and one more that spins for a while: both listed, each one's
+        // schedstat readable by its id as the init's are.
+        let (tid_sender, tid) = std::sync::mpsc::channel();
+        let spinner = std::thread::spawn(move || {
+            // SAFETY: gettid has no arguments and cannot fail.
+            tid_sender.send(unsafe { libc::gettid() }).unwrap();
+            let started = std::time::Instant::now();
+            while started.elapsed() < Duration::from_millis(50) {}
+        });
+        let tid = tid.recv().unwrap();
+        let pid = std::process::id() as libc::pid_t;
+        let listed = threads(pid);
+        assert!(listed.contains(&pid) && listed.contains(&tid), "{listed:?}");
+        assert!(fs::read_to_string(format!("/proc/{tid}/schedstat")).is_ok());
+        spinner.join().unwrap();
+        assert!(threads(-1).is_empty());
     }
 
     #[test]
