@@ -533,11 +533,8 @@ fn program_in(root: &Path, places: &[(&str, &str)]) -> Result<Option<SourceProgr
         let found = if exact.is_file() { Some(exact) } else { source };
         if let Some(path) = found {
             super::check_program(root, &path)?;
-            return Ok(Some(SourceProgram {
-                name: format!("{folder}/{}", file_name(&path)),
-                path,
-                constants: Vec::new(),
-            }));
+            let name = format!("{folder}/{}", file_name(&path));
+            return Ok(Some(SourceProgram::new(path, name)));
         }
     }
     Ok(None)

@@ -543,15 +543,7 @@ pub(crate) fn input_validators_of(
         .map(|path| super::check_program(root, &path).map(|()| path))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
-        .map(|path| SourceProgram {
-            constants: constants.to_vec(),
-            name: path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .display()
-                .to_string(),
-            path,
-        })
+        .map(|path| SourceProgram::in_package(root, path, constants))
         .collect())
 }
 
@@ -860,15 +852,11 @@ fn grader_of(
         [] => Ok(None),
         [program] => {
             super::check_program(root, program)?;
-            Ok(Some(SourceProgram {
-                path: program.clone(),
-                name: program
-                    .strip_prefix(root)
-                    .unwrap_or(program)
-                    .display()
-                    .to_string(),
-                constants: constants.to_vec(),
-            }))
+            Ok(Some(SourceProgram::in_package(
+                root,
+                program.clone(),
+                constants,
+            )))
         }
         several => Err(invalid(
             &graders,

@@ -116,6 +116,34 @@ pub struct SourceProgram {
     pub constants: Vec<(String, String)>,
 }
 
+impl SourceProgram {
+    /// A program without constants, `name`d for messages.
+    pub(crate) fn new(path: PathBuf, name: impl Into<String>) -> SourceProgram {
+        SourceProgram {
+            path,
+            name: name.into(),
+            constants: Vec::new(),
+        }
+    }
+
+    /// A program of the package in `root`, named by its path there.
+    pub(crate) fn in_package(
+        root: &Path,
+        path: PathBuf,
+        constants: &[(String, String)],
+    ) -> SourceProgram {
+        SourceProgram {
+            name: path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string(),
+            path,
+            constants: constants.to_vec(),
+        }
+    }
+}
+
 /// How outputs are checked, before anything is built.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Validation {

@@ -566,15 +566,7 @@ impl Paths<'_> {
 
     /// A program of the package, named by its path in the package.
     fn program(&self, path: PathBuf) -> SourceProgram {
-        SourceProgram {
-            constants: Vec::new(),
-            name: path
-                .strip_prefix(self.root)
-                .unwrap_or(&path)
-                .display()
-                .to_string(),
-            path,
-        }
+        SourceProgram::in_package(self.root, path, &[])
     }
 }
 
@@ -731,11 +723,7 @@ mod tests {
 
     #[test]
     fn run_count_two_is_read_with_a_checker_of_its_own_and_refused_otherwise() {
-        let program = || SourceProgram {
-            path: PathBuf::from("files/check.cpp"),
-            name: "check.cpp".to_string(),
-            constants: Vec::new(),
-        };
+        let program = || SourceProgram::new(PathBuf::from("files/check.cpp"), "check.cpp");
         let testlib = Validation::Testlib {
             program: program(),
             include: PathBuf::from("files"),

@@ -195,11 +195,7 @@ fn communication_of(
         .has_checker
         .unwrap_or_else(|| root.join("checker/checker.cpp").is_file());
     Ok(Some(super::PackageCommunication {
-        manager: SourceProgram {
-            name: "grader/manager.cpp".to_string(),
-            path,
-            constants: Vec::new(),
-        },
+        manager: SourceProgram::new(path, "grader/manager.cpp"),
         processes,
         user_io,
         checked,
@@ -407,11 +403,7 @@ fn checker_of(root: &Path, has_checker: Option<bool>) -> Result<super::Validatio
     }
     super::check_program(root, &path)?;
     Ok(super::Validation::Cms {
-        program: SourceProgram {
-            name: "checker/checker.cpp".to_string(),
-            path,
-            constants: Vec::new(),
-        },
+        program: SourceProgram::new(path, "checker/checker.cpp"),
         include: Some(root.join("checker")),
     })
 }
