@@ -3,6 +3,7 @@
 //! file, and every other byte (comments, order, spacing) stays as the user wrote it
 //! (toml_edit).
 
+use super::FileError;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -182,11 +183,13 @@ pub fn add_problem(
 /// `text` (which `config::parse` accepted, so toml_edit should too) as a document to edit; an
 /// error is told the same way as judge.toml's own.
 fn editable(text: &str, path: &Path) -> Result<DocumentMut, ConfigError> {
-    text.parse()
-        .map_err(|error: toml_edit::TomlError| ConfigError::Invalid {
+    text.parse().map_err(|error: toml_edit::TomlError| {
+        FileError::Invalid {
             path: path.to_path_buf(),
             message: error.to_string(),
-        })
+        }
+        .into()
+    })
 }
 
 /// Puts the tables of the problems `ids` (all in judge.toml) in that order, in the places

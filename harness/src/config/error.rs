@@ -22,6 +22,14 @@ pub enum ConfigError {
         /// The user's config file.
         config: PathBuf,
     },
+    /// It could not be read, or what it says is wrong (at a line and column where it can be).
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// What is wrong with a file (judge.toml, a package's, a contest's), and where.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
     /// It could not be read.
     #[error("cannot read `{}`: {source}", path.display())]
     Read {
@@ -30,7 +38,7 @@ pub enum ConfigError {
         /// Why.
         source: std::io::Error,
     },
-    /// It is not valid TOML, or a key or value is wrong there.
+    /// It is not valid TOML (YAML, JSON), or a key or value is wrong there.
     #[error("{}:{line}:{column}: {message}", path.display())]
     Syntax {
         /// The file.
@@ -50,6 +58,24 @@ pub enum ConfigError {
         /// What is wrong.
         message: String,
     },
+}
+
+impl FileError {
+    /// `path` is malformed at `line` and `column` (1-based).
+    pub(crate) fn syntax(path: &Path, line: usize, column: usize, message: String) -> FileError {
+        FileError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// `path`'s YAML is malformed where `error` says; `hint` follows its message.
+    pub(crate) fn yaml(path: &Path, error: &serde_norway::Error, hint: &str) -> FileError {
+        let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+        FileError::syntax(path, line, column, format!("{error}{hint}"))
+    }
 }
 
 /// A step from a table of judge.toml to the value an error is about.
@@ -72,10 +98,11 @@ impl<'a> Errors<'a> {
     }
 
     pub(super) fn invalid(&self, message: String) -> ConfigError {
-        ConfigError::Invalid {
+        FileError::Invalid {
             path: self.path.to_path_buf(),
             message,
         }
+        .into()
     }
 
     /// An error at the value `keys` lead to (or, when it is not there, the nearest above it).
@@ -97,12 +124,7 @@ impl<'a> Errors<'a> {
         match span {
             Some(span) => {
                 let (line, column) = line_and_column(self.text, span.start);
-                ConfigError::Syntax {
-                    path: self.path.to_path_buf(),
-                    line,
-                    column,
-                    message,
-                }
+                FileError::syntax(self.path, line, column, message).into()
             }
             None => self.invalid(message),
         }
@@ -114,16 +136,12 @@ pub(super) fn syntax_error(text: &str, path: &Path, error: &toml::de::Error) -> 
         Some(span) => line_and_column(text, span.start),
         None => (1, 1),
     };
-    ConfigError::Syntax {
-        path: path.to_path_buf(),
-        line,
-        column,
-        message: name_the_key(
-            text,
-            error.span(),
-            error.message().trim().replace('\n', " "),
-        ),
-    }
+    let message = name_the_key(
+        text,
+        error.span(),
+        error.message().trim().replace('\n', " "),
+    );
+    FileError::syntax(path, line, column, message).into()
 }
 
 /// A value's error names its key: the message of a bad value (`\`0.0000001ms\` is shorter than

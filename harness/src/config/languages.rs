@@ -2,6 +2,7 @@
 //! languages table's entries; the built-in table, which is one such file (languages.toml
 //! beside this one), and how the layers lay over it.
 
+use super::FileError;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -29,7 +30,7 @@ pub fn tables(text: &str, path: &Path) -> Result<Vec<Language>, ConfigError> {
     let raw: Tables = toml::from_str(text).map_err(|error| syntax_error(text, path, &error))?;
     let mut languages = languages_of(raw.languages, path)?;
     // The parser's map is sorted by id; the file's order is the one reports list.
-    let document: toml_edit::DocumentMut = text.parse().map_err(|_| ConfigError::Invalid {
+    let document: toml_edit::DocumentMut = text.parse().map_err(|_| FileError::Invalid {
         path: path.to_path_buf(),
         message: "not a TOML document".to_string(),
     })?;
@@ -76,9 +77,12 @@ pub(super) fn languages_of(
     raw: BTreeMap<String, RawLanguage>,
     path: &Path,
 ) -> Result<Vec<Language>, ConfigError> {
-    let invalid = |message: String| ConfigError::Invalid {
-        path: path.to_path_buf(),
-        message,
+    let invalid = |message: String| -> ConfigError {
+        FileError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        }
+        .into()
     };
     let mut languages = Vec::new();
     for (id, language) in raw {

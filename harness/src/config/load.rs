@@ -1,5 +1,6 @@
 //! Finding judge.toml and loading it with the user's config beneath it.
 
+use super::FileError;
 use std::path::{Path, PathBuf};
 
 use super::error::ConfigError;
@@ -58,7 +59,7 @@ pub fn locate(start: &Path) -> Result<(PathBuf, Origin), ConfigError> {
 /// Reads and checks judge.toml at `path`, making every path in it absolute, with the built-in
 /// languages and the user's config beneath its own.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
         path: path.to_path_buf(),
         source,
     })?;

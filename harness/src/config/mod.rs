@@ -23,7 +23,7 @@ pub(crate) mod user;
 mod values;
 
 pub use detect::{detect_language, detect_submission_language};
-pub use error::ConfigError;
+pub use error::{ConfigError, FileError};
 pub use limits::LimitOverrides;
 pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
@@ -151,7 +151,7 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
 
     fn syntax(text: &str) -> (usize, usize, String) {
         match parse_str(text) {
-            Err(ConfigError::Syntax {
+            Err(FileError::Syntax {
                 line,
                 column,
                 message,
@@ -303,7 +303,7 @@ reference = ["python3", "brute.py"]
                 std::fs::write(dir.path().join(file), "").unwrap();
             }
             match parse(text, &dir.path().join(FILE_NAME)) {
-                Err(ConfigError::Syntax {
+                Err(FileError::Syntax {
                     line,
                     column,
                     message,

@@ -3,6 +3,7 @@
 //! judge without judge.toml uses, and the project used outside any project (`project`,
 //! written by `harness project --default DIR`). judge.toml's settings win over it.
 
+use super::FileError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +69,7 @@ pub fn load() -> Result<UserConfig, ConfigError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Ok(UserConfig::default())
         }
-        Err(source) => return Err(ConfigError::Read { path, source }),
+        Err(source) => return Err(FileError::Read { path, source }.into()),
     };
     parse(&text, &path)
 }

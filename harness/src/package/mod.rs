@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use crate::case::discover::Case;
 use crate::check::Checker;
 
+pub use crate::config::FileError;
 pub use limits::TimeLimit;
 pub use load::{detect, languages, load, open, Loaded};
 pub use submissions::{PackageSubmission, Skipped};
@@ -40,43 +41,6 @@ pub enum PackageError {
     Unsupported { path: PathBuf, message: String },
     #[error("cannot build `{}`: {message}", path.display())]
     Build { path: PathBuf, message: String },
-}
-
-/// What is wrong with a file of a package or a contest, and where.
-#[derive(Debug, thiserror::Error)]
-pub enum FileError {
-    #[error("cannot read `{}`: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}:{line}:{column}: {message}", path.display())]
-    Syntax {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("`{}`: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
-}
-
-impl FileError {
-    /// `path` is malformed at `line` and `column` (1-based).
-    pub(crate) fn syntax(path: &Path, line: usize, column: usize, message: String) -> FileError {
-        FileError::Syntax {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        }
-    }
-
-    /// `path`'s YAML is malformed where `error` says; `hint` follows its message.
-    pub(crate) fn yaml(path: &Path, error: &serde_norway::Error, hint: &str) -> FileError {
-        let (line, column) = error.location().map_or((1, 1), |l| (l.line(), l.column()));
-        FileError::syntax(path, line, column, format!("{error}{hint}"))
-    }
 }
 
 /// The two formats, and which version of the Kattis one.
