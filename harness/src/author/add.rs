@@ -64,18 +64,18 @@ pub struct NewCase<'a> {
 
 /// Adds one case to `problem`'s case folder.
 pub fn add(config: &Config, problem: &Problem, new: &NewCase<'_>) -> Result<Added, AddError> {
-    let generated: HashSet<String> = gen::plan(problem)?.into_iter().map(|c| c.name).collect();
+    let plan = gen::plan(problem)?;
+    let generated: HashSet<String> = plan.iter().map(|c| c.name.clone()).collect();
     let name = match new.name {
         Some(name) => {
             check_name(name).map_err(|message| AddError::BadName {
                 name: name.to_string(),
                 message,
             })?;
-            if generated.contains(name) {
-                let pattern = owner_pattern(problem, name);
+            if let Some(case) = plan.iter().find(|c| c.name == name) {
                 return Err(AddError::Generated {
                     name: name.to_string(),
-                    pattern,
+                    pattern: problem.generators[case.generator].name.clone(),
                 });
             }
             name.to_string()
@@ -191,14 +191,6 @@ pub fn next_free_name(folder: &Path, generated: &HashSet<String>) -> String {
         .expect("some added-N is free")
 }
 
-fn owner_pattern(problem: &Problem, name: &str) -> String {
-    gen::plan(problem)
-        .ok()
-        .and_then(|plan| plan.into_iter().find(|c| c.name == name))
-        .map(|c| problem.generators[c.generator].name.clone())
-        .unwrap_or_default()
-}
-
 /// The given answer, checked as if it were an output against the reference's answer.
 fn compare_with_reference(
     problem: &Problem,
@@ -245,10 +237,7 @@ fn persist(file: NamedTempFile, to: &Path, overwrite: bool) -> Result<Option<()>
     match result {
         Ok(()) => Ok(Some(())),
         Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
-        Err(error) => Err(AddError::Io {
-            path: to.to_path_buf(),
-            source: error.error,
-        }),
+        Err(error) => Err(io(to)(error.error)),
     }
 }
 

@@ -129,7 +129,7 @@ pub fn stubs(id: &str, title: &str, grader: bool) -> Vec<Stub> {
                 "the header the submissions include, put beside each".to_string(),
             ),
             stub(
-                submissions.join("accepted").join(format!("{id}.cpp")),
+                accepted_path(id, "cpp"),
                 fill(FUNCTION),
                 format!("the reference solution, the function, stored as accepted (`harness verify {id}`)"),
             ),
@@ -141,7 +141,7 @@ pub fn stubs(id: &str, title: &str, grader: bool) -> Vec<Stub> {
         ]
     } else {
         vec![stub(
-            submissions.join("accepted").join(format!("{id}.py")),
+            accepted_path(id, "py"),
             fill(SOLUTION),
             format!("the reference solution, stored as accepted (`harness verify {id}`)"),
         )]
@@ -174,6 +174,14 @@ fn reference_path(id: &str) -> PathBuf {
     Path::new("references").join(format!("{id}.py"))
 }
 
+/// The reference solution, stored as accepted, in `extension`'s language.
+fn accepted_path(id: &str, extension: &str) -> PathBuf {
+    Path::new(verify::DEFAULT_FOLDER)
+        .join(id)
+        .join("accepted")
+        .join(format!("{id}.{extension}"))
+}
+
 /// Where `harness export` takes a problem's statement from.
 fn statement_path(id: &str) -> PathBuf {
     Path::new("docs/problems").join(format!("{id}.md"))
@@ -185,14 +193,9 @@ fn statement_path(id: &str) -> PathBuf {
 /// is no `solution` (the function is no program alone): the reference is the whole program.
 pub fn wired(problem: &NewProblem, grader: bool) -> NewProblem {
     let id = &problem.id;
-    let solution = Path::new(verify::DEFAULT_FOLDER)
-        .join(id)
-        .join("accepted")
-        .join(format!("{id}.py"))
-        .display()
-        .to_string();
-    let generator = format!("generators/{id}.py");
     let shown = |path: PathBuf| path.display().to_string();
+    let solution = shown(accepted_path(id, "py"));
+    let generator = format!("generators/{id}.py");
     let (solution, reference, graders, grader_files) = if grader {
         (
             None,
@@ -257,30 +260,26 @@ pub fn lay_out(
         });
     }
     let mut undo = Undo::default();
-    let mut files = Vec::new();
-    for stub in &stubs {
-        let path = root.join(&stub.path);
-        let written = match write_stub(&path, &stub.text, &mut undo) {
-            Ok(written) => written,
-            Err(error) => {
-                undo.run();
-                return Err(error);
-            }
-        };
-        files.push((stub.path.clone(), stub.role.clone(), written));
-    }
+    let files: Result<Vec<_>, NewError> = stubs
+        .iter()
+        .map(|stub| {
+            let written = write_stub(&root.join(&stub.path), &stub.text, &mut undo)?;
+            Ok((stub.path.clone(), stub.role.clone(), written))
+        })
+        .collect();
     let if_exists = if force {
         IfExists::Replace
     } else {
         IfExists::Refuse
     };
-    match edit::add_problem(config, &wired(problem, grader), if_exists) {
-        Ok(added) => Ok(LaidOut { added, files }),
-        Err(error) => {
-            undo.run();
-            Err(error.into())
-        }
+    let laid = files.and_then(|files| {
+        let added = edit::add_problem(config, &wired(problem, grader), if_exists)?;
+        Ok(LaidOut { added, files })
+    });
+    if laid.is_err() {
+        undo.run();
     }
+    laid
 }
 
 /// Writes `path` unless something is there (`Ok(false)`), making its folders; what it made

@@ -46,28 +46,17 @@ pub fn resolve(
     let path = Path::new(spec);
     if path.is_file() {
         if let Ok(language) = crate::config::detect_language(config, path, None) {
-            submit::check_tools(language)?;
-            return match crate::compile::submission::compile(language, path, memory_bytes)? {
-                Compiled::Ready(prepared) => {
-                    let mut command = vec![prepared.program.executable.display().to_string()];
-                    command.extend(
-                        prepared
-                            .program
-                            .args
-                            .iter()
-                            .map(|a| a.to_string_lossy().into_owned()),
-                    );
-                    Ok(ResolvedProgram {
-                        command,
-                        _build: Some(prepared),
-                    })
-                }
-                Compiled::CompileError { message, .. } => Err(ProgramError::CompileError {
+            let prepared = build(language, path, memory_bytes)?.map_err(|message| {
+                ProgramError::CompileError {
                     role,
                     path: path.to_path_buf(),
                     message,
-                }),
-            };
+                }
+            })?;
+            return Ok(ResolvedProgram {
+                command: command_of(&prepared),
+                _build: Some(prepared),
+            });
         }
         // An executable (or a script with a #! line).
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
@@ -189,25 +178,37 @@ fn compiled_command(
     let Ok(language) = crate::config::detect_language(config, &path, None) else {
         return Ok(template.to_vec());
     };
-    submit::check_tools(language)?;
-    match crate::compile::submission::compile(language, &path, memory_bytes)? {
-        Compiled::Ready(built) => Ok(std::iter::once(
-            built.program.executable.display().to_string(),
-        )
-        .chain(
-            built
-                .program
-                .args
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned()),
-        )
-        .chain(rest.iter().cloned())
-        .collect()),
-        // The file as judge.toml names it, in the compiler's lines too.
-        Compiled::CompileError { message, .. } => Err(ProgramError::CompileError {
+    // The file as judge.toml names it, in the compiler's lines too.
+    let built =
+        build(language, &path, memory_bytes)?.map_err(|message| ProgramError::CompileError {
             role,
             path: PathBuf::from(program),
             message: message.replace(&*path.to_string_lossy(), program),
-        }),
-    }
+        })?;
+    let mut command = command_of(&built);
+    command.extend_from_slice(rest);
+    Ok(command)
+}
+
+/// `path` compiled by `language` (or taken from the build cache), or what the compiler said.
+fn build(
+    language: &crate::compile::Language,
+    path: &Path,
+    memory_bytes: u64,
+) -> Result<Result<Prepared, String>, ProgramError> {
+    submit::check_tools(language)?;
+    Ok(
+        match crate::compile::submission::compile(language, path, memory_bytes)? {
+            Compiled::Ready(prepared) => Ok(prepared),
+            Compiled::CompileError { message, .. } => Err(message),
+        },
+    )
+}
+
+/// The words of the command that runs a build.
+fn command_of(prepared: &Prepared) -> Vec<String> {
+    let args = prepared.program.args.iter();
+    std::iter::once(prepared.program.executable.display().to_string())
+        .chain(args.map(|a| a.to_string_lossy().into_owned()))
+        .collect()
 }

@@ -388,6 +388,14 @@ mod tests {
         }
     }
 
+    /// Shrinks `start` by bisection alone ([`OneNumber`]), with no budget.
+    fn bisected(
+        start: Fails,
+        test: impl FnMut(&[u8]) -> Result<Option<Fails>, ()>,
+    ) -> Shrunk<Fails> {
+        shrink(start, &mut OneNumber, test, unbounded).unwrap()
+    }
+
     #[test]
     fn reaches_the_smallest_failing_input() {
         // Fails from 7 on: the smallest failing input is 7.
@@ -524,16 +532,10 @@ mod tests {
     #[test]
     fn bisection_finds_a_threshold_in_logarithmic_runs() {
         let threshold = 123_456_789_u64;
-        let shrunk = shrink(
-            fails(1_000_000_000_000, Verdict::WrongAnswer),
-            &mut OneNumber,
-            |input| {
-                let n = number(input);
-                Ok((n >= threshold).then(|| fails(n, Verdict::WrongAnswer)))
-            },
-            unbounded,
-        )
-        .unwrap();
+        let shrunk = bisected(fails(1_000_000_000_000, Verdict::WrongAnswer), |input| {
+            let n = number(input);
+            Ok((n >= threshold).then(|| fails(n, Verdict::WrongAnswer)))
+        });
         assert_eq!(number(&shrunk.minimal.input), threshold);
         // log2(10^12) is 40: the probes 0, one less and 1, then about 40 halvings.
         assert!(shrunk.tried <= 45, "{} runs", shrunk.tried);
@@ -553,25 +555,13 @@ mod tests {
             };
             Ok::<_, ()>(Some(fails(n, verdict)))
         };
-        let shrunk = shrink(
-            fails(1000, Verdict::WrongAnswer),
-            &mut OneNumber,
-            test,
-            unbounded,
-        )
-        .unwrap();
+        let shrunk = bisected(fails(1000, Verdict::WrongAnswer), test);
         assert_eq!(number(&shrunk.minimal.input), 10);
         let zero_fails = |input: &[u8]| {
             let n = number(input);
             Ok::<_, ()>((n == 0 || n >= 10).then(|| fails(n, Verdict::WrongAnswer)))
         };
-        let shrunk = shrink(
-            fails(1000, Verdict::WrongAnswer),
-            &mut OneNumber,
-            zero_fails,
-            unbounded,
-        )
-        .unwrap();
+        let shrunk = bisected(fails(1000, Verdict::WrongAnswer), zero_fails);
         assert_eq!(number(&shrunk.minimal.input), 0);
         assert_eq!(shrunk.tried, 1);
     }
@@ -579,16 +569,10 @@ mod tests {
     #[test]
     fn a_small_number_tries_every_smaller_value() {
         // Fails at 5 and 7, not at 6: bisection would stop at 7, since 6 passes.
-        let shrunk = shrink(
-            fails(7, Verdict::WrongAnswer),
-            &mut OneNumber,
-            |input| {
-                let n = number(input);
-                Ok::<_, ()>((n >= 5 && n % 2 == 1).then(|| fails(n, Verdict::WrongAnswer)))
-            },
-            unbounded,
-        )
-        .unwrap();
+        let shrunk = bisected(fails(7, Verdict::WrongAnswer), |input| {
+            let n = number(input);
+            Ok::<_, ()>((n >= 5 && n % 2 == 1).then(|| fails(n, Verdict::WrongAnswer)))
+        });
         assert_eq!(number(&shrunk.minimal.input), 5);
         assert_eq!(
             shrunk.tried, 6,
@@ -598,16 +582,10 @@ mod tests {
 
     #[test]
     fn a_number_already_at_its_threshold_costs_two_runs() {
-        let shrunk = shrink(
-            fails(1000, Verdict::WrongAnswer),
-            &mut OneNumber,
-            |input| {
-                let n = number(input);
-                Ok::<_, ()>((n >= 1000).then(|| fails(n, Verdict::WrongAnswer)))
-            },
-            unbounded,
-        )
-        .unwrap();
+        let shrunk = bisected(fails(1000, Verdict::WrongAnswer), |input| {
+            let n = number(input);
+            Ok::<_, ()>((n >= 1000).then(|| fails(n, Verdict::WrongAnswer)))
+        });
         assert!(shrunk.steps.is_empty());
         assert_eq!(shrunk.tried, 2, "0, then 999");
     }

@@ -10,6 +10,8 @@
 //! still accepts; other counts (a `n m` header) it cannot know, so candidates that break them
 //! are left to the validator (or to the reference, if it rejects them).
 
+use std::ops::Range;
+
 use super::shrink::{Candidates, Failure, Ladder};
 
 /// The built-in shrinker, as [`shrink`](super::shrink::shrink) asks for one.
@@ -134,32 +136,27 @@ fn drop_lines(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
         Counted::Lines => 1,
         Counted::Items => 2,
     };
-    let body = lines.len() - first;
-    let mut size = body;
-    while size >= 1 {
-        let mut start = first;
-        while start < lines.len() {
-            let end = (start + size).min(lines.len());
-            let mut candidate: Lines = lines[..start].to_vec();
-            candidate.extend_from_slice(&lines[end..]);
-            recount(&mut candidate, counted);
-            // An empty input is no test of anything.
-            if !candidate.is_empty() {
-                out.push(candidate);
-            }
-            start += size;
+    for block in blocks(first, lines.len(), lines.len() - first) {
+        let mut candidate: Lines = lines[..block.start].to_vec();
+        candidate.extend_from_slice(&lines[block.end..]);
+        recount(&mut candidate, counted);
+        // An empty input is no test of anything.
+        if !candidate.is_empty() {
+            out.push(candidate);
         }
-        size = halved(size);
     }
 }
 
-/// The next block size: half, rounded up, so that the blocks split evenly; 0 after 1.
-fn halved(size: usize) -> usize {
-    if size == 1 {
-        0
-    } else {
-        size.div_ceil(2)
-    }
+/// The blocks of `from..len`, `size` long and then halved, rounded up so that the blocks of
+/// one size split evenly, down to 1 (the last block of a size may be shorter).
+fn blocks(from: usize, len: usize, size: usize) -> impl Iterator<Item = Range<usize>> {
+    std::iter::successors(Some(size), |&size| (size > 1).then(|| size.div_ceil(2)))
+        .filter(|&size| size >= 1)
+        .flat_map(move |size| {
+            (from..len)
+                .step_by(size)
+                .map(move |start| start..(start + size).min(len))
+        })
 }
 
 /// Tokens removed from one line (blocks of them for long lines, the largest first); a line
@@ -170,22 +167,15 @@ fn drop_tokens(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
             continue;
         }
         // Halves first: the line is never emptied, which dropping the line does.
-        let mut size = line.len().div_ceil(2);
-        while size >= 1 {
-            let mut start = 0;
-            while start < line.len() {
-                let end = (start + size).min(line.len());
-                if end - start < line.len() {
-                    let mut candidate = lines.clone();
-                    candidate[index].drain(start..end);
-                    if counted == Counted::Items && index == 1 {
-                        recount(&mut candidate, counted);
-                    }
-                    out.push(candidate);
+        for block in blocks(0, line.len(), line.len().div_ceil(2)) {
+            if block.len() < line.len() {
+                let mut candidate = lines.clone();
+                candidate[index].drain(block);
+                if counted == Counted::Items && index == 1 {
+                    recount(&mut candidate, counted);
                 }
-                start += size;
+                out.push(candidate);
             }
-            size = halved(size);
         }
     }
 }
@@ -256,7 +246,6 @@ pub fn describe_step(before: &[u8], after: &[u8]) -> String {
             .flat_map(|(line, text)| {
                 text.split_whitespace()
                     .map(move |token| (line + 1, token.to_string()))
-                    .collect::<Vec<_>>()
             })
             .collect()
     };

@@ -141,15 +141,31 @@ impl Setup {
             root: config.root.clone(),
             generator: settings.generator.clone(),
             reference,
-            shrinker: match &settings.shrink {
-                Some(command) => Shrinker::Command(command.clone()),
-                None => Shrinker::Tokens,
-            },
+            shrinker: settings
+                .shrink
+                .clone()
+                .map_or(Shrinker::Tokens, Shrinker::Command),
             validator: Validator::for_problem(config, problem),
             limits: problem.limits(time_multiplier),
             checker: problem.checker.clone(),
             interactor,
         })
+    }
+
+    /// How a submission is judged on one input, one at a time, under `limits`.
+    fn judge(&self, limits: Limits) -> JudgeSettings<'_> {
+        JudgeSettings {
+            limits,
+            checker: &self.checker,
+            jobs: 1,
+            interactor: self.interactor.as_deref(),
+            communication: None,
+            two_steps: false,
+            // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
+            files: &judge::STANDARD_IO,
+            scoring: None,
+            beside: &[],
+        }
     }
 }
 
@@ -179,18 +195,7 @@ pub fn stress(
     } else {
         Answers::disabled()
     };
-    let judge = JudgeSettings {
-        limits: setup.limits,
-        checker: &setup.checker,
-        jobs: 1,
-        interactor: setup.interactor.as_deref(),
-        communication: None,
-        two_steps: false,
-        // A file-I/O problem's reference would need its files too: stress runs stdin/stdout.
-        files: &judge::STANDARD_IO,
-        scoring: None,
-        beside: &[],
-    };
+    let judge = setup.judge(setup.limits);
     // The lowest-indexed failure (or error) any worker met.
     let mut first: Option<(u64, WorkerResult)> = None;
     std::thread::scope(|scope| -> Result<(), StressError> {
@@ -211,7 +216,7 @@ pub fn stress(
                     };
                     loop {
                         if stop.load(Ordering::SeqCst)
-                            || crate::sandbox::interrupt::is_interrupted()
+                            || interrupted()
                             || options.time.is_some_and(|t| started.elapsed() >= t)
                         {
                             break;
@@ -227,31 +232,16 @@ pub fn stress(
                                 .map(|failing| failing.map(|f| (f, input)))
                                 .map_err(|error| with_seed(error, seed))
                         });
-                        if crate::sandbox::interrupt::is_interrupted() {
+                        if interrupted() {
                             // Its programs were killed: what it gave is no verdict.
                             break;
                         }
                         judged.fetch_add(1, Ordering::SeqCst);
-                        let message = match result {
-                            Ok(None) => Message::Judged { seed },
-                            Ok(Some((failing, input))) => {
-                                stop.store(true, Ordering::SeqCst);
-                                Message::Failed {
-                                    index,
-                                    seed,
-                                    result: Ok((Box::new(failing), input)),
-                                }
-                            }
-                            Err(error) => {
-                                stop.store(true, Ordering::SeqCst);
-                                Message::Failed {
-                                    index,
-                                    seed,
-                                    result: Err(error),
-                                }
-                            }
-                        };
-                        if sender.send(message).is_err() {
+                        let failed = result.transpose().map(|result| {
+                            stop.store(true, Ordering::SeqCst);
+                            result.map(|(failing, input)| (Box::new(failing), input))
+                        });
+                        if sender.send((index, seed, failed)).is_err() {
                             break;
                         }
                     }
@@ -259,26 +249,16 @@ pub fn stress(
             });
         }
         drop(sender);
-        for (done, message) in (1..).zip(receiver) {
-            match message {
-                Message::Judged { seed, .. } => on_event(Event::Tried {
-                    iteration: done,
-                    seed,
-                    failed: None,
-                }),
-                Message::Failed {
-                    index,
-                    seed,
-                    result,
-                } => {
-                    on_event(Event::Tried {
-                        iteration: done,
-                        seed,
-                        failed: result.as_ref().ok().map(|(f, _)| f.outcome.verdict),
-                    });
-                    if first.as_ref().is_none_or(|(lowest, _)| index < *lowest) {
-                        first = Some((index, result));
-                    }
+        for (done, (index, seed, failed)) in (1..).zip(receiver) {
+            let verdict = failed.as_ref().and_then(|result| result.as_ref().ok());
+            on_event(Event::Tried {
+                iteration: done,
+                seed,
+                failed: verdict.map(|(f, _)| f.outcome.verdict),
+            });
+            if let Some(result) = failed {
+                if first.as_ref().is_none_or(|(lowest, _)| index < *lowest) {
+                    first = Some((index, result));
                 }
             }
         }
@@ -339,50 +319,36 @@ pub fn rerun(
     let trial = Trial {
         setup,
         program,
-        judge: JudgeSettings {
-            limits,
-            checker: &setup.checker,
-            jobs: 1,
-            interactor: setup.interactor.as_deref(),
-            communication: None,
-            two_steps: false,
-            files: &judge::STANDARD_IO,
-            beside: &[],
-            scoring: None,
-        },
+        judge: setup.judge(limits),
         scratch: scratch.path(),
         answers: &answers,
     };
-    match trial.run(&failing.input) {
-        Ok(Some(failed)) => Ok(Rerun::Failed(Box::new(failed.outcome))),
-        Ok(None) => Ok(Rerun::Passed),
-        Err(error) => Err(with_seed(error, 0)),
-    }
+    let failed = trial
+        .run(&failing.input)
+        .map_err(|error| with_seed(error, 0))?;
+    Ok(failed.map_or(Rerun::Passed, |failed| {
+        Rerun::Failed(Box::new(failed.outcome))
+    }))
 }
 
 /// A failing input (with its failure), or the error that stopped a worker.
 type WorkerResult = Result<(Box<Failing>, Vec<u8>), StressError>;
 
-/// What a worker tells the calling thread.
-enum Message {
-    Judged {
-        seed: u64,
-    },
-    Failed {
-        index: u64,
-        seed: u64,
-        result: WorkerResult,
-    },
-}
+/// What a worker tells the calling thread of each input: its index, its seed, and whether it
+/// failed (or stopped the worker).
+type Message = (u64, u64, Option<WorkerResult>);
 
 /// Each iteration rewrites its input and answer here: on a disk, truncating and rewriting a
 /// file costs a metadata journal write (ext4 flushes a truncated file's data on close) that a
 /// tmpfs does not, for files that never outlive the run.
 fn scratch_dir() -> Result<tempfile::TempDir, StressError> {
-    crate::sandbox::run::scratch_folder("harness-stress-").map_err(|source| StressError::Io {
-        path: std::env::temp_dir(),
-        source,
-    })
+    crate::sandbox::run::scratch_folder("harness-stress-").map_err(io(&std::env::temp_dir()))
+}
+
+/// An I/O error on `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StressError {
+    let path = path.to_path_buf();
+    move |source| StressError::Io { path, source }
 }
 
 /// Shrinks `original` within the budget of `options`; Ctrl-C stops it too. Either way the
@@ -498,10 +464,6 @@ fn candidates(
     round: usize,
     input: &[u8],
 ) -> Result<Vec<Vec<u8>>, StressError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| StressError::Io { path, source }
-    };
     let input_path = scratch.join("shrinking.in");
     fs::write(&input_path, input).map_err(io(&input_path))?;
     // A fresh folder per round: leftovers of the last round are never taken for candidates.
@@ -588,58 +550,57 @@ impl Trial<'_> {
     /// Judges the submission on `input`: `None` when it is accepted.
     fn run(&self, input: &[u8]) -> Result<Option<Failing>, TrialError> {
         let case = self.write_case("input", input)?;
-        if self.judge.interactor.is_some() {
+        let (expected, outcome) = if self.judge.interactor.is_some() {
             // The interactor judges the dialogue: its answer file is empty, and there is no
             // output to check afterwards.
-            fs::write(&case.answer, b"").map_err(|source| StressError::Io {
-                path: case.answer.clone(),
-                source,
-            })?;
-            let outcome = judge::judge_case(self.program, &case, &self.judge);
-            return Ok((!outcome.verdict.is_accepted()).then(|| Failing {
-                input: input.to_vec(),
-                expected: Vec::new(),
-                outcome,
-            }));
-        }
-        let remembered = || self.answers.get(input);
-        let (expected, run) = match &self.setup.reference {
-            // The checker needs no answer.
-            None => (
+            fs::write(&case.answer, b"").map_err(io(&case.answer))?;
+            (
                 Vec::new(),
-                judge::run_case(self.program, &case, &self.judge),
-            ),
-            Some(_) if let Some(answer) = remembered() => (
-                answer.to_vec(),
-                judge::run_case(self.program, &case, &self.judge),
-            ),
-            // The reference and the submission read the same input and nothing of each
-            // other: they run side by side, so an iteration waits for the slower, not both.
-            Some(reference) => {
-                let (expected, run) = std::thread::scope(|scope| {
-                    let task = crate::sandbox::interrupt::current_task();
-                    let answer = scope.spawn(|| {
-                        crate::sandbox::interrupt::in_task(task, || {
-                            tool::Command::new(Role::Reference, reference, &self.setup.root, &[])
+                judge::judge_case(self.program, &case, &self.judge),
+            )
+        } else {
+            let remembered = || self.answers.get(input);
+            let (expected, run) = match &self.setup.reference {
+                // The checker needs no answer.
+                None => (
+                    Vec::new(),
+                    judge::run_case(self.program, &case, &self.judge),
+                ),
+                Some(_) if let Some(answer) = remembered() => (
+                    answer.to_vec(),
+                    judge::run_case(self.program, &case, &self.judge),
+                ),
+                // The reference and the submission read the same input and nothing of each
+                // other: they run side by side, so an iteration waits for the slower, not both.
+                Some(reference) => {
+                    let (expected, run) = std::thread::scope(|scope| {
+                        let task = crate::sandbox::interrupt::current_task();
+                        let answer = scope.spawn(|| {
+                            crate::sandbox::interrupt::in_task(task, || {
+                                tool::Command::new(
+                                    Role::Reference,
+                                    reference,
+                                    &self.setup.root,
+                                    &[],
+                                )
                                 .output(Some(&case.input), None)
-                        })
+                            })
+                        });
+                        let run = judge::run_case(self.program, &case, &self.judge);
+                        let expected = answer
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                        (expected, run)
                     });
-                    let run = judge::run_case(self.program, &case, &self.judge);
-                    let expected = answer
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    let expected = expected.map_err(TrialError::Reference)?;
+                    self.answers.keep(input, &expected);
                     (expected, run)
-                });
-                let expected = expected.map_err(TrialError::Reference)?;
-                self.answers.keep(input, &expected);
-                (expected, run)
-            }
+                }
+            };
+            fs::write(&case.answer, &expected).map_err(io(&case.answer))?;
+            let checked = judge::check_run(run, &case, &self.judge);
+            (expected, judge::with_input(checked, &case))
         };
-        fs::write(&case.answer, &expected).map_err(|source| StressError::Io {
-            path: case.answer.clone(),
-            source,
-        })?;
-        let outcome = judge::with_input(judge::check_run(run, &case, &self.judge), &case);
         Ok((!outcome.verdict.is_accepted()).then(|| Failing {
             input: input.to_vec(),
             expected,
@@ -680,10 +641,7 @@ impl Trial<'_> {
             answer: self.scratch.join(format!("{name}.ans")),
             args: Vec::new(),
         };
-        fs::write(&case.input, input).map_err(|source| StressError::Io {
-            path: case.input.clone(),
-            source,
-        })?;
+        fs::write(&case.input, input).map_err(io(&case.input))?;
         Ok(case)
     }
 }
