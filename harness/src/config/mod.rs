@@ -151,12 +151,12 @@ checker = { type = "command", command = ["checkers/c", "--strict"] }
 
     fn syntax(text: &str) -> (usize, usize, String) {
         match parse_str(text) {
-            Err(FileError::Syntax {
+            Err(ConfigError::File(FileError::Syntax {
                 line,
                 column,
                 message,
                 ..
-            }) => (line, column, message),
+            })) => (line, column, message),
             other => panic!("expected a syntax error, got {other:?}"),
         }
     }
@@ -303,12 +303,12 @@ reference = ["python3", "brute.py"]
                 std::fs::write(dir.path().join(file), "").unwrap();
             }
             match parse(text, &dir.path().join(FILE_NAME)) {
-                Err(FileError::Syntax {
+                Err(ConfigError::File(FileError::Syntax {
                     line,
                     column,
                     message,
                     ..
-                }) => {
+                })) => {
                     assert_eq!((line, column), place, "{message}");
                     assert!(message.contains(expected), "{message}");
                     assert!(message.starts_with("problem `a`"), "{message}");
