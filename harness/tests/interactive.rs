@@ -201,23 +201,9 @@ interactor-protocol = "kattis"
 /// Exits 42 (Kattis's AC) whatever it reads.
 const ALWAYS_42: &str = "#!/bin/sh\nexit 42\n";
 
-/// Binary search over 1..=100, flushing each guess.
-const BINARY_C: &str = r#"#include <stdio.h>
-#include <string.h>
-int main(void) {
-    int lo = 1, hi = 100;
-    char reply[16];
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        printf("%d\n", mid);
-        fflush(stdout);
-        if (scanf("%15s", reply) != 1) return 0;
-        if (strcmp(reply, "correct") == 0) return 0;
-        if (strcmp(reply, "higher") == 0) lo = mid + 1; else hi = mid - 1;
-    }
-    return 0;
-}
-"#;
+/// Binary search over 1..=100, flushing each guess (the fixture under_load and the load
+/// bench judge too).
+const BINARY_C: &str = include_str!("fixtures/guess-binary.c");
 
 /// Guesses 1 every time: the interactor gives up after ten and exits; the submission then
 /// reads EOF and exits with 1. Its exit is the consequence: WA, not RE.

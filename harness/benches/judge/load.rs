@@ -189,10 +189,16 @@ pub fn run(setup: &Setup, targets: &mut Vec<Target>) -> Result<String, String> {
 /// The programs and the cases, and the two judge.toml files (sandboxed and not).
 fn write_problems(setup: &Setup, base: &Path) -> Result<(PathBuf, PathBuf), String> {
     let bin = setup.bench_dir.join("bin");
-    let spin = compile(&bin, "spin")?;
-    let sleep = compile(&bin, "sleep")?;
-    let guess = compile(&bin, "guess")?;
-    let interactor = compile(&bin, "guess-interactor")?;
+    let program = |name: &str| Path::new(PROGRAMS).join(format!("{name}.c"));
+    let spin = compile(&bin, "spin", &program("spin"))?;
+    let sleep = compile(&bin, "sleep", &program("sleep"))?;
+    // The tests' binary search (tests/under_load.rs and tests/interactive.rs judge it too).
+    let guess = compile(
+        &bin,
+        "guess",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/guess-binary.c"),
+    )?;
+    let interactor = compile(&bin, "guess-interactor", &program("guess-interactor"))?;
     for ms in NEEDS_MS {
         write(
             &base.join(format!("cases/spin/{ms}.in")),
@@ -234,15 +240,10 @@ fn write_problems(setup: &Setup, base: &Path) -> Result<(PathBuf, PathBuf), Stri
     Ok((sandboxed, plain))
 }
 
-fn compile(bin: &Path, name: &str) -> Result<PathBuf, String> {
+fn compile(bin: &Path, name: &str, source: &Path) -> Result<PathBuf, String> {
     let path = bin.join(format!("load-{name}"));
     let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
-    run_quietly(
-        Command::new(cc)
-            .args(["-O2", "-o"])
-            .arg(&path)
-            .arg(Path::new(PROGRAMS).join(format!("{name}.c"))),
-    )?;
+    run_quietly(Command::new(cc).args(["-O2", "-o"]).arg(&path).arg(source))?;
     Ok(path)
 }
 
