@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -38,9 +38,10 @@ struct Zygote {
     socket: OwnedFd,
     /// The init's pid here: every process of a run descends from it.
     init: libc::pid_t,
-    /// The init's threads here: its main one and the one that runs what the syscall filter
-    /// refuses the main one (starting an unfiltered program, sizing the run's folder).
-    init_threads: Vec<libc::pid_t>,
+    /// The schedstat files of the init's threads here, kept open: its main one and the one
+    /// that runs what the syscall filter refuses the main one (starting an unfiltered program,
+    /// sizing the run's folder).
+    init_threads: Vec<tree::SchedstatFile>,
     /// The worker's folder, /tmp of runs that bring none: a tmpfs in the sandbox, sized and
     /// emptied by the init for each run; read here for the room its files take.
     scratch: Option<OwnedFd>,
@@ -95,7 +96,7 @@ impl Zygote {
         }
         self.init_threads
             .iter()
-            .map(|&tid| tree::run_delay(tid))
+            .map(tree::SchedstatFile::run_delay)
             .sum()
     }
 }
@@ -158,7 +159,10 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         Some((Reply::Serving { init }, mut fds)) if fds.len() == 1 => {
             zygote.init = init;
             // Both are started before the init says it serves.
-            zygote.init_threads = tree::threads(init);
+            zygote.init_threads = tree::threads(init)
+                .into_iter()
+                .filter_map(tree::SchedstatFile::of)
+                .collect();
             zygote.scratch = fds.pop();
             if zygote._cgroup.is_none() {
                 zygote.sockstat = File::open(format!("/proc/{init}/net/sockstat")).ok();
@@ -536,13 +540,26 @@ fn source_to_copy(arg: &OsString) -> io::Result<Option<(PathBuf, File)>> {
     Ok(Some((name, File::open(path)?)))
 }
 
+/// What [`sealed_copy`] copies: a file's bytes, or bytes at hand.
+enum Source<'a> {
+    File(File),
+    Bytes(&'a [u8]),
+}
+
 /// A memfd holding `source`'s bytes, sealed against any change.
-fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
+fn sealed_copy(source: Source<'_>, name: &str) -> io::Result<OwnedFd> {
     use nix::sys::memfd::{memfd_create, MFdFlags};
     let name = if name.contains('\0') { "file" } else { name };
     let fd = memfd_create(name, MFdFlags::MFD_CLOEXEC | MFdFlags::MFD_ALLOW_SEALING)?;
     let mut file = File::from(fd);
-    io::copy(source, &mut file)?;
+    match source {
+        Source::File(mut from) => {
+            if !send_whole(&from, &file)? {
+                io::copy(&mut from, &mut file)?;
+            }
+        }
+        Source::Bytes(bytes) => io::Write::write_all(&mut file, bytes)?,
+    }
     let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
     // SAFETY: fcntl on a descriptor we own, integer argument.
     if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
@@ -551,6 +568,37 @@ fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
     // A fresh open file description reads from the start.
     let reopened = File::open(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
     Ok(OwnedFd::from(reopened))
+}
+
+/// Copies the rest of `from` to `to` in the kernel, as every case's input is copied: `false`
+/// when `from` cannot be sent that way (a pipe), with nothing copied. `io::copy` tries
+/// `copy_file_range` first, which a memfd never takes from another file system, after a
+/// `statx` of each file: three calls a run for nothing.
+fn send_whole(from: &File, to: &File) -> io::Result<bool> {
+    let mut sent_any = false;
+    loop {
+        // SAFETY: two descriptors we hold; no offset pointer, so each file's own advances.
+        let n = unsafe {
+            libc::sendfile(
+                to.as_raw_fd(),
+                from.as_raw_fd(),
+                std::ptr::null_mut(),
+                1 << 30,
+            )
+        };
+        match n {
+            0 => return Ok(true),
+            1.. => sent_any = true,
+            _ => {
+                let error = io::Error::last_os_error();
+                match error.raw_os_error() {
+                    Some(libc::EINTR) => {}
+                    Some(libc::EINVAL | libc::ENOSYS) if !sent_any => return Ok(false),
+                    _ => return Err(error),
+                }
+            }
+        }
+    }
 }
 
 /// Why a sandboxed run has no result.
@@ -581,8 +629,10 @@ fn run_planned(
 ) -> Result<Supervised, Failure> {
     let lost = Failure::Lost;
     let stdin = match request.stdin {
-        Stdin::File(path) => File::open(path).and_then(|mut file| sealed_copy(&mut file, "stdin")),
-        Stdin::Bytes(bytes) => sealed_copy(&mut &bytes[..], "stdin"),
+        Stdin::File(path) => {
+            File::open(path).and_then(|file| sealed_copy(Source::File(file), "stdin"))
+        }
+        Stdin::Bytes(bytes) => sealed_copy(Source::Bytes(bytes), "stdin"),
         // `run` sends only these three here; anything else is read as nothing.
         Stdin::Null | Stdin::Fd(_) => File::open("/dev/null").map(OwnedFd::from),
     }
