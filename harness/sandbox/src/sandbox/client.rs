@@ -369,7 +369,15 @@ fn plan<'a>(
     workdir: Option<&Path>,
 ) -> io::Result<Plan<'a>> {
     let program = resolve(request.program)?;
-    let canonical = std::fs::canonicalize(&program)?;
+    // Opened once: the descriptor names the file's real path (one `readlink` where resolving
+    // the path took one a component), and is what an unlisted program is run from. One the
+    // judge may not read (a system program that is execute-only) is resolved by its path.
+    let opened = File::open(&program);
+    let canonical = match &opened {
+        Ok(file) => std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+            .or_else(|_| std::fs::canonicalize(&program))?,
+        Err(_) => std::fs::canonicalize(&program)?,
+    };
     let mut prefixes = Vec::new();
     let mut extra = Vec::new();
     let exec;
@@ -399,7 +407,7 @@ fn plan<'a>(
     let argv = vec![argv0.into_os_string().into_vec()];
     let extra_fds = extra.len();
     if matches!(exec, Exec::Fd) {
-        extra.push(OwnedFd::from(File::open(&canonical)?));
+        extra.push(OwnedFd::from(opened?));
     }
     let mut env = vec![
         SANDBOX_PATH.as_bytes().to_vec(),
@@ -608,6 +616,8 @@ pub(crate) enum Failure {
     Start(io::Error),
     /// The sandbox itself failed.
     Lost(io::Error),
+    /// The input file could not be opened.
+    Stdin(PathBuf, io::Error),
 }
 
 /// Runs `request` in a sandbox with `workdir` as its working folder and /tmp (`None`: the
@@ -617,26 +627,30 @@ pub(crate) fn run(
     workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
+    // The input first, as the plain runner opens it: a missing one is said before a
+    // missing program. Opened once, straight into its copy.
+    let stdin = match request.stdin {
+        Stdin::File(path) => File::open(path)
+            .map_err(|source| Failure::Stdin(path.to_path_buf(), source))
+            .and_then(|file| sealed_copy(Source::File(file), "stdin").map_err(Failure::Lost))?,
+        Stdin::Bytes(bytes) => sealed_copy(Source::Bytes(bytes), "stdin").map_err(Failure::Lost)?,
+        // `run` sends only these three here; anything else is read as nothing.
+        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null")
+            .map(OwnedFd::from)
+            .map_err(Failure::Lost)?,
+    };
     let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
-    run_planned(request, plan, workdir, capture)
+    run_planned(request, plan, stdin, workdir, capture)
 }
 
 fn run_planned(
     request: &RunRequest<'_>,
     plan: Plan<'_>,
+    stdin: OwnedFd,
     workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
     let lost = Failure::Lost;
-    let stdin = match request.stdin {
-        Stdin::File(path) => {
-            File::open(path).and_then(|file| sealed_copy(Source::File(file), "stdin"))
-        }
-        Stdin::Bytes(bytes) => sealed_copy(Source::Bytes(bytes), "stdin"),
-        // `run` sends only these three here; anything else is read as nothing.
-        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null").map(OwnedFd::from),
-    }
-    .map_err(lost)?;
     let (stdout_read, stdout_write) =
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let (stderr_read, stderr_write) =
@@ -1088,6 +1102,31 @@ pub(super) fn memory_figures(finished: &Finished, sampled_peak: u64) -> (u64, u6
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_input_is_copied_whole_from_a_file_or_a_pipe() {
+        use std::io::{Read, Seek, Write};
+        // More than one pipe buffer, so neither way can stop after one call.
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let read_back = |fd: std::os::fd::OwnedFd| {
+            let mut copy = Vec::new();
+            std::fs::File::from(fd).read_to_end(&mut copy).unwrap();
+            copy
+        };
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&bytes).unwrap();
+        file.rewind().unwrap();
+        let copy = super::sealed_copy(super::Source::File(file), "stdin").unwrap();
+        assert!(read_back(copy) == bytes, "from a file");
+        // A pipe cannot be sent from: the copy falls back to reading it.
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let sent = bytes.clone();
+        let writing = std::thread::spawn(move || writer.write_all(&sent));
+        let from_pipe = std::fs::File::from(std::os::fd::OwnedFd::from(reader));
+        let copy = super::sealed_copy(super::Source::File(from_pipe), "stdin").unwrap();
+        writing.join().unwrap().unwrap();
+        assert!(read_back(copy) == bytes, "from a pipe");
+    }
+
     #[test]
     fn sockstat_gives_the_sockets_in_use() {
         let table = [

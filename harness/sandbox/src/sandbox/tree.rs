@@ -193,6 +193,32 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_open_schedstat_is_read_anew_each_time() {
+        // The file is opened once; a pread at 0 must give the thread's figures as they are
+        // now, not the first reading again: its CPU time grows while it spins.
+        let cpu = |file: &SchedstatFile| {
+            let mut buf = [0u8; 96];
+            let n = crate::sandbox::sys::read_small(&file.0, &mut buf).unwrap();
+            parse_schedstat(std::str::from_utf8(&buf[..n]).unwrap())
+                .unwrap()
+                .0
+        };
+        let file = SchedstatFile::open("/proc/thread-self/schedstat").unwrap();
+        let before = cpu(&file);
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_millis(30) {}
+        assert!(cpu(&file) > before);
+        // A thread that is gone reads as no wait, not as an error.
+        let gone = std::thread::spawn(|| {
+            // SAFETY: gettid has no arguments and cannot fail.
+            SchedstatFile::of(unsafe { libc::gettid() }).unwrap()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(gone.run_delay(), Duration::ZERO);
+    }
+
+    #[test]
     fn a_tree_of_two_spinners_has_their_cpu_time_summed() {
         // A shell with two busy children: more than one process, so its CPU time is read.
         let mut shell = std::process::Command::new("sh")
