@@ -297,17 +297,17 @@ pub fn run(setup: &Setup, options: &Options, targets: &mut Vec<Target>) -> Resul
                         measured: measured(wall_floor, cpu_floor),
                         met: wall_floor <= 1.3,
                     });
-                    if workload.key.starts_with("echo") {
-                        let above = median(&paired(&wall[t], &wall[0], |x, f| x - f));
-                        targets.push(Target {
-                            what: format!(
-                                "{}: sandboxed harness ≤ 0.25 ms per case above the spawn floor",
-                                workload.key
-                            ),
-                            measured: format!("{} ms", ms(above)),
-                            met: above <= 0.25e-3,
-                        });
-                    }
+                    // Issue 33: the floor + 0.10 ms with the sandbox, the filter and the
+                    // memory figure on, on every workload.
+                    let above = median(&paired(&wall[t], &wall[0], |x, f| x - f));
+                    targets.push(Target {
+                        what: format!(
+                            "{}: sandboxed harness ≤ 0.10 ms per case above the spawn floor",
+                            workload.key
+                        ),
+                        measured: format!("{} ms", ms(above)),
+                        met: above <= 0.10e-3,
+                    });
                 }
                 Tool::BashDiff => targets.push(Target {
                     what: format!(

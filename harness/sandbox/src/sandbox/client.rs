@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -38,9 +38,10 @@ struct Zygote {
     socket: OwnedFd,
     /// The init's pid here: every process of a run descends from it.
     init: libc::pid_t,
-    /// The init's threads here: its main one and the one that runs what the syscall filter
-    /// refuses the main one (starting an unfiltered program, sizing the run's folder).
-    init_threads: Vec<libc::pid_t>,
+    /// The schedstat files of the init's threads here, kept open: its main one and the one
+    /// that runs what the syscall filter refuses the main one (starting an unfiltered program,
+    /// sizing the run's folder).
+    init_threads: Vec<tree::SchedstatFile>,
     /// The worker's folder, /tmp of runs that bring none: a tmpfs in the sandbox, sized and
     /// emptied by the init for each run; read here for the room its files take.
     scratch: Option<OwnedFd>,
@@ -95,7 +96,7 @@ impl Zygote {
         }
         self.init_threads
             .iter()
-            .map(|&tid| tree::run_delay(tid))
+            .map(tree::SchedstatFile::run_delay)
             .sum()
     }
 }
@@ -158,7 +159,10 @@ fn start_zygote(prefixes: Vec<PathBuf>) -> io::Result<Zygote> {
         Some((Reply::Serving { init }, mut fds)) if fds.len() == 1 => {
             zygote.init = init;
             // Both are started before the init says it serves.
-            zygote.init_threads = tree::threads(init);
+            zygote.init_threads = tree::threads(init)
+                .into_iter()
+                .filter_map(tree::SchedstatFile::of)
+                .collect();
             zygote.scratch = fds.pop();
             if zygote._cgroup.is_none() {
                 zygote.sockstat = File::open(format!("/proc/{init}/net/sockstat")).ok();
@@ -365,7 +369,15 @@ fn plan<'a>(
     workdir: Option<&Path>,
 ) -> io::Result<Plan<'a>> {
     let program = resolve(request.program)?;
-    let canonical = std::fs::canonicalize(&program)?;
+    // Opened once: the descriptor names the file's real path (one `readlink` where resolving
+    // the path took one a component), and is what an unlisted program is run from. One the
+    // judge may not read (a system program that is execute-only) is resolved by its path.
+    let opened = File::open(&program);
+    let canonical = match &opened {
+        Ok(file) => std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+            .or_else(|_| std::fs::canonicalize(&program))?,
+        Err(_) => std::fs::canonicalize(&program)?,
+    };
     let mut prefixes = Vec::new();
     let mut extra = Vec::new();
     let exec;
@@ -395,7 +407,7 @@ fn plan<'a>(
     let argv = vec![argv0.into_os_string().into_vec()];
     let extra_fds = extra.len();
     if matches!(exec, Exec::Fd) {
-        extra.push(OwnedFd::from(File::open(&canonical)?));
+        extra.push(OwnedFd::from(opened?));
     }
     let mut env = vec![
         SANDBOX_PATH.as_bytes().to_vec(),
@@ -536,13 +548,26 @@ fn source_to_copy(arg: &OsString) -> io::Result<Option<(PathBuf, File)>> {
     Ok(Some((name, File::open(path)?)))
 }
 
+/// What [`sealed_copy`] copies: a file's bytes, or bytes at hand.
+enum Source<'a> {
+    File(File),
+    Bytes(&'a [u8]),
+}
+
 /// A memfd holding `source`'s bytes, sealed against any change.
-fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
+fn sealed_copy(source: Source<'_>, name: &str) -> io::Result<OwnedFd> {
     use nix::sys::memfd::{memfd_create, MFdFlags};
     let name = if name.contains('\0') { "file" } else { name };
     let fd = memfd_create(name, MFdFlags::MFD_CLOEXEC | MFdFlags::MFD_ALLOW_SEALING)?;
     let mut file = File::from(fd);
-    io::copy(source, &mut file)?;
+    match source {
+        Source::File(mut from) => {
+            if !send_whole(&from, &file)? {
+                io::copy(&mut from, &mut file)?;
+            }
+        }
+        Source::Bytes(bytes) => io::Write::write_all(&mut file, bytes)?,
+    }
     let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
     // SAFETY: fcntl on a descriptor we own, integer argument.
     if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
@@ -553,6 +578,37 @@ fn sealed_copy(source: &mut impl Read, name: &str) -> io::Result<OwnedFd> {
     Ok(OwnedFd::from(reopened))
 }
 
+/// Copies the rest of `from` to `to` in the kernel, as every case's input is copied: `false`
+/// when `from` cannot be sent that way (a pipe), with nothing copied. `io::copy` tries
+/// `copy_file_range` first, which a memfd never takes from another file system, after a
+/// `statx` of each file: three calls a run for nothing.
+fn send_whole(from: &File, to: &File) -> io::Result<bool> {
+    let mut sent_any = false;
+    loop {
+        // SAFETY: two descriptors we hold; no offset pointer, so each file's own advances.
+        let n = unsafe {
+            libc::sendfile(
+                to.as_raw_fd(),
+                from.as_raw_fd(),
+                std::ptr::null_mut(),
+                1 << 30,
+            )
+        };
+        match n {
+            0 => return Ok(true),
+            1.. => sent_any = true,
+            _ => {
+                let error = io::Error::last_os_error();
+                match error.raw_os_error() {
+                    Some(libc::EINTR) => {}
+                    Some(libc::EINVAL | libc::ENOSYS) if !sent_any => return Ok(false),
+                    _ => return Err(error),
+                }
+            }
+        }
+    }
+}
+
 /// Why a sandboxed run has no result.
 #[derive(Debug)]
 pub(crate) enum Failure {
@@ -560,6 +616,8 @@ pub(crate) enum Failure {
     Start(io::Error),
     /// The sandbox itself failed.
     Lost(io::Error),
+    /// The input file could not be opened.
+    Stdin(PathBuf, io::Error),
 }
 
 /// Runs `request` in a sandbox with `workdir` as its working folder and /tmp (`None`: the
@@ -569,24 +627,30 @@ pub(crate) fn run(
     workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
+    // The input first, as the plain runner opens it: a missing one is said before a
+    // missing program. Opened once, straight into its copy.
+    let stdin = match request.stdin {
+        Stdin::File(path) => File::open(path)
+            .map_err(|source| Failure::Stdin(path.to_path_buf(), source))
+            .and_then(|file| sealed_copy(Source::File(file), "stdin").map_err(Failure::Lost))?,
+        Stdin::Bytes(bytes) => sealed_copy(Source::Bytes(bytes), "stdin").map_err(Failure::Lost)?,
+        // `run` sends only these three here; anything else is read as nothing.
+        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null")
+            .map(OwnedFd::from)
+            .map_err(Failure::Lost)?,
+    };
     let plan = plan(request, &request.limits, workdir).map_err(Failure::Start)?;
-    run_planned(request, plan, workdir, capture)
+    run_planned(request, plan, stdin, workdir, capture)
 }
 
 fn run_planned(
     request: &RunRequest<'_>,
     plan: Plan<'_>,
+    stdin: OwnedFd,
     workdir: Option<&Path>,
     capture: &mut Capture,
 ) -> Result<Supervised, Failure> {
     let lost = Failure::Lost;
-    let stdin = match request.stdin {
-        Stdin::File(path) => File::open(path).and_then(|mut file| sealed_copy(&mut file, "stdin")),
-        Stdin::Bytes(bytes) => sealed_copy(&mut &bytes[..], "stdin"),
-        // `run` sends only these three here; anything else is read as nothing.
-        Stdin::Null | Stdin::Fd(_) => File::open("/dev/null").map(OwnedFd::from),
-    }
-    .map_err(lost)?;
     let (stdout_read, stdout_write) =
         nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| lost(e.into()))?;
     let (stderr_read, stderr_write) =
@@ -1038,6 +1102,31 @@ pub(super) fn memory_figures(finished: &Finished, sampled_peak: u64) -> (u64, u6
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_input_is_copied_whole_from_a_file_or_a_pipe() {
+        use std::io::{Read, Seek, Write};
+        // More than one pipe buffer, so neither way can stop after one call.
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let read_back = |fd: std::os::fd::OwnedFd| {
+            let mut copy = Vec::new();
+            std::fs::File::from(fd).read_to_end(&mut copy).unwrap();
+            copy
+        };
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&bytes).unwrap();
+        file.rewind().unwrap();
+        let copy = super::sealed_copy(super::Source::File(file), "stdin").unwrap();
+        assert!(read_back(copy) == bytes, "from a file");
+        // A pipe cannot be sent from: the copy falls back to reading it.
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let sent = bytes.clone();
+        let writing = std::thread::spawn(move || writer.write_all(&sent));
+        let from_pipe = std::fs::File::from(std::os::fd::OwnedFd::from(reader));
+        let copy = super::sealed_copy(super::Source::File(from_pipe), "stdin").unwrap();
+        writing.join().unwrap().unwrap();
+        assert!(read_back(copy) == bytes, "from a pipe");
+    }
+
     #[test]
     fn sockstat_gives_the_sockets_in_use() {
         let table = [

@@ -343,10 +343,11 @@ fn run_one(
             })?;
     }
     // Everything of the run is gone now: nothing can change its folder any more.
-    let scratch_bytes = if own_folder {
-        0
+    let (scratch_bytes, left_nothing) = if own_folder {
+        (0, false)
     } else {
-        used_bytes(&folder).saturating_sub(scratch_base)
+        let (used, nothing) = usage(&folder);
+        (used.saturating_sub(scratch_base), nothing)
     };
     let (output_file, output) = match (&launch.output_file, own_folder) {
         (Some(name), false) => {
@@ -370,6 +371,8 @@ fn run_one(
                 }
             })
             .and_then(|unmounted| unmounted)
+    } else if left_nothing {
+        Ok(())
     } else {
         // The output file's descriptor keeps its bytes until the judge has read them.
         empty_folder(Path::new("/tmp"))
@@ -496,6 +499,13 @@ fn place(folder: &OwnedFd, name: &[u8], mut from: File) -> io::Result<()> {
 
 /// Bytes in use on the file system of `folder`.
 pub(super) fn used_bytes(folder: &impl std::os::fd::AsFd) -> u64 {
+    usage(folder).0
+}
+
+/// Bytes in use on the tmpfs of `folder`, and whether it holds nothing but its root: a tmpfs
+/// with an inode limit (the worker's has one) counts every inode and link it holds, so one in
+/// use is the root alone, and emptying it needs no walk. Without a limit it cannot tell.
+fn usage(folder: &impl std::os::fd::AsFd) -> (u64, bool) {
     match nix::sys::statfs::fstatfs(folder) {
         #[cfg_attr(
             target_pointer_width = "64",
@@ -504,9 +514,14 @@ pub(super) fn used_bytes(folder: &impl std::os::fd::AsFd) -> u64 {
                 reason = "the counts are 32-bit on 32-bit targets"
             )
         )]
-        Ok(fs) => u64::from(fs.blocks().saturating_sub(fs.blocks_free()))
-            .saturating_mul(fs.block_size() as u64),
-        Err(_) => 0,
+        Ok(fs) => (
+            u64::from(fs.blocks().saturating_sub(fs.blocks_free()))
+                .saturating_mul(fs.block_size() as u64),
+            fs.filesystem_type() == nix::sys::statfs::TMPFS_MAGIC
+                && fs.files() > 0
+                && u64::from(fs.files()).saturating_sub(u64::from(fs.files_free())) == 1,
+        ),
+        Err(_) => (0, false),
     }
 }
 
@@ -590,8 +605,7 @@ fn answer_exit(listener: &OwnedFd, main: libc::pid_t, exit_kib: &mut Option<u64>
     {
         return;
     }
-    let status = fs::read_to_string(format!("/proc/{}/status", notice.pid)).unwrap_or_default();
-    let (tgid, high_water) = parse_status(&status);
+    let (tgid, high_water) = read_status(notice.pid);
     // The id is still valid: the task read is the one that called, not a new one with its pid.
     // SAFETY: as above, with a u64 the ioctl reads.
     let valid = unsafe {
@@ -618,6 +632,24 @@ fn answer_exit(listener: &OwnedFd, main: libc::pid_t, exit_kib: &mut Option<u64>
             &raw const answer,
         )
     };
+}
+
+/// [`parse_status`] of `/proc/<tid>/status`. The program waits in `exit_group` meanwhile:
+/// one `read` of a page takes the whole file as the kernel writes it (about 1.4 KiB), where
+/// reading it to a string took eight and a `statx`; a longer one (a program in many groups)
+/// is read again in full.
+fn read_status(tid: u32) -> (Option<libc::pid_t>, Option<u64>) {
+    use std::io::Read;
+    let path = format!("/proc/{tid}/status");
+    let Ok(mut file) = File::open(&path) else {
+        return (None, None);
+    };
+    let mut page = [0u8; 4096];
+    let n = file.read(&mut page).unwrap_or(0);
+    if n < page.len() {
+        return parse_status(&String::from_utf8_lossy(&page[..n]));
+    }
+    parse_status(&fs::read_to_string(&path).unwrap_or_default())
 }
 
 /// The process (`Tgid`) of a /proc/<tid>/status, and its address space's high-water mark

@@ -344,6 +344,7 @@ impl Side {
                 source,
             },
             super::client::Failure::Lost(error) => RunError::Sandbox(error),
+            super::client::Failure::Stdin(path, source) => RunError::Stdin { path, source },
         })?;
         let plan = run.launched().plan(&party.limits);
         Side::new(

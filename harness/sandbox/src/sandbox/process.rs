@@ -216,10 +216,13 @@ pub(crate) struct Streams {
 }
 
 impl Streams {
-    /// Non-blocking readers of a program's stdout and stderr pipes.
+    /// Non-blocking readers of a program's stdout and stderr pipes: read ends the judge has
+    /// just made, whose only status flag is the one set here (no `F_GETFL` first: two calls a
+    /// run fewer).
     pub(crate) fn new(stdout: File, stderr: File) -> io::Result<Streams> {
-        set_nonblocking(&stdout)?;
-        set_nonblocking(&stderr)?;
+        for pipe in [&stdout, &stderr] {
+            fcntl(pipe, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
+        }
         Ok(Streams {
             stdout: Some(stdout),
             stderr: Some(stderr),

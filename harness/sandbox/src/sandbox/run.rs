@@ -256,13 +256,6 @@ fn run_in(
 
 #[cfg(target_os = "linux")]
 fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<RunResult, RunError> {
-    if let Stdin::File(path) = request.stdin {
-        // Same error as the plain runner for a missing input.
-        File::open(path).map_err(|source| RunError::Stdin {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    }
     let mut capture = Capture::new(request.limits.output_bytes);
     let measured = crate::sandbox::run_sandboxed(request, workdir, &mut capture).map_err(
         |error| match error {
@@ -271,6 +264,8 @@ fn run_sandboxed(request: &RunRequest<'_>, workdir: Option<&Path>) -> Result<Run
                 source,
             },
             crate::sandbox::Failure::Lost(error) => RunError::Sandbox(error),
+            // Same error as the plain runner for a missing input.
+            crate::sandbox::Failure::Stdin(path, source) => RunError::Stdin { path, source },
         },
     )?;
     Ok(finished(&measured, capture))

@@ -60,9 +60,42 @@ fn summed(processes: impl IntoIterator<Item = libc::pid_t>) -> Schedstat {
 }
 
 /// How long the calling thread has waited for a CPU since it started: the judge's own wait,
-/// which holds up what it relays between an interactive pair.
+/// which holds up what it relays between an interactive pair. Read at least twice a run: the
+/// file stays open for the thread's life.
 pub(crate) fn own_run_delay() -> Duration {
-    run_delay_at("/proc/thread-self/schedstat")
+    thread_local! {
+        static OWN: Option<SchedstatFile> = SchedstatFile::open("/proc/thread-self/schedstat");
+    }
+    OWN.with(|own| {
+        own.as_ref()
+            .map(SchedstatFile::run_delay)
+            .unwrap_or_default()
+    })
+}
+
+/// A thread's schedstat kept open: each reading starts again from the file's beginning (a
+/// `pread` at 0 makes the kernel write it anew), without the path's walk and the `statx`,
+/// `read`s and `close` of reading it by name. A thread that has ended reads as no wait.
+pub(crate) struct SchedstatFile(fs::File);
+
+impl SchedstatFile {
+    pub(crate) fn open(path: &str) -> Option<Self> {
+        fs::File::open(path).ok().map(Self)
+    }
+
+    /// The thread's schedstat file: `pid` is one thread, such as one of a run's init.
+    pub(crate) fn of(pid: libc::pid_t) -> Option<Self> {
+        Self::open(&format!("/proc/{pid}/schedstat"))
+    }
+
+    pub(crate) fn run_delay(&self) -> Duration {
+        let mut buf = [0u8; 96];
+        super::sys::read_small(&self.0, &mut buf)
+            .ok()
+            .and_then(|n| parse_schedstat(std::str::from_utf8(&buf[..n]).ok()?))
+            .map(|(_, delay)| delay)
+            .unwrap_or_default()
+    }
 }
 
 /// The threads of process `pid` (their ids here), in no order; none when it is gone.
@@ -77,14 +110,8 @@ pub(crate) fn threads(pid: libc::pid_t) -> Vec<libc::pid_t> {
 /// How long `pid` (one thread: a thread of a run's init) has waited for a CPU since it
 /// started.
 pub(crate) fn run_delay(pid: libc::pid_t) -> Duration {
-    run_delay_at(&format!("/proc/{pid}/schedstat"))
-}
-
-fn run_delay_at(path: &str) -> Duration {
-    fs::read_to_string(path)
-        .ok()
-        .and_then(|text| parse_schedstat(&text))
-        .map(|(_, delay)| delay)
+    SchedstatFile::of(pid)
+        .map(|file| file.run_delay())
         .unwrap_or_default()
 }
 
@@ -163,6 +190,32 @@ mod tests {
         assert!(fs::read_to_string(format!("/proc/{tid}/schedstat")).is_ok());
         spinner.join().unwrap();
         assert!(threads(-1).is_empty());
+    }
+
+    #[test]
+    fn a_kept_open_schedstat_is_read_anew_each_time() {
+        // The file is opened once; a pread at 0 must give the thread's figures as they are
+        // now, not the first reading again: its CPU time grows while it spins.
+        let cpu = |file: &SchedstatFile| {
+            let mut buf = [0u8; 96];
+            let n = crate::sandbox::sys::read_small(&file.0, &mut buf).unwrap();
+            parse_schedstat(std::str::from_utf8(&buf[..n]).unwrap())
+                .unwrap()
+                .0
+        };
+        let file = SchedstatFile::open("/proc/thread-self/schedstat").unwrap();
+        let before = cpu(&file);
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_millis(30) {}
+        assert!(cpu(&file) > before);
+        // A thread that is gone reads as no wait, not as an error.
+        let gone = std::thread::spawn(|| {
+            // SAFETY: gettid has no arguments and cannot fail.
+            SchedstatFile::of(unsafe { libc::gettid() }).unwrap()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(gone.run_delay(), Duration::ZERO);
     }
 
     #[test]
