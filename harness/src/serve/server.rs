@@ -382,7 +382,7 @@ impl Server {
             None => (source.display().to_string(), None),
         };
         let request = JudgeRequest {
-            problem,
+            problem: Some(problem),
             source: source_arg,
             limits,
             lang,
@@ -614,7 +614,7 @@ fn limits(params: &mut Params) -> Result<LimitOverrides, Error> {
     Ok(LimitOverrides {
         time_limit: params.opt_duration("time_limit")?,
         memory_limit: params.opt_size("memory_limit")?,
-        checker: params.opt_parsed("checker", crate::config::standalone::parse_checker)?,
+        checker: params.opt_parsed("checker", crate::config::parse_checker)?,
     })
 }
 

@@ -231,3 +231,17 @@ fn stream<T>(
     reporters.finish()?;
     Ok(value)
 }
+
+/// `-j N`: at least one; `-j 0` would judge nothing, silently.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err(
+            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
+                .to_string(),
+        ),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
+        )),
+    }
+}
