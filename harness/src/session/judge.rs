@@ -370,16 +370,19 @@ impl Session {
         };
         let mut run = run_plan(&config, &plan, request, &label, jobs);
         run.sanitized = sanitizing.map(|s| s.note);
-        let report = stream(
-            &run,
-            output,
-            human_options(output.detail),
-            Vec::new(),
-            |on_event| {
-                let named = request.cmd.is_some();
-                judge_unit(&plan, &options, toolchain, &label, named, on_event)
-            },
-        )?;
+        let report = stream_unit(&run, output, &label, |on_event| {
+            let mut report = submission::judge_as(&plan, &options, toolchain, &mut |progress| {
+                on_event(match progress {
+                    submission::Progress::Compiled(compile) => Event::Compiled { unit: 0, compile },
+                    submission::Progress::Case(outcome) => Event::CaseFinished { unit: 0, outcome },
+                });
+            })?;
+            // A command is reported by its words, not its folder.
+            if request.cmd.is_some() {
+                report.source = PathBuf::from(&label);
+            }
+            Ok(report)
+        })?;
         if report.compile.ok {
             failed.record(&key, &report.outcomes);
             store.save(&failed);
@@ -388,31 +391,29 @@ impl Session {
     }
 }
 
-/// Judges the plan's submission as the run's one unit, `label`, speaking the event stream.
-/// A command (`named`) is reported by its words, not its folder.
-fn judge_unit(
-    plan: &submission::Plan<'_>,
-    options: &submission::Options,
-    toolchain: Option<crate::compile::sanitizer::Toolchain>,
+/// Streams the run's one unit, `label`: its start, what `judge` reports as it goes, and its
+/// end with the report.
+fn stream_unit(
+    run: &Plan,
+    output: &Output,
     label: &str,
-    named: bool,
-    on_event: &mut dyn FnMut(Event<'_>),
+    judge: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> Result<submission::SubmissionReport>,
 ) -> Result<submission::SubmissionReport> {
-    on_event(Event::Started { unit: 0, label });
-    let mut report = submission::judge_as(plan, options, toolchain, &mut |progress| {
-        on_event(match progress {
-            submission::Progress::Compiled(compile) => Event::Compiled { unit: 0, compile },
-            submission::Progress::Case(outcome) => Event::CaseFinished { unit: 0, outcome },
-        });
-    })?;
-    if named {
-        report.source = PathBuf::from(label);
-    }
-    on_event(Event::UnitFinished {
-        unit: 0,
-        result: Finished::Judged(&report),
-    });
-    Ok(report)
+    stream(
+        run,
+        output,
+        human_options(output.detail),
+        Vec::new(),
+        |on_event| {
+            on_event(Event::Started { unit: 0, label });
+            let report = judge(on_event)?;
+            on_event(Event::UnitFinished {
+                unit: 0,
+                result: Finished::Judged(&report),
+            });
+            Ok(report)
+        },
+    )
 }
 
 /// What the harness writes as it judges is no change of what it judges.
@@ -552,26 +553,11 @@ fn judge_answers(
     };
     let mut run = Plan::new(Command::Judge, vec![unit], 1, config.sandbox);
     run.partition = request.partition;
-    let report = stream(
-        &run,
-        output,
-        human_options(output.detail),
-        Vec::new(),
-        |on_event| {
-            on_event(Event::Started {
-                unit: 0,
-                label: &label,
-            });
-            let report = crate::judge::answers::judge(&plan, &mut |outcome| {
-                on_event(Event::CaseFinished { unit: 0, outcome });
-            })?;
-            on_event(Event::UnitFinished {
-                unit: 0,
-                result: Finished::Judged(&report),
-            });
-            Ok(report)
-        },
-    )?;
+    let report = stream_unit(&run, output, &label, |on_event| {
+        Ok(crate::judge::answers::judge(&plan, &mut |outcome| {
+            on_event(Event::CaseFinished { unit: 0, outcome });
+        })?)
+    })?;
     Ok(exit::for_verdicts([report.verdict]))
 }
 
