@@ -168,8 +168,13 @@ impl Session {
     }
 
     /// The judge.toml a command that adds problems writes to: `--config`, else judge.toml in
-    /// `dir` when given, else the one found walking up from here, else a new one here.
+    /// `dir` when given (the folder made if missing), else the one found walking up from here,
+    /// else a new one here.
     pub fn workspace_file(&self, dir: Option<&Path>) -> Result<PathBuf> {
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
+        }
         if let Some(path) = &self.config {
             return Ok(path.clone());
         }
