@@ -326,19 +326,19 @@ impl Session {
             return judge_answers(&config, &problem, &source, request, output, input);
         }
         ignore_what_it_writes(watched, &config, output);
-        let sanitizing = if request.sanitize {
-            let lang = request.lang();
-            let package_cases = request.cases.is_none() && input.is_none();
-            Some(sanitize::apply(
-                &mut config,
-                &problem,
-                &source,
-                lang,
-                package_cases,
-            )?)
-        } else {
-            None
-        };
+        let package_cases = request.cases.is_none() && input.is_none();
+        let sanitizing = request
+            .sanitize
+            .then(|| {
+                sanitize::apply(
+                    &mut config,
+                    &problem,
+                    &source,
+                    request.lang(),
+                    package_cases,
+                )
+            })
+            .transpose()?;
         let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
             watch_input(watched, input)?;

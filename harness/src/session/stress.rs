@@ -135,11 +135,10 @@ impl Session {
         )?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
-        let sanitized = if request.sanitize {
-            Some(super::sanitize::build(language)?)
-        } else {
-            None
-        };
+        let sanitized = request
+            .sanitize
+            .then(|| super::sanitize::build(language))
+            .transpose()?;
         let uses_table =
             request.gen.is_none() || request.brute.is_none() || request.validator.is_none();
         if request.submission.is_some() && uses_table {
