@@ -1,94 +1,14 @@
 //! The option groups several commands share, each defined once and flattened into them: the
-//! options every command takes (`--config`, `--color`), the limits laid over a problem's, and
-//! how results are shown.
+//! options every command takes (`--config`, `--color`) and how results are shown. The limits
+//! laid over a problem's are `config::LimitOverrides` itself.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::check::Checker;
-use crate::config::standalone;
 use crate::report::human::Detail;
-use crate::session::{self, LimitOverrides, Session};
-use crate::units;
-
-/// `--interactor-protocol`: how the interactor of `--interactor` is called.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
-pub enum InteractorProtocolArg {
-    /// `interactor INPUT OUTPUT ANSWER`, exit 0 accepts (Codeforces, Polygon).
-    #[default]
-    Testlib,
-    /// `interactor INPUT ANSWER FEEDBACK_DIR`, exit 42 accepts (Kattis, ICPC).
-    Kattis,
-}
-
-impl From<InteractorProtocolArg> for crate::verdict::InteractorProtocol {
-    fn from(protocol: InteractorProtocolArg) -> Self {
-        match protocol {
-            InteractorProtocolArg::Testlib => crate::verdict::InteractorProtocol::Testlib,
-            InteractorProtocolArg::Kattis => crate::verdict::InteractorProtocol::Kattis,
-        }
-    }
-}
-
-/// `-j N`: at least one; `-j 0` would judge nothing, silently.
-pub fn parse_jobs(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err(
-            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
-                .to_string(),
-        ),
-        Ok(jobs) => Ok(jobs),
-        Err(_) => Err(format!(
-            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
-        )),
-    }
-}
-
-/// The limits of the command line, over the problem's (`judge`, `stress`).
-#[derive(Args, Debug, Clone, Default)]
-pub struct LimitArgs {
-    /// The CPU time limit (default: the problem's; without judge.toml, 2s).
-    #[arg(long, value_name = "DURATION", value_parser = units::parse_duration)]
-    pub time_limit: Option<Duration>,
-    /// The memory limit (default: the problem's; without judge.toml, 256MiB).
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_size)]
-    pub memory_limit: Option<u64>,
-    /// How outputs are compared: tokens, tokens-ignore-case, lines, exact, float,
-    /// unordered-blocks, or a checker program (`./checker`, run as `checker IN OUT ANS`).
-    #[arg(long, value_name = "CHECKER", value_parser = standalone::parse_checker)]
-    pub checker: Option<Checker>,
-}
-
-impl From<&LimitArgs> for LimitOverrides {
-    fn from(args: &LimitArgs) -> Self {
-        LimitOverrides {
-            time_limit: args.time_limit,
-            memory_limit: args.memory_limit,
-            checker: args.checker.clone(),
-        }
-    }
-}
-
-/// How results are printed on stdout.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, ValueEnum)]
-pub enum Format {
-    /// For people: verdict lines, diffs and summaries.
-    #[default]
-    Human,
-    /// One JSON document and nothing else, for scripts and editors.
-    Json,
-}
-
-impl From<Format> for session::Format {
-    fn from(format: Format) -> Self {
-        match format {
-            Format::Human => session::Format::Human,
-            Format::Json => session::Format::Json,
-        }
-    }
-}
+use crate::session::{self, Session};
+pub use crate::session::{parse_jobs, Format};
 
 /// How the results of a command that judges cases are shown (`run`, `judge`, `verify`).
 #[derive(Args, Debug, Clone, Default, PartialEq)]
@@ -121,7 +41,7 @@ pub struct OutputArgs {
 impl From<&OutputArgs> for session::Output {
     fn from(args: &OutputArgs) -> Self {
         session::Output {
-            format: args.format.into(),
+            format: args.format,
             junit: args.junit.clone(),
             html: args.html.html.clone(),
             force: args.html.force,

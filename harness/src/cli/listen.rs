@@ -43,10 +43,6 @@ pub struct ListenArgs {
 }
 
 pub fn listen(global: &GlobalArgs, args: &ListenArgs) -> Result<i32> {
-    if let Some(dir) = &args.dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
-    }
     let config = global.session().workspace_file(args.dir.as_deref())?;
     let root = crate::config::root_of(&config);
     let template = match &args.template {

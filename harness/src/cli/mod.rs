@@ -7,7 +7,6 @@ mod args;
 pub mod book;
 mod cache;
 mod calibrate;
-mod contest;
 mod doctor;
 mod export;
 mod gen;
@@ -82,7 +81,7 @@ enum Command {
     Cache(cache::CacheArgs),
     /// Judge a contest day: every team's submissions, then the scoreboard (ICPC or IOI), as
     /// text, CLICS scoreboard.json or a CLICS event feed.
-    Contest(contest::ContestArgs),
+    Contest(crate::session::ContestRequest),
     /// Show which judge.toml a command here uses; --default DIR reaches DIR's problems from
     /// any folder.
     Project(project::ProjectArgs),
@@ -100,7 +99,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Some(Command::Run(args)) => run::run(&cli.global, &args),
         Some(Command::Calibrate(args)) => calibrate::calibrate(&cli.global, &args),
-        Some(Command::Contest(args)) => contest::contest(&cli.global, &args),
+        Some(Command::Contest(request)) => cli.global.session().contest(&request),
         Some(Command::Export(args)) => export::export(&cli.global, &args),
         Some(Command::Validate(args)) => validate::validate(&cli.global, &args),
         Some(Command::Add(args)) => add::add(&cli.global, &args),

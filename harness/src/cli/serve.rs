@@ -36,10 +36,6 @@ pub struct ServeArgs {
 pub fn serve(global: &GlobalArgs, args: &ServeArgs) -> Result<i32> {
     let receive = match args.receive {
         Some(port) => {
-            if let Some(dir) = &args.dir {
-                std::fs::create_dir_all(dir)
-                    .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
-            }
             let config = global.session().workspace_file(args.dir.as_deref())?;
             Some(Receiving {
                 port,

@@ -24,7 +24,7 @@ mod values;
 
 pub use detect::{detect_language, detect_submission_language};
 pub use error::{ConfigError, FileError};
-pub use limits::LimitOverrides;
+pub use limits::{parse_checker, LimitOverrides};
 pub use load::{find, load, locate, Origin};
 pub(crate) use names::check_file_name;
 pub use names::{check_name, FILE_NAME};

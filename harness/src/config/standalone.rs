@@ -4,15 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::commands::Files;
 use super::languages;
 use super::names::FILE_NAME;
-use super::raw::RawChecker;
-use super::resolve::resolve_checker;
 use super::settings::{Config, FileIo, Problem, ValidatorProtocol};
 use super::user::UserConfig;
 use super::LimitOverrides;
-use crate::check::Checker;
 
 /// Codeforces' usual limits: what a problem without a statement at hand most likely has.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(2);
@@ -81,85 +77,10 @@ pub fn config(root: &Path, user: &UserConfig, cases: PathBuf, limits: &LimitOver
     }
 }
 
-/// `--checker` on the command line: a checker's name as judge.toml writes it, or else a
-/// checker program (with its arguments) run as `program… INPUT OUTPUT ANSWER`.
-pub fn parse_checker(text: &str) -> Result<Checker, String> {
-    let named = toml::from_str::<NamedChecker>(&format!("checker = {}", toml_string(text)));
-    if let Ok(named) = named {
-        let files = Files {
-            root: Path::new("."),
-            built: false,
-            sources: &[],
-        };
-        return resolve_checker(&named.checker, &files).map_err(|(_, message)| message);
-    }
-    let mut words = text.split_whitespace().map(str::to_string);
-    let program = words
-        .next()
-        .ok_or_else(|| "the checker is empty".to_string())?;
-    if !program.contains('/')
-        && !Path::new(&program).exists()
-        && crate::sandbox::run::find_program(Path::new(&program)).is_err()
-    {
-        return Err(format!(
-            "unknown checker `{text}` (hint: tokens, tokens-ignore-case, lines, exact, float, unordered-blocks, or the path of a checker program)"
-        ));
-    }
-    let program = if program.contains('/') {
-        std::path::absolute(&program).unwrap_or_else(|_| PathBuf::from(&program))
-    } else {
-        PathBuf::from(program)
-    };
-    Ok(Checker::Command {
-        program,
-        args: words.collect(),
-        shown: None,
-    })
-}
-
-#[derive(serde::Deserialize)]
-struct NamedChecker {
-    checker: RawChecker,
-}
-
-fn toml_string(text: &str) -> String {
-    let escaped: String = text
-        .chars()
-        .flat_map(|c| match c {
-            '"' | '\\' => vec!['\\', c],
-            c if c.is_control() => vec![],
-            c => vec![c],
-        })
-        .collect();
-    format!("\"{escaped}\"")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn checkers_by_name_or_program() {
-        assert_eq!(parse_checker("lines").unwrap(), Checker::Lines);
-        assert_eq!(
-            parse_checker("tokens-ignore-case").unwrap(),
-            Checker::TokensIgnoreCase
-        );
-        assert!(matches!(
-            parse_checker("float").unwrap(),
-            Checker::Float { .. }
-        ));
-        match parse_checker("./chk --strict").unwrap() {
-            Checker::Command { program, args, .. } => {
-                assert!(program.is_absolute());
-                assert_eq!(args, ["--strict"]);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(parse_checker("tokenz")
-            .unwrap_err()
-            .contains("unknown checker"));
-    }
+    use crate::check::Checker;
 
     #[test]
     fn limits_come_from_the_command_line_then_the_user() {

@@ -34,12 +34,13 @@ impl Kind {
 }
 
 /// How a problem's score is taken from a team's tries in a score contest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ScoreBy {
     /// Each subtask's best across the tries, summed (CMS `max_subtask`, IOI since 2017).
     #[default]
     MaxSubtask,
     /// The best single try's score (DOMjudge, Kattis).
+    #[value(help = "The best single try")]
     BestSubmission,
 }
 

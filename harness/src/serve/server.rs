@@ -365,33 +365,25 @@ impl Server {
     fn judge(self: &Arc<Self>, client: u64, mut params: Params) -> Result<Called, Error> {
         let source = params.path("source")?;
         let problem = params.opt_string("problem")?;
-        let cases = params.opt_path("cases")?;
-        let limits = limits(&mut params)?;
-        let sanitize = params.flag("sanitize")?;
-        let watch = params.flag("watch")?;
-        let lang = params.opt_string("lang")?;
-        let case = params.opt_string("case")?;
+        let mut request = JudgeRequest {
+            cases: params.opt_path("cases")?,
+            limits: limits(&mut params)?,
+            sanitize: params.flag("sanitize")?,
+            watch: params.flag("watch")?,
+            lang: params.opt_string("lang")?,
+            case: params.opt_string("case")?,
+            ..JudgeRequest::default()
+        };
         let all = params.flag("all")?;
         let jobs = params.opt_u64("jobs")?.unwrap_or(1).max(1);
+        request.jobs = usize::try_from(jobs).unwrap_or(usize::MAX);
         let config = params.opt_path("config")?;
         let keep = params.flag("keep")?;
         params.finish()?;
-        let (problem, source_arg) = match problem {
-            Some(problem) => (package_or_id(problem), Some(source.clone())),
+        (request.problem, request.source) = match problem {
+            Some(problem) => (Some(package_or_id(problem)), Some(source.clone())),
             // A source alone is judged on a folder of cases, with no judge.toml.
-            None => (source.display().to_string(), None),
-        };
-        let request = JudgeRequest {
-            problem,
-            source: source_arg,
-            limits,
-            lang,
-            cases,
-            case,
-            jobs: usize::try_from(jobs).unwrap_or(usize::MAX),
-            watch,
-            sanitize,
-            ..JudgeRequest::default()
+            None => (Some(source.display().to_string()), None),
         };
         let session = Session::new(self.config_for(config, source.parent()));
         let detail = if all {
@@ -399,7 +391,7 @@ impl Server {
         } else {
             crate::report::human::Detail::Normal
         };
-        Ok(self.start(client, keep, watch, move |output| {
+        Ok(self.start(client, keep, request.watch, move |output| {
             let output = Output { detail, ..output };
             session.judge(&request, &output)
         }))
@@ -408,47 +400,34 @@ impl Server {
     fn stress(self: &Arc<Self>, client: u64, mut params: Params) -> Result<Called, Error> {
         let source = params.path("source")?;
         let problem = params.opt_string("problem")?;
-        let generator = params.opt_string("generator")?;
-        let reference = params.opt_string("reference")?;
-        let validator = params.opt_string("validator")?;
-        let limits = limits(&mut params)?;
-        let seed = params.opt_u64("seed")?;
-        let iterations = params.opt_u64("iterations")?;
-        let time = params.opt_duration("time")?;
-        let jobs = params.opt_u64("jobs")?;
-        let shrink = params.opt_bool("shrink")?.unwrap_or(true);
-        let save = params.opt_string("save")?;
-        let sanitize = params.flag("sanitize")?;
-        let lang = params.opt_string("lang")?;
+        let mut request = StressRequest {
+            gen: params.opt_string("generator")?,
+            brute: params.opt_string("reference")?,
+            validator: params.opt_string("validator")?,
+            limits: limits(&mut params)?,
+            seed: params.opt_u64("seed")?,
+            iterations: params.opt_u64("iterations")?,
+            time: params.opt_duration("time")?,
+            jobs: (params.opt_u64("jobs")?)
+                .map(|j| usize::try_from(j.max(1)).unwrap_or(usize::MAX)),
+            no_shrink: !params.opt_bool("shrink")?.unwrap_or(true),
+            save: params.opt_string("save")?,
+            sanitize: params.flag("sanitize")?,
+            lang: params.opt_string("lang")?,
+            ..StressRequest::default()
+        };
         let config = params.opt_path("config")?;
         let keep = params.flag("keep")?;
         params.finish()?;
-        if problem.is_none() && generator.is_none() {
+        if problem.is_none() && request.gen.is_none() {
             return Err(invalid(
                 "generator",
                 "a stress run without a problem needs a generator (and a reference)",
             ));
         }
-        let (problem, submission) = match problem {
+        (request.problem, request.submission) = match problem {
             Some(problem) => (problem, Some(source.clone())),
             None => (source.display().to_string(), None),
-        };
-        let request = StressRequest {
-            problem,
-            submission,
-            gen: generator,
-            brute: reference,
-            validator,
-            lang,
-            seed,
-            iterations,
-            time,
-            jobs: jobs.map(|j| usize::try_from(j.max(1)).unwrap_or(usize::MAX)),
-            limits,
-            no_shrink: !shrink,
-            save,
-            sanitize,
-            ..StressRequest::default()
         };
         let session = Session::new(self.config_for(config, source.parent()));
         Ok(self.start(client, keep, false, move |output| {
@@ -614,7 +593,7 @@ fn limits(params: &mut Params) -> Result<LimitOverrides, Error> {
     Ok(LimitOverrides {
         time_limit: params.opt_duration("time_limit")?,
         memory_limit: params.opt_size("memory_limit")?,
-        checker: params.opt_parsed("checker", crate::config::standalone::parse_checker)?,
+        checker: params.opt_parsed("checker", crate::config::parse_checker)?,
     })
 }
 

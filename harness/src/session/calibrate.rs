@@ -17,18 +17,28 @@ use crate::judge::verify;
 use crate::report::calibrate::write_limit_write;
 use crate::report::human::HumanOptions;
 
-/// What `harness calibrate` is asked to measure.
-#[derive(Debug, Clone, Default)]
+/// What `harness calibrate` is asked to measure: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct CalibrateRequest {
-    /// Problem ids; none means every problem.
+    /// The problems to calibrate (default: every problem).
+    #[arg(value_name = "PROBLEM")]
     pub problems: Vec<String>,
-    /// Runs of each program on each case.
+    /// Runs of each program on each case; the median counts.
+    #[arg(long, default_value_t = 3, value_name = "N")]
     pub repeat: usize,
+    /// Cases to run at once (CPU times, which the suggestion uses, barely notice).
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: usize,
-    /// The folder of stored submissions, instead of `solutions/submissions`.
+    /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
+    /// [default: solutions/submissions beside judge.toml].
+    #[arg(long, value_name = "DIR")]
     pub submissions: Option<PathBuf>,
+    /// Skip judge.toml's build command.
+    #[arg(long)]
     pub no_build: bool,
-    /// Put each trusted suggestion into judge.toml as the problem's `time-limit`.
+    /// Write each suggestion into judge.toml as the problem's `time-limit` (its comments and
+    /// the rest of the file kept); not one whose calibration has warnings.
+    #[arg(long)]
     pub write: bool,
 }
 

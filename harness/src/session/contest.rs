@@ -39,30 +39,51 @@ const FEED: Report = Report {
     marker: clics::FEED_MARKER,
 };
 
-/// What `harness contest` is asked to do.
-#[derive(Debug, Clone, Default)]
+/// What `harness contest` is asked to do: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct ContestRequest {
-    /// The contest folder (problems.yaml, contest.yaml, the packages), or a judge.toml (or
-    /// its folder) whose problems have labels; `None`: the judge.toml of the session.
+    /// The contest: a folder with problems.yaml (each problem's `id` is its package folder,
+    /// with its `label`), or a judge.toml (or its folder) whose contest problems have a
+    /// `label`; beside either, contest.yaml (`duration`, `scoreboard_type`, `penalty_time`,
+    /// `scoreboard_freeze_duration`, `start_time`) [default: the judge.toml found from here].
+    #[arg(value_name = "CONTEST")]
     pub contest: Option<PathBuf>,
-    /// The day's submissions: a CLICS package's or a folder per team.
+    /// The day's submissions: a CLICS contest package's (`teams.json`, `submissions.json`,
+    /// `submissions/<id>/files/`), or a folder per team (`alice/A.cpp`, `alice/A-2.cpp`) with
+    /// a `times` file (`alice/A-2.cpp 1:05:00`) or the files' times against `start_time`.
+    #[arg(long, value_name = "DIR")]
     pub submissions: PathBuf,
-    /// Submissions judged at once [default: the cores].
+    /// Submissions judged at once [default: the number of CPUs]. Each runs its cases one at
+    /// a time; verdicts use CPU time, which parallel runs barely disturb.
+    #[arg(short, long, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: Option<usize>,
-    /// Judge every submission again, whatever the cache holds.
+    /// Judge every submission again, also those the cache holds a judgement of (the same
+    /// bytes on the same cases, limits and checker).
+    #[arg(long)]
     pub rejudge: bool,
-    /// How a score contest takes a problem's score from the tries.
+    /// How a score contest takes a problem's score from a team's tries.
+    #[arg(long, value_enum, default_value_t = ScoreBy::MaxSubtask, value_name = "RULE")]
     pub score_by: ScoreBy,
+    /// The board on stdout: for people, or CLICS `scoreboard.json`.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Show the board as it stood at the freeze.
+    /// The board as it stood at the freeze (`scoreboard_freeze_duration`): the results of the
+    /// tries sent after it are pending.
+    #[arg(long)]
     pub frozen: bool,
-    /// Also write the CLICS event feed to this file.
+    /// Also write the CLICS event feed (event-feed.ndjson) to FILE, which the ICPC Resolver
+    /// replays (a file that is not an earlier feed is never written over without --force).
+    #[arg(long, value_name = "FILE")]
     pub event_feed: Option<PathBuf>,
-    /// Each team's tries, with their verdicts and first failing cases, under the board.
+    /// Under the board, each team's tries: time, problem, verdict, file, first failing case.
+    #[arg(long)]
     pub debrief: bool,
-    /// Also write the scoreboard page (the board as `frozen` says, each team's tries) here.
+    /// Also write the scoreboard as one self-contained HTML page to FILE: the board in ICPC
+    /// colours (frozen with --frozen), and each team's tries with the first failing case.
+    #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Write the event feed or the page over a file that is not an earlier one.
+    /// Write the event feed or the page over a regular file that is not an earlier one.
+    #[arg(long)]
     pub force: bool,
 }
 

@@ -32,45 +32,87 @@ const FAILING_CASES_SHOWN: usize = 10;
 /// Where the cases of a judge without judge.toml are, when `--cases` does not say.
 const DEFAULT_CASES: &str = "test";
 
-/// What `harness judge` is asked to judge.
-#[derive(Debug, Clone, Default)]
+/// What `harness judge` is asked to judge: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct JudgeRequest {
-    /// A problem id, a package folder; or, without `source`, the source file itself (empty
-    /// for a command judged with no judge.toml).
-    pub problem: String,
+    /// The problem, by its id in judge.toml, or a problem package folder (Kattis/ICPC,
+    /// Polygon, a CMS or TPS task) judged as it is; or, alone, the source file to judge on the cases of `--cases`
+    /// (default `test/`, as online-judge-tools downloads them), no judge.toml needed. With
+    /// `--cmd`, the problem alone, or nothing (the cases of `--cases`, default `test/`).
+    #[arg(value_name = "PROBLEM|PKG_DIR", required_unless_present = "cmd")]
+    pub problem: Option<String>,
+    /// The source file to judge; its extension picks the language. After a contest folder
+    /// (one with problems.yaml), the problem's label (`A`) or short name instead.
+    #[arg(value_name = "SOURCE")]
     pub source: Option<PathBuf>,
-    /// A command line judged instead of a source (`--cmd "java Main"`), with the current
-    /// folder's files.
-    pub cmd: Option<String>,
-    pub limits: LimitOverrides,
-    /// A language id of judge.toml, whatever the extension.
-    pub lang: Option<String>,
-    /// Another folder of cases.
-    pub cases: Option<PathBuf>,
-    /// Only the cases whose name matches this name or glob.
-    pub case: Option<String>,
-    pub jobs: usize,
-    /// Stop at the first failing case.
-    pub fail_fast: bool,
-    pub no_build: bool,
-    /// Only the cases that failed last time.
-    pub failed: bool,
-    /// One input (`-`: stdin) instead of the cases.
-    pub input: Option<PathBuf>,
-    /// Again on every change of the source.
-    pub watch: bool,
-    pub partition: Option<Partition>,
-    /// After a contest folder and a problem's label (in `problem` and `source`): the source.
+    /// After a contest folder and a problem's label: the source file.
+    #[arg(value_name = "CONTEST_SOURCE", hide = true)]
     pub contest_source: Option<PathBuf>,
-    /// Built with sanitizers (C, C++) or runtime checks (Rust).
+    #[command(flatten)]
+    pub limits: LimitOverrides,
+    /// The language, by its id in judge.toml (`[languages.<id>]`), whatever the extension.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Judge this command line instead of a source (`--cmd "java Main"`, `--cmd "python3
+    /// sol.py"`), run with the current folder's files (not its cases) in its own folder. Its
+    /// program is found on PATH, or is a path (`./a.out`).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        conflicts_with_all = ["source", "lang", "sanitize", "input", "watch", "interactor"]
+    )]
+    pub cmd: Option<String>,
+    /// Judge on the `.in`/`.ans` pairs of this folder (a downloaded test set) instead.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// Judge only the cases whose name matches (a name or a glob such as `all-0*`).
+    #[arg(short, long, value_name = "NAME|GLOB")]
+    pub case: Option<String>,
+    /// Cases to run at once. One by default: the times are what you read.
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::parse_jobs)]
+    pub jobs: usize,
+    /// Stop at the first failing case (in case order), as most online judges do. A pass-fail
+    /// problem stops there anyway (its verdict is settled); this stops a scored one too.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Skip judge.toml's build command (only run when the problem's checker is a program).
+    #[arg(long)]
+    pub no_build: bool,
+    /// Rerun only the cases that failed the last time this source was judged on this problem
+    /// (or folder of cases).
+    #[arg(long)]
+    pub failed: bool,
+    /// Run on this input instead of the cases (`-` reads it from stdin): print the output, the
+    /// time and memory, and with the problem's reference its answer and the checker's verdict.
+    #[arg(long, value_name = "FILE|-")]
+    pub input: Option<PathBuf>,
+    /// Judge again whenever the source file or a case changes (a case added, edited or
+    /// removed; Ctrl-C stops), clearing the screen between runs.
+    #[arg(long)]
+    pub watch: bool,
+    /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<Partition>,
+    /// Build C and C++ with AddressSanitizer and UndefinedBehaviorSanitizer (Rust with debug
+    /// assertions and overflow checks): a bad access or an overflow is an RE naming its line.
+    #[arg(long)]
     pub sanitize: bool,
-    /// The problem's interactor, from the command line: a source file or a command.
+    /// The interactor of an interactive problem: a source file (compiled like a submission)
+    /// or a program with its arguments; each case's input and answer go to it.
+    #[arg(long, value_name = "PROGRAM")]
     pub interactor: Option<String>,
-    /// Its protocol; testlib when not given.
+    /// How `--interactor` is called.
+    #[arg(long, value_enum, value_name = "PROTOCOL", requires = "interactor")]
     pub interactor_protocol: Option<crate::verdict::InteractorProtocol>,
 }
 
 impl JudgeRequest {
+    /// A problem id, a package folder; or, without `source`, the source file itself (empty
+    /// for a command judged with no judge.toml).
+    fn problem(&self) -> &str {
+        self.problem.as_deref().unwrap_or_default()
+    }
+
     /// The source file, whichever form the command line took; a command's is the current
     /// folder.
     fn source(&self) -> PathBuf {
@@ -79,13 +121,13 @@ impl JudgeRequest {
         }
         self.source
             .clone()
-            .unwrap_or_else(|| PathBuf::from(&self.problem))
+            .unwrap_or_else(|| PathBuf::from(self.problem()))
     }
 
     /// The source given after a problem (`PROBLEM SOURCE`, `PROBLEM --cmd COMMAND`).
     fn source_of_problem(&self) -> Option<PathBuf> {
         match &self.cmd {
-            Some(_) => (!self.problem.is_empty()).then(|| self.source()),
+            Some(_) => (!self.problem().is_empty()).then(|| self.source()),
             None => self.source.clone(),
         }
     }
@@ -110,13 +152,13 @@ impl Session {
         // `harness judge CONTEST LABEL SOURCE` is `harness judge PKG_DIR SOURCE` for the
         // problem the label (or short name) names.
         let contest_request;
-        let request = if crate::package::contest::is_contest(Path::new(&request.problem)) {
-            let contest = crate::package::contest::open(Path::new(&request.problem))?;
+        let request = if crate::package::contest::is_contest(Path::new(request.problem())) {
+            let contest = crate::package::contest::open(Path::new(request.problem()))?;
             let Some(key) = &request.source else {
                 anyhow::bail!(
                     "`{}` is a contest: give a problem's label and the source (hint: `harness judge {} A SOURCE`)",
-                    request.problem,
-                    request.problem
+                    request.problem(),
+                    request.problem()
                 );
             };
             let found = contest.problem(&key.to_string_lossy())?;
@@ -125,12 +167,12 @@ impl Session {
                     "no source file to judge on problem {} ({}) (hint: `harness judge {} {} SOURCE`)",
                     found.label,
                     found.id,
-                    request.problem,
+                    request.problem(),
                     found.label
                 );
             };
             contest_request = JudgeRequest {
-                problem: found.dir.display().to_string(),
+                problem: Some(found.dir.display().to_string()),
                 source: Some(source.clone()),
                 contest_source: None,
                 ..request.clone()
@@ -139,7 +181,7 @@ impl Session {
         } else if request.contest_source.is_some() {
             anyhow::bail!(
                 "`{}` is not a contest folder (no problems.yaml), so it takes PROBLEM SOURCE, not three words",
-                request.problem
+                request.problem()
             );
         } else {
             request
@@ -177,9 +219,9 @@ impl Session {
     fn resolve(&self, request: &JudgeRequest, human: bool) -> Result<(Config, String, PathBuf)> {
         let (mut config, problem, source) = match &request.source_of_problem() {
             // A package folder is a problem of its own, judged with no judge.toml.
-            Some(source) if crate::package::detect(Path::new(&request.problem)).is_some() => {
+            Some(source) if crate::package::detect(Path::new(request.problem())).is_some() => {
                 let loaded = packages::load_for_judging(
-                    Path::new(&request.problem),
+                    Path::new(request.problem()),
                     self.languages(),
                     request.jobs.max(1),
                     human,
@@ -188,11 +230,11 @@ impl Session {
             }
             Some(source) => (
                 compile_sources(
-                    self.load_config_to_judge(&[&request.problem])?,
-                    &[&request.problem],
+                    self.load_config_to_judge(&[request.problem()])?,
+                    &[request.problem()],
                     &[Part::Reference, Part::Checker],
                 )?,
-                request.problem.clone(),
+                request.problem().to_string(),
                 source.clone(),
             ),
             None => {
@@ -284,19 +326,19 @@ impl Session {
             return judge_answers(&config, &problem, &source, request, output, input);
         }
         ignore_what_it_writes(watched, &config, output);
-        let sanitizing = if request.sanitize {
-            let lang = request.lang();
-            let package_cases = request.cases.is_none() && input.is_none();
-            Some(sanitize::apply(
-                &mut config,
-                &problem,
-                &source,
-                lang,
-                package_cases,
-            )?)
-        } else {
-            None
-        };
+        let package_cases = request.cases.is_none() && input.is_none();
+        let sanitizing = request
+            .sanitize
+            .then(|| {
+                sanitize::apply(
+                    &mut config,
+                    &problem,
+                    &source,
+                    request.lang(),
+                    package_cases,
+                )
+            })
+            .transpose()?;
         let toolchain = sanitizing.as_ref().map(|s| s.toolchain);
         if let Some(input) = input {
             watch_input(watched, input)?;
@@ -328,16 +370,19 @@ impl Session {
         };
         let mut run = run_plan(&config, &plan, request, &label, jobs);
         run.sanitized = sanitizing.map(|s| s.note);
-        let report = stream(
-            &run,
-            output,
-            human_options(output.detail),
-            Vec::new(),
-            |on_event| {
-                let named = request.cmd.is_some();
-                judge_unit(&plan, &options, toolchain, &label, named, on_event)
-            },
-        )?;
+        let report = stream_unit(&run, output, &label, |on_event| {
+            let mut report = submission::judge_as(&plan, &options, toolchain, &mut |progress| {
+                on_event(match progress {
+                    submission::Progress::Compiled(compile) => Event::Compiled { unit: 0, compile },
+                    submission::Progress::Case(outcome) => Event::CaseFinished { unit: 0, outcome },
+                });
+            })?;
+            // A command is reported by its words, not its folder.
+            if request.cmd.is_some() {
+                report.source = PathBuf::from(&label);
+            }
+            Ok(report)
+        })?;
         if report.compile.ok {
             failed.record(&key, &report.outcomes);
             store.save(&failed);
@@ -346,31 +391,29 @@ impl Session {
     }
 }
 
-/// Judges the plan's submission as the run's one unit, `label`, speaking the event stream.
-/// A command (`named`) is reported by its words, not its folder.
-fn judge_unit(
-    plan: &submission::Plan<'_>,
-    options: &submission::Options,
-    toolchain: Option<crate::compile::sanitizer::Toolchain>,
+/// Streams the run's one unit, `label`: its start, what `judge` reports as it goes, and its
+/// end with the report.
+fn stream_unit(
+    run: &Plan,
+    output: &Output,
     label: &str,
-    named: bool,
-    on_event: &mut dyn FnMut(Event<'_>),
+    judge: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> Result<submission::SubmissionReport>,
 ) -> Result<submission::SubmissionReport> {
-    on_event(Event::Started { unit: 0, label });
-    let mut report = submission::judge_as(plan, options, toolchain, &mut |progress| {
-        on_event(match progress {
-            submission::Progress::Compiled(compile) => Event::Compiled { unit: 0, compile },
-            submission::Progress::Case(outcome) => Event::CaseFinished { unit: 0, outcome },
-        });
-    })?;
-    if named {
-        report.source = PathBuf::from(label);
-    }
-    on_event(Event::UnitFinished {
-        unit: 0,
-        result: Finished::Judged(&report),
-    });
-    Ok(report)
+    stream(
+        run,
+        output,
+        human_options(output.detail),
+        Vec::new(),
+        |on_event| {
+            on_event(Event::Started { unit: 0, label });
+            let report = judge(on_event)?;
+            on_event(Event::UnitFinished {
+                unit: 0,
+                result: Finished::Judged(&report),
+            });
+            Ok(report)
+        },
+    )
 }
 
 /// What the harness writes as it judges is no change of what it judges.
@@ -510,26 +553,11 @@ fn judge_answers(
     };
     let mut run = Plan::new(Command::Judge, vec![unit], 1, config.sandbox);
     run.partition = request.partition;
-    let report = stream(
-        &run,
-        output,
-        human_options(output.detail),
-        Vec::new(),
-        |on_event| {
-            on_event(Event::Started {
-                unit: 0,
-                label: &label,
-            });
-            let report = crate::judge::answers::judge(&plan, &mut |outcome| {
-                on_event(Event::CaseFinished { unit: 0, outcome });
-            })?;
-            on_event(Event::UnitFinished {
-                unit: 0,
-                result: Finished::Judged(&report),
-            });
-            Ok(report)
-        },
-    )?;
+    let report = stream_unit(&run, output, &label, |on_event| {
+        Ok(crate::judge::answers::judge(&plan, &mut |outcome| {
+            on_event(Event::CaseFinished { unit: 0, outcome });
+        })?)
+    })?;
     Ok(exit::for_verdicts([report.verdict]))
 }
 

@@ -168,8 +168,13 @@ impl Session {
     }
 
     /// The judge.toml a command that adds problems writes to: `--config`, else judge.toml in
-    /// `dir` when given, else the one found walking up from here, else a new one here.
+    /// `dir` when given (the folder made if missing), else the one found walking up from here,
+    /// else a new one here.
     pub fn workspace_file(&self, dir: Option<&Path>) -> Result<PathBuf> {
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|error| anyhow::anyhow!("cannot make `{}`: {error}", dir.display()))?;
+        }
         if let Some(path) = &self.config {
             return Ok(path.clone());
         }
@@ -230,4 +235,18 @@ fn stream<T>(
     reporters.report(&Event::RunFinished(&summary));
     reporters.finish()?;
     Ok(value)
+}
+
+/// `-j N`: at least one; `-j 0` would judge nothing, silently.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err(
+            "must be at least 1 (hint: -j 1 runs one at a time; leave -j out for the default)"
+                .to_string(),
+        ),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of jobs (hint: a whole number such as 4)"
+        )),
+    }
 }

@@ -33,7 +33,7 @@ impl std::fmt::Debug for Sink {
 }
 
 /// How results are printed on stdout.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// For people: verdict lines, diffs and summaries.
     #[default]

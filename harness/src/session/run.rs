@@ -20,20 +20,29 @@ use crate::report::author as author_report;
 use crate::report::human::HumanOptions;
 use crate::report::notice;
 
-/// What `harness run` is asked to judge.
-#[derive(Debug, Clone, Default)]
+/// What `harness run` is asked to judge: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct RunRequest {
-    /// Problem ids; none means every problem.
+    /// Judge only this problem (repeat for several).
+    #[arg(short, long = "problem", value_name = "PROBLEM")]
     pub problems: Vec<String>,
-    /// Only the cases whose name matches this name or glob.
+    /// Judge only the cases whose name matches (a name or a glob such as `all-0*`).
+    #[arg(short, long, value_name = "NAME|GLOB")]
     pub case: Option<String>,
+    /// Skip judge.toml's build command (the binaries are already built).
+    #[arg(long)]
     pub no_build: bool,
-    /// Judge even cases whose input the validator rejects.
+    /// Judge even cases whose input the problem's validator rejects.
+    #[arg(long)]
     pub no_validate: bool,
-    /// Cases run at once.
+    /// Cases to run at once (verdicts use CPU time, which parallel runs barely disturb).
+    #[arg(short, long, default_value_t = 1, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: usize,
+    /// Judge only the K-th of N stable slices of the cases (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
-    /// Only the cases that failed last time.
+    /// Rerun only the cases that failed last time.
+    #[arg(long)]
     pub failed: bool,
 }
 

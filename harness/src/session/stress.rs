@@ -33,34 +33,70 @@ const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(60);
 /// budget would let run thousands more.
 const DEFAULT_SHRINK_CANDIDATES: usize = 5000;
 
-/// What `harness stress` is asked to try.
-#[derive(Debug, Clone, Default)]
+/// What `harness stress` is asked to try: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct StressRequest {
-    /// The problem; or, without `submission`, the submission itself.
+    /// The problem whose stress generator makes the inputs; or, alone, the submission to
+    /// stress with --gen and --brute (no judge.toml needed).
+    #[arg(value_name = "PROBLEM")]
     pub problem: String,
+    /// The submission: a source file in any language of judge.toml.
+    #[arg(value_name = "SUBMISSION")]
     pub submission: Option<PathBuf>,
-    /// The generator, brute force and validator of the command line (source files,
-    /// executables or command lines), instead of the problem's.
+    /// The generator: a source file, an executable or a command line; it gets the seed as
+    /// its last argument (or where it says `{seed}`) and prints one input.
+    #[arg(long, value_name = "GEN")]
     pub gen: Option<String>,
+    /// The brute-force reference that answers each input (a source file, an executable or a
+    /// command line). Not needed when the checker is a program that judges an output alone.
+    #[arg(long, value_name = "BRUTE")]
     pub brute: Option<String>,
+    /// A validator that rejects inputs the statement does not allow (exit non-zero), so that
+    /// shrinking keeps to valid inputs.
+    #[arg(long, value_name = "VALIDATOR")]
     pub validator: Option<String>,
+    /// The language, when the file's extension does not tell.
+    #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
-    /// The first seed; a random one by default.
+    /// The first seed (then seed + 1, …); default: a random one, printed.
+    #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Inputs to try (default: 1000, or no limit with --time).
+    #[arg(short = 'n', long, value_name = "N")]
     pub iterations: Option<u64>,
+    /// Stop looking after this long (`30s`, `2m`).
+    #[arg(long, value_name = "DURATION", value_parser = crate::units::parse_duration)]
     pub time: Option<Duration>,
-    /// Workers; the cores by default.
+    /// Inputs judged at once, each worker on its own seeds (default: the number of cores).
+    #[arg(short, long, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
     pub limits: LimitOverrides,
+    /// Report the failing input as found, without shrinking it.
+    #[arg(long)]
     pub no_shrink: bool,
-    /// The shrink's budget: how long, and how many candidates (defaults: a minute, 5000).
+    /// Stop shrinking after this long (default: 60s), reporting the smallest failing input so
+    /// far; it and the first are kept in files.
+    #[arg(long, value_name = "DURATION", value_parser = crate::units::parse_duration)]
     pub shrink_time: Option<Duration>,
+    /// Stop shrinking after this many candidates run (default: 5000), as --shrink-time does.
+    #[arg(long, value_name = "N")]
     pub shrink_candidates: Option<usize>,
+    /// Run the brute force on every input, repeats included (by default an input seen
+    /// before in the run gets the brute force's first answer; the submission runs on every
+    /// input either way).
+    #[arg(long)]
     pub no_memo: bool,
-    /// Store the failing input as a case (`Some("")`: the first free name).
+    /// Store the minimal failing input (answered by the reference) as a new case NAME
+    /// (default: the first free `added-N`); never overwrites.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
     pub save: Option<String>,
+    /// Skip judge.toml's build command (generator, reference and shrinker are built).
+    #[arg(long)]
     pub no_build: bool,
-    /// The failing input run again with a sanitized build.
+    /// Once an input fails, run it again (only it) with the submission built with sanitizers
+    /// (C, C++) or runtime checks (Rust), whose report names the line.
+    #[arg(long)]
     pub sanitize: bool,
 }
 
@@ -99,11 +135,10 @@ impl Session {
         )?;
         submit::check_tools(language)?;
         // A machine that cannot build it sanitized says so before the first seed.
-        let sanitized = if request.sanitize {
-            Some(super::sanitize::build(language)?)
-        } else {
-            None
-        };
+        let sanitized = request
+            .sanitize
+            .then(|| super::sanitize::build(language))
+            .transpose()?;
         let uses_table =
             request.gen.is_none() || request.brute.is_none() || request.validator.is_none();
         if request.submission.is_some() && uses_table {

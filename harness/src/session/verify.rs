@@ -19,17 +19,28 @@ use crate::report::human::HumanOptions;
 /// take 64 times the limit.
 const DEFAULT_JOBS_MAX: usize = 4;
 
-/// What `harness verify` is asked to check.
-#[derive(Debug, Clone, Default)]
+/// What `harness verify` is asked to check: the command's arguments themselves.
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct VerifyRequest {
-    /// Problem ids, or package folders (or folders of packages); none means every problem.
+    /// Only the submissions of these problems (default: all); or problem package folders
+    /// (Kattis/ICPC, Polygon, a CMS or TPS task), or a folder of packages, whose own submissions
+    /// are verified.
+    #[arg(value_name = "PROBLEM|PKG_DIR")]
     pub problems: Vec<String>,
-    /// The folder of stored submissions, instead of `solutions/submissions`.
+    /// The folder of stored submissions, `<problem>/<expected>/FILE` below it
+    /// [default: solutions/submissions beside judge.toml].
+    #[arg(long, value_name = "DIR")]
     pub submissions: Option<PathBuf>,
-    /// Cases run at once per submission; by default the cores, at most 4.
+    /// Cases to run at once, per submission [default: the number of CPUs, at most 4]. The
+    /// stored submissions are meant to be far from the limits, and verdicts use CPU time,
+    /// which parallel runs barely disturb.
+    #[arg(short, long, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: Option<usize>,
+    /// Skip judge.toml's build command (only run when a checker is a program).
+    #[arg(long)]
     pub no_build: bool,
-    /// Only this slice of the stored submissions.
+    /// Verify only the K-th of N stable slices of the stored submissions (for a CI matrix).
+    #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
 }
 

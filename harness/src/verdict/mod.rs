@@ -12,13 +12,15 @@ use crate::sandbox::run::{Limits, RunResult, Termination};
 use crate::sandbox::transcript::Speaker;
 
 /// How an interactor is called and what its exit code means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum InteractorProtocol {
     /// `interactor INPUT OUTPUT [ANSWER]`: exit 0 OK, 1 WA, 2 PE, 3 FAIL; the reason on stderr.
+    #[value(help = "`interactor INPUT OUTPUT ANSWER`, exit 0 accepts (Codeforces, Polygon)")]
     Testlib,
     /// `interactor INPUT ANSWER FEEDBACK_DIR/`: exit 42 AC, 43 WA; the reason in
     /// `FEEDBACK_DIR/judgemessage.txt`.
+    #[value(help = "`interactor INPUT ANSWER FEEDBACK_DIR`, exit 42 accepts (Kattis, ICPC)")]
     Kattis,
 }
 
