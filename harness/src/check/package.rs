@@ -261,7 +261,8 @@ impl PackageChecker {
                 )),
             },
             OutputValidator::Custom(program) => custom(program, flags, case, output),
-            OutputValidator::Testlib(program) => testlib(program, case, output),
+            // `checker INPUT OUTPUT ANSWER`, what it writes on stdout unused.
+            OutputValidator::Testlib(program) => testlib_first_run(program, case, output).0,
             OutputValidator::Cms(program) => cms(program, case, output),
         }
     }
@@ -469,19 +470,6 @@ fn run_checker(
         )));
     }
     Ok(result)
-}
-
-/// Runs a package's testlib checker on one output: `checker INPUT OUTPUT ANSWER`.
-fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
-    match run_checker(checker, case, output, false) {
-        Ok(result) => super::command::classify_command(
-            Path::new(&checker.name),
-            result.termination,
-            &result.stdout,
-            &result.stderr_tail,
-        ),
-        Err(judgement) => judgement,
-    }
 }
 
 /// Runs a Polygon run-twice problem's testlib checker on run 1's output, as Polygon's

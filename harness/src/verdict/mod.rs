@@ -198,14 +198,13 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
     let crashed = !matches!(run.termination, Termination::Exited(0));
 
     if run.limit_hit == Some(LimitHit::Output) || run.stdout_truncated {
-        return Some(Judgement {
-            verdict: Verdict::OutputLimitExceeded,
-            reason: format!(
+        return Some(Judgement::new(
+            Verdict::OutputLimitExceeded,
+            format!(
                 "more than {} of output",
                 crate::units::format_bytes(limits.output_bytes)
             ),
-            credit: None,
-        });
+        ));
     }
 
     let stderr = String::from_utf8_lossy(&run.stderr_tail);
@@ -256,11 +255,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 format_bytes(limits.memory_bytes)
             )
         };
-        return Some(Judgement {
-            verdict: Verdict::MemoryLimitExceeded,
-            reason: why,
-            credit: None,
-        });
+        return Some(Judgement::new(Verdict::MemoryLimitExceeded, why));
     }
 
     if over_cpu || matches!(run.limit_hit, Some(LimitHit::WallTime | LimitHit::CpuTime)) {
@@ -284,26 +279,18 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 crate::units::format_duration(limits.cpu_time)
             )
         };
-        return Some(Judgement {
-            verdict: Verdict::TimeLimitExceeded,
-            reason,
-            credit: None,
-        });
+        return Some(Judgement::new(Verdict::TimeLimitExceeded, reason));
     }
 
-    match run.termination {
-        Termination::Exited(0) => None,
-        Termination::Exited(code) => Some(Judgement {
-            verdict: Verdict::RuntimeError,
-            reason: with_stderr(format!("exit {code}"), &stderr),
-            credit: None,
-        }),
-        Termination::Signaled(signal) => Some(Judgement {
-            verdict: Verdict::RuntimeError,
-            reason: with_stderr(crate::sandbox::run::signal_name(signal).clone(), &stderr),
-            credit: None,
-        }),
-    }
+    let end = match run.termination {
+        Termination::Exited(0) => return None,
+        Termination::Exited(code) => format!("exit {code}"),
+        Termination::Signaled(signal) => crate::sandbox::run::signal_name(signal).clone(),
+    };
+    Some(Judgement::new(
+        Verdict::RuntimeError,
+        with_stderr(end, &stderr),
+    ))
 }
 
 // ---- interactive problems -----------------------------------------------------------------
