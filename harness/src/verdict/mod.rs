@@ -513,11 +513,28 @@ pub fn blame(
     }
 }
 
+/// What the tests of every module that judges ask of a judgement.
+#[cfg(test)]
+impl Judgement {
+    /// Panics unless it is `verdict`, for a reason that says `part`.
+    #[track_caller]
+    pub(crate) fn assert_is(&self, verdict: Verdict, part: &str) {
+        assert_eq!(self.verdict, verdict, "{}", self.reason);
+        assert!(self.reason.contains(part), "{}", self.reason);
+    }
+}
+
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
-    match crate::text::last_line(stderr) {
-        Some(last) => format!("{what}: {}", crate::text::cut(last, 160)),
-        None => what,
+    with_line(what, crate::text::last_line(stderr).unwrap_or_default())
+}
+
+/// `what`, and the line a program said (cut) when it said one.
+fn with_line(what: String, line: &str) -> String {
+    if line.is_empty() {
+        what
+    } else {
+        format!("{what}: {}", crate::text::cut(line, 160))
     }
 }
 
@@ -718,13 +735,9 @@ mod tests {
             ..clean()
         };
         let judgement = classify(&run, &limits()).unwrap();
-        assert_eq!(judgement.verdict, Verdict::MemoryLimitExceeded);
-        assert!(
-            judgement
-                .reason
-                .contains("with 63.0 MiB counted for the buffers of the sockets it held"),
-            "{}",
-            judgement.reason
+        judgement.assert_is(
+            Verdict::MemoryLimitExceeded,
+            "with 63.0 MiB counted for the buffers of the sockets it held",
         );
     }
 
@@ -762,8 +775,7 @@ mod tests {
             ..run
         };
         let classified = classify(&starved, &limits()).unwrap();
-        assert_eq!(classified.verdict, Verdict::TimeLimitExceeded);
-        assert!(classified.reason.contains("busy"), "{}", classified.reason);
+        classified.assert_is(Verdict::TimeLimitExceeded, "busy");
     }
 
     #[test]
@@ -1094,8 +1106,7 @@ mod tests {
             &InteractorSaid::Silenced,
             Speaker::Submission,
         );
-        assert_eq!(judged.verdict, Verdict::TimeLimitExceeded);
-        assert!(judged.reason.contains("did it flush"), "{}", judged.reason);
+        judged.assert_is(Verdict::TimeLimitExceeded, "did it flush");
         // A submission that used the CPU is slow, not waiting: no hint.
         let busy = blame(
             &killed_by_wall(2900),
