@@ -36,12 +36,17 @@ mod test_table {
     use super::*;
     use crate::verdict::Verdict;
 
-    pub(super) fn run(checker: &Checker, output: &str, answer: &str) -> (Verdict, String) {
+    /// `checker`'s verdict and reason on `output` against `answer`, with no input.
+    pub(super) fn run(
+        checker: &Checker,
+        output: impl AsRef<[u8]>,
+        answer: impl AsRef<[u8]>,
+    ) -> (Verdict, String) {
         let case = CaseFiles {
             input: Path::new("/dev/null"),
             answer: Path::new("/dev/null"),
         };
-        let result = check(checker, &case, output.as_bytes(), answer.as_bytes());
+        let result = check(checker, &case, output.as_ref(), answer.as_ref());
         (result.verdict, result.reason)
     }
 

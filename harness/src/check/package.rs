@@ -261,7 +261,8 @@ impl PackageChecker {
                 )),
             },
             OutputValidator::Custom(program) => custom(program, flags, case, output),
-            OutputValidator::Testlib(program) => testlib(program, case, output),
+            // `checker INPUT OUTPUT ANSWER`, what it writes on stdout unused.
+            OutputValidator::Testlib(program) => testlib_first_run(program, case, output).0,
             OutputValidator::Cms(program) => cms(program, case, output),
         }
     }
@@ -471,19 +472,6 @@ fn run_checker(
     Ok(result)
 }
 
-/// Runs a package's testlib checker on one output: `checker INPUT OUTPUT ANSWER`.
-fn testlib(checker: &PackageProgram, case: &CaseFiles<'_>, output: &[u8]) -> Judgement {
-    match run_checker(checker, case, output, false) {
-        Ok(result) => super::command::classify_command(
-            Path::new(&checker.name),
-            result.termination,
-            &result.stdout,
-            &result.stderr_tail,
-        ),
-        Err(judgement) => judgement,
-    }
-}
-
 /// Runs a Polygon run-twice problem's testlib checker on run 1's output, as Polygon's
 /// default strategy for `run-count="2"` does: `checker INPUT OUTPUT ANSWER` judges it, and
 /// what it writes on stdout (up to the 1 MiB a package program may write) is run 2's input.
@@ -595,17 +583,9 @@ echo "got $team, wanted $judge" > "$3/judgemessage.txt"; exit 43"#;
         assert_eq!(result.reason, "case_sensitive x");
 
         let result = run_custom("echo broken >&2; exit 0", "", &[]);
-        assert_eq!(result.verdict, Verdict::JudgeError);
-        assert!(
-            result
-                .reason
-                .contains("exited with 0, not 42 or 43: broken"),
-            "{}",
-            result.reason
-        );
+        result.assert_is(Verdict::JudgeError, "exited with 0, not 42 or 43: broken");
         let result = run_custom("kill -SEGV $$", "", &[]);
-        assert_eq!(result.verdict, Verdict::JudgeError);
-        assert!(result.reason.contains("SIGSEGV"), "{}", result.reason);
+        result.assert_is(Verdict::JudgeError, "SIGSEGV");
     }
 
     #[test]

@@ -94,11 +94,9 @@ fn format_number(value: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
     use crate::check::test_table::{run, table};
-    use crate::check::{check, CaseFiles, Checker};
+    use crate::check::Checker;
 
     use crate::verdict::Verdict::{Accepted as AC, WrongAnswer as WA};
 
@@ -143,14 +141,10 @@ mod tests {
             )
         );
 
-        let case = CaseFiles {
-            input: Path::new("/dev/null"),
-            answer: Path::new("/dev/null"),
-        };
-        let result = check(&Checker::Tokens, &case, b"\xff\x1b[31m", b"ok");
-        assert_eq!(result.verdict, WA);
+        let (verdict, reason) = run(&Checker::Tokens, b"\xff\x1b[31m", b"ok");
+        assert_eq!(verdict, WA);
         assert_eq!(
-            result.reason,
+            reason,
             "line 1, token 1: expected ok, found \u{fffd}\\u{1b}[31m"
         );
     }

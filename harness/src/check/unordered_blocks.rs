@@ -148,7 +148,7 @@ mod tests {
         let mut reversed = blocks.clone();
         reversed.reverse();
         assert_eq!(
-            run(&Checker::UnorderedBlocks, &reversed.join("\n"), &answer),
+            run(&Checker::UnorderedBlocks, reversed.join("\n"), &answer),
             (AC, format!("{} blocks", blocks.len()))
         );
         // The last block repeats the first, in the fourth batch.
@@ -156,7 +156,7 @@ mod tests {
         *repeated.last_mut().unwrap() = blocks[0].clone();
         let last = blocks.len();
         assert_eq!(
-            run(&Checker::UnorderedBlocks, &repeated.join("\n"), &answer),
+            run(&Checker::UnorderedBlocks, repeated.join("\n"), &answer),
             (
                 WA,
                 format!(

@@ -57,24 +57,15 @@ fn state(record: &Record<'_>, view: View) -> Value {
         .rules
         .freeze_start()
         .map(|at| format_abstime(record.start + at));
-    match view {
-        View::Frozen => json!({
-            "started": format_abstime(record.start),
-            "frozen": frozen,
-            "ended": end,
-            "thawed": null,
-            "finalized": null,
-            "end_of_updates": null,
-        }),
-        View::Final => json!({
-            "started": format_abstime(record.start),
-            "frozen": frozen,
-            "ended": end,
-            "thawed": frozen.as_ref().map(|_| end.clone()),
-            "finalized": end,
-            "end_of_updates": end,
-        }),
-    }
+    let finalized = (view == View::Final).then(|| end.clone());
+    json!({
+        "started": format_abstime(record.start),
+        "frozen": frozen,
+        "ended": end,
+        "thawed": frozen.as_ref().and(finalized.clone()),
+        "finalized": finalized,
+        "end_of_updates": finalized,
+    })
 }
 
 /// `scoreboard.json` of `board`.
@@ -229,13 +220,16 @@ pub fn event_feed(record: &Record<'_>) -> String {
     });
     feed += &event("state", None, &started);
     let freeze = rules.freeze_start();
+    let frozen_at = |at: Millis| {
+        let mut state = started.clone();
+        state["frozen"] = json!(format_abstime(record.start + at));
+        event("state", None, &state)
+    };
     let mut froze = false;
     for (submission, judgement) in record.submissions.iter().zip(&record.judgements) {
         if let Some(at) = freeze.filter(|&at| !froze && submission.time >= at) {
             froze = true;
-            let mut state = started.clone();
-            state["frozen"] = json!(format_abstime(record.start + at));
-            feed += &event("state", None, &state);
+            feed += &frozen_at(at);
         }
         let at = |offset: Millis| format_abstime(record.start + submission.time + offset);
         let mut data = json!({
@@ -296,9 +290,7 @@ pub fn event_feed(record: &Record<'_>) -> String {
         feed += &event("judgements", Some(&submission.id), &done);
     }
     if let Some(at) = freeze.filter(|_| !froze) {
-        let mut state = started.clone();
-        state["frozen"] = json!(format_abstime(record.start + at));
-        feed += &event("state", None, &state);
+        feed += &frozen_at(at);
     }
     let mut ended = state(record, View::Frozen);
     // The resolver thaws the board itself: the feed ends finalized, still frozen.

@@ -501,6 +501,15 @@ mod tests {
         );
     }
 
+    /// (team, score, rank) in board order.
+    fn team_score_rank(board: &Board) -> Vec<(usize, f64, usize)> {
+        board
+            .rows
+            .iter()
+            .map(|r| (r.team, r.score, r.rank))
+            .collect()
+    }
+
     fn scored(team: usize, minute: i64, score: f64, subtasks: &[f64]) -> Try {
         Try {
             score,
@@ -533,22 +542,14 @@ mod tests {
             ..icpc()
         };
         let by_subtask = board(&rules, &teams, 1, &tries, View::Final);
-        let scores: Vec<(usize, f64, usize)> = by_subtask
-            .rows
-            .iter()
-            .map(|r| (r.team, r.score, r.rank))
-            .collect();
+        let scores = team_score_rank(&by_subtask);
         assert_eq!(scores, [(0, 100.0, 1), (1, 70.0, 2), (2, 0.0, 3)]);
         assert_eq!(by_subtask.rows[0].last, Some(20 * MIN));
         assert_eq!(by_subtask.rows[0].cells[0].judged, 3);
         assert_eq!(by_subtask.rows[2].cells[0].judged, 0);
         rules.score_by = ScoreBy::BestSubmission;
         let by_try = board(&rules, &teams, 1, &tries, View::Final);
-        let scores: Vec<(usize, f64, usize)> = by_try
-            .rows
-            .iter()
-            .map(|r| (r.team, r.score, r.rank))
-            .collect();
+        let scores = team_score_rank(&by_try);
         // Equal scores: the earlier last improvement first (b at 5, a at 20).
         assert_eq!(scores, [(1, 70.0, 1), (0, 70.0, 2), (2, 0.0, 3)]);
         // A try that scores less than the best does not move its time.

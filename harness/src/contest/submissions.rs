@@ -8,7 +8,7 @@
 //! modification time against contest.yaml's `start_time`. An empty team folder is a team that
 //! sent nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -183,7 +183,7 @@ fn read_clics(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
     let unpacked = tempfile::tempdir().map_err(|e| ContestError::read(dir, e))?;
     let mut submissions = Vec::new();
     let mut start = None;
-    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut seen = HashSet::new();
     for entry in raw {
         let id = entry.id.text();
         let fail = |message: String| ContestError::Submission {
@@ -191,7 +191,7 @@ fn read_clics(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
             id: id.clone(),
             message,
         };
-        if seen.insert(id.clone(), ()).is_some() {
+        if !seen.insert(id.clone()) {
             return Err(fail("its id is used twice".to_string()));
         }
         let team_id = entry.team_id.text();
@@ -385,14 +385,10 @@ fn file_name(path: &Path) -> String {
 /// The name of the times file of the folder layout.
 pub const TIMES: &str = "times";
 
-/// A try found in a team's folder, before its time is known.
+/// A try found in a team's folder, before its time and id are known.
 struct Found {
-    team: usize,
-    problem: usize,
     attempt: u64,
-    language: String,
-    source: PathBuf,
-    shown: String,
+    submission: Submission,
 }
 
 fn read_folders(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> {
@@ -459,45 +455,42 @@ fn read_folders(dir: &Path, context: &Context<'_>) -> Result<Day, ContestError> 
         ));
     }
     for (i, a) in found.iter().enumerate() {
-        if let Some(b) = found[..i]
-            .iter()
-            .find(|b| b.team == a.team && b.problem == a.problem && b.attempt == a.attempt)
-        {
+        if let Some(b) = found[..i].iter().find(|b| {
+            (b.submission.team, b.submission.problem, b.attempt)
+                == (a.submission.team, a.submission.problem, a.attempt)
+        }) {
             return Err(ContestError::invalid(
-                &a.source,
+                &a.submission.source,
                 format!(
                     "the same try as `{}` (hint: number the tries `A.cpp`, `A-2.cpp`, …)",
-                    b.shown
+                    b.submission.shown
                 ),
             ));
         }
     }
     let times = times_of(dir, context, &found)?;
-    let mut submissions: Vec<(u64, Submission)> = found
+    let mut found: Vec<Found> = found
         .into_iter()
         .zip(times)
-        .map(|(f, time)| {
-            (
-                f.attempt,
-                Submission {
-                    id: String::new(),
-                    team: f.team,
-                    problem: f.problem,
-                    language: f.language,
-                    time,
-                    source: f.source,
-                    shown: f.shown,
-                },
-            )
+        .map(|(mut f, time)| {
+            f.submission.time = time;
+            f
         })
         .collect();
-    submissions.sort_by_key(|(attempt, s)| (s.time, s.team, s.problem, *attempt));
-    let submissions = submissions
+    found.sort_by_key(|f| {
+        (
+            f.submission.time,
+            f.submission.team,
+            f.submission.problem,
+            f.attempt,
+        )
+    });
+    let submissions = found
         .into_iter()
         .enumerate()
-        .map(|(i, (_, mut s))| {
-            s.id = (i + 1).to_string();
-            s
+        .map(|(i, f)| Submission {
+            id: (i + 1).to_string(),
+            ..f.submission
         })
         .collect();
     Ok(Day {
@@ -538,12 +531,16 @@ fn try_of(
             )
         })?;
     Ok(Found {
-        team,
-        problem,
         attempt,
-        language: language.id.clone(),
-        source: file.to_path_buf(),
-        shown: file.strip_prefix(dir).unwrap_or(file).display().to_string(),
+        submission: Submission {
+            id: String::new(),
+            team,
+            problem,
+            language: language.id.clone(),
+            time: 0,
+            source: file.to_path_buf(),
+            shown: file.strip_prefix(dir).unwrap_or(file).display().to_string(),
+        },
     })
 }
 
@@ -586,7 +583,7 @@ fn times_of(
                     "`{when}` is not a contest time (hint: `1:05:00`, or minutes: `65`)"
                 ))
             })?;
-            if !found.iter().any(|f| f.shown == file) {
+            if !found.iter().any(|f| f.submission.shown == file) {
                 return Err(syntax(format!(
                     "`{file}` is not a try in `{}`",
                     dir.display()
@@ -599,17 +596,17 @@ fn times_of(
         return found
             .iter()
             .map(|f| {
-                let (ms, line) = given.get(&f.shown).copied().ok_or_else(|| {
+                let (ms, line) = given.get(&f.submission.shown).copied().ok_or_else(|| {
                     ContestError::invalid(
                         &path,
                         format!(
                             "no time for `{}` (hint: add a line `{} 1:05:00`)",
-                            f.shown, f.shown
+                            f.submission.shown, f.submission.shown
                         ),
                     )
                 })?;
                 context.check_time(ms).map_err(|why| {
-                    FileError::syntax(&path, line, 1, format!("`{}`: {why}", f.shown))
+                    FileError::syntax(&path, line, 1, format!("`{}`: {why}", f.submission.shown))
                 })?;
                 Ok(ms)
             })
@@ -624,9 +621,9 @@ fn times_of(
     found
         .iter()
         .map(|f| {
-            let modified = std::fs::metadata(&f.source)
+            let modified = std::fs::metadata(&f.submission.source)
                 .and_then(|m| m.modified())
-                .map_err(|e| ContestError::read(&f.source, e))?;
+                .map_err(|e| ContestError::read(&f.submission.source, e))?;
             let since_epoch = match modified.duration_since(std::time::UNIX_EPOCH) {
                 Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
                 Err(e) => -i64::try_from(e.duration().as_millis()).unwrap_or(i64::MAX),
@@ -634,7 +631,7 @@ fn times_of(
             let ms = since_epoch - start;
             context.check_time(ms).map_err(|why| {
                 ContestError::invalid(
-                    &f.source,
+                    &f.submission.source,
                     format!("modified at {}: {why}", time::format_abstime(since_epoch)),
                 )
             })?;

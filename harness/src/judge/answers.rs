@@ -66,25 +66,9 @@ pub fn plan<'a>(
         None => crate::case::discover::discover_unanswered_too(&problem.cases)
             .map_err(SubmissionError::from)?,
     };
-    let mut cases = all.clone();
-    if let Some(pattern) = pattern {
-        let pattern = crate::case::select::CasePattern::new(pattern)
-            .map_err(|e| SubmissionError::from(super::suite::SuiteError::from(e)))?;
-        pattern.retain(&mut cases);
-        if cases.is_empty() {
-            return Err(SubmissionError::from(super::suite::SuiteError::from(
-                pattern.matched_nothing(),
-            ))
-            .into());
-        }
-    }
-    if cases.is_empty() {
-        return Err(SubmissionError::NoCases(problem.cases.clone()).into());
-    }
-    let scoring = match &problem.package_scoring {
-        Some(scoring) => Some(scoring.clone()),
-        None => super::scoring::rules_for(problem, &all).map_err(SubmissionError::from)?,
-    };
+    let mut cases = super::submission::narrow(all.clone(), &problem.cases, pattern)?;
+    // A package's own rules, or judge.toml's.
+    let scoring = super::scoring::rules_for(problem, &all).map_err(SubmissionError::from)?;
     super::scoring::order_cases(scoring.as_deref(), &mut cases);
     Ok(AnswersPlan {
         problem,
@@ -294,11 +278,7 @@ fn judge_case(
     let judgement = match found {
         None => Judgement::wrong_answer(format!(
             "no answer file: looked for {}",
-            names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::score::Names(names)
         )),
         Some((name, Err(why))) => refused(name, &why, problem.output_limit),
         Some((_, Ok(output))) => return checked(case, problem, output),

@@ -85,13 +85,7 @@ pub fn judge_cases_with(
             known
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(
-                    outcome.case.clone(),
-                    crate::score::CaseOutcome {
-                        verdict: outcome.verdict,
-                        credit: outcome.credit,
-                    },
-                );
+                .insert(outcome.case.clone(), scoring::model(outcome));
         }
     };
     // Judges and scores the case at `index` and records it, if it is still needed.

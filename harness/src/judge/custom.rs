@@ -74,27 +74,21 @@ pub fn run_on_input(
     checker: &Checker,
     reference: Expected<'_>,
 ) -> Result<CustomRun, CustomError> {
-    let expected = match reference {
-        Expected::Reference { command, root } => Some(
-            tool::Command::new(Role::Reference, command, root, &[])
+    let (expected, answer_file, why_unchecked) = match reference {
+        Expected::Reference { command, root } => {
+            let answer = tool::Command::new(Role::Reference, command, root, &[])
                 .output(Some(input), None)
-                .map_err(CustomError::Reference)?,
-        ),
+                .map_err(CustomError::Reference)?;
+            (Some(answer), None, "")
+        }
         Expected::Answer(path) => {
-            Some(std::fs::read(path).map_err(|source| CustomError::Answer {
+            let answer = std::fs::read(path).map_err(|source| CustomError::Answer {
                 path: path.to_path_buf(),
                 source,
-            })?)
+            })?;
+            (Some(answer), Some(path.to_path_buf()), "")
         }
-        Expected::Nothing { .. } => None,
-    };
-    let answer_file = match reference {
-        Expected::Answer(path) => Some(path.to_path_buf()),
-        _ => None,
-    };
-    let why_unchecked = match reference {
-        Expected::Nothing { why } => why,
-        _ => "",
+        Expected::Nothing { why } => (None, None, why),
     };
     let env = program.env();
     let request = RunRequest::new(&program.executable, limits)

@@ -333,29 +333,19 @@ fn outcome_of(
     message: &str,
 ) -> CaseOutcome {
     let submission = &result.submission;
-    CaseOutcome {
-        case: case.name.clone(),
-        verdict: judgement.verdict,
-        reason: judgement.reason,
-        credit: judgement.credit,
-        cpu_time: submission.cpu_time,
-        wall_time: submission.wall_time,
-        peak_memory_bytes: submission.resident_peak_bytes,
-        time_sensitive: verdict::is_time_sensitive(submission.cpu_time, limits.cpu_time),
-        stderr_tail: String::from_utf8_lossy(&program.shown.show_bytes(&submission.stderr_tail))
-            .into_owned(),
-        mismatch: None,
-        unanswered: None,
-        // Added by the caller for a failing case.
-        input: None,
-        score: None,
-        max_score: None,
-        interaction: Some(Interaction {
-            transcript: result.transcript,
-            // Every line of it, on one line.
-            message: crate::text::one_line(&message.trim().replace('\n', " / "), 300),
-            interactor_cpu_time: result.interactor.cpu_time,
-            interactor_peak_memory_bytes: result.interactor.resident_peak_bytes,
-        }),
-    }
+    // Its input is added by the caller for a failing case.
+    let mut outcome = super::plain::measured(case, submission, limits);
+    outcome.stderr_tail =
+        String::from_utf8_lossy(&program.shown.show_bytes(&submission.stderr_tail)).into_owned();
+    outcome.verdict = judgement.verdict;
+    outcome.reason = judgement.reason;
+    outcome.credit = judgement.credit;
+    outcome.interaction = Some(Interaction {
+        transcript: result.transcript,
+        // Every line of it, on one line.
+        message: crate::text::one_line(&message.trim().replace('\n', " / "), 300),
+        interactor_cpu_time: result.interactor.cpu_time,
+        interactor_peak_memory_bytes: result.interactor.resident_peak_bytes,
+    });
+    outcome
 }

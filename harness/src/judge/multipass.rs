@@ -104,14 +104,14 @@ pub fn judge_case(
     unreachable!("the loop returns by its last pass")
 }
 
-/// The largest measurements over the passes: each pass has the limits, and the case shows
-/// its worst.
+/// A case's measurements over several runs: here the largest over the passes (each pass has
+/// the limits, and the case shows its worst); two steps' merge theirs otherwise.
 #[derive(Default)]
 pub(super) struct Stats {
-    cpu: Duration,
-    wall: Duration,
-    memory: u64,
-    sensitive: bool,
+    pub(super) cpu: Duration,
+    pub(super) wall: Duration,
+    pub(super) memory: u64,
+    pub(super) sensitive: bool,
 }
 
 impl Stats {

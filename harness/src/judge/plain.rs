@@ -245,7 +245,7 @@ pub(crate) fn check_run_with(
 }
 
 /// The outcome of a run before it is judged: its numbers and its stderr.
-fn measured(case: &Case, result: &run::RunResult, limits: &Limits) -> CaseOutcome {
+pub(crate) fn measured(case: &Case, result: &run::RunResult, limits: &Limits) -> CaseOutcome {
     let mut outcome = CaseOutcome::new(case.name.clone(), Verdict::Accepted, String::new());
     outcome.cpu_time = result.cpu_time;
     outcome.wall_time = result.wall_time;

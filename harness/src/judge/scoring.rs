@@ -8,20 +8,17 @@ use crate::verdict::Verdict;
 
 pub use crate::results::submission::SubmissionScore;
 
+/// A judged case's outcome, as the score model reads it.
+pub fn model(outcome: &crate::results::case::CaseOutcome) -> crate::score::CaseOutcome {
+    crate::score::CaseOutcome {
+        verdict: outcome.verdict,
+        credit: outcome.credit,
+    }
+}
+
 /// The outcomes of judged cases, as the score model reads them.
 pub fn outcomes(cases: &[crate::results::case::CaseOutcome]) -> Outcomes {
-    cases
-        .iter()
-        .map(|o| {
-            (
-                o.case.clone(),
-                crate::score::CaseOutcome {
-                    verdict: o.verdict,
-                    credit: o.credit,
-                },
-            )
-        })
-        .collect()
+    cases.iter().map(|o| (o.case.clone(), model(o))).collect()
 }
 
 /// Scores a case as soon as it is checked: its score and what it is worth, from the checker's
@@ -44,12 +41,8 @@ pub fn score_case(outcome: &mut crate::results::case::CaseOutcome, scoring: Opti
         }
         return;
     };
-    let model = crate::score::CaseOutcome {
-        verdict: outcome.verdict,
-        credit: outcome.credit,
-    };
     outcome.max_score = rule.max_score();
-    match rule.score(&model) {
+    match rule.score(&model(outcome)) {
         Ok(score) => outcome.score = score,
         Err(error) => {
             outcome.verdict = Verdict::JudgeError;

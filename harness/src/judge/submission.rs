@@ -126,7 +126,15 @@ pub fn plan<'a>(config: &'a Config, request: &Request<'_>) -> Result<Plan<'a>, S
 
 /// The cases of `folder`, those matching `pattern` if one is given; never none.
 pub fn select_cases(folder: &Path, pattern: Option<&str>) -> Result<Vec<Case>, SubmissionError> {
-    let mut cases = discover::discover_unanswered_too(folder)?;
+    narrow(discover::discover_unanswered_too(folder)?, folder, pattern)
+}
+
+/// `cases` (those of `folder`), those matching `pattern` if one is given; never none.
+pub fn narrow(
+    mut cases: Vec<Case>,
+    folder: &Path,
+    pattern: Option<&str>,
+) -> Result<Vec<Case>, SubmissionError> {
     if let Some(pattern) = pattern {
         let pattern = CasePattern::new(pattern).map_err(SuiteError::from)?;
         pattern.retain(&mut cases);
@@ -324,7 +332,7 @@ pub fn judge_built(
     };
     let included = built.included;
     let beside = included.files;
-    let prepared = match built.compiled {
+    let mut prepared = match built.compiled {
         Compiled::CompileError { message, .. } => {
             report.compile.message = message;
             report.elapsed = took + started.elapsed();
@@ -333,7 +341,6 @@ pub fn judge_built(
         }
         Compiled::Ready(prepared) => prepared,
     };
-    let mut prepared = prepared;
     if let Some(toolchain) = sanitized {
         prepared.program.sanitized = Some(Arc::new(Sanitized {
             toolchain,
@@ -347,11 +354,10 @@ pub fn judge_built(
     };
     on_progress(Progress::Compiled(&report.compile));
     // The runner copies them into each run's folder from files of their own.
-    let include_dir = if beside.is_empty() {
-        None
-    } else {
-        Some(tempfile::tempdir().map_err(SubmitError::TempDir)?)
-    };
+    let include_dir = (!beside.is_empty())
+        .then(tempfile::tempdir)
+        .transpose()
+        .map_err(SubmitError::TempDir)?;
     let mut beside_files = Vec::new();
     if let Some(dir) = &include_dir {
         for (name, bytes) in &beside {

@@ -18,6 +18,8 @@ use nix::sys::stat::Mode;
 use crate::case::discover::Case;
 use crate::compile::Program;
 use crate::results::case::CaseOutcome;
+
+use super::multipass::Stats;
 use crate::sandbox::run::{scratch_dir, RunError, Stdin};
 
 use super::plain::{CaseRun, JudgeSettings, Step};
@@ -85,7 +87,7 @@ pub fn judge_case(program: &Program, case: &Case, settings: &JudgeSettings<'_>) 
     if crate::sandbox::interrupt::is_interrupted() {
         return super::plain::judge_error(case, RunError::Interrupted.to_string());
     }
-    let measured = Measured::of(&first, &second, settings);
+    let measured = measured(&first, &second, settings);
     let limits = settings.limits;
     let outcome = if first.failed(&limits) {
         step_failed(super::plain::check_run(first, case, settings), "first")
@@ -124,30 +126,13 @@ fn step_failed(mut outcome: CaseOutcome, which: &str) -> CaseOutcome {
 
 /// The case's numbers from both runs, as CMS merges two concurrent runs': CPU time and
 /// memory added, wall time the longer.
-struct Measured {
-    cpu: Duration,
-    wall: Duration,
-    memory: u64,
-    sensitive: bool,
-}
-
-impl Measured {
-    fn of(first: &CaseRun, second: &CaseRun, settings: &JudgeSettings<'_>) -> Measured {
-        let runs = || [first.result(), second.result()].into_iter().flatten();
-        let cpu_limit = settings.limits.cpu_time;
-        Measured {
-            cpu: runs().map(|run| run.cpu_time).sum(),
-            wall: runs().map(|run| run.wall_time).max().unwrap_or_default(),
-            memory: runs().map(|run| run.resident_peak_bytes).sum(),
-            sensitive: runs().any(|run| crate::verdict::is_time_sensitive(run.cpu_time, cpu_limit)),
-        }
-    }
-
-    fn into(self, mut outcome: CaseOutcome) -> CaseOutcome {
-        outcome.cpu_time = self.cpu;
-        outcome.wall_time = self.wall;
-        outcome.peak_memory_bytes = self.memory;
-        outcome.time_sensitive = self.sensitive;
-        outcome
+fn measured(first: &CaseRun, second: &CaseRun, settings: &JudgeSettings<'_>) -> Stats {
+    let runs = || [first.result(), second.result()].into_iter().flatten();
+    let cpu_limit = settings.limits.cpu_time;
+    Stats {
+        cpu: runs().map(|run| run.cpu_time).sum(),
+        wall: runs().map(|run| run.wall_time).max().unwrap_or_default(),
+        memory: runs().map(|run| run.resident_peak_bytes).sum(),
+        sensitive: runs().any(|run| crate::verdict::is_time_sensitive(run.cpu_time, cpu_limit)),
     }
 }

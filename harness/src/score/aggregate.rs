@@ -129,15 +129,7 @@ impl Scoring {
     /// needed (and is not read even if given, as problemtools reads no result after an
     /// `on_reject: break`).
     pub fn aggregate(&self, outcomes: &Outcomes) -> Result<ScoreSheet, MissingOutcome> {
-        let mut run = Evaluation {
-            outcomes,
-            grader: self.grader(),
-            grader_fault: None,
-            groups: Vec::new(),
-            cases: Vec::new(),
-            faults: Vec::new(),
-            done: HashMap::new(),
-        };
+        let mut run = Evaluation::new(outcomes, self.grader());
         let root = self.root();
         let top = run.group(root, 0)?;
         let top = top.unwrap_or(Eval {
@@ -210,7 +202,33 @@ struct Evaluation<'a> {
     done: HashMap<String, (bool, Failure)>,
 }
 
-impl Evaluation<'_> {
+impl<'a> Evaluation<'a> {
+    fn new(outcomes: &'a Outcomes, grader: Option<&'a dyn GroupGrader>) -> Self {
+        Evaluation {
+            outcomes,
+            grader,
+            grader_fault: None,
+            groups: Vec::new(),
+            cases: Vec::new(),
+            faults: Vec::new(),
+            done: HashMap::new(),
+        }
+    }
+
+    /// Records a group of the sheet, not judged (yet): `state` says why.
+    fn push_group(&mut self, group: &Group, depth: usize, state: GroupState) {
+        self.groups.push(GroupScore {
+            name: group.name.clone(),
+            depth: depth.saturating_sub(1),
+            score: None,
+            max_score: group.max_score,
+            verdict: None,
+            first_failure: None,
+            state,
+            fault: None,
+        });
+    }
+
     fn case(&mut self, case: &CaseRule) -> Result<Eval, MissingOutcome> {
         let outcome: CaseOutcome =
             *self
@@ -254,16 +272,7 @@ impl Evaluation<'_> {
         let top = depth == 0 && group.name.is_empty();
         let slot = self.groups.len();
         if !top {
-            self.groups.push(GroupScore {
-                name: group.name.clone(),
-                depth: depth.saturating_sub(1),
-                score: None,
-                max_score: group.max_score,
-                verdict: None,
-                first_failure: None,
-                state: GroupState::Judged,
-                fault: None,
-            });
+            self.push_group(group, depth, GroupState::Judged);
         }
         let blocker = group.depends_on.iter().find_map(|dependency| {
             match self.done.get(dependency) {
@@ -539,16 +548,7 @@ impl Evaluation<'_> {
     /// Records an item that was not judged (and everything in it), and that it did not pass.
     fn skip(&mut self, item: &Item, depth: usize, state: &GroupState, failure: &Failure) {
         if let Item::Group(group) = item {
-            self.groups.push(GroupScore {
-                name: group.name.clone(),
-                depth: depth.saturating_sub(1),
-                score: None,
-                max_score: group.max_score,
-                verdict: None,
-                first_failure: None,
-                state: state.clone(),
-                fault: None,
-            });
+            self.push_group(group, depth, state.clone());
             self.done
                 .insert(group.name.clone(), (false, failure.clone()));
             self.skip_inside(group, depth, state, failure);
@@ -607,15 +607,7 @@ impl Check<'_> {
                 } else if grading.accept_if_any_accepted || grading.ignore_sample {
                     // Whether it fails depends on items after a failure: only its whole result
                     // tells.
-                    let mut run = Evaluation {
-                        outcomes: self.known,
-                        grader: None,
-                        grader_fault: None,
-                        groups: Vec::new(),
-                        cases: Vec::new(),
-                        faults: Vec::new(),
-                        done: HashMap::new(),
-                    };
+                    let mut run = Evaluation::new(self.known, None);
                     matches!(run.kattis_items(group, 1), Ok(Some(eval)) if eval.verdict != Some(Verdict::Accepted))
                 } else {
                     group.items.iter().any(|item| self.item_failed(item, depth))
@@ -731,27 +723,13 @@ mod tests {
 
     /// Every case AC except those listed.
     fn outcomes(scoring: &Scoring, changes: &[(&str, CaseOutcome)]) -> Outcomes {
-        all_cases(scoring)
-            .into_iter()
-            .map(|name| {
-                let outcome = changes
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map_or(CaseOutcome::new(AC), |(_, o)| *o);
-                (name, outcome)
-            })
-            .collect()
+        scoring.accepted_but(changes)
     }
 
     /// The sheet a judge gets that runs, in order, only the cases [`Scoring::needs`] asks for:
     /// it must be the sheet of every outcome.
     fn assert_needs_suffice(scoring: &Scoring, all: &Outcomes, what: &str) {
-        let mut known = Outcomes::new();
-        for case in scoring.cases() {
-            if scoring.needs(&case.name, &known) {
-                known.insert(case.name.clone(), *all.get(&case.name).unwrap());
-            }
-        }
+        let (known, _) = scoring.judged_as_needed(all);
         assert_eq!(scoring.aggregate(&known), scoring.aggregate(all), "{what}");
     }
 

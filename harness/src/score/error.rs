@@ -57,6 +57,17 @@ impl ScoringError {
     }
 }
 
+/// Points as a format states them: a finite number, not negative.
+pub(crate) fn check_points(points: f64) -> Result<(), ScoringErrorKind> {
+    if points.is_finite() && points >= 0.0 {
+        Ok(())
+    } else {
+        Err(ScoringErrorKind::BadPoints {
+            points: crate::units::format_number(points),
+        })
+    }
+}
+
 impl From<ScoringErrorKind> for ScoringError {
     fn from(kind: ScoringErrorKind) -> Self {
         ScoringError::new(kind)

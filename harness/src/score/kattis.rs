@@ -29,45 +29,17 @@ pub struct TestdataYaml {
     pub range: Option<String>,
 }
 
-/// A folder's settings once inherited.
-#[derive(Debug, Clone, PartialEq)]
-struct Settings {
-    on_reject: String,
-    grading: String,
-    grader_flags: String,
-    accept_score: f64,
-    reject_score: f64,
-    range: String,
-}
-
-impl Settings {
-    /// problemtools' defaults (`config/testdata.yaml`).
-    fn defaults() -> Self {
-        Settings {
-            on_reject: "break".into(),
-            grading: "default".into(),
-            grader_flags: String::new(),
-            accept_score: 1.0,
-            reject_score: 0.0,
-            range: "-inf +inf".into(),
-        }
-    }
-
-    /// The folder's own keys over its parent's settings.
-    fn inherit(&self, own: &TestdataYaml) -> Self {
-        Settings {
-            on_reject: own
-                .on_reject
-                .clone()
-                .unwrap_or_else(|| self.on_reject.clone()),
-            grading: own.grading.clone().unwrap_or_else(|| self.grading.clone()),
-            grader_flags: own
-                .grader_flags
-                .clone()
-                .unwrap_or_else(|| self.grader_flags.clone()),
-            accept_score: own.accept_score.unwrap_or(self.accept_score),
-            reject_score: own.reject_score.unwrap_or(self.reject_score),
-            range: own.range.clone().unwrap_or_else(|| self.range.clone()),
+impl TestdataYaml {
+    /// The folder's own keys over its parent's (what neither says, problemtools' default).
+    fn inherit(&self, parent: &TestdataYaml) -> Self {
+        let or = |own: &Option<String>, up: &Option<String>| own.clone().or_else(|| up.clone());
+        TestdataYaml {
+            on_reject: or(&self.on_reject, &parent.on_reject),
+            grading: or(&self.grading, &parent.grading),
+            grader_flags: or(&self.grader_flags, &parent.grader_flags),
+            accept_score: self.accept_score.or(parent.accept_score),
+            reject_score: self.reject_score.or(parent.reject_score),
+            range: or(&self.range, &parent.range),
         }
     }
 }
@@ -97,12 +69,21 @@ pub enum KattisItem {
 /// decimals as its grader prints it, and a submission whose verdict is not AC keeps the score
 /// its grader gave (verifyproblem's "Pts"), though the format says Kattis then ignores it.
 pub fn kattis_legacy(data: &KattisFolder) -> Result<Scoring, ScoringError> {
-    let group = folder(data, &Settings::defaults())?;
+    let group = folder(data, &TestdataYaml::default())?;
     Scoring::new(group)
 }
 
-fn folder(data: &KattisFolder, parent: &Settings) -> Result<Group, ScoringError> {
-    let settings = parent.inherit(&data.config);
+fn folder(data: &KattisFolder, parent: &TestdataYaml) -> Result<Group, ScoringError> {
+    let settings = data.config.inherit(parent);
+    // problemtools' defaults (`config/testdata.yaml`) for what no folder above says.
+    let grading = settings.grading.as_deref().unwrap_or("default");
+    let on_reject = settings.on_reject.as_deref().unwrap_or("break");
+    let grader_flags = settings.grader_flags.as_deref().unwrap_or("");
+    let range = settings.range.as_deref().unwrap_or("-inf +inf");
+    let (accept, reject) = (
+        settings.accept_score.unwrap_or(1.0),
+        settings.reject_score.unwrap_or(0.0),
+    );
     let bad = |key: &str, value: &str, expected: &str| {
         ScoringError::new(ScoringErrorKind::BadValue {
             key: key.into(),
@@ -111,47 +92,41 @@ fn folder(data: &KattisFolder, parent: &Settings) -> Result<Group, ScoringError>
             expected: expected.into(),
         })
     };
-    let custom = match settings.grading.as_str() {
+    let custom = match grading {
         "default" => false,
         "custom" => true,
         other => return Err(bad("grading", other, "`default` or `custom`")),
     };
-    let on_reject = match settings.on_reject.as_str() {
+    let on_reject = match on_reject {
         "break" => OnReject::Break,
         "continue" => OnReject::Continue,
         other => return Err(bad("on_reject", other, "`break` or `continue`")),
     };
-    let range = parse_range(&settings.range).ok_or_else(|| {
+    let range = parse_range(range).ok_or_else(|| {
         bad(
             "range",
-            &settings.range,
+            range,
             "two numbers `lo hi`, lo ≤ hi (`inf`, `-inf` allowed)",
         )
     })?;
-    for (key, value) in [
-        ("accept_score", settings.accept_score),
-        ("reject_score", settings.reject_score),
-    ] {
+    for (key, value) in [("accept_score", accept), ("reject_score", reject)] {
         if !value.is_finite() {
             return Err(bad(key, &value.to_string(), "a finite number"));
         }
     }
     // A custom grader's flags are its own business: they are its arguments.
     let grading = if custom {
-        KattisGrading::custom(&settings.grader_flags, on_reject, range)
+        KattisGrading::custom(grader_flags, on_reject, range)
     } else {
-        KattisGrading::from_flags(&settings.grader_flags, on_reject, range)
-            .map_err(|message| bad("grader_flags", &settings.grader_flags, &message))?
+        KattisGrading::from_flags(grader_flags, on_reject, range)
+            .map_err(|message| bad("grader_flags", grader_flags, &message))?
     };
     let mut items = Vec::new();
     for item in &data.items {
         items.push(match item {
             KattisItem::Case(name) => Item::Case(CaseRule::new(
                 name.clone(),
-                CaseValue::Kattis {
-                    accept: settings.accept_score,
-                    reject: settings.reject_score,
-                },
+                CaseValue::Kattis { accept, reject },
             )),
             KattisItem::Folder(inner) => Item::Group(folder(inner, &settings)?),
         });
@@ -301,16 +276,16 @@ mod tests {
 
     #[test]
     fn settings_are_inherited_down_the_folders() {
-        let top = Settings::defaults().inherit(&yaml("on_reject: continue\naccept_score: 5\n"));
-        let inner = top.inherit(&yaml("grader_flags: min\ninput_validator_flags: x\n"));
-        assert_eq!(inner.on_reject, "continue");
-        assert_eq!(inner.accept_score, 5.0);
-        assert_eq!(inner.reject_score, 0.0);
-        assert_eq!(inner.grader_flags, "min");
-        assert_eq!(inner.range, "-inf +inf");
-        let reset = inner.inherit(&yaml("on_reject: break\ngrader_flags: ''\n"));
-        assert_eq!(reset.on_reject, "break");
-        assert_eq!(reset.grader_flags, "");
+        let top = yaml("on_reject: continue\naccept_score: 5\n").inherit(&TestdataYaml::default());
+        let inner = yaml("grader_flags: min\ninput_validator_flags: x\n").inherit(&top);
+        assert_eq!(inner.on_reject.as_deref(), Some("continue"));
+        assert_eq!(inner.accept_score, Some(5.0));
+        assert_eq!(inner.reject_score, None, "problemtools' default applies");
+        assert_eq!(inner.grader_flags.as_deref(), Some("min"));
+        assert_eq!(inner.range, None, "problemtools' default applies");
+        let reset = yaml("on_reject: break\ngrader_flags: ''\n").inherit(&inner);
+        assert_eq!(reset.on_reject.as_deref(), Some("break"));
+        assert_eq!(reset.grader_flags.as_deref(), Some(""));
     }
 
     fn folder(name: &str, config: &str, items: Vec<KattisItem>) -> KattisFolder {

@@ -22,6 +22,7 @@ pub use crate::verdict::credit::{
     TESTLIB_POINTS_EXIT,
 };
 pub use aggregate::{CaseScore, GroupScore, GroupState, MissingOutcome, ScoreSheet};
+pub(crate) use error::Names;
 pub use error::{Place, ScoringError, ScoringErrorKind};
 pub use expected::{
     check_score, expected_score_annotation, Annotation, ExpectedError, ExpectedScore, ScoreCheck,

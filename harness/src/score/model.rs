@@ -613,6 +613,38 @@ fn find_cycle(groups: &[&Group]) -> Option<Vec<String>> {
     None
 }
 
+/// The outcomes the tests of every format's scoring build.
+#[cfg(test)]
+impl Scoring {
+    /// Every case accepted, but those `changes` name.
+    pub(crate) fn accepted_but(&self, changes: &[(&str, CaseOutcome)]) -> Outcomes {
+        self.cases()
+            .iter()
+            .map(|case| {
+                let outcome = changes
+                    .iter()
+                    .find(|(name, _)| *name == case.name)
+                    .map_or(CaseOutcome::new(Verdict::Accepted), |(_, o)| *o);
+                (case.name.clone(), outcome)
+            })
+            .collect()
+    }
+
+    /// Those of `all` a judge gets that runs, in order, only the cases [`Scoring::needs`]
+    /// asks for; and how many it ran.
+    pub(crate) fn judged_as_needed(&self, all: &Outcomes) -> (Outcomes, usize) {
+        let mut known = Outcomes::new();
+        let mut run = 0;
+        for case in self.cases() {
+            if self.needs(&case.name, &known) {
+                known.insert(case.name.clone(), *all.get(&case.name).unwrap());
+                run += 1;
+            }
+        }
+        (known, run)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,6 +82,11 @@ const VARIANT: [&str; 5] = [
     "on_reject: break\naccept_score: 90\nrange: 0 90\ngrader_flags: min",
 ];
 
+/// The cases `partially_accepted/sol.py` does not pass, the same in oddecho and the variant.
+const SOL_PY: &str = "sample/2:WA secret/subtask2/01:RTE secret/subtask2/02:RTE \
+    secret/subtask2/03:RTE secret/subtask2/04:RTE secret/subtask2/07:WA secret/subtask2/08:WA \
+    secret/subtask2/09:WA secret/subtask2/10:WA";
+
 /// problemtools' codes: RTE for RE.
 fn code(verdict: Verdict) -> &'static str {
     match verdict {
@@ -99,34 +104,12 @@ fn verdict(code: &str) -> Verdict {
 
 /// Every case AC but those given as `case:VERDICT`.
 fn outcomes(scoring: &Scoring, failing: &str) -> Outcomes {
-    let failing: Vec<(&str, &str)> = failing
+    let failing: Vec<(&str, CaseOutcome)> = failing
         .split_whitespace()
         .map(|f| f.split_once(':').unwrap())
+        .map(|(name, code)| (name, CaseOutcome::new(verdict(code))))
         .collect();
-    scoring
-        .cases()
-        .iter()
-        .map(|case| {
-            let code = failing
-                .iter()
-                .find(|(name, _)| *name == case.name)
-                .map_or("AC", |(_, code)| code);
-            (case.name.clone(), CaseOutcome::new(verdict(code)))
-        })
-        .collect()
-}
-
-/// The outcomes a judge would have, running in order only the cases still needed.
-fn judged_as_needed(scoring: &Scoring, all: &Outcomes) -> (Outcomes, usize) {
-    let mut known = Outcomes::new();
-    let mut run = 0;
-    for case in scoring.cases() {
-        if scoring.needs(&case.name, &known) {
-            known.insert(case.name.clone(), *all.get(&case.name).unwrap());
-            run += 1;
-        }
-    }
-    (known, run)
+    scoring.accepted_but(&failing)
 }
 
 /// `sample secret subtask1 subtask2 total` as `VERDICT(score)`, as verifyproblem's grader lines
@@ -157,7 +140,7 @@ fn check(scoring: &Scoring, rows: &[Row]) {
     for &(submission, failing, expected, runs) in rows {
         let all = outcomes(scoring, failing);
         assert_eq!(results(scoring, &all), expected, "{submission}");
-        let (needed, run) = judged_as_needed(scoring, &all);
+        let (needed, run) = scoring.judged_as_needed(&all);
         assert_eq!(
             scoring.aggregate(&needed).unwrap(),
             scoring.aggregate(&all).unwrap(),
@@ -197,9 +180,7 @@ fn oddecho_scores_match_verifyproblem() {
             ),
             (
                 "partially_accepted/sol.py",
-                "sample/2:WA secret/subtask2/01:RTE secret/subtask2/02:RTE secret/subtask2/03:RTE \
-                 secret/subtask2/04:RTE secret/subtask2/07:WA secret/subtask2/08:WA \
-                 secret/subtask2/09:WA secret/subtask2/10:WA",
+                SOL_PY,
                 "WA(0) AC(50) AC(50) RTE(0) AC(50)",
                 // subtask2 breaks at its first case.
                 6,
@@ -242,9 +223,7 @@ fn oddecho_variant_scores_match_verifyproblem() {
             ),
             (
                 "partially_accepted/sol.py",
-                "sample/2:WA secret/subtask2/01:RTE secret/subtask2/02:RTE secret/subtask2/03:RTE \
-                 secret/subtask2/04:RTE secret/subtask2/07:WA secret/subtask2/08:WA \
-                 secret/subtask2/09:WA secret/subtask2/10:WA",
+                SOL_PY,
                 "WA(0) AC(10) AC(10) RTE(0) AC(10)",
                 6,
             ),

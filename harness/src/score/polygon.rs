@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::error::{ScoringError, ScoringErrorKind};
+use super::error::{check_points, ScoringError, ScoringErrorKind};
 use super::model::{CaseRule, CaseValue, Group, Item, Rule, Scoring};
 use super::number::{format_score, same_score};
 
@@ -55,15 +55,8 @@ pub fn polygon(groups: &[PolygonGroup], tests: &[PolygonTest]) -> Result<Scoring
             CaseValue::Bounded(points)
         }
     };
-    for test in tests {
-        if let Some(points) = test.points {
-            if !(points.is_finite() && points >= 0.0) {
-                return Err(ScoringErrorKind::BadPoints {
-                    points: crate::units::format_number(points),
-                }
-                .into());
-            }
-        }
+    for points in tests.iter().filter_map(|t| t.points) {
+        check_points(points)?;
     }
     if groups.is_empty() {
         if tests.iter().all(|t| t.points.is_none()) {
@@ -90,12 +83,7 @@ pub fn polygon(groups: &[PolygonGroup], tests: &[PolygonTest]) -> Result<Scoring
             .into());
         }
         if let Some(points) = group.points {
-            if !(points.is_finite() && points >= 0.0) {
-                return Err(ScoringErrorKind::BadPoints {
-                    points: crate::units::format_number(points),
-                }
-                .into());
-            }
+            check_points(points)?;
         }
     }
     let mut members: Vec<Vec<&PolygonTest>> = vec![Vec::new(); groups.len()];

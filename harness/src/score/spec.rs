@@ -92,14 +92,7 @@ fn glob(pattern: &str) -> Result<GlobMatcher, ScoringErrorKind> {
 }
 
 fn check_points(points: f64, place: Place) -> Result<(), ScoringError> {
-    if points.is_finite() && points >= 0.0 {
-        Ok(())
-    } else {
-        Err(ScoringError::new(ScoringErrorKind::BadPoints {
-            points: crate::units::format_number(points),
-        })
-        .at(place))
-    }
+    super::error::check_points(points).map_err(|kind| ScoringError::new(kind).at(place))
 }
 
 /// Luogu/Lanqiao points over `cases` (in judge order): the submission's score is the sum of

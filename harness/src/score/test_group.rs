@@ -295,18 +295,13 @@ pub fn kattis_2025(data: &TestData) -> Result<Scoring, ScoringError> {
                 }
                 .into());
             }
-            let mut built = Group::new(
+            let built = Group::new(
                 group.name.clone(),
                 rule(config.aggregation),
                 config.max,
                 items,
             );
-            built.depends_on = config.require_pass;
-            // A submission passes every case of an empty `sample`.
-            if data.sample.is_empty() {
-                built.depends_on.retain(|name| name != "sample");
-            }
-            secret_items.push(Item::Group(built));
+            secret_items.push(Item::Group(requiring(built, config.require_pass, data)));
         }
         if let (Aggregation::Sum, Some(max)) = (secret.aggregation, secret.max) {
             if !at_most(sum, max) {
@@ -318,11 +313,8 @@ pub fn kattis_2025(data: &TestData) -> Result<Scoring, ScoringError> {
             }
         }
     }
-    let mut secret_group = Group::new("secret", rule(secret.aggregation), secret.max, secret_items);
-    secret_group.depends_on = secret.require_pass;
-    if data.sample.is_empty() {
-        secret_group.depends_on.retain(|name| name != "sample");
-    }
+    let secret_group = Group::new("secret", rule(secret.aggregation), secret.max, secret_items);
+    let secret_group = requiring(secret_group, secret.require_pass, data);
     let mut top = Vec::new();
     if !data.sample.is_empty() {
         let samples = data
@@ -339,6 +331,16 @@ pub fn kattis_2025(data: &TestData) -> Result<Scoring, ScoringError> {
     }
     top.push(Item::Group(secret_group));
     Scoring::new(Group::new("", Rule::Sum, secret.max, top))
+}
+
+/// `group` depending on the groups of its `require_pass`; a submission passes every case of an
+/// empty `sample`, so that one is left out.
+fn requiring(mut group: Group, mut require_pass: Vec<String>, data: &TestData) -> Group {
+    if data.sample.is_empty() {
+        require_pass.retain(|name| name != "sample");
+    }
+    group.depends_on = require_pass;
+    group
 }
 
 fn rule(aggregation: Aggregation) -> Rule {
@@ -424,18 +426,7 @@ mod tests {
     }
 
     fn score(scoring: &Scoring, changes: &[(&str, CaseOutcome)]) -> (String, Verdict) {
-        let outcomes: Outcomes = scoring
-            .cases()
-            .iter()
-            .map(|c| {
-                let outcome = changes
-                    .iter()
-                    .find(|(n, _)| *n == c.name)
-                    .map_or(CaseOutcome::new(AC), |(_, o)| *o);
-                (c.name.clone(), outcome)
-            })
-            .collect();
-        let sheet = scoring.aggregate(&outcomes).unwrap();
+        let sheet = scoring.aggregate(&scoring.accepted_but(changes)).unwrap();
         (format_score(sheet.score.unwrap()), sheet.verdict)
     }
 

@@ -4,7 +4,7 @@
 //! measurements.
 
 use super::credit::{Credit, CreditSource};
-use super::{classify, Judgement, Verdict};
+use super::{classify, with_line, Judgement, Verdict};
 use crate::sandbox::run::{LimitHit, Limits, RunResult, Termination};
 
 /// What the manager's run says.
@@ -90,14 +90,6 @@ fn manager_failed(run: &RunResult, first_line: &str) -> Option<ManagerSaid> {
             ),
             first_line,
         ))),
-    }
-}
-
-fn with_line(what: String, line: &str) -> String {
-    if line.is_empty() {
-        what
-    } else {
-        format!("{what}: {}", crate::text::cut(line, 160))
     }
 }
 

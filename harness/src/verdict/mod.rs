@@ -200,14 +200,13 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
     let crashed = !matches!(run.termination, Termination::Exited(0));
 
     if run.limit_hit == Some(LimitHit::Output) || run.stdout_truncated {
-        return Some(Judgement {
-            verdict: Verdict::OutputLimitExceeded,
-            reason: format!(
+        return Some(Judgement::new(
+            Verdict::OutputLimitExceeded,
+            format!(
                 "more than {} of output",
                 crate::units::format_bytes(limits.output_bytes)
             ),
-            credit: None,
-        });
+        ));
     }
 
     let stderr = String::from_utf8_lossy(&run.stderr_tail);
@@ -258,11 +257,7 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 format_bytes(limits.memory_bytes)
             )
         };
-        return Some(Judgement {
-            verdict: Verdict::MemoryLimitExceeded,
-            reason: why,
-            credit: None,
-        });
+        return Some(Judgement::new(Verdict::MemoryLimitExceeded, why));
     }
 
     if over_cpu || matches!(run.limit_hit, Some(LimitHit::WallTime | LimitHit::CpuTime)) {
@@ -286,26 +281,18 @@ pub(crate) fn classify(run: &RunResult, limits: &Limits) -> Option<Judgement> {
                 crate::units::format_duration(limits.cpu_time)
             )
         };
-        return Some(Judgement {
-            verdict: Verdict::TimeLimitExceeded,
-            reason,
-            credit: None,
-        });
+        return Some(Judgement::new(Verdict::TimeLimitExceeded, reason));
     }
 
-    match run.termination {
-        Termination::Exited(0) => None,
-        Termination::Exited(code) => Some(Judgement {
-            verdict: Verdict::RuntimeError,
-            reason: with_stderr(format!("exit {code}"), &stderr),
-            credit: None,
-        }),
-        Termination::Signaled(signal) => Some(Judgement {
-            verdict: Verdict::RuntimeError,
-            reason: with_stderr(crate::sandbox::run::signal_name(signal).clone(), &stderr),
-            credit: None,
-        }),
-    }
+    let end = match run.termination {
+        Termination::Exited(0) => return None,
+        Termination::Exited(code) => format!("exit {code}"),
+        Termination::Signaled(signal) => crate::sandbox::run::signal_name(signal).clone(),
+    };
+    Some(Judgement::new(
+        Verdict::RuntimeError,
+        with_stderr(end, &stderr),
+    ))
 }
 
 // ---- interactive problems -----------------------------------------------------------------
@@ -528,11 +515,28 @@ pub fn blame(
     }
 }
 
+/// What the tests of every module that judges ask of a judgement.
+#[cfg(test)]
+impl Judgement {
+    /// Panics unless it is `verdict`, for a reason that says `part`.
+    #[track_caller]
+    pub(crate) fn assert_is(&self, verdict: Verdict, part: &str) {
+        assert_eq!(self.verdict, verdict, "{}", self.reason);
+        assert!(self.reason.contains(part), "{}", self.reason);
+    }
+}
+
 /// Appends the last line the program wrote to stderr, which is usually the panic or assertion.
 fn with_stderr(what: String, stderr: &str) -> String {
-    match crate::text::last_line(stderr) {
-        Some(last) => format!("{what}: {}", crate::text::cut(last, 160)),
-        None => what,
+    with_line(what, crate::text::last_line(stderr).unwrap_or_default())
+}
+
+/// `what`, and the line a program said (cut) when it said one.
+fn with_line(what: String, line: &str) -> String {
+    if line.is_empty() {
+        what
+    } else {
+        format!("{what}: {}", crate::text::cut(line, 160))
     }
 }
 
@@ -733,13 +737,9 @@ mod tests {
             ..clean()
         };
         let judgement = classify(&run, &limits()).unwrap();
-        assert_eq!(judgement.verdict, Verdict::MemoryLimitExceeded);
-        assert!(
-            judgement
-                .reason
-                .contains("with 63.0 MiB counted for the buffers of the sockets it held"),
-            "{}",
-            judgement.reason
+        judgement.assert_is(
+            Verdict::MemoryLimitExceeded,
+            "with 63.0 MiB counted for the buffers of the sockets it held",
         );
     }
 
@@ -777,8 +777,7 @@ mod tests {
             ..run
         };
         let classified = classify(&starved, &limits()).unwrap();
-        assert_eq!(classified.verdict, Verdict::TimeLimitExceeded);
-        assert!(classified.reason.contains("busy"), "{}", classified.reason);
+        classified.assert_is(Verdict::TimeLimitExceeded, "busy");
     }
 
     #[test]
@@ -1109,8 +1108,7 @@ mod tests {
             &InteractorSaid::Silenced,
             Speaker::Submission,
         );
-        assert_eq!(judged.verdict, Verdict::TimeLimitExceeded);
-        assert!(judged.reason.contains("did it flush"), "{}", judged.reason);
+        judged.assert_is(Verdict::TimeLimitExceeded, "did it flush");
         // A submission that used the CPU is slow, not waiting: no hint.
         let busy = blame(
             &killed_by_wall(2900),
