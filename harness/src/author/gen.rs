@@ -47,7 +47,7 @@ pub enum GenError {
         pattern: String,
         name: String,
     },
-    #[error("problem `{problem}`: {} of {total} cases could not be generated, so nothing was written:{}", failures.len(), list_failures(failures))]
+    #[error("problem `{problem}`: {} of {total} cases could not be generated, so nothing was written:{}", failures.len(), crate::package::generate::list_failures(failures, ""))]
     Failed {
         problem: String,
         total: usize,
@@ -62,10 +62,6 @@ pub enum GenError {
 
 /// A case that could not be generated, and why.
 pub use crate::package::generate::Failure as CaseFailure;
-
-fn list_failures(failures: &[CaseFailure]) -> String {
-    crate::package::generate::list_failures(failures, "")
-}
 
 /// One case a generator makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,10 +260,6 @@ pub fn generate(
 /// scratch folder sits beside the case folder (the same file system), hidden, and outside it
 /// (a leftover is never taken for cases).
 fn scratch_folder(folder: &Path, problem: &str, mode: Mode) -> Result<tempfile::TempDir, GenError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| GenError::Io { path, source }
-    };
     // The judge's pid in the name tells a leftover of a killed `gen` (its pid gone) from the
     // folder of a `gen` running beside this one.
     let prefix = scratch_prefix(problem);
@@ -398,7 +390,7 @@ fn compare(made: &Path, committed: &Path) -> Result<Status, GenError> {
         match fs::read(&path) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(GenError::Io { path, source }),
+            Err(source) => Err(io(&path)(source)),
         }
     };
     let made_in = read(with_suffix(made, "in"))?;
@@ -418,13 +410,16 @@ fn compare(made: &Path, committed: &Path) -> Result<Status, GenError> {
     })
 }
 
+/// A failure to read or write `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenError {
+    let path = path.to_path_buf();
+    move |source| GenError::Io { path, source }
+}
+
 /// Renames both files over the committed ones: each file is replaced whole, never half-written.
 fn install(made: &Path, committed: &Path) -> Result<(), GenError> {
     if let Some(parent) = committed.parent() {
-        fs::create_dir_all(parent).map_err(|source| GenError::Io {
-            path: parent.to_path_buf(),
-            source,
-        })?;
+        fs::create_dir_all(parent).map_err(io(parent))?;
     }
     for suffix in ["in", "ans"] {
         let from = with_suffix(made, suffix);
@@ -442,7 +437,7 @@ fn install(made: &Path, committed: &Path) -> Result<(), GenError> {
                 ),
             });
         }
-        fs::rename(&from, &to).map_err(|source| GenError::Io { path: to, source })?;
+        fs::rename(&from, &to).map_err(io(&to))?;
     }
     Ok(())
 }

@@ -359,6 +359,13 @@ mod tests {
         Validator::for_problem(&config, problem).unwrap()
     }
 
+    /// What `check` gives an input the validator refuses with `reason` on stderr.
+    fn invalid(reason: &str) -> Validity {
+        Validity::Invalid {
+            reason: reason.to_string(),
+        }
+    }
+
     fn input(root: &Path, name: &str, text: &str) -> PathBuf {
         let path = root.join(name);
         fs::write(&path, text).unwrap();
@@ -374,12 +381,8 @@ mod tests {
         let good = input(dir.path(), "good.in", "3\n");
         let bad = input(dir.path(), "bad.in", "14\n");
         assert_eq!(validator.check(&good).unwrap(), Validity::Valid);
-        assert_eq!(
-            validator.check(&bad).unwrap(),
-            Validity::Invalid {
-                reason: "line 1: n = 14 is out of [1, 9]".to_string()
-            }
-        );
+        let reason = "line 1: n = 14 is out of [1, 9]";
+        assert_eq!(validator.check(&bad).unwrap(), invalid(reason));
     }
 
     #[test]
@@ -415,12 +418,7 @@ mod tests {
         // Edited (new mtime): the validator runs again and its new verdict counts.
         fs::write(&script, "echo no >&2; exit 1\n").unwrap();
         let edited = Validator::for_problem(&config, config.problem("sum").unwrap()).unwrap();
-        assert_eq!(
-            edited.check(&good).unwrap(),
-            Validity::Invalid {
-                reason: "no".to_string()
-            }
-        );
+        assert_eq!(edited.check(&good).unwrap(), invalid("no"));
     }
 
     #[test]

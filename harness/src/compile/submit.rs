@@ -131,7 +131,6 @@ pub fn check_tools(language: &Language) -> Result<(), SubmitError> {
 /// A source file's bytes, when it is a regular file of a sane size: a FIFO would block the
 /// judge and `/dev/zero` would fill its memory.
 pub fn read_source(source: &Path) -> Result<Vec<u8>, SubmitError> {
-    use std::io::Read;
     if let Some(kind) = crate::file_kind::not_regular(source) {
         return Err(SubmitError::NotAFile {
             path: source.to_path_buf(),
@@ -143,19 +142,23 @@ pub fn read_source(source: &Path) -> Result<Vec<u8>, SubmitError> {
         source: error,
     };
     let file = std::fs::File::open(source).map_err(unreadable)?;
-    let mut text = Vec::new();
     // The file may grow or be swapped between the check and the read: read one byte past
     // the maximum, never more.
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut text)
-        .map_err(unreadable)?;
-    if text.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(SubmitError::TooLarge {
+    read_at_most(file, MAX_SOURCE_BYTES)
+        .map_err(unreadable)?
+        .ok_or_else(|| SubmitError::TooLarge {
             path: source.to_path_buf(),
-            size: std::fs::metadata(source).map_or(text.len() as u64, |m| m.len()),
-        });
-    }
-    Ok(text)
+            size: std::fs::metadata(source).map_or(MAX_SOURCE_BYTES + 1, |m| m.len()),
+        })
+}
+
+/// What `reader` holds when it is at most `max` bytes (one byte past it is read, never more):
+/// `None` when it holds more.
+pub fn read_at_most(reader: impl std::io::Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader.take(max + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
 /// What one compile did: how it ended, and what it said.

@@ -78,10 +78,6 @@ pub fn export_contest(
     if !crate::atomic::is_free(out) {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
-    let write = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ExportError::Write { path, source }
-    };
     // The contest's own contest.yaml beside judge.toml (or the day's) names it and gives its
     // rules; otherwise judge.toml's folder names it.
     let own = match day {
@@ -105,15 +101,7 @@ pub fn export_contest(
             .map(crate::contest::time::format_abstime),
     };
     // Written into a folder beside `out`, renamed at the end: nothing half-written.
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(write(parent))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".harness-contest-")
-        .tempdir_in(parent)
-        .map_err(write(parent))?;
+    let staging = super::staging_beside(out, ".harness-contest-")?;
     let mut exported = ContestExported {
         id: id.clone(),
         problems: Vec::new(),
@@ -178,7 +166,7 @@ pub fn export_contest(
         Some(info) => day_contest_yaml(&id, info, start_time.as_deref()),
         None => contest_yaml_text(config, &id),
     };
-    std::fs::write(&contest_yaml, text).map_err(write(&contest_yaml))?;
+    std::fs::write(&contest_yaml, text).map_err(super::write_error(&contest_yaml))?;
     if let Some(day) = day {
         let ids: Vec<String> = exported.problems.iter().map(|p| p.id.clone()).collect();
         let placeholder = crate::contest::time::parse_abstime(START_PLACEHOLDER).unwrap_or(0);
@@ -189,7 +177,7 @@ pub fn export_contest(
         &problems_yaml,
         problems_yaml_text(&exported.problems, problems),
     )
-    .map_err(write(&problems_yaml))?;
+    .map_err(super::write_error(&problems_yaml))?;
     super::place_folder(staging, out)?;
     Ok(exported)
 }
@@ -296,12 +284,7 @@ fn leaves_out(error: &ExportError) -> bool {
 
 /// The contest's id: judge.toml's folder's name as a short name.
 fn contest_id(config: &Config) -> String {
-    let folder = config
-        .root
-        .canonicalize()
-        .ok()
-        .and_then(|root| root.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_default();
+    let folder = super::folder_name(config).unwrap_or_default();
     let id = short_name(&folder);
     if id == "problem" {
         "contest".to_string()
@@ -313,12 +296,7 @@ fn contest_id(config: &Config) -> String {
 /// contest.yaml with the fields DOMjudge requires (one of `id`/`short_name`, `name`,
 /// `start_time`, `duration`) and the usual rest, as BAPCtools' contest skeleton has them.
 fn contest_yaml_text(config: &Config, id: &str) -> String {
-    let name = config
-        .root
-        .canonicalize()
-        .ok()
-        .and_then(|root| root.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| id.to_string());
+    let name = super::folder_name(config).unwrap_or_else(|| id.to_string());
     format!(
         "# Exported by harness (`harness export --contest`) from judge.toml.\n\
          # start_time is a placeholder: set it before importing.\n\

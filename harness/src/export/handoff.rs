@@ -59,12 +59,7 @@ pub fn read(
     labels: &[String],
     dir: &Path,
 ) -> Result<HandOff, ExportError> {
-    let folder = config
-        .root
-        .canonicalize()
-        .ok()
-        .and_then(|root| root.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "contest".to_string());
+    let folder = super::folder_name(config).unwrap_or_else(|| "contest".to_string());
     let info = rules::read(&config.root, &folder, ScoreBy::default())?;
     let contest_problems: Vec<ContestProblem> = problems
         .iter()
@@ -223,12 +218,9 @@ impl HandOff {
         let write = |relative: &str, bytes: &[u8]| -> Result<(), ExportError> {
             let path = root.join(relative);
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|source| ExportError::Write {
-                    path: parent.to_path_buf(),
-                    source,
-                })?;
+                std::fs::create_dir_all(parent).map_err(super::write_error(parent))?;
             }
-            std::fs::write(&path, bytes).map_err(|source| ExportError::Write { path, source })
+            std::fs::write(&path, bytes).map_err(super::write_error(&path))
         };
         let pretty = |value: &Value| {
             let mut text = serde_json::to_string_pretty(value).expect("JSON serializes");
@@ -248,10 +240,7 @@ impl HandOff {
         )?;
         for submission in &self.day.submissions {
             let relative = format!("submissions/{}/files.zip", submission.id);
-            let bytes = std::fs::read(&submission.source).map_err(|source| ExportError::Read {
-                path: submission.source.clone(),
-                source,
-            })?;
+            let bytes = super::read(&submission.source)?;
             let name = submission.source.file_name().map_or_else(
                 || "source".to_string(),
                 |n| n.to_string_lossy().into_owned(),

@@ -287,12 +287,11 @@ fn with_comment(name: &str, source: &[u8], text: &str) -> Option<Vec<u8>> {
 
 /// The output validator the package carries, before it has a place.
 enum Validator {
-    /// One of the exporter's own Python validators.
-    Own(&'static str),
+    /// A Python validator, `validate.py`: one of the exporter's own, or a testlib-protocol
+    /// Python checker inside the wrapper that answers Kattis' way.
+    Python(std::borrow::Cow<'static, str>),
     /// The interactor's source, with its file name.
     Interactor(PathBuf),
-    /// A testlib-protocol Python checker inside the wrapper that answers Kattis' way.
-    Wrapped(String),
 }
 
 /// What problem.yaml says beside the problem's own limits.
@@ -551,15 +550,21 @@ fn output_validator_of(
     };
     let validator = match (&problem.checker, &flags) {
         _ if interactor.is_some() => interactor.map(Validator::Interactor),
-        (Checker::Lines, None) => Some(Validator::Own(LINES_VALIDATOR)),
-        (Checker::UnorderedBlocks, None) => Some(Validator::Own(UNORDERED_BLOCKS_VALIDATOR)),
-        (Checker::Command { program, args, .. }, None) => match carried_checker(program, args) {
-            Some(source) => Some(Validator::Wrapped(checker_wrapper(
-                &crate::package::file_name(&source),
-                &String::from_utf8_lossy(&read(&source)?),
-                args_after(program, args),
-            ))),
-            None => {
+        (Checker::Lines, None) => Some(Validator::Python(LINES_VALIDATOR.into())),
+        (Checker::UnorderedBlocks, None) => {
+            Some(Validator::Python(UNORDERED_BLOCKS_VALIDATOR.into()))
+        }
+        (Checker::Command { program, args, .. }, None) => match script_of(program, args) {
+            // The checker's own arguments go before the three files.
+            (source, args) if carried_checker(source) => Some(Validator::Python(
+                checker_wrapper(
+                    &crate::package::file_name(source),
+                    &String::from_utf8_lossy(&read(source)?),
+                    args,
+                )
+                .into(),
+            )),
+            _ => {
                 return Err(ExportError::CommandChecker {
                     problem: problem.name.clone(),
                     program: program.clone(),
@@ -639,14 +644,9 @@ fn add_output_validator(
         (Dialect::Domjudge, _) => "output_validators/validate".to_string(),
     };
     match validator {
-        Some(Validator::Own(source)) => files.entries.push((
+        Some(Validator::Python(text)) => files.entries.push((
             format!("{validator_folder}/validate.py"),
-            source.as_bytes().to_vec(),
-            true,
-        )),
-        Some(Validator::Wrapped(text)) => files.entries.push((
-            format!("{validator_folder}/validate.py"),
-            text.clone().into_bytes(),
+            text.as_bytes().to_vec(),
             true,
         )),
         Some(Validator::Interactor(source)) => files.entries.push((
@@ -1062,15 +1062,7 @@ fn carried_validator(
     command: &[String],
 ) -> Result<Carried, String> {
     let (program, args) = command.split_first().ok_or("is empty")?;
-    // `["python3", "x.py", args…]`: the script is the source.
-    let interpreter = Path::new(program)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("python3"));
-    let (source, args) = match args.split_first() {
-        Some((script, rest)) if interpreter && script.ends_with(".py") => (script, rest),
-        _ => (program, args),
-    };
+    let (source, args) = script_of(Path::new(program), args);
     let path = config.root.join(source);
     let extension = path
         .extension()
@@ -1107,23 +1099,22 @@ fn is_python(program: &Path) -> bool {
         .is_some_and(|n| n.starts_with("python3"))
 }
 
-/// The Python source of a `command` checker (`checkers/x.py`, or `python3 checkers/x.py`), the
-/// one kind the package can carry: wrapped, it answers Kattis' way. `None` for any other (a
-/// built program, a C++ source, whose exit codes no wrapper can take over).
-fn carried_checker(program: &Path, args: &[String]) -> Option<PathBuf> {
-    let source = match args.first() {
-        Some(script) if is_python(program) && script.ends_with(".py") => PathBuf::from(script),
-        _ => program.to_path_buf(),
-    };
-    (source.extension().is_some_and(|e| e == "py") && source.is_file()).then_some(source)
+/// The source a command runs and its own arguments: `["python3", "x.py", args…]` runs the
+/// script `x.py` with `args`, any other command its program.
+fn script_of<'a>(program: &'a Path, args: &'a [String]) -> (&'a Path, &'a [String]) {
+    match args.split_first() {
+        Some((script, rest)) if is_python(program) && script.ends_with(".py") => {
+            (Path::new(script), rest)
+        }
+        _ => (program, args),
+    }
 }
 
-/// A checker's own arguments, before the three files (the script itself left out).
-fn args_after<'a>(program: &Path, args: &'a [String]) -> &'a [String] {
-    match args.split_first() {
-        Some((script, rest)) if is_python(program) && script.ends_with(".py") => rest,
-        _ => args,
-    }
+/// Whether a `command` checker's source (`checkers/x.py`, or `python3 checkers/x.py`) is the
+/// one kind the package can carry, a Python file: wrapped, it answers Kattis' way. Any other
+/// (a built program, a C++ source) has exit codes no wrapper can take over.
+fn carried_checker(source: &Path) -> bool {
+    source.extension().is_some_and(|e| e == "py") && source.is_file()
 }
 
 /// A Kattis output validator (`validate INPUT ANSWER FEEDBACK_DIR < OUTPUT`: 42 accepted, 43
@@ -1195,23 +1186,17 @@ fn carried_interactor(
     }
     let source = match &interactor.program {
         InteractorProgram::Source(path) => config.root.join(path),
-        InteractorProgram::Command { program, args } => {
-            let interpreter = program
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("python3"));
-            match args.as_slice() {
-                [script] if interpreter && script.ends_with(".py") => config.root.join(script),
-                [] => config.root.join(program),
-                _ => {
-                    return Err(format!(
-                        "is the command `{} {}`, whose arguments a package cannot carry",
-                        program.display(),
-                        args.join(" ")
-                    ))
-                }
+        InteractorProgram::Command { program, args } => match args.as_slice() {
+            [script] if is_python(program) && script.ends_with(".py") => config.root.join(script),
+            [] => config.root.join(program),
+            _ => {
+                return Err(format!(
+                    "is the command `{} {}`, whose arguments a package cannot carry",
+                    program.display(),
+                    args.join(" ")
+                ))
             }
-        }
+        },
         InteractorProgram::Package(program) => {
             return Err(format!(
                 "is `{}` of a package, built: export the package itself",
@@ -1384,14 +1369,10 @@ fn measure_time(
     files: &Files,
     measure: &mut Measure<'_>,
 ) -> Result<Option<timing::TimeCheck>, ExportError> {
-    let write = |source| ExportError::Write {
-        path: std::env::temp_dir(),
-        source,
-    };
     let staging = tempfile::Builder::new()
         .prefix("harness-export-")
         .tempdir()
-        .map_err(write)?;
+        .map_err(write_error(&std::env::temp_dir()))?;
     // The folder's name is the package's.
     let dir = staging.path().join(short_name(&problem.name));
     write_folder(&dir, files)?;
@@ -1430,20 +1411,39 @@ fn judge_time(check: &timing::TimeCheck, notes: &mut Vec<String>, warnings: &mut
     }
 }
 
+/// A failure to write `path`.
+pub(crate) fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError {
+    let path = path.to_path_buf();
+    move |source| ExportError::Write { path, source }
+}
+
+/// judge.toml's folder's name, as the contest's id and name start from.
+pub(crate) fn folder_name(config: &Config) -> Option<String> {
+    let root = config.root.canonicalize().ok()?;
+    root.file_name().map(|n| n.to_string_lossy().into_owned())
+}
+
+/// A folder made beside `out` (named `prefix…`), to be renamed to `out` once written.
+pub(crate) fn staging_beside(out: &Path, prefix: &str) -> Result<tempfile::TempDir, ExportError> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(write_error(parent))?;
+    let staging = tempfile::Builder::new().prefix(prefix).tempdir_in(parent);
+    staging.map_err(write_error(parent))
+}
+
 fn write_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
     for (relative, bytes, executable) in &files.entries {
         let path = out.join(relative);
-        let write_error = |source| ExportError::Write {
-            path: path.clone(),
-            source,
-        };
         std::fs::create_dir_all(path.parent().expect("a file in the package"))
-            .map_err(write_error)?;
-        std::fs::write(&path, bytes).map_err(write_error)?;
+            .map_err(write_error(&path))?;
+        std::fs::write(&path, bytes).map_err(write_error(&path))?;
         if *executable {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                .map_err(write_error)?;
+                .map_err(write_error(&path))?;
         }
     }
     Ok(())
@@ -1453,19 +1453,7 @@ fn write_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
 /// renamed into place, so that a failure leaves nothing and a folder made there meanwhile is
 /// not written into.
 fn write_new_folder(out: &Path, files: &Files) -> Result<(), ExportError> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let write_error = |source| ExportError::Write {
-        path: parent.to_path_buf(),
-        source,
-    };
-    std::fs::create_dir_all(parent).map_err(write_error)?;
-    let staging = tempfile::Builder::new()
-        .prefix(".harness-export-")
-        .tempdir_in(parent)
-        .map_err(write_error)?;
+    let staging = staging_beside(out, ".harness-export-")?;
     write_folder(staging.path(), files)?;
     place_folder(staging, out)
 }
@@ -1496,10 +1484,7 @@ fn write_zip(out: &Path, files: &Files) -> Result<(), ExportError> {
         message,
     };
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| ExportError::Write {
-            path: parent.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(parent).map_err(write_error(parent))?;
     }
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (relative, bytes, executable) in &files.entries {

@@ -7,11 +7,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::compile::submit::SubmitError;
 use crate::judge::submission::{self, Options};
 use crate::judge::Stop;
 use crate::package::expected::Expected;
-use crate::package::{self, PackageError, TimeLimit};
+use crate::package::{self, TimeLimit};
 use crate::units::format_duration;
 use crate::verdict::Verdict;
 
@@ -25,13 +24,9 @@ pub const TIME_RESOLUTION: f64 = 1.0;
 /// 466 ms in the harness, 428 to 505 ms in verifyproblem and 435 ms in BAPCtools.
 pub const NOISE: f64 = 0.25;
 
-#[derive(Debug, thiserror::Error)]
-pub enum TimingError {
-    #[error(transparent)]
-    Package(#[from] PackageError),
-    #[error(transparent)]
-    Submit(#[from] SubmitError),
-}
+/// Why the exported package could not be judged: it could not be read or loaded
+/// (a package error), or a submission could not be built (a submit error).
+pub type TimingError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What the accepted submissions of an exported package measured.
 #[derive(Debug, Clone, PartialEq)]

@@ -51,12 +51,10 @@ fn sources(program: &SourceProgram) -> Result<Vec<PathBuf>, PackageError> {
     if program.path.is_file() {
         return Ok(vec![program.path.clone()]);
     }
-    let mut files = Vec::new();
-    for entry in super::sorted_entries(&program.path)? {
-        if entry.is_file() {
-            files.push(entry);
-        }
-    }
+    let files: Vec<PathBuf> = super::sorted_entries(&program.path)?
+        .into_iter()
+        .filter(|entry| entry.is_file())
+        .collect();
     if files.is_empty() {
         return Err(PackageError::Build {
             path: program.path.clone(),

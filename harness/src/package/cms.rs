@@ -8,7 +8,7 @@
 //! has and this does not run is refused by name (GroupMul, subtasks given by regular
 //! expression).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_norway::Value;
@@ -336,32 +336,44 @@ fn read_small(path: &Path) -> Result<String, PackageError> {
 
 /// The cases `input/input%d.txt` and `output/output%d.txt`, named `%03d` as CMS names them.
 fn cases_of(root: &Path, n_input: usize) -> Result<Vec<Case>, PackageError> {
-    let mut cases = Vec::with_capacity(n_input);
-    for index in 0..n_input {
-        let input = root.join(format!("input/input{index}.txt"));
-        let answer = root.join(format!("output/output{index}.txt"));
-        for file in [&input, &answer] {
-            super::check_inside(root, file)?;
-            if !file.is_file() {
-                let hint = if root.join("gen/GEN").is_file() {
-                    " (hint: the task's data is made by `gen/GEN`, which the harness does not run: generate `input/` and `output/` with the task's own tools, CMS's `cmsMake`)"
-                } else {
-                    ""
-                };
-                return Err(invalid(
-                    file,
-                    format!("missing: task.yaml's cases are 0 to {}{hint}", n_input - 1),
-                ));
-            }
+    let missing = || {
+        let hint = if root.join("gen/GEN").is_file() {
+            " (hint: the task's data is made by `gen/GEN`, which the harness does not run: generate `input/` and `output/` with the task's own tools, CMS's `cmsMake`)"
+        } else {
+            ""
+        };
+        format!("missing: task.yaml's cases are 0 to {}{hint}", n_input - 1)
+    };
+    (0..n_input)
+        .map(|index| {
+            let input = root.join(format!("input/input{index}.txt"));
+            let answer = root.join(format!("output/output{index}.txt"));
+            case_in(root, format!("{index:03}"), input, answer, missing)
+        })
+        .collect()
+}
+
+/// The case `name` of a CMS or TPS task, whose files (inside the task) must be there: why
+/// one is not is `missing`'s to say.
+pub(super) fn case_in(
+    root: &Path,
+    name: String,
+    input: PathBuf,
+    answer: PathBuf,
+    missing: impl Fn() -> String,
+) -> Result<Case, PackageError> {
+    for file in [&input, &answer] {
+        super::check_inside(root, file)?;
+        if !file.is_file() {
+            return Err(invalid(file, missing()));
         }
-        cases.push(Case {
-            name: format!("{index:03}"),
-            input,
-            answer,
-            args: Vec::new(),
-        });
     }
-    Ok(cases)
+    Ok(Case {
+        name,
+        input,
+        answer,
+        args: Vec::new(),
+    })
 }
 
 /// The scoring CMS gives the task: task.yaml's `score_type` and `score_type_parameters` when
@@ -583,31 +595,56 @@ fn communication_of(
 /// given in, and `sol/*.h` beside them.
 fn graders_of(root: &Path, stem: &str) -> Result<crate::config::Graders, PackageError> {
     let mut graders = crate::config::Graders::default();
-    let sol = root.join("sol");
-    if !sol.is_dir() {
-        return Ok(graders);
-    }
-    for (extension, code) in GRADERS {
-        let path = sol.join(format!("{stem}.{extension}"));
+    let header = |entry: &Path| {
+        matches!(
+            entry.extension().and_then(|e| e.to_str()),
+            Some("h" | "hpp" | "hh")
+        ) || file_name(entry).ends_with("lib.pas")
+    };
+    graders_in(
+        root,
+        &root.join("sol"),
+        stem,
+        &GRADERS,
+        header,
+        &mut graders,
+    )?;
+    Ok(graders)
+}
+
+/// Adds `dir/<stem>.<extension>` for each of `languages` (extension, format code) that is
+/// there to `graders`, and, when one is, the headers beside it (`header`), each name once:
+/// CMS's and TPS's graders are found alike.
+pub(super) fn graders_in(
+    root: &Path,
+    dir: &Path,
+    stem: &str,
+    languages: &[(&str, &str)],
+    header: impl Fn(&Path) -> bool,
+    graders: &mut crate::config::Graders,
+) -> Result<(), PackageError> {
+    let before = graders.sources.len();
+    for (extension, code) in languages {
+        let path = dir.join(format!("{stem}.{extension}"));
         if path.is_file() {
             super::check_inside(root, &path)?;
             graders.sources.push((code.to_string(), path));
         }
     }
-    if graders.sources.is_empty() {
-        return Ok(graders);
+    if graders.sources.len() == before {
+        return Ok(());
     }
-    for entry in super::sorted_entries(&sol)? {
-        let header = matches!(
-            entry.extension().and_then(|e| e.to_str()),
-            Some("h" | "hpp" | "hh")
-        ) || file_name(&entry).ends_with("lib.pas");
-        if header && entry.is_file() {
+    for entry in super::sorted_entries(dir)? {
+        let known = graders
+            .files
+            .iter()
+            .any(|f| file_name(f) == file_name(&entry));
+        if header(&entry) && entry.is_file() && !known {
             super::check_inside(root, &entry)?;
             graders.files.push(entry);
         }
     }
-    Ok(graders)
+    Ok(())
 }
 
 /// The task's reference solutions: `sol/<name>.%l` or `sol/soluzione.%l`, which must score
@@ -627,14 +664,12 @@ fn reference_of(root: &Path, name: &str) -> Result<Vec<super::PackageSubmission>
             continue;
         }
         super::check_inside(root, &entry)?;
-        submissions.push(super::PackageSubmission {
-            name: format!("sol/{}", file_name(&entry)),
-            path: entry,
-            expected: super::expected::Expected::One(crate::verdict::Verdict::Accepted),
-            expected_score: None,
-            for_time_limit: super::expectations::TimeLimitUse::Lower,
-            lower_bound_cases: Vec::new(),
-        });
+        submissions.push(super::PackageSubmission::judged(
+            format!("sol/{}", file_name(&entry)),
+            entry,
+            super::expected::Expected::One(crate::verdict::Verdict::Accepted),
+            None,
+        ));
     }
     Ok(submissions)
 }

@@ -134,41 +134,21 @@ fn open_with(dir: &Path, partial: bool) -> Result<(Contest, Vec<MissingProblem>)
     let mut missing: Vec<MissingProblem> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
         let (line, column) = entry_position(&text, index);
-        let id = entry
-            .id
-            .clone()
-            .or_else(|| entry.short_name.clone())
-            .ok_or_else(|| {
-                syntax(
-                    line,
-                    column,
-                    "a problem without `id` (its package folder)".to_string(),
-                )
-            })?;
-        let label = entry
-            .label
-            .as_ref()
-            .or(entry.letter.as_ref())
+        // Every mistake of the entry is said at its dash.
+        let at_entry = |message: String| syntax(line, column, message);
+        let id = (entry.id.clone().or_else(|| entry.short_name.clone()))
+            .ok_or_else(|| at_entry("a problem without `id` (its package folder)".to_string()))?;
+        let label = (entry.label.as_ref().or(entry.letter.as_ref()))
             .map(Scalar::text)
-            .ok_or_else(|| {
-                syntax(
-                    line,
-                    column,
-                    format!("problem `{id}` has no `label` (`A`, `B`, …)"),
-                )
-            })?;
+            .ok_or_else(|| at_entry(format!("problem `{id}` has no `label` (`A`, `B`, …)")))?;
         let folder = super::relative_inside(&root, &id)
-            .map_err(|why| syntax(line, column, format!("`id: {id}`: {why}")))?;
+            .map_err(|why| at_entry(format!("`id: {id}`: {why}")))?;
         super::check_inside(&root, &folder)?;
         if super::detect(&folder).is_none() {
-            let error = syntax(
-                line,
-                column,
-                format!(
-                    "problem `{id}` ({label}): `{}` is not a problem package (hint: `id` is the name of the problem's folder beside problems.yaml)",
-                    folder.display()
-                ),
-            );
+            let error = at_entry(format!(
+                "problem `{id}` ({label}): `{}` is not a problem package (hint: `id` is the name of the problem's folder beside problems.yaml)",
+                folder.display()
+            ));
             if partial {
                 missing.push(MissingProblem {
                     label,
@@ -180,14 +160,10 @@ fn open_with(dir: &Path, partial: bool) -> Result<(Contest, Vec<MissingProblem>)
             return Err(error);
         }
         if let Some(other) = problems.iter().find(|p| p.label == label || p.id == id) {
-            return Err(syntax(
-                line,
-                column,
-                format!(
-                    "problem `{id}` ({label}) has the label or the id of `{}` ({})",
-                    other.id, other.label
-                ),
-            ));
+            return Err(at_entry(format!(
+                "problem `{id}` ({label}) has the label or the id of `{}` ({})",
+                other.id, other.label
+            )));
         }
         problems.push(ContestProblem {
             label,

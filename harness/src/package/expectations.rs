@@ -421,21 +421,10 @@ impl Expectations {
 
     /// How the submission bounds the time limit: lower when any rule says so.
     pub fn time_limit_use(&self) -> TimeLimitUse {
-        if self
-            .rules
-            .iter()
-            .any(|r| r.time_limit == TimeLimitUse::Lower)
-        {
-            TimeLimitUse::Lower
-        } else if self
-            .rules
-            .iter()
-            .any(|r| r.time_limit == TimeLimitUse::Upper)
-        {
-            TimeLimitUse::Upper
-        } else {
-            TimeLimitUse::Neither
-        }
+        [TimeLimitUse::Lower, TimeLimitUse::Upper]
+            .into_iter()
+            .find(|bound| self.rules.iter().any(|r| r.time_limit == *bound))
+            .unwrap_or(TimeLimitUse::Neither)
     }
 
     /// The cases whose times bound the time limit from below, by the rules that do (`None`
@@ -498,16 +487,14 @@ pub struct RuleKeys {
 impl RuleKeys {
     /// The rule these keys make over `base` (a default folder's, or the spec's defaults).
     fn over(&self, base: Option<&Rule>, origin: &str) -> Rule {
-        let permitted = self
-            .permitted
-            .clone()
-            .or_else(|| base.map(|b| b.permitted.clone()))
-            .unwrap_or_else(|| ALL.to_vec());
-        let required = self
-            .required
-            .clone()
-            .or_else(|| base.map(|b| b.required.clone()))
-            .unwrap_or_else(|| ALL.to_vec());
+        // Each list: its own key's, else the base's, else every code.
+        let codes = |own: &Option<Vec<Code>>, of_base: fn(&Rule) -> &Vec<Code>| {
+            own.clone()
+                .or_else(|| base.map(|b| of_base(b).clone()))
+                .unwrap_or_else(|| ALL.to_vec())
+        };
+        let permitted = codes(&self.permitted, |b| &b.permitted);
+        let required = codes(&self.required, |b| &b.required);
         let computed = match base {
             Some(base) if self.permitted.is_none() && self.required.is_none() => base.time_limit,
             _ => default_time_limit_use(&permitted, &required),

@@ -1301,23 +1301,9 @@ pub fn problem_settings(root: &Path) -> Result<(Vec<(String, String)>, bool), Ge
         Value::Mapping(Default::default())
     };
     let constants = super::kattis::read_constants(yaml.get("constants"));
-    let words: Vec<String> = ["type", "validation"]
+    let interactive = ["type", "validation"]
         .iter()
-        .filter_map(|key| match yaml.get(*key) {
-            Some(Value::String(text)) => Some(vec![text.clone()]),
-            Some(Value::Sequence(items)) => Some(
-                items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    let interactive = words
-        .iter()
+        .flat_map(|key| super::kattis::words(yaml.get(*key)))
         .any(|w| w.contains("interactive") || w.contains("multi-pass"));
     Ok((constants, interactive))
 }
@@ -2303,10 +2289,7 @@ fn same(
     let existing = match existing {
         Present::File { .. } => path.to_str().and_then(|p| {
             let file = package.open_file(&format!("data/{p}")).ok()?;
-            let mut bytes = Vec::new();
-            let read = file.take(limit + 1).read_to_end(&mut bytes).ok();
-            read.filter(|&n| n as u64 <= limit)?;
-            parse_yaml(&bytes)
+            parse_yaml(&crate::compile::submit::read_at_most(file, limit).ok()??)
         }),
         Present::Link(_) => None,
     };

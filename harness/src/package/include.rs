@@ -6,7 +6,6 @@
 //! `grader.cpp` that has `main` links with the contestant's functions, and a language folder's
 //! `main.*` is the program's entry point (a `main.py` that imports the contestant's module).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::compile::Language;
@@ -103,17 +102,16 @@ fn read_folder(
 /// One file's bytes, at most a source file's size before and after its constants are put in.
 fn read_source(path: &Path, constants: &[(String, String)]) -> Result<Vec<u8>, String> {
     let max = crate::compile::submit::MAX_SOURCE_BYTES;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(max + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    if bytes.len() as u64 > max {
-        return Err(format!(
-            "`{}` is larger than the {} MiB a source file may be",
-            path.display(),
-            max >> 20
-        ));
-    }
+    let bytes = std::fs::File::open(path)
+        .and_then(|file| crate::compile::submit::read_at_most(file, max))
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?
+        .ok_or_else(|| {
+            format!(
+                "`{}` is larger than the {} MiB a source file may be",
+                path.display(),
+                max >> 20
+            )
+        })?;
     let bytes = match String::from_utf8(bytes) {
         Ok(text) if !constants.is_empty() => {
             crate::compile::program::substitute(&text, constants, max as usize)

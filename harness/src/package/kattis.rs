@@ -1,18 +1,18 @@
 //! Reads a Kattis/ICPC problem package, legacy or 2025-09 (2023-07-draft): problem.yaml, the
 //! test data with its groups' flags, the validators, the limits and the submissions.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_norway::Value;
 
-use super::invalid;
 use super::limits::{Bound, TimeLimit};
 use super::FileError;
 use super::{
     file_name, sorted_entries, submissions, DataCheck, DataCheckKind, Format, Group, Package,
     PackageError, SourceProgram, Validation,
 };
+use super::{invalid, yaml};
 use crate::case::discover::Case;
 
 const MIB: u64 = 1 << 20;
@@ -38,11 +38,6 @@ pub fn version(dir: &Path) -> Format {
     }
 }
 
-/// Reads YAML within bounds, turning a syntax error into one that names the line and column.
-pub(crate) fn read_yaml(path: &Path) -> Result<Value, PackageError> {
-    super::yaml::read(path)
-}
-
 /// Scoring rules that cannot be used: at the line of the key in the group's
 /// `test_group.yaml` when the error is about one key's value there, else at `data/`.
 fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageError {
@@ -65,6 +60,15 @@ fn scoring_error(data: &Path, error: &crate::score::ScoringError) -> PackageErro
         }
     }
     invalid(data, message)
+}
+
+/// The first of `names` in `folder` that `found` accepts: the format's two spellings of a
+/// folder or file, the first one there taken.
+fn first_in(folder: &Path, names: &[&str], found: impl Fn(&Path) -> bool) -> Option<PathBuf> {
+    names
+        .iter()
+        .map(|name| folder.join(name))
+        .find(|path| found(path))
 }
 
 /// A YAML number (integer or float) as f64.
@@ -198,7 +202,7 @@ fn answers_untimed(limit: TimeLimit, submit_answer: bool) -> TimeLimit {
 fn read_problem_yaml(root: &Path, yaml_path: &Path) -> Result<Value, PackageError> {
     super::check_inside(root, yaml_path)?;
     let yaml = if yaml_path.is_file() {
-        read_yaml(yaml_path)?
+        yaml::read(yaml_path)?
     } else {
         Value::Mapping(Default::default())
     };
@@ -233,9 +237,10 @@ struct Kind {
     submit_answer: bool,
 }
 
-/// What kind of problem: refused clearly when it needs what is not built.
-fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
-    let types: Vec<String> = match yaml.get("type") {
+/// A key of problem.yaml written as words: one string of them (`interactive scoring`), or a
+/// list.
+pub(super) fn words(value: Option<&Value>) -> Vec<String> {
+    match value {
         Some(Value::String(t)) => t.split_whitespace().map(str::to_string).collect(),
         Some(Value::Sequence(items)) => items
             .iter()
@@ -243,7 +248,12 @@ fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
             .map(str::to_string)
             .collect(),
         _ => Vec::new(),
-    };
+    }
+}
+
+/// What kind of problem: refused clearly when it needs what is not built.
+fn kind_of(yaml: &Value, yaml_path: &Path) -> Result<Kind, PackageError> {
+    let types = words(yaml.get("type"));
     let validation = yaml
         .get("validation")
         .and_then(Value::as_str)
@@ -287,10 +297,9 @@ fn output_validation(
     kind: &Kind,
     constants: &[(String, String)],
 ) -> Result<Validation, PackageError> {
-    let custom_dir = ["output_validator", "output_validators"]
-        .iter()
-        .map(|d| root.join(d))
-        .find(|d| d.is_dir() && sorted_entries(d).is_ok_and(|e| !e.is_empty()));
+    let custom_dir = first_in(root, &["output_validator", "output_validators"], |d| {
+        d.is_dir() && sorted_entries(d).is_ok_and(|e| !e.is_empty())
+    });
     let custom =
         kind.validation.contains("custom") || format == Format::Kattis2025 || kind.interactive;
     match custom_dir {
@@ -453,7 +462,7 @@ fn passes_of(
 
 /// `data/` read: its cases, the flags of each folder, the validation data.
 struct DataRead {
-    data: std::path::PathBuf,
+    data: PathBuf,
     cases: Vec<Case>,
     groups: Vec<Group>,
     checks: Vec<DataCheck>,
@@ -531,11 +540,7 @@ pub(crate) fn input_validators_of(
     root: &Path,
     constants: &[(String, String)],
 ) -> Result<Vec<SourceProgram>, PackageError> {
-    let Some(dir) = ["input_validators", "input_validator"]
-        .iter()
-        .map(|d| root.join(d))
-        .find(|d| d.is_dir())
-    else {
+    let Some(dir) = first_in(root, &["input_validators", "input_validator"], Path::is_dir) else {
         return Ok(Vec::new());
     };
     Ok(sorted_entries(&dir)?
@@ -637,7 +642,7 @@ fn refuse_ungenerated(root: &Path, data: &Path, cases: &[Case]) -> Result<(), Pa
     if !recipe.is_file() {
         return Ok(());
     }
-    let yaml = read_yaml(&recipe)?;
+    let yaml = yaml::read(&recipe)?;
     // A folder of the recipe has cases when its `data` (cases and subfolders) or its
     // `include` (cases copied from elsewhere) is not empty; `secret: {data: []}` has none.
     let filled = |v: &Value| match v {
@@ -794,33 +799,20 @@ fn flags_key(yaml: &Value, keys: &[&str]) -> Option<Vec<String>> {
     keys.iter().find_map(|key| flags(yaml.get(*key)))
 }
 
-/// Reads a package YAML file whose `{{constant}}` sequences are replaced first, as 2025-09
-/// asks for `test_group.yaml` (and a case's `.yaml`).
-fn read_yaml_with_constants(
-    path: &Path,
-    constants: &[(String, String)],
-) -> Result<Value, PackageError> {
-    super::yaml::read_with_constants(path, constants)
-}
-
 fn read_group(
     root: &Path,
     folder: &Path,
     parent: &GroupFlags,
     constants: &[(String, String)],
 ) -> Result<GroupFlags, PackageError> {
-    let file = ["test_group.yaml", "testdata.yaml"]
-        .iter()
-        .map(|f| folder.join(f))
-        .find(|f| f.is_file());
-    let Some(file) = file else {
+    let Some(file) = first_in(folder, &["test_group.yaml", "testdata.yaml"], Path::is_file) else {
         return Ok(GroupFlags {
             scoring: None,
             ..parent.clone()
         });
     };
     super::check_inside(root, &file)?;
-    let yaml = read_yaml_with_constants(&file, constants)?;
+    let yaml = yaml::read_with_constants(&file, constants)?;
     let mut flags = parent.with(&yaml, &file)?;
     flags.scoring =
         if file_name(&file) == "test_group.yaml" {
@@ -844,7 +836,7 @@ fn grader_of(
     if !graders.is_dir() {
         return Ok(None);
     }
-    let programs: Vec<std::path::PathBuf> = sorted_entries(&graders)?
+    let programs: Vec<PathBuf> = sorted_entries(&graders)?
         .into_iter()
         .filter(|p| !file_name(p).starts_with('.'))
         .collect();
@@ -948,7 +940,7 @@ fn legacy_tree(
     let testdata = folder.join("testdata.yaml");
     let config = if testdata.is_file() {
         super::check_inside(root, &testdata)?;
-        let yaml = read_yaml_with_constants(&testdata, constants)?;
+        let yaml = yaml::read_with_constants(&testdata, constants)?;
         serde_norway::from_value(yaml)
             .map_err(|e| invalid(&testdata, format!("its scoring keys cannot be read: {e}")))?
     } else {
@@ -961,7 +953,7 @@ fn legacy_tree(
         .into_owned();
     // (file name, item): subfolders that hold cases, and the cases right in this folder.
     let mut entries: Vec<(String, KattisItem)> = Vec::new();
-    let children: Vec<std::path::PathBuf> = if folder == data {
+    let children: Vec<PathBuf> = if folder == data {
         ["sample", "secret"]
             .iter()
             .map(|p| data.join(p))
@@ -1009,7 +1001,7 @@ struct Walk<'a> {
     /// What the folder being walked holds: cases to judge, or data that checks validators.
     kind: Option<DataCheckKind>,
     /// The canonical folders from `data/` down to the one being read.
-    ancestors: Vec<std::path::PathBuf>,
+    ancestors: Vec<PathBuf>,
     entries: usize,
     cases: Vec<Case>,
     groups: Vec<Group>,
@@ -1084,7 +1076,7 @@ impl Walk<'_> {
         let Some(yaml_file) = beside(self.root, entry, "yaml")? else {
             return Ok(group.clone());
         };
-        let yaml = read_yaml_with_constants(&yaml_file, self.constants)?;
+        let yaml = yaml::read_with_constants(&yaml_file, self.constants)?;
         if !yaml.is_mapping() {
             return Err(invalid(
                 &yaml_file,
@@ -1109,7 +1101,7 @@ impl Walk<'_> {
         let flags = self.case_flags(entry, group)?;
         let root = self.root;
         let beside = |extension: &str| beside(root, entry, extension);
-        let needs = |extension: &str, why: &str| -> Result<std::path::PathBuf, PackageError> {
+        let needs = |extension: &str, why: &str| -> Result<PathBuf, PackageError> {
             beside(extension)?.ok_or_else(|| {
                 invalid(
                     entry,
@@ -1180,11 +1172,7 @@ impl Walk<'_> {
 }
 
 /// The file beside a case's input with `extension`, if there is one inside the package.
-fn beside(
-    root: &Path,
-    entry: &Path,
-    extension: &str,
-) -> Result<Option<std::path::PathBuf>, PackageError> {
+fn beside(root: &Path, entry: &Path, extension: &str) -> Result<Option<PathBuf>, PackageError> {
     let path = entry.with_extension(extension);
     super::check_inside(root, &path)?;
     Ok(path.is_file().then_some(path))

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::check::package::{OutputValidator, PackageChecker};
 use crate::check::Checker;
 use crate::compile::Language;
 use crate::config::{Config, Problem};
@@ -126,14 +127,19 @@ pub fn load(
         program.feedback = feedback;
         program
     };
+    let judged_by = |passes, validator, groups| {
+        Checker::Package(std::sync::Arc::new(PackageChecker {
+            passes,
+            validator,
+            groups,
+        }))
+    };
     let checker = match &package.validation {
-        Validation::Default => {
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Default,
-                groups: output_groups(&package),
-            }))
-        }
+        Validation::Default => judged_by(
+            package.passes,
+            OutputValidator::Default,
+            output_groups(&package),
+        ),
         Validation::Custom(source) if package.interaction == Interaction::Validator => {
             let built = super::build::build(source, &languages, None)?;
             interactor = Some(package_interactor(
@@ -142,46 +148,30 @@ pub fn load(
                 None,
             ));
             // Never consulted: the interactor's exit code is the judgement.
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Default,
-                groups: output_groups(&package),
-            }))
+            judged_by(
+                package.passes,
+                OutputValidator::Default,
+                output_groups(&package),
+            )
         }
         Validation::Custom(source) => {
             let built = super::build::build(source, &languages, None)?;
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Custom(program_of(
-                    &built,
-                    &source.name,
-                )),
-                groups: output_groups(&package),
-            }))
+            let validator = OutputValidator::Custom(program_of(&built, &source.name));
+            judged_by(package.passes, validator, output_groups(&package))
         }
         Validation::Testlib { program, include } => {
             let built = super::build::build(program, &languages, Some(include))?;
-            Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-                passes: package.passes,
-                validator: crate::check::package::OutputValidator::Testlib(
-                    built.package_program(&program.name),
-                ),
-                groups: Vec::new(),
-            }))
+            let validator = OutputValidator::Testlib(built.package_program(&program.name));
+            judged_by(package.passes, validator, Vec::new())
         }
         Validation::Builtin(checker) => checker.clone(),
         Validation::Cms {
             program: source,
             include,
-        } => Checker::Package(std::sync::Arc::new(crate::check::package::PackageChecker {
-            passes: None,
-            validator: crate::check::package::OutputValidator::Cms(cms_checker(
-                source,
-                &languages,
-                include.as_deref(),
-            )?),
-            groups: Vec::new(),
-        })),
+        } => {
+            let checker = cms_checker(source, &languages, include.as_deref())?;
+            judged_by(None, OutputValidator::Cms(checker), Vec::new())
+        }
     };
     if let Interaction::Testlib { program, include } = &package.interaction {
         let built = super::build::build(program, &languages, Some(include))?;

@@ -168,15 +168,16 @@ fn scoring(
         });
     }
     // Every test is a case, in order (a missing one was refused before).
-    let mut scored = Vec::new();
-    for (number, (test, case)) in tests.iter().zip(cases).enumerate() {
-        scored.push(PolygonTest {
-            name: case.name.clone(),
-            group: test.attribute("group").map(str::to_string),
-            points: points(*test, &format!("test {}", number + 1))?,
-            sample: test.attribute("sample") == Some("true"),
-        });
-    }
+    let scored = (tests.iter().zip(cases).enumerate())
+        .map(|(number, (test, case))| {
+            Ok(PolygonTest {
+                name: case.name.clone(),
+                group: test.attribute("group").map(str::to_string),
+                points: points(*test, &format!("test {}", number + 1))?,
+                sample: test.attribute("sample") == Some("true"),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     // Polygon writes `points="0.0"` on every test of some problems that give none.
     if groups.is_empty() && scored.iter().all(|t| t.points.unwrap_or(0.0) == 0.0) {
         return Ok(None);
@@ -568,6 +569,24 @@ impl Paths<'_> {
     fn program(&self, path: PathBuf) -> SourceProgram {
         SourceProgram::in_package(self.root, path, &[])
     }
+
+    /// The testlib program `source` (the checker, the interactor: `what`) and the folder of
+    /// the `testlib.h` it is built with, which the package must have.
+    fn testlib_program(
+        &self,
+        source: PathBuf,
+        what: &str,
+    ) -> Result<(SourceProgram, PathBuf), PackageError> {
+        let include = self.header_folder(&source)?.ok_or_else(|| {
+            invalid(
+                &source,
+                format!(
+                    "the {what} needs `testlib.h`, which the package does not have in `files/`"
+                ),
+            )
+        })?;
+        Ok((self.program(source), include))
+    }
 }
 
 /// The checker: a `std::` one as the judge's own, any other built from its source with the
@@ -580,16 +599,8 @@ fn checker_of(assets: Option<Node<'_, '_>>, paths: &Paths<'_>) -> Result<Validat
     match (mapped, paths.source_of(checker)?) {
         (Some(builtin), _) => Ok(Validation::Builtin(builtin)),
         (None, Some(source)) if source.is_file() => {
-            let header_folder = paths.header_folder(&source)?.ok_or_else(|| {
-                invalid(
-                    &source,
-                    "the checker needs `testlib.h`, which the package does not have in `files/`",
-                )
-            })?;
-            Ok(Validation::Testlib {
-                program: paths.program(source),
-                include: header_folder,
-            })
+            let (program, include) = paths.testlib_program(source, "checker")?;
+            Ok(Validation::Testlib { program, include })
         }
         (None, source) => Err(invalid(
             paths.xml,
@@ -612,16 +623,8 @@ fn interactor_of(
     };
     match paths.source_of(node)? {
         Some(source) if source.is_file() => {
-            let include = paths.header_folder(&source)?.ok_or_else(|| {
-                invalid(
-                    &source,
-                    "the interactor needs `testlib.h`, which the package does not have in `files/`",
-                )
-            })?;
-            Ok(super::Interaction::Testlib {
-                program: paths.program(source),
-                include,
-            })
+            let (program, include) = paths.testlib_program(source, "interactor")?;
+            Ok(super::Interaction::Testlib { program, include })
         }
         source => Err(invalid(
             paths.xml,
@@ -675,19 +678,13 @@ fn solutions_of(
             .display()
             .to_string();
         let expected = expected_of_tag(tag);
-        submissions.push(PackageSubmission {
-            name: format!("{shown} ({tag})"),
+        // Polygon's tags say nothing of scores.
+        submissions.push(PackageSubmission::judged(
+            format!("{shown} ({tag})"),
             path,
-            // Polygon's tags say nothing of scores.
-            expected_score: None,
-            for_time_limit: if expected == Expected::One(Verdict::Accepted) {
-                super::expectations::TimeLimitUse::Lower
-            } else {
-                super::expectations::TimeLimitUse::Neither
-            },
             expected,
-            lower_bound_cases: Vec::new(),
-        });
+            None,
+        ));
     }
     Ok(submissions)
 }

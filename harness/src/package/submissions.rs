@@ -28,6 +28,31 @@ pub struct PackageSubmission {
     pub lower_bound_cases: Vec<super::expectations::Glob>,
 }
 
+impl PackageSubmission {
+    /// A submission of a CMS, TPS or Polygon package: what it must get and score, its times
+    /// bounding the limit from below when it must be accepted (every case's).
+    pub(super) fn judged(
+        name: String,
+        path: PathBuf,
+        expected: Expected,
+        expected_score: Option<crate::score::ExpectedScore>,
+    ) -> PackageSubmission {
+        let for_time_limit = if expected == Expected::One(Verdict::Accepted) {
+            TimeLimitUse::Lower
+        } else {
+            TimeLimitUse::Neither
+        };
+        PackageSubmission {
+            path,
+            name,
+            expected,
+            expected_score,
+            for_time_limit,
+            lower_bound_cases: Vec::new(),
+        }
+    }
+}
+
 pub use crate::package::expected::Skipped;
 
 const FAILURES: [Verdict; 5] = [

@@ -341,26 +341,16 @@ fn tests_of(root: &Path, output_only: bool) -> Result<(Vec<Case>, Vec<Subtask>),
             ));
         }
     }
-    let mut cases = Vec::new();
-    for name in subtasks.iter().flat_map(|s| &s.tests) {
-        let input = root.join(format!("tests/{name}.in"));
-        let answer = root.join(format!("tests/{name}.out"));
-        for file in [&input, &answer] {
-            super::check_inside(root, file)?;
-            if !file.is_file() {
-                return Err(invalid(
-                    file,
-                    "missing: `gen/data` names this test (hint: `tps gen` writes `tests/`; the harness does not run TPS's generators)",
-                ));
-            }
-        }
-        cases.push(Case {
-            name: name.clone(),
-            input,
-            answer,
-            args: Vec::new(),
-        });
-    }
+    let missing = || {
+        "missing: `gen/data` names this test (hint: `tps gen` writes `tests/`; the harness does not run TPS's generators)".to_string()
+    };
+    let cases = (subtasks.iter().flat_map(|s| &s.tests))
+        .map(|name| {
+            let input = root.join(format!("tests/{name}.in"));
+            let answer = root.join(format!("tests/{name}.out"));
+            super::cms::case_in(root, name.clone(), input, answer, missing)
+        })
+        .collect::<Result<_, _>>()?;
     Ok((cases, subtasks))
 }
 
@@ -419,30 +409,16 @@ fn graders_of(
     if has_grader == Some(false) {
         return Ok(graders);
     }
+    let header = |entry: &Path| {
+        matches!(
+            entry.extension().and_then(|e| e.to_str()),
+            Some("h" | "hpp")
+        )
+    };
     for (folder, code, extension) in GRADERS {
         let dir = root.join("grader").join(folder);
-        let grader = dir.join(format!("{grader_name}.{extension}"));
-        if !grader.is_file() {
-            continue;
-        }
-        super::check_inside(root, &grader)?;
-        graders.sources.push((code.to_string(), grader));
-        for entry in super::sorted_entries(&dir)? {
-            let header = matches!(
-                entry.extension().and_then(|e| e.to_str()),
-                Some("h" | "hpp")
-            );
-            if header
-                && entry.is_file()
-                && !graders
-                    .files
-                    .iter()
-                    .any(|f| file_name(f) == file_name(&entry))
-            {
-                super::check_inside(root, &entry)?;
-                graders.files.push(entry);
-            }
-        }
+        let language = [(extension, code)];
+        super::cms::graders_in(root, &dir, grader_name, &language, header, &mut graders)?;
     }
     if has_grader == Some(true) && graders.sources.is_empty() {
         return Err(invalid(
@@ -520,19 +496,12 @@ fn solutions_of(
             ),
             Some(solution) => expected_of(solution, subtasks, &json_path, &file)?,
         };
-        let lower = expected == Expected::One(Verdict::Accepted);
-        submissions.push(super::PackageSubmission {
-            name: format!("solution/{file}"),
-            path: entry,
+        submissions.push(super::PackageSubmission::judged(
+            format!("solution/{file}"),
+            entry,
             expected,
             expected_score,
-            for_time_limit: if lower {
-                super::expectations::TimeLimitUse::Lower
-            } else {
-                super::expectations::TimeLimitUse::Neither
-            },
-            lower_bound_cases: Vec::new(),
-        });
+        ));
     }
     Ok(submissions)
 }

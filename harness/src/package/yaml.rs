@@ -2,13 +2,13 @@
 //! cheap pass before the parser sees the text. libyaml (under serde_norway) takes minutes on
 //! 200,000 nested brackets before serde's own recursion limit is reached, ignoring Ctrl-C.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_norway::Value;
 
 use super::FileError;
 use super::PackageError;
+use crate::compile::submit::read_at_most;
 
 /// Larger than any package's YAML (BAPCtools' generators.yaml of a big problem is tens of KiB).
 pub const MAX_BYTES: u64 = 4 << 20;
@@ -54,11 +54,7 @@ fn read_transformed(
 ) -> Result<Value, PackageError> {
     let read_error = super::cannot_read(path);
     let file = std::fs::File::open(path).map_err(read_error)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_error)?;
-    if bytes.len() as u64 > MAX_BYTES {
+    let Some(bytes) = read_at_most(file, MAX_BYTES).map_err(read_error)? else {
         return Err(super::invalid(
             path,
             format!(
@@ -66,7 +62,7 @@ fn read_transformed(
                 MAX_BYTES >> 20
             ),
         ));
-    }
+    };
     let text = String::from_utf8(bytes)
         .map_err(|error| super::invalid(path, format!("not UTF-8 text: {error}")))?;
     let text = transform(&text)?;

@@ -49,10 +49,10 @@ impl Session {
                 .collect(),
         };
         // Every name is checked before anything is built or run.
-        let mut planned = Vec::new();
-        for problem in &problems {
-            planned.push(gen::plan(problem)?);
-        }
+        let planned: Vec<_> = problems
+            .iter()
+            .map(|p| gen::plan(p))
+            .collect::<Result<_, _>>()?;
         build_first(&config, request.no_build)?;
         let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -85,11 +85,12 @@ impl Session {
             HumanOptions::default(),
             Vec::new(),
             |on_event| {
-                let mut reports = Vec::new();
-                for (unit, problem) in problems.iter().enumerate() {
-                    reports.push(gen::generate(&config, problem, unit, mode, jobs, on_event)?);
-                }
-                Ok(reports)
+                (problems.iter().enumerate())
+                    .map(|(unit, problem)| {
+                        gen::generate(&config, problem, unit, mode, jobs, on_event)
+                            .map_err(Into::into)
+                    })
+                    .collect::<Result<Vec<_>>>()
             },
         )?;
         let changed: usize = reports.iter().map(|r| r.changed.len()).sum();
