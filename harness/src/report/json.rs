@@ -11,7 +11,7 @@ use crate::event::{Command, StressResult, Stressed};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
-use crate::report::calibrate::{CalibrateJson, ProblemCalibrationJson};
+use crate::report::calibrate::CalibrateJson;
 use crate::report::record::{Exporter, Record, Recorded};
 use crate::report::stress::{StressJson, StressSummary};
 use crate::results::case::RAN;
@@ -484,9 +484,7 @@ impl Exporter for Json {
             }
             Command::Calibrate { repeat } => {
                 let problems = record.results().filter_map(|r| match r {
-                    Recorded::Calibrated { calibration, .. } => {
-                        Some(ProblemCalibrationJson::from(calibration))
-                    }
+                    Recorded::Calibrated { calibration, .. } => Some(calibration),
                     Recorded::Judged(_) | Recorded::Verified(_) | Recorded::Stressed(_) => None,
                 });
                 let document = CalibrateJson {
