@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
+use crate::author::stress::{Failing, Kept, Rerun};
 use crate::case::partition::Partition;
 use crate::event::{Command, StressResult, Stressed};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
@@ -17,31 +18,24 @@ use crate::report::calibrate::CalibrateJson;
 use crate::report::record::{Exporter, Record, Recorded};
 use crate::report::stress::StressSummary;
 use crate::results::case::RAN;
+use crate::results::submission::SubmissionScore;
 use crate::sandbox::run::Limits;
+use crate::score::GroupScore;
 use crate::verdict::Verdict;
 
 /// One group (subtask) of a scored submission.
-#[derive(Debug, Serialize)]
-pub struct GroupJson {
-    pub name: String,
-    /// What it scored; null when it was not judged (a failed dependency, an earlier stop).
-    pub score: Option<f64>,
-    pub max_score: Option<f64>,
-    /// Its verdict; null when it was not judged.
-    pub verdict: Option<&'static str>,
-    /// The case that decided a verdict other than AC.
-    pub first_failure: Option<String>,
-}
-
-impl From<&crate::score::GroupScore> for GroupJson {
-    fn from(group: &crate::score::GroupScore) -> Self {
-        GroupJson {
-            name: group.name.clone(),
-            score: group.score.map(json_score),
-            max_score: group.max_score.map(json_score),
-            verdict: group.verdict.map(Verdict::as_str),
-            first_failure: group.first_failure.clone(),
-        }
+impl Serialize for GroupScore {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("GroupScore", 5)?;
+        json.serialize_field("name", &self.name)?;
+        // What it scored; null when it was not judged (a failed dependency, an earlier stop).
+        json.serialize_field("score", &self.score.map(json_score))?;
+        json.serialize_field("max_score", &self.max_score.map(json_score))?;
+        // Its verdict; null when it was not judged.
+        json.serialize_field("verdict", &self.verdict.map(Verdict::as_str))?;
+        // The case that decided a verdict other than AC.
+        json.serialize_field("first_failure", &self.first_failure)?;
+        json.end()
     }
 }
 
@@ -52,7 +46,7 @@ fn json_score(score: f64) -> f64 {
 
 /// Writes `value` as the field `key`, or leaves the field out when it is `None` (what
 /// `skip_serializing_if = "Option::is_none"` does for a derived document).
-pub(super) fn field_if<S: SerializeStruct, T: Serialize>(
+fn field_if<S: SerializeStruct, T: Serialize>(
     json: &mut S,
     key: &'static str,
     value: Option<T>,
@@ -142,7 +136,9 @@ impl From<&Limits> for LimitsJson {
 
 /// How many cases got each verdict, keyed by code (`"AC": 12`, `"ran": 1` for those nothing
 /// checked); verdicts with no case are left out.
-pub fn verdict_counts(outcomes: &[CaseOutcome]) -> BTreeMap<&'static str, usize> {
+pub fn verdict_counts<'a>(
+    outcomes: impl IntoIterator<Item = &'a CaseOutcome>,
+) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for outcome in outcomes {
         *counts.entry(outcome.code()).or_insert(0) += 1;
@@ -242,17 +238,11 @@ impl<'a> SuiteJson<'a> {
                     accepted
                 },
             );
-        let mut counts = BTreeMap::new();
-        for problem in &problems {
-            for (verdict, count) in &problem.counts {
-                *counts.entry(*verdict).or_insert(0) += count;
-            }
-        }
         SuiteJson {
             verdict,
             run,
             case_count: problems.iter().map(|p| p.cases.len()).sum(),
-            counts,
+            counts: verdict_counts(problems.iter().flat_map(|p| p.cases)),
             time_sensitive_count: problems.iter().map(|p| p.time_sensitive_count).sum(),
             problems,
         }
@@ -294,7 +284,7 @@ pub struct SubmissionJson<'a> {
     pub max_score: Option<Option<f64>>,
     /// Scored problems only: each group, parents before their children.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub groups: Option<Vec<GroupJson>>,
+    pub groups: Option<&'a [GroupScore]>,
     pub cases: &'a [CaseOutcome],
 }
 
@@ -324,10 +314,7 @@ impl<'a> From<&'a SubmissionReport> for SubmissionJson<'a> {
             run: RunJson::new(report.jobs, None, report.elapsed),
             score: report.score.as_ref().map(|s| s.score().map(json_score)),
             max_score: report.score.as_ref().map(|s| s.max_score().map(json_score)),
-            groups: report
-                .score
-                .as_ref()
-                .map(|s| s.groups().iter().map(GroupJson::from).collect()),
+            groups: report.score.as_ref().map(SubmissionScore::groups),
             cases: &report.outcomes,
         }
     }
@@ -381,31 +368,29 @@ pub struct VerifyJson<'a> {
     pub run: RunJson,
     pub submissions: Vec<VerifiedJson<'a>>,
     /// Stored submissions not judged here (a language this machine lacks), with why.
-    pub skipped: Vec<SkippedJson>,
+    pub skipped: &'a [Skipped],
 }
 
-#[derive(Debug, Serialize)]
-pub struct SkippedJson {
-    pub name: String,
-    pub reason: String,
+/// A stored submission not judged here, with why.
+impl Serialize for Skipped {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("Skipped", 2)?;
+        json.serialize_field("name", &self.name)?;
+        json.serialize_field("reason", &self.reason)?;
+        json.end()
+    }
 }
 
 impl<'a> VerifyJson<'a> {
     /// The verify of these stored submissions, in this order.
-    pub fn new(submissions: Vec<VerifiedJson<'a>>, skipped: &[Skipped], run: RunJson) -> Self {
+    pub fn new(submissions: Vec<VerifiedJson<'a>>, skipped: &'a [Skipped], run: RunJson) -> Self {
         let mismatches = submissions.iter().filter(|s| !s.ok).count();
         VerifyJson {
             ok: mismatches == 0,
             mismatches,
             run,
             submissions,
-            skipped: skipped
-                .iter()
-                .map(|s| SkippedJson {
-                    name: s.name.clone(),
-                    reason: s.reason.clone(),
-                })
-                .collect(),
+            skipped,
         }
     }
 }
@@ -492,5 +477,128 @@ fn stress_document(out: &mut dyn Write, stressed: &Stressed, reproduce: &str) ->
                 command: reproduce,
             },
         ),
+    }
+}
+
+/// `--format json`: one document, field names stable for scripts.
+impl Serialize for StressSummary<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.report;
+        let found = report.found.as_ref();
+        let minimal: Option<&Failing> = found.map(|f| &f.minimal);
+        let mut json = serializer.serialize_struct("StressSummary", 26)?;
+        json.serialize_field("problem", &report.problem)?;
+        json.serialize_field("submission", &self.submission.display().to_string())?;
+        json.serialize_field("language", self.language)?;
+        json.serialize_field("found", &found.is_some())?;
+        json.serialize_field("iterations", &report.iterations)?;
+        // Inputs seen before in the run, given the reference's earlier answer (the
+        // submission ran on them all the same).
+        json.serialize_field("answers_reused", &report.answers_reused)?;
+        // Workers that judged inputs at once (`-j`).
+        json.serialize_field("jobs", &report.jobs)?;
+        json.serialize_field("first_seed", &report.first_seed)?;
+        // The failing input's seed, or the first seed when nothing failed.
+        json.serialize_field("seed", &found.map_or(report.first_seed, |f| f.seed))?;
+        let outcome = minimal.map(|m| &m.outcome);
+        json.serialize_field("verdict", &outcome.map(|o| o.verdict.as_str()))?;
+        json.serialize_field("reason", &outcome.map(|o| &o.reason))?;
+        json.serialize_field("input", &minimal.map(|m| text(&m.input)))?;
+        json.serialize_field("expected", &minimal.map(|m| text(&m.expected)))?;
+        // What the submission printed (kept for wrong answers only).
+        json.serialize_field("output", &minimal.and_then(|m| m.output().map(text)))?;
+        json.serialize_field("stderr", &outcome.map(|o| &o.stderr_tail))?;
+        let original = found.map(|f| &f.original);
+        json.serialize_field("original_input", &original.map(|o| text(&o.input)))?;
+        let original_verdict = original.map(|o| o.outcome.verdict.as_str());
+        json.serialize_field("original_verdict", &original_verdict)?;
+        json.serialize_field("shrink", &found.map(|f| f.shrink.as_str()))?;
+        // `built-in` (the token shrinker) or `command` (the problem's shrink command).
+        let shrinker = found.map(|f| {
+            if f.builtin_shrinker {
+                "built-in"
+            } else {
+                "command"
+            }
+        });
+        json.serialize_field("shrinker", &shrinker)?;
+        let steps = found.map_or(&[][..], |f| &f.steps);
+        let steps: Vec<StepJson> = steps.iter().map(StepJson::from).collect();
+        json.serialize_field("shrink_steps", &steps)?;
+        json.serialize_field("candidates_tried", &found.map_or(0, |f| f.tried))?;
+        // Shrink candidates met again (the same bytes), answered from memory rather than run.
+        json.serialize_field("candidates_remembered", &found.map_or(0, |f| f.remembered))?;
+        json.serialize_field("elapsed_ms", &(report.elapsed.as_millis() as u64))?;
+        json.serialize_field("saved", &self.saved.map(|a| &a.name))?;
+        // Where the first and the smallest failing inputs were written: only when shrinking
+        // was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
+        // `interrupted`).
+        let kept = found.and_then(|f| f.kept.as_ref()).map(KeptJson::from);
+        field_if(&mut json, "kept", kept)?;
+        // The failing input run again sanitized (`--sanitize` only).
+        let sanitized = found.and_then(|f| f.sanitized.as_ref());
+        field_if(&mut json, "sanitized", sanitized.map(SanitizedJson::from))?;
+        json.end()
+    }
+}
+
+/// What the sanitized build did on the failing input.
+#[derive(Debug, Serialize)]
+struct SanitizedJson {
+    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
+    verdict: &'static str,
+    reason: String,
+}
+
+#[derive(Debug, Serialize)]
+struct KeptJson {
+    first: String,
+    smallest: String,
+}
+
+#[derive(Debug, Serialize)]
+struct StepJson {
+    input: String,
+    verdict: &'static str,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl From<&Failing> for StepJson {
+    fn from(step: &Failing) -> Self {
+        let verdict = step.outcome.verdict.as_str();
+        StepJson {
+            input: text(&step.input),
+            verdict,
+        }
+    }
+}
+
+impl From<&Kept> for KeptJson {
+    fn from(kept: &Kept) -> Self {
+        let first = kept.first.display().to_string();
+        KeptJson {
+            first,
+            smallest: kept.smallest.display().to_string(),
+        }
+    }
+}
+
+impl From<&Rerun> for SanitizedJson {
+    fn from(rerun: &Rerun) -> Self {
+        let (verdict, reason) = match rerun {
+            Rerun::Failed(outcome) => (outcome.verdict, outcome.reason.clone()),
+            Rerun::Passed => (
+                Verdict::Accepted,
+                "the sanitizers saw nothing wrong on this input".to_string(),
+            ),
+            Rerun::NotBuilt(message) => (Verdict::CompileError, message.clone()),
+        };
+        SanitizedJson {
+            verdict: verdict.as_str(),
+            reason,
+        }
     }
 }

@@ -4,15 +4,11 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use serde::ser::{SerializeStruct, Serializer};
-use serde::Serialize;
-
 use super::excerpt::write_excerpt;
-use super::json::field_if;
 use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
-use crate::author::stress::{Failing, Kept, Rerun, ShrinkStatus, StressReport};
+use crate::author::stress::{Rerun, ShrinkStatus, StressReport};
 use crate::text::{cut, plural, tail_lines};
 use crate::units::{format_bytes, format_duration, format_time_limit};
 use crate::verdict::Verdict;
@@ -326,133 +322,10 @@ pub fn one_line(bytes: &[u8]) -> String {
     }
 }
 
-/// `--format json`: one document, field names stable for scripts.
-impl Serialize for StressSummary<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let report = self.report;
-        let found = report.found.as_ref();
-        let minimal: Option<&Failing> = found.map(|f| &f.minimal);
-        let mut json = serializer.serialize_struct("StressSummary", 26)?;
-        json.serialize_field("problem", &report.problem)?;
-        json.serialize_field("submission", &self.submission.display().to_string())?;
-        json.serialize_field("language", self.language)?;
-        json.serialize_field("found", &found.is_some())?;
-        json.serialize_field("iterations", &report.iterations)?;
-        // Inputs seen before in the run, given the reference's earlier answer (the
-        // submission ran on them all the same).
-        json.serialize_field("answers_reused", &report.answers_reused)?;
-        // Workers that judged inputs at once (`-j`).
-        json.serialize_field("jobs", &report.jobs)?;
-        json.serialize_field("first_seed", &report.first_seed)?;
-        // The failing input's seed, or the first seed when nothing failed.
-        json.serialize_field("seed", &found.map_or(report.first_seed, |f| f.seed))?;
-        let outcome = minimal.map(|m| &m.outcome);
-        json.serialize_field("verdict", &outcome.map(|o| o.verdict.as_str()))?;
-        json.serialize_field("reason", &outcome.map(|o| &o.reason))?;
-        json.serialize_field("input", &minimal.map(|m| text(&m.input)))?;
-        json.serialize_field("expected", &minimal.map(|m| text(&m.expected)))?;
-        // What the submission printed (kept for wrong answers only).
-        json.serialize_field("output", &minimal.and_then(|m| m.output().map(text)))?;
-        json.serialize_field("stderr", &outcome.map(|o| &o.stderr_tail))?;
-        let original = found.map(|f| &f.original);
-        json.serialize_field("original_input", &original.map(|o| text(&o.input)))?;
-        let original_verdict = original.map(|o| o.outcome.verdict.as_str());
-        json.serialize_field("original_verdict", &original_verdict)?;
-        json.serialize_field("shrink", &found.map(|f| f.shrink.as_str()))?;
-        // `built-in` (the token shrinker) or `command` (the problem's shrink command).
-        let shrinker = found.map(|f| {
-            if f.builtin_shrinker {
-                "built-in"
-            } else {
-                "command"
-            }
-        });
-        json.serialize_field("shrinker", &shrinker)?;
-        let steps = found.map_or(&[][..], |f| &f.steps);
-        let steps: Vec<StepJson> = steps.iter().map(StepJson::from).collect();
-        json.serialize_field("shrink_steps", &steps)?;
-        json.serialize_field("candidates_tried", &found.map_or(0, |f| f.tried))?;
-        // Shrink candidates met again (the same bytes), answered from memory rather than run.
-        json.serialize_field("candidates_remembered", &found.map_or(0, |f| f.remembered))?;
-        json.serialize_field("elapsed_ms", &(report.elapsed.as_millis() as u64))?;
-        json.serialize_field("saved", &self.saved.map(|a| &a.name))?;
-        // Where the first and the smallest failing inputs were written: only when shrinking
-        // was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
-        // `interrupted`).
-        let kept = found.and_then(|f| f.kept.as_ref()).map(KeptJson::from);
-        field_if(&mut json, "kept", kept)?;
-        // The failing input run again sanitized (`--sanitize` only).
-        let sanitized = found.and_then(|f| f.sanitized.as_ref());
-        field_if(&mut json, "sanitized", sanitized.map(SanitizedJson::from))?;
-        json.end()
-    }
-}
-
-/// What the sanitized build did on the failing input.
-#[derive(Debug, Serialize)]
-struct SanitizedJson {
-    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
-    verdict: &'static str,
-    reason: String,
-}
-
-#[derive(Debug, Serialize)]
-struct KeptJson {
-    first: String,
-    smallest: String,
-}
-
-#[derive(Debug, Serialize)]
-struct StepJson {
-    input: String,
-    verdict: &'static str,
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-impl From<&Failing> for StepJson {
-    fn from(step: &Failing) -> Self {
-        let verdict = step.outcome.verdict.as_str();
-        StepJson {
-            input: text(&step.input),
-            verdict,
-        }
-    }
-}
-
-impl From<&Kept> for KeptJson {
-    fn from(kept: &Kept) -> Self {
-        let first = kept.first.display().to_string();
-        KeptJson {
-            first,
-            smallest: kept.smallest.display().to_string(),
-        }
-    }
-}
-
-impl From<&Rerun> for SanitizedJson {
-    fn from(rerun: &Rerun) -> Self {
-        let (verdict, reason) = match rerun {
-            Rerun::Failed(outcome) => (outcome.verdict, outcome.reason.clone()),
-            Rerun::Passed => (
-                Verdict::Accepted,
-                "the sanitizers saw nothing wrong on this input".to_string(),
-            ),
-            Rerun::NotBuilt(message) => (Verdict::CompileError, message.clone()),
-        };
-        SanitizedJson {
-            verdict: verdict.as_str(),
-            reason,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::author::stress::Found;
+    use crate::author::stress::{Failing, Found};
     use crate::results::case::CaseOutcome;
 
     fn failing(input: &str) -> Failing {
