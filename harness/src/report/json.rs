@@ -290,19 +290,12 @@ pub struct SubmissionJson<'a> {
 
 impl<'a> From<&'a SubmissionReport> for SubmissionJson<'a> {
     fn from(report: &'a SubmissionReport) -> Self {
+        let language = report.language.as_ref();
         SubmissionJson {
             problem: report.problem.clone(),
             submission: report.source.display().to_string(),
-            language: report
-                .language
-                .as_ref()
-                .map(|l| l.id.clone())
-                .unwrap_or_default(),
-            language_name: report
-                .language
-                .as_ref()
-                .map(|l| l.name.clone())
-                .unwrap_or_default(),
+            language: language.map(|l| l.id.clone()).unwrap_or_default(),
+            language_name: language.map(|l| l.name.clone()).unwrap_or_default(),
             verdict: report.verdict_code(),
             first_failure: report.first_failure().map(|o| o.case.clone()),
             compile: &report.compile,
