@@ -2,7 +2,9 @@
 //! `time-limit`) and for scripts (one JSON document).
 
 use std::io::{self, Write};
+use std::time::Duration;
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use super::style::{BOLD, DIM, GOOD, WARN};
@@ -10,6 +12,7 @@ use crate::config::edit::duration_value;
 use crate::judge::calibrate::{
     suggest_limit, LimitWrite, ProblemCalibration, ProgramTiming, Role, SlowCheck,
 };
+use crate::judge::CaseOutcome;
 use crate::units::format_duration;
 
 #[cfg(test)]
@@ -122,7 +125,7 @@ pub fn write_limit_write(
 fn write_noise(
     out: &mut dyn Write,
     slowest: &ProgramTiming,
-    within_noise: Option<(std::time::Duration, std::time::Duration)>,
+    within_noise: Option<(Duration, Duration)>,
 ) -> io::Result<()> {
     let Some(spread) = slowest.spread() else {
         return writeln!(
@@ -210,157 +213,113 @@ fn write_slow_check(out: &mut dyn Write, check: &SlowCheck, width: usize) -> io:
 
 /// `harness calibrate --format json`.
 #[derive(Debug, Serialize)]
-pub struct CalibrateJson {
+pub struct CalibrateJson<'a> {
     pub repeat: usize,
     pub jobs: usize,
-    pub problems: Vec<ProblemCalibrationJson>,
+    pub problems: Vec<&'a ProblemCalibration>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct ProblemCalibrationJson {
-    pub problem: String,
-    pub case_count: usize,
-    /// judge.toml's time limit now.
-    pub time_limit_ms: u64,
-    /// null when no accepted program passed.
-    pub suggested_time_limit_ms: Option<u64>,
-    /// The suggestion is judge.toml's own limit (within the noise of the measurement).
-    pub keeps_time_limit: bool,
-    /// The suggestion over the slowest program's time.
-    pub margin: Option<f64>,
-    /// The limits the runs' spread cannot tell from the suggestion, [lowest, highest].
-    pub within_noise_ms: Option<[u64; 2]>,
-    /// The program the suggestion comes from.
-    pub slowest_program: Option<String>,
-    pub programs: Vec<ProgramJson>,
-    pub time_limit_exceeded: Vec<SlowCheckJson>,
-    pub warnings: Vec<String>,
+/// Milliseconds, as every time in the documents is written.
+fn ms(duration: Duration) -> u64 {
+    duration.as_millis() as u64
 }
 
-#[derive(Debug, Serialize)]
-pub struct ProgramJson {
-    /// `solution`, `reference`, or `accepted/<file>`.
-    pub program: String,
-    /// `solution`, `reference` or `accepted`.
-    pub role: &'static str,
-    pub path: String,
-    /// Whether its time sets the suggestion (the reference's does not).
-    pub counts_for_limit: bool,
-    pub time_multiplier: f64,
-    /// Max over cases of the median CPU time over repeats.
-    pub slowest_ms: u64,
-    /// The same divided by the language's time multiplier.
-    pub normalized_ms: u64,
-    pub slowest_case: String,
-    /// The slowest case's CPU times over the repeats, quickest first.
-    pub slowest_case_runs_ms: Vec<u64>,
-    /// (max − min) / median of those runs; null with one run.
-    pub spread: Option<f64>,
-    pub failures: Vec<FailureJson>,
-    pub compile_error: Option<String>,
+/// One problem of `harness calibrate --format json`.
+impl Serialize for ProblemCalibration {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("ProblemCalibration", 12)?;
+        json.serialize_field("problem", &self.problem)?;
+        json.serialize_field("case_count", &self.case_count)?;
+        // judge.toml's time limit now.
+        json.serialize_field("time_limit_ms", &ms(self.current_limit))?;
+        // null when no accepted program passed.
+        json.serialize_field("suggested_time_limit_ms", &self.suggested_limit.map(ms))?;
+        // The suggestion is judge.toml's own limit (within the noise of the measurement).
+        json.serialize_field("keeps_time_limit", &self.keeps_the_limit())?;
+        // The suggestion over the slowest program's time.
+        let margin = self.margin().map(|m| (m * 100.0).round() / 100.0);
+        json.serialize_field("margin", &margin)?;
+        // The limits the runs' spread cannot tell from the suggestion, [lowest, highest].
+        let within_noise = self.within_noise.map(|(low, high)| [ms(low), ms(high)]);
+        json.serialize_field("within_noise_ms", &within_noise)?;
+        // The program the suggestion comes from.
+        json.serialize_field("slowest_program", &self.slowest().map(|p| &p.label))?;
+        json.serialize_field("programs", &self.programs)?;
+        json.serialize_field("time_limit_exceeded", &self.slow_checks)?;
+        json.serialize_field("warnings", &self.warnings())?;
+        json.end()
+    }
 }
 
-#[derive(Debug, Serialize)]
-pub struct FailureJson {
-    pub case: String,
-    pub verdict: &'static str,
-    pub reason: String,
+/// One program of a problem's `programs`.
+impl Serialize for ProgramTiming {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("ProgramTiming", 12)?;
+        // `solution`, `reference`, or `accepted/<file>`.
+        json.serialize_field("program", &self.label)?;
+        // `solution`, `reference` or `accepted`.
+        json.serialize_field("role", self.role.as_str())?;
+        json.serialize_field("path", &self.path.display().to_string())?;
+        // Whether its time sets the suggestion (the reference's does not).
+        json.serialize_field("counts_for_limit", &self.role.sets_the_limit())?;
+        json.serialize_field("time_multiplier", &self.time_multiplier)?;
+        // Max over cases of the median CPU time over repeats.
+        json.serialize_field("slowest_ms", &ms(self.slowest))?;
+        // The same divided by the language's time multiplier.
+        json.serialize_field("normalized_ms", &ms(self.normalized()))?;
+        json.serialize_field("slowest_case", &self.slowest_case)?;
+        // The slowest case's CPU times over the repeats, quickest first.
+        let runs: Vec<u64> = self.slowest_runs.iter().copied().map(ms).collect();
+        json.serialize_field("slowest_case_runs_ms", &runs)?;
+        // (max − min) / median of those runs; null with one run.
+        let spread = self.spread().map(|s| (s * 1000.0).round() / 1000.0);
+        json.serialize_field("spread", &spread)?;
+        let failures: Vec<FailureJson> = self.failures.iter().map(FailureJson::from).collect();
+        json.serialize_field("failures", &failures)?;
+        json.serialize_field("compile_error", &self.compile_error)?;
+        json.end()
+    }
 }
 
-#[derive(Debug, Serialize)]
-pub struct SlowCheckJson {
-    pub program: String,
-    pub path: String,
-    /// Under the suggested limit, stopping at the first failing case.
-    pub verdict: &'static str,
-    pub case: Option<String>,
-    /// True is bad news: a submission meant to be too slow passes.
-    pub passes: bool,
-    pub compile_error: Option<String>,
+/// A case a program failed: no more of it than what tells which and why.
+#[derive(Serialize)]
+struct FailureJson<'a> {
+    case: &'a str,
+    verdict: &'static str,
+    reason: &'a str,
 }
 
-impl CalibrateJson {
-    #[cfg(test)]
-    pub fn new(calibrations: &[ProblemCalibration], repeat: usize, jobs: usize) -> Self {
-        CalibrateJson {
-            repeat,
-            jobs,
-            problems: calibrations
-                .iter()
-                .map(ProblemCalibrationJson::from)
-                .collect(),
+impl<'a> From<&'a CaseOutcome> for FailureJson<'a> {
+    fn from(outcome: &'a CaseOutcome) -> Self {
+        let (case, reason) = (&outcome.case, &outcome.reason);
+        let verdict = outcome.verdict.as_str();
+        FailureJson {
+            case,
+            verdict,
+            reason,
         }
     }
 }
 
-impl From<&ProblemCalibration> for ProblemCalibrationJson {
-    fn from(calibration: &ProblemCalibration) -> Self {
-        problem_json(calibration)
-    }
-}
-
-fn problem_json(calibration: &ProblemCalibration) -> ProblemCalibrationJson {
-    ProblemCalibrationJson {
-        problem: calibration.problem.clone(),
-        case_count: calibration.case_count,
-        time_limit_ms: calibration.current_limit.as_millis() as u64,
-        suggested_time_limit_ms: calibration.suggested_limit.map(|l| l.as_millis() as u64),
-        keeps_time_limit: calibration.keeps_the_limit(),
-        margin: calibration.margin().map(|m| (m * 100.0).round() / 100.0),
-        within_noise_ms: calibration
-            .within_noise
-            .map(|(low, high)| [low.as_millis() as u64, high.as_millis() as u64]),
-        slowest_program: calibration.slowest().map(|p| p.label.clone()),
-        programs: calibration
-            .programs
-            .iter()
-            .map(|p| ProgramJson {
-                program: p.label.clone(),
-                role: p.role.as_str(),
-                path: p.path.display().to_string(),
-                counts_for_limit: p.role.sets_the_limit(),
-                time_multiplier: p.time_multiplier,
-                slowest_ms: p.slowest.as_millis() as u64,
-                normalized_ms: p.normalized().as_millis() as u64,
-                slowest_case: p.slowest_case.clone(),
-                slowest_case_runs_ms: p
-                    .slowest_runs
-                    .iter()
-                    .map(|run| run.as_millis() as u64)
-                    .collect(),
-                spread: p.spread().map(|s| (s * 1000.0).round() / 1000.0),
-                failures: p
-                    .failures
-                    .iter()
-                    .map(|f| FailureJson {
-                        case: f.case.clone(),
-                        verdict: f.verdict.as_str(),
-                        reason: f.reason.clone(),
-                    })
-                    .collect(),
-                compile_error: p.compile_error.clone(),
-            })
-            .collect(),
-        time_limit_exceeded: calibration
-            .slow_checks
-            .iter()
-            .map(|c| SlowCheckJson {
-                program: c.label.clone(),
-                path: c.path.display().to_string(),
-                verdict: c.verdict.as_str(),
-                case: c.case.clone(),
-                passes: c.passes(),
-                compile_error: c.compile_error.clone(),
-            })
-            .collect(),
-        warnings: calibration.warnings(),
+/// One stored `time_limit_exceeded` submission, under the suggested limit.
+impl Serialize for SlowCheck {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("SlowCheck", 6)?;
+        json.serialize_field("program", &self.label)?;
+        json.serialize_field("path", &self.path.display().to_string())?;
+        // Under the suggested limit, stopping at the first failing case.
+        json.serialize_field("verdict", self.verdict.as_str())?;
+        json.serialize_field("case", &self.case)?;
+        // True is bad news: a submission meant to be too slow passes.
+        json.serialize_field("passes", &self.passes())?;
+        json.serialize_field("compile_error", &self.compile_error)?;
+        json.end()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
-    use std::time::Duration;
 
     use super::*;
     use crate::verdict::Verdict;
@@ -432,7 +391,12 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         insta::assert_snapshot!(anstream::adapter::strip_str(&text).to_string());
 
-        let json = serde_json::to_value(CalibrateJson::new(&[calibration], 3, 1)).unwrap();
+        let json = serde_json::to_value(CalibrateJson {
+            repeat: 3,
+            jobs: 1,
+            problems: vec![&calibration],
+        })
+        .unwrap();
         let problem = &json["problems"][0];
         assert_eq!(problem["suggested_time_limit_ms"], 300);
         assert_eq!(problem["keeps_time_limit"], false);

@@ -3,80 +3,39 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::time::Duration;
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
+use crate::author::stress::{Failing, Kept, Rerun};
 use crate::case::partition::Partition;
 use crate::event::{Command, StressResult, Stressed};
-use crate::judge::submission::SubmissionReport;
+use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
-use crate::report::calibrate::{CalibrateJson, ProblemCalibrationJson};
+use crate::report::calibrate::CalibrateJson;
 use crate::report::record::{Exporter, Record, Recorded};
-use crate::report::stress::{StressJson, StressSummary};
+use crate::report::stress::StressSummary;
 use crate::results::case::RAN;
+use crate::results::submission::SubmissionScore;
 use crate::sandbox::run::Limits;
+use crate::score::GroupScore;
 use crate::verdict::Verdict;
 
-/// One judged case.
-#[derive(Debug, Serialize)]
-pub struct CaseJson {
-    pub name: String,
-    pub verdict: &'static str,
-    /// CPU time (user + sys), the one the time limit applies to.
-    pub time_ms: u64,
-    pub wall_ms: u64,
-    /// Peak resident memory.
-    pub memory_kib: u64,
-    /// Why the verdict, in one line; for AC, what the checker compared (`92 blocks`).
-    pub reason: String,
-    /// CPU time within 10% of the limit, either side.
-    pub time_sensitive: bool,
-    /// A failing case's input file (absent for accepted cases).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_path: Option<String>,
-    /// The head of a failing case's input: its first lines, each cut to a readable width.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input: Option<String>,
-    /// `input` is not the whole input.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_truncated: Option<bool>,
-    /// Interactive problems only: the dialogue and the interactor's side.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub interaction: Option<InteractionJson>,
-    /// A wrong answer that a looser checker accepts: which, and why (only then).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    /// Scored problems only, for a case with a score of its own: what it scored.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-    /// Scored problems only: what the case is worth at most.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_score: Option<f64>,
-}
-
 /// One group (subtask) of a scored submission.
-#[derive(Debug, Serialize)]
-pub struct GroupJson {
-    pub name: String,
-    /// What it scored; null when it was not judged (a failed dependency, an earlier stop).
-    pub score: Option<f64>,
-    pub max_score: Option<f64>,
-    /// Its verdict; null when it was not judged.
-    pub verdict: Option<&'static str>,
-    /// The case that decided a verdict other than AC.
-    pub first_failure: Option<String>,
-}
-
-impl From<&crate::score::GroupScore> for GroupJson {
-    fn from(group: &crate::score::GroupScore) -> Self {
-        GroupJson {
-            name: group.name.clone(),
-            score: group.score.map(json_score),
-            max_score: group.max_score.map(json_score),
-            verdict: group.verdict.map(Verdict::as_str),
-            first_failure: group.first_failure.clone(),
-        }
+impl Serialize for GroupScore {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("GroupScore", 5)?;
+        json.serialize_field("name", &self.name)?;
+        // What it scored; null when it was not judged (a failed dependency, an earlier stop).
+        json.serialize_field("score", &self.score.map(json_score))?;
+        json.serialize_field("max_score", &self.max_score.map(json_score))?;
+        // Its verdict; null when it was not judged.
+        json.serialize_field("verdict", &self.verdict.map(Verdict::as_str))?;
+        // The case that decided a verdict other than AC.
+        json.serialize_field("first_failure", &self.first_failure)?;
+        json.end()
     }
 }
 
@@ -85,55 +44,74 @@ fn json_score(score: f64) -> f64 {
     crate::score::format_score(score).parse().unwrap_or(score)
 }
 
-/// What an interactive case said, and the interactor's own numbers.
-#[derive(Debug, Serialize)]
-pub struct InteractionJson {
-    /// The dialogue in the `.interaction` form: `>` lines from the submission, `<` lines to
-    /// it; the first and last lines only, with a `… N lines left out` line between.
-    pub transcript: Vec<String>,
-    /// Lines said in all, kept or not.
-    pub lines: usize,
-    /// The interactor's own reason (judgemessage.txt, or testlib's stderr).
-    pub message: String,
-    pub interactor_time_ms: u64,
-    pub interactor_memory_kib: u64,
-}
-
-impl From<&judge::Interaction> for InteractionJson {
-    fn from(interaction: &judge::Interaction) -> Self {
-        InteractionJson {
-            transcript: interaction
-                .transcript
-                .to_interaction()
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            lines: interaction.transcript.len(),
-            message: interaction.message.clone(),
-            interactor_time_ms: interaction.interactor_cpu_time.as_millis() as u64,
-            interactor_memory_kib: interaction.interactor_peak_memory_bytes / 1024,
-        }
+/// Writes `value` as the field `key`, or leaves the field out when it is `None` (what
+/// `skip_serializing_if = "Option::is_none"` does for a derived document).
+fn field_if<S: SerializeStruct, T: Serialize>(
+    json: &mut S,
+    key: &'static str,
+    value: Option<T>,
+) -> Result<(), S::Error> {
+    match value {
+        Some(value) => json.serialize_field(key, &value),
+        None => json.skip_field(key),
     }
 }
 
-impl From<&CaseOutcome> for CaseJson {
-    fn from(outcome: &CaseOutcome) -> Self {
-        CaseJson {
-            name: outcome.case.clone(),
-            verdict: outcome.code(),
-            time_ms: outcome.cpu_time.as_millis() as u64,
-            wall_ms: outcome.wall_time.as_millis() as u64,
-            memory_kib: outcome.peak_memory_bytes / 1024,
-            reason: outcome.reason.clone(),
-            time_sensitive: outcome.time_sensitive,
-            interaction: outcome.interaction.as_ref().map(InteractionJson::from),
-            input_path: outcome.input.as_ref().map(|i| i.path.display().to_string()),
-            input: outcome.input.as_ref().map(|i| i.head.clone()),
-            input_truncated: outcome.input.as_ref().map(|i| i.truncated),
-            hint: outcome.mismatch.as_ref().and_then(|m| m.hint.clone()),
-            score: outcome.score.map(json_score),
-            max_score: outcome.max_score.map(json_score),
-        }
+/// What an interactive case said, and the interactor's own numbers.
+impl Serialize for judge::Interaction {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("Interaction", 5)?;
+        // The dialogue in the `.interaction` form: `>` lines from the submission, `<` lines
+        // to it; the first and last lines only, with a `… N lines left out` line between.
+        let transcript = self.transcript.to_interaction();
+        json.serialize_field("transcript", &transcript.lines().collect::<Vec<_>>())?;
+        // Lines said in all, kept or not.
+        json.serialize_field("lines", &self.transcript.len())?;
+        // The interactor's own reason (judgemessage.txt, or testlib's stderr).
+        json.serialize_field("message", &self.message)?;
+        let time = self.interactor_cpu_time.as_millis() as u64;
+        json.serialize_field("interactor_time_ms", &time)?;
+        let memory = self.interactor_peak_memory_bytes / 1024;
+        json.serialize_field("interactor_memory_kib", &memory)?;
+        json.end()
+    }
+}
+
+/// One judged case.
+impl Serialize for CaseOutcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("CaseOutcome", 14)?;
+        json.serialize_field("name", &self.case)?;
+        json.serialize_field("verdict", self.code())?;
+        // CPU time (user + sys), the one the time limit applies to.
+        json.serialize_field("time_ms", &(self.cpu_time.as_millis() as u64))?;
+        json.serialize_field("wall_ms", &(self.wall_time.as_millis() as u64))?;
+        // Peak resident memory.
+        json.serialize_field("memory_kib", &(self.peak_memory_bytes / 1024))?;
+        // Why the verdict, in one line; for AC, what the checker compared (`92 blocks`).
+        json.serialize_field("reason", &self.reason)?;
+        // CPU time within 10% of the limit, either side.
+        json.serialize_field("time_sensitive", &self.time_sensitive)?;
+        // A failing case's input file (absent for accepted cases); the head of its input:
+        // its first lines, each cut to a readable width; and whether that is not all of it.
+        let input = self.input.as_ref();
+        field_if(
+            &mut json,
+            "input_path",
+            input.map(|i| i.path.display().to_string()),
+        )?;
+        field_if(&mut json, "input", input.map(|i| &i.head))?;
+        field_if(&mut json, "input_truncated", input.map(|i| i.truncated))?;
+        // Interactive problems only: the dialogue and the interactor's side.
+        field_if(&mut json, "interaction", self.interaction.as_ref())?;
+        // A wrong answer that a looser checker accepts: which, and why (only then).
+        let hint = self.mismatch.as_ref().and_then(|m| m.hint.as_ref());
+        field_if(&mut json, "hint", hint)?;
+        // Scored problems only, for a case with a score of its own: what it scored; and
+        // what the case is worth at most.
+        field_if(&mut json, "score", self.score.map(json_score))?;
+        field_if(&mut json, "max_score", self.max_score.map(json_score))?;
+        json.end()
     }
 }
 
@@ -158,7 +136,9 @@ impl From<&Limits> for LimitsJson {
 
 /// How many cases got each verdict, keyed by code (`"AC": 12`, `"ran": 1` for those nothing
 /// checked); verdicts with no case are left out.
-pub fn verdict_counts(outcomes: &[CaseOutcome]) -> BTreeMap<&'static str, usize> {
+pub fn verdict_counts<'a>(
+    outcomes: impl IntoIterator<Item = &'a CaseOutcome>,
+) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for outcome in outcomes {
         *counts.entry(outcome.code()).or_insert(0) += 1;
@@ -166,13 +146,9 @@ pub fn verdict_counts(outcomes: &[CaseOutcome]) -> BTreeMap<&'static str, usize>
     counts
 }
 
-pub fn cases_json(outcomes: &[CaseOutcome]) -> Vec<CaseJson> {
-    outcomes.iter().map(CaseJson::from).collect()
-}
-
 /// One problem of `harness run`.
 #[derive(Debug, Serialize)]
-pub struct ProblemJson {
+pub struct ProblemJson<'a> {
     pub problem: String,
     pub title: String,
     pub program: String,
@@ -183,15 +159,15 @@ pub struct ProblemJson {
     pub counts: BTreeMap<&'static str, usize>,
     /// Cases whose CPU time is within 10% of the limit, either side.
     pub time_sensitive_count: usize,
-    pub cases: Vec<CaseJson>,
+    pub cases: &'a [CaseOutcome],
 }
 
 pub fn time_sensitive_count(outcomes: &[CaseOutcome]) -> usize {
     outcomes.iter().filter(|o| o.time_sensitive).count()
 }
 
-impl From<&SubmissionReport> for ProblemJson {
-    fn from(problem: &SubmissionReport) -> Self {
+impl<'a> From<&'a SubmissionReport> for ProblemJson<'a> {
+    fn from(problem: &'a SubmissionReport) -> Self {
         ProblemJson {
             problem: problem.problem.clone(),
             title: problem.title.clone(),
@@ -203,38 +179,52 @@ impl From<&SubmissionReport> for ProblemJson {
             limits: LimitsJson::from(&problem.limits),
             counts: verdict_counts(&problem.outcomes),
             time_sensitive_count: time_sensitive_count(&problem.outcomes),
-            cases: cases_json(&problem.outcomes),
+            cases: &problem.outcomes,
+        }
+    }
+}
+
+/// How a run went about it, in every document of a judging command.
+#[derive(Debug, Serialize)]
+pub struct RunJson {
+    /// Cases (or stored submissions) run at once; above 1, wall times are inflated (CPU
+    /// times, which the verdicts use, barely are).
+    pub jobs: usize,
+    /// `jobs > 1`, for readers that only want to know.
+    pub parallel: bool,
+    /// `"K/N"` when only that slice of the cases (or stored submissions) was judged
+    /// (`--partition`), else null.
+    pub partition: Option<String>,
+    pub elapsed_ms: u64,
+}
+
+impl RunJson {
+    pub fn new(jobs: usize, partition: Option<Partition>, elapsed: Duration) -> Self {
+        RunJson {
+            jobs,
+            parallel: jobs > 1,
+            partition: partition.map(|p| p.to_string()),
+            elapsed_ms: elapsed.as_millis() as u64,
         }
     }
 }
 
 /// The whole of `harness run`.
 #[derive(Debug, Serialize)]
-pub struct SuiteJson {
+pub struct SuiteJson<'a> {
     pub verdict: &'static str,
-    /// Cases run at once; above 1, wall times are inflated (CPU times, which the verdicts
-    /// use, barely are).
-    pub jobs: usize,
-    /// `jobs > 1`, for readers that only want to know.
-    pub parallel: bool,
-    /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
-    pub partition: Option<String>,
-    pub elapsed_ms: u64,
+    #[serde(flatten)]
+    pub run: RunJson,
     /// Cases judged, over every problem.
     pub case_count: usize,
     pub counts: BTreeMap<&'static str, usize>,
     pub time_sensitive_count: usize,
-    pub problems: Vec<ProblemJson>,
+    pub problems: Vec<ProblemJson<'a>>,
 }
 
-impl SuiteJson {
+impl<'a> SuiteJson<'a> {
     /// The run of these problems, in this order.
-    pub fn new(
-        problems: Vec<ProblemJson>,
-        jobs: usize,
-        partition: Option<Partition>,
-        elapsed: std::time::Duration,
-    ) -> Self {
+    pub fn new(problems: Vec<ProblemJson<'a>>, run: RunJson) -> Self {
         // The first failure; else AC, unless no problem had a case checked.
         let accepted = Verdict::Accepted.as_str();
         let verdict = problems
@@ -248,37 +238,20 @@ impl SuiteJson {
                     accepted
                 },
             );
-        let mut counts = BTreeMap::new();
-        for problem in &problems {
-            for (verdict, count) in &problem.counts {
-                *counts.entry(*verdict).or_insert(0) += count;
-            }
-        }
         SuiteJson {
             verdict,
-            jobs,
-            parallel: jobs > 1,
-            partition: partition.map(|p| p.to_string()),
-            elapsed_ms: elapsed.as_millis() as u64,
+            run,
             case_count: problems.iter().map(|p| p.cases.len()).sum(),
-            counts,
+            counts: verdict_counts(problems.iter().flat_map(|p| p.cases)),
             time_sensitive_count: problems.iter().map(|p| p.time_sensitive_count).sum(),
             problems,
         }
     }
 }
 
-/// Whether a submission compiled, and what the compiler said.
-#[derive(Debug, Serialize)]
-pub struct CompileJson {
-    pub ok: bool,
-    /// The errors for CE, the warnings otherwise; cut to a readable length.
-    pub message: String,
-}
-
 /// One submission of `harness judge`.
 #[derive(Debug, Serialize)]
-pub struct SubmissionJson {
+pub struct SubmissionJson<'a> {
     pub problem: String,
     /// The source file, as given.
     pub submission: String,
@@ -291,7 +264,7 @@ pub struct SubmissionJson {
     pub verdict: &'static str,
     /// The case that decided a verdict other than AC; null for AC and CE.
     pub first_failure: Option<String>,
-    pub compile: CompileJson,
+    pub compile: &'a CompileOutcome,
     /// With the language's time multiplier applied.
     pub limits: LimitsJson,
     pub counts: BTreeMap<&'static str, usize>,
@@ -300,12 +273,8 @@ pub struct SubmissionJson {
     pub cases_planned: usize,
     /// Cases whose CPU time is within 10% of the limit, either side.
     pub time_sensitive_count: usize,
-    /// Cases run at once; above 1, wall times are inflated (CPU times barely are).
-    pub jobs: usize,
-    pub parallel: bool,
-    /// `"K/N"` when only that slice of the cases was judged (`--partition`), else null.
-    pub partition: Option<String>,
-    pub elapsed_ms: u64,
+    #[serde(flatten)]
+    pub run: RunJson,
     /// Scored problems only: the submission's score, null when not every case it needs was
     /// judged (`--case`, `--fail-fast`, a slice of `--partition`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -315,54 +284,38 @@ pub struct SubmissionJson {
     pub max_score: Option<Option<f64>>,
     /// Scored problems only: each group, parents before their children.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub groups: Option<Vec<GroupJson>>,
-    pub cases: Vec<CaseJson>,
+    pub groups: Option<&'a [GroupScore]>,
+    pub cases: &'a [CaseOutcome],
 }
 
-impl From<&SubmissionReport> for SubmissionJson {
-    fn from(report: &SubmissionReport) -> Self {
+impl<'a> From<&'a SubmissionReport> for SubmissionJson<'a> {
+    fn from(report: &'a SubmissionReport) -> Self {
+        let language = report.language.as_ref();
         SubmissionJson {
             problem: report.problem.clone(),
             submission: report.source.display().to_string(),
-            language: report
-                .language
-                .as_ref()
-                .map(|l| l.id.clone())
-                .unwrap_or_default(),
-            language_name: report
-                .language
-                .as_ref()
-                .map(|l| l.name.clone())
-                .unwrap_or_default(),
+            language: language.map(|l| l.id.clone()).unwrap_or_default(),
+            language_name: language.map(|l| l.name.clone()).unwrap_or_default(),
             verdict: report.verdict_code(),
             first_failure: report.first_failure().map(|o| o.case.clone()),
-            compile: CompileJson {
-                ok: report.compile.ok,
-                message: report.compile.message.clone(),
-            },
+            compile: &report.compile,
             limits: LimitsJson::from(&report.limits),
             counts: verdict_counts(&report.outcomes),
             cases_planned: report.planned_cases,
             time_sensitive_count: time_sensitive_count(&report.outcomes),
-            jobs: report.jobs,
-            parallel: report.jobs > 1,
             // Only `harness judge --partition` slices one submission's cases; it says so.
-            partition: None,
-            elapsed_ms: report.elapsed.as_millis() as u64,
+            run: RunJson::new(report.jobs, None, report.elapsed),
             score: report.score.as_ref().map(|s| s.score().map(json_score)),
             max_score: report.score.as_ref().map(|s| s.max_score().map(json_score)),
-            groups: report
-                .score
-                .as_ref()
-                .map(|s| s.groups().iter().map(GroupJson::from).collect()),
-            cases: cases_json(&report.outcomes),
+            groups: report.score.as_ref().map(SubmissionScore::groups),
+            cases: &report.outcomes,
         }
     }
 }
 
 /// One stored submission of `harness verify`: the judge's fields plus what was expected.
 #[derive(Debug, Serialize)]
-pub struct VerifiedJson {
+pub struct VerifiedJson<'a> {
     /// `<problem>/<expected>/FILE`, below the submissions folder.
     pub name: String,
     /// The verdict expected (`AC`, `RE`), a label for a set (`not AC`), or `unchecked`.
@@ -378,11 +331,11 @@ pub struct VerifiedJson {
     /// The largest CPU time of any judged case.
     pub time_ms: u64,
     #[serde(flatten)]
-    pub result: SubmissionJson,
+    pub result: SubmissionJson<'a>,
 }
 
-impl From<&Verified> for VerifiedJson {
-    fn from(verified: &Verified) -> Self {
+impl<'a> From<&'a Verified> for VerifiedJson<'a> {
+    fn from(verified: &'a Verified) -> Self {
         VerifiedJson {
             name: verified.name.clone(),
             expected: verified.expected.as_str().to_string(),
@@ -400,51 +353,37 @@ impl From<&Verified> for VerifiedJson {
 
 /// The whole of `harness verify`.
 #[derive(Debug, Serialize)]
-pub struct VerifyJson {
+pub struct VerifyJson<'a> {
     /// Every stored submission got its expected verdict.
     pub ok: bool,
     pub mismatches: usize,
-    pub jobs: usize,
-    pub parallel: bool,
-    /// `"K/N"` when only that slice of the stored submissions was judged, else null.
-    pub partition: Option<String>,
-    pub elapsed_ms: u64,
-    pub submissions: Vec<VerifiedJson>,
+    #[serde(flatten)]
+    pub run: RunJson,
+    pub submissions: Vec<VerifiedJson<'a>>,
     /// Stored submissions not judged here (a language this machine lacks), with why.
-    pub skipped: Vec<SkippedJson>,
+    pub skipped: &'a [Skipped],
 }
 
-#[derive(Debug, Serialize)]
-pub struct SkippedJson {
-    pub name: String,
-    pub reason: String,
+/// A stored submission not judged here, with why.
+impl Serialize for Skipped {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut json = serializer.serialize_struct("Skipped", 2)?;
+        json.serialize_field("name", &self.name)?;
+        json.serialize_field("reason", &self.reason)?;
+        json.end()
+    }
 }
 
-impl VerifyJson {
+impl<'a> VerifyJson<'a> {
     /// The verify of these stored submissions, in this order.
-    pub fn new(
-        submissions: Vec<VerifiedJson>,
-        skipped: &[Skipped],
-        jobs: usize,
-        partition: Option<Partition>,
-        elapsed: std::time::Duration,
-    ) -> Self {
+    pub fn new(submissions: Vec<VerifiedJson<'a>>, skipped: &'a [Skipped], run: RunJson) -> Self {
         let mismatches = submissions.iter().filter(|s| !s.ok).count();
         VerifyJson {
             ok: mismatches == 0,
             mismatches,
-            jobs,
-            parallel: jobs > 1,
-            partition: partition.map(|p| p.to_string()),
-            elapsed_ms: elapsed.as_millis() as u64,
+            run,
             submissions,
-            skipped: skipped
-                .iter()
-                .map(|s| SkippedJson {
-                    name: s.name.clone(),
-                    reason: s.reason.clone(),
-                })
-                .collect(),
+            skipped,
         }
     }
 }
@@ -462,31 +401,29 @@ pub struct Json;
 impl Exporter for Json {
     fn export(&self, record: &Record) -> Option<Vec<u8>> {
         let (plan, summary) = (&record.plan, &record.summary);
-        let (jobs, partition) = (plan.jobs, plan.partition);
+        let jobs = plan.jobs;
+        let run = || RunJson::new(jobs, plan.partition, summary.elapsed);
         let mut out = Vec::new();
         let written = match &plan.command {
             Command::Run => {
                 let problems = record.judged().map(ProblemJson::from).collect();
-                let document = SuiteJson::new(problems, jobs, partition, summary.elapsed);
-                write(&mut out, &document)
+                write(&mut out, &SuiteJson::new(problems, run()))
             }
             Command::Judge => {
                 let mut document = SubmissionJson::from(record.judged().last()?);
-                document.partition = partition.map(|p| p.to_string());
+                document.run.partition = run().partition;
                 write(&mut out, &document)
             }
             Command::Verify => {
                 let submissions = record.verified().map(VerifiedJson::from).collect();
-                let skipped = &summary.skipped;
-                let document =
-                    VerifyJson::new(submissions, skipped, jobs, partition, summary.elapsed);
-                write(&mut out, &document)
+                write(
+                    &mut out,
+                    &VerifyJson::new(submissions, &summary.skipped, run()),
+                )
             }
             Command::Calibrate { repeat } => {
                 let problems = record.results().filter_map(|r| match r {
-                    Recorded::Calibrated { calibration, .. } => {
-                        Some(ProblemCalibrationJson::from(calibration))
-                    }
+                    Recorded::Calibrated { calibration, .. } => Some(calibration),
                     Recorded::Judged(_) | Recorded::Verified(_) | Recorded::Stressed(_) => None,
                 });
                 let document = CalibrateJson {
@@ -525,13 +462,136 @@ fn stress_document(out: &mut dyn Write, stressed: &Stressed, reproduce: &str) ->
         ),
         StressResult::Ran { report, saved } => write(
             out,
-            &StressJson::new(&StressSummary {
+            &StressSummary {
                 submission: &stressed.submission,
                 language: &stressed.language,
                 report,
                 saved: saved.as_ref(),
                 command: reproduce,
-            }),
+            },
         ),
+    }
+}
+
+/// `--format json`: one document, field names stable for scripts.
+impl Serialize for StressSummary<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.report;
+        let found = report.found.as_ref();
+        let minimal: Option<&Failing> = found.map(|f| &f.minimal);
+        let mut json = serializer.serialize_struct("StressSummary", 26)?;
+        json.serialize_field("problem", &report.problem)?;
+        json.serialize_field("submission", &self.submission.display().to_string())?;
+        json.serialize_field("language", self.language)?;
+        json.serialize_field("found", &found.is_some())?;
+        json.serialize_field("iterations", &report.iterations)?;
+        // Inputs seen before in the run, given the reference's earlier answer (the
+        // submission ran on them all the same).
+        json.serialize_field("answers_reused", &report.answers_reused)?;
+        // Workers that judged inputs at once (`-j`).
+        json.serialize_field("jobs", &report.jobs)?;
+        json.serialize_field("first_seed", &report.first_seed)?;
+        // The failing input's seed, or the first seed when nothing failed.
+        json.serialize_field("seed", &found.map_or(report.first_seed, |f| f.seed))?;
+        let outcome = minimal.map(|m| &m.outcome);
+        json.serialize_field("verdict", &outcome.map(|o| o.verdict.as_str()))?;
+        json.serialize_field("reason", &outcome.map(|o| &o.reason))?;
+        json.serialize_field("input", &minimal.map(|m| text(&m.input)))?;
+        json.serialize_field("expected", &minimal.map(|m| text(&m.expected)))?;
+        // What the submission printed (kept for wrong answers only).
+        json.serialize_field("output", &minimal.and_then(|m| m.output().map(text)))?;
+        json.serialize_field("stderr", &outcome.map(|o| &o.stderr_tail))?;
+        let original = found.map(|f| &f.original);
+        json.serialize_field("original_input", &original.map(|o| text(&o.input)))?;
+        let original_verdict = original.map(|o| o.outcome.verdict.as_str());
+        json.serialize_field("original_verdict", &original_verdict)?;
+        json.serialize_field("shrink", &found.map(|f| f.shrink.as_str()))?;
+        // `built-in` (the token shrinker) or `command` (the problem's shrink command).
+        let shrinker = found.map(|f| {
+            if f.builtin_shrinker {
+                "built-in"
+            } else {
+                "command"
+            }
+        });
+        json.serialize_field("shrinker", &shrinker)?;
+        let steps = found.map_or(&[][..], |f| &f.steps);
+        let steps: Vec<StepJson> = steps.iter().map(StepJson::from).collect();
+        json.serialize_field("shrink_steps", &steps)?;
+        json.serialize_field("candidates_tried", &found.map_or(0, |f| f.tried))?;
+        // Shrink candidates met again (the same bytes), answered from memory rather than run.
+        json.serialize_field("candidates_remembered", &found.map_or(0, |f| f.remembered))?;
+        json.serialize_field("elapsed_ms", &(report.elapsed.as_millis() as u64))?;
+        json.serialize_field("saved", &self.saved.map(|a| &a.name))?;
+        // Where the first and the smallest failing inputs were written: only when shrinking
+        // was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
+        // `interrupted`).
+        let kept = found.and_then(|f| f.kept.as_ref()).map(KeptJson::from);
+        field_if(&mut json, "kept", kept)?;
+        // The failing input run again sanitized (`--sanitize` only).
+        let sanitized = found.and_then(|f| f.sanitized.as_ref());
+        field_if(&mut json, "sanitized", sanitized.map(SanitizedJson::from))?;
+        json.end()
+    }
+}
+
+/// What the sanitized build did on the failing input.
+#[derive(Debug, Serialize)]
+struct SanitizedJson {
+    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
+    verdict: &'static str,
+    reason: String,
+}
+
+#[derive(Debug, Serialize)]
+struct KeptJson {
+    first: String,
+    smallest: String,
+}
+
+#[derive(Debug, Serialize)]
+struct StepJson {
+    input: String,
+    verdict: &'static str,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl From<&Failing> for StepJson {
+    fn from(step: &Failing) -> Self {
+        let verdict = step.outcome.verdict.as_str();
+        StepJson {
+            input: text(&step.input),
+            verdict,
+        }
+    }
+}
+
+impl From<&Kept> for KeptJson {
+    fn from(kept: &Kept) -> Self {
+        let first = kept.first.display().to_string();
+        KeptJson {
+            first,
+            smallest: kept.smallest.display().to_string(),
+        }
+    }
+}
+
+impl From<&Rerun> for SanitizedJson {
+    fn from(rerun: &Rerun) -> Self {
+        let (verdict, reason) = match rerun {
+            Rerun::Failed(outcome) => (outcome.verdict, outcome.reason.clone()),
+            Rerun::Passed => (
+                Verdict::Accepted,
+                "the sanitizers saw nothing wrong on this input".to_string(),
+            ),
+            Rerun::NotBuilt(message) => (Verdict::CompileError, message.clone()),
+        };
+        SanitizedJson {
+            verdict: verdict.as_str(),
+            reason,
+        }
     }
 }

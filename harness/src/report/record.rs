@@ -196,36 +196,16 @@ impl Reporter for Recorder {
 /// A copy of `report` without the outputs and answers of its failing cases past the first
 /// `diffs`, which no export shows.
 fn lightened(report: &SubmissionReport, diffs: usize) -> SubmissionReport {
-    let mut failing = 0;
-    let outcomes = report
+    let mut report = report.clone();
+    let failing = report
         .outcomes
-        .iter()
-        .map(|outcome| {
-            let mut outcome = outcome.clone();
-            if !outcome.verdict.is_accepted() {
-                failing += 1;
-                if let Some(mismatch) = outcome.mismatch.as_mut().filter(|_| failing > diffs) {
-                    mismatch.output = Vec::new();
-                    mismatch.answer = Vec::new();
-                }
-            }
-            outcome
-        })
-        .collect();
-    SubmissionReport {
-        problem: report.problem.clone(),
-        title: report.title.clone(),
-        source: report.source.clone(),
-        language: report.language.clone(),
-        limits: report.limits,
-        compile: report.compile.clone(),
-        outcomes,
-        planned_cases: report.planned_cases,
-        verdict: report.verdict,
-        elapsed: report.elapsed,
-        jobs: report.jobs,
-        score: report.score.clone(),
+        .iter_mut()
+        .filter(|o| !o.verdict.is_accepted());
+    for mismatch in failing.skip(diffs).filter_map(|o| o.mismatch.as_mut()) {
+        mismatch.output = Vec::new();
+        mismatch.answer = Vec::new();
     }
+    report
 }
 
 /// A writer the tests read back after the recorder has written to it.

@@ -4,13 +4,11 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use serde::Serialize;
-
 use super::excerpt::write_excerpt;
 use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
-use crate::author::stress::{Failing, Rerun, ShrinkStatus, StressReport};
+use crate::author::stress::{Rerun, ShrinkStatus, StressReport};
 use crate::text::{cut, plural, tail_lines};
 use crate::units::{format_bytes, format_duration, format_time_limit};
 use crate::verdict::Verdict;
@@ -324,154 +322,10 @@ pub fn one_line(bytes: &[u8]) -> String {
     }
 }
 
-/// `--format json`: one document, field names stable for scripts.
-#[derive(Debug, Serialize)]
-pub struct StressJson {
-    problem: String,
-    submission: String,
-    language: String,
-    found: bool,
-    iterations: u64,
-    /// Inputs seen before in the run, given the reference's earlier answer (the submission
-    /// ran on them all the same).
-    answers_reused: u64,
-    /// Workers that judged inputs at once (`-j`).
-    jobs: usize,
-    first_seed: u64,
-    /// The failing input's seed, or the first seed when nothing failed.
-    seed: u64,
-    verdict: Option<&'static str>,
-    reason: Option<String>,
-    input: Option<String>,
-    expected: Option<String>,
-    /// What the submission printed (kept for wrong answers only).
-    output: Option<String>,
-    stderr: Option<String>,
-    original_input: Option<String>,
-    original_verdict: Option<&'static str>,
-    shrink: Option<&'static str>,
-    /// `built-in` (the token shrinker) or `command` (the problem's shrink command).
-    shrinker: Option<&'static str>,
-    shrink_steps: Vec<StepJson>,
-    candidates_tried: usize,
-    /// Shrink candidates met again (the same bytes), answered from memory rather than run.
-    candidates_remembered: usize,
-    elapsed_ms: u64,
-    saved: Option<String>,
-    /// Where the first and the smallest failing inputs were written: only when shrinking
-    /// was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
-    /// `interrupted`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kept: Option<KeptJson>,
-    /// The failing input run again sanitized (`--sanitize` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sanitized: Option<SanitizedJson>,
-}
-
-/// What the sanitized build did on the failing input.
-#[derive(Debug, Serialize)]
-struct SanitizedJson {
-    /// Its verdict; `AC` when it passed, `CE` when it did not compile.
-    verdict: &'static str,
-    reason: String,
-}
-
-#[derive(Debug, Serialize)]
-struct KeptJson {
-    first: String,
-    smallest: String,
-}
-
-#[derive(Debug, Serialize)]
-struct StepJson {
-    input: String,
-    verdict: &'static str,
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-impl StressJson {
-    pub fn new(summary: &StressSummary<'_>) -> Self {
-        let StressSummary {
-            submission,
-            language,
-            report,
-            saved,
-            ..
-        } = *summary;
-        let found = report.found.as_ref();
-        let minimal: Option<&Failing> = found.map(|f| &f.minimal);
-        StressJson {
-            problem: report.problem.clone(),
-            submission: submission.display().to_string(),
-            language: language.to_string(),
-            found: found.is_some(),
-            iterations: report.iterations,
-            answers_reused: report.answers_reused,
-            jobs: report.jobs,
-            first_seed: report.first_seed,
-            seed: found.map_or(report.first_seed, |f| f.seed),
-            verdict: minimal.map(|m| m.outcome.verdict.as_str()),
-            reason: minimal.map(|m| m.outcome.reason.clone()),
-            input: minimal.map(|m| text(&m.input)),
-            expected: minimal.map(|m| text(&m.expected)),
-            output: minimal.and_then(|m| m.output().map(text)),
-            stderr: minimal.map(|m| m.outcome.stderr_tail.clone()),
-            original_input: found.map(|f| text(&f.original.input)),
-            original_verdict: found.map(|f| f.original.outcome.verdict.as_str()),
-            shrink: found.map(|f| f.shrink.as_str()),
-            shrinker: found.map(|f| {
-                if f.builtin_shrinker {
-                    "built-in"
-                } else {
-                    "command"
-                }
-            }),
-            shrink_steps: found
-                .map(|f| {
-                    f.steps
-                        .iter()
-                        .map(|s| StepJson {
-                            input: text(&s.input),
-                            verdict: s.outcome.verdict.as_str(),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            candidates_tried: found.map_or(0, |f| f.tried),
-            candidates_remembered: found.map_or(0, |f| f.remembered),
-            elapsed_ms: report.elapsed.as_millis() as u64,
-            saved: saved.map(|a| a.name.clone()),
-            kept: found.and_then(|f| f.kept.as_ref()).map(|kept| KeptJson {
-                first: kept.first.display().to_string(),
-                smallest: kept.smallest.display().to_string(),
-            }),
-            sanitized: found
-                .and_then(|f| f.sanitized.as_ref())
-                .map(|rerun| match rerun {
-                    Rerun::Failed(outcome) => SanitizedJson {
-                        verdict: outcome.verdict.as_str(),
-                        reason: outcome.reason.clone(),
-                    },
-                    Rerun::Passed => SanitizedJson {
-                        verdict: Verdict::Accepted.as_str(),
-                        reason: "the sanitizers saw nothing wrong on this input".to_string(),
-                    },
-                    Rerun::NotBuilt(message) => SanitizedJson {
-                        verdict: Verdict::CompileError.as_str(),
-                        reason: message.clone(),
-                    },
-                }),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::author::stress::Found;
+    use crate::author::stress::{Failing, Found};
     use crate::results::case::CaseOutcome;
 
     fn failing(input: &str) -> Failing {

@@ -10,6 +10,7 @@ use crate::config::edit::{duration_value, size_value, Added};
 use crate::receive::batch::{natural_key, Completed, Progress};
 use crate::receive::server;
 use crate::receive::{Received, SolutionFile};
+use crate::text::plural;
 
 /// `harness new`: what changed in judge.toml, and where the cases go. Paths as shown to the
 /// user.
@@ -99,10 +100,7 @@ pub fn write_listen_end(out: &mut dyn Write, received: &[String]) -> io::Result<
 
 /// After Ctrl-C.
 pub fn write_listen_stopped(out: &mut dyn Write, received: usize) -> io::Result<()> {
-    match received {
-        1 => writeln!(out, "stopped: 1 problem received"),
-        n => writeln!(out, "stopped: {n} problems received"),
-    }
+    writeln!(out, "stopped: {} received", plural(received, "problem"))
 }
 
 /// One problem stored; `root` is judge.toml's folder, which paths are shown from.
@@ -123,7 +121,7 @@ pub fn write_received(
         "{GOOD}received{GOOD:#} `{BOLD}{}{BOLD:#}` {}: {}, {}, {} in `{}/`{count}",
         problem.id(),
         problem.title(),
-        samples(problem.samples),
+        plural(problem.samples, "sample"),
         time(problem),
         memory(problem),
         cases.display(),
@@ -162,22 +160,16 @@ pub fn write_received(
                 .to_string(),
         );
     }
-    match &problem.solution_file {
-        Some(SolutionFile::Created(path)) => {
-            let path = path.strip_prefix(root).unwrap_or(path);
-            notes.push(format!(
-                "solution `{}` made from the template",
-                path.display()
-            ));
-        }
-        Some(SolutionFile::Kept(path)) => {
-            let path = path.strip_prefix(root).unwrap_or(path);
-            notes.push(format!(
-                "`{}` is there already: kept as it is, not replaced by the template",
-                path.display()
-            ));
-        }
-        None => {}
+    if let Some(file @ (SolutionFile::Created(path) | SolutionFile::Kept(path))) =
+        &problem.solution_file
+    {
+        let path = path.strip_prefix(root).unwrap_or(path).display();
+        notes.push(match file {
+            SolutionFile::Created(_) => format!("solution `{path}` made from the template"),
+            SolutionFile::Kept(_) => {
+                format!("`{path}` is there already: kept as it is, not replaced by the template")
+            }
+        });
     }
     notes.extend(problem.notes.iter().cloned());
     for note in notes {
@@ -251,13 +243,6 @@ pub fn write_batch(out: &mut dyn Write, batch: &Completed) -> io::Result<()> {
 
 pub fn write_refused(out: &mut dyn Write, status: u16, reason: &str) -> io::Result<()> {
     writeln!(out, "{BAD}refused{BAD:#} ({status}): {reason}")
-}
-
-fn samples(count: usize) -> String {
-    match count {
-        1 => "1 sample".to_string(),
-        n => format!("{n} samples"),
-    }
 }
 
 fn time(problem: &Received) -> String {

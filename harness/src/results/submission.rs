@@ -10,8 +10,8 @@ use crate::sandbox::run::Limits;
 use crate::score::{GroupScore, ScoreSheet};
 use crate::verdict::Verdict;
 
-/// Whether and how the submission compiled.
-#[derive(Debug, Clone)]
+/// Whether and how the submission compiled (as the JSON documents' `compile` says it).
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct CompileOutcome {
     pub ok: bool,
     /// The compiler's message, cut to a readable length: the errors for CE, the warnings

@@ -12,9 +12,9 @@ use serde_json::{json, Map, Value};
 use super::diagnostics;
 use crate::event::{Command, Event, Finished, Plan, StressResult};
 use crate::report::diff::{diff_to_string, DiffOptions};
-use crate::report::json::{CaseJson, LimitsJson, SubmissionJson};
+use crate::report::json::{LimitsJson, SubmissionJson};
 use crate::report::reporter::Reporter;
-use crate::report::stress::{StressJson, StressSummary};
+use crate::report::stress::StressSummary;
 use crate::results::case::CaseOutcome;
 use crate::sandbox::interrupt::Task;
 
@@ -120,7 +120,7 @@ impl Notifier {
     }
 
     fn case(&self, outcome: &CaseOutcome) {
-        let mut fields = match to_value(&CaseJson::from(outcome)) {
+        let mut fields = match to_value(outcome) {
             Value::Object(map) => map,
             _ => Map::new(),
         };
@@ -179,13 +179,13 @@ impl Notifier {
                             .as_ref()
                             .map_or("AC", |f| f.minimal.outcome.verdict.as_str());
                         fields.insert("verdict".into(), verdict.into());
-                        to_value(&StressJson::new(&StressSummary {
+                        to_value(&StressSummary {
                             submission: &stressed.submission,
                             language: &stressed.language,
                             report,
                             saved: saved.as_ref(),
                             command: "harness serve",
-                        }))
+                        })
                     }
                 };
                 fields.insert("stress".into(), document);

@@ -12,6 +12,7 @@ use crate::judge::scoring::SubmissionScore;
 use crate::judge::submission::SubmissionReport;
 use crate::judge::CaseOutcome;
 use crate::score::{format_score, Group, GroupState, Item, Scoring};
+use crate::text::plural;
 use crate::verdict::Verdict;
 
 /// What a band stands for.
@@ -149,13 +150,12 @@ pub(super) fn heading_row(html: &mut String, bands: &[Band], lead: usize, cases:
         let cases = band.cases(cases);
         let _ = write!(
             html,
-            "<th class=\"group{}\" colspan=\"{}\" data-group=\"{}\" title=\"{}: {} case{}{}\">{}{}</th>",
+            "<th class=\"group{}\" colspan=\"{}\" data-group=\"{}\" title=\"{}: {}{}\">{}{}</th>",
             if band.start > 0 { " band" } else { "" },
             band.len,
             esc(&band.name),
             esc(&what),
-            cases.len(),
-            if cases.len() == 1 { "" } else { "s" },
+            plural(cases.len(), "case"),
             band.max.map_or(String::new(), |max| format!(
                 ", worth {} points",
                 format_score(max)

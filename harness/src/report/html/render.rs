@@ -17,10 +17,11 @@ use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::Verified;
 use crate::judge::CaseOutcome;
 use crate::report::diff::{self, DiffOptions};
+use crate::report::json::time_sensitive_count;
 use crate::report::record::{Record, Recorded};
 use crate::report::shown_path;
 use crate::results::case::RAN;
-use crate::text::tail_lines;
+use crate::text::{plural, tail_lines};
 use crate::verdict::Verdict;
 
 /// Failing cases shown per program; the rest are counted.
@@ -129,11 +130,7 @@ fn context(html: &mut String, plan: &Plan, summary: &Summary) {
     part(format!("harness {}", env!("CARGO_PKG_VERSION")));
     part(format!("started {}", utc(plan.started)));
     part(format!("took {:.1} s", summary.elapsed.as_secs_f64()));
-    part(format!(
-        "{} core{}",
-        plan.cores,
-        if plan.cores == 1 { "" } else { "s" }
-    ));
+    part(plural(plan.cores, "core"));
     part(format!(
         "{} at a time{}",
         plan.jobs,
@@ -294,9 +291,8 @@ fn verify_line(kept: &[&Recorded]) -> (String, String) {
         "<span class=\"mismatch\">MISMATCH</span>".to_string()
     };
     let mut line = format!(
-        "{} submission{}: {} OK",
-        all.len(),
-        if all.len() == 1 { "" } else { "s" },
+        "{}: {} OK",
+        plural(all.len(), "submission"),
         all.len() - mismatches
     );
     if mismatches > 0 {
@@ -304,32 +300,27 @@ fn verify_line(kept: &[&Recorded]) -> (String, String) {
     }
     let near: usize = all
         .iter()
-        .map(|v| {
-            v.report
-                .outcomes
-                .iter()
-                .filter(|o| o.time_sensitive)
-                .count()
-        })
+        .map(|v| time_sensitive_count(&v.report.outcomes))
         .sum();
     if near > 0 {
-        let _ = write!(
-            line,
-            " · {near} case{} near the limit",
-            if near == 1 { "" } else { "s" }
-        );
+        let _ = write!(line, " · {} near the limit", plural(near, "case"));
     }
     (badge, line)
 }
 
 /// `suggested 200 ms (now 1 s) · slowest: solution 83 ms on 07`.
 fn calibrate_line(kept: &[&Recorded]) -> (String, String) {
-    let Some(calibration) = kept.iter().find_map(|k| match k {
+    match kept.iter().find_map(|k| match k {
         Recorded::Calibrated { calibration, .. } => Some(calibration),
         _ => None,
-    }) else {
-        return (String::new(), "not calibrated".to_string());
-    };
+    }) {
+        Some(calibration) => calibration_line(calibration),
+        None => (String::new(), "not calibrated".to_string()),
+    }
+}
+
+/// [`calibrate_line`] of one calibration.
+fn calibration_line(calibration: &ProblemCalibration) -> (String, String) {
     let mut parts = Vec::new();
     match calibration.suggested_limit {
         Some(suggested) => parts.push(format!(
@@ -349,10 +340,7 @@ fn calibrate_line(kept: &[&Recorded]) -> (String, String) {
     }
     let warnings = calibration.warnings().len();
     if warnings > 0 {
-        parts.push(format!(
-            "{warnings} warning{}",
-            if warnings == 1 { "" } else { "s" }
-        ));
+        parts.push(plural(warnings, "warning"));
     }
     let badge = if warnings == 0 {
         "<span class=\"ok\">OK</span>"
@@ -965,44 +953,22 @@ fn calibration_of(
     times: &BTreeMap<String, BTreeMap<String, Vec<Duration>>>,
     repeat: usize,
 ) {
-    let (_, line) = calibrate_line(&[&Recorded::Calibrated {
-        calibration: calibration.clone(),
-        times: BTreeMap::new(),
-    }]);
+    let (_, line) = calibration_line(calibration);
     let _ = write!(html, "<p>{}</p>", esc(&line));
-    let medians: Vec<(&str, Vec<(&str, Duration)>)> = calibration
-        .programs
-        .iter()
-        .filter(|p| p.compile_error.is_none())
-        .map(|program| {
-            let cases = times.get(&program.label);
-            let list = cases
-                .map(|cases| {
-                    cases
-                        .iter()
-                        .map(|(case, runs)| {
-                            let mut runs = runs.clone();
-                            (
-                                case.as_str(),
-                                median(&mut runs).div_f64(program.time_multiplier),
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            (program.label.as_str(), list)
-        })
-        .collect();
     let spreads: Vec<Spread<'_>> = calibration
         .programs
         .iter()
         .filter(|p| p.compile_error.is_none())
-        .zip(&medians)
-        .map(|(program, (label, list))| Spread {
-            label,
+        .map(|program| Spread {
+            label: &program.label,
             counts: program.role.sets_the_limit(),
             passed: program.passed(),
-            times: list.clone(),
+            times: (times.get(&program.label).into_iter().flatten())
+                .map(|(case, runs)| {
+                    let median = median(&mut runs.clone());
+                    (case.as_str(), median.div_f64(program.time_multiplier))
+                })
+                .collect(),
         })
         .collect();
     if !spreads.is_empty() {
