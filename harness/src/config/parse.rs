@@ -12,8 +12,7 @@ use super::error::{syntax_error, ConfigError, Errors, Key};
 use super::languages::{self, languages_of};
 use super::names::{check_file_name, check_name};
 use super::raw::{
-    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawInteractor, RawProblem,
-    RawStress,
+    RawChecker, RawCommand, RawDefaults, RawFile, RawGenerator, RawProblem, RawStress,
 };
 use super::resolve::{check_command, checker_keys, resolve_checker, resolve_interactor};
 use super::scoring;
@@ -560,7 +559,7 @@ impl<'a> Table<'a> {
             ));
         }
         let manager = match &raw.manager {
-            RawInteractor::Source(source) => InteractorProgram::Source(
+            RawCommand::File(source) => InteractorProgram::Source(
                 self.file
                     .files
                     .file_only(source)
@@ -572,7 +571,7 @@ impl<'a> Table<'a> {
                     })?
                     .into(),
             ),
-            RawInteractor::Command(command) => {
+            RawCommand::Command(command) => {
                 check_command(command)
                     .map_err(|m| self.invalid(format!("problem `{name}`, manager: {m}")))?;
                 let mut command = self

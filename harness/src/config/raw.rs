@@ -53,7 +53,7 @@ pub(super) struct RawProblem {
     #[serde(default)]
     pub(super) generators: Vec<RawGenerator>,
     pub(super) stress: Option<RawStress>,
-    pub(super) interactor: Option<RawInteractor>,
+    pub(super) interactor: Option<RawCommand>,
     pub(super) interactor_protocol: Option<InteractorProtocol>,
     #[serde(default)]
     pub(super) interactive: bool,
@@ -74,16 +74,8 @@ pub(super) struct RawProblem {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct RawCommunication {
-    pub(super) manager: RawInteractor,
+    pub(super) manager: RawCommand,
     pub(super) processes: Option<usize>,
-}
-
-/// `interactor = "source.cpp"` or `interactor = ["command", …]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-pub(super) enum RawInteractor {
-    Source(String),
-    Command(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -116,7 +108,8 @@ pub(super) struct RawLanguage {
     pub(super) tools: Vec<String>,
 }
 
-/// `reference = "brute.py"` (a file) or `reference = ["python3", "brute.py"]` (a command).
+/// `reference = "brute.py"` (a file) or `reference = ["python3", "brute.py"]` (a command);
+/// `interactor` and a communication `manager` alike (`"source.cpp"` or `["command", …]`).
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub(super) enum RawCommand {

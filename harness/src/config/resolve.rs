@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::commands::Files;
 use super::error::Key;
-use super::raw::{CheckerName, CheckerTable, RawChecker, RawInteractor, RawProblem};
+use super::raw::{CheckerName, CheckerTable, RawChecker, RawCommand, RawProblem};
 use super::settings::{Interactor, InteractorProgram};
 use crate::check::Checker;
 use crate::verdict::InteractorProtocol;
@@ -95,16 +95,16 @@ pub(super) fn resolve_interactor(
         return Ok(None);
     };
     let program = match raw {
-        RawInteractor::Source(source) if source.trim().is_empty() => {
+        RawCommand::File(source) if source.trim().is_empty() => {
             return Err((interactor(), "`interactor` is empty".to_string()))
         }
-        RawInteractor::Source(source) => InteractorProgram::Source(
+        RawCommand::File(source) => InteractorProgram::Source(
             files
                 .file_only(source)
                 .map_err(|missing| (interactor(), format!("interactor: {}", missing.message)))?
                 .into(),
         ),
-        RawInteractor::Command(command) => {
+        RawCommand::Command(command) => {
             check_command(command).map_err(|m| (interactor(), format!("interactor: {m}")))?;
             // It runs in a scratch folder: its files are made absolute.
             let mut command = files.resolve(command).map_err(|missing| {

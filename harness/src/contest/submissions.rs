@@ -18,6 +18,7 @@ use super::error::ContestError;
 use super::time::{self, Millis};
 use crate::compile::Language;
 use crate::package::contest::ContestProblem;
+use crate::package::file_name;
 use crate::package::FileError;
 
 /// The most one submitted file may hold (DOMjudge's default `sourcesize_limit` is 256 KiB).
@@ -359,27 +360,8 @@ fn unzip(zip: &Path, to: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(written)
 }
 
-/// Hidden files and READMEs, which a folder kept in git may hold.
-fn ignored(name: &str) -> bool {
-    name.starts_with('.') || name.to_ascii_lowercase().starts_with("readme")
-}
-
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, ContestError> {
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| ContestError::read(dir, e))? {
-        let path = entry.map_err(|e| ContestError::read(dir, e))?.path();
-        if !ignored(&file_name(&path)) {
-            entries.push(path);
-        }
-    }
-    entries.sort_by(|a, b| crate::case::discover::natural_cmp(&file_name(a), &file_name(b)));
-    Ok(entries)
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    crate::judge::verify::listed(dir).map_err(|e| ContestError::read(dir, e))
 }
 
 /// The name of the times file of the folder layout.

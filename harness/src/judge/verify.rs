@@ -15,6 +15,7 @@ use crate::config::{Config, UnknownProblem};
 use crate::event::{Event, Finished};
 use crate::judge::submission::{self, Plan, SubmissionError, SubmissionReport};
 use crate::judge::Stop;
+use crate::package::file_name;
 use crate::verdict::Verdict;
 
 pub use crate::package::expected::{
@@ -203,16 +204,20 @@ pub fn plan<'a>(
     Ok(stored)
 }
 
-/// The entries of a folder that matter, sorted: hidden files (`.gitkeep`) and READMEs are
-/// skipped, so a folder can be kept in git and explained.
 fn entries(folder: &Path) -> Result<Vec<PathBuf>, VerifyError> {
-    let unreadable = |source| VerifyError::Unreadable {
+    listed(folder).map_err(|source| VerifyError::Unreadable {
         path: folder.to_path_buf(),
         source,
-    };
+    })
+}
+
+/// The entries of a folder that matter, sorted: hidden files (`.gitkeep`) and READMEs are
+/// skipped, so a folder can be kept in git and explained (stored submissions, a contest's
+/// team folders).
+pub(crate) fn listed(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
-    for entry in std::fs::read_dir(folder).map_err(unreadable)? {
-        let path = entry.map_err(unreadable)?.path();
+    for entry in std::fs::read_dir(folder)? {
+        let path = entry?.path();
         let name = file_name(&path);
         if name.starts_with('.') || name.to_ascii_lowercase().starts_with("readme") {
             continue;
@@ -221,12 +226,6 @@ fn entries(folder: &Path) -> Result<Vec<PathBuf>, VerifyError> {
     }
     paths.sort_by(|a, b| discover::natural_cmp(&file_name(a), &file_name(b)));
     Ok(paths)
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 impl Stored<'_> {

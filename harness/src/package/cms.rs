@@ -263,7 +263,7 @@ fn gen_subtasks(root: &Path) -> Result<Option<Vec<(f64, usize)>>, PackageError> 
         return Ok(None);
     }
     super::check_inside(root, &path)?;
-    let text = read_small(&path)?;
+    let text = read_small(&path, "larger than a task's text file: not read")?;
     let mut subtasks: Vec<(f64, usize)> = Vec::new();
     let mut points: Option<f64> = None;
     let mut count = 0;
@@ -327,9 +327,11 @@ fn gen_subtasks(root: &Path) -> Result<Option<Vec<(f64, usize)>>, PackageError> 
     Ok(Some(subtasks))
 }
 
-fn read_small(path: &Path) -> Result<String, PackageError> {
+/// The text of the file `path`, refused with `too_large` when it is over
+/// [`super::yaml::MAX_BYTES`] (a task's own files are small: a larger one is not read).
+pub(super) fn read_small(path: &Path, too_large: &str) -> Result<String, PackageError> {
     if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
-        return Err(invalid(path, "larger than a task's text file: not read"));
+        return Err(invalid(path, too_large));
     }
     super::read_text(path)
 }

@@ -37,12 +37,7 @@ const ALL: [Code; 4] = [Code::Ac, Code::Wa, Code::Tle, Code::Rte];
 
 impl Code {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Ac => "AC",
-            Code::Wa => "WA",
-            Code::Tle => "TLE",
-            Code::Rte => "RTE",
-        }
+        ["AC", "WA", "TLE", "RTE"][self as usize]
     }
 
     fn parse(text: &str) -> Option<Code> {

@@ -332,16 +332,11 @@ fn compile_resources(
 fn read_xml(root: &Path, xml_path: &Path) -> Result<String, PackageError> {
     super::check_inside(root, xml_path)?;
     // problem.xml lists the tests, not their data: a few KiB to a few hundred.
-    if std::fs::metadata(xml_path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
-        return Err(invalid(
-            xml_path,
-            format!(
-                "larger than {} MiB, more than a problem.xml holds: not read",
-                super::yaml::MAX_BYTES >> 20
-            ),
-        ));
-    }
-    super::read_text(xml_path)
+    let too_large = format!(
+        "larger than {} MiB, more than a problem.xml holds: not read",
+        super::yaml::MAX_BYTES >> 20
+    );
+    super::cms::read_small(xml_path, &too_large)
 }
 
 /// problem.xml parsed, or where it is malformed.

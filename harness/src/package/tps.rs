@@ -73,10 +73,8 @@ pub fn is_task(dir: &Path) -> bool {
 /// A JSON file of the task, parsed, or where it is malformed.
 fn read_json<T: for<'de> Deserialize<'de>>(root: &Path, path: &Path) -> Result<T, PackageError> {
     super::check_inside(root, path)?;
-    if std::fs::metadata(path).is_ok_and(|m| m.len() > super::yaml::MAX_BYTES) {
-        return Err(invalid(path, "larger than a task's JSON file: not read"));
-    }
-    Ok(super::parse_json(path, &super::read_text(path)?)?)
+    let text = super::cms::read_small(path, "larger than a task's JSON file: not read")?;
+    Ok(super::parse_json(path, &text)?)
 }
 
 /// The task's file `name`, which must be there and inside the task (`why`: what it is for).

@@ -526,28 +526,24 @@ impl Scoring {
 
     /// The groups holding the case `name`, from the top group down to its own.
     pub(crate) fn groups_holding(&self, name: &str) -> Vec<&Group> {
-        let Some(path) = self.cases.get(name) else {
-            return Vec::new();
-        };
-        let mut groups = vec![&self.root];
-        let mut group = &self.root;
-        for &index in &path[..path.len() - 1] {
-            if let Some(Item::Group(inner)) = group.items.get(index) {
-                groups.push(inner);
-                group = inner;
-            }
-        }
-        groups
+        self.cases
+            .get(name)
+            .map_or_else(Vec::new, |path| self.groups_along(path))
     }
 
     /// The groups holding the group `name` (not itself), from the top down.
     pub(crate) fn ancestors(&self, name: &str) -> Vec<&Group> {
-        let Some(seat) = self.seats.get(name) else {
-            return Vec::new();
-        };
+        self.seats
+            .get(name)
+            .map_or_else(Vec::new, |seat| self.groups_along(&seat.path))
+    }
+
+    /// The groups an item path passes through, from the top group down (not the item at its
+    /// end).
+    fn groups_along(&self, path: &[usize]) -> Vec<&Group> {
         let mut groups = Vec::new();
         let mut group = &self.root;
-        for &index in &seat.path {
+        for &index in path {
             groups.push(group);
             match group.items.get(index) {
                 Some(Item::Group(inner)) => group = inner,

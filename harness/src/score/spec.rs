@@ -267,15 +267,14 @@ fn group_matchers(spec: &GroupsSpec) -> Result<Vec<Vec<GlobMatcher>>, ScoringErr
             })
             .at(Place::Group(index)));
         }
-        let mut globs = Vec::new();
-        for (at, pattern) in group.cases.iter().enumerate() {
+        let globs = group.cases.iter().enumerate().map(|(at, pattern)| {
             let place = Place::GroupCases {
                 group: index,
                 glob: at,
             };
-            globs.push(glob(pattern).map_err(|k| ScoringError::new(k).at(place))?);
-        }
-        matchers.push(globs);
+            glob(pattern).map_err(|k| ScoringError::new(k).at(place))
+        });
+        matchers.push(globs.collect::<Result<_, _>>()?);
     }
     Ok(matchers)
 }

@@ -77,33 +77,27 @@ impl Verdict {
         Verdict::JudgeError,
     ];
 
+    /// Each verdict's short code and stored-submission folder name, in the order above.
+    const NAMES: [(&'static str, &'static str); 8] = [
+        ("AC", "accepted"),
+        ("WA", "wrong_answer"),
+        ("TLE", "time_limit_exceeded"),
+        ("MLE", "memory_limit_exceeded"),
+        ("RE", "run_time_error"),
+        ("OLE", "output_limit_exceeded"),
+        ("CE", "compile_error"),
+        ("JE", "judge_error"),
+    ];
+
     /// The short code every judge prints: `AC`, `WA`, …
     pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer => "WA",
-            Verdict::TimeLimitExceeded => "TLE",
-            Verdict::MemoryLimitExceeded => "MLE",
-            Verdict::RuntimeError => "RE",
-            Verdict::OutputLimitExceeded => "OLE",
-            Verdict::CompileError => "CE",
-            Verdict::JudgeError => "JE",
-        }
+        Verdict::NAMES[self as usize].0
     }
 
     /// The folder name used for stored submissions (`solutions/submissions/<problem>/<dir>/`),
     /// as in the Kattis problem package format.
     pub fn dir_name(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong_answer",
-            Verdict::TimeLimitExceeded => "time_limit_exceeded",
-            Verdict::MemoryLimitExceeded => "memory_limit_exceeded",
-            Verdict::RuntimeError => "run_time_error",
-            Verdict::OutputLimitExceeded => "output_limit_exceeded",
-            Verdict::CompileError => "compile_error",
-            Verdict::JudgeError => "judge_error",
-        }
+        Verdict::NAMES[self as usize].1
     }
 
     /// The verdict stored in a folder of that name, as [`Verdict::dir_name`] writes it.
