@@ -17,7 +17,7 @@ use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{CaseOutcome, Interaction};
 use crate::report::diff::{self, DiffOptions};
 use crate::report::reporter::Reporter;
-use crate::results::case::{RAN, RAN_NOT_CHECKED};
+use crate::results::case::{counted, max_cpu_time, max_memory, RAN, RAN_NOT_CHECKED};
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
@@ -364,38 +364,9 @@ fn write_near_limit(out: &mut dyn Write, separator: &str, near: usize) -> io::Re
     )
 }
 
-/// `640 AC, 11 WA`: how many cases got each verdict, verdicts with none left out; then the
-/// cases nothing checked (`1 ran, not checked`).
-fn counts(outcomes: &[CaseOutcome]) -> String {
-    let mut counts: Vec<String> = Verdict::ALL
-        .into_iter()
-        .filter_map(|verdict| {
-            let count = outcomes
-                .iter()
-                .filter(|o| o.verdict == verdict && o.checked())
-                .count();
-            (count > 0).then(|| format!("{count} {verdict}"))
-        })
-        .collect();
-    let unchecked = crate::results::case::unchecked(outcomes);
-    if unchecked > 0 {
-        counts.push(format!("{unchecked} {RAN_NOT_CHECKED}"));
-    }
-    counts.join(", ")
-}
-
 /// `max 12 ms, 3.1 MiB`: the largest CPU time and peak memory of any case.
 fn maxima(outcomes: &[CaseOutcome]) -> String {
-    let cpu = outcomes
-        .iter()
-        .map(|o| o.cpu_time)
-        .max()
-        .unwrap_or_default();
-    let memory = outcomes
-        .iter()
-        .map(|o| o.peak_memory_bytes)
-        .max()
-        .unwrap_or_default();
+    let (cpu, memory) = (max_cpu_time(outcomes), max_memory(outcomes));
     format!("max {}, {}", format_duration(cpu), format_bytes(memory))
 }
 
@@ -605,7 +576,7 @@ fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> i
     write!(
         out,
         " — {}; {}",
-        counts(&report.outcomes),
+        counted(&report.outcomes).join(", "),
         maxima(&report.outcomes)
     )?;
     let near = report.outcomes.iter().filter(|o| o.time_sensitive).count();

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
-use crate::author::stress::{Failing, Kept, Rerun};
+use crate::author::stress::{Failing, Rerun};
 use crate::case::partition::Partition;
 use crate::event::{Command, StressResult, Stressed};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
@@ -515,9 +515,10 @@ impl Serialize for StressSummary<'_> {
             }
         });
         json.serialize_field("shrinker", &shrinker)?;
-        let steps = found.map_or(&[][..], |f| &f.steps);
-        let steps: Vec<StepJson> = steps.iter().map(StepJson::from).collect();
-        json.serialize_field("shrink_steps", &steps)?;
+        let steps = found.map_or(&[][..], |f| &f.steps).iter().map(|step| {
+            serde_json::json!({"input": text(&step.input), "verdict": step.outcome.verdict.as_str()})
+        });
+        json.serialize_field("shrink_steps", &steps.collect::<Vec<_>>())?;
         json.serialize_field("candidates_tried", &found.map_or(0, |f| f.tried))?;
         // Shrink candidates met again (the same bytes), answered from memory rather than run.
         json.serialize_field("candidates_remembered", &found.map_or(0, |f| f.remembered))?;
@@ -526,7 +527,10 @@ impl Serialize for StressSummary<'_> {
         // Where the first and the smallest failing inputs were written: only when shrinking
         // was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
         // `interrupted`).
-        let kept = found.and_then(|f| f.kept.as_ref()).map(KeptJson::from);
+        let kept = found.and_then(|f| f.kept.as_ref()).map(|kept| {
+            let (first, smallest) = (kept.first.display(), kept.smallest.display());
+            serde_json::json!({"first": first.to_string(), "smallest": smallest.to_string()})
+        });
         field_if(&mut json, "kept", kept)?;
         // The failing input run again sanitized (`--sanitize` only).
         let sanitized = found.and_then(|f| f.sanitized.as_ref());
@@ -543,40 +547,8 @@ struct SanitizedJson {
     reason: String,
 }
 
-#[derive(Debug, Serialize)]
-struct KeptJson {
-    first: String,
-    smallest: String,
-}
-
-#[derive(Debug, Serialize)]
-struct StepJson {
-    input: String,
-    verdict: &'static str,
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-impl From<&Failing> for StepJson {
-    fn from(step: &Failing) -> Self {
-        let verdict = step.outcome.verdict.as_str();
-        StepJson {
-            input: text(&step.input),
-            verdict,
-        }
-    }
-}
-
-impl From<&Kept> for KeptJson {
-    fn from(kept: &Kept) -> Self {
-        let first = kept.first.display().to_string();
-        KeptJson {
-            first,
-            smallest: kept.smallest.display().to_string(),
-        }
-    }
 }
 
 impl From<&Rerun> for SanitizedJson {

@@ -222,7 +222,7 @@ fn judged_line(kept: &[&Recorded]) -> (String, String) {
         return (badge(Verdict::CompileError), "did not compile".to_string());
     }
     let mut parts: Vec<String> = score_part(report).into_iter().collect();
-    parts.extend(counts(&report.outcomes));
+    parts.extend(crate::results::case::counted(&report.outcomes));
     parts.push(format!(
         "slowest {} of {}",
         ms(report.max_cpu_time()),
@@ -257,28 +257,6 @@ fn score_part(report: &SubmissionReport) -> Option<String> {
         Some(got) => format!("score {}{max}", crate::score::format_score(got)),
         None => format!("no score{max}"),
     })
-}
-
-/// `12 AC`, `1 WA`, … in the verdicts' order, then the cases nothing checked (`1 ran`).
-fn counts(outcomes: &[CaseOutcome]) -> Vec<String> {
-    let mut counts: Vec<String> = Verdict::ALL
-        .iter()
-        .filter_map(|&verdict| {
-            let count = outcomes
-                .iter()
-                .filter(|o| o.verdict == verdict && o.checked())
-                .count();
-            (count > 0).then(|| format!("{count} {}", verdict.as_str()))
-        })
-        .collect();
-    let unchecked = crate::results::case::unchecked(outcomes);
-    if unchecked > 0 {
-        counts.push(format!(
-            "{unchecked} {}",
-            crate::results::case::RAN_NOT_CHECKED
-        ));
-    }
-    counts
 }
 
 /// `5 submissions: 4 OK, 1 MISMATCH`.
