@@ -107,6 +107,11 @@ pub fn verdict_code(verdict: Verdict, outcomes: &[CaseOutcome]) -> &'static str 
     }
 }
 
+/// Each outcome by its case's name.
+pub fn by_case(outcomes: &[CaseOutcome]) -> std::collections::HashMap<&str, &CaseOutcome> {
+    outcomes.iter().map(|o| (o.case.as_str(), o)).collect()
+}
+
 /// Cases of `outcomes` whose output was not checked.
 pub fn unchecked(outcomes: &[CaseOutcome]) -> usize {
     outcomes.iter().filter(|o| !o.checked()).count()
