@@ -11,7 +11,7 @@ use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM, UNCHECKED};
 use crate::case::excerpt::InputExcerpt;
 use crate::case::partition::Partition;
-use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
+use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{CaseOutcome, Interaction};
@@ -1049,23 +1049,14 @@ impl<W: Write> HumanReporter<W> {
                 super::calibrate::write_problem(out, calibration, *repeat)?;
             }
             (Some(Layout::Stress { reproduce }), Finished::Stressed(stressed)) => {
-                match &stressed.result {
-                    StressResult::CompileError(message) => super::stress::write_compile_error(
+                match super::stress::StressSummary::of(stressed, reproduce) {
+                    Err(message) => super::stress::write_compile_error(
                         out,
                         &stressed.submission,
                         &stressed.language,
                         message,
                     )?,
-                    StressResult::Ran { report, saved } => {
-                        let summary = super::stress::StressSummary {
-                            submission: &stressed.submission,
-                            language: &stressed.language,
-                            report,
-                            saved: saved.as_ref(),
-                            command: reproduce,
-                        };
-                        super::stress::write_human(out, &summary)?;
-                    }
+                    Ok(summary) => super::stress::write_human(out, &summary)?,
                 }
             }
             (Some(Layout::Gen { total, changed, .. }), Finished::Generated(report)) => {

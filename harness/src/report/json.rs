@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::author::stress::{Failing, Rerun};
 use crate::case::partition::Partition;
-use crate::event::{Command, StressResult, Stressed};
+use crate::event::{Command, Stressed};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
@@ -450,26 +450,9 @@ impl Exporter for Json {
 
 /// What `stress --format json` writes: the compile error, or the inputs tried.
 fn stress_document(out: &mut dyn Write, stressed: &Stressed, reproduce: &str) -> io::Result<()> {
-    match &stressed.result {
-        StressResult::CompileError(message) => write(
-            out,
-            &super::stress::compile_error_json(
-                &stressed.problem,
-                &stressed.submission,
-                &stressed.language,
-                message,
-            ),
-        ),
-        StressResult::Ran { report, saved } => write(
-            out,
-            &StressSummary {
-                submission: &stressed.submission,
-                language: &stressed.language,
-                report,
-                saved: saved.as_ref(),
-                command: reproduce,
-            },
-        ),
+    match StressSummary::of(stressed, reproduce) {
+        Err(message) => write(out, &super::stress::compile_error_json(stressed, message)),
+        Ok(summary) => write(out, &summary),
     }
 }
 
