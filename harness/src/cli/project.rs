@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::GlobalArgs;
 use crate::exit;
-use crate::report::project::{write_default, write_default_set, write_located};
+use crate::report::project::{write_default, write_located};
 
 #[derive(Args, Debug)]
 pub(crate) struct ProjectArgs {
@@ -26,7 +26,7 @@ pub fn project(global: &GlobalArgs, args: &ProjectArgs) -> Result<i32> {
     let mut stdout = anstream::stdout();
     if args.default.is_some() || args.no_default {
         let (folder, config) = session.set_default_project(args.default.as_deref())?;
-        write_default_set(&mut stdout, folder.as_deref(), &config)?;
+        write_default(&mut stdout, folder.as_deref(), &config, true)?;
         return Ok(exit::OK);
     }
     let (project, config) = session.default_project()?;
@@ -34,7 +34,7 @@ pub fn project(global: &GlobalArgs, args: &ProjectArgs) -> Result<i32> {
     if let Ok((path, origin)) = &located {
         write_located(&mut stdout, path, origin.as_ref())?;
     }
-    write_default(&mut stdout, project.as_deref(), &config)?;
+    write_default(&mut stdout, project.as_deref(), &config, false)?;
     // No judge.toml here: the error says where it looked and how to name one.
     located.map(|_| exit::OK)
 }

@@ -223,23 +223,20 @@ pub fn serve(
                         + config_bytes
                         + template.map_or(0, |t| t.text.len() as u64)
                 };
-                if let Err(reason) = stored.admit(&payload, cost(file_size(config))) {
-                    on_event(Event::Refused {
-                        status: 507,
-                        reason: &reason,
-                    });
-                    answer(&stream, 507, &reason);
-                    continue;
-                }
-                let received = match super::store(config, &payload, template) {
-                    Ok(received) => received,
-                    Err(error) => {
+                let admitted = stored.admit(&payload, cost(file_size(config)));
+                let stored_now = admitted.map_err(|reason| (507, reason)).and_then(|()| {
+                    super::store(config, &payload, template).map_err(|error| {
                         // Ctrl-C while its samples were written: the next turn stops.
                         let status = match error {
                             StoreError::Interrupted => 503,
                             _ => 500,
                         };
-                        let reason = store_failed(&payload, &error);
+                        (status, store_failed(&payload, &error))
+                    })
+                });
+                let mut received = match stored_now {
+                    Ok(received) => received,
+                    Err((status, reason)) => {
                         on_event(Event::Refused {
                             status,
                             reason: &reason,
@@ -252,7 +249,6 @@ pub fn serve(
                 answer(&stream, 200, &format!("received as `{}`", received.id()));
                 drop(stream);
                 let progress = batches.add(received.clone(), Instant::now());
-                let mut received = received;
                 if let Progress::Complete(batch) = &progress {
                     // Stored as they arrived (in parallel): judge.toml in contest order.
                     let ids: Vec<String> =

@@ -221,8 +221,9 @@ impl<'a> Window<'a> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Kind {
+    #[default]
     Context,
     Removed,
     Added,
@@ -231,7 +232,7 @@ enum Kind {
 }
 
 /// One rendered line of the diff. Indices are into the window's lines.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Row<'a> {
     kind: Kind,
     old: Option<usize>,
@@ -253,11 +254,7 @@ fn rows<'a>(ops: &[DiffOp], old: &[&'a [u8]], new: &[&'a [u8]], context: usize) 
         if i > 0 {
             rows.push(Row {
                 kind: Kind::Gap,
-                old: None,
-                new: None,
-                text: b"",
-                from: 0,
-                whitespace: false,
+                ..Row::default()
             });
         }
         for op in group {
@@ -267,16 +264,12 @@ fn rows<'a>(ops: &[DiffOp], old: &[&'a [u8]], new: &[&'a [u8]], context: usize) 
                     new_index,
                     len,
                 } => {
-                    for k in 0..len {
-                        rows.push(Row {
-                            kind: Kind::Context,
-                            old: Some(old_index + k),
-                            new: Some(new_index + k),
-                            text: old[old_index + k],
-                            from: 0,
-                            whitespace: false,
-                        });
-                    }
+                    rows.extend((0..len).map(|k| Row {
+                        old: Some(old_index + k),
+                        new: Some(new_index + k),
+                        text: old[old_index + k],
+                        ..Row::default()
+                    }));
                 }
                 DiffOp::Delete {
                     old_index, old_len, ..
@@ -342,21 +335,21 @@ fn removed<'a>(old: &[&'a [u8]], index: usize, from: usize, whitespace: bool) ->
     Row {
         kind: Kind::Removed,
         old: Some(index),
-        new: None,
         text: old[index],
         from,
         whitespace,
+        ..Row::default()
     }
 }
 
 fn added<'a>(new: &[&'a [u8]], index: usize, from: usize, whitespace: bool) -> Row<'a> {
     Row {
         kind: Kind::Added,
-        old: None,
         new: Some(index),
         text: new[index],
         from,
         whitespace,
+        ..Row::default()
     }
 }
 

@@ -11,13 +11,13 @@ use super::shown_path;
 use super::style::{verdict_style, BOLD, DIM, UNCHECKED};
 use crate::case::excerpt::InputExcerpt;
 use crate::case::partition::Partition;
-use crate::event::{Command, Event, Finished, Plan, StressResult, Summary, Unit};
+use crate::event::{Command, Event, Finished, Plan, Summary, Unit};
 use crate::judge::submission::SubmissionReport;
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{CaseOutcome, Interaction};
 use crate::report::diff::{self, DiffOptions};
 use crate::report::reporter::Reporter;
-use crate::results::case::{RAN, RAN_NOT_CHECKED};
+use crate::results::case::{counted, max_cpu_time, max_memory, RAN, RAN_NOT_CHECKED};
 use crate::sandbox::transcript::Line;
 use crate::text::tail_lines;
 use crate::text::{cut, plural};
@@ -364,38 +364,9 @@ fn write_near_limit(out: &mut dyn Write, separator: &str, near: usize) -> io::Re
     )
 }
 
-/// `640 AC, 11 WA`: how many cases got each verdict, verdicts with none left out; then the
-/// cases nothing checked (`1 ran, not checked`).
-fn counts(outcomes: &[CaseOutcome]) -> String {
-    let mut counts: Vec<String> = Verdict::ALL
-        .into_iter()
-        .filter_map(|verdict| {
-            let count = outcomes
-                .iter()
-                .filter(|o| o.verdict == verdict && o.checked())
-                .count();
-            (count > 0).then(|| format!("{count} {verdict}"))
-        })
-        .collect();
-    let unchecked = crate::results::case::unchecked(outcomes);
-    if unchecked > 0 {
-        counts.push(format!("{unchecked} {RAN_NOT_CHECKED}"));
-    }
-    counts.join(", ")
-}
-
 /// `max 12 ms, 3.1 MiB`: the largest CPU time and peak memory of any case.
 fn maxima(outcomes: &[CaseOutcome]) -> String {
-    let cpu = outcomes
-        .iter()
-        .map(|o| o.cpu_time)
-        .max()
-        .unwrap_or_default();
-    let memory = outcomes
-        .iter()
-        .map(|o| o.peak_memory_bytes)
-        .max()
-        .unwrap_or_default();
+    let (cpu, memory) = (max_cpu_time(outcomes), max_memory(outcomes));
     format!("max {}, {}", format_duration(cpu), format_bytes(memory))
 }
 
@@ -605,7 +576,7 @@ fn write_submission_verdict(out: &mut dyn Write, report: &SubmissionReport) -> i
     write!(
         out,
         " — {}; {}",
-        counts(&report.outcomes),
+        counted(&report.outcomes).join(", "),
         maxima(&report.outcomes)
     )?;
     let near = report.outcomes.iter().filter(|o| o.time_sensitive).count();
@@ -1078,23 +1049,14 @@ impl<W: Write> HumanReporter<W> {
                 super::calibrate::write_problem(out, calibration, *repeat)?;
             }
             (Some(Layout::Stress { reproduce }), Finished::Stressed(stressed)) => {
-                match &stressed.result {
-                    StressResult::CompileError(message) => super::stress::write_compile_error(
+                match super::stress::StressSummary::of(stressed, reproduce) {
+                    Err(message) => super::stress::write_compile_error(
                         out,
                         &stressed.submission,
                         &stressed.language,
                         message,
                     )?,
-                    StressResult::Ran { report, saved } => {
-                        let summary = super::stress::StressSummary {
-                            submission: &stressed.submission,
-                            language: &stressed.language,
-                            report,
-                            saved: saved.as_ref(),
-                            command: reproduce,
-                        };
-                        super::stress::write_human(out, &summary)?;
-                    }
+                    Ok(summary) => super::stress::write_human(out, &summary)?,
                 }
             }
             (Some(Layout::Gen { total, changed, .. }), Finished::Generated(report)) => {

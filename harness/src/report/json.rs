@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
-use crate::author::stress::{Failing, Kept, Rerun};
+use crate::author::stress::{Failing, Rerun};
 use crate::case::partition::Partition;
-use crate::event::{Command, StressResult, Stressed};
+use crate::event::{Command, Stressed};
 use crate::judge::submission::{CompileOutcome, SubmissionReport};
 use crate::judge::verify::{Skipped, Verified};
 use crate::judge::{self, CaseOutcome};
@@ -450,26 +450,9 @@ impl Exporter for Json {
 
 /// What `stress --format json` writes: the compile error, or the inputs tried.
 fn stress_document(out: &mut dyn Write, stressed: &Stressed, reproduce: &str) -> io::Result<()> {
-    match &stressed.result {
-        StressResult::CompileError(message) => write(
-            out,
-            &super::stress::compile_error_json(
-                &stressed.problem,
-                &stressed.submission,
-                &stressed.language,
-                message,
-            ),
-        ),
-        StressResult::Ran { report, saved } => write(
-            out,
-            &StressSummary {
-                submission: &stressed.submission,
-                language: &stressed.language,
-                report,
-                saved: saved.as_ref(),
-                command: reproduce,
-            },
-        ),
+    match StressSummary::of(stressed, reproduce) {
+        Err(message) => write(out, &super::stress::compile_error_json(stressed, message)),
+        Ok(summary) => write(out, &summary),
     }
 }
 
@@ -515,9 +498,10 @@ impl Serialize for StressSummary<'_> {
             }
         });
         json.serialize_field("shrinker", &shrinker)?;
-        let steps = found.map_or(&[][..], |f| &f.steps);
-        let steps: Vec<StepJson> = steps.iter().map(StepJson::from).collect();
-        json.serialize_field("shrink_steps", &steps)?;
+        let steps = found.map_or(&[][..], |f| &f.steps).iter().map(|step| {
+            serde_json::json!({"input": text(&step.input), "verdict": step.outcome.verdict.as_str()})
+        });
+        json.serialize_field("shrink_steps", &steps.collect::<Vec<_>>())?;
         json.serialize_field("candidates_tried", &found.map_or(0, |f| f.tried))?;
         // Shrink candidates met again (the same bytes), answered from memory rather than run.
         json.serialize_field("candidates_remembered", &found.map_or(0, |f| f.remembered))?;
@@ -526,7 +510,10 @@ impl Serialize for StressSummary<'_> {
         // Where the first and the smallest failing inputs were written: only when shrinking
         // was cut short (`shrink` is `gave-up`, `time-budget`, `candidate-budget` or
         // `interrupted`).
-        let kept = found.and_then(|f| f.kept.as_ref()).map(KeptJson::from);
+        let kept = found.and_then(|f| f.kept.as_ref()).map(|kept| {
+            let (first, smallest) = (kept.first.display(), kept.smallest.display());
+            serde_json::json!({"first": first.to_string(), "smallest": smallest.to_string()})
+        });
         field_if(&mut json, "kept", kept)?;
         // The failing input run again sanitized (`--sanitize` only).
         let sanitized = found.and_then(|f| f.sanitized.as_ref());
@@ -543,40 +530,8 @@ struct SanitizedJson {
     reason: String,
 }
 
-#[derive(Debug, Serialize)]
-struct KeptJson {
-    first: String,
-    smallest: String,
-}
-
-#[derive(Debug, Serialize)]
-struct StepJson {
-    input: String,
-    verdict: &'static str,
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-impl From<&Failing> for StepJson {
-    fn from(step: &Failing) -> Self {
-        let verdict = step.outcome.verdict.as_str();
-        StepJson {
-            input: text(&step.input),
-            verdict,
-        }
-    }
-}
-
-impl From<&Kept> for KeptJson {
-    fn from(kept: &Kept) -> Self {
-        let first = kept.first.display().to_string();
-        KeptJson {
-            first,
-            smallest: kept.smallest.display().to_string(),
-        }
-    }
 }
 
 impl From<&Rerun> for SanitizedJson {

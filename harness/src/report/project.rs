@@ -18,39 +18,31 @@ pub fn write_located(out: &mut impl Write, path: &Path, origin: Option<&Origin>)
     writeln!(out, "judge.toml: {} ({why})", path.display())
 }
 
-/// Writes the default project, or that there is none and how to name one.
+/// Writes the default project, or that there is none and how to name one; with `set`, what
+/// `--default` or `--no-default` changed.
 pub fn write_default(
     out: &mut impl Write,
     project: Option<&Path>,
     config: &Path,
+    set: bool,
 ) -> io::Result<()> {
-    match project {
-        Some(project) => writeln!(
+    match (project, set) {
+        (Some(project), false) => writeln!(
             out,
             "default project: {} (`project` in {}), used in any folder with no judge.toml above",
             project.display(),
             config.display()
         ),
-        None => writeln!(
-            out,
-            "default project: none (hint: `harness project --default DIR` reaches DIR's problems from any folder)"
-        ),
-    }
-}
-
-/// Writes what `--default` or `--no-default` changed.
-pub fn write_default_set(
-    out: &mut impl Write,
-    project: Option<&Path>,
-    config: &Path,
-) -> io::Result<()> {
-    match project {
-        Some(project) => writeln!(
+        (Some(project), true) => writeln!(
             out,
             "default project: {} (written to {}): `harness judge PROBLEM SOURCE` finds its problems from any folder with no judge.toml above",
             project.display(),
             config.display()
         ),
-        None => writeln!(out, "default project: none (removed from {})", config.display()),
+        (None, false) => writeln!(
+            out,
+            "default project: none (hint: `harness project --default DIR` reaches DIR's problems from any folder)"
+        ),
+        (None, true) => writeln!(out, "default project: none (removed from {})", config.display()),
     }
 }

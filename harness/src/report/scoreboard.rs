@@ -52,16 +52,22 @@ fn cell_text(kind: Kind, cell: &Cell) -> String {
     }
 }
 
-/// The board, with a title saying which board it is and by which rules.
-pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> io::Result<()> {
+/// `final scoreboard`, or `scoreboard at the freeze (2:00:00)`: the board's title.
+pub fn which_board(record: &Record<'_>, board: &Board) -> String {
     let rules = &record.info.rules;
-    let which = match board.view {
+    match board.view {
         View::Final => "final scoreboard".to_string(),
         View::Frozen => format!(
             "scoreboard at the freeze ({})",
             format_reltime(rules.freeze_start().unwrap_or(rules.duration))
         ),
-    };
+    }
+}
+
+/// The board, with a title saying which board it is and by which rules.
+pub fn write_board(out: &mut dyn Write, record: &Record<'_>, board: &Board) -> io::Result<()> {
+    let rules = &record.info.rules;
+    let which = which_board(record, board);
     let how = match rules.kind {
         Kind::PassFail => format!(
             "pass-fail, {} minutes a rejected try",

@@ -9,6 +9,7 @@ use super::shown_path;
 use super::style::{BAD, BOLD, DIM, GOOD};
 use crate::author::add::Added;
 use crate::author::stress::{Rerun, ShrinkStatus, StressReport};
+use crate::event::{StressResult, Stressed};
 use crate::text::{cut, plural, tail_lines};
 use crate::units::{format_bytes, format_duration, format_time_limit};
 use crate::verdict::Verdict;
@@ -24,16 +25,11 @@ fn excerpt(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// `--format json` for a submission that does not compile: nothing was tried.
-pub fn compile_error_json(
-    problem: &str,
-    submission: &Path,
-    language: &str,
-    message: &str,
-) -> serde_json::Value {
+pub fn compile_error_json(stressed: &Stressed, message: &str) -> serde_json::Value {
     serde_json::json!({
-        "problem": problem,
-        "submission": submission.display().to_string(),
-        "language": language,
+        "problem": stressed.problem,
+        "submission": stressed.submission.display().to_string(),
+        "language": stressed.language,
         "found": false,
         "iterations": 0,
         "verdict": Verdict::CompileError.as_str(),
@@ -68,6 +64,22 @@ pub struct StressSummary<'a> {
     pub saved: Option<&'a Added>,
     /// The command that ran, as typed (without `--seed`), for the line that reproduces it.
     pub command: &'a str,
+}
+
+impl<'a> StressSummary<'a> {
+    /// What `stressed` is reported with, or its compiler's message when it did not compile.
+    pub fn of(stressed: &'a Stressed, command: &'a str) -> Result<Self, &'a str> {
+        match &stressed.result {
+            StressResult::CompileError(message) => Err(message),
+            StressResult::Ran { report, saved } => Ok(StressSummary {
+                submission: &stressed.submission,
+                language: &stressed.language,
+                report,
+                saved: saved.as_ref(),
+                command,
+            }),
+        }
+    }
 }
 
 /// The result for people: the failure, how it shrank, the minimal input with the expected and

@@ -107,9 +107,34 @@ pub fn verdict_code(verdict: Verdict, outcomes: &[CaseOutcome]) -> &'static str 
     }
 }
 
+/// Each outcome by its case's name.
+pub fn by_case(outcomes: &[CaseOutcome]) -> std::collections::HashMap<&str, &CaseOutcome> {
+    outcomes.iter().map(|o| (o.case.as_str(), o)).collect()
+}
+
 /// Cases of `outcomes` whose output was not checked.
 pub fn unchecked(outcomes: &[CaseOutcome]) -> usize {
     outcomes.iter().filter(|o| !o.checked()).count()
+}
+
+/// `640 AC`, `11 WA`, … in the verdicts' order, verdicts with none left out; then the cases
+/// nothing checked (`1 ran, not checked`).
+pub fn counted(outcomes: &[CaseOutcome]) -> Vec<String> {
+    let mut counts: Vec<String> = Verdict::ALL
+        .into_iter()
+        .filter_map(|verdict| {
+            let count = outcomes
+                .iter()
+                .filter(|o| o.verdict == verdict && o.checked())
+                .count();
+            (count > 0).then(|| format!("{count} {verdict}"))
+        })
+        .collect();
+    let unchecked = unchecked(outcomes);
+    if unchecked > 0 {
+        counts.push(format!("{unchecked} {RAN_NOT_CHECKED}"));
+    }
+    counts
 }
 
 /// What the report shows of an interactive case.

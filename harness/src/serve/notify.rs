@@ -10,11 +10,11 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::diagnostics;
-use crate::event::{Command, Event, Finished, Plan, StressResult};
+use crate::event::{Command, Event, Finished, Plan};
 use crate::report::diff::{diff_to_string, DiffOptions};
 use crate::report::json::{LimitsJson, SubmissionJson};
 use crate::report::reporter::Reporter;
-use crate::report::stress::StressSummary;
+use crate::report::stress::{compile_error_json, StressSummary};
 use crate::results::case::CaseOutcome;
 use crate::sandbox::interrupt::Task;
 
@@ -162,32 +162,16 @@ impl Notifier {
                 self.finished = fields;
             }
             Finished::Stressed(stressed) => {
-                let mut fields = Map::new();
-                let document = match &stressed.result {
-                    StressResult::CompileError(message) => {
-                        fields.insert("verdict".into(), "CE".into());
-                        crate::report::stress::compile_error_json(
-                            &stressed.problem,
-                            &stressed.submission,
-                            &stressed.language,
-                            message,
-                        )
-                    }
-                    StressResult::Ran { report, saved } => {
-                        let verdict = report
-                            .found
-                            .as_ref()
-                            .map_or("AC", |f| f.minimal.outcome.verdict.as_str());
-                        fields.insert("verdict".into(), verdict.into());
-                        to_value(&StressSummary {
-                            submission: &stressed.submission,
-                            language: &stressed.language,
-                            report,
-                            saved: saved.as_ref(),
-                            command: "harness serve",
-                        })
+                let (verdict, document) = match StressSummary::of(stressed, "harness serve") {
+                    Err(message) => ("CE", compile_error_json(stressed, message)),
+                    Ok(summary) => {
+                        let found = summary.report.found.as_ref();
+                        let verdict = found.map_or("AC", |f| f.minimal.outcome.verdict.as_str());
+                        (verdict, to_value(&summary))
                     }
                 };
+                let mut fields = Map::new();
+                fields.insert("verdict".into(), verdict.into());
                 fields.insert("stress".into(), document);
                 self.finished = fields;
             }

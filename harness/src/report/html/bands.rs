@@ -181,11 +181,7 @@ pub(super) fn points_row(
         "<tr class=\"points\" data-points-of=\"{}\"><th class=\"sub muted\">points</th>",
         esc(label)
     );
-    let by_case: HashMap<&str, &CaseOutcome> = report
-        .outcomes
-        .iter()
-        .map(|o| (o.case.as_str(), o))
-        .collect();
+    let by_case = crate::results::case::by_case(&report.outcomes);
     let cells: Vec<(Standing, Option<f64>, String)> = bands
         .iter()
         .map(|band| {

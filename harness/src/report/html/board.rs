@@ -107,13 +107,7 @@ pub fn page(record: &Record<'_>, board: &Board) -> String {
     let rules = &record.info.rules;
     let mut html = String::with_capacity(32 * 1024);
     let name = &record.info.name;
-    let which = match board.view {
-        View::Final => "final scoreboard".to_string(),
-        View::Frozen => format!(
-            "scoreboard at the freeze ({})",
-            format_reltime(rules.freeze_start().unwrap_or(rules.duration))
-        ),
-    };
+    let which = crate::report::scoreboard::which_board(record, board);
     let how = match (rules.kind, rules.score_by) {
         (Kind::PassFail, _) => format!(
             "pass-fail: problems solved, then penalty minutes ({} a rejected try), then the last solve",

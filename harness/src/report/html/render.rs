@@ -3,7 +3,7 @@
 //! `judge`), CPU time against the limit, calibrate's distribution, and each failing case
 //! folded in a `<details>`. Every string that is not this file's own goes through `esc`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ use crate::report::diff::{self, DiffOptions};
 use crate::report::json::time_sensitive_count;
 use crate::report::record::{Record, Recorded};
 use crate::report::shown_path;
-use crate::results::case::RAN;
+use crate::results::case::{by_case, RAN};
 use crate::text::{plural, tail_lines};
 use crate::verdict::Verdict;
 
@@ -222,7 +222,7 @@ fn judged_line(kept: &[&Recorded]) -> (String, String) {
         return (badge(Verdict::CompileError), "did not compile".to_string());
     }
     let mut parts: Vec<String> = score_part(report).into_iter().collect();
-    parts.extend(counts(&report.outcomes));
+    parts.extend(crate::results::case::counted(&report.outcomes));
     parts.push(format!(
         "slowest {} of {}",
         ms(report.max_cpu_time()),
@@ -257,28 +257,6 @@ fn score_part(report: &SubmissionReport) -> Option<String> {
         Some(got) => format!("score {}{max}", crate::score::format_score(got)),
         None => format!("no score{max}"),
     })
-}
-
-/// `12 AC`, `1 WA`, … in the verdicts' order, then the cases nothing checked (`1 ran`).
-fn counts(outcomes: &[CaseOutcome]) -> Vec<String> {
-    let mut counts: Vec<String> = Verdict::ALL
-        .iter()
-        .filter_map(|&verdict| {
-            let count = outcomes
-                .iter()
-                .filter(|o| o.verdict == verdict && o.checked())
-                .count();
-            (count > 0).then(|| format!("{count} {}", verdict.as_str()))
-        })
-        .collect();
-    let unchecked = crate::results::case::unchecked(outcomes);
-    if unchecked > 0 {
-        counts.push(format!(
-            "{unchecked} {}",
-            crate::results::case::RAN_NOT_CHECKED
-        ));
-    }
-    counts
 }
 
 /// `5 submissions: 4 OK, 1 MISMATCH`.
@@ -516,12 +494,7 @@ fn matrix(
     }
     html.push_str("</tr></thead><tbody>");
     for row in rows {
-        let by_case: HashMap<&str, &CaseOutcome> = row
-            .report
-            .outcomes
-            .iter()
-            .map(|o| (o.case.as_str(), o))
-            .collect();
+        let by_case = by_case(&row.report.outcomes);
         let status = match row.expected {
             Some(v) if !v.ok() => "MISMATCH",
             Some(_) => "OK",
@@ -661,11 +634,7 @@ fn legend(html: &mut String, bands: bool) {
 
 /// A program's bars, in the order of `cases`.
 fn strip_of<'a>(label: &'a str, report: &'a SubmissionReport, cases: &'a [String]) -> Strip<'a> {
-    let by_case: HashMap<&str, &CaseOutcome> = report
-        .outcomes
-        .iter()
-        .map(|o| (o.case.as_str(), o))
-        .collect();
+    let by_case = by_case(&report.outcomes);
     Strip {
         label,
         limit: report.limits.cpu_time,
@@ -915,16 +884,13 @@ fn short_label(problem: &str, label: &str, name: &str) -> String {
 
 /// Every case any unit of the problem planned, in plan order.
 fn case_union(plan: &Plan, units: &[usize]) -> Vec<String> {
-    let mut cases: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for &unit in units {
-        for case in &plan.units[unit].cases {
-            if seen.insert(case.as_str()) {
-                cases.push(case.clone());
-            }
-        }
-    }
-    cases
+    units
+        .iter()
+        .flat_map(|&unit| &plan.units[unit].cases)
+        .filter(|case| seen.insert(case.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// `calibrate`: the distribution of each program's case times with the limits marked, the
