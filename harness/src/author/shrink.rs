@@ -288,19 +288,17 @@ where
         if candidate == self.current.input() || self.visited.contains(&key) {
             return Ok(Tried::Passed);
         }
-        if let Some(known) = self.memo.get(&key) {
-            match known {
-                None => {
-                    self.remembered += 1;
-                    return Ok(Tried::Passed);
-                }
-                Some(failure) if failure.input() == candidate => {
-                    self.remembered += 1;
-                    return Ok(Tried::Failed(failure.clone()));
-                }
-                // Another input of the same hash: run this one.
-                Some(_) => {}
+        match self.memo.get(&key) {
+            Some(None) => {
+                self.remembered += 1;
+                return Ok(Tried::Passed);
             }
+            Some(Some(failure)) if failure.input() == candidate => {
+                self.remembered += 1;
+                return Ok(Tried::Failed(failure.clone()));
+            }
+            // Not run yet, or another input of the same hash: run this one.
+            _ => {}
         }
         let tally = Tally {
             current: &self.current,
@@ -313,10 +311,7 @@ where
         self.tried += 1;
         let result = (self.test)(candidate)?;
         self.memo.insert(key, result.clone());
-        Ok(match result {
-            Some(failure) => Tried::Failed(failure),
-            None => Tried::Passed,
-        })
+        Ok(result.map_or(Tried::Passed, Tried::Failed))
     }
 
     fn keep(&mut self, failure: F) {
