@@ -163,24 +163,21 @@ impl Command {
     ) -> Result<Vec<u8>, ToolError> {
         let stdin = stdin.map_or(Stdin::Null, Stdin::File);
         let result = self.start(stdin, workdir).map_err(|e| self.error(e))?;
-        match self.failure(&result) {
-            None => Ok(result.stdout),
-            Some(how) => Err(ToolError::Failed {
-                role: self.role,
-                command: self.shown.clone(),
-                how,
-            }),
-        }
+        let failed = |how| ToolError::Failed {
+            role: self.role,
+            command: self.shown.clone(),
+            how,
+        };
+        self.failure(&result)
+            .map(failed)
+            .map_or(Ok(result.stdout), Err)
     }
 
     /// Runs it and insists on a clean exit: the whole run, or how it failed in words that
     /// leave the command to the caller's message (a package's generators and solutions).
     pub fn finish(&self, stdin: Stdin<'_>, workdir: Option<&Path>) -> Result<RunResult, String> {
         let result = self.start(stdin, workdir).map_err(|e| e.to_string())?;
-        match self.failure(&result) {
-            None => Ok(result),
-            Some(how) => Err(how),
-        }
+        self.failure(&result).map_or(Ok(result), Err)
     }
 
     /// Runs it as an input validator on `input`: `None` when it exits with `valid_exit` (its
@@ -220,10 +217,8 @@ impl Command {
             (None, Termination::Exited(0)) => return None,
             (None, ending) => ending.describe(),
         };
-        Some(match last_line(&result.stderr_tail) {
-            Some(line) => format!("{how}: {line}"),
-            None => how,
-        })
+        let said = last_line(&result.stderr_tail).map(|line| format!(": {line}"));
+        Some(how + &said.unwrap_or_default())
     }
 }
 

@@ -108,33 +108,27 @@ pub fn prepare(
 ) -> Result<Problem, ProgramError> {
     let memory = tool::LIMITS.memory_bytes;
     let mut prepared = problem.clone();
-    if let Some(reference) = problem
-        .reference
-        .as_ref()
-        .filter(|_| parts.contains(&Part::Reference))
-    {
-        prepared.reference = Some(compiled_command(config, reference, "reference", memory)?);
+    let wants = |part| parts.contains(&part);
+    // Each command of `parts`, and its role, in the order they are compiled.
+    let mut commands: Vec<(&mut Vec<String>, &'static str)> = Vec::new();
+    if wants(Part::Reference) {
+        commands.extend(prepared.reference.as_mut().map(|c| (c, "reference")));
     }
-    if let Some(validator) = problem
-        .validator
-        .as_ref()
-        .filter(|_| parts.contains(&Part::Validator))
-    {
-        prepared.validator = Some(compiled_command(config, validator, "validator", memory)?);
+    if wants(Part::Validator) {
+        commands.extend(prepared.validator.as_mut().map(|c| (c, "validator")));
     }
-    if parts.contains(&Part::Generators) {
-        for generator in &mut prepared.generators {
-            generator.command = compiled_command(config, &generator.command, "generator", memory)?;
-        }
+    if wants(Part::Generators) {
+        let generators = prepared.generators.iter_mut();
+        commands.extend(generators.map(|g| (&mut g.command, "generator")));
     }
-    if let Some(stress) = prepared
-        .stress
-        .as_mut()
-        .filter(|_| parts.contains(&Part::StressGenerator))
-    {
-        stress.generator = compiled_command(config, &stress.generator, "stress generator", memory)?;
+    if wants(Part::StressGenerator) {
+        let stress = prepared.stress.as_mut();
+        commands.extend(stress.map(|s| (&mut s.generator, "stress generator")));
     }
-    if !parts.contains(&Part::Checker) {
+    for (command, role) in commands {
+        *command = compiled_command(config, command, role, memory)?;
+    }
+    if !wants(Part::Checker) {
         return Ok(prepared);
     }
     if let Checker::Command { program, args, .. } = &problem.checker {

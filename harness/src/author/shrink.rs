@@ -201,8 +201,7 @@ where
             match self.try_one(&candidate)? {
                 Tried::Passed => {}
                 Tried::Failed(failure) if failure.verdict() == self.target => {
-                    self.keep(failure);
-                    return Ok(Tried::Failed(()));
+                    return Ok(self.keep(failure));
                 }
                 Tried::Failed(failure) => {
                     other_verdict.get_or_insert(failure);
@@ -210,13 +209,7 @@ where
                 Tried::Stopped(why) => return Ok(Tried::Stopped(why)),
             }
         }
-        Ok(match other_verdict {
-            Some(failure) => {
-                self.keep(failure);
-                Tried::Failed(())
-            }
-            None => Tried::Passed,
-        })
+        Ok(other_verdict.map_or(Tried::Passed, |failure| self.keep(failure)))
     }
 
     /// The smallest value below `ladder.top` that still fails with the starting verdict.
@@ -273,10 +266,7 @@ where
     /// The ladder's number set to `value`: `Failed` (and kept) when it fails the same way.
     fn probe(&mut self, ladder: &Ladder, value: u128) -> Result<Tried<()>, E> {
         Ok(match self.try_one(&(ladder.at)(value))? {
-            Tried::Failed(failure) if failure.verdict() == self.target => {
-                self.keep(failure);
-                Tried::Failed(())
-            }
+            Tried::Failed(failure) if failure.verdict() == self.target => self.keep(failure),
             Tried::Failed(_) | Tried::Passed => Tried::Passed,
             Tried::Stopped(why) => Tried::Stopped(why),
         })
@@ -288,19 +278,17 @@ where
         if candidate == self.current.input() || self.visited.contains(&key) {
             return Ok(Tried::Passed);
         }
-        if let Some(known) = self.memo.get(&key) {
-            match known {
-                None => {
-                    self.remembered += 1;
-                    return Ok(Tried::Passed);
-                }
-                Some(failure) if failure.input() == candidate => {
-                    self.remembered += 1;
-                    return Ok(Tried::Failed(failure.clone()));
-                }
-                // Another input of the same hash: run this one.
-                Some(_) => {}
+        match self.memo.get(&key) {
+            Some(None) => {
+                self.remembered += 1;
+                return Ok(Tried::Passed);
             }
+            Some(Some(failure)) if failure.input() == candidate => {
+                self.remembered += 1;
+                return Ok(Tried::Failed(failure.clone()));
+            }
+            // Not run yet, or another input of the same hash: run this one.
+            _ => {}
         }
         let tally = Tally {
             current: &self.current,
@@ -313,16 +301,15 @@ where
         self.tried += 1;
         let result = (self.test)(candidate)?;
         self.memo.insert(key, result.clone());
-        Ok(match result {
-            Some(failure) => Tried::Failed(failure),
-            None => Tried::Passed,
-        })
+        Ok(result.map_or(Tried::Passed, Tried::Failed))
     }
 
-    fn keep(&mut self, failure: F) {
+    /// Keeps `failure` as the smallest so far: `Failed`, for the caller to pass on.
+    fn keep(&mut self, failure: F) -> Tried<()> {
         self.visited.insert(key(failure.input()));
         self.steps.push(failure.clone());
         self.current = failure;
+        Tried::Failed(())
     }
 }
 

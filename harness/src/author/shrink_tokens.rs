@@ -115,11 +115,7 @@ fn measure(lines: &Lines) -> (usize, usize, u128) {
 }
 
 fn render(lines: &Lines) -> Vec<u8> {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&line.join(" "));
-        text.push('\n');
-    }
+    let text: String = lines.iter().map(|line| line.join(" ") + "\n").collect();
     text.into_bytes()
 }
 
@@ -187,18 +183,14 @@ fn drop_tokens(lines: &Lines, counted: Counted, out: &mut Vec<Lines>) {
 pub fn ladder(input: &[u8], index: usize) -> Option<Ladder> {
     let lines = parse(input);
     let counted = counting(&lines);
-    let mut numbers: Vec<((usize, usize), i128)> = Vec::new();
-    for (row, line) in lines.iter().enumerate() {
-        if counted.any() && row == 0 {
-            continue;
-        }
-        for (column, token) in line.iter().enumerate() {
-            match token.parse::<i128>() {
-                Ok(value) if value != 0 => numbers.push(((row, column), value)),
-                _ => {}
-            }
-        }
-    }
+    let rows = lines.iter().enumerate().skip(usize::from(counted.any()));
+    let numbers: Vec<((usize, usize), i128)> = (rows.flat_map(|(row, line)| {
+        (line.iter().enumerate()).filter_map(move |(column, token)| {
+            let value = token.parse::<i128>().ok().filter(|value| *value != 0)?;
+            Some(((row, column), value))
+        })
+    }))
+    .collect();
     // In order of first appearance; the map only finds a value's group.
     let mut repeated: Vec<(i128, Vec<(usize, usize)>)> = Vec::new();
     let mut group_of = std::collections::HashMap::new();

@@ -95,7 +95,7 @@ impl Validator {
                     source,
                 })?;
                 let key = cache.key(&bytes);
-                if cache.knows(key) {
+                if cache.known.contains(&key) {
                     return Ok(Validity::Valid);
                 }
                 Some(key)
@@ -297,10 +297,6 @@ impl Cache {
             hasher.finish()
         };
         (u128::from(half(0x5eed_0001)) << 64) | u128::from(half(0x5eed_0002))
-    }
-
-    fn knows(&self, key: u128) -> bool {
-        self.known.contains(&key)
     }
 
     fn remember(&self, key: u128) {

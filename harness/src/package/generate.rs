@@ -426,24 +426,15 @@ fn numbered_cases(folder: &Value) -> usize {
         Some(map @ Value::Mapping(_)) => (vec![map], false),
         _ => return 0,
     };
-    let mut total = 0;
-    for entry in list {
-        let Some(entry) = entry.as_mapping() else {
-            continue;
-        };
-        for value in entry.values() {
-            if is_case(value) {
-                if numbered {
-                    total += value.get("count").map_or(1, |_| {
-                        counts(value, Path::new(""), "").map_or(1, |c| c.len())
-                    });
-                }
-            } else if value.is_mapping() {
-                total += numbered_cases(value);
-            }
-        }
-    }
-    total
+    let entries = list.into_iter().filter_map(Value::as_mapping);
+    (entries.flat_map(|entry| entry.values()))
+        .map(|value| match (is_case(value), numbered) {
+            // Without `count:`, one.
+            (true, true) => counts(value, Path::new(""), "").map_or(1, |c| c.len()),
+            (true, false) => 0,
+            (false, _) => numbered_cases(value),
+        })
+        .sum()
 }
 
 /// What a key of the recipe made: cases, and links of `include:`, by their places in
@@ -664,16 +655,17 @@ impl Parser<'_> {
         }
         if path.is_empty() {
             // The top folders, in BAPCtools' order.
-            for (name, _) in &keys {
-                if !ROOT_FOLDERS.contains(&name.as_str()) {
-                    return Err(self.error(
-                        at,
-                        format!(
-                            "`{name}` is not a folder of `data/` (hint: one of {})",
-                            ROOT_FOLDERS.join(", ")
-                        ),
-                    ));
-                }
+            let unknown = keys
+                .iter()
+                .find(|(name, _)| !ROOT_FOLDERS.contains(&name.as_str()));
+            if let Some((name, _)) = unknown {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "`{name}` is not a folder of `data/` (hint: one of {})",
+                        ROOT_FOLDERS.join(", ")
+                    ),
+                ));
             }
             keys.sort_by_key(|(name, _)| ROOT_FOLDERS.iter().position(|r| r == name));
         } else {
@@ -1161,11 +1153,7 @@ fn rule_key(
 /// A path of the recipe without its leading `./`s, which name the folder it is in (BAPCtools
 /// reads its paths with `pathlib`, which drops them).
 fn from_here(path: &str) -> &str {
-    let mut path = path;
-    while let Some(rest) = path.strip_prefix("./") {
-        path = rest;
-    }
-    path
+    path.trim_start_matches("./")
 }
 
 /// The `{seed}` and `{seed:N}` spans of an argument.
@@ -1507,18 +1495,13 @@ fn check_folders(recipe: &Recipe) -> Result<(), GenError> {
     );
     for folder in folders {
         // Each part on the way, so the message names the link itself.
-        let mut at = String::new();
-        for part in folder.split('/') {
-            at = if at.is_empty() {
-                part.to_string()
-            } else {
-                format!("{at}/{part}")
-            };
-            let what = match package.entry(&at) {
+        let ways = folder.match_indices('/').map(|(end, _)| &folder[..end]);
+        for at in ways.chain([folder.as_str()]) {
+            let what = match package.entry(at) {
                 Ok(None) => break,
                 Ok(Some(Entry::Folder)) => continue,
                 Ok(Some(Entry::Link(target))) => {
-                    let real = std::fs::canonicalize(recipe.root.join(&at));
+                    let real = std::fs::canonicalize(recipe.root.join(at));
                     match real {
                         Ok(real) if !real.starts_with(&recipe.root) => format!(
                             "a symbolic link out of the package (to `{}`)",
@@ -1531,7 +1514,7 @@ fn check_folders(recipe: &Recipe) -> Result<(), GenError> {
                 Err(error) => error.to_string(),
             };
             return Err(GenError::LinkedFolder {
-                path: recipe.root.join(&at),
+                path: recipe.root.join(at),
                 what,
             });
         }
@@ -1551,14 +1534,9 @@ fn relative_link(from: &str, to: &str) -> PathBuf {
         .take_while(|(a, b)| a == b)
         .count()
         .min(to_parts.len() - 1);
-    let mut link = PathBuf::new();
-    for _ in common..from_dir.len() {
-        link.push("..");
-    }
-    for part in &to_parts[common..] {
-        link.push(part);
-    }
-    link
+    std::iter::repeat_n("..", from_dir.len() - common)
+        .chain(to_parts[common..].iter().copied())
+        .collect()
 }
 
 /// One case's files, by extension.
@@ -2169,15 +2147,14 @@ fn open_package(root: &Path) -> Result<Beneath, GenError> {
 fn present(package: &Beneath) -> Result<BTreeMap<PathBuf, Present>, GenError> {
     let mut found = BTreeMap::new();
     let data = package.join("data");
-    match package.folder("data") {
-        Ok(Some(_)) => {}
-        Ok(None) => return Ok(found),
-        Err(error) => {
-            return Err(GenError::LinkedFolder {
-                path: data,
-                what: error.to_string(),
-            })
-        }
+    let folder = package
+        .folder("data")
+        .map_err(|error| GenError::LinkedFolder {
+            path: data.clone(),
+            what: error.to_string(),
+        })?;
+    if folder.is_none() {
+        return Ok(found);
     }
     for entry in walkdir::WalkDir::new(&data)
         .follow_links(false)

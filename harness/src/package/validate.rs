@@ -215,8 +215,8 @@ pub struct CheckResult {
 /// `.ans` beside it.
 pub fn check_data(loaded: &Loaded, validators: &Validators) -> Vec<CheckResult> {
     use super::DataCheckKind;
-    let mut results = Vec::new();
-    for check in &loaded.package.checks {
+    let checks = loaded.package.checks.iter();
+    (checks.map(|check| {
         let outcome = match check.kind {
             DataCheckKind::InvalidInput if validators.built.is_empty() => {
                 CheckOutcome::Skipped("no input validator could be built to reject it".to_string())
@@ -239,13 +239,13 @@ pub fn check_data(loaded: &Loaded, validators: &Validators) -> Vec<CheckResult> 
             DataCheckKind::Interaction => check_interaction(loaded, check),
             kind => check_output(loaded, check, kind),
         };
-        results.push(CheckResult {
+        CheckResult {
             case: check.case.name.clone(),
             kind: check.kind,
             outcome,
-        });
-    }
-    results
+        }
+    }))
+    .collect()
 }
 
 /// A sample's `.interaction`, split into its passes (`---` lines between them): each pass the
@@ -264,22 +264,18 @@ pub fn interaction_passes(text: &str) -> Result<Vec<(String, String)>, String> {
             continue;
         }
         let (to, from) = passes.last_mut().expect("one pass at least");
-        match line.split_at_checked(1) {
-            Some(("<", rest)) => {
-                to.push_str(rest);
-                to.push('\n');
-            }
-            Some((">", rest)) => {
-                from.push_str(rest);
-                from.push('\n');
-            }
+        let (side, rest) = match line.split_at_checked(1) {
+            Some(("<", rest)) => (to, rest),
+            Some((">", rest)) => (from, rest),
             _ => {
                 return Err(format!(
                     "line {}: starts with neither `<`, `>` nor `---`",
                     number + 1
                 ))
             }
-        }
+        };
+        side.push_str(rest);
+        side.push('\n');
     }
     Ok(passes)
 }
@@ -421,15 +417,13 @@ fn next_pass(
 ) -> ControlFlow<CheckOutcome, Vec<u8>> {
     match (next, passes.get(pass)) {
         (None, None) => ControlFlow::Break(CheckOutcome::Passed),
-        (Some(_), None) => {
+        (next @ Some(_), None) | (next @ None, Some(_)) => {
+            let says = match next {
+                Some(_) => "asks for another pass (nextpass.in)",
+                None => "writes no nextpass.in",
+            };
             ControlFlow::Break(CheckOutcome::Failed(format!(
-                "pass {pass}: the validator asks for another pass (nextpass.in), the sample has {} passes",
-                passes.len()
-            )))
-        }
-        (None, Some(_)) => {
-            ControlFlow::Break(CheckOutcome::Failed(format!(
-                "pass {pass}: the validator writes no nextpass.in, the sample has {} passes",
+                "pass {pass}: the validator {says}, the sample has {} passes",
                 passes.len()
             )))
         }
@@ -473,19 +467,15 @@ fn check_output(
         answer: &check.case.answer,
     };
     let judgement = crate::check::check(&loaded.problem().checker, &files, &output, &answer);
-    let want_accepted = kind == super::DataCheckKind::ValidOutput;
+    let accepted = judgement.verdict == Verdict::Accepted;
     match judgement.verdict {
         Verdict::JudgeError => CheckOutcome::Broken(judgement.reason),
-        Verdict::Accepted if want_accepted => CheckOutcome::Passed,
-        Verdict::Accepted => CheckOutcome::Failed(format!(
-            "the output validator accepted the `.out`: {}",
+        _ if accepted == (kind == super::DataCheckKind::ValidOutput) => CheckOutcome::Passed,
+        _ => CheckOutcome::Failed(format!(
+            "the output validator {} the `.out`: {}",
+            if accepted { "accepted" } else { "rejected" },
             judgement.reason
         )),
-        _ if want_accepted => CheckOutcome::Failed(format!(
-            "the output validator rejected the `.out`: {}",
-            judgement.reason
-        )),
-        _ => CheckOutcome::Passed,
     }
 }
 

@@ -102,16 +102,19 @@ struct Bounded<'a> {
 impl Bounded<'_> {
     fn take<E: serde::de::Error>(self, bytes: usize) -> Result<(), E> {
         let cost = bytes.saturating_add(NODE_BYTES);
-        match self.left.get().checked_sub(cost) {
-            Some(left) => {
-                self.left.set(left);
-                Ok(())
-            }
-            None => Err(E::custom(format!(
+        let left = self.left.get().checked_sub(cost).ok_or_else(|| {
+            E::custom(format!(
                 "it holds more than {} MiB once its aliases (`*name`) are repeated, more than a package's YAML: not read",
                 MAX_VALUE_BYTES >> 20
-            ))),
-        }
+            ))
+        })?;
+        self.left.set(left);
+        Ok(())
+    }
+
+    /// `value`, once [`Bounded::take`] has counted `bytes` for it.
+    fn made<E: serde::de::Error>(self, bytes: usize, value: Value) -> Result<Value, E> {
+        self.take(bytes).map(|()| value)
     }
 }
 
@@ -131,38 +134,31 @@ impl<'de> serde::de::Visitor<'de> for Bounded<'_> {
     }
 
     fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
-        self.take(0)?;
-        Ok(Value::Bool(b))
+        self.made(0, Value::Bool(b))
     }
 
     fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<Value, E> {
-        self.take(0)?;
-        Ok(Value::Number(i.into()))
+        self.made(0, Value::Number(i.into()))
     }
 
     fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Value, E> {
-        self.take(0)?;
-        Ok(Value::Number(u.into()))
+        self.made(0, Value::Number(u.into()))
     }
 
     fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<Value, E> {
-        self.take(0)?;
-        Ok(Value::Number(f.into()))
+        self.made(0, Value::Number(f.into()))
     }
 
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
-        self.take(s.len())?;
-        Ok(Value::String(s.to_owned()))
+        self.made(s.len(), Value::String(s.to_owned()))
     }
 
     fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Value, E> {
-        self.take(s.len())?;
-        Ok(Value::String(s))
+        self.made(s.len(), Value::String(s))
     }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
-        self.take(0)?;
-        Ok(Value::Null)
+        self.made(0, Value::Null)
     }
 
     fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {

@@ -133,21 +133,14 @@ pub fn write_exported(
     path: &std::path::Path,
     exported: &crate::export::Exported,
 ) -> io::Result<()> {
-    let count = |prefix: &str| {
-        exported
-            .files
-            .iter()
-            .filter(|f| f.starts_with(prefix))
+    let files = |prefix: &str, suffix: &str| {
+        (exported.files.iter())
+            .filter(|f| f.starts_with(prefix) && f.ends_with(suffix))
             .count()
     };
+    let count = |prefix: &str| files(prefix, "");
     // A scoring package's folders have their testdata.yaml beside the cases.
-    let cases = |prefix: &str| {
-        exported
-            .files
-            .iter()
-            .filter(|f| f.starts_with(prefix) && f.ends_with(".in"))
-            .count()
-    };
+    let cases = |prefix: &str| files(prefix, ".in");
     writeln!(
         out,
         "{GOOD}exported{GOOD:#} {problem} to {} ({}): {} files ({} sample and {} secret cases, {} submissions{}{})",

@@ -80,7 +80,6 @@ fn load_with_limit(
             source: "judge.toml",
         };
     }
-    let fixed = opened.time_limit.fixed();
     let source = match &opened.time_limit {
         package::TimeLimit::Given { source, .. } => Some(*source),
         package::TimeLimit::Computed { .. } => None,
@@ -89,9 +88,9 @@ fn load_with_limit(
     note_python(&opened);
     let loaded = package::load(opened, languages.clone(), None)?;
     let name = loaded.package.name.clone();
-    let (loaded, origin) = match (fixed, source) {
-        (Some(_), Some(source)) => (loaded, LimitOrigin::Given(source)),
-        _ => {
+    let (loaded, origin) = match source {
+        Some(source) => (loaded, LimitOrigin::Given(source)),
+        None => {
             let runs = crate::judge::stored::accepted_runs(&loaded);
             let mut progress = Progress::stderr(runs);
             progress.set_label(&format!("{name}: accepted submissions, for the time limit"));

@@ -93,7 +93,7 @@ impl Session {
 
     /// `harness validate PKG_DIR`: the package's input validators on each of its cases.
     fn validate_packages(&self, dirs: &[std::path::PathBuf]) -> Result<i32> {
-        use crate::package::validate::{self as package_validate, Judgement};
+        use crate::package::validate::{self as package_validate, CheckOutcome, Judgement};
         use crate::report::package as package_report;
         let languages = self.languages();
         let mut stdout = anstream::stdout().lock();
@@ -104,25 +104,23 @@ impl Session {
             let loaded = crate::package::load(package, languages.clone(), None)?;
             let validators = package_validate::build_all(&loaded);
             let results = package_validate::validate(&loaded, &validators);
-            bad += results
-                .iter()
-                .filter(|r| matches!(r.judgement, Judgement::Invalid(_)))
-                .count();
-            failed += results
-                .iter()
-                .filter(|r| matches!(r.judgement, Judgement::Failed(_)))
-                .count();
             package_report::write_validation(&mut stdout, &loaded, &validators, &results)?;
             let checks = package_validate::check_data(&loaded, &validators);
-            bad += checks
-                .iter()
-                .filter(|r| matches!(r.outcome, package_validate::CheckOutcome::Failed(_)))
-                .count();
-            failed += checks
-                .iter()
-                .filter(|r| matches!(r.outcome, package_validate::CheckOutcome::Broken(_)))
-                .count();
             package_report::write_data_checks(&mut stdout, &loaded, &checks)?;
+            // Each case and check: invalid or failed (a count of each), broken, or as it should be.
+            let judged = results.iter().map(|r| match r.judgement {
+                Judgement::Invalid(_) => (1, 0),
+                Judgement::Failed(_) => (0, 1),
+                Judgement::Valid => (0, 0),
+            });
+            let checked = checks.iter().map(|r| match r.outcome {
+                CheckOutcome::Failed(_) => (1, 0),
+                CheckOutcome::Broken(_) => (0, 1),
+                CheckOutcome::Passed | CheckOutcome::Skipped(_) => (0, 0),
+            });
+            for (invalid, broken) in judged.chain(checked) {
+                (bad, failed) = (bad + invalid, failed + broken);
+            }
         }
         stdout.flush()?;
         Ok(if failed > 0 {
